@@ -1,0 +1,1 @@
+"""Plains Cree (crk) evaluation standard: linter (LYSS-eq) and semantic validator (LYSS-sem)."""

@@ -1,0 +1,1 @@
+"""Ewe (ewe) evaluation standard: orthography profile and the ÈwéBench Ewe quality heuristic."""

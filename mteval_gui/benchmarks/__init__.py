@@ -1,0 +1,1 @@
+"""LLM benchmark suites (ÈwéBench)."""

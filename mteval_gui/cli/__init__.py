@@ -1,0 +1,71 @@
+"""``mteval``: the headless command line. Everything the GUI does is reachable here.
+
+Each module of this package that defines ``register(subparsers)`` adds its commands; a
+command's handler takes the parsed ``args`` and returns an exit code. Errors of the
+application (:class:`~mteval_gui.errors.MtevalError`) are printed as ``file:line: message``
+lines and give a non-zero exit code; nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from mteval_gui import __version__
+from mteval_gui.errors import InputError, MtevalError
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_INPUT = 2
+EXIT_CANCELLED = 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mteval",
+        description="Evaluate machine translation and LLM output for low-resource languages (headless).",
+    )
+    parser.add_argument("--version", action="version", version=f"mteval-gui {__version__}")
+    parser.add_argument("--db", metavar="PATH", help="workspace database (default: $MTEVAL_DB or the user data folder)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if mod.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{mod.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return EXIT_ERROR
+    try:
+        return int(handler(args) or 0)
+    except InputError as exc:
+        for d in exc.defects:
+            print(str(d), file=sys.stderr)
+        n = len(exc.defects)
+        print(f"mteval: {n} problem{'s' if n != 1 else ''} found; nothing was written", file=sys.stderr)
+        return EXIT_INPUT
+    except MtevalError as exc:
+        print(f"mteval: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("mteval: cancelled", file=sys.stderr)
+        return EXIT_CANCELLED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Helpers shared by the CLI command modules."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.paths import default_workspace_path
+
+
+def workspace_path(args: Any) -> Path:
+    db = getattr(args, "db", None)
+    return Path(db) if db else default_workspace_path()
+
+
+def open_workspace(args: Any):
+    from mteval_gui.store import Workspace
+
+    return Workspace(workspace_path(args))
+
+
+class ProgressBar:
+    """A text progress bar on stderr (only drawn on a terminal, or at the end)."""
+
+    def __init__(self, label: str = "", stream=None, min_interval: float = 0.1):
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.min_interval = min_interval
+        self._last = 0.0
+        self._tty = getattr(self.stream, "isatty", lambda: False)()
+        self._drawn = False
+
+    def __call__(self, progress: Any) -> None:
+        done = getattr(progress, "done", 0)
+        total = getattr(progress, "total", 0) or 0
+        stage = getattr(progress, "stage", "") or self.label
+        now = time.monotonic()
+        if not self._tty or (now - self._last < self.min_interval and done < total):
+            return
+        self._last = now
+        width = 30
+        frac = (done / total) if total else 0.0
+        bar = "#" * int(frac * width)
+        self.stream.write(f"\r{stage:<18} [{bar:<{width}}] {done}/{total}")
+        self.stream.flush()
+        self._drawn = True
+
+    def close(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()

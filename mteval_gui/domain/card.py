@@ -1,0 +1,64 @@
+"""Language cards: what the application knows about one language (one JSON file each)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _CardModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class OrthographyRule(_CardModel):
+    pattern: str = Field(description="Python regular expression matched against each word")
+    message: str
+
+
+class OrthographyProfile(_CardModel):
+    alphabet: str | None = Field(default=None, description="Every letter allowed in a word (both cases); None = no check")
+    extra_allowed: str = Field(default="-'’", description="Non-letter characters allowed inside words")
+    forbidden: dict[str, str] = Field(default_factory=dict, description="Forbidden character -> reason")
+    lookalikes: dict[str, str] = Field(default_factory=dict, description="Look-alike character -> the letter meant")
+    folds: dict[str, str] = Field(default_factory=dict, description="Orthographic folds for equivalence (never exact match)")
+    rules: list[OrthographyRule] = Field(default_factory=list)
+    digits_in_words_forbidden: bool = False
+
+
+class AnalyzerDecl(_CardModel):
+    strict: str | None = Field(default=None, description="File name of the normative analyzer (.hfstol)")
+    descriptive: str | None = Field(default=None, description="File name of an analyzer that also accepts non-standard spellings")
+    generator: str | None = None
+    source_url: str | None = Field(default=None, description="Where 'Install analyzer' downloads from (only when the user asks)")
+    source_format: str = Field(default="hfstol", description="hfstol | deb")
+    sha256: dict[str, str] = Field(default_factory=dict, description="file name -> expected sha256")
+    license: str | None = None
+
+
+class MetricRef(_CardModel):
+    id: str
+    python_name: str = Field(description="'package.module:ClassName'")
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class ModelSupport(_CardModel):
+    model: str
+    covered: bool = True
+    note: str | None = None
+
+
+class LanguageCard(_CardModel):
+    code: str = Field(description="ISO 639-3 code")
+    name: str
+    names: dict[str, str] = Field(default_factory=dict, description="Name of the language in other languages (by code)")
+    scripts: list[str] = Field(default_factory=lambda: ["Latn"], description="ISO 15924 script codes")
+    orthography: OrthographyProfile = Field(default_factory=OrthographyProfile)
+    quotes: list[str] = Field(default_factory=lambda: ['"', "“", "”"])
+    has_case: bool = Field(default=True, alias="hasCase")
+    allowed_loanwords: list[str] = Field(default_factory=list)
+    metric_model_support: dict[str, ModelSupport] = Field(default_factory=dict, alias="metricModelSupport")
+    eval_metrics: list[MetricRef] = Field(default_factory=list, alias="evalMetrics")
+    analyzers: AnalyzerDecl | None = None
+    lexicon_files: dict[str, str] = Field(default_factory=dict, description="Named word lists, paths relative to eval_standards/<code>/data")
+    notes: str | None = None

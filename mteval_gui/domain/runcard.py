@@ -1,0 +1,179 @@
+"""The run card (SPEC §8, LYSS §9). Every LYSS §9 key is present; unavailable ones are null."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CARD_FORMAT = "mteval-runcard/1"
+
+
+class CI(BaseModel):
+    ci_lower: float | None = None
+    ci_upper: float | None = None
+    score: float | None = None
+    n_bootstrap: int | None = None
+    confidence_level: float | None = None
+    n_entries: int | None = None
+    seed: int | None = None
+    unreliable: bool | None = None
+
+
+class Scores(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    # LYSS §2.1 surface
+    exact_match_rate: float | None = None
+    exact_matches: int | None = None
+    equivalent_match_rate: float | None = None
+    equivalent_matches: int | None = None
+    chrf_plus_plus: float | None = None
+    bleu: float | None = None
+    ter: float | None = None
+    length_ratio: float | None = None
+    # §2.2 structural
+    fst_acceptance_rate: float | None = None
+    fst_acceptance_rate_micro: float | None = None
+    fst_accepted: int | None = None
+    morphological_accuracy: float | None = None
+    morph_coverage: float | None = None
+    orthographic_accuracy: float | None = None
+    # §2.3 semantic
+    semantic_score: float | None = None
+    semantic_coverage: float | None = None
+    comet_score: float | None = None
+    comet_model: str = ""
+    # §2.4 behavioural
+    code_switching_rate: float | None = None
+    hallucination_rate: float | None = None
+    terminology_adherence: float | None = None
+    consistency_score: float | None = None
+    # §2.5 compliance
+    compliance_index: float | None = None
+    compliance_index_raw: float | None = None
+    repair_effectiveness: float | None = None
+    # §4 composite
+    composite: float | None = None
+    quality_tier: str | None = None
+    cost_adjusted: float | None = None
+    # §7 speed
+    tokens_per_second: float | None = None
+    entries_per_minute: float | None = None
+    avg_latency_seconds: float | None = None
+    median_latency_seconds: float | None = None
+    p95_latency_seconds: float | None = None
+    # §8 confidence
+    confidence_intervals: dict[str, CI] = Field(default_factory=dict)
+    confidence_intervals_by_tier: dict[str, dict[str, CI]] = Field(default_factory=dict)
+    # breakdowns
+    by_difficulty: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    by_provenance: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    # counts
+    total: int = 0
+    evaluated: int = 0
+    errors: int = 0
+
+
+class Totals(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    total_tokens: int | None = None
+    tokens_per_entry: float | None = None
+    total_cost_usd: float | None = None
+    cost_per_entry_usd: float | None = None
+    cost_per_1k_tokens: float | None = None
+    cost_per_source_char: float | None = None
+
+
+class DatasetInfo(BaseModel):
+    id: str
+    version: str | None = None
+    language_pair: str
+    sha256: str | None = None
+    entry_count: int
+
+
+class Fingerprint(BaseModel):
+    hash: str
+    components: dict[str, Any] = Field(default_factory=dict)
+
+
+class FstInfo(BaseModel):
+    file: str | None = None
+    sha256: str | None = None
+    descriptive_file: str | None = None
+    descriptive_sha256: str | None = None
+
+
+class CompositeItem(BaseModel):
+    metric: str
+    value: float
+    normalised: float
+    weight: float
+    weight_share: float
+    contribution: float
+
+
+class Caveat(BaseModel):
+    code: str
+    message: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class HumanReview(BaseModel):
+    reviewers: int = 0
+    judgments: int = 0
+    agreement: float | None = None
+    confirmed: bool | None = None
+
+
+class EntryResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    entry_id: str
+    source: str
+    reference: str | None = None
+    predicted: str = ""
+    exact_match: bool | None = None
+    entry_chrf: float | None = None
+    fst_accepted: float | None = None
+    fst_analysis: list[dict[str, Any]] | None = None
+    lint_verdict: dict[str, Any] | None = None
+    semantic_verdict: dict[str, Any] | None = None
+    difficulty: int | None = None
+    provenance: str | None = None
+    latency_seconds: float | None = None
+    usage: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class RunCard(BaseModel):
+    format: str = CARD_FORMAT
+    run_id: str
+    harness_version: str
+    timestamp: str
+    elapsed_seconds: float | None = None
+    model_slug: str | None = None
+    model_id: str | None = None
+    condition: str | None = None
+    dataset: DatasetInfo
+    scores: Scores
+    totals: Totals
+    fingerprint: Fingerprint
+    sacrebleu_signatures: dict[str, str] = Field(default_factory=dict)
+    normalisation: dict[str, str] = Field(default_factory=dict)
+    metric_availability: dict[str, str] = Field(default_factory=dict)
+    metric_reasons: dict[str, str] = Field(default_factory=dict)
+    composite_profile: str | None = None
+    composite_breakdown: list[CompositeItem] = Field(default_factory=list)
+    score_caveats: list[Caveat] = Field(default_factory=list)
+    fst: FstInfo = Field(default_factory=FstInfo)
+    language_card_sha256: str | None = None
+    human_review: HumanReview = Field(default_factory=HumanReview)
+    bootstrap_seed: int | None = None
+    results: list[EntryResult] = Field(default_factory=list)

@@ -1,0 +1,1 @@
+"""HFST analyzers: loading, tokenisation, cached lookup, analysis parsing."""

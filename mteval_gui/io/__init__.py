@@ -1,0 +1,1 @@
+"""Readers and writers of every input format (SPEC §1)."""

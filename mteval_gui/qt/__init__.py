@@ -1,0 +1,1 @@
+"""The Qt user interface. The only package that imports PySide6."""

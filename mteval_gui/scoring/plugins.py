@@ -1,0 +1,236 @@
+"""Metric plugin protocol, lazy registry and discovery from language cards (DESIGN §4).
+
+Built-in metrics and language-specific ones (``eval_standards.<lang>``) are declared the
+same way: a :class:`~mteval_gui.domain.card.MetricRef` naming ``"module:Class"``. Discovery
+validates references without importing anything; :func:`resolve` imports on first use and
+raises :class:`PluginError` naming the metric. A metric that fails never sinks a run: the
+runner records ``metric_availability[metric] = "failed"`` with the reason.
+
+A metric's life in one scoring job (all in the worker thread):
+
+1. ``prepare(context)`` once: load analyzers/models; raise :class:`MetricUnavailable` when
+   a resource is missing (the metric becomes ``unavailable`` with that reason).
+2. ``score_entries(items)`` per batch: one :class:`EntryScore` per item, JSON-serialisable,
+   holding every sufficient statistic ``aggregate`` needs (results are stored per batch
+   and a resumed job aggregates stored results without rescoring).
+3. ``aggregate(per_entry, context)`` once: corpus values (:class:`CorpusScore`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from mteval_gui.domain.card import LanguageCard, MetricRef
+from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.run import Output
+from mteval_gui.errors import MtevalError, PluginError
+
+Availability = Literal["ok", "not_applicable", "unavailable", "failed", "below_coverage"]
+AVAILABILITY_VALUES: tuple[str, ...] = ("ok", "not_applicable", "unavailable", "failed", "below_coverage")
+
+
+class MetricUnavailable(MtevalError):
+    """Raised by ``prepare`` when the metric cannot run here (missing analyzer, model, glosses...).
+
+    ``availability`` is ``unavailable`` (resource missing) or ``not_applicable`` (the metric
+    does not apply to this corpus, e.g. no references or no terms).
+    """
+
+    def __init__(self, reason: str, availability: Availability = "unavailable"):
+        self.reason = reason
+        self.availability = availability
+        super().__init__(reason)
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    id: str  # "core.chrf", "crk.lint"
+    version: str
+    display_name: str
+    scale: str  # "0-1", "0-100", "0-inf", "count"
+    higher_is_better: bool = True
+    needs_reference: bool = False
+    needs_fst: bool = False
+    heavy: bool = False  # loads a model; run in the worker only, may be opt-in
+    produces: tuple[str, ...] = ()  # run-card ``scores`` keys this metric fills
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class EntryInput:
+    """What a metric sees of one entry: the corpus entry and the system output."""
+
+    index: int  # position in the corpus
+    entry: Entry
+    output: Output
+
+    @property
+    def predicted(self) -> str:
+        return "" if self.output.error else (self.output.predicted or "")
+
+    @property
+    def raw_predicted(self) -> str:
+        raw = self.output.raw_predicted
+        return self.predicted if raw is None else ("" if self.output.error else raw)
+
+
+@dataclass
+class EntryScore:
+    """Per-entry result of one metric.
+
+    ``value`` is the metric's headline per-entry number (shown in the entries table and used
+    by filters), ``values`` further named numbers, ``detail`` anything JSON-serialisable the
+    reviewer or ``aggregate`` needs (sufficient statistics, analyses, verdict classes).
+    """
+
+    value: float | None
+    values: dict[str, Any] = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "values": self.values, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "EntryScore":
+        return cls(value=d.get("value"), values=d.get("values") or {}, detail=d.get("detail") or {})
+
+
+@dataclass
+class CorpusScore:
+    """Corpus result of one metric: run-card ``scores`` keys -> values, plus availability."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    availability: Availability = "ok"
+    reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # signatures, files, sha256s, breakdowns
+
+
+@dataclass
+class ScoringContext:
+    """Everything a metric may need beyond the entries themselves. Built by the runner."""
+
+    source_lang: str
+    target_lang: str
+    target_card: LanguageCard | None = None
+    source_card: LanguageCard | None = None
+    glossary: dict[str, list[str]] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)  # metric-id -> params, plus global options
+    options: dict[str, Any] = field(default_factory=dict)  # comet_model, analyzer paths, gloss files, multi_ref...
+    shared: dict[str, Any] = field(default_factory=dict)  # per-job cache shared between metrics (e.g. analyzers)
+
+    def metric_params(self, metric_id: str) -> dict[str, Any]:
+        return dict(self.params.get(metric_id, {}))
+
+
+@runtime_checkable
+class Metric(Protocol):
+    info: ClassVar[MetricInfo]
+
+    def prepare(self, context: ScoringContext) -> None: ...
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]: ...
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore: ...
+
+
+class BaseMetric:
+    """Convenience base: stores the context and params; subclasses override what they need."""
+
+    info: ClassVar[MetricInfo]
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+        self.context: ScoringContext | None = None
+
+    def prepare(self, context: ScoringContext) -> None:
+        self.context = context
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:  # pragma: no cover - abstract
+        raise PluginError(self.info.id, "score_entries is not implemented")
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        vals = [e.value for e in per_entry if e.value is not None]
+        key = self.info.produces[0] if self.info.produces else self.info.id
+        if not vals:
+            return CorpusScore({key: None}, availability="not_applicable", reason="no entry produced a value")
+        return CorpusScore({key: float(sum(vals) / len(vals))})
+
+
+_PYTHON_NAME = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+def check_ref(ref: MetricRef) -> list[str]:
+    """Problems with a metric reference, found without importing anything."""
+    problems = []
+    if not ref.id or "." not in ref.id:
+        problems.append(f"metric id {ref.id!r} must look like 'namespace.name'")
+    if not _PYTHON_NAME.match(ref.python_name):
+        problems.append(f"metric {ref.id}: python_name {ref.python_name!r} must look like 'package.module:ClassName'")
+    return problems
+
+
+def resolve(ref: MetricRef) -> type:
+    """Import the class a reference names. Raises PluginError naming the metric."""
+    problems = check_ref(ref)
+    if problems:
+        raise PluginError(ref.id, "; ".join(problems))
+    module_name, _, cls_name = ref.python_name.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # any import-time failure of a plugin is reported, never raised raw
+        raise PluginError(ref.id, f"cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    cls = getattr(module, cls_name, None)
+    if cls is None:
+        raise PluginError(ref.id, f"{module_name} has no attribute {cls_name}")
+    info = getattr(cls, "info", None)
+    if not isinstance(info, MetricInfo):
+        raise PluginError(ref.id, f"{ref.python_name} has no MetricInfo 'info'")
+    for method in ("prepare", "score_entries", "aggregate"):
+        if not callable(getattr(cls, method, None)):
+            raise PluginError(ref.id, f"{ref.python_name} lacks {method}()")
+    return cls
+
+
+def instantiate(ref: MetricRef) -> Metric:
+    cls = resolve(ref)
+    try:
+        return cls(**ref.params)
+    except Exception as exc:
+        raise PluginError(ref.id, f"cannot construct {ref.python_name} with {ref.params}: {exc}") from exc
+
+
+# Built-in metrics, declared exactly like language plugins. Filled by the scoring modules.
+BUILTIN_METRICS: list[MetricRef] = []
+
+
+def builtin(id: str, python_name: str, **params: Any) -> MetricRef:
+    ref = MetricRef(id=id, python_name=python_name, params=params)
+    BUILTIN_METRICS.append(ref)
+    return ref
+
+
+def metrics_for(card: LanguageCard | None, *, include: Iterable[str] | None = None,
+                exclude: Iterable[str] = ()) -> list[MetricRef]:
+    """Built-ins plus the card's ``evalMetrics``, filtered by id (order kept, no duplicates)."""
+    from mteval_gui.scoring import builtins as _  # noqa: F401  (registers BUILTIN_METRICS)
+
+    refs: list[MetricRef] = list(BUILTIN_METRICS)
+    if card is not None:
+        refs.extend(card.eval_metrics)
+    wanted = set(include) if include is not None else None
+    skip = set(exclude)
+    seen: set[str] = set()
+    out = []
+    for r in refs:
+        if r.id in seen or r.id in skip or (wanted is not None and r.id not in wanted):
+            continue
+        seen.add(r.id)
+        out.append(r)
+    return out
+
+
+ProgressCallback = Callable[[Any], None]

@@ -1,0 +1,252 @@
+"""Workspace schema, one migration per ``PRAGMA user_version`` step.
+
+Tables:
+- ``settings``: key -> JSON value (analyzer folder, gloss files, COMET model, default reviewer...).
+- ``corpora`` / ``entries``: corpora and their ordered entries (JSON columns for lists/objects).
+- ``runs``: one row per system run; carries the denormalised LYSS §9.1 columns and the last run card.
+- ``outputs``: per-entry system outputs (``missing`` = id absent from the run file).
+- ``glossaries``: named term lists.
+- ``entry_metrics``: one row per (run, entry, metric): headline ``value`` plus JSON of all values/detail.
+- ``run_metrics``: one row per (run, metric): availability, reason, corpus values, extra.
+- ``scoring_jobs`` / ``scoring_batches``: a job's configuration and the batches already committed
+  (a resumed job skips them).
+- ``fst_cache``: analyses per (analyzer sha256, word form).
+- ``reviewers`` / ``judgments``: judgments are an append-only log; an edit adds a version and
+  points the previous one at it (``superseded_by``); undo marks the newest ``undone`` and
+  restores the previous one.
+- ``benchmark_runs`` / ``benchmark_results``: ÈwéBench results per model.
+"""
+
+from __future__ import annotations
+
+# LYSS §9.1 denormalised run columns: run-card path -> column name
+RUN_CARD_COLUMNS: dict[str, str] = {
+    "scores.composite": "composite_score",
+    "scores.quality_tier": "quality_tier",
+    "scores.chrf_plus_plus": "chrf_plus_plus",
+    "scores.exact_match_rate": "exact_match_rate",
+    "scores.fst_acceptance_rate": "fst_acceptance_rate",
+    "scores.bleu": "corpus_bleu",
+    "scores.comet_score": "comet_score",
+    "totals.total_cost_usd": "total_cost_usd",
+    "totals.cost_per_entry_usd": "cost_per_entry_usd",
+    "totals.cost_per_source_char": "cost_per_source_char",
+    "scores.avg_latency_seconds": "avg_latency_seconds",
+    "model_slug": "model_slug",
+    "condition": "condition",
+    "dataset.id": "dataset_id",
+    "dataset.language_pair": "language_pair",
+    "fingerprint.hash": "fingerprint_hash",
+    "scores.equivalent_match_rate": "equivalent_match_rate",
+    "scores.semantic_score": "semantic_score",
+    "scores.ter": "ter",
+    "scores.length_ratio": "length_ratio",
+    "scores.code_switching_rate": "code_switching_rate",
+    "scores.hallucination_rate": "hallucination_rate",
+    "scores.terminology_adherence": "terminology_adherence",
+    "scores.tokens_per_second": "tokens_per_second",
+    "scores.entries_per_minute": "entries_per_minute",
+    "elapsed_seconds": "elapsed_seconds",
+}
+
+_V1 = """
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE corpora (
+    corpus_id TEXT PRIMARY KEY,
+    version TEXT,
+    source_lang TEXT NOT NULL,
+    target_lang TEXT NOT NULL,
+    license TEXT,
+    attribution TEXT,
+    description TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    sha256 TEXT NOT NULL,
+    entry_count INTEGER NOT NULL,
+    source_path TEXT,
+    imported_at TEXT NOT NULL
+);
+CREATE TABLE entries (
+    corpus_id TEXT NOT NULL REFERENCES corpora(corpus_id) ON DELETE CASCADE,
+    entry_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    reference TEXT,
+    variants TEXT NOT NULL DEFAULT '[]',
+    terminology TEXT NOT NULL DEFAULT '{}',
+    difficulty INTEGER,
+    domain TEXT,
+    register TEXT,
+    segment TEXT,
+    provenance TEXT,
+    phenomena TEXT NOT NULL DEFAULT '[]',
+    expected_morphology TEXT NOT NULL DEFAULT '{}',
+    metadata TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (corpus_id, entry_id)
+);
+CREATE UNIQUE INDEX idx_entries_position ON entries(corpus_id, position);
+CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY,
+    corpus_id TEXT NOT NULL REFERENCES corpora(corpus_id) ON DELETE CASCADE,
+    model_slug TEXT,
+    model_id TEXT,
+    condition TEXT,
+    temperature REAL,
+    system_prompt_sha256 TEXT,
+    started_at TEXT,
+    elapsed_seconds REAL,
+    pricing TEXT,
+    meta TEXT NOT NULL DEFAULT '{}',
+    content_sha256 TEXT NOT NULL,
+    source_path TEXT,
+    imported_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'imported',
+    scored_at TEXT,
+    composite_score REAL,
+    quality_tier TEXT,
+    chrf_plus_plus REAL,
+    exact_match_rate REAL,
+    fst_acceptance_rate REAL,
+    corpus_bleu REAL,
+    comet_score REAL,
+    total_cost_usd REAL,
+    cost_per_entry_usd REAL,
+    cost_per_source_char REAL,
+    avg_latency_seconds REAL,
+    dataset_id TEXT,
+    language_pair TEXT,
+    fingerprint_hash TEXT,
+    equivalent_match_rate REAL,
+    semantic_score REAL,
+    ter REAL,
+    length_ratio REAL,
+    code_switching_rate REAL,
+    hallucination_rate REAL,
+    terminology_adherence REAL,
+    tokens_per_second REAL,
+    entries_per_minute REAL,
+    run_card TEXT
+);
+CREATE UNIQUE INDEX idx_runs_content ON runs(corpus_id, content_sha256);
+CREATE INDEX idx_runs_composite ON runs(composite_score);
+CREATE INDEX idx_runs_leaderboard ON runs(dataset_id, chrf_plus_plus);
+CREATE INDEX idx_runs_model ON runs(model_slug);
+CREATE INDEX idx_runs_fingerprint ON runs(fingerprint_hash);
+CREATE TABLE outputs (
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    entry_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    predicted TEXT NOT NULL DEFAULT '',
+    raw_predicted TEXT,
+    latency_s REAL,
+    cost_usd REAL,
+    cached INTEGER,
+    usage TEXT,
+    error TEXT,
+    missing INTEGER NOT NULL DEFAULT 0,
+    extra TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (run_id, entry_id)
+);
+CREATE TABLE glossaries (
+    glossary_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    source_path TEXT,
+    imported_at TEXT NOT NULL
+);
+CREATE TABLE scoring_jobs (
+    run_id TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
+    config TEXT NOT NULL,
+    config_hash TEXT NOT NULL,
+    batch_size INTEGER NOT NULL,
+    n_batches INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    state TEXT NOT NULL DEFAULT 'running'
+);
+CREATE TABLE scoring_batches (
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    batch_index INTEGER NOT NULL,
+    config_hash TEXT NOT NULL,
+    n_entries INTEGER NOT NULL,
+    done_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, batch_index)
+);
+CREATE TABLE entry_metrics (
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    entry_id TEXT NOT NULL,
+    metric_id TEXT NOT NULL,
+    value REAL,
+    data TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (run_id, metric_id, entry_id)
+);
+CREATE TABLE run_metrics (
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    metric_id TEXT NOT NULL,
+    availability TEXT NOT NULL,
+    reason TEXT,
+    "values" TEXT NOT NULL DEFAULT '{}',
+    extra TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (run_id, metric_id)
+);
+CREATE TABLE fst_cache (
+    analyzer_sha256 TEXT NOT NULL,
+    word TEXT NOT NULL,
+    analyses TEXT NOT NULL,
+    PRIMARY KEY (analyzer_sha256, word)
+);
+CREATE TABLE reviewers (
+    reviewer_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    dialect TEXT,
+    languages TEXT NOT NULL DEFAULT '[]',
+    consent_scope TEXT,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE judgments (
+    judgment_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    reviewer_id TEXT NOT NULL REFERENCES reviewers(reviewer_id),
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    entry_id TEXT,
+    task TEXT NOT NULL DEFAULT 'A',
+    adequacy INTEGER CHECK (adequacy BETWEEN 1 AND 5),
+    fluency INTEGER CHECK (fluency BETWEEN 1 AND 5),
+    note TEXT,
+    flagged INTEGER NOT NULL DEFAULT 0,
+    payload TEXT NOT NULL DEFAULT '{}',
+    version INTEGER NOT NULL DEFAULT 1,
+    created_at TEXT NOT NULL,
+    superseded_by INTEGER REFERENCES judgments(judgment_id),
+    undone INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX idx_judgments_key ON judgments(run_id, entry_id, reviewer_id, task);
+CREATE TABLE benchmark_runs (
+    bench_run_id TEXT PRIMARY KEY,
+    suite TEXT NOT NULL,
+    suite_sha256 TEXT,
+    model TEXT NOT NULL,
+    responses_path TEXT,
+    score REAL,
+    categories TEXT NOT NULL DEFAULT '{}',
+    defects TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE benchmark_results (
+    bench_run_id TEXT NOT NULL REFERENCES benchmark_runs(bench_run_id) ON DELETE CASCADE,
+    test_id TEXT NOT NULL,
+    category TEXT NOT NULL,
+    method TEXT,
+    score REAL,
+    passed INTEGER,
+    response TEXT,
+    error TEXT,
+    explanation TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (bench_run_id, test_id)
+);
+"""
+
+# MIGRATIONS[i] brings a database from user_version i to i+1.
+MIGRATIONS: list[str] = [_V1]
+SCHEMA_VERSION = len(MIGRATIONS)

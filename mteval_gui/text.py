@@ -1,0 +1,112 @@
+"""The one text-normalisation policy (SPEC §2), recorded in every run card.
+
+- ``nfc``: Unicode NFC; applied on import and before every comparison.
+- ``match_key``: nfc, strip, collapse whitespace, casefold. Exact match compares these.
+- ``word_tokens``: whitespace split, edge punctuation/symbols/quotes stripped (word-internal
+  hyphens and apostrophes kept), empty and purely numeric tokens dropped.
+- ``fst_form``: a token made safe for an HFST analyzer (NFC, hyphen look-alikes to ``-``).
+- ``apply_folds``: a language card's orthographic folds (never used by exact match).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+
+NORMALISATION_POLICY = {
+    "unicode": "NFC",
+    "match_key": "nfc+strip+collapse_whitespace+casefold",
+    "tokens": "whitespace split; strip edge P*/S* (keep internal hyphen/apostrophe); drop empty and numeric",
+    "fst": "NFC; U+2010-U+2013,U+2212 -> '-'; case fallback: as written, first lowered, all lowered",
+}
+
+_WS = re.compile(r"\s+")
+HYPHEN_LOOKALIKES = "\u2010\u2011\u2012\u2013\u2212"
+_HYPHEN_TABLE = str.maketrans({c: "-" for c in HYPHEN_LOOKALIKES})
+_NUMERIC = re.compile(r"^[\d.,:/%+\-]+$")
+
+
+def nfc(s: str) -> str:
+    return unicodedata.normalize("NFC", s)
+
+
+def collapse_ws(s: str) -> str:
+    return _WS.sub(" ", s).strip()
+
+
+def match_key(s: str | None) -> str:
+    if not s:
+        return ""
+    return collapse_ws(nfc(s)).casefold()
+
+
+def _is_edge_char(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat[0] in ("P", "S")
+
+
+def strip_edges(tok: str) -> str:
+    """Strip leading and trailing punctuation, symbols and quotes from one token."""
+    start, end = 0, len(tok)
+    while start < end and _is_edge_char(tok[start]):
+        start += 1
+    while end > start and _is_edge_char(tok[end - 1]):
+        end -= 1
+    return tok[start:end]
+
+
+def word_tokens(s: str | None) -> list[str]:
+    """Word tokens of SPEC §2 (NFC applied first)."""
+    if not s:
+        return []
+    out = []
+    for raw in nfc(s).split():
+        tok = strip_edges(raw)
+        if not tok or _NUMERIC.match(tok):
+            continue
+        out.append(tok)
+    return out
+
+
+def fst_form(token: str) -> str:
+    """A token as an analyzer accepts it: NFC and ASCII hyphens."""
+    return nfc(token).translate(_HYPHEN_TABLE)
+
+
+def case_variants(token: str) -> list[str]:
+    """Lookup order: as written, first letter lowered, all lowered (distinct, in order)."""
+    out = [token]
+    if token:
+        first = token[0].lower() + token[1:]
+        if first not in out:
+            out.append(first)
+        low = token.lower()
+        if low not in out:
+            out.append(low)
+    return out
+
+
+def apply_folds(s: str, folds: Mapping[str, str] | None) -> str:
+    """Apply a card's orthographic folds (longest source sequence first)."""
+    if not s or not folds:
+        return s
+    s = nfc(s)
+    for src in sorted(folds, key=len, reverse=True):
+        s = s.replace(nfc(src), nfc(folds[src]))
+    return s
+
+
+def folded_key(s: str | None, folds: Mapping[str, str] | None) -> str:
+    """``match_key`` after orthographic folds (applied in both cases)."""
+    if not s:
+        return ""
+    k = match_key(s)
+    if not folds:
+        return k
+    lowered = {match_key(a): match_key(b) for a, b in folds.items() if a}
+    # fold both the original and casefolded look-alikes
+    merged = dict(lowered)
+    for a, b in folds.items():
+        merged.setdefault(nfc(a), nfc(b))
+    return apply_folds(k, merged)

@@ -1,0 +1,1 @@
+"""Speaker-judgment studies: agreement, metric-human correlation, FST and linter audits."""

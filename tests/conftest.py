@@ -1,0 +1,55 @@
+"""Test configuration shared by every test package.
+
+- Qt runs offscreen; core tests never import Qt.
+- ``shared_data`` tests read ``../shared`` (or ``$MTEVAL_SHARED``); they skip when it is
+  absent, except in CI (``CI=true``) where a missing folder is a failure.
+- Every test gets its own ``MTEVAL_HOME`` so nothing touches the user's real data.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("MTEVAL_SHARED", REPO.parent / "shared")).resolve()
+SHARED_DATA = SHARED / "data"
+
+
+def pytest_collection_modifyitems(config, items):
+    if SHARED_DATA.is_dir():
+        return
+    if os.environ.get("CI") == "true":
+        raise pytest.UsageError(f"CI=true but the shared data folder is missing: {SHARED_DATA}")
+    skip = pytest.mark.skip(reason=f"shared data folder not found at {SHARED_DATA}")
+    for item in items:
+        if "shared_data" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory, monkeypatch):
+    home = tmp_path_factory.mktemp("mteval_home")
+    monkeypatch.setenv("MTEVAL_HOME", str(home))
+    monkeypatch.delenv("MTEVAL_DB", raising=False)
+    monkeypatch.delenv("MTEVAL_ANALYZERS", raising=False)
+    yield home
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """Path of ``../shared/data`` (tests using it must be marked ``shared_data``)."""
+    return SHARED_DATA
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    from mteval_gui.store import Workspace
+
+    ws = Workspace(tmp_path / "ws.sqlite")
+    yield ws
+    ws.close()
