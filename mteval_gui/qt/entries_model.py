@@ -1,0 +1,350 @@
+"""Item model of the entries table: one row per entry, one or several runs side by side.
+
+Sorting and filtering happen inside the model on numpy arrays
+(:mod:`mteval_gui.qt.entry_frame`); no proxy model. ``data()`` only indexes arrays, so the
+view stays smooth with 100,000 rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+
+from mteval_gui.qt.entry_frame import (REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame,
+                                       view_order)
+from mteval_gui.qt.labels import metric_label, review_label, verdict_colour
+
+ENTRY_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+FRAME_ROW_ROLE = Qt.ItemDataRole.UserRole + 2
+SORT_ROLE = Qt.ItemDataRole.UserRole + 3
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: ``field`` is ``position``, ``id``, ``source``, ``reference``, ``difficulty``
+    (entry columns) or ``predicted``, ``metric``, ``lint``, ``semantic``, ``fst_rejected``,
+    ``review`` (per run, ``run_id`` set; ``metric`` names the metric id)."""
+
+    key: str
+    field: str
+    run_id: str | None = None
+    metric: str | None = None
+
+
+ENTRY_FIELDS = ("position", "id", "source", "reference", "difficulty")
+RUN_FIELDS = ("predicted", "lint", "semantic", "fst_rejected", "review")
+
+
+def _fmt(metric: str | None, v: float) -> str:
+    if metric in ("core.chrf", "core.bleu", "core.ter"):
+        return f"{v:.1f}"
+    if metric == "core.exact":
+        return "✓" if v >= 1 else "✗"
+    return f"{v:.3f}"
+
+
+class EntriesModel(QAbstractTableModel):
+    """Entries of ``frame``; ``set_filter``/``sort`` reorder rows in place (model reset)."""
+
+    order_changed = Signal()
+
+    def __init__(self, frame: EntryFrame | None = None, parent=None):
+        super().__init__(parent)
+        self._frame: EntryFrame | None = None
+        self._columns: list[Column] = []
+        self._visible: list[Column] = []
+        self._order = np.zeros(0, dtype=np.int64)
+        self._filter = EntryFilter()
+        self._sort: tuple[str, bool] | None = None
+        self.blind = False
+        if frame is not None:
+            self.set_frame(frame)
+
+    # ----- configuration -------------------------------------------------------------------
+    @property
+    def frame(self) -> EntryFrame | None:
+        return self._frame
+
+    def all_columns(self) -> list[Column]:
+        return list(self._columns)
+
+    def visible_columns(self) -> list[Column]:
+        return list(self._visible)
+
+    def set_frame(self, frame: EntryFrame, visible: list[str] | None = None) -> None:
+        self.beginResetModel()
+        self._frame = frame
+        self._columns = self._build_columns(frame)
+        keys = {c.key for c in self._columns}
+        if visible is None:
+            visible = [c.key for c in self._columns if self._default_visible(c, len(frame.runs))]
+        self._visible = [c for c in self._columns if c.key in set(visible) & keys]
+        if self._filter.run_id and self._filter.run_id not in {r.run_id for r in frame.runs}:
+            self._filter = EntryFilter()
+        self._recompute()
+        self.endResetModel()
+        self.order_changed.emit()
+
+    @staticmethod
+    def _build_columns(frame: EntryFrame) -> list[Column]:
+        cols = [Column(f, f) for f in ENTRY_FIELDS]
+        for r in frame.runs:
+            cols.append(Column(f"{r.run_id}:predicted", "predicted", r.run_id))
+            for m in r.metrics:
+                cols.append(Column(f"{r.run_id}:metric:{m}", "metric", r.run_id, m))
+            if r.lint_verdict is not None:
+                cols.append(Column(f"{r.run_id}:lint", "lint", r.run_id))
+            if r.semantic_verdict is not None:
+                cols.append(Column(f"{r.run_id}:semantic", "semantic", r.run_id))
+            if r.fst_rejected is not None:
+                cols.append(Column(f"{r.run_id}:fst_rejected", "fst_rejected", r.run_id))
+            cols.append(Column(f"{r.run_id}:review", "review", r.run_id))
+        return cols
+
+    @staticmethod
+    def _default_visible(c: Column, n_runs: int) -> bool:
+        if c.field in ("position", "source", "reference", "predicted", "lint", "review"):
+            return True
+        if c.field == "metric":
+            return c.metric in (("core.chrf",) if n_runs > 1 else ("core.chrf", "core.fst", "core.exact"))
+        return c.field == "difficulty" and n_runs == 1
+
+    def set_visible_columns(self, keys: list[str]) -> None:
+        wanted = set(keys)
+        self.beginResetModel()
+        self._visible = [c for c in self._columns if c.key in wanted]
+        self.endResetModel()
+
+    def set_blind(self, blind: bool) -> None:
+        """Blind mode: metric values, verdicts and the reference are not shown."""
+        self.beginResetModel()
+        self.blind = blind
+        self.endResetModel()
+
+    def filter(self) -> EntryFilter:
+        return self._filter
+
+    def set_filter(self, flt: EntryFilter) -> None:
+        self.beginResetModel()
+        self._filter = flt
+        self._recompute()
+        self.endResetModel()
+        self.order_changed.emit()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self._visible):
+            return
+        self.beginResetModel()
+        self._sort = (self._visible[column].key, order == Qt.SortOrder.DescendingOrder)
+        self._recompute()
+        self.endResetModel()
+        self.order_changed.emit()
+
+    def _recompute(self) -> None:
+        frame = self._frame
+        if frame is None:
+            self._order = np.zeros(0, dtype=np.int64)
+            return
+        values, desc = None, False
+        if self._sort is not None:
+            col = next((c for c in self._columns if c.key == self._sort[0]), None)
+            if col is not None:
+                values, desc = self._column_values(col), self._sort[1]
+        self._order = view_order(frame, self._filter, values, desc)
+
+    def _column_values(self, c: Column) -> np.ndarray | None:
+        f = self._frame
+        if f is None:
+            return None
+        if c.field == "position":
+            return np.arange(len(f), dtype=np.int64)
+        if c.field == "id":
+            return f.entry_ids
+        if c.field in ("source", "reference"):
+            return getattr(f, c.field)
+        if c.field == "difficulty":
+            return f.difficulty
+        r = f.run(c.run_id or "")
+        if c.field == "predicted":
+            return r.predicted
+        if c.field == "metric":
+            return r.metrics.get(c.metric or "")
+        if c.field == "lint":
+            return r.lint_verdict
+        if c.field == "semantic":
+            return r.semantic_verdict
+        if c.field == "fst_rejected":
+            return r.fst_rejected
+        if c.field == "review":
+            return r.review if r.review is not None else np.zeros(len(f), dtype=np.int8)
+        return None
+
+    # ----- navigation helpers --------------------------------------------------------------
+    def frame_row(self, view_row: int) -> int:
+        return int(self._order[view_row])
+
+    def view_row_of(self, frame_row: int) -> int | None:
+        hits = np.flatnonzero(self._order == frame_row)
+        return int(hits[0]) if hits.size else None
+
+    def entry_id(self, view_row: int) -> str:
+        assert self._frame is not None
+        return str(self._frame.entry_ids[self._order[view_row]])
+
+    def next_row(self, view_row: int, run_id: str | None, want: str) -> int | None:
+        """Next view row after ``view_row`` that is ``unreviewed`` or ``flagged`` (wrapping)."""
+        f = self._frame
+        if f is None or not len(self._order):
+            return None
+        run = f.run(run_id) if run_id else (f.runs[0] if f.runs else None)
+        if run is None:
+            return None
+        review = run.review if run.review is not None else np.zeros(len(f), dtype=np.int8)
+        status = review[self._order]
+        hits = np.flatnonzero(status == REVIEW_NONE) if want == "unreviewed" else np.flatnonzero(status == REVIEW_FLAGGED)
+        if not hits.size:
+            return None
+        after = hits[hits > view_row]
+        return int(after[0] if after.size else hits[0])
+
+    def set_review_status(self, run_id: str, entry_id: str, status: int) -> None:
+        f = self._frame
+        if f is None:
+            return
+        row = f.row_of(entry_id)
+        if row is None:
+            return
+        r = f.run(run_id)
+        if r.review is None:
+            r.review = np.zeros(len(f), dtype=np.int8)
+        r.review[row] = status
+        view_row = self.view_row_of(row)
+        col = next((i for i, c in enumerate(self._visible) if c.field == "review" and c.run_id == run_id), None)
+        if view_row is not None and col is not None:
+            idx = self.index(view_row, col)
+            self.dataChanged.emit(idx, idx)
+
+    # ----- Qt model interface --------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else int(self._order.size)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._visible)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Vertical:
+            if role == Qt.ItemDataRole.DisplayRole and 0 <= section < self._order.size:
+                return str(int(self._order[section]) + 1)
+            return None
+        if not 0 <= section < len(self._visible):
+            return None
+        c = self._visible[section]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return self.column_title(c)
+        return None
+
+    def column_title(self, c: Column) -> str:
+        titles = {
+            "position": self.tr("#"), "id": self.tr("Id"), "source": self.tr("Source"),
+            "reference": self.tr("Reference"), "difficulty": self.tr("Difficulty"),
+            "predicted": self.tr("Output"), "lint": self.tr("Verdict"), "semantic": self.tr("Semantic"),
+            "fst_rejected": self.tr("FST rejected"), "review": self.tr("Review"),
+        }
+        title = metric_label(c.metric or "") if c.field == "metric" else titles[c.field]
+        f = self._frame
+        if c.run_id and f is not None and len(f.runs) > 1:
+            return f"{f.run(c.run_id).label}: {title}"
+        return title
+
+    def _hidden(self, c: Column) -> bool:
+        return self.blind and c.field in ("reference", "metric", "lint", "semantic", "fst_rejected")
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self._frame is None:
+            return None
+        row, col = index.row(), index.column()
+        if not (0 <= row < self._order.size and 0 <= col < len(self._visible)):
+            return None
+        fr = int(self._order[row])
+        c = self._visible[col]
+        if role == ENTRY_ID_ROLE:
+            return str(self._frame.entry_ids[fr])
+        if role == FRAME_ROW_ROLE:
+            return fr
+        if self._hidden(c):
+            return "—" if role == Qt.ItemDataRole.DisplayRole else None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return self._display(c, fr, tooltip=role == Qt.ItemDataRole.ToolTipRole)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if c.field in ("position", "difficulty", "metric", "fst_rejected"):
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+        if role == Qt.ItemDataRole.BackgroundRole and c.field == "lint":
+            v = self._column_values(c)
+            colour = verdict_colour(v[fr] if v is not None else None)
+            return QBrush(QColor(colour)) if colour else None
+        if role == Qt.ItemDataRole.ForegroundRole and c.field == "predicted":
+            r = self._frame.run(c.run_id or "")
+            if r.error[fr]:
+                return QBrush(QColor("#a00000"))
+        if role == SORT_ROLE:
+            v = self._column_values(c)
+            return None if v is None else v[fr]
+        return None
+
+    def _display(self, c: Column, fr: int, tooltip: bool) -> str | None:
+        f = self._frame
+        assert f is not None
+        if c.field == "position":
+            return str(fr + 1)
+        if c.field == "id":
+            return str(f.entry_ids[fr])
+        if c.field in ("source", "reference"):
+            v = getattr(f, c.field)[fr]
+            return "" if v is None else _one_line(str(v), tooltip)
+        if c.field == "difficulty":
+            d = f.difficulty[fr]
+            return "" if math.isnan(d) else str(int(d))
+        r = f.run(c.run_id or "")
+        if c.field == "predicted":
+            err = r.error[fr]
+            if err:
+                return self.tr("error: {0}").format(err) if tooltip else self.tr("[error]")
+            return _one_line(str(r.predicted[fr] or ""), tooltip)
+        if c.field == "metric":
+            v = r.metrics.get(c.metric or "")
+            if v is None or math.isnan(v[fr]):
+                return ""
+            return _fmt(c.metric, float(v[fr]))
+        if c.field in ("lint", "semantic"):
+            v = r.lint_verdict if c.field == "lint" else r.semantic_verdict
+            return "" if v is None or v[fr] is None else str(v[fr])
+        if c.field == "fst_rejected":
+            n = int(r.fst_rejected[fr]) if r.fst_rejected is not None else -1
+            return "" if n < 0 else str(n)
+        if c.field == "review":
+            s = int(r.review[fr]) if r.review is not None else REVIEW_NONE
+            return review_label(s)
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+def _one_line(s: str, tooltip: bool) -> str:
+    if tooltip:
+        return s
+    s = " ".join(s.split())
+    return s if len(s) <= 300 else s[:297] + "…"
+
+
+__all__ = ["Column", "EntriesModel", "ENTRY_ID_ROLE", "FRAME_ROW_ROLE", "SORT_ROLE",
+           "REVIEW_NONE", "REVIEW_RATED", "REVIEW_FLAGGED"]

@@ -1,0 +1,163 @@
+"""User-facing names of metrics, verdicts, tiers and caveats, translatable, with colours.
+
+Every string goes through ``QCoreApplication.translate`` (context ``labels``) so the French
+translation covers them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QCoreApplication
+
+from mteval_gui.domain.judgments import ADEQUACY_LABELS, FLUENCY_LABELS
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("labels", text)
+
+
+# metric id -> label (kept short: they are column headers)
+_METRICS = {
+    "core.exact": QT_TRANSLATE_NOOP("labels", "Exact"),
+    "core.equivalent": QT_TRANSLATE_NOOP("labels", "Equivalent"),
+    "core.chrf": QT_TRANSLATE_NOOP("labels", "chrF++"),
+    "core.bleu": QT_TRANSLATE_NOOP("labels", "BLEU"),
+    "core.ter": QT_TRANSLATE_NOOP("labels", "TER"),
+    "core.length_ratio": QT_TRANSLATE_NOOP("labels", "Length ratio"),
+    "core.fst": QT_TRANSLATE_NOOP("labels", "FST acceptance"),
+    "core.morph": QT_TRANSLATE_NOOP("labels", "Morphology"),
+    "core.ortho": QT_TRANSLATE_NOOP("labels", "Orthography"),
+    "core.comet": QT_TRANSLATE_NOOP("labels", "COMET"),
+    "core.embedding_semantic": QT_TRANSLATE_NOOP("labels", "Semantic (embeddings)"),
+    "core.code_switching": QT_TRANSLATE_NOOP("labels", "Code-switching"),
+    "core.hallucination": QT_TRANSLATE_NOOP("labels", "Hallucination"),
+    "core.terminology": QT_TRANSLATE_NOOP("labels", "Terminology"),
+    "core.consistency": QT_TRANSLATE_NOOP("labels", "Consistency"),
+    "core.compliance": QT_TRANSLATE_NOOP("labels", "Compliance"),
+    "crk.lint": QT_TRANSLATE_NOOP("labels", "Cree linter"),
+    "crk.semantic": QT_TRANSLATE_NOOP("labels", "Cree semantic"),
+}
+
+# run-card ``scores`` key -> label
+_SCORES = {
+    "composite": QT_TRANSLATE_NOOP("labels", "Composite"),
+    "quality_tier": QT_TRANSLATE_NOOP("labels", "Tier"),
+    "chrf_plus_plus": QT_TRANSLATE_NOOP("labels", "chrF++"),
+    "bleu": QT_TRANSLATE_NOOP("labels", "BLEU"),
+    "ter": QT_TRANSLATE_NOOP("labels", "TER"),
+    "exact_match_rate": QT_TRANSLATE_NOOP("labels", "Exact match"),
+    "equivalent_match_rate": QT_TRANSLATE_NOOP("labels", "Equivalent match"),
+    "fst_acceptance_rate": QT_TRANSLATE_NOOP("labels", "FST acceptance"),
+    "morphological_accuracy": QT_TRANSLATE_NOOP("labels", "Morphological accuracy"),
+    "orthographic_accuracy": QT_TRANSLATE_NOOP("labels", "Orthographic accuracy"),
+    "semantic_score": QT_TRANSLATE_NOOP("labels", "Semantic score"),
+    "comet_score": QT_TRANSLATE_NOOP("labels", "COMET"),
+    "code_switching_rate": QT_TRANSLATE_NOOP("labels", "Code-switching"),
+    "hallucination_rate": QT_TRANSLATE_NOOP("labels", "Hallucination"),
+    "terminology_adherence": QT_TRANSLATE_NOOP("labels", "Terminology"),
+    "consistency_score": QT_TRANSLATE_NOOP("labels", "Consistency"),
+    "compliance_index": QT_TRANSLATE_NOOP("labels", "Compliance"),
+    "length_ratio": QT_TRANSLATE_NOOP("labels", "Length ratio"),
+    "cost_adjusted": QT_TRANSLATE_NOOP("labels", "Cost-adjusted"),
+}
+
+_TIERS = {
+    "fluent": QT_TRANSLATE_NOOP("labels", "fluent"),
+    "deployable": QT_TRANSLATE_NOOP("labels", "deployable"),
+    "functional": QT_TRANSLATE_NOOP("labels", "functional"),
+    "emerging": QT_TRANSLATE_NOOP("labels", "emerging"),
+    "baseline": QT_TRANSLATE_NOOP("labels", "baseline"),
+    "unscored": QT_TRANSLATE_NOOP("labels", "unscored"),
+}
+
+TIER_COLOURS = {
+    "fluent": "#1b7f3b",
+    "deployable": "#3d8f2f",
+    "functional": "#b58900",
+    "emerging": "#c56a1b",
+    "baseline": "#b03030",
+    "unscored": "#777777",
+}
+
+VERDICT_COLOURS = {
+    "EXACT": "#c8ecc8",
+    "EXACT_MATCH": "#c8ecc8",
+    "EQUIVALENT": "#dcf2c4",
+    "VALID": "#dcf2c4",
+    "GRAMMAR_ISSUES": "#f4ecc0",
+    "PARTIAL": "#f6dfbe",
+    "INCOMPLETE": "#f6dfbe",
+    "MISS": "#f4cccc",
+    "WRONG": "#f4cccc",
+    "NO_OUTPUT": "#dddddd",
+}
+
+_CAVEATS = {
+    "source_copy": (QT_TRANSLATE_NOOP("labels", "Source copied"),
+                    QT_TRANSLATE_NOOP("labels", "At least half of the outputs are identical to their source: the system may not be translating at all.")),
+    "near_constant_output": (QT_TRANSLATE_NOOP("labels", "Near-constant output"),
+                             QT_TRANSLATE_NOOP("labels", "One output is reused for many different sources: scores can look better than the system is.")),
+    "length_deflation": (QT_TRANSLATE_NOOP("labels", "Outputs too short"),
+                         QT_TRANSLATE_NOOP("labels", "Outputs are much shorter than the references: content is probably missing.")),
+    "length_inflation": (QT_TRANSLATE_NOOP("labels", "Outputs too long"),
+                         QT_TRANSLATE_NOOP("labels", "Outputs are much longer than the references: the system may add text or explanations.")),
+    "small_sample": (QT_TRANSLATE_NOOP("labels", "Small sample"),
+                     QT_TRANSLATE_NOOP("labels", "Fewer than 30 entries: the scores and their confidence intervals are unreliable.")),
+    "metric_coverage_differs": (QT_TRANSLATE_NOOP("labels", "Coverage differs"),
+                                QT_TRANSLATE_NOOP("labels", "The compared runs were scored with different metrics: composites are not directly comparable.")),
+}
+
+_REVIEW = {0: "", 1: QT_TRANSLATE_NOOP("labels", "rated"), 2: QT_TRANSLATE_NOOP("labels", "flagged")}
+
+
+def metric_label(metric_id: str) -> str:
+    label = _METRICS.get(metric_id)
+    return _t(label) if label else metric_id
+
+
+def score_label(key: str) -> str:
+    label = _SCORES.get(key)
+    return _t(label) if label else key.replace("_", " ")
+
+
+def tier_label(tier: str | None) -> str:
+    return _t(_TIERS.get(tier or "unscored", tier or "unscored"))
+
+
+def pending_review_label() -> str:
+    return _t(QT_TRANSLATE_NOOP("labels", "pending speaker review"))
+
+
+def caveat_title(code: str) -> str:
+    entry = _CAVEATS.get(code)
+    return _t(entry[0]) if entry else code.replace("_", " ")
+
+
+def caveat_explanation(code: str, message: str = "") -> str:
+    """The general explanation of a caveat, followed by the run-specific message."""
+    entry = _CAVEATS.get(code)
+    general = _t(entry[1]) if entry else ""
+    return "\n".join(p for p in (general, message) if p)
+
+
+def review_label(status: int) -> str:
+    text = _REVIEW.get(status, "")
+    return _t(text) if text else ""
+
+
+def verdict_colour(verdict: object) -> str | None:
+    return VERDICT_COLOURS.get(str(verdict)) if verdict else None
+
+
+_ADEQUACY = (QT_TRANSLATE_NOOP("labels", "None"), QT_TRANSLATE_NOOP("labels", "Little"), QT_TRANSLATE_NOOP("labels", "Much"), QT_TRANSLATE_NOOP("labels", "Most"),
+             QT_TRANSLATE_NOOP("labels", "All"))
+_FLUENCY = (QT_TRANSLATE_NOOP("labels", "Incomprehensible"), QT_TRANSLATE_NOOP("labels", "Disfluent"), QT_TRANSLATE_NOOP("labels", "Non-native"),
+            QT_TRANSLATE_NOOP("labels", "Good"), QT_TRANSLATE_NOOP("labels", "Flawless"))
+
+
+def adequacy_labels() -> dict[int, str]:
+    return {k: _t(v) for k, v in ADEQUACY_LABELS.items()}
+
+
+def fluency_labels() -> dict[int, str]:
+    return {k: _t(v) for k, v in FLUENCY_LABELS.items()}
