@@ -1,0 +1,199 @@
+"""Loading and querying an HFST optimized-lookup analyzer (``.hfstol``).
+
+The ``hfst`` Python package is imported only when an analyzer is loaded, so importing the
+application stays fast and headless. A token is looked up in three steps (SPEC §2):
+
+1. it is turned into the analyzer form with :func:`mteval_gui.text.fst_form` (NFC, hyphen
+   look-alikes to ``-``; analyzers reject NFD input and typographic hyphens);
+2. the case variants are tried in order: as written, first letter lowered, all lowered;
+3. the first variant with at least one analysis wins; flag diacritics are stripped.
+
+Two caches sit in front of the transducer: an in-memory LRU cache per token and an optional
+persistent mapping (exact form -> list of analysis strings) keyed by the analyzer's sha256
+outside this module (the workspace table ``fst_cache``). Lookups are serialised by a lock,
+so one analyzer may be shared by several metrics and threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import MutableMapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.errors import MtevalError
+from mteval_gui.fst.analysis import Analysis, WordAnalysis, parse_analysis, strip_flags
+from mteval_gui.text import case_variants, fst_form, word_tokens
+
+DEFAULT_LRU_SIZE = 262_144
+
+PersistentCache = MutableMapping[str, list[str]]
+
+
+class AnalyzerError(MtevalError):
+    """An analyzer file cannot be read."""
+
+
+_SHA_MEMO: dict[tuple[str, int, int], str] = {}
+
+
+def sha256_file(path: str | Path) -> str:
+    """Hex sha256 of a file (memoised per path, size and modification time)."""
+    p = Path(path)
+    st = p.stat()
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    got = _SHA_MEMO.get(key)
+    if got is None:
+        h = hashlib.sha256()
+        with open(p, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        got = h.hexdigest()
+        _SHA_MEMO[key] = got
+    return got
+
+
+def read_transducer(path: str | Path) -> Any:
+    """Read the first transducer of an HFST file (imports ``hfst`` lazily)."""
+    p = Path(path)
+    if not p.is_file():
+        raise AnalyzerError(f"{p}: analyzer file not found")
+    try:
+        import hfst
+    except ImportError as exc:  # the dependency is declared; a broken install is reported clearly
+        raise AnalyzerError(f"the hfst package is not importable ({exc}); reinstall mteval-gui") from exc
+    try:
+        stream = hfst.HfstInputStream(str(p))
+        try:
+            t = stream.read()
+        finally:
+            stream.close()
+    except Exception as exc:  # hfst raises its own exception classes for unreadable files
+        raise AnalyzerError(f"{p}: not a readable HFST transducer ({type(exc).__name__}: {exc})") from exc
+    return t
+
+
+class Analyzer:
+    """A morphological analyzer with cached, case-tolerant lookup."""
+
+    def __init__(self, transducer: Any, *, path: str | Path | None = None, sha256: str | None = None,
+                 cache: PersistentCache | None = None, lru_size: int = DEFAULT_LRU_SIZE):
+        self._transducer = transducer
+        self._raw_lookup = transducer.lookup
+        self.path = Path(path) if path is not None else None
+        self.name = self.path.name if self.path is not None else "<in-memory>"
+        self.sha256 = sha256
+        self.persistent_cache: PersistentCache | None = cache
+        self._lock = threading.Lock()
+        self._analyse_cached = lru_cache(maxsize=lru_size)(self._analyse_uncached)
+        self.transducer_lookups = 0
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path, *, cache: PersistentCache | None = None,
+             lru_size: int = DEFAULT_LRU_SIZE) -> "Analyzer":
+        p = Path(path)
+        t = read_transducer(p)
+        return cls(t, path=p, sha256=sha256_file(p), cache=cache, lru_size=lru_size)
+
+    # -- lookup -------------------------------------------------------------------------
+    def lookup_strings(self, form: str) -> tuple[str, ...]:
+        """Analyses of exactly ``form`` (no case fallback), flag diacritics removed, de-duplicated."""
+        if not form:
+            return ()
+        pc = self.persistent_cache
+        if pc is not None:
+            hit = pc.get(form)
+            if hit is not None:
+                return tuple(hit)
+        with self._lock:
+            self.transducer_lookups += 1
+            raw = self._raw_lookup(form)
+        seen: dict[str, None] = {}
+        for item in raw:
+            s = strip_flags(item[0] if isinstance(item, tuple) else item)
+            seen.setdefault(s, None)
+        out = tuple(seen)
+        if pc is not None:
+            pc[form] = list(out)
+        return out
+
+    def lookup(self, form: str) -> tuple[Analysis, ...]:
+        """Parsed analyses of exactly ``form``."""
+        return tuple(parse_analysis(s) for s in self.lookup_strings(form))
+
+    def _analyse_uncached(self, token: str) -> WordAnalysis:
+        form = fst_form(token)
+        for variant in case_variants(form):
+            got = self.lookup_strings(variant)
+            if got:
+                return WordAnalysis(token=token, form=variant, analyses=tuple(parse_analysis(s) for s in got))
+        return WordAnalysis(token=token, form=form, analyses=())
+
+    def analyse(self, token: str) -> WordAnalysis:
+        """Analyses of one token with the case fallback of SPEC §2."""
+        return self._analyse_cached(token)
+
+    def accepts(self, token: str) -> bool:
+        return bool(self._analyse_cached(token).analyses)
+
+    def analyse_text(self, text: str | None) -> list[WordAnalysis]:
+        """Analyse every word token (SPEC §2 tokens) of a text, in order."""
+        a = self._analyse_cached
+        return [a(t) for t in word_tokens(text)]
+
+    def cache_info(self) -> Any:
+        return self._analyse_cached.cache_info()
+
+    def clear_cache(self) -> None:
+        self._analyse_cached.cache_clear()
+
+    def info(self) -> dict[str, str | None]:
+        return {"file": self.name, "sha256": self.sha256}
+
+    def __repr__(self) -> str:
+        return f"Analyzer({self.name!r}, sha256={self.sha256[:12] if self.sha256 else None})"
+
+
+_LOADED: dict[tuple[str, int, int], Analyzer] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def load_analyzer(path: str | Path) -> Analyzer:
+    """Load an analyzer once per process (keyed by path, size and modification time).
+
+    The returned object is shared: its LRU cache stays warm across scoring jobs.
+    """
+    p = Path(path).expanduser()
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise AnalyzerError(f"{p}: analyzer file not found") from exc
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    with _LOADED_LOCK:
+        got = _LOADED.get(key)
+        if got is None:
+            got = Analyzer.load(p)
+            _LOADED[key] = got
+        return got
+
+
+def forget_loaded() -> None:
+    """Drop the per-process analyzer memo (used after an analyzer is reinstalled)."""
+    with _LOADED_LOCK:
+        _LOADED.clear()
+
+
+def file_info(path: str | Path | None) -> dict[str, str | None]:
+    if path is None:
+        return {"file": None, "sha256": None}
+    p = Path(path)
+    return {"file": p.name, "sha256": sha256_file(p) if p.is_file() else None}
+
+
+__all__ = [
+    "Analyzer", "AnalyzerError", "PersistentCache", "load_analyzer", "forget_loaded", "sha256_file",
+    "read_transducer", "file_info",
+]
