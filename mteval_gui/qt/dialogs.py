@@ -1,0 +1,75 @@
+"""The one way the GUI reports errors, plus small shared dialog helpers.
+
+:func:`show_error` turns any exception into a message box: the short message first, the
+complete detail (every ``file:line: message`` defect of an :class:`InputError`, the hint of a
+:class:`DependencyMissing`, or a traceback for unexpected errors) under "Show Details".
+:func:`describe_error` builds that text without Qt so it can be tested directly.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from mteval_gui.errors import DependencyMissing, InputError, MtevalError
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("dialogs", text)
+
+
+@dataclass(frozen=True)
+class ErrorText:
+    title: str
+    message: str
+    detail: str
+
+
+def describe_error(exc: BaseException) -> ErrorText:
+    """Title, one-paragraph message and full detail of an exception, for a user."""
+    if isinstance(exc, InputError):
+        n = len(exc.defects)
+        first = exc.defects[0].file if exc.defects else ""
+        message = _t("The file {0} was rejected: {1} problem(s) found. Nothing was written.").format(first, n)
+        detail = "\n".join(str(d) for d in exc.defects)
+        return ErrorText(_t("Input rejected"), message, detail)
+    detail_of = getattr(exc, "detail", "")
+    if isinstance(exc, DependencyMissing):
+        return ErrorText(_t("Not available"), str(exc), exc.hint)
+    if isinstance(exc, MtevalError):
+        return ErrorText(_t("Error"), str(exc), detail_of if isinstance(detail_of, str) else "")
+    tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return ErrorText(_t("Unexpected error"), f"{type(exc).__name__}: {exc}", tb)
+
+
+def error_box(parent: QWidget | None, exc: BaseException) -> QMessageBox:
+    """The message box :func:`show_error` shows (not yet executed)."""
+    text = describe_error(exc)
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Critical)
+    box.setWindowTitle(text.title)
+    box.setText(text.message)
+    if text.detail:
+        box.setDetailedText(text.detail)
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.setObjectName("errorBox")
+    return box
+
+
+def _exec(box: QMessageBox) -> int:
+    return box.exec()
+
+
+def show_error(parent: QWidget | None, exc: BaseException) -> None:
+    """Show ``exc`` to the user (modal). The single error path of the GUI."""
+    _exec(error_box(parent, exc))
+
+
+def confirm(parent: QWidget | None, title: str, question: str) -> bool:
+    box = QMessageBox(QMessageBox.Icon.Question, title, question,
+                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    return _exec(box) == QMessageBox.StandardButton.Yes
