@@ -58,3 +58,40 @@ def _dangling_qthreads(monkeypatch, qtbot):
         places = "\n".join(f"  started at {where}" for _, where in dangling)
         started.clear()
         pytest.fail(f"{len(dangling)} QThread(s) still running after the test:\n{places}", pytrace=False)
+
+
+SMALL_ENTRIES = [
+    ("e1", "I see the dog", "wâpamêw atim", 1),
+    ("e2", "she walks", "pimohtêw", 2),
+    ("e3", "we eat", "mîcisoyâhk", 3),
+    ("e4", "the dog runs", "pimipahtâw atim", 2),
+    ("e5", "they sing", "nikamowak", 5),
+]
+
+
+def make_small_workspace(path):
+    """A workspace with one Cree corpus (5 entries) and two runs, through the store API."""
+    from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+    from mteval_gui.domain.run import Output, Run, RunMeta
+    from mteval_gui.store import Workspace
+    from mteval_gui.store import repo
+
+    ws = Workspace(path)
+    corpus = Corpus(corpus_id="mini", language_pair=LanguagePair(source="eng", target="crk"),
+                    entries=[Entry(id=i, source=s, reference=r, difficulty=d) for i, s, r, d in SMALL_ENTRIES])
+    repo.add_corpus(ws, corpus)
+    good = Run(meta=RunMeta(run_id="good", model_slug="model-good"), corpus_id="mini",
+               outputs=[Output(id=i, predicted=r) for i, _, r, _ in SMALL_ENTRIES])
+    poor = Run(meta=RunMeta(run_id="poor", model_slug="model-poor"), corpus_id="mini",
+               outputs=[Output(id="e1", predicted="wapamew atim"), Output(id="e2", predicted="she walks"),
+                        Output(id="e3", predicted="", error="timeout"), Output(id="e4", predicted="atim")])
+    repo.add_run(ws, good)
+    repo.add_run(ws, poor)
+    return ws
+
+
+@pytest.fixture
+def small_ws(tmp_path):
+    ws = make_small_workspace(tmp_path / "small.sqlite")
+    yield ws
+    ws.close()

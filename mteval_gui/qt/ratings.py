@@ -1,0 +1,285 @@
+"""Task A ratings panel: adequacy and fluency 1–5, note and flag, driven by the keyboard.
+
+Every change is recorded at once through :func:`mteval_gui.store.judgments.record_judgment`
+(committed before the call returns), so a crash right after a keystroke loses nothing.
+Changing a rating records a new version; Ctrl+Z undoes the reviewer's latest judgment in
+this run and Ctrl+Shift+Z redoes it (the store keeps the history).
+
+Keys (active while the review page has focus, except inside the note field):
+1–5 rate the highlighted dimension (adequacy, then fluency), Tab switches dimension,
+F toggles the flag.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from mteval_gui.domain.judgments import Judgment
+from mteval_gui.qt.dialogs import show_error
+from mteval_gui.qt.labels import adequacy_labels, fluency_labels
+from mteval_gui.store import judgments as jstore
+from mteval_gui.store.db import Workspace
+
+DIMENSIONS = ("adequacy", "fluency")
+
+
+class RatingsPanel(QWidget):
+    """Rates the current (run, entry) for the current reviewer."""
+
+    judgment_changed = Signal(str, str)  # run_id, entry_id (recorded, undone or redone)
+    reviewers_requested = Signal()
+
+    def __init__(self, ws: Workspace | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("ratingsPanel")
+        self.ws = ws
+        self.run_id: str | None = None
+        self.entry_id: str | None = None
+        self.reviewer_id: str | None = None
+        self.values: dict[str, int | None] = {"adequacy": None, "fluency": None}
+        self.note = ""
+        self.flagged = False
+        self.active = "adequacy"
+        self._loading = False
+        self._shortcuts: list[QShortcut] = []
+        self._build()
+        self._refresh()
+
+    # ----- layout --------------------------------------------------------------------------
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(self.tr("Reviewer:")))
+        self.reviewer_combo = QComboBox()
+        self.reviewer_combo.setObjectName("reviewerCombo")
+        self.reviewer_combo.setMinimumContentsLength(14)
+        self.reviewer_combo.currentIndexChanged.connect(self._reviewer_picked)
+        top.addWidget(self.reviewer_combo, 1)
+        manage = QPushButton(self.tr("Reviewers…"))
+        manage.clicked.connect(self.reviewers_requested)
+        top.addWidget(manage)
+        outer.addLayout(top)
+
+        grid = QGridLayout()
+        self.dimension_labels: dict[str, QLabel] = {}
+        self.groups: dict[str, QButtonGroup] = {}
+        names = {"adequacy": self.tr("Adequacy"), "fluency": self.tr("Fluency")}
+        self._dim_names = names
+        labels = {"adequacy": adequacy_labels(), "fluency": fluency_labels()}
+        for row, dim in enumerate(DIMENSIONS):
+            lab = QLabel(names[dim])
+            self.dimension_labels[dim] = lab
+            grid.addWidget(lab, row, 0)
+            group = QButtonGroup(self)
+            group.setExclusive(False)
+            for value in range(1, 6):
+                b = QPushButton(f"{value} {labels[dim][value]}")
+                b.setCheckable(True)
+                b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                b.setObjectName(f"{dim}{value}")
+                group.addButton(b, value)
+                grid.addWidget(b, row, value)
+            group.idClicked.connect(lambda value, d=dim: self.rate(d, value))
+            self.groups[dim] = group
+        outer.addLayout(grid)
+
+        bottom = QHBoxLayout()
+        self.note_edit = QLineEdit()
+        self.note_edit.setObjectName("noteEdit")
+        self.note_edit.setPlaceholderText(self.tr("Note (Enter saves)"))
+        self.note_edit.editingFinished.connect(self._note_finished)
+        bottom.addWidget(self.note_edit, 1)
+        self.flag_box = QCheckBox(self.tr("Flag (F)"))
+        self.flag_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.flag_box.clicked.connect(lambda checked: self.set_flag(bool(checked)))
+        bottom.addWidget(self.flag_box)
+        outer.addLayout(bottom)
+        self.status = QLabel()
+        self.status.setObjectName("ratingStatus")
+        outer.addWidget(self.status)
+
+    def install_shortcuts(self, host: QWidget) -> None:
+        """Keys 1–5, Tab, F, Ctrl+Z and Ctrl+Shift+Z, active anywhere inside ``host``."""
+        ctx = Qt.ShortcutContext.WidgetWithChildrenShortcut
+
+        def add(seq: QKeySequence | str, slot) -> None:
+            sc = QShortcut(QKeySequence(seq), host)
+            sc.setContext(ctx)
+            sc.activated.connect(slot)
+            self._shortcuts.append(sc)
+
+        for value in range(1, 6):
+            add(str(value), lambda v=value: self.rate(self.active, v))
+        add(QKeySequence(Qt.Key.Key_Tab), self.toggle_dimension)
+        add("F", lambda: self.set_flag(not self.flagged))
+        add("Ctrl+Z", self.undo)
+        add("Ctrl+Shift+Z", self.redo)
+        for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo):
+            if seq.toString() not in ("Ctrl+Shift+Z", ""):
+                add(seq, self.redo)
+
+    # ----- state ---------------------------------------------------------------------------
+    def set_workspace(self, ws: Workspace | None) -> None:
+        self.ws = ws
+        self.run_id = self.entry_id = None
+        self.reload_reviewers()
+        self._load()
+
+    def reload_reviewers(self, select: str | None = None) -> None:
+        current = select or self.reviewer_id
+        self._loading = True
+        self.reviewer_combo.clear()
+        reviewers = jstore.list_reviewers(self.ws) if self.ws is not None else []
+        for r in reviewers:
+            label = r.name if r.name == r.reviewer_id else f"{r.name} ({r.reviewer_id})"
+            self.reviewer_combo.addItem(label, r.reviewer_id)
+        ids = [r.reviewer_id for r in reviewers]
+        self._loading = False
+        if current in ids:
+            self.reviewer_combo.setCurrentIndex(ids.index(current))
+        elif ids:
+            self.reviewer_combo.setCurrentIndex(0)
+        self._reviewer_picked()
+
+    def _reviewer_picked(self, *_: object) -> None:
+        if self._loading:
+            return
+        rid = self.reviewer_combo.currentData()
+        if rid != self.reviewer_id:
+            self.reviewer_id = rid
+            self._load()
+
+    def set_reviewer(self, reviewer_id: str | None) -> None:
+        idx = self.reviewer_combo.findData(reviewer_id)
+        if idx >= 0:
+            self.reviewer_combo.setCurrentIndex(idx)
+
+    def set_item(self, run_id: str | None, entry_id: str | None) -> None:
+        if (run_id, entry_id) == (self.run_id, self.entry_id):
+            return
+        self._commit_note()
+        self.run_id, self.entry_id = run_id, entry_id
+        self.active = "adequacy"
+        self._load()
+
+    def current_judgment(self) -> Judgment | None:
+        if not self._ready():
+            return None
+        history = jstore.judgment_history(self.ws, self.reviewer_id, self.run_id, self.entry_id, "A")
+        current = [j for j in history if not j.undone and j.superseded_by is None]
+        return current[-1] if current else None
+
+    def _load(self) -> None:
+        j = self.current_judgment()
+        self.values = {"adequacy": j.adequacy if j else None, "fluency": j.fluency if j else None}
+        self.note = (j.note or "") if j else ""
+        self.flagged = bool(j.flagged) if j else False
+        self._loading = True
+        self.note_edit.setText(self.note)
+        self._loading = False
+        self._refresh(j)
+
+    def _ready(self) -> bool:
+        return bool(self.ws is not None and self.reviewer_id and self.run_id and self.entry_id)
+
+    def _refresh(self, j: Judgment | None = None) -> None:
+        ready = self._ready()
+        for dim, group in self.groups.items():
+            for value in range(1, 6):
+                b = group.button(value)
+                b.setEnabled(ready)
+                b.setChecked(self.values[dim] == value)
+            lab = self.dimension_labels[dim]
+            lab.setProperty("active", dim == self.active)
+            lab.setText(("▶ " if dim == self.active else "   ") + self._dim_names[dim])
+            lab.style().unpolish(lab)
+            lab.style().polish(lab)
+        self.note_edit.setEnabled(ready)
+        self.flag_box.setEnabled(ready)
+        self.flag_box.setChecked(self.flagged)
+        if self.ws is None:
+            self.status.setText("")
+        elif not self.reviewer_id:
+            self.status.setText(self.tr("Create a reviewer to start rating."))
+        elif not (self.run_id and self.entry_id):
+            self.status.setText(self.tr("Select an entry of one run to rate it."))
+        elif j is not None:
+            self.status.setText(self.tr("Saved {0} (version {1})").format(_clock(j.created_at), j.version))
+        else:
+            self.status.setText(self.tr("Not rated yet"))
+
+    # ----- actions -------------------------------------------------------------------------
+    def toggle_dimension(self) -> None:
+        self.active = "fluency" if self.active == "adequacy" else "adequacy"
+        self._refresh(self.current_judgment())
+
+    def rate(self, dimension: str, value: int) -> None:
+        if not self._ready():
+            return
+        self.values[dimension] = value
+        if dimension == "adequacy":
+            self.active = "fluency"
+        self._save()
+
+    def set_flag(self, flagged: bool) -> None:
+        if not self._ready():
+            self.flag_box.setChecked(False)
+            return
+        self.flagged = flagged
+        self._save()
+
+    def _note_finished(self) -> None:
+        if not self._loading:
+            self._commit_note()
+
+    def _commit_note(self) -> None:
+        text = self.note_edit.text().strip()
+        if self._ready() and text != self.note:
+            self.note = text
+            self._save()
+
+    def _save(self) -> None:
+        assert self.ws is not None
+        j = Judgment(reviewer_id=self.reviewer_id, run_id=self.run_id, entry_id=self.entry_id, task="A",
+                     adequacy=self.values["adequacy"], fluency=self.values["fluency"],
+                     note=self.note or None, flagged=self.flagged)
+        try:
+            saved = jstore.record_judgment(self.ws, j)
+        except Exception as exc:  # shown to the user; the panel reloads what is really stored
+            show_error(self, exc)
+            self._load()
+            return
+        self._refresh(saved)
+        self.judgment_changed.emit(self.run_id, self.entry_id)
+
+    def undo(self) -> None:
+        self._step(jstore.undo_last, self.tr("Undone"))
+
+    def redo(self) -> None:
+        self._step(jstore.redo_last, self.tr("Redone"))
+
+    def _step(self, fn, verb: str) -> None:
+        if self.ws is None or not self.reviewer_id or not self.run_id:
+            return
+        try:
+            j = fn(self.ws, self.reviewer_id, self.run_id)
+        except Exception as exc:  # shown to the user
+            show_error(self, exc)
+            return
+        if j is None:
+            self.status.setText(self.tr("Nothing to undo") if fn is jstore.undo_last else self.tr("Nothing to redo"))
+            return
+        if j.entry_id == self.entry_id:
+            self._load()
+        self.status.setText(self.tr("{0}: entry {1}").format(verb, j.entry_id))
+        self.judgment_changed.emit(j.run_id, j.entry_id or "")
+
+
+def _clock(ts: str | None) -> str:
+    if not ts:
+        return ""
+    return ts[11:19] if len(ts) >= 19 else ts
