@@ -1,0 +1,349 @@
+"""Structural metrics (SPEC §3, LYSS §2.2): FST acceptance, morphological and orthographic accuracy.
+
+All three use the target language's analyzers through :func:`mteval_gui.fst.shared_analyzer`,
+so one job loads each analyzer file once and every metric (and the language's own plugins)
+shares it via ``context.shared["fst.strict"]`` / ``["fst.descriptive"]``.
+
+- ``core.fst`` — per entry: accepted tokens / tokens (0 for an empty output); corpus:
+  ``fst_acceptance_rate`` = macro mean of entry rates (LYSS), ``fst_acceptance_rate_micro`` =
+  accepted / tokens over the corpus, ``fst_accepted`` = accepted tokens. Every word's
+  analyses are kept in the entry detail (``detail["analyses"]``) so a reviewer never waits for
+  a re-analysis. The analyzer file name and sha256 go to the run card.
+- ``core.morph`` — for output words that the analyzer accepts and whose lemma occurs among
+  the reference's analyses (gold ``expected_morphology`` analyses take precedence for the
+  words they annotate), correct if some analysis has the same lemma and the same tag set
+  (preverbs, prefix tags and tags). ``morphological_accuracy`` = correct / covered (micro),
+  ``morph_coverage`` = covered / analysable. Below 25 % coverage the metric is reported with
+  availability ``below_coverage`` (values kept, excluded from the composite).
+- ``core.ortho`` — share of output words (micro) without any violation of the card's
+  orthography profile (see :mod:`mteval_gui.scoring.metrics.orthography`); for languages with
+  a strict and a descriptive analyzer, a word only the descriptive analyzer accepts is a
+  non-standard spelling.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from mteval_gui.fst import (
+    Analyzer,
+    AnalyzerNotFound,
+    WordAnalysis,
+    find_analyzer,
+    optional_shared_analyzer,
+    parse_analysis,
+    shared_analyzer,
+)
+from mteval_gui.fst.analyzer import file_info
+from mteval_gui.scoring.metrics.orthography import OrthographyChecker, Violation
+from mteval_gui.scoring.plugins import (
+    BaseMetric,
+    CorpusScore,
+    EntryInput,
+    EntryScore,
+    MetricInfo,
+    MetricUnavailable,
+    ScoringContext,
+)
+from mteval_gui.text import fst_form, nfc, word_tokens
+
+MORPH_MIN_COVERAGE = 0.25
+TARGET_ACCEPTS_KEY = "target_accepts"
+
+
+def _strict(context: ScoringContext) -> Analyzer:
+    try:
+        analyzer = shared_analyzer(context, "strict")
+    except AnalyzerNotFound as exc:
+        raise MetricUnavailable(str(exc)) from exc
+    context.shared.setdefault(TARGET_ACCEPTS_KEY, analyzer.accepts)
+    return analyzer
+
+
+def fst_run_card_info(context: ScoringContext, strict: Analyzer | None = None) -> dict[str, Any]:
+    """``{file, sha256, descriptive_file, descriptive_sha256}`` for the run card's ``fst`` block."""
+    card = context.target_card
+    lang = context.target_lang
+    opts = context.options or {}
+    if strict is None:
+        try:
+            strict = shared_analyzer(context, "strict")
+        except AnalyzerNotFound:
+            strict = None
+    info: dict[str, Any] = {"file": None, "sha256": None, "descriptive_file": None, "descriptive_sha256": None}
+    if strict is not None:
+        info["file"], info["sha256"] = strict.name, strict.sha256
+    desc = context.shared.get("fst.descriptive")
+    if isinstance(desc, Analyzer):
+        info["descriptive_file"], info["descriptive_sha256"] = desc.name, desc.sha256
+    else:
+        try:
+            p = find_analyzer(card, "descriptive", lang=lang, path=opts.get("descriptive_analyzer_path"))
+        except AnalyzerNotFound:
+            p = None
+        if p is not None:
+            d = file_info(p)
+            info["descriptive_file"], info["descriptive_sha256"] = d["file"], d["sha256"]
+    return info
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return (num / den) if den else None
+
+
+class FstAcceptanceMetric(BaseMetric):
+    """Share of output words the language's strict analyzer accepts."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.fst",
+        version="1",
+        display_name="FST acceptance",
+        scale="0-1",
+        needs_fst=True,
+        produces=("fst_acceptance_rate", "fst_acceptance_rate_micro", "fst_accepted"),
+        description="Share of output words with at least one analysis from the strict HFST analyzer "
+                    "(case fallback: as written, first letter lowered, all lowered).",
+    )
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.analyzer: Analyzer | None = None
+
+    def prepare(self, context: ScoringContext) -> None:
+        super().prepare(context)
+        self.analyzer = _strict(context)
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        an = self.analyzer
+        if an is None:
+            raise MetricUnavailable("core.fst was not prepared")
+        out = []
+        for it in items:
+            words = an.analyse_text(it.predicted)
+            n = len(words)
+            acc = sum(1 for w in words if w.analyses)
+            out.append(EntryScore(
+                value=(acc / n) if n else 0.0,
+                values={
+                    "accepted": acc,
+                    "tokens": n,
+                    "fst_acceptance_rate_micro.num": acc,
+                    "fst_acceptance_rate_micro.den": n,
+                },
+                detail={"analyses": [w.to_json() for w in words]},
+            ))
+        return out
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        rates = [e.value for e in per_entry if e.value is not None]
+        accepted = sum(int(e.values.get("accepted", 0)) for e in per_entry)
+        tokens = sum(int(e.values.get("tokens", 0)) for e in per_entry)
+        extra = {"fst": fst_run_card_info(context, self.analyzer), "tokens": tokens}
+        if not rates:
+            return CorpusScore({"fst_acceptance_rate": None, "fst_acceptance_rate_micro": None, "fst_accepted": None},
+                               availability="not_applicable", reason="no entries", extra=extra)
+        return CorpusScore(
+            {
+                "fst_acceptance_rate": sum(rates) / len(rates),
+                "fst_acceptance_rate_micro": _ratio(accepted, tokens),
+                "fst_accepted": accepted,
+            },
+            extra=extra,
+        )
+
+
+def _gold_key(word: str) -> str:
+    return fst_form(nfc(word))
+
+
+def reference_analyses(entry: Any, analyzer: Analyzer) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
+    """Lemmas, (lemma, tag set) pairs and per-word analysis strings of an entry's reference.
+
+    ``expected_morphology`` (gold) replaces the analyzer's analyses of the words it annotates
+    and adds the words it annotates that are not in the reference.
+    """
+    gold = {_gold_key(w): parse_analysis(a) for w, a in (entry.expected_morphology or {}).items() if a}
+    per_word: dict[str, list[str]] = {}
+    for tok in word_tokens(entry.reference):
+        key = _gold_key(tok)
+        if key in gold:
+            per_word[tok] = [gold[key].raw]
+        else:
+            per_word[tok] = [a.raw for a in analyzer.analyse(tok).analyses]
+    for key, a in gold.items():
+        if not any(a.raw in v for v in per_word.values()):
+            per_word[key] = [a.raw]
+    lemmas: set[str] = set()
+    pairs: set[tuple[str, frozenset[str]]] = set()
+    for analyses in per_word.values():
+        for raw in analyses:
+            a = parse_analysis(raw)
+            lemmas.add(a.lemma)
+            pairs.add((a.lemma, a.tag_set))
+    return lemmas, pairs, per_word
+
+
+class MorphologicalAccuracyMetric(BaseMetric):
+    """Right lemma, right inflection: output analyses against the reference's analyses."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.morph",
+        version="1",
+        display_name="Morphological accuracy",
+        scale="0-1",
+        needs_reference=True,
+        needs_fst=True,
+        produces=("morphological_accuracy", "morph_coverage"),
+        description="Among output words whose lemma occurs in the reference's analyses (or the gold "
+                    "expected_morphology), the share with an analysis of the same lemma and tag set.",
+    )
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.analyzer: Analyzer | None = None
+        self.min_coverage = float(params.get("min_coverage", MORPH_MIN_COVERAGE))
+
+    def prepare(self, context: ScoringContext) -> None:
+        super().prepare(context)
+        self.analyzer = _strict(context)
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        an = self.analyzer
+        if an is None:
+            raise MetricUnavailable("core.morph was not prepared")
+        out = []
+        for it in items:
+            e = it.entry
+            if not e.reference and not e.expected_morphology:
+                out.append(EntryScore(None, {"correct": 0, "covered": 0, "analysable": 0},
+                                      {"reason": "no reference and no expected_morphology"}))
+                continue
+            lemmas, pairs, _ = reference_analyses(e, an)
+            correct = covered = analysable = 0
+            words: list[dict[str, Any]] = []
+            for w in an.analyse_text(it.predicted):
+                status = self._status(w, lemmas, pairs)
+                if status != "rejected":
+                    analysable += 1
+                if status in ("correct", "wrong"):
+                    covered += 1
+                if status == "correct":
+                    correct += 1
+                words.append({"token": w.token, "status": status})
+            out.append(EntryScore(
+                value=_ratio(correct, covered),
+                values={
+                    "correct": correct,
+                    "covered": covered,
+                    "analysable": analysable,
+                    "morphological_accuracy.num": correct,
+                    "morphological_accuracy.den": covered,
+                    "morph_coverage.num": covered,
+                    "morph_coverage.den": analysable,
+                },
+                detail={"words": words, "reference_lemmas": sorted(lemmas)},
+            ))
+        return out
+
+    @staticmethod
+    def _status(w: WordAnalysis, lemmas: set[str], pairs: set[tuple[str, frozenset[str]]]) -> str:
+        if not w.analyses:
+            return "rejected"
+        if not any(a.lemma in lemmas for a in w.analyses):
+            return "uncovered"
+        if any((a.lemma, a.tag_set) in pairs for a in w.analyses):
+            return "correct"
+        return "wrong"
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        correct = sum(int(e.values.get("correct", 0)) for e in per_entry)
+        covered = sum(int(e.values.get("covered", 0)) for e in per_entry)
+        analysable = sum(int(e.values.get("analysable", 0)) for e in per_entry)
+        extra = {"correct": correct, "covered": covered, "analysable": analysable, "min_coverage": self.min_coverage}
+        if not covered:
+            reason = ("no output word was accepted by the analyzer" if not analysable
+                      else "no accepted output word shares a lemma with the reference analyses")
+            return CorpusScore({"morphological_accuracy": None, "morph_coverage": _ratio(covered, analysable)},
+                               availability="not_applicable", reason=reason, extra=extra)
+        coverage = covered / analysable
+        values = {"morphological_accuracy": correct / covered, "morph_coverage": coverage}
+        if coverage < self.min_coverage:
+            return CorpusScore(values, availability="below_coverage",
+                               reason=f"coverage {coverage:.3f} is below {self.min_coverage:.2f}", extra=extra)
+        return CorpusScore(values, extra=extra)
+
+
+class OrthographicAccuracyMetric(BaseMetric):
+    """Share of output words that respect the language's orthography."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.ortho",
+        version="1",
+        display_name="Orthographic accuracy",
+        scale="0-1",
+        produces=("orthographic_accuracy",),
+        description="Share of output words without a violation of the card's orthography profile "
+                    "(alphabet, forbidden and look-alike characters, folds, digits in words, rules; "
+                    "with FST: accepted only by the descriptive analyzer = non-standard spelling).",
+    )
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.checker: OrthographyChecker | None = None
+        self.strict: Analyzer | None = None
+        self.descriptive: Analyzer | None = None
+
+    def prepare(self, context: ScoringContext) -> None:
+        super().prepare(context)
+        card = context.target_card
+        self.checker = OrthographyChecker.for_card(card) if card is not None else None
+        self.strict = optional_shared_analyzer(context, "strict")
+        self.descriptive = optional_shared_analyzer(context, "descriptive") if self.strict is not None else None
+        if self.strict is not None:
+            context.shared.setdefault(TARGET_ACCEPTS_KEY, self.strict.accepts)
+        if (self.checker is None or not self.checker.has_checks) and self.descriptive is None:
+            raise MetricUnavailable(f"no orthography profile for {context.target_lang}", "not_applicable")
+
+    def _violations(self, token: str) -> list[Violation]:
+        out = self.checker.check(token) if self.checker is not None else []
+        if self.descriptive is not None and self.strict is not None and not self.strict.accepts(token):
+            d = self.descriptive.analyse(token)
+            if d.analyses:
+                out.append(Violation("non_standard",
+                                     f"non-standard spelling: rejected by {self.strict.name}, accepted by {self.descriptive.name} "
+                                     f"as {d.analyses[0].raw}"))
+        return out
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        out = []
+        for it in items:
+            tokens = word_tokens(it.predicted)
+            flagged = []
+            codes: Counter[str] = Counter()
+            for t in tokens:
+                v = self._violations(t)
+                if v:
+                    flagged.append({"token": t, "violations": [x.to_json() for x in v]})
+                    codes.update({x.code for x in v})
+            n = len(tokens)
+            ok = n - len(flagged)
+            out.append(EntryScore(
+                value=_ratio(ok, n),
+                values={"ok": ok, "words": n, "orthographic_accuracy.num": ok, "orthographic_accuracy.den": n},
+                detail={"flagged": flagged, "codes": dict(codes)},
+            ))
+        return out
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        ok = sum(int(e.values.get("ok", 0)) for e in per_entry)
+        words = sum(int(e.values.get("words", 0)) for e in per_entry)
+        codes: Counter[str] = Counter()
+        for e in per_entry:
+            codes.update(e.detail.get("codes", {}))
+        extra = {"ok": ok, "words": words, "violations_by_code": dict(sorted(codes.items()))}
+        if not words:
+            return CorpusScore({"orthographic_accuracy": None}, availability="not_applicable",
+                               reason="no output words", extra=extra)
+        return CorpusScore({"orthographic_accuracy": ok / words}, extra=extra)

@@ -1,0 +1,235 @@
+"""Structural metrics: FST acceptance, morphological accuracy, orthographic accuracy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mteval_gui.cards import load_card
+from mteval_gui.domain.card import LanguageCard, OrthographyProfile, OrthographyRule
+from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.run import Output
+from mteval_gui.scoring.metrics.orthography import OrthographyChecker
+from mteval_gui.scoring.metrics.structural import (
+    FstAcceptanceMetric,
+    MorphologicalAccuracyMetric,
+    OrthographicAccuracyMetric,
+)
+from mteval_gui.scoring.plugins import EntryInput, EntryScore, MetricUnavailable, ScoringContext
+from tests.fst._support import build_tiny_hfstol, install_crk
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    return build_tiny_hfstol(tmp_path_factory.mktemp("tiny") / "tiny.hfstol")
+
+
+def _items(pairs: list[tuple[Entry, Output]]) -> list[EntryInput]:
+    return [EntryInput(i, e, o) for i, (e, o) in enumerate(pairs)]
+
+
+def _ctx(tiny: Path | None, card: LanguageCard | None = None, lang: str = "tst", **options) -> ScoringContext:
+    opts = dict(options)
+    if tiny is not None:
+        opts["analyzer_path"] = str(tiny)
+    return ScoringContext("eng", lang, target_card=card, options=opts)
+
+
+def _run(metric_cls, ctx: ScoringContext, items: list[EntryInput]):
+    m = metric_cls()
+    m.prepare(ctx)
+    per = m.score_entries(items)
+    for e in per:
+        json.dumps(e.to_json(), allow_nan=False)
+    return per, m.aggregate([EntryScore.from_json(e.to_json()) for e in per], ctx)
+
+
+# -- hand-computed examples on a tiny analyzer ------------------------------------------
+def test_fst_acceptance_by_hand(tiny):
+    e = Entry(id="1", source="x", reference="nipâw")
+    items = _items([
+        (e, Output(id="1", predicted="nipâw atim.")),        # 2/2
+        (e, Output(id="2", predicted="Nipâw kotak")),         # 1/2 (case fallback)
+        (e, Output(id="3", predicted="", error="timeout")),  # empty: 0
+        (e, Output(id="4", predicted="« 2024 »")),            # no word tokens: 0
+    ])
+    per, cs = _run(FstAcceptanceMetric, _ctx(tiny), items)
+    assert [p.value for p in per] == [1.0, 0.5, 0.0, 0.0]
+    assert per[1].detail["analyses"] == [
+        {"token": "Nipâw", "form": "nipâw", "accepted": True, "analyses": ["nipâw+V+AI+Ind+3Sg"]},
+        {"token": "kotak", "form": "kotak", "accepted": False, "analyses": []},
+    ]
+    assert cs.availability == "ok"
+    assert cs.values == {"fst_acceptance_rate": 0.375, "fst_acceptance_rate_micro": 0.75, "fst_accepted": 3}
+    assert cs.extra["fst"]["file"] == "tiny.hfstol" and len(cs.extra["fst"]["sha256"]) == 64
+    assert cs.extra["fst"]["descriptive_file"] is None
+
+
+def test_morphological_accuracy_by_hand(tiny):
+    ref = Entry(id="1", source="as he sleeps", reference="ê-nipât")
+    gold = Entry(id="2", source="he sleeps", reference="nipâw",
+                 expected_morphology={"nipâw": "PV/e+nipâw+V+AI+Cnj+3Sg"})  # gold overrides the FST
+    items = _items([
+        (ref, Output(id="1", predicted="ê-nipât")),             # correct
+        (ref, Output(id="1", predicted="nipâw atim kotak")),     # wrong, uncovered, rejected
+        (gold, Output(id="2", predicted="nipâw")),              # wrong against the gold analysis
+        (Entry(id="3", source="s"), Output(id="3", predicted="nipâw")),  # nothing to compare with
+    ])
+    per, cs = _run(MorphologicalAccuracyMetric, _ctx(tiny), items)
+    assert [p.value for p in per] == [1.0, 0.0, 0.0, None]
+    assert [w["status"] for w in per[1].detail["words"]] == ["wrong", "uncovered", "rejected"]
+    assert per[1].values["morph_coverage.num"] == 1 and per[1].values["morph_coverage.den"] == 2
+    assert cs.availability == "ok"
+    assert cs.values == {"morphological_accuracy": pytest.approx(1 / 3), "morph_coverage": pytest.approx(3 / 4)}
+
+
+def test_morph_low_coverage_and_nothing_covered(tiny):
+    e = Entry(id="1", source="s", reference="ê-nipât")
+    items = _items([(e, Output(id="1", predicted="ê-nipât atim atim atim atim"))])  # covered 1 of 5
+    _, cs = _run(MorphologicalAccuracyMetric, _ctx(tiny), items)
+    assert cs.availability == "below_coverage"
+    assert cs.values == {"morphological_accuracy": 1.0, "morph_coverage": 0.2}
+    _, cs = _run(MorphologicalAccuracyMetric, _ctx(tiny), _items([(e, Output(id="1", predicted="kotak"))]))
+    assert cs.availability == "not_applicable" and cs.values["morphological_accuracy"] is None
+    assert cs.reason == "no output word was accepted by the analyzer"
+
+
+def test_missing_analyzer_makes_metrics_unavailable(tmp_path, monkeypatch):
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(tmp_path / "none"))
+    card = load_card("crk")
+    for cls in (FstAcceptanceMetric, MorphologicalAccuracyMetric):
+        with pytest.raises(MetricUnavailable) as err:
+            cls().prepare(_ctx(None, card, "crk"))
+        assert err.value.availability == "unavailable"
+        assert err.value.reason == "no analyzer for crk: run `mteval analyzers install crk PATH_OR_URL`"
+    # orthography still runs from the card's profile alone
+    m = OrthographicAccuracyMetric()
+    m.prepare(_ctx(None, card, "crk"))
+    e = Entry(id="1", source="s", reference="nipâw")
+    per = m.score_entries(_items([(e, Output(id="1", predicted="nipāw nipaaw nipâw"))]))
+    assert per[0].value == pytest.approx(1 / 3)
+    with pytest.raises(MetricUnavailable) as err:
+        OrthographicAccuracyMetric().prepare(_ctx(None, None, "zzz"))
+    assert err.value.availability == "not_applicable"
+
+
+# -- orthography ------------------------------------------------------------------------
+def test_ewe_lookalikes_and_digits():
+    card = load_card("ewe")
+    chk = OrthographyChecker.for_card(card)
+    codes = lambda w: [v.code for v in chk.check(w)]  # noqa: E731
+    assert codes("Ɖevi") == []
+    assert codes("Ðevi") == ["lookalike"] and codes("Đevi") == ["lookalike"]
+    assert codes("ʊu") == ["lookalike"] and codes("ɑɖe") == ["lookalike"] and codes("ɩ") == ["alphabet"]
+    assert codes("3ʋe") == ["digit"]
+    assert codes("Lomé") == [] and codes("Togo") == []
+    assert chk.check("Ðevi")[0].message == "look-alike 'Ð' (U+00D0) written for 'Ɖ'"
+    m = OrthographicAccuracyMetric()
+    m.prepare(_ctx(None, card, "ewe"))
+    e = Entry(id="1", source="s", reference="x")
+    per = m.score_entries(_items([(e, Output(id="1", predicted="Ðevi la ʋu 3e nyuie!")),
+                                  (e, Output(id="2", predicted="", error="HTTP 503"))]))
+    assert per[0].value == pytest.approx(3 / 5) and per[1].value is None
+    assert [f["token"] for f in per[0].detail["flagged"]] == ["Ðevi", "3e"]
+    cs = m.aggregate(per, _ctx(None, card, "ewe"))
+    assert cs.values == {"orthographic_accuracy": pytest.approx(3 / 5)}
+    assert cs.extra["violations_by_code"] == {"digit": 1, "lookalike": 1}
+
+
+def test_profile_rules_forbidden_and_folds():
+    prof = OrthographyProfile(alphabet="abcê", forbidden={"@": "not a letter"}, folds={"ē": "ê", "ae": "ê"},
+                              rules=[OrthographyRule(pattern="cc", message="no double c")])
+    chk = OrthographyChecker(prof)
+    assert [v.code for v in chk.check("Abê")] == []
+    assert [v.code for v in chk.check("a@b")] == ["forbidden"]
+    assert [v.code for v in chk.check("bē")] == ["fold"]
+    assert [v.code for v in chk.check("bae")] == ["alphabet", "fold"]  # 'e' is not a letter; 'ae' is folded
+    assert [(v.code, v.message) for v in chk.check("acc")] == [("rule", "no double c")]
+
+
+# -- the crk verbforms corpus (real analyzers, real runs) -------------------------------
+def _load(shared_data: Path, run: str) -> list[EntryInput]:
+    base = shared_data / "crk" / "verbforms"
+    entries = [Entry(**json.loads(line)) for line in (base / "corpus.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    lines = (base / "runs" / f"{run}.jsonl").read_text("utf-8").splitlines()
+    assert "run" in json.loads(lines[0])
+    outs = {o.id: o for o in (Output(**json.loads(line)) for line in lines[1:] if line.strip())}
+    return [EntryInput(i, e, outs.get(e.id, Output(id=e.id))) for i, e in enumerate(entries)]
+
+
+@pytest.fixture(scope="module")
+def crk_dir(shared_data_dir, tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("analyzers")
+    install_crk(shared_data_dir, base)
+    return base
+
+
+@pytest.fixture(scope="module")
+def shared_data_dir() -> Path:
+    from tests.conftest import SHARED_DATA
+
+    return SHARED_DATA
+
+
+# run -> (fst macro, fst micro, accepted, morph acc, morph coverage, ortho acc, ortho violation codes)
+CRK_EXPECTED = {
+    "oracle": (1.0, 1.0, 571, 1.0, 1.0, 1.0, {}),
+    "macron": (31 / 571, 31 / 571, 31, 1.0, 1.0, 31 / 571, {"lookalike": 540}),
+    "no-circumflex": (38 / 571, 38 / 571, 38, 31 / 36, 36 / 38, 46 / 571, {"alphabet": 294, "non_standard": 518}),
+    "wrong-person": (1.0, 1.0, 571, 132 / 571, 1.0, 1.0, {}),
+    "mixed": (0.5770577933450087, 345 / 832, 345, 280 / 345, 1.0, 430 / 832,
+              {"alphabet": 291, "lookalike": 68, "non_standard": 81, "rule": 9}),
+}
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("run", sorted(CRK_EXPECTED))
+def test_crk_verbforms_runs(run, shared_data, crk_dir, monkeypatch):
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(crk_dir))
+    items = _load(shared_data, run)
+    assert len(items) == 571
+    ctx = ScoringContext("eng", "crk", target_card=load_card("crk"))
+    fst_per, fst = _run(FstAcceptanceMetric, ctx, items)
+    _, morph = _run(MorphologicalAccuracyMetric, ctx, items)
+    _, ortho = _run(OrthographicAccuracyMetric, ctx, items)
+    assert ctx.shared["fst.strict"].name == "crk-strict-analyzer-for-dictionary.hfstol"
+    macro, micro, accepted, macc, mcov, oacc, codes = CRK_EXPECTED[run]
+    assert fst.availability == "ok"
+    assert fst.values["fst_acceptance_rate"] == pytest.approx(macro, abs=1e-12)
+    assert fst.values["fst_acceptance_rate_micro"] == pytest.approx(micro, abs=1e-12)
+    assert fst.values["fst_accepted"] == accepted
+    assert morph.values["morphological_accuracy"] == pytest.approx(macc, abs=1e-12)
+    assert morph.values["morph_coverage"] == pytest.approx(mcov, abs=1e-12)
+    assert ortho.values["orthographic_accuracy"] == pytest.approx(oacc, abs=1e-12)
+    assert ortho.extra["violations_by_code"] == codes
+    assert fst.extra["fst"] == {
+        "file": "crk-strict-analyzer-for-dictionary.hfstol",
+        "sha256": "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e",
+        "descriptive_file": "crk-descriptive-analyzer.hfstol",
+        "descriptive_sha256": ctx.shared["fst.descriptive"].sha256,
+    }
+    assert ctx.shared["target_accepts"]("nititwân") is True
+    if run == "mixed":
+        empty = [p for it, p in zip(items, fst_per) if not it.predicted]
+        assert len(empty) == 37 and all(p.value == 0.0 for p in empty)
+
+
+@pytest.mark.shared_data
+def test_crk_behaviour_is_what_a_linguist_expects(shared_data, crk_dir, monkeypatch):
+    """Diacritic-less and macron spellings fail FST and orthography; wrong person keeps FST, loses morphology."""
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(crk_dir))
+    card = load_card("crk")
+    got = {}
+    for run in ("oracle", "macron", "no-circumflex", "wrong-person"):
+        ctx = ScoringContext("eng", "crk", target_card=card)
+        items = _load(shared_data, run)
+        got[run] = {m.info.id: _run(m, ctx, items)[1].values for m in
+                    (FstAcceptanceMetric, MorphologicalAccuracyMetric, OrthographicAccuracyMetric)}
+    assert got["oracle"]["core.fst"]["fst_acceptance_rate"] == 1.0
+    for run in ("macron", "no-circumflex"):
+        assert got[run]["core.fst"]["fst_acceptance_rate"] < 0.1
+        assert got[run]["core.ortho"]["orthographic_accuracy"] < 0.1
+    assert got["wrong-person"]["core.fst"]["fst_acceptance_rate"] == 1.0
+    assert got["wrong-person"]["core.morph"]["morphological_accuracy"] < 0.25 < got["oracle"]["core.morph"]["morphological_accuracy"]
