@@ -207,4 +207,5 @@ def test_install_real_crk_analyzers(shared_data, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MTEVAL_ANALYZERS", str(base))
     assert main(["analyzers", "list"]) == 0
     out = capsys.readouterr().out
-    assert "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e" in out
+    assert "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e (matches card pin)" in out
+    assert out.count("(matches card pin)") == 3
