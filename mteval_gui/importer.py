@@ -1,0 +1,193 @@
+"""Importing files into a workspace: read (``io``), check, then write (``store``) in one go.
+
+The GUI import dialogs, the ``mteval import`` commands and the demo builder all go through
+these functions, so the rules are the same everywhere:
+
+- a file is read and checked completely before anything is written; any defect raises one
+  :class:`~mteval_gui.errors.InputError` and the workspace is left untouched;
+- re-importing the same corpus or run is recognised (``created`` is False), not duplicated;
+- a harness report is imported as a run of the corpus its configuration names
+  (``corpus_path``): the workspace corpus with that id or file name; when the workspace has
+  no such corpus, the report's own entries (source, expected) become the corpus first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.corpus import read_corpus
+from mteval_gui.io.detect import detect_format
+from mteval_gui.io.glossary import read_glossary
+from mteval_gui.io.runs import read_run
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+
+Progress = Callable[[Any], None]
+
+
+@dataclass(frozen=True)
+class ImportProgress:
+    done: int
+    total: int
+    stage: str
+    message: str = ""
+
+
+@dataclass
+class ImportResult:
+    """What an import did: the id, whether anything was written, counts and warnings."""
+
+    kind: str  # corpus | run | glossary
+    id: str
+    created: bool
+    count: int
+    format: str
+    corpus_id: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    also: list["ImportResult"] = field(default_factory=list)  # e.g. the corpus created from a report
+
+
+def _progress(cb: Progress | None, done: int, total: int, stage: str) -> None:
+    if cb is not None:
+        cb(ImportProgress(done, total, stage))
+
+
+def import_corpus_file(
+    ws: Workspace,
+    path: str | Path,
+    *,
+    fmt: str | None = None,
+    ref_path: str | Path | None = None,
+    corpus_id: str | None = None,
+    source_lang: str | None = None,
+    target_lang: str | None = None,
+    version: str | None = None,
+    replace: bool = False,
+    on_progress: Progress | None = None,
+) -> ImportResult:
+    """Import a corpus file (and its line-aligned reference file for plain text)."""
+    path = Path(path)
+    _progress(on_progress, 0, 3, "reading")
+    loaded = read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
+                         target_lang=target_lang, version=version)
+    corpus = loaded.value
+    _progress(on_progress, 1, 3, "checking")
+    sha = repo.corpus_sha256(corpus)
+    if not replace and repo.corpus_exists(ws, corpus.corpus_id):
+        info = repo.get_corpus_info(ws, corpus.corpus_id)
+        if info["sha256"] == sha:
+            return ImportResult("corpus", corpus.corpus_id, False, len(corpus.entries), loaded.format, corpus.corpus_id,
+                                loaded.warnings + [f"corpus {corpus.corpus_id!r} is already in the workspace with the same content; nothing imported"])
+    _progress(on_progress, 2, 3, "writing")
+    source = str(path.resolve())
+    cid = repo.add_corpus(ws, corpus, source_path=source, replace=replace)
+    _progress(on_progress, 3, 3, "done")
+    return ImportResult("corpus", cid, True, len(corpus.entries), loaded.format, cid, loaded.warnings)
+
+
+def _report_corpus_candidates(corpus_path: str) -> tuple[str, str]:
+    name = corpus_path.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = name
+    for suffix in (".json", ".jsonl"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+    return name, stem
+
+
+def resolve_report_corpus(ws: Workspace, corpus_path: str) -> str | None:
+    """The workspace corpus a harness report's ``corpus_path`` refers to, if any."""
+    if not corpus_path:
+        return None
+    name, stem = _report_corpus_candidates(corpus_path)
+    if stem and repo.corpus_exists(ws, stem):
+        return stem
+    return repo.find_corpus(ws, source_name=name)
+
+
+def import_run_file(
+    ws: Workspace,
+    path: str | Path,
+    *,
+    corpus_id: str | None = None,
+    fmt: str | None = None,
+    run_id: str | None = None,
+    model_slug: str | None = None,
+    create_corpus: bool = True,
+    on_progress: Progress | None = None,
+) -> ImportResult:
+    """Import a run file into the workspace.
+
+    ``corpus_id`` may be omitted when the file names its corpus (run metadata
+    ``corpus_id``/``dataset_id``, or a harness report's ``corpus_path``).
+    """
+    path = Path(path)
+    fmt = fmt or detect_format(path)
+    _progress(on_progress, 0, 3, "reading")
+    if corpus_id is not None and not repo.corpus_exists(ws, corpus_id):
+        raise InputError(Defect(str(path), None, f"no corpus {corpus_id!r} in the workspace: import the corpus first"))
+    entry_ids = repo.entry_ids(ws, corpus_id) if (fmt == "text" and corpus_id) else None
+    loaded = read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
+    run = loaded.value
+    warnings = list(loaded.warnings)
+    also: list[ImportResult] = []
+    if not corpus_id:
+        hinted = loaded.hints.get("corpus_id")
+        report_path = loaded.hints.get("harness_corpus_path")
+        if hinted and repo.corpus_exists(ws, hinted):
+            corpus_id = hinted
+        elif loaded.format == "harness-report":
+            corpus_id = resolve_report_corpus(ws, report_path or "")
+            if corpus_id is None:
+                if not create_corpus:
+                    raise InputError(Defect(str(path), None, f"no corpus for {report_path!r} in the workspace"))
+                created = _corpus_from_report(ws, path)
+                also.append(created)
+                corpus_id = created.id
+                warnings.append(f"corpus {corpus_id!r} created from the report's own entries")
+        else:
+            raise InputError(Defect(str(path), None, "choose the corpus this run belongs to (--corpus)"))
+    run.corpus_id = corpus_id
+    sources = loaded.hints.get("sources")
+    if sources:
+        differ = sum(1 for e in repo.get_entries(ws, corpus_id) if e.id in sources and sources[e.id] != e.source)
+        if differ:
+            warnings.append(f"{differ} entr{'y' if differ == 1 else 'ies'} of the report have a source text different from corpus {corpus_id!r}")
+    _progress(on_progress, 1, 3, "checking")
+    try:
+        res = repo.import_run(ws, run, source_path=str(path.resolve()), locations=loaded.lines,
+                              identity=loaded.hints.get("declared_run_id"))
+    except BaseException:
+        for made in also:
+            repo.delete_corpus(ws, made.id)
+        raise
+    _progress(on_progress, 3, 3, "done")
+    return ImportResult("run", res.run_id, res.created, len(run.outputs), loaded.format, corpus_id,
+                        warnings + res.warnings, also)
+
+
+def _corpus_from_report(ws: Workspace, path: Path) -> ImportResult:
+    loaded = read_corpus(path, "harness-report")
+    corpus = loaded.value
+    base = corpus.corpus_id
+    n = 2
+    while repo.corpus_exists(ws, corpus.corpus_id):
+        corpus.corpus_id = f"{base}-{n}"
+        n += 1
+    cid = repo.add_corpus(ws, corpus, source_path=str(path.resolve()))
+    return ImportResult("corpus", cid, True, len(corpus.entries), loaded.format, cid, loaded.warnings)
+
+
+def import_glossary_file(ws: Workspace, path: str | Path, *, name: str | None = None, fmt: str | None = None) -> ImportResult:
+    """Import a glossary (JSON or TSV); the name defaults to the file name."""
+    path = Path(path)
+    loaded = read_glossary(path, fmt)
+    gname = name or loaded.hints.get("name") or path.stem
+    before = {g["glossary_id"] for g in repo.list_glossaries(ws)}
+    gid = repo.add_glossary(ws, gname, loaded.value, source_path=str(path.resolve()))
+    created = gid not in before
+    warnings = [] if created else [f"glossary {gid!r} is already in the workspace with the same terms; nothing imported"]
+    return ImportResult("glossary", gid, created, len(loaded.value), loaded.format, None, warnings)

@@ -1,0 +1,404 @@
+"""Corpus readers (SPEC §1.1): JSON, JSONL, TSV, CSV, line-aligned text, harness reports.
+
+:func:`read_corpus` reads any of them and returns a validated
+:class:`~mteval_gui.domain.corpus.Corpus`, or raises one
+:class:`~mteval_gui.errors.InputError` listing every defect of the file(s).
+
+- JSON: a list of entries, or an object with ``entries`` and corpus metadata
+  (``corpus_id``, ``version``, ``language_pair``, ``license``, ``attribution``, ...).
+- JSONL: one entry per line; an optional first line ``{"corpus": {...metadata}}``.
+- TSV/CSV: a header row naming the fields; ``variants`` and ``phenomena`` as a JSON list or
+  ``|``-separated; ``terminology``, ``expected_morphology``, ``metadata`` (and an object
+  ``provenance``) as JSON. TSV cells are split on tabs without quoting rules; CSV follows
+  RFC 4180 quoting.
+- Text: a source file and an optional line-aligned reference file (sacrebleu style); ids are
+  line numbers.
+- Harness report: ``entries[]`` with ``source`` and ``expected`` (the reference).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.common import Loaded, default_name
+from mteval_gui.io.jsonparse import parse_document, parse_json_line
+from mteval_gui.io.langcodes import code_from_extension, code_from_name, normalise_code, pair_from_stem
+from mteval_gui.io.records import ENTRY_ALIASES, ENTRY_FIELDS, entry_from_record, nfc, nfc_deep, record_id
+from mteval_gui.io.textfile import DefectList, TextFile, read_text
+
+CORPUS_META_FIELDS = ("corpus_id", "version", "language_pair", "license", "attribution", "description")
+_LIST_COLUMNS = {"variants", "phenomena"}
+_JSON_COLUMNS = {"terminology", "expected_morphology", "metadata"}
+
+
+def is_harness_report(data: Any) -> bool:
+    """A harness TestReport: an object with ``entries[]`` carrying ``predicted``, and a config."""
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+        return False
+    if not ("config" in data or "overall" in data):
+        return False
+    first = next((e for e in data["entries"] if isinstance(e, dict)), None)
+    return first is not None and ("predicted" in first or "expected" in first)
+
+
+def _collect_entries(records: list[tuple[int | None, Any]], dl: DefectList, warnings: list[str]) -> tuple[list[Entry], dict[str, int]]:
+    entries: list[Entry] = []
+    lines: dict[str, int] = {}
+    unknown: set[str] = set()
+    for line, rec in records:
+        e = entry_from_record(rec, dl, line, unknown)
+        if e is None:
+            if isinstance(rec, dict):
+                rid = record_id(rec.get("id"))
+                if rid is not None and rid not in lines:
+                    lines[rid] = line or 0
+            continue
+        if e.id in lines:
+            first = lines[e.id]
+            dl.add(line, f"duplicate id {e.id!r} (first at line {first})")
+            continue
+        lines[e.id] = line or 0
+        entries.append(e)
+    if unknown:
+        warnings.append(f"fields kept in each entry's metadata: {', '.join(sorted(unknown))}")
+    if not entries and not dl:
+        dl.add(None, "no entries found")
+    return entries, lines
+
+
+def _language_pair(value: Any, dl: DefectList, line: int | None) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        src, tgt = value.get("source"), value.get("target")
+        if not isinstance(src, str) or not isinstance(tgt, str) or not src or not tgt:
+            dl.add(line, "language_pair must have 'source' and 'target' codes")
+            return None
+        extra = {k: v for k, v in value.items() if k not in ("source", "target")}
+        return {"source": normalise_code(src), "target": normalise_code(tgt), **extra}
+    if isinstance(value, str):
+        for sep in ("-", "→", ">", "_", "2"):
+            if sep in value:
+                a, _, b = value.partition(sep)
+                if a.strip() and b.strip():
+                    return {"source": normalise_code(a), "target": normalise_code(b)}
+    dl.add(line, f"language_pair must be an object {{source, target}} or 'src-tgt', got {value!r}")
+    return None
+
+
+def _split_meta(meta: dict[str, Any], dl: DefectList, line: int | None) -> dict[str, Any]:
+    """Corpus-level fields of a metadata object; the rest goes to ``metadata``."""
+    out: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for k, v in meta.items():
+        if k == "entries":
+            continue
+        if k in CORPUS_META_FIELDS:
+            out[k] = v
+        elif k == "metadata" and isinstance(v, dict):
+            extra.update(v)
+        else:
+            extra[k] = v
+    if "language_pair" not in out and ("source_lang" in extra or "target_lang" in extra):
+        out["language_pair"] = {"source": extra.pop("source_lang", ""), "target": extra.pop("target_lang", "")}
+    if "language_pair" in out:
+        out["language_pair"] = _language_pair(out["language_pair"], dl, line)
+    for k in ("corpus_id", "version"):
+        v = out.get(k)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out[k] = str(v)
+        elif v is not None and not isinstance(v, str):
+            dl.add(line, f"{k} must be a string")
+            out.pop(k)
+    for k in ("license", "attribution", "description"):
+        v = out.get(k)
+        if v is not None and not isinstance(v, str):
+            out[k] = json.dumps(v, ensure_ascii=False)
+    out["metadata"] = nfc_deep(extra)
+    return out
+
+
+def _finish(
+    tf: TextFile,
+    fmt: str,
+    meta: dict[str, Any],
+    entries: list[Entry],
+    lines: dict[str, int],
+    warnings: list[str],
+    dl: DefectList,
+    *,
+    corpus_id: str | None,
+    source_lang: str | None,
+    target_lang: str | None,
+    version: str | None,
+    default_id: str,
+    guessed_pair: tuple[str | None, str | None] = (None, None),
+) -> Loaded[Corpus]:
+    lp = dict(meta.get("language_pair") or {})
+    src = normalise_code(source_lang) or lp.get("source") or guessed_pair[0]
+    tgt = normalise_code(target_lang) or lp.get("target") or guessed_pair[1]
+    if not src or not tgt:
+        missing = " and ".join(n for n, v in (("--source-lang", src), ("--target-lang", tgt)) if not v)
+        dl.add(None, f"the file does not say which languages it holds: give {missing}")
+    dl.raise_if_any()
+    lp.update({"source": src, "target": tgt})
+    declared = meta.get("metadata", {}).get("entry_count")
+    if isinstance(declared, int) and declared != len(entries):
+        warnings.append(f"the file declares entry_count {declared} but holds {len(entries)} entries")
+    corpus = Corpus.model_construct(
+        corpus_id=corpus_id or meta.get("corpus_id") or default_id,
+        version=version or meta.get("version") or "1",
+        language_pair=LanguagePair(**lp),
+        license=meta.get("license"),
+        attribution=meta.get("attribution"),
+        description=meta.get("description"),
+        metadata=meta.get("metadata") or {},
+        entries=entries,
+    )
+    return Loaded(corpus, fmt, warnings, lines)
+
+
+def _read_json(tf: TextFile, dl: DefectList, warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int], str]:
+    parsed = parse_document(tf)
+    dl.extend_defects(tf.defects)
+    if parsed is None:
+        dl.raise_if_any()
+        raise AssertionError("unreachable")
+    data = parsed.data
+    if is_harness_report(data):
+        meta, entries, lines = _report_entries(data, parsed.item_lines, dl, warnings)
+        return meta, entries, lines, "harness-report"
+    if isinstance(data, list):
+        meta: dict[str, Any] = {}
+        records = data
+    elif isinstance(data, dict) and isinstance(data.get("entries"), list):
+        head = data.get("corpus") if isinstance(data.get("corpus"), dict) else {}
+        meta = _split_meta({**{k: v for k, v in data.items() if k != "corpus"}, **head}, dl, 1)
+        records = data["entries"]
+    else:
+        dl.add(1, "expected a list of entries or an object with an 'entries' list")
+        dl.raise_if_any()
+        raise AssertionError("unreachable")
+    item_lines = parsed.item_lines or [None] * len(records)
+    entries, lines = _collect_entries(list(zip(item_lines, records)), dl, warnings)
+    return meta, entries, lines, "json"
+
+
+def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: DefectList,
+                    warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    records = []
+    for rec in data["entries"]:
+        if isinstance(rec, dict):
+            rec = {k: rec[k] for k in ("id", "source", "expected", "difficulty", "domain", "segment")
+                   if k in rec and rec[k] not in (None, "")}
+        records.append(rec)
+    item_lines = item_lines or [None] * len(records)
+    entries, lines = _collect_entries(list(zip(item_lines, records)), dl, warnings)
+    corpus_path = config.get("corpus_path") or ""
+    meta: dict[str, Any] = {"metadata": {"harness_corpus_path": corpus_path, "harness_run_id": data.get("run_id")}}
+    stem = Path(corpus_path).name
+    for suffix in (".json", ".jsonl"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+    if stem:
+        meta["corpus_id"] = stem
+    pair = pair_from_stem(stem) if stem else None
+    src = pair[0] if pair else code_from_name(config.get("source_lang"))
+    tgt = pair[1] if pair else (normalise_code(config.get("target_lang_code")) or code_from_name(config.get("target_lang")))
+    if src and tgt:
+        meta["language_pair"] = {"source": src, "target": tgt}
+    return meta, entries, lines
+
+
+def _read_jsonl(tf: TextFile, dl: DefectList, warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
+    dl.extend_defects(tf.defects)
+    records: list[tuple[int, Any]] = []
+    meta: dict[str, Any] = {}
+    first = True
+    for i, line in enumerate(tf.lines(), 1):
+        if not line.strip():
+            continue
+        rec = parse_json_line(line, tf.name, i, dl)
+        if rec is None:
+            continue
+        if first and isinstance(rec, dict) and isinstance(rec.get("corpus"), dict) and "source" not in rec:
+            meta = _split_meta(rec["corpus"], dl, i)
+            first = False
+            continue
+        first = False
+        records.append((i, rec))
+    entries, lines = _collect_entries(records, dl, warnings)
+    return meta, entries, lines
+
+
+def _parse_cell(col: str, value: str, dl: DefectList, line: int) -> Any:
+    if value == "":
+        return None
+    if col in _LIST_COLUMNS:
+        v = value.strip()
+        if v.startswith("["):
+            try:
+                return json.loads(v)
+            except json.JSONDecodeError as exc:
+                dl.add(line, f"column '{col}': invalid JSON list: {exc.msg}")
+                return None
+        return [p.strip() for p in v.split("|") if p.strip()]
+    if col in _JSON_COLUMNS or (col == "provenance" and value.lstrip().startswith("{")):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            dl.add(line, f"column '{col}': invalid JSON: {exc.msg} at character {exc.pos + 1}")
+            return None
+    if col == "difficulty":
+        try:
+            return int(value.strip())
+        except ValueError:
+            try:
+                f = float(value.strip())
+            except ValueError:
+                return value
+            return int(f) if f.is_integer() else f
+    return value
+
+
+def _table_rows(tf: TextFile, delimiter: str) -> list[tuple[int, list[str]]]:
+    if delimiter == "\t":
+        return [(i, line.split("\t")) for i, line in enumerate(tf.lines(), 1)]
+    reader = csv.reader(io.StringIO(tf.text, newline=""), delimiter=delimiter)
+    rows = []
+    start = 1
+    for row in reader:
+        rows.append((start, row))
+        start = reader.line_num + 1
+    return rows
+
+
+def _read_table(tf: TextFile, delimiter: str, dl: DefectList, warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
+    dl.extend_defects(tf.defects)
+    try:
+        rows = _table_rows(tf, delimiter)
+    except csv.Error as exc:
+        dl.add(None, f"malformed CSV: {exc}")
+        dl.raise_if_any()
+        raise AssertionError("unreachable") from exc
+    rows = [(i, r) for i, r in rows if any(c.strip() for c in r)]
+    if not rows:
+        dl.add(1, "empty file: expected a header row naming the fields")
+        dl.raise_if_any()
+    header_line, header = rows[0]
+    columns: list[str] = []
+    for j, name in enumerate(header, 1):
+        key = name.strip().lstrip("\ufeff").strip()
+        low = key.lower()
+        if low in ENTRY_FIELDS:
+            key = low
+        elif low in ENTRY_ALIASES:
+            key = ENTRY_ALIASES[low]
+        if not key:
+            dl.add(header_line, f"column {j} has no name", j)
+        elif key in columns:
+            dl.add(header_line, f"column {key!r} appears twice", j)
+        columns.append(key)
+    for required in ("id", "source"):
+        if required not in columns:
+            dl.add(header_line, f"missing required column '{required}' (columns: {', '.join(c for c in columns if c)})")
+    if dl:
+        dl.raise_if_any()
+    records: list[tuple[int, Any]] = []
+    width = len(columns)
+    for line, cells in rows[1:]:
+        if len(cells) > width:
+            dl.add(line, f"row has {len(cells)} cells but the header names {width} columns")
+            continue
+        rec: dict[str, Any] = {}
+        for col, value in zip(columns, cells):
+            v = _parse_cell(col, value, dl, line)
+            if v is not None:
+                rec[col] = v
+        records.append((line, rec))
+    entries, lines = _collect_entries(records, dl, warnings)
+    return {}, entries, lines
+
+
+def _read_text_pair(tf: TextFile, ref: TextFile | None, dl: DefectList, warnings: list[str]) -> tuple[list[Entry], dict[str, int]]:
+    dl.extend_defects(tf.defects)
+    src_lines = tf.lines()
+    ref_lines: list[str] | None = None
+    if ref is not None:
+        dl.extend_defects(ref.defects)
+        ref_lines = ref.lines()
+        if len(ref_lines) != len(src_lines):
+            first_unpaired = min(len(ref_lines), len(src_lines)) + 1
+            dl.append(Defect(ref.name, first_unpaired,
+                             f"line-count mismatch: {ref.name} has {len(ref_lines)} lines but {tf.name} has {len(src_lines)}"))
+    entries: list[Entry] = []
+    lines: dict[str, int] = {}
+    empty_refs = 0
+    for i, s in enumerate(src_lines, 1):
+        if not s.strip():
+            dl.add(i, "empty source")
+            continue
+        r: str | None = None
+        if ref_lines is not None and i <= len(ref_lines):
+            r = ref_lines[i - 1]
+            if not r.strip():
+                r = None
+                empty_refs += 1
+        eid = str(i)
+        lines[eid] = i
+        entries.append(Entry.model_construct(id=eid, source=nfc(s), reference=nfc(r) if r is not None else None))
+    if empty_refs:
+        warnings.append(f"{empty_refs} empty reference line(s) imported as reference-free entries")
+    if not src_lines:
+        dl.add(None, "empty file")
+    return entries, lines
+
+
+def read_corpus(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    ref_path: str | Path | None = None,
+    corpus_id: str | None = None,
+    source_lang: str | None = None,
+    target_lang: str | None = None,
+    version: str | None = None,
+) -> Loaded[Corpus]:
+    """Read a corpus file (format detected when ``fmt`` is None). Raises InputError."""
+    from mteval_gui.io.detect import CORPUS_FORMATS, detect_format
+
+    path = Path(path)
+    if ref_path is not None and fmt is None:
+        fmt = "text"
+    fmt = fmt or detect_format(path)
+    if fmt not in CORPUS_FORMATS:
+        raise InputError(Defect(str(path), None, f"cannot read a corpus from format {fmt!r} (one of: {', '.join(CORPUS_FORMATS)})"))
+    tf = read_text(path)
+    dl = DefectList(tf.name)
+    warnings: list[str] = []
+    default_id = default_name(path)
+    guessed: tuple[str | None, str | None] = (None, None)
+    if fmt in ("json", "harness-report", "harness-corpus"):
+        meta, entries, lines, fmt = _read_json(tf, dl, warnings)
+    elif fmt == "jsonl":
+        meta, entries, lines = _read_jsonl(tf, dl, warnings)
+    elif fmt in ("tsv", "csv"):
+        meta, entries, lines = _read_table(tf, "\t" if fmt == "tsv" else ",", dl, warnings)
+    else:  # text
+        ref = read_text(ref_path) if ref_path is not None else None
+        entries, lines = _read_text_pair(tf, ref, dl, warnings)
+        meta = {}
+        guessed = (code_from_extension(path.suffix), code_from_extension(Path(ref_path).suffix) if ref_path else None)
+    if not any(guessed):
+        pair = pair_from_stem(default_id)
+        if pair:
+            guessed = pair
+    return _finish(tf, fmt, meta, entries, lines, warnings, dl, corpus_id=corpus_id, source_lang=source_lang,
+                   target_lang=target_lang, version=version, default_id=default_id, guessed_pair=guessed)

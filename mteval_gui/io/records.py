@@ -1,0 +1,273 @@
+"""Turning one decoded record (a JSON object, a table row) into an Entry or an Output.
+
+The checks are explicit so every problem gets a precise message naming the field, and all
+problems of a record are reported together. Text is normalised to NFC here (SPEC §2).
+Fields a corpus entry does not define are kept in its ``metadata`` (and listed once as a
+warning); fields an output does not define are kept as the output's extra data.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any
+
+from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.run import Output, Usage
+from mteval_gui.io.textfile import DefectList
+
+ENTRY_FIELDS = frozenset(Entry.model_fields)
+OUTPUT_FIELDS = frozenset(Output.model_fields)
+USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens")
+
+# Other names under which the fields of an entry appear in common files.
+ENTRY_ALIASES = {
+    "expected": "reference",
+    "target": "reference",
+    "ref": "reference",
+    "src": "source",
+    "segment_id": "id",
+    "entry_id": "id",
+}
+OUTPUT_ALIASES = {
+    "entry_id": "id",
+    "hypothesis": "predicted",
+    "output": "predicted",
+    "prediction": "predicted",
+    "translation": "predicted",
+    "latency": "latency_s",
+    "latency_seconds": "latency_s",
+    "cost": "cost_usd",
+}
+
+_normalize = unicodedata.normalize
+_is_nfc = unicodedata.is_normalized
+
+
+def nfc(s: str) -> str:
+    return s if _is_nfc("NFC", s) else _normalize("NFC", s)
+
+
+def nfc_deep(v: Any) -> Any:
+    """NFC on every string of a JSON value (keys included)."""
+    if isinstance(v, str):
+        return nfc(v)
+    if isinstance(v, list):
+        return [nfc_deep(x) for x in v]
+    if isinstance(v, dict):
+        return {nfc(k) if isinstance(k, str) else k: nfc_deep(x) for k, x in v.items()}
+    return v
+
+
+def _type_name(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, dict):
+        return "object"
+    return type(v).__name__
+
+
+def record_id(v: Any) -> str | None:
+    """An id as a string (ints are stringified); None if it is not usable as an id."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str) and v.strip():
+        return nfc(v.strip())
+    return None
+
+
+def _str_list(v: Any) -> list[str] | None:
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return [nfc(x) for x in v]
+    return None
+
+
+def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[str]) -> Entry | None:
+    """Validate one entry record. Problems go to ``dl``; returns None if the entry is unusable."""
+    if not isinstance(rec, dict):
+        dl.add(line, f"an entry must be an object with 'id' and 'source', got {_type_name(rec)}")
+        return None
+    n_before = len(dl) + dl.dropped
+    fields: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in rec.items():
+        k = key if key in ENTRY_FIELDS else ENTRY_ALIASES.get(key, key)
+        if k in ENTRY_FIELDS and k not in fields:
+            fields[k] = value
+        else:
+            extra[key] = value
+    if extra:
+        unknown.update(extra)
+
+    eid = record_id(fields.get("id"))
+    if "id" not in fields or fields["id"] is None:
+        dl.add(line, "missing id")
+    elif eid is None:
+        dl.add(line, f"id must be a non-empty string or an integer, got {fields['id']!r}")
+
+    src = fields.get("source")
+    label = f"entry {eid!r}: " if eid else ""
+    if src is None:
+        dl.add(line, f"{label}missing source")
+    elif not isinstance(src, str):
+        dl.add(line, f"{label}source must be a string, got {_type_name(src)}")
+    elif not src.strip():
+        dl.add(line, f"{label}empty source")
+
+    ref = fields.get("reference")
+    if ref is not None and not isinstance(ref, str):
+        dl.add(line, f"{label}reference must be a string or null, got {_type_name(ref)}")
+    variants = fields.get("variants")
+    if variants is None:
+        variants = []
+    elif _str_list(variants) is None:
+        dl.add(line, f"{label}variants must be a list of strings")
+    terminology = fields.get("terminology") or {}
+    if not isinstance(terminology, dict):
+        dl.add(line, f"{label}terminology must be an object {{source term: [accepted target terms]}}")
+        terminology = {}
+    else:
+        fixed: dict[str, list[str]] = {}
+        for term, targets in terminology.items():
+            if isinstance(targets, str):
+                targets = [targets]
+            if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+                dl.add(line, f"{label}terminology[{term!r}] must be a string or a list of strings")
+                continue
+            fixed[term] = targets
+        terminology = fixed
+    diff = fields.get("difficulty")
+    if diff is not None:
+        if isinstance(diff, float) and diff.is_integer():
+            diff = int(diff)
+        if isinstance(diff, bool) or not isinstance(diff, int):
+            dl.add(line, f"{label}difficulty must be an integer 1-5, got {diff!r}")
+        elif not 1 <= diff <= 5:
+            dl.add(line, f"{label}difficulty {diff} out of range 1-5")
+    for key in ("domain", "register", "segment"):
+        v = fields.get(key)
+        if v is not None and not isinstance(v, str):
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                fields[key] = str(v)
+            else:
+                dl.add(line, f"{label}{key} must be a string, got {_type_name(v)}")
+    prov = fields.get("provenance")
+    if prov is not None and not isinstance(prov, (str, dict)):
+        dl.add(line, f"{label}provenance must be a string or an object, got {_type_name(prov)}")
+    phen = fields.get("phenomena")
+    if phen is None:
+        phen = []
+    elif _str_list(phen) is None:
+        dl.add(line, f"{label}phenomena must be a list of strings")
+    morph = fields.get("expected_morphology") or {}
+    if not isinstance(morph, dict) or not all(isinstance(v, str) for v in morph.values()):
+        dl.add(line, f"{label}expected_morphology must be an object {{word: \"lemma+Tag+Tag\"}}")
+    meta = fields.get("metadata") or {}
+    if not isinstance(meta, dict):
+        dl.add(line, f"{label}metadata must be an object, got {_type_name(meta)}")
+        meta = {}
+    if len(dl) + dl.dropped > n_before:
+        return None
+    if extra:
+        meta = {**nfc_deep(extra), **meta}
+    return Entry.model_construct(
+        id=eid,
+        source=nfc(src),
+        reference=nfc(ref) if isinstance(ref, str) else None,
+        variants=[nfc(v) for v in variants],
+        terminology=nfc_deep(terminology),
+        difficulty=diff,
+        domain=fields.get("domain"),
+        register=fields.get("register"),
+        segment=fields.get("segment"),
+        provenance=nfc_deep(prov),
+        phenomena=[nfc(p) for p in phen],
+        expected_morphology=nfc_deep(morph),
+        metadata=nfc_deep(meta) if meta else {},
+    )
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | None:
+    """Validate one output record of a run."""
+    if not isinstance(rec, dict):
+        dl.add(line, f"an output must be an object with 'id' and 'predicted', got {_type_name(rec)}")
+        return None
+    n_before = len(dl) + dl.dropped
+    fields: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in rec.items():
+        k = key if key in OUTPUT_FIELDS else OUTPUT_ALIASES.get(key, key)
+        if k in OUTPUT_FIELDS and k not in fields:
+            fields[k] = value
+        else:
+            extra[key] = value
+    oid = record_id(fields.get("id"))
+    if fields.get("id") is None:
+        dl.add(line, "missing id")
+    elif oid is None:
+        dl.add(line, f"id must be a non-empty string or an integer, got {fields['id']!r}")
+    label = f"output {oid!r}: " if oid else ""
+    pred = fields.get("predicted")
+    if pred is not None and not isinstance(pred, str):
+        dl.add(line, f"{label}predicted must be a string or null, got {_type_name(pred)}")
+    raw = fields.get("raw_predicted")
+    if raw is not None and not isinstance(raw, str):
+        dl.add(line, f"{label}raw_predicted must be a string or null, got {_type_name(raw)}")
+    for key in ("latency_s", "cost_usd"):
+        v = fields.get(key)
+        if v is not None and not _number(v):
+            dl.add(line, f"{label}{key} must be a number, got {v!r}")
+        elif v is not None and v < 0:
+            dl.add(line, f"{label}{key} must not be negative, got {v!r}")
+    cached = fields.get("cached")
+    if cached is not None:
+        if cached in (0, 1) and not isinstance(cached, float):
+            cached = bool(cached)
+        else:
+            dl.add(line, f"{label}cached must be true or false, got {cached!r}")
+    usage = fields.get("usage")
+    usage_obj = None
+    if usage is not None:
+        if not isinstance(usage, dict):
+            dl.add(line, f"{label}usage must be an object, got {_type_name(usage)}")
+        else:
+            for key in USAGE_FIELDS:
+                v = usage.get(key)
+                if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+                    if isinstance(v, float) and v.is_integer():
+                        usage = {**usage, key: int(v)}
+                    else:
+                        dl.add(line, f"{label}usage.{key} must be an integer, got {v!r}")
+            usage_obj = Usage.model_construct(**usage)
+    err = fields.get("error")
+    if err is not None and not isinstance(err, str):
+        err = json.dumps(err, ensure_ascii=False)
+    if isinstance(err, str) and not err.strip():
+        err = None
+    if len(dl) + dl.dropped > n_before:
+        return None
+    return Output.model_construct(
+        id=oid,
+        predicted=nfc(pred) if pred else "",
+        raw_predicted=nfc(raw) if isinstance(raw, str) else None,
+        latency_s=fields.get("latency_s"),
+        cost_usd=fields.get("cost_usd"),
+        cached=cached,
+        usage=usage_obj,
+        error=nfc(err) if err else None,
+        **nfc_deep(extra),
+    )

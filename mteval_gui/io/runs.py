@@ -1,0 +1,229 @@
+"""Run readers (SPEC §1.2): JSONL, JSON, hypothesis text files and harness reports.
+
+- JSONL: one output per line (``id``, ``predicted``, optional ``raw_predicted``,
+  ``latency_s``, ``cost_usd``, ``cached``, ``usage``, ``error``); an optional first line
+  ``{"run": {...metadata}}``.
+- JSON: a list of outputs, or an object with ``outputs`` (or ``entries``) and the metadata
+  under ``run`` / ``meta`` or at the top level.
+- Text: one hypothesis per line, aligned with the corpus order (needs the corpus' ids).
+- Harness TestReport: ``entries[].predicted``; the report's configuration becomes the run
+  metadata and its ``overall`` block is kept for reference.
+
+Checking ids against the corpus (unknown ids are errors, missing ids become empty
+outputs) is done by the workspace when the run is added, with the lines found here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from mteval_gui.domain.run import Output, Run, RunMeta
+from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.common import Loaded, default_name
+from mteval_gui.io.corpus import is_harness_report
+from mteval_gui.io.jsonparse import parse_document, parse_json_line
+from mteval_gui.io.records import nfc, nfc_deep, output_from_record
+from mteval_gui.io.textfile import DefectList, TextFile, read_text
+
+_CORPUS_HINT_KEYS = ("corpus_id", "dataset_id", "corpus")
+
+
+def _meta(raw: Any, dl: DefectList, line: int | None, hints: dict[str, Any]) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        dl.add(line, "run metadata must be an object")
+        return {}
+    raw = nfc_deep(dict(raw))
+    for k in _CORPUS_HINT_KEYS:
+        v = raw.get(k)
+        if isinstance(v, str) and v:
+            hints.setdefault("corpus_id", v)
+    try:
+        probe = RunMeta.model_validate({"run_id": "x", **{k: v for k, v in raw.items() if k != "run_id"}})
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ()))
+            dl.add(line, f"run metadata {loc}: {err.get('msg', 'invalid')}")
+        return {}
+    rid = raw.get("run_id")
+    if rid is not None and not isinstance(rid, (str, int)):
+        dl.add(line, "run metadata run_id must be a string")
+    out = probe.model_dump(exclude_unset=True)
+    out.pop("run_id", None)
+    if rid is not None:
+        out["run_id"] = str(rid)
+    return out
+
+
+def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) -> tuple[list[Output], dict[str, int]]:
+    outputs: list[Output] = []
+    lines: dict[str, int] = {}
+    for line, rec in records:
+        o = output_from_record(rec, dl, line)
+        if o is None:
+            continue
+        if o.id in lines:
+            dl.add(line, f"duplicate id {o.id!r} (first at line {lines[o.id]})")
+            continue
+        lines[o.id] = line or 0
+        outputs.append(o)
+    return outputs, lines
+
+
+def _read_jsonl(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
+    records: list[tuple[int, Any]] = []
+    meta: dict[str, Any] = {}
+    first = True
+    for i, line in enumerate(tf.lines(), 1):
+        if not line.strip():
+            continue
+        rec = parse_json_line(line, tf.name, i, dl)
+        if rec is None:
+            first = False
+            continue
+        if first and isinstance(rec, dict) and "run" in rec and "id" not in rec:
+            meta = _meta(rec["run"], dl, i, hints)
+            first = False
+            continue
+        first = False
+        records.append((i, rec))
+    outputs, lines = _collect_outputs(records, dl)
+    return meta, outputs, lines
+
+
+def _report_meta(data: dict[str, Any], hints: dict[str, Any]) -> dict[str, Any]:
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    meta: dict[str, Any] = {}
+    if data.get("run_id"):
+        meta["run_id"] = str(data["run_id"])
+    model = config.get("_model_id") or config.get("model")
+    if config.get("model"):
+        meta["model_slug"] = str(config["model"])
+    if model:
+        meta["model_id"] = str(model)
+    if config.get("prompt_version"):
+        meta["condition"] = str(config["prompt_version"])
+    temp = config.get("_effective_temperature", config.get("temperature"))
+    if isinstance(temp, (int, float)) and not isinstance(temp, bool):
+        meta["temperature"] = float(temp)
+    meta["harness_config"] = nfc_deep(config)
+    if isinstance(data.get("overall"), dict):
+        meta["harness_overall"] = nfc_deep(data["overall"])
+    if config.get("corpus_path"):
+        hints["harness_corpus_path"] = str(config["corpus_path"])
+    return meta
+
+
+def _report_outputs(data: dict[str, Any], item_lines: list[int] | None, dl: DefectList) -> tuple[list[Output], dict[str, int], dict[str, str]]:
+    keep = ("id", "predicted", "raw_predicted", "latency_s", "cost_usd", "cached", "usage", "error", "tool_call_count")
+    records = []
+    sources: dict[str, str] = {}
+    for rec in data["entries"]:
+        if isinstance(rec, dict):
+            if isinstance(rec.get("source"), str) and rec.get("id") is not None:
+                sources[str(rec["id"])] = nfc(rec["source"])
+            rec = {k: rec[k] for k in keep if k in rec and rec[k] is not None}
+        records.append(rec)
+    item_lines = item_lines or [None] * len(records)
+    outputs, lines = _collect_outputs(list(zip(item_lines, records)), dl)
+    return outputs, lines, sources
+
+
+def _read_json(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[dict[str, Any], list[Output], dict[str, int], str]:
+    parsed = parse_document(tf, key="outputs")
+    if parsed is not None and isinstance(parsed.data, dict) and "outputs" not in parsed.data:
+        parsed = parse_document(tf, key="entries")
+    dl.extend_defects(tf.defects)
+    if parsed is None:
+        dl.raise_if_any()
+        raise AssertionError("unreachable")
+    data = parsed.data
+    if is_harness_report(data):
+        meta = _report_meta(data, hints)
+        outputs, lines, sources = _report_outputs(data, parsed.item_lines, dl)
+        hints["sources"] = sources
+        return meta, outputs, lines, "harness-report"
+    if isinstance(data, list):
+        meta: dict[str, Any] = {}
+        records = data
+    elif isinstance(data, dict) and isinstance(data.get("outputs", data.get("entries")), list):
+        records = data.get("outputs", data.get("entries"))
+        head = data.get("run", data.get("meta"))
+        if head is None:
+            head = {k: v for k, v in data.items() if k not in ("outputs", "entries")}
+        meta = _meta(head, dl, 1, hints)
+    else:
+        dl.add(1, "expected a list of outputs or an object with an 'outputs' list")
+        dl.raise_if_any()
+        raise AssertionError("unreachable")
+    item_lines = parsed.item_lines or [None] * len(records)
+    outputs, lines = _collect_outputs(list(zip(item_lines, records)), dl)
+    return meta, outputs, lines, "json"
+
+
+def _read_text(tf: TextFile, dl: DefectList, entry_ids: Sequence[str] | None) -> tuple[list[Output], dict[str, int]]:
+    if entry_ids is None:
+        raise InputError(Defect(tf.name, None, "a hypothesis text file is aligned with a corpus: choose the corpus it belongs to"))
+    hyps = tf.lines()
+    if len(hyps) != len(entry_ids):
+        first_unpaired = min(len(hyps), len(entry_ids)) + 1
+        dl.add(first_unpaired, f"line-count mismatch: the file has {len(hyps)} lines but the corpus has {len(entry_ids)} entries")
+        return [], {}
+    outputs = [Output.model_construct(id=eid, predicted=nfc(h), raw_predicted=None, latency_s=None, cost_usd=None,
+                                      cached=None, usage=None, error=None)
+               for eid, h in zip(entry_ids, hyps)]
+    return outputs, {eid: i for i, eid in enumerate(entry_ids, 1)}
+
+
+def read_run(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    entry_ids: Sequence[str] | None = None,
+    run_id: str | None = None,
+    corpus_id: str | None = None,
+    model_slug: str | None = None,
+) -> Loaded[Run]:
+    """Read a run file. ``entry_ids`` (corpus order) is needed for hypothesis text files.
+
+    ``hints`` of the result may hold ``corpus_id`` (named by the file), ``declared_run_id``
+    (the run id written in the file), and for harness reports ``harness_corpus_path`` and ``sources`` (entry id -> source text).
+    """
+    from mteval_gui.io.detect import RUN_FORMATS, detect_format
+
+    path = Path(path)
+    fmt = fmt or detect_format(path)
+    if fmt not in RUN_FORMATS:
+        raise InputError(Defect(str(path), None, f"cannot read a run from format {fmt!r} (one of: {', '.join(RUN_FORMATS)})"))
+    tf = read_text(path)
+    dl = DefectList(tf.name)
+    dl.extend_defects(tf.defects)
+    hints: dict[str, Any] = {}
+    if fmt == "jsonl":
+        meta, outputs, lines = _read_jsonl(tf, dl, hints)
+    elif fmt in ("json", "harness-report"):
+        meta, outputs, lines, fmt = _read_json(tf, dl, hints)
+    else:
+        meta = {}
+        outputs, lines = _read_text(tf, dl, entry_ids)
+    if not outputs and not dl:
+        dl.add(None, "no outputs found")
+    dl.raise_if_any()
+    if meta.get("run_id"):
+        hints["declared_run_id"] = meta["run_id"]
+    if run_id:
+        meta["run_id"] = run_id
+    meta.setdefault("run_id", default_name(path))
+    if model_slug:
+        meta["model_slug"] = model_slug
+    elif fmt == "text":
+        meta.setdefault("model_slug", default_name(path))
+    run = Run(meta=RunMeta.model_validate(meta), corpus_id=corpus_id or hints.get("corpus_id") or "", outputs=[])
+    run.outputs = outputs
+    warnings: list[str] = []
+    return Loaded(run, fmt, warnings, lines, hints)

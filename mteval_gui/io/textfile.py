@@ -1,0 +1,143 @@
+"""Reading input files as text: UTF-8 (BOM tolerated), CRLF accepted, defects located.
+
+Every reader starts here. Invalid UTF-8 does not stop reading: each bad byte sequence
+becomes a :class:`~mteval_gui.errors.Defect` with its line and column, the text is decoded
+with replacement characters, and parsing continues so that one report lists every problem.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mteval_gui.errors import Defect, InputError
+
+MAX_DEFECTS = 200
+_BOM = b"\xef\xbb\xbf"
+
+
+class DefectList(list):
+    """A list of defects for one file, capped so a broken 100k-line file stays readable."""
+
+    def __init__(self, file: str, limit: int = MAX_DEFECTS):
+        super().__init__()
+        self.file = file
+        self.limit = limit
+        self.dropped = 0
+
+    def add(self, line: int | None, message: str, column: int | None = None) -> None:
+        if len(self) >= self.limit:
+            self.dropped += 1
+            return
+        self.append(Defect(self.file, line, message, column))
+
+    def extend_defects(self, defects: list[Defect]) -> None:
+        for d in defects:
+            if len(self) >= self.limit:
+                self.dropped += 1
+            else:
+                self.append(d)
+
+    def raise_if_any(self) -> None:
+        """Raise one InputError with every defect, ordered by file and line."""
+        if not self:
+            return
+        rank: dict[str, int] = {}
+        for d in self:
+            rank.setdefault(d.file, len(rank))
+        out = sorted(self, key=lambda d: (rank[d.file], d.line or 0))
+        if self.dropped:
+            out.append(Defect(self.file, None, f"... and {self.dropped} more problems"))
+        raise InputError(out)
+
+
+class LineIndex:
+    """Maps character offsets of a text to 1-based (line, column)."""
+
+    def __init__(self, text: str):
+        self._starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            self._starts.append(i + 1)
+            i = find("\n", i + 1)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self._starts, offset)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+
+@dataclass
+class TextFile:
+    """The decoded text of an input file and the defects found while decoding it."""
+
+    path: Path
+    name: str
+    text: str
+    defects: list[Defect] = field(default_factory=list)
+    had_bom: bool = False
+
+    def lines(self) -> list[str]:
+        """Lines without terminators; a final newline does not make an extra empty line."""
+        if not self.text:
+            return []
+        lines = self.text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return lines
+
+
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[start:offset].decode("utf-8", errors="replace")) + 1
+    return line, column
+
+
+def decode(data: bytes, name: str) -> tuple[str, list[Defect], bool]:
+    """Decode UTF-8, locating every invalid byte sequence. Returns (text, defects, had_bom)."""
+    had_bom = data.startswith(_BOM)
+    if had_bom:
+        data = data[len(_BOM):]
+    try:
+        text = data.decode("utf-8")
+        defects: list[Defect] = []
+    except UnicodeDecodeError:
+        defects = []
+        pos = 0
+        while True:
+            try:
+                data[pos:].decode("utf-8")
+                break
+            except UnicodeDecodeError as exc:
+                start, end = pos + exc.start, pos + exc.end
+                line, col = _byte_position(data, start)
+                bad = data[start:end].hex(" ").upper()
+                defects.append(Defect(name, line, f"invalid UTF-8 (byte {bad}); save the file as UTF-8", col))
+                pos = end
+                if len(defects) >= MAX_DEFECTS:
+                    break
+        text = data.decode("utf-8", errors="replace")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, defects, had_bom
+
+
+def read_text(path: str | Path, *, name: str | None = None) -> TextFile:
+    """Read ``path`` as UTF-8 text. An unreadable file raises :class:`InputError`."""
+    p = Path(path)
+    display = name or str(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(Defect(display, None, "file not found")) from None
+    except IsADirectoryError:
+        raise InputError(Defect(display, None, "is a folder, not a file")) from None
+    except OSError as exc:
+        raise InputError(Defect(display, None, f"cannot read: {exc.strerror or exc}")) from None
+    text, defects, had_bom = decode(data, display)
+    return TextFile(p, display, text, defects, had_bom)

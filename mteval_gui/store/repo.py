@@ -1,0 +1,535 @@
+"""Workspace repositories: corpora, entries, runs, outputs, glossaries and settings.
+
+Every write is one transaction (``ws.transaction()``): an import either lands completely or
+leaves the database as it was. Functions take the :class:`~mteval_gui.store.db.Workspace`
+first; rows come back as plain dicts (JSON columns decoded) or as domain models.
+
+Runs:
+- outputs are checked against the corpus: unknown ids are an :class:`InputError` listing
+  every one (with its line when known); ids the run lacks are stored as empty outputs with
+  ``missing = 1`` and reported back;
+- a run whose content (outputs in corpus order, metadata except the run id, and the run id
+  the file itself declares, if any) was already imported for the corpus is not imported
+  again: the existing run id is returned;
+- a run id already used by a different run gets a numeric suffix (``name-2``, ``name-3``),
+  and the import reports the renaming.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+from mteval_gui.domain.run import Output, Run, RunMeta, Usage
+from mteval_gui.errors import Defect, InputError, StoreError
+from mteval_gui.store.db import Workspace, utcnow
+from mteval_gui.store.hashing import sha256_rows
+
+
+class NotFoundError(StoreError):
+    """A corpus, run, entry or glossary id that the workspace does not hold."""
+
+
+def _dumps(v: Any, empty: str) -> str:
+    if not v:
+        return empty
+    return json.dumps(v, ensure_ascii=False, sort_keys=True)
+
+
+def _dumps_opt(v: Any) -> str | None:
+    return None if v is None else json.dumps(v, ensure_ascii=False, sort_keys=True)
+
+
+def _loads(v: str | None, default: Any = None) -> Any:
+    if v is None or v == "":
+        return default
+    return json.loads(v)
+
+
+# ----------------------------------------------------------------------------- corpora
+
+def _entry_row(corpus_id: str, position: int, e: Entry) -> tuple:
+    return (
+        corpus_id, e.id, position, e.source, e.reference,
+        _dumps(e.variants, "[]"), _dumps(e.terminology, "{}"), e.difficulty,
+        e.domain, e.register, e.segment, _dumps_opt(e.provenance),
+        _dumps(e.phenomena, "[]"), _dumps(e.expected_morphology, "{}"), _dumps(e.metadata, "{}"),
+    )
+
+
+_ENTRY_INSERT = (
+    "INSERT INTO entries (corpus_id, entry_id, position, source, reference, variants, terminology, difficulty,"
+    " domain, register, segment, provenance, phenomena, expected_morphology, metadata)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+_ENTRY_COLS = ("entry_id, source, reference, variants, terminology, difficulty, domain, register, segment,"
+               " provenance, phenomena, expected_morphology, metadata")
+
+
+def corpus_sha256(corpus: Corpus) -> str:
+    """Content hash of a corpus: language pair and every entry in order."""
+    rows = (_entry_row("", i, e)[1:] for i, e in enumerate(corpus.entries))
+    return sha256_rows([corpus.language_pair.source, corpus.language_pair.target], rows)
+
+
+def corpus_exists(ws: Workspace, corpus_id: str) -> bool:
+    return ws.conn.execute("SELECT 1 FROM corpora WHERE corpus_id = ?", (corpus_id,)).fetchone() is not None
+
+
+def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None, replace: bool = False) -> str:
+    """Store a corpus and its entries in one transaction; returns the corpus id.
+
+    A corpus id already in the workspace is an :class:`InputError` unless ``replace`` is
+    true, in which case the old corpus is deleted first, together with its runs.
+    """
+    where = str(source_path) if source_path else corpus.corpus_id
+    seen: set[str] = set()
+    defects = []
+    for i, e in enumerate(corpus.entries):
+        if e.id in seen:
+            defects.append(Defect(where, None, f"duplicate id {e.id!r} (entry {i + 1})"))
+        seen.add(e.id)
+    if defects:
+        raise InputError(defects)
+    cid = corpus.corpus_id
+    rows = [_entry_row(cid, i, e) for i, e in enumerate(corpus.entries)]
+    sha = sha256_rows([corpus.language_pair.source, corpus.language_pair.target], (r[1:] for r in rows))
+    lp = corpus.language_pair
+    lp_extra = {k: v for k, v in lp.model_dump().items() if k not in ("source", "target")}
+    metadata = dict(corpus.metadata)
+    if lp_extra:
+        metadata.setdefault("language_pair_extra", lp_extra)
+    with ws.transaction() as conn:
+        old = conn.execute("SELECT source_path, sha256 FROM corpora WHERE corpus_id = ?", (cid,)).fetchone()
+        if old is not None:
+            if not replace:
+                same = " with the same content" if old["sha256"] == sha else ""
+                raise InputError(Defect(where, None,
+                                        f"corpus {cid!r} is already in the workspace{same} (imported from "
+                                        f"{old['source_path'] or 'unknown'}); choose another id or replace it"))
+            conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (cid,))
+        conn.execute(
+            "INSERT INTO corpora (corpus_id, version, source_lang, target_lang, license, attribution, description,"
+            " metadata, sha256, entry_count, source_path, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (cid, corpus.version, lp.source, lp.target, corpus.license, corpus.attribution, corpus.description,
+             _dumps(metadata, "{}"), sha, len(rows), str(source_path) if source_path else None, utcnow()),
+        )
+        conn.executemany(_ENTRY_INSERT, rows)
+    return cid
+
+
+def _entry_from_row(r: Sequence[Any]) -> Entry:
+    return Entry.model_construct(
+        id=r[0], source=r[1], reference=r[2], variants=_loads(r[3], []), terminology=_loads(r[4], {}),
+        difficulty=r[5], domain=r[6], register=r[7], segment=r[8], provenance=_loads(r[9]),
+        phenomena=_loads(r[10], []), expected_morphology=_loads(r[11], {}), metadata=_loads(r[12], {}),
+    )
+
+
+def _corpus_row(ws: Workspace, corpus_id: str) -> dict[str, Any]:
+    row = ws.conn.execute("SELECT * FROM corpora WHERE corpus_id = ?", (corpus_id,)).fetchone()
+    if row is None:
+        raise NotFoundError(f"no corpus {corpus_id!r} in the workspace")
+    d = dict(row)
+    d["metadata"] = _loads(d["metadata"], {})
+    return d
+
+
+def get_corpus_info(ws: Workspace, corpus_id: str) -> dict[str, Any]:
+    """The corpora row of ``corpus_id`` (metadata decoded)."""
+    return _corpus_row(ws, corpus_id)
+
+
+def get_entries(ws: Workspace, corpus_id: str) -> list[Entry]:
+    """Entries of a corpus in corpus order."""
+    cur = ws.conn.execute(f"SELECT {_ENTRY_COLS} FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))
+    return [_entry_from_row(r) for r in cur]
+
+
+def get_entry(ws: Workspace, corpus_id: str, entry_id: str) -> Entry:
+    r = ws.conn.execute(f"SELECT {_ENTRY_COLS} FROM entries WHERE corpus_id = ? AND entry_id = ?",
+                        (corpus_id, entry_id)).fetchone()
+    if r is None:
+        raise NotFoundError(f"no entry {entry_id!r} in corpus {corpus_id!r}")
+    return _entry_from_row(r)
+
+
+def entry_ids(ws: Workspace, corpus_id: str) -> list[str]:
+    """Entry ids in corpus order."""
+    return [r[0] for r in ws.conn.execute("SELECT entry_id FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))]
+
+
+def get_corpus(ws: Workspace, corpus_id: str, *, with_entries: bool = True) -> Corpus:
+    d = _corpus_row(ws, corpus_id)
+    metadata = dict(d["metadata"])
+    lp_extra = metadata.pop("language_pair_extra", {}) or {}
+    return Corpus.model_construct(
+        corpus_id=d["corpus_id"], version=d["version"] or "1",
+        language_pair=LanguagePair(source=d["source_lang"], target=d["target_lang"], **lp_extra),
+        license=d["license"], attribution=d["attribution"], description=d["description"],
+        metadata=metadata, entries=get_entries(ws, corpus_id) if with_entries else [],
+    )
+
+
+def list_corpora(ws: Workspace) -> list[dict[str, Any]]:
+    """Rows of the corpora table plus ``run_count``, in import order."""
+    cur = ws.conn.execute(
+        "SELECT c.*, (SELECT COUNT(*) FROM runs r WHERE r.corpus_id = c.corpus_id) AS run_count"
+        " FROM corpora c ORDER BY c.imported_at, c.rowid"
+    )
+    out = []
+    for row in cur:
+        d = dict(row)
+        d["metadata"] = _loads(d["metadata"], {})
+        out.append(d)
+    return out
+
+
+def find_corpus(ws: Workspace, *, sha256: str | None = None, source_name: str | None = None) -> str | None:
+    """A corpus id by content hash, or by the file name it was imported from."""
+    if sha256:
+        r = ws.conn.execute("SELECT corpus_id FROM corpora WHERE sha256 = ? ORDER BY rowid LIMIT 1", (sha256,)).fetchone()
+        if r:
+            return r[0]
+    if source_name:
+        for cid, path in ws.conn.execute("SELECT corpus_id, source_path FROM corpora ORDER BY rowid"):
+            if path and path.replace("\\", "/").rsplit("/", 1)[-1] == source_name:
+                return cid
+    return None
+
+
+def delete_corpus(ws: Workspace, corpus_id: str) -> bool:
+    """Delete a corpus with its entries and runs. Returns False if it did not exist."""
+    with ws.transaction() as conn:
+        cur = conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (corpus_id,))
+    return cur.rowcount > 0
+
+
+# ----------------------------------------------------------------------------- runs
+
+@dataclass
+class RunImport:
+    """Outcome of adding a run: its id, whether it was written, and what to tell the user."""
+
+    run_id: str
+    created: bool
+    missing_ids: list[str] = field(default_factory=list)
+    renamed_from: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+_OUTPUT_INSERT = (
+    "INSERT INTO outputs (run_id, entry_id, position, predicted, raw_predicted, latency_s, cost_usd, cached,"
+    " usage, error, missing, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _usage_json(u: Usage | dict | None) -> str | None:
+    if u is None:
+        return None
+    d = u.model_dump(exclude_none=True) if isinstance(u, Usage) else {k: v for k, v in u.items() if v is not None}
+    return _dumps_opt(d) if d else None
+
+
+def _output_row(position: int, entry_id: str, o: Output | None) -> tuple:
+    if o is None:
+        return (entry_id, position, "", None, None, None, None, None, None, 1, "{}")
+    cached = None if o.cached is None else int(bool(o.cached))
+    return (entry_id, position, o.predicted or "", o.raw_predicted, o.latency_s, o.cost_usd, cached,
+            _usage_json(o.usage), o.error, 0, _dumps(o.model_extra or {}, "{}"))
+
+
+def _meta_dict(meta: RunMeta) -> dict[str, Any]:
+    d = meta.model_dump(mode="json", exclude_none=True)
+    if meta.system_prompt and not meta.system_prompt_sha256:
+        d["system_prompt_sha256"] = hashlib.sha256(meta.system_prompt.encode("utf-8")).hexdigest()
+    return d
+
+
+def _unique_run_id(conn, base: str) -> str:
+    def taken(rid: str) -> bool:
+        return conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (rid,)).fetchone() is not None
+
+    if not taken(base):
+        return base
+    n = 2
+    while taken(f"{base}-{n}"):
+        n += 1
+    return f"{base}-{n}"
+
+
+def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
+               locations: Mapping[str, int] | None = None, identity: str | None = None) -> RunImport:
+    """Add a run (see the module docstring for the rules); returns what happened.
+
+    ``identity`` is the run id the file itself declares (if any): it is part of the content
+    hash, so two reports with identical outputs but different declared run ids are two runs,
+    while the same file imported twice (under any ``run_id``) is recognised.
+    """
+    where = str(source_path) if source_path else f"run {run.meta.run_id}"
+    cid = run.corpus_id
+    if not cid:
+        raise InputError(Defect(where, None, "the run does not name its corpus"))
+    corpus = ws.conn.execute("SELECT source_lang, target_lang FROM corpora WHERE corpus_id = ?", (cid,)).fetchone()
+    if corpus is None:
+        raise InputError(Defect(where, None, f"no corpus {cid!r} in the workspace: import the corpus first"))
+    positions = {r[0]: r[1] for r in ws.conn.execute("SELECT entry_id, position FROM entries WHERE corpus_id = ?", (cid,))}
+    locations = locations or {}
+    defects: list[Defect] = []
+    by_id: dict[str, Output] = {}
+    for o in run.outputs:
+        line = locations.get(o.id)
+        if o.id not in positions:
+            defects.append(Defect(where, line, f"unknown id {o.id!r}: not in corpus {cid!r}"))
+        elif o.id in by_id:
+            defects.append(Defect(where, line, f"duplicate id {o.id!r}"))
+        else:
+            by_id[o.id] = o
+    if defects:
+        raise InputError(defects)
+    order = sorted(positions.items(), key=lambda kv: kv[1])
+    rows = [_output_row(pos, eid, by_id.get(eid)) for eid, pos in order]
+    missing = [eid for eid, _ in order if eid not in by_id]
+    meta = _meta_dict(run.meta)
+    head = {k: v for k, v in meta.items() if k != "run_id"}
+    if identity:
+        head["declared_run_id"] = identity
+    sha = run.content_sha256 or sha256_rows(head, rows)
+    with ws.transaction() as conn:
+        dup = conn.execute("SELECT run_id FROM runs WHERE corpus_id = ? AND content_sha256 = ?", (cid, sha)).fetchone()
+        if dup is not None:
+            return RunImport(dup[0], False, missing, None, [f"the same run is already in the workspace as {dup[0]!r}; nothing imported"])
+        wanted = run.meta.run_id
+        rid = _unique_run_id(conn, wanted)
+        warnings = []
+        if rid != wanted:
+            warnings.append(f"run id {wanted!r} is already used by a different run; imported as {rid!r}")
+        if missing:
+            shown = ", ".join(repr(m) for m in missing[:10]) + (" ..." if len(missing) > 10 else "")
+            warnings.append(f"{len(missing)} corpus entr{'y has' if len(missing) == 1 else 'ies have'} no output "
+                            f"(scored as empty output): {shown}")
+        meta["run_id"] = rid
+        conn.execute(
+            "INSERT INTO runs (run_id, corpus_id, model_slug, model_id, condition, temperature, system_prompt_sha256,"
+            " started_at, elapsed_seconds, pricing, meta, content_sha256, source_path, imported_at, status,"
+            " dataset_id, language_pair) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (rid, cid, run.meta.model_slug, run.meta.model_id, run.meta.condition, run.meta.temperature,
+             meta.get("system_prompt_sha256"), run.meta.started_at, run.meta.elapsed_seconds,
+             _dumps_opt(meta.get("pricing")), _dumps(meta, "{}"), sha, str(source_path) if source_path else None,
+             utcnow(), "imported", cid, f"{corpus['source_lang']}-{corpus['target_lang']}"),
+        )
+        conn.executemany(_OUTPUT_INSERT, [(rid, *r) for r in rows])
+    return RunImport(rid, True, missing, wanted if rid != wanted else None, warnings)
+
+
+def add_run(ws: Workspace, run: Run, *, source_path: str | None = None,
+            locations: Mapping[str, int] | None = None, identity: str | None = None) -> tuple[str, bool]:
+    """Add a run; returns ``(run_id, created)``. ``created`` is False for a re-import."""
+    res = import_run(ws, run, source_path=source_path, locations=locations, identity=identity)
+    return res.run_id, res.created
+
+
+def run_exists(ws: Workspace, run_id: str) -> bool:
+    return ws.conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is not None
+
+
+def _output_from_row(r: Sequence[Any]) -> Output:
+    """Row: entry_id, predicted, raw_predicted, latency_s, cost_usd, cached, usage, error, missing, extra."""
+    usage = _loads(r[6])
+    extra = _loads(r[9], {}) or {}
+    if r[8]:
+        extra["missing"] = True
+    return Output.model_construct(
+        id=r[0], predicted=r[1] or "", raw_predicted=r[2], latency_s=r[3], cost_usd=r[4],
+        cached=None if r[5] is None else bool(r[5]), usage=Usage.model_construct(**usage) if usage else None,
+        error=r[7], **extra,
+    )
+
+
+_OUTPUT_COLS = "o.entry_id, o.predicted, o.raw_predicted, o.latency_s, o.cost_usd, o.cached, o.usage, o.error, o.missing, o.extra"
+
+
+def _run_row(ws: Workspace, run_id: str) -> dict[str, Any]:
+    row = ws.conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None:
+        raise NotFoundError(f"no run {run_id!r} in the workspace")
+    return dict(row)
+
+
+def get_run_meta(ws: Workspace, run_id: str) -> RunMeta:
+    d = _run_row(ws, run_id)
+    return RunMeta.model_validate(_loads(d["meta"], {}) | {"run_id": run_id})
+
+
+def get_outputs(ws: Workspace, run_id: str) -> list[Output]:
+    """Outputs of a run in corpus order, missing ones included (flagged ``missing=True``)."""
+    cur = ws.conn.execute(f"SELECT {_OUTPUT_COLS} FROM outputs o WHERE o.run_id = ? ORDER BY o.position", (run_id,))
+    return [_output_from_row(r) for r in cur]
+
+
+def get_output(ws: Workspace, run_id: str, entry_id: str) -> Output:
+    r = ws.conn.execute(f"SELECT {_OUTPUT_COLS} FROM outputs o WHERE o.run_id = ? AND o.entry_id = ?",
+                        (run_id, entry_id)).fetchone()
+    if r is None:
+        raise NotFoundError(f"no output for entry {entry_id!r} in run {run_id!r}")
+    return _output_from_row(r)
+
+
+def get_run(ws: Workspace, run_id: str) -> Run:
+    """A run with its outputs in corpus order (missing outputs included)."""
+    d = _run_row(ws, run_id)
+    meta = RunMeta.model_validate(_loads(d["meta"], {}) | {"run_id": run_id})
+    run = Run(meta=meta, corpus_id=d["corpus_id"], content_sha256=d["content_sha256"])
+    run.outputs = get_outputs(ws, run_id)
+    return run
+
+
+def entry_outputs(ws: Workspace, run_id: str) -> list[tuple[Entry, Output]]:
+    """(entry, output) pairs of a run in corpus order."""
+    d = _run_row(ws, run_id)
+    ecols = ", ".join("e." + c.strip() for c in _ENTRY_COLS.split(","))
+    cur = ws.conn.execute(
+        f"SELECT {ecols}, {_OUTPUT_COLS} FROM outputs o JOIN entries e"
+        " ON e.corpus_id = ? AND e.entry_id = o.entry_id WHERE o.run_id = ? ORDER BY o.position",
+        (d["corpus_id"], run_id),
+    )
+    return [(_entry_from_row(r[:13]), _output_from_row(r[13:])) for r in cur]
+
+
+def _run_columns(ws: Workspace) -> list[str]:
+    return [r[1] for r in ws.conn.execute("PRAGMA table_info(runs)") if r[1] != "run_card"]
+
+
+def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any]]:
+    """Rows of the runs table (without the run card JSON) plus output counts, in import order.
+
+    Extra keys: ``n_outputs``, ``n_missing``, ``n_errors``, ``n_empty`` (missing, error or
+    blank output), ``has_run_card``; ``meta`` and ``pricing`` are decoded.
+    """
+    cols = ", ".join(f'r."{c}"' for c in _run_columns(ws))
+    sql = (
+        f"SELECT {cols}, r.run_card IS NOT NULL AS has_run_card, o.n_outputs, o.n_missing, o.n_errors, o.n_empty"
+        " FROM runs r LEFT JOIN (SELECT run_id, COUNT(*) AS n_outputs, SUM(missing) AS n_missing,"
+        " SUM(error IS NOT NULL) AS n_errors,"
+        " SUM(missing = 1 OR error IS NOT NULL OR TRIM(predicted) = '') AS n_empty"
+        " FROM outputs GROUP BY run_id) o ON o.run_id = r.run_id"
+    )
+    params: tuple = ()
+    if corpus_id is not None:
+        sql += " WHERE r.corpus_id = ?"
+        params = (corpus_id,)
+    sql += " ORDER BY r.imported_at, r.rowid"
+    out = []
+    for row in ws.conn.execute(sql, params):
+        d = dict(row)
+        d["meta"] = _loads(d.get("meta"), {})
+        d["pricing"] = _loads(d.get("pricing"))
+        d["has_run_card"] = bool(d["has_run_card"])
+        for k in ("n_outputs", "n_missing", "n_errors", "n_empty"):
+            d[k] = int(d[k] or 0)
+        out.append(d)
+    return out
+
+
+def delete_run(ws: Workspace, run_id: str) -> bool:
+    """Delete a run with its outputs, scores and judgments. Returns False if it did not exist."""
+    with ws.transaction() as conn:
+        cur = conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+    return cur.rowcount > 0
+
+
+def find_runs(ws: Workspace, *, source_path: str | None = None, corpus_id: str | None = None) -> list[str]:
+    sql, params = "SELECT run_id FROM runs WHERE 1=1", []
+    if source_path:
+        sql += " AND source_path = ?"
+        params.append(source_path)
+    if corpus_id:
+        sql += " AND corpus_id = ?"
+        params.append(corpus_id)
+    return [r[0] for r in ws.conn.execute(sql + " ORDER BY rowid", params)]
+
+
+# ----------------------------------------------------------------------------- glossaries
+
+def _slug(text: str) -> str:
+    s = re.sub(r"[^\w.\-]+", "-", text.strip()).strip("-.")
+    return s or "glossary"
+
+
+def add_glossary(ws: Workspace, name: str, terms: Mapping[str, Iterable[str]], source_path: str | None = None) -> str:
+    """Store a glossary; returns its id (a slug of the name, suffixed if taken by other terms).
+
+    The same name with the same terms returns the existing id without writing.
+    """
+    clean = {str(k): [str(t) for t in v] for k, v in terms.items()}
+    if not clean:
+        raise InputError(Defect(str(source_path or name), None, "the glossary has no terms"))
+    blob = json.dumps(clean, ensure_ascii=False, sort_keys=True)
+    base = _slug(name)
+    with ws.transaction() as conn:
+        gid, n = base, 1
+        while True:
+            r = conn.execute("SELECT terms FROM glossaries WHERE glossary_id = ?", (gid,)).fetchone()
+            if r is None:
+                break
+            if r[0] == blob:
+                return gid
+            n += 1
+            gid = f"{base}-{n}"
+        conn.execute("INSERT INTO glossaries (glossary_id, name, terms, source_path, imported_at) VALUES (?,?,?,?,?)",
+                     (gid, name, blob, str(source_path) if source_path else None, utcnow()))
+    return gid
+
+
+def get_glossary(ws: Workspace, glossary_id: str) -> dict[str, Any]:
+    """The glossary row: ``glossary_id``, ``name``, ``terms`` ({term: [targets]}), ``source_path``, ``imported_at``."""
+    r = ws.conn.execute("SELECT * FROM glossaries WHERE glossary_id = ?", (glossary_id,)).fetchone()
+    if r is None:
+        raise NotFoundError(f"no glossary {glossary_id!r} in the workspace")
+    d = dict(r)
+    d["terms"] = json.loads(d["terms"])
+    return d
+
+
+def list_glossaries(ws: Workspace) -> list[dict[str, Any]]:
+    """Glossary rows with ``term_count`` (terms not included)."""
+    out = []
+    for r in ws.conn.execute("SELECT glossary_id, name, terms, source_path, imported_at FROM glossaries ORDER BY rowid"):
+        d = dict(r)
+        d["term_count"] = len(json.loads(d.pop("terms")))
+        out.append(d)
+    return out
+
+
+def delete_glossary(ws: Workspace, glossary_id: str) -> bool:
+    with ws.transaction() as conn:
+        cur = conn.execute("DELETE FROM glossaries WHERE glossary_id = ?", (glossary_id,))
+    return cur.rowcount > 0
+
+
+# ----------------------------------------------------------------------------- settings
+
+def get_setting(ws: Workspace, key: str, default: Any = None) -> Any:
+    r = ws.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+    return default if r is None else json.loads(r[0])
+
+
+def set_setting(ws: Workspace, key: str, value: Any) -> None:
+    """Store a JSON-serialisable value (``None`` deletes the key)."""
+    with ws.transaction() as conn:
+        if value is None:
+            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+        else:
+            conn.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         (key, json.dumps(value, ensure_ascii=False)))
+
+
+def counts(ws: Workspace) -> dict[str, int]:
+    """Row counts of the main tables (used to check that a failed import changed nothing)."""
+    return {t: ws.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+            for t in ("corpora", "entries", "runs", "outputs", "glossaries", "settings")}
