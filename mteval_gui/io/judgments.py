@@ -1,0 +1,454 @@
+"""Judgment files (SPEC §1.3, §9): export and import of reviewers and the judgment log, CSV and JSON.
+
+An export holds every reviewer and every version of every judgment (undone ones included)
+with its ``judgment_id``, ``version``, ``superseded_by`` and ``undone`` state, so importing it
+into another workspace rebuilds the same log: the round trip is lossless.
+
+**JSON** (``.json``)::
+
+    {"format": "mteval-judgments/1", "exported_at": "...",
+     "reviewers": [{"reviewer_id", "name", "dialect", "languages", "consent_scope", "created_at"}, ...],
+     "judgments": [{"judgment_id", "reviewer_id", "run_id", "entry_id", "task", "adequacy", "fluency",
+                    "note", "flagged", "payload", "version", "created_at", "superseded_by", "undone"}, ...]}
+
+A bare JSON list is read as a list of judgments.
+
+**CSV** (``.csv``, UTF-8, header row): one row per reviewer (``record`` = ``reviewer``) and per
+judgment (``record`` = ``judgment``, the default when the column is absent) with the columns
+of :data:`CSV_COLUMNS`; ``languages`` is a JSON list (``|``-separated is accepted) and
+``payload`` a JSON object. For sheets filled in by hand, the payload fields ``word``,
+``valid``, ``kind``, ``same_meaning``, ``natural``, ``classes`` (``|``-separated), ``decision``
+and ``tier`` may also be given as columns.
+
+Rows without ``judgment_id`` are new judgments (recorded in file order on import). Reading
+checks types and ranges; the workspace checks references (unknown reviewer, run or entry)
+and answers. Every problem is reported as ``file:line: message``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.domain.judgments import TASKS, Judgment, Reviewer
+from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.jsonparse import parse_document
+from mteval_gui.io.textfile import read_text
+
+FORMAT = "mteval-judgments/1"
+REVIEWER_FIELDS = ("reviewer_id", "name", "dialect", "languages", "consent_scope", "created_at")
+JUDGMENT_FIELDS = (
+    "judgment_id", "reviewer_id", "run_id", "entry_id", "task", "adequacy", "fluency", "note", "flagged",
+    "payload", "version", "created_at", "superseded_by", "undone",
+)
+CSV_COLUMNS = (
+    "record", "reviewer_id", "name", "dialect", "languages", "consent_scope", "judgment_id", "run_id", "entry_id",
+    "task", "adequacy", "fluency", "note", "flagged", "payload", "version", "created_at", "superseded_by", "undone",
+)
+PAYLOAD_COLUMNS = ("word", "valid", "kind", "same_meaning", "natural", "classes", "decision", "tier")
+_TOP_KEYS = {"format", "exported_at", "scope", "reviewers", "judgments"}
+
+
+@dataclass
+class JudgmentFile:
+    """What was read from a judgment file: items with their line numbers, and the defects found."""
+
+    name: str
+    reviewers: list[tuple[int | None, Reviewer]] = field(default_factory=list)
+    judgments: list[tuple[int | None, Judgment]] = field(default_factory=list)
+    defects: list[Defect] = field(default_factory=list)
+
+
+def file_format(path: str | Path, fmt: str | None = None) -> str:
+    if fmt:
+        fmt = fmt.lower()
+    else:
+        fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in ("csv", "json"):
+        raise InputError(Defect(str(path), None, "unknown judgment file format: use .csv or .json (or --format)"))
+    return fmt
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def reviewer_json(r: Reviewer) -> dict[str, Any]:
+    return {k: getattr(r, k) for k in REVIEWER_FIELDS}
+
+
+def judgment_json(j: Judgment) -> dict[str, Any]:
+    return {k: getattr(j, k) for k in JUDGMENT_FIELDS}
+
+
+def dumps_json(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], scope: str | None = None) -> str:
+    """The JSON export: one reviewer or judgment per line, UTF-8 text (not escaped)."""
+    def array(items: list[dict[str, Any]]) -> str:
+        if not items:
+            return "[]"
+        return "[\n" + ",\n".join("    " + json.dumps(x, ensure_ascii=False, sort_keys=False) for x in items) + "\n  ]"
+
+    head = {"format": FORMAT, "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    if scope is not None:
+        head["scope"] = scope
+    lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
+    lines.append(f'  "reviewers": {array([reviewer_json(r) for r in reviewers])},')
+    lines.append(f'  "judgments": {array([judgment_json(j) for j in judgments])}')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
+def dumps_csv(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for r in reviewers:
+        row = {"record": "reviewer", **reviewer_json(r)}
+        w.writerow([_cell(row.get(c)) for c in CSV_COLUMNS])
+    for j in judgments:
+        row = {"record": "judgment", **judgment_json(j)}
+        w.writerow([_cell(row.get(c)) for c in CSV_COLUMNS])
+    return buf.getvalue()
+
+
+def write_judgments(
+    path: str | Path, reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], *,
+    fmt: str | None = None, scope: str | None = None,
+) -> Path:
+    """Write an export (format from ``fmt`` or the file suffix), atomically."""
+    p = Path(path)
+    kind = file_format(p, fmt)
+    text = dumps_csv(reviewers, judgments) if kind == "csv" else dumps_json(reviewers, judgments, scope)
+    _atomic_write(p, text)
+    return p
+
+
+ALLOWLIST_COLUMNS = ("word", "kind", "occurrences", "raters", "run_id", "entry_id")
+
+
+def write_allowlist(path: str | Path, rows: Iterable[dict[str, Any]], *, fmt: str | None = None) -> Path:
+    """Words speakers accepted but the analyzer rejected.
+
+    ``.tsv``: an allowlist with the columns of :data:`ALLOWLIST_COLUMNS`. ``.jsonl``: test cases
+    for the analyzer, one ``{"word", "expect": "accept", "kind", "run_id", "entry_id", ...}`` per line.
+    """
+    p = Path(path)
+    kind = (fmt or p.suffix.lstrip(".")).lower()
+    rows = list(rows)
+    if kind == "tsv":
+        buf = io.StringIO()
+        w = csv.writer(buf, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+        w.writerow(ALLOWLIST_COLUMNS)
+        for r in rows:
+            w.writerow([_cell(r.get(c)) for c in ALLOWLIST_COLUMNS])
+        text = buf.getvalue()
+    elif kind == "jsonl":
+        text = "".join(json.dumps({"word": r["word"], "expect": "accept", **{k: r.get(k) for k in ALLOWLIST_COLUMNS[1:]}},
+                                  ensure_ascii=False) + "\n" for r in rows)
+    else:
+        raise InputError(Defect(str(p), None, "unknown allowlist format: use .tsv or .jsonl"))
+    _atomic_write(p, text)
+    return p
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _Row:
+    """Typed field extraction for one record, collecting defects."""
+
+    def __init__(self, name: str, line: int | None, defects: list[Defect]):
+        self.name, self.line, self.defects = name, line, defects
+        self.ok = True
+
+    def bad(self, message: str) -> None:
+        self.defects.append(Defect(self.name, self.line, message))
+        self.ok = False
+
+    def text(self, data: dict[str, Any], key: str, *, required: bool = False) -> str | None:
+        v = data.get(key)
+        if isinstance(v, int) and not isinstance(v, bool) and key in ("entry_id", "run_id", "reviewer_id"):
+            v = str(v)
+        if v is None or (isinstance(v, str) and v == "" and required):
+            if required:
+                self.bad(f"missing {key}")
+            return None
+        if not isinstance(v, str):
+            self.bad(f"{key} must be text, not {type(v).__name__}")
+            return None
+        return v
+
+    def integer(self, data: dict[str, Any], key: str, lo: int | None = None, hi: int | None = None) -> int | None:
+        v = data.get(key)
+        if v is None:
+            return None
+        if isinstance(v, str):
+            s = v.strip()
+            try:
+                v = int(s)
+            except ValueError:
+                self.bad(f"{key} {s!r} is not a whole number")
+                return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            if isinstance(v, float) and v.is_integer():
+                v = int(v)
+            else:
+                self.bad(f"{key} {v!r} is not a whole number")
+                return None
+        if lo is not None and hi is not None and not lo <= v <= hi:
+            self.bad(f"{key} {v} is out of range {lo}-{hi}")
+            return None
+        if lo is not None and hi is None and v < lo:
+            self.bad(f"{key} {v} must be at least {lo}")
+            return None
+        return v
+
+    def boolean(self, data: dict[str, Any], key: str) -> bool:
+        v = data.get(key)
+        if v is None:
+            return False
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, int) and v in (0, 1):
+            return bool(v)
+        if isinstance(v, str) and v.strip().lower() in ("0", "1", "true", "false", "yes", "no", ""):
+            return v.strip().lower() in ("1", "true", "yes")
+        self.bad(f"{key} {v!r} is not a yes/no value (use 1 or 0)")
+        return False
+
+    def mapping(self, data: dict[str, Any], key: str) -> dict[str, Any]:
+        v = data.get(key)
+        if v is None:
+            return {}
+        if isinstance(v, str):
+            try:
+                v = json.loads(v)
+            except json.JSONDecodeError as exc:
+                self.bad(f"{key} is not valid JSON: {exc.msg}")
+                return {}
+        if not isinstance(v, dict):
+            self.bad(f"{key} must be a JSON object")
+            return {}
+        return v
+
+    def string_list(self, data: dict[str, Any], key: str) -> list[str]:
+        v = data.get(key)
+        if v is None:
+            return []
+        if isinstance(v, str):
+            s = v.strip()
+            if s.startswith("["):
+                try:
+                    v = json.loads(s)
+                except json.JSONDecodeError as exc:
+                    self.bad(f"{key} is not a valid JSON list: {exc.msg}")
+                    return []
+            else:
+                return [x.strip() for x in s.split("|") if x.strip()]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            self.bad(f"{key} must be a list of text values")
+            return []
+        return list(v)
+
+
+def _reviewer(data: dict[str, Any], row: _Row) -> Reviewer | None:
+    unknown = sorted(set(data) - set(REVIEWER_FIELDS))
+    if unknown:
+        row.bad(f"unknown reviewer field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    rid = row.text(data, "reviewer_id", required=True)
+    name = row.text(data, "name", required=True)
+    dialect = row.text(data, "dialect")
+    scope = row.text(data, "consent_scope")
+    created = row.text(data, "created_at")
+    languages = row.string_list(data, "languages")
+    if not row.ok or rid is None or name is None:
+        return None
+    return Reviewer(reviewer_id=rid, name=name, dialect=dialect or None, languages=languages,
+                    consent_scope=scope or None, created_at=created or None)
+
+
+def _judgment(data: dict[str, Any], row: _Row) -> Judgment | None:
+    unknown = sorted(set(data) - set(JUDGMENT_FIELDS))
+    if unknown:
+        row.bad(f"unknown judgment field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    task = data.get("task")
+    task = "A" if task in (None, "") else task
+    if task not in TASKS:
+        row.bad(f"task {task!r} is not one of {', '.join(TASKS)}")
+    rid = row.text(data, "reviewer_id", required=True)
+    run = row.text(data, "run_id", required=True)
+    entry = row.text(data, "entry_id")
+    fields: dict[str, Any] = {
+        "judgment_id": row.integer(data, "judgment_id", 1),
+        "adequacy": row.integer(data, "adequacy", 1, 5),
+        "fluency": row.integer(data, "fluency", 1, 5),
+        "note": row.text(data, "note"),
+        "flagged": row.boolean(data, "flagged"),
+        "payload": row.mapping(data, "payload"),
+        "created_at": row.text(data, "created_at") or None,
+        "superseded_by": row.integer(data, "superseded_by", 1),
+        "undone": row.boolean(data, "undone"),
+    }
+    version = row.integer(data, "version", 1)
+    if not row.ok or rid is None or run is None:
+        return None
+    return Judgment(reviewer_id=rid, run_id=run, entry_id=entry or None, task=task, version=version or 1, **fields)
+
+
+def _read_json(text_name: str, tf, out: JudgmentFile) -> None:
+    doc = parse_document(tf, key="judgments")
+    if doc is None:
+        return
+    data = doc.data
+    if isinstance(data, list):
+        jlines = doc.item_lines or [None] * len(data)
+        reviewers: list[Any] = []
+        rlines: list[int | None] = []
+    elif isinstance(data, dict):
+        unknown = sorted(set(data) - _TOP_KEYS)
+        if unknown:
+            out.defects.append(Defect(text_name, 1, f"unknown top-level key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"))
+        fmt = data.get("format")
+        if fmt is not None and fmt != FORMAT:
+            out.defects.append(Defect(text_name, 1, f"format {fmt!r} is not {FORMAT!r}"))
+        judgments = data.get("judgments", [])
+        reviewers = data.get("reviewers", [])
+        if not isinstance(judgments, list) or not isinstance(reviewers, list):
+            out.defects.append(Defect(text_name, 1, '"reviewers" and "judgments" must be lists'))
+            return
+        jlines = doc.item_lines or [None] * len(judgments)
+        rdoc = parse_document(tf, key="reviewers")
+        rlines = (rdoc.item_lines if rdoc and rdoc.item_lines else None) or [None] * len(reviewers)
+        data = judgments
+    else:
+        out.defects.append(Defect(text_name, 1, "a judgment file is a JSON object with reviewers and judgments, or a list"))
+        return
+    for line, item in zip(rlines, reviewers):
+        row = _Row(text_name, line, out.defects)
+        if not isinstance(item, dict):
+            row.bad("a reviewer must be a JSON object")
+            continue
+        r = _reviewer(item, row)
+        if r is not None:
+            out.reviewers.append((line, r))
+    for line, item in zip(jlines, data):
+        row = _Row(text_name, line, out.defects)
+        if not isinstance(item, dict):
+            row.bad("a judgment must be a JSON object")
+            continue
+        j = _judgment(item, row)
+        if j is not None:
+            out.judgments.append((line, j))
+
+
+def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except StopIteration:
+        out.defects.append(Defect(text_name, 1, "empty file: expected a header row"))
+        return
+    header = [h.strip() for h in header]
+    known = set(CSV_COLUMNS) | set(PAYLOAD_COLUMNS)
+    unknown = [h for h in header if h not in known]
+    if unknown:
+        out.defects.append(Defect(text_name, 1, f"unknown column{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"))
+    dupes = sorted({h for h in header if header.count(h) > 1})
+    if dupes:
+        out.defects.append(Defect(text_name, 1, f"duplicate column{'s' if len(dupes) > 1 else ''}: {', '.join(dupes)}"))
+    for needed in ("reviewer_id",):
+        if needed not in header:
+            out.defects.append(Defect(text_name, 1, f"missing column {needed}"))
+    if unknown or dupes or "reviewer_id" not in header:
+        return
+    previous_end = reader.line_num
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            out.defects.append(Defect(text_name, previous_end + 1, f"malformed CSV: {exc}"))
+            break
+        line = previous_end + 1
+        previous_end = reader.line_num
+        if not cells or all(not c.strip() for c in cells):
+            continue
+        if len(cells) != len(header):
+            out.defects.append(Defect(text_name, line, f"{len(cells)} cells, the header has {len(header)}"))
+            continue
+        raw = {h: (c if c != "" else None) for h, c in zip(header, cells)}
+        record = (raw.pop("record", None) or "judgment").strip().lower()
+        row = _Row(text_name, line, out.defects)
+        if record == "reviewer":
+            data = {k: v for k, v in raw.items() if k in REVIEWER_FIELDS}
+            extra = sorted(k for k, v in raw.items() if k not in REVIEWER_FIELDS and v is not None)
+            if extra:
+                row.bad(f"a reviewer row has judgment cells filled in: {', '.join(extra)}")
+                continue
+            r = _reviewer(data, row)
+            if r is not None:
+                out.reviewers.append((line, r))
+        elif record == "judgment":
+            data = {k: v for k, v in raw.items() if k in JUDGMENT_FIELDS}
+            extra = sorted(k for k, v in raw.items() if k in ("name", "dialect", "languages", "consent_scope") and v is not None)
+            if extra:
+                row.bad(f"a judgment row has reviewer cells filled in: {', '.join(extra)}")
+                continue
+            payload = row.mapping(data, "payload")
+            for key in PAYLOAD_COLUMNS:
+                value = raw.get(key)
+                if value is None:
+                    continue
+                parsed: Any = [x.strip() for x in value.split("|") if x.strip()] if key == "classes" else value
+                if key in payload and payload[key] != parsed:
+                    row.bad(f"column {key} ({value!r}) disagrees with payload ({payload[key]!r})")
+                payload[key] = parsed
+            data["payload"] = payload
+            j = _judgment(data, row) if row.ok else None
+            if j is not None:
+                out.judgments.append((line, j))
+        else:
+            row.bad(f"record {record!r} is not 'reviewer' or 'judgment'")
+
+
+def read_judgments(path: str | Path, *, fmt: str | None = None, name: str | None = None) -> JudgmentFile:
+    """Read a judgment file. Defects are collected in the result, not raised (the import adds its own)."""
+    display = name or str(path)
+    kind = file_format(path, fmt)
+    tf = read_text(path, name=display)
+    out = JudgmentFile(display, defects=tf.defects)
+    if kind == "json":
+        _read_json(display, tf, out)
+    else:
+        _read_csv(display, tf.text, out)
+    return out
