@@ -79,14 +79,15 @@ class Analyzer:
     """A morphological analyzer with cached, case-tolerant lookup."""
 
     def __init__(self, transducer: Any, *, path: str | Path | None = None, sha256: str | None = None,
-                 cache: PersistentCache | None = None, lru_size: int = DEFAULT_LRU_SIZE):
+                 cache: PersistentCache | None = None, lru_size: int = DEFAULT_LRU_SIZE,
+                 lock: threading.Lock | None = None):
         self._transducer = transducer
         self._raw_lookup = transducer.lookup
         self.path = Path(path) if path is not None else None
         self.name = self.path.name if self.path is not None else "<in-memory>"
         self.sha256 = sha256
         self.persistent_cache: PersistentCache | None = cache
-        self._lock = threading.Lock()
+        self._lock = lock or threading.Lock()  # one lock per transducer object
         self._analyse_cached = lru_cache(maxsize=lru_size)(self._analyse_uncached)
         self.transducer_lookups = 0
 
@@ -157,14 +158,17 @@ class Analyzer:
         return f"Analyzer({self.name!r}, sha256={self.sha256[:12] if self.sha256 else None})"
 
 
-_LOADED: dict[tuple[str, int, int], Analyzer] = {}
+_LOADED: dict[tuple[str, int, int], tuple[Any, str, threading.Lock]] = {}
 _LOADED_LOCK = threading.Lock()
 
 
-def load_analyzer(path: str | Path) -> Analyzer:
-    """Load an analyzer once per process (keyed by path, size and modification time).
+def load_analyzer(path: str | Path, *, cache: PersistentCache | None = None,
+                  lru_size: int = DEFAULT_LRU_SIZE) -> Analyzer:
+    """A new :class:`Analyzer` over a transducer read once per process.
 
-    The returned object is shared: its LRU cache stays warm across scoring jobs.
+    The transducer (keyed by path, size and modification time) and its lock are shared;
+    each call gets its own LRU cache and persistent cache, so concurrent scoring jobs
+    (possibly on different workspaces) never write into each other's caches.
     """
     p = Path(path).expanduser()
     try:
@@ -175,9 +179,10 @@ def load_analyzer(path: str | Path) -> Analyzer:
     with _LOADED_LOCK:
         got = _LOADED.get(key)
         if got is None:
-            got = Analyzer.load(p)
+            got = (read_transducer(p), sha256_file(p), threading.Lock())
             _LOADED[key] = got
-        return got
+    transducer, sha, lock = got
+    return Analyzer(transducer, path=p, sha256=sha, cache=cache, lru_size=lru_size, lock=lock)
 
 
 def forget_loaded() -> None:

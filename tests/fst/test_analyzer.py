@@ -64,7 +64,9 @@ def test_sha256_info_and_shared_loading(tiny):
     an = load_analyzer(tiny)
     assert an.sha256 == hashlib.sha256(tiny.read_bytes()).hexdigest()
     assert an.info() == {"file": "tiny.hfstol", "sha256": an.sha256}
-    assert load_analyzer(tiny) is an
+    again = load_analyzer(tiny, cache={})
+    assert again._transducer is an._transducer and again is not an  # one transducer, per-job caches
+    assert again.persistent_cache == {} and an.persistent_cache is None
 
 
 def test_unreadable_files(tmp_path):

@@ -233,3 +233,14 @@ def test_crk_behaviour_is_what_a_linguist_expects(shared_data, crk_dir, monkeypa
         assert got[run]["core.ortho"]["orthographic_accuracy"] < 0.1
     assert got["wrong-person"]["core.fst"]["fst_acceptance_rate"] == 1.0
     assert got["wrong-person"]["core.morph"]["morphological_accuracy"] < 0.25 < got["oracle"]["core.morph"]["morphological_accuracy"]
+
+
+def test_workspace_cache_is_filled_and_flushed_by_a_job(tiny, workspace):
+    from mteval_gui.store.fst_cache import WorkspaceFstCache
+
+    factory = WorkspaceFstCache.factory(workspace)
+    ctx = _ctx(tiny, fst_cache=factory)
+    e = Entry(id="1", source="s", reference="nipâw")
+    _run(FstAcceptanceMetric, ctx, _items([(e, Output(id="1", predicted="Nipâw kotak"))]))
+    rows = workspace.conn.execute("SELECT word, analyses FROM fst_cache ORDER BY word").fetchall()
+    assert [tuple(r) for r in rows] == [("Nipâw", "[]"), ("kotak", "[]"), ("nipâw", '["nipâw+V+AI+Ind+3Sg"]')]

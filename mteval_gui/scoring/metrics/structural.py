@@ -89,6 +89,14 @@ def fst_run_card_info(context: ScoringContext, strict: Analyzer | None = None) -
     return info
 
 
+def flush_persistent_caches(*analyzers: Analyzer | None) -> None:
+    """Write buffered persistent-cache entries (a workspace ``fst_cache``) at the end of a job."""
+    for an in analyzers:
+        flush = getattr(an.persistent_cache, "flush", None) if an is not None else None
+        if callable(flush):
+            flush()
+
+
 def _ratio(num: float, den: float) -> float | None:
     return (num / den) if den else None
 
@@ -140,6 +148,7 @@ class FstAcceptanceMetric(BaseMetric):
         rates = [e.value for e in per_entry if e.value is not None]
         accepted = sum(int(e.values.get("accepted", 0)) for e in per_entry)
         tokens = sum(int(e.values.get("tokens", 0)) for e in per_entry)
+        flush_persistent_caches(self.analyzer)
         extra = {"fst": fst_run_card_info(context, self.analyzer), "tokens": tokens}
         if not rates:
             return CorpusScore({"fst_acceptance_rate": None, "fst_acceptance_rate_micro": None, "fst_accepted": None},
@@ -261,6 +270,7 @@ class MorphologicalAccuracyMetric(BaseMetric):
         correct = sum(int(e.values.get("correct", 0)) for e in per_entry)
         covered = sum(int(e.values.get("covered", 0)) for e in per_entry)
         analysable = sum(int(e.values.get("analysable", 0)) for e in per_entry)
+        flush_persistent_caches(self.analyzer)
         extra = {"correct": correct, "covered": covered, "analysable": analysable, "min_coverage": self.min_coverage}
         if not covered:
             reason = ("no output word was accepted by the analyzer" if not analysable
@@ -339,6 +349,7 @@ class OrthographicAccuracyMetric(BaseMetric):
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         ok = sum(int(e.values.get("ok", 0)) for e in per_entry)
         words = sum(int(e.values.get("words", 0)) for e in per_entry)
+        flush_persistent_caches(self.strict, self.descriptive)
         codes: Counter[str] = Counter()
         for e in per_entry:
             codes.update(e.detail.get("codes", {}))
