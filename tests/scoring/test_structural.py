@@ -57,6 +57,7 @@ def test_fst_acceptance_by_hand(tiny):
     ])
     per, cs = _run(FstAcceptanceMetric, _ctx(tiny), items)
     assert [p.value for p in per] == [1.0, 0.5, 0.0, 0.0]
+    assert [p.values["rejected"] for p in per] == [0, 1, 0, 0]
     assert per[1].detail["analyses"] == [
         {"token": "Nipâw", "form": "nipâw", "accepted": True, "analyses": ["nipâw+V+AI+Ind+3Sg"]},
         {"token": "kotak", "form": "kotak", "accepted": False, "analyses": []},

@@ -136,6 +136,7 @@ class FstAcceptanceMetric(BaseMetric):
                 value=(acc / n) if n else 0.0,
                 values={
                     "accepted": acc,
+                    "rejected": n - acc,
                     "tokens": n,
                     "fst_acceptance_rate_micro.num": acc,
                     "fst_acceptance_rate_micro.den": n,
