@@ -1,0 +1,1 @@
+"""Word lists of the Plains Cree evaluation standard (tab-separated files; see README.md)."""
