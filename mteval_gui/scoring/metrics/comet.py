@@ -5,7 +5,8 @@ judgments of mostly European high-resource language pairs, so its absolute value
 calibrated for low-resource languages. Every result carries a coverage flag read from the
 language cards (``metricModelSupport``): when a card marks its language as not covered by
 the model's encoder, the corpus result says so (``extra["covered"] is False`` plus a
-``comet_language_not_covered`` caveat).
+``comet_language_not_covered`` caveat in ``extra["caveats"]``; unknown coverage gives a
+``comet_coverage_unknown`` caveat).
 
 Model choice (:func:`resolve_comet_model`): an explicit choice (``options["comet_model"]``,
 a Hugging Face model id or a local checkpoint path) → the target card's
@@ -439,10 +440,10 @@ class CometMetric(BaseMetric):
             else:
                 message = (f"no language card states whether COMET model {choice.name} covers {langs}; "
                            f"COMET is not calibrated for low-resource languages")
-            extra["caveat"] = {"code": NOT_COVERED_CAVEAT if choice.covered is False else "comet_coverage_unknown",
-                               "message": message,
-                               "detail": {"model": choice.name, "languages": list(choice.uncovered_languages),
-                                          "note": choice.note}}
+            code = NOT_COVERED_CAVEAT if choice.covered is False else "comet_coverage_unknown"
+            extra["caveats"] = [{"code": code, "message": message,
+                                 "detail": {"model": choice.name, "languages": list(choice.uncovered_languages),
+                                            "note": choice.note}}]
         if not vals:
             return CorpusScore({"comet_score": None, "comet_model": choice.name}, availability="not_applicable",
                                reason="no entry has a reference to score against", extra=extra)
