@@ -1,0 +1,255 @@
+"""Composite score, quality tiers and score caveats (SPEC §5, LYSS §4–5).
+
+- Every component is normalised to [0, 1] (chrF++/100, 1 − code-switching, 1 − hallucination,
+  others as they are) and clamped; a NaN or infinite value is an error, never silently
+  dropped.
+- Profile A applies when an analyzer ran (``fst_acceptance_rate`` is a number), else
+  Profile B. ``composite = Σ w·v / Σ w`` over the profile's metrics that have a value
+  (renormalisation), rounded to 4 places; null when none has a value.
+- ``morphological_accuracy`` enters only when ``morph_coverage ≥ 0.25``.
+- The tier is read from the rounded composite: ≥ 0.85 fluent, ≥ 0.70 deployable, ≥ 0.50
+  functional, ≥ 0.30 emerging, else baseline; null → unscored. Deployable and fluent are
+  displayed "pending speaker review" until a review confirms the run.
+- Caveats are computed from the entries and shown next to any composite.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mteval_gui.domain.runcard import Caveat, CompositeItem
+from mteval_gui.errors import MtevalError
+from mteval_gui.text import match_key
+
+PROFILE_A: dict[str, float] = {
+    "fst_acceptance_rate": 0.25,
+    "morphological_accuracy": 0.15,
+    "chrf_plus_plus": 0.15,
+    "semantic_score": 0.15,
+    "equivalent_match_rate": 0.10,
+    "code_switching_rate": 0.05,
+    "terminology_adherence": 0.05,
+    "hallucination_rate": 0.05,
+    "exact_match_rate": 0.05,
+}
+PROFILE_B: dict[str, float] = {
+    "semantic_score": 0.25,
+    "chrf_plus_plus": 0.25,
+    "equivalent_match_rate": 0.15,
+    "exact_match_rate": 0.10,
+    "code_switching_rate": 0.10,
+    "terminology_adherence": 0.05,
+    "hallucination_rate": 0.05,
+    "orthographic_accuracy": 0.05,
+}
+PROFILES: dict[str, dict[str, float]] = {"A": PROFILE_A, "B": PROFILE_B}
+INVERTED = frozenset({"code_switching_rate", "hallucination_rate"})
+SCALED_100 = frozenset({"chrf_plus_plus"})
+MORPH_MIN_COVERAGE = 0.25
+ROUND_PLACES = 4
+
+TIERS: tuple[tuple[float, str], ...] = ((0.85, "fluent"), (0.70, "deployable"), (0.50, "functional"),
+                                        (0.30, "emerging"), (0.0, "baseline"))
+REVIEW_GATED_TIERS = frozenset({"deployable", "fluent"})
+
+# caveat thresholds
+SOURCE_COPY_SHARE = 0.5
+NEAR_CONSTANT_SHARE = 0.2
+NEAR_CONSTANT_MIN = 3
+LENGTH_DEFLATION = 0.75
+LENGTH_INFLATION = 1.5
+SMALL_SAMPLE = 30
+
+
+class CompositeError(MtevalError):
+    """A composite input is not a finite number."""
+
+
+def normalise(key: str, value: float) -> float:
+    """A metric value on [0, 1], 1 = perfect. Raises CompositeError on NaN/inf."""
+    v = float(value)
+    if math.isnan(v) or math.isinf(v):
+        raise CompositeError(f"{key}: value {value!r} is not a finite number; the composite cannot be computed")
+    if key in SCALED_100:
+        v = v / 100.0
+    if key in INVERTED:
+        v = 1.0 - v
+    return min(1.0, max(0.0, v))
+
+
+def choose_profile(scores: Mapping[str, Any]) -> str:
+    """``A`` when an analyzer ran (an FST acceptance value exists), else ``B``."""
+    return "A" if scores.get("fst_acceptance_rate") is not None else "B"
+
+
+@dataclass
+class CompositeResult:
+    value: float | None
+    profile: str
+    breakdown: list[CompositeItem] = field(default_factory=list)
+    excluded: dict[str, str] = field(default_factory=dict)  # metric -> why it did not count
+    raw_value: float | None = None  # before rounding
+
+
+def composite_inputs(scores: Mapping[str, Any], profile: str) -> tuple[dict[str, float], dict[str, str]]:
+    """The profile's metrics that count, with their raw values; and why the others do not."""
+    weights = PROFILES[profile]
+    used: dict[str, float] = {}
+    excluded: dict[str, str] = {}
+    for key in weights:
+        v = scores.get(key)
+        if v is None:
+            excluded[key] = "no value"
+            continue
+        if key == "morphological_accuracy":
+            cov = scores.get("morph_coverage")
+            if cov is None or float(cov) < MORPH_MIN_COVERAGE:
+                excluded[key] = f"morph_coverage {cov if cov is None else round(float(cov), 4)} < {MORPH_MIN_COVERAGE}"
+                continue
+        used[key] = float(v)
+    return used, excluded
+
+
+def compute_composite(scores: Mapping[str, Any], profile: str | None = None) -> CompositeResult:
+    """Weighted, renormalised composite with each metric's weight share and contribution."""
+    profile = profile or choose_profile(scores)
+    if profile not in PROFILES:
+        raise CompositeError(f"unknown composite profile {profile!r}")
+    weights = PROFILES[profile]
+    used, excluded = composite_inputs(scores, profile)
+    if not used:
+        return CompositeResult(None, profile, [], excluded)
+    norm = {k: normalise(k, v) for k, v in used.items()}
+    total_w = sum(weights[k] for k in used)
+    raw = sum(weights[k] * norm[k] for k in used) / total_w
+    items = [
+        CompositeItem(metric=k, value=used[k], normalised=norm[k], weight=weights[k],
+                      weight_share=weights[k] / total_w, contribution=weights[k] * norm[k] / total_w)
+        for k in weights if k in used
+    ]
+    return CompositeResult(round(raw, ROUND_PLACES), profile, items, excluded, raw)
+
+
+def composite_vectorised(values: Mapping[str, np.ndarray], profile: str) -> np.ndarray:
+    """Vectorised composite (unrounded) for bootstrap resamples: ``values`` are RAW metric
+    values per resample (shape ``(k,)``); non-finite resample values drop out of that resample."""
+    weights = PROFILES[profile]
+    num = None
+    den = None
+    for key, arr in values.items():
+        a = np.asarray(arr, dtype=np.float64)
+        if key in SCALED_100:
+            a = a / 100.0
+        if key in INVERTED:
+            a = 1.0 - a
+        ok = np.isfinite(a)
+        a = np.clip(np.where(ok, a, 0.0), 0.0, 1.0)
+        w = weights[key] * ok
+        num = w * a if num is None else num + w * a
+        den = w if den is None else den + w
+    if num is None:
+        return np.zeros(0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def quality_tier(value: float | None) -> str:
+    """Tier label of a (rounded) composite; ``unscored`` for null."""
+    if value is None:
+        return "unscored"
+    for threshold, label in TIERS:
+        if value >= threshold:
+            return label
+    return "baseline"
+
+
+def tier_display(tier: str | None, confirmed: bool | None = None) -> str:
+    """How a tier is shown: deployable/fluent stay "pending speaker review" until confirmed."""
+    if not tier:
+        return "unscored"
+    if tier in REVIEW_GATED_TIERS:
+        if confirmed is True:
+            return f"{tier} (confirmed by speaker review)"
+        if confirmed is False:
+            return f"{tier} (not confirmed by speaker review)"
+        return f"{tier} (pending speaker review)"
+    return tier
+
+
+# ----------------------------------------------------------------------------- caveats
+
+
+def compute_caveats(sources: Sequence[str], outputs: Sequence[str], references: Sequence[str | None], *,
+                    length_ratio: float | None = None) -> list[Caveat]:
+    """Caveats of one run (SPEC §5). Inputs are aligned per entry; empty output = ``""``."""
+    n = len(sources)
+    caveats: list[Caveat] = []
+    if n == 0:
+        return caveats
+    out_keys = [match_key(o) for o in outputs]
+    src_keys = [match_key(s) for s in sources]
+    ref_keys = [match_key(r) if r else "" for r in references]
+    copies = sum(1 for o, s in zip(out_keys, src_keys) if o and o == s)
+    if copies / n >= SOURCE_COPY_SHARE:
+        caveats.append(Caveat(code="source_copy",
+                              message=f"{copies} of {n} outputs ({copies / n:.0%}) copy their source",
+                              detail={"copies": copies, "entries": n, "share": copies / n}))
+    counts = Counter(k for k in out_keys if k)
+    if counts:
+        modal, _ = counts.most_common(1)[0]
+        # entries where the modal output is not justified by the entry's own reference
+        reused = [i for i, k in enumerate(out_keys) if k == modal and ref_keys[i] != modal]
+        distinct_sources = len({src_keys[i] for i in reused})
+        if len(reused) >= NEAR_CONSTANT_MIN and distinct_sources >= NEAR_CONSTANT_MIN \
+                and len(reused) / n >= NEAR_CONSTANT_SHARE:
+            shown = next(outputs[i] for i in reused)
+            caveats.append(Caveat(code="near_constant_output",
+                                  message=f"one output is reused for {len(reused)} of {n} different sources: {shown[:60]!r}",
+                                  detail={"output": shown, "entries": len(reused), "share": len(reused) / n}))
+    if length_ratio is not None and math.isfinite(length_ratio):
+        if length_ratio < LENGTH_DEFLATION:
+            caveats.append(Caveat(code="length_deflation",
+                                  message=f"outputs are short: mean length ratio {length_ratio:.2f} < {LENGTH_DEFLATION}",
+                                  detail={"length_ratio": length_ratio, "threshold": LENGTH_DEFLATION}))
+        elif length_ratio > LENGTH_INFLATION:
+            caveats.append(Caveat(code="length_inflation",
+                                  message=f"outputs are long: mean length ratio {length_ratio:.2f} > {LENGTH_INFLATION}",
+                                  detail={"length_ratio": length_ratio, "threshold": LENGTH_INFLATION}))
+    if n < SMALL_SAMPLE:
+        caveats.append(Caveat(code="small_sample", message=f"only {n} entries (< {SMALL_SAMPLE}); intervals are wide",
+                              detail={"entries": n, "threshold": SMALL_SAMPLE}))
+    return caveats
+
+
+def errors_caveat(errors: int, total: int) -> Caveat | None:
+    if errors <= 0:
+        return None
+    return Caveat(code="errors_scored_empty",
+                  message=f"{errors} of {total} entries failed or are missing; they are scored as empty outputs",
+                  detail={"errors": errors, "entries": total})
+
+
+def composite_metric_set(card: Mapping[str, Any]) -> tuple[str | None, frozenset[str]]:
+    """(profile, metrics that counted) of a run card dict or RunCard-like mapping."""
+    profile = card.get("composite_profile")
+    items = card.get("composite_breakdown") or []
+    return profile, frozenset(i["metric"] if isinstance(i, Mapping) else i.metric for i in items)
+
+
+def coverage_differs_caveat(cards: Mapping[str, Mapping[str, Any]]) -> Caveat | None:
+    """``metric_coverage_differs`` when compared runs' composites count different metrics."""
+    sets = {run_id: composite_metric_set(c) for run_id, c in cards.items()}
+    distinct = {v for v in sets.values()}
+    if len(distinct) <= 1:
+        return None
+    union = frozenset().union(*(s for _p, s in distinct))
+    detail = {run_id: {"profile": p, "missing": sorted(union - s)} for run_id, (p, s) in sets.items()}
+    return Caveat(code="metric_coverage_differs",
+                  message="the compared composites do not count the same metrics; compare shared metrics with paired tests",
+                  detail=detail)
