@@ -1,0 +1,230 @@
+"""Speaker review from the command line: reviewers, judgment files, validation, sign-off.
+
+- ``mteval reviewers add ID --name NAME [--dialect D] [--language L ...] [--consent TEXT]``
+- ``mteval reviewers list [--json]``
+- ``mteval judgments export RUN... | --all -o FILE [--format csv|json]``
+- ``mteval judgments import FILE [--format csv|json]``
+- ``mteval judgments allowlist RUN... -o FILE.tsv|FILE.jsonl`` (Task C words speakers accept)
+- ``mteval validate RUN... [--metric ID ...] [--aspect adequacy|fluency|mean] [--json]``
+- ``mteval signoff RUN --reviewer ID confirm|reject [--tier TIER] [--note TEXT]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from mteval_gui.cli._common import open_workspace
+from mteval_gui.errors import MtevalError
+
+
+def register(subparsers: Any) -> None:
+    rp = subparsers.add_parser("reviewers", help="manage the speakers who review outputs")
+    rsub = rp.add_subparsers(dest="reviewers_command", metavar="ACTION")
+    rsub.required = True
+    add = rsub.add_parser("add", help="add a reviewer")
+    add.add_argument("reviewer_id", metavar="ID", help="short identifier (kept in every judgment)")
+    add.add_argument("--name", required=True, help="name or pseudonym")
+    add.add_argument("--dialect", help="dialect or variety the reviewer speaks")
+    add.add_argument("--language", dest="languages", action="append", default=[], metavar="CODE",
+                     help="a language the reviewer reads (ISO 639-3; repeat for several)")
+    add.add_argument("--consent", dest="consent_scope", metavar="TEXT", help="what the reviewer consented to")
+    add.set_defaults(handler=cmd_reviewers_add)
+    ls = rsub.add_parser("list", help="list reviewers")
+    ls.add_argument("--json", action="store_true", help="print JSON")
+    ls.set_defaults(handler=cmd_reviewers_list)
+
+    jp = subparsers.add_parser("judgments", help="export and import speaker judgments")
+    jsub = jp.add_subparsers(dest="judgments_command", metavar="ACTION")
+    jsub.required = True
+    ex = jsub.add_parser("export", help="write reviewers and the complete judgment log (CSV or JSON)")
+    ex.add_argument("runs", nargs="*", metavar="RUN", help="runs whose judgments to export")
+    ex.add_argument("--all", action="store_true", help="every reviewer and judgment of the workspace")
+    ex.add_argument("-o", "--output", required=True, metavar="FILE", help="output file (.csv or .json)")
+    ex.add_argument("--format", choices=("csv", "json"), help="file format (default: from the file name)")
+    ex.set_defaults(handler=cmd_export)
+    im = jsub.add_parser("import", help="merge a judgment file into the workspace (all or nothing)")
+    im.add_argument("file", metavar="FILE")
+    im.add_argument("--format", choices=("csv", "json"), help="file format (default: from the file name)")
+    im.set_defaults(handler=cmd_import)
+    al = jsub.add_parser("allowlist", help="export words speakers accepted but the analyzer rejected (Task C)")
+    al.add_argument("runs", nargs="+", metavar="RUN")
+    al.add_argument("-o", "--output", required=True, metavar="FILE", help=".tsv (allowlist) or .jsonl (test cases)")
+    al.set_defaults(handler=cmd_allowlist)
+
+    vp = subparsers.add_parser("validate", help="agreement and metric-human correlation from speaker judgments")
+    vp.add_argument("runs", nargs="+", metavar="RUN")
+    vp.add_argument("--metric", dest="metrics", action="append", metavar="ID",
+                    help="metric id to correlate (repeat; default: every metric with per-entry values)")
+    vp.add_argument("--aspect", choices=("adequacy", "fluency", "mean"), default="adequacy",
+                    help="human score to correlate with (default adequacy)")
+    vp.add_argument("--bootstrap", type=int, default=1000, metavar="B", help="bootstrap resamples (default 1000)")
+    vp.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
+    vp.add_argument("--json", action="store_true", help="print the full study as JSON (with scatter points)")
+    vp.set_defaults(handler=cmd_validate)
+
+    sp = subparsers.add_parser("signoff", help="confirm or reject a run's tier claim after speaker review")
+    sp.add_argument("run", metavar="RUN")
+    sp.add_argument("--reviewer", required=True, metavar="ID")
+    sp.add_argument("decision", choices=("confirm", "reject"))
+    sp.add_argument("--tier", help="the tier the decision is about (default: the run's current tier)")
+    sp.add_argument("--note", help="reason or remarks")
+    sp.set_defaults(handler=cmd_signoff)
+
+
+# --------------------------------------------------------------------------- reviewers
+
+
+def cmd_reviewers_add(args: argparse.Namespace) -> int:
+    from mteval_gui.domain.judgments import Reviewer
+    from mteval_gui.store.judgments import add_reviewer
+
+    ws = open_workspace(args)
+    r = add_reviewer(ws, Reviewer(reviewer_id=args.reviewer_id, name=args.name, dialect=args.dialect,
+                                  languages=args.languages, consent_scope=args.consent_scope))
+    print(f"added reviewer {r.reviewer_id} ({r.name})")
+    return 0
+
+
+def cmd_reviewers_list(args: argparse.Namespace) -> int:
+    from mteval_gui.store.judgments import current_judgments, list_reviewers
+
+    ws = open_workspace(args)
+    reviewers = list_reviewers(ws)
+    counts: dict[str, int] = {}
+    for j in current_judgments(ws):
+        counts[j.reviewer_id] = counts.get(j.reviewer_id, 0) + 1
+    if args.json:
+        print(json.dumps([{**r.model_dump(), "judgments": counts.get(r.reviewer_id, 0)} for r in reviewers],
+                         ensure_ascii=False, indent=2))
+        return 0
+    if not reviewers:
+        print("no reviewers yet: add one with `mteval reviewers add ID --name NAME`")
+        return 0
+    print(f"{'id':<14} {'name':<24} {'dialect':<18} {'languages':<12} {'judgments':>9}  consent")
+    for r in reviewers:
+        print(f"{r.reviewer_id:<14} {r.name:<24} {r.dialect or '-':<18} {','.join(r.languages) or '-':<12} "
+              f"{counts.get(r.reviewer_id, 0):>9}  {r.consent_scope or '-'}")
+    return 0
+
+
+# --------------------------------------------------------------------------- files
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from mteval_gui.io.judgments import write_judgments
+    from mteval_gui.store.judgments import export_log
+
+    if args.all == bool(args.runs):
+        raise MtevalError("give the runs to export, or --all (not both)")
+    ws = open_workspace(args)
+    reviewers, log = export_log(ws, None if args.all else args.runs)
+    path = write_judgments(args.output, reviewers, log, fmt=args.format,
+                           scope="all" if args.all else ",".join(args.runs))
+    print(f"wrote {len(log)} judgment versions and {len(reviewers)} reviewers to {path}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from mteval_gui.io.judgments import read_judgments
+    from mteval_gui.store.judgments import import_log
+
+    read = read_judgments(args.file, fmt=args.format)
+    ws = open_workspace(args)
+    s = import_log(ws, read.reviewers, read.judgments, file=read.name, defects=read.defects)
+    print(f"imported {s['judgments_added']} judgments ({s['judgments_unchanged']} already present), "
+          f"{s['reviewers_added']} new reviewers ({s['reviewers_unchanged']} already present)")
+    return 0
+
+
+def cmd_allowlist(args: argparse.Namespace) -> int:
+    from mteval_gui.io.judgments import write_allowlist
+    from mteval_gui.review import allowlist_rows, fst_audit
+
+    ws = open_workspace(args)
+    audit = fst_audit(ws, args.runs)
+    rows = allowlist_rows(audit)
+    path = write_allowlist(args.output, rows)
+    print(f"wrote {len(rows)} words to {path} ({audit.valid} valid of {audit.valid + audit.invalid} decided occurrences)")
+    return 0
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def _num(v: float | None, digits: int = 3) -> str:
+    return "n/a" if v is None else f"{v:.{digits}f}"
+
+
+def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
+    if value is None:
+        return "n/a"
+    if lo is None or hi is None:
+        return f"{value:.3f}"
+    return f"{value:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from mteval_gui.review import fst_audit, linter_audit, validation_study
+
+    ws = open_workspace(args)
+    study = validation_study(ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap, seed=args.seed)
+    lint = linter_audit(ws, args.runs)
+    fst = fst_audit(ws, args.runs)
+    if args.json:
+        doc = {"runs": list(args.runs), **study.to_json(), "linter_audit": [r.to_json() for r in lint],
+               "fst_audit": fst.to_json()}
+        json.dump(doc, sys.stdout, ensure_ascii=False, indent=2, default=list)
+        print()
+        return 0
+    out = sys.stdout
+    p = study.progress
+    share = min(1.0, p.items_at_target / p.target_items) if p.target_items else 1.0
+    out.write(f"runs: {', '.join(args.runs)}\n")
+    out.write(f"progress: {p.items_rated} items rated, {p.items_at_target} by {p.target_raters}+ reviewers "
+              f"({share:.0%} of the {p.target_items}-item target), {p.raters} reviewer{'s' if p.raters != 1 else ''}"
+              f"{'  [target met]' if p.target_met else ''}\n")
+    out.write("\nagreement (Krippendorff's alpha, ordinal; 95% bootstrap CI over items):\n")
+    for aspect, a in study.agreement.items():
+        out.write(f"  {aspect:<9} {_with_ci(a.alpha, a.ci_lower, a.ci_upper):<28} {a.units} items, {a.pairable_values} ratings\n")
+    out.write(f"\nmetric-human correlation with mean {study.aspect} "
+              f"(95% bootstrap CI, B={study.n_bootstrap}, seed {study.seed}):\n")
+    if not study.metrics:
+        out.write("  no per-entry metric values: score the runs first (`mteval evaluate ...`)\n")
+    else:
+        out.write(f"  {'metric':<26} {'n':>5}  {'Kendall tau-b':<26} {'Spearman rho':<26} {'runs':>4}  Pearson r (system)\n")
+        for m in study.metrics:
+            sp = m.system_pearson
+            system = _with_ci(sp.value, sp.ci_lower, sp.ci_upper) if sp.value is not None else (
+                "n/a (3+ runs needed)" if sp.n < 3 else "n/a")
+            out.write(f"  {m.metric_id:<26} {m.kendall.n:>5}  {_with_ci(m.kendall.value, m.kendall.ci_lower, m.kendall.ci_upper):<26} "
+                      f"{_with_ci(m.spearman.value, m.spearman.ci_lower, m.spearman.ci_upper):<26} {sp.n:>4}  {system}\n")
+    if lint:
+        out.write("\nlinter audit (Task B): precision of EQUIVALENT calls per variant class (Wilson 95% CI):\n")
+        for r in lint:
+            out.write(f"  {r.variant_class:<24} {r.pairs:>4} pairs  strict {_with_ci(r.strict.value, r.strict.ci_lower, r.strict.ci_upper):<24}"
+                      f" lenient {_with_ci(r.lenient.value, r.lenient.ci_lower, r.lenient.ci_upper)}\n")
+    if fst.occurrences:
+        fr = fst.false_rejection
+        out.write(f"\nFST audit (Task C): false-rejection rate {_with_ci(fr.value, fr.ci_lower, fr.ci_upper)} (Wilson 95% CI); "
+                  f"{fst.valid} valid, {fst.invalid} invalid, {fst.unresolved} unresolved of {fst.occurrences} rejected words\n")
+        if fst.by_kind:
+            out.write("  valid words by kind: " + ", ".join(f"{k} {v}" for k, v in fst.by_kind.items()) + "\n")
+    return 0
+
+
+# --------------------------------------------------------------------------- sign-off
+
+
+def cmd_signoff(args: argparse.Namespace) -> int:
+    from mteval_gui.store.judgments import signoff, signoff_status
+
+    ws = open_workspace(args)
+    j = signoff(ws, args.run, args.reviewer, args.decision, tier=args.tier, note=args.note)
+    status = signoff_status(ws, args.run)
+    state = {True: "confirmed", False: "rejected", None: "pending speaker review"}[status["confirmed"]]
+    print(f"{args.reviewer} {args.decision}s tier {j.payload.get('tier') or '(none)'} of {args.run}; "
+          f"the run's present tier {status['tier'] or '(unscored)'} is {state}")
+    return 0

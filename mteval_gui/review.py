@@ -1,0 +1,209 @@
+"""Speaker review glue: reads judgments and metric values from the workspace, runs the validation.
+
+:mod:`mteval_gui.validation` works on plain data and never touches the workspace; this module
+is the bridge used by the CLI (``mteval validate``) and the GUI (validation dashboard, run
+card ``human_review`` block, "pending speaker review" badge, audit queues).
+
+- :func:`run_review_status` -> ``{reviewers, judgments, agreement, confirmed}`` for a run card.
+- :func:`validation_study` -> agreement, metric-human correlations with CIs, progress.
+- :func:`linter_audit` / :func:`fst_audit` -> Task B linter precision, Task C FST false rejections.
+- :func:`linter_audit_queue` / :func:`fst_audit_queue` -> what to show reviewers for tasks B and C.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from mteval_gui.errors import StoreError
+from mteval_gui.store import judgments as store
+from mteval_gui.store.db import Workspace
+from mteval_gui.store.results import entry_scores, entry_values_bulk
+from mteval_gui.validation.agreement import krippendorff_alpha
+from mteval_gui.validation.audits import ClassPrecision, FstAudit, LinterAnswer, WordAnswer, linter_precision
+from mteval_gui.validation.audits import fst_audit as _fst_audit
+from mteval_gui.validation.study import Item, Rating, StudyResult, ratings_by_item, run_study
+
+LINT_SUFFIX = ".lint"
+FST_METRIC = "core.fst"
+
+
+def _require_runs(ws: Workspace, run_ids: Sequence[str]) -> None:
+    for run_id in run_ids:
+        if ws.conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is None:
+            raise StoreError(f"unknown run {run_id!r}")
+
+
+def ratings(ws: Workspace, run_ids: Sequence[str]) -> list[Rating]:
+    """Current Task A ratings of the runs as plain :class:`Rating` records."""
+    out: list[Rating] = []
+    for run_id in run_ids:
+        for j in store.current_judgments(ws, run_id=run_id, task="A"):
+            if j.entry_id is not None and (j.adequacy is not None or j.fluency is not None):
+                out.append(Rating(j.run_id, j.entry_id, j.reviewer_id, j.adequacy, j.fluency))
+    return out
+
+
+def metric_values(ws: Workspace, run_ids: Sequence[str], metric_ids: Sequence[str] | None = None) -> dict[str, dict[Item, float | None]]:
+    """``{metric_id: {(run_id, entry_id): value}}`` from the stored per-entry results."""
+    out: dict[str, dict[Item, float | None]] = {}
+    for run_id in run_ids:
+        for metric_id, values in entry_values_bulk(ws, run_id, metric_ids).items():
+            bucket = out.setdefault(metric_id, {})
+            for entry_id, value in values.items():
+                bucket[(run_id, entry_id)] = value
+    return out
+
+
+def available_metrics(ws: Workspace, run_ids: Sequence[str]) -> list[str]:
+    """Metric ids with per-entry values in any of the runs."""
+    if not run_ids:
+        return []
+    marks = ",".join("?" * len(run_ids))
+    rows = ws.conn.execute(
+        f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND value IS NOT NULL ORDER BY metric_id",
+        list(run_ids),
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def validation_study(
+    ws: Workspace,
+    run_ids: Sequence[str],
+    metric_ids: Sequence[str] | None = None,
+    *,
+    aspect: str = "adequacy",
+    n_bootstrap: int = 1000,
+    seed: int = 12345,
+) -> StudyResult:
+    """The metric-vs-human study over the runs' current Task A ratings."""
+    _require_runs(ws, run_ids)
+    if metric_ids is not None:
+        known = set(available_metrics(ws, run_ids))
+        missing = [m for m in metric_ids if m not in known]
+        if missing:
+            raise StoreError(
+                f"no per-entry values for metric{'s' if len(missing) > 1 else ''} {', '.join(missing)} in "
+                f"{', '.join(run_ids)} (available: {', '.join(sorted(known)) or 'none; score the runs first'})"
+            )
+    values = metric_values(ws, run_ids, metric_ids)
+    return run_study(ratings(ws, run_ids), values, aspect=aspect, n_bootstrap=n_bootstrap, seed=seed)
+
+
+def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
+    """The run card's ``human_review`` block: reviewers, judgments, agreement, confirmed.
+
+    ``reviewers``/``judgments`` count current judgments of tasks A-C; ``agreement`` is
+    Krippendorff's α (ordinal) of the adequacy ratings (None until computable); ``confirmed``
+    comes from the sign-offs on the run's present tier (None without one).
+    """
+    _require_runs(ws, [run_id])
+    current = [j for j in store.current_judgments(ws, run_id=run_id) if j.task != "signoff"]
+    per_item = ratings_by_item(ratings(ws, [run_id]), "adequacy")
+    alpha = krippendorff_alpha([list(v.values()) for v in per_item.values()], "ordinal")
+    return {
+        "reviewers": len({j.reviewer_id for j in current}),
+        "judgments": len(current),
+        "agreement": None if alpha is None else round(alpha, 4),
+        "confirmed": store.signoff_status(ws, run_id)["confirmed"],
+    }
+
+
+# --------------------------------------------------------------------------- Task B
+
+
+def _lint_details(ws: Workspace, run_id: str) -> dict[str, dict[str, Any]]:
+    """``{entry_id: linter detail}`` from the run's language linter (a metric id ending in .lint)."""
+    rows = ws.conn.execute(
+        "SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id = ? AND metric_id LIKE ?", (run_id, f"%{LINT_SUFFIX}")
+    ).fetchall()
+    out: dict[str, dict[str, Any]] = {}
+    for (metric_id,) in rows:
+        for entry_id, data in entry_scores(ws, run_id, metric_id).items():
+            detail = data.get("detail") or {}
+            if isinstance(detail, dict):
+                out.setdefault(entry_id, detail)
+    return out
+
+
+def linter_audit_queue(ws: Workspace, run_ids: Sequence[str]) -> list[dict[str, Any]]:
+    """Entries the linter called EQUIVALENT, with the classes that fired (the Task B items)."""
+    _require_runs(ws, run_ids)
+    queue = []
+    for run_id in run_ids:
+        for entry_id, detail in sorted(_lint_details(ws, run_id).items()):
+            if detail.get("verdict") == "EQUIVALENT":
+                queue.append({"run_id": run_id, "entry_id": entry_id, "classes": list(detail.get("classes") or []),
+                              "explanation": detail.get("explanation")})
+    return queue
+
+
+def linter_audit(ws: Workspace, run_ids: Sequence[str]) -> list[ClassPrecision]:
+    """Per-class linter precision from the current Task B judgments.
+
+    Classes come from the judgment (``payload.classes``, recorded when it was made) or else from
+    the linter's stored result for the entry.
+    """
+    _require_runs(ws, run_ids)
+    answers = []
+    for run_id in run_ids:
+        details: dict[str, dict[str, Any]] | None = None
+        for j in store.current_judgments(ws, run_id=run_id, task="B"):
+            classes = j.payload.get("classes")
+            if classes is None:
+                if details is None:
+                    details = _lint_details(ws, run_id)
+                classes = (details.get(j.entry_id or "") or {}).get("classes") or []
+            answers.append(LinterAnswer((run_id, j.entry_id), j.reviewer_id, tuple(classes),
+                                        j.payload.get("same_meaning"), j.payload.get("natural")))
+    return linter_precision(answers)
+
+
+# --------------------------------------------------------------------------- Task C
+
+
+def rejected_words(ws: Workspace, run_id: str) -> list[tuple[str, str]]:
+    """(entry_id, word) for every word the analyzer rejected in the run's outputs (corpus order)."""
+    scores = entry_scores(ws, run_id, FST_METRIC)
+    order = {r[0]: r[1] for r in ws.conn.execute(
+        "SELECT e.entry_id, e.position FROM entries e JOIN runs r ON r.corpus_id = e.corpus_id WHERE r.run_id = ?", (run_id,))}
+    out = []
+    for entry_id in sorted(scores, key=lambda e: order.get(e, 1 << 30)):
+        seen = set()
+        for w in (scores[entry_id].get("detail") or {}).get("words") or []:
+            token = w.get("token")
+            if token and not w.get("accepted") and token not in seen:
+                seen.add(token)
+                out.append((entry_id, token))
+    return out
+
+
+def fst_audit_queue(ws: Workspace, run_ids: Sequence[str], *, limit: int | None = None, seed: int = 0) -> list[tuple[str, str, str]]:
+    """(run_id, entry_id, word) rejected-word occurrences to audit; a seeded random sample when ``limit`` is set."""
+    _require_runs(ws, run_ids)
+    items = [(run_id, entry_id, word) for run_id in run_ids for entry_id, word in rejected_words(ws, run_id)]
+    if limit is not None and limit < len(items):
+        items = sorted(random.Random(seed).sample(items, limit), key=items.index)
+    return items
+
+
+def fst_audit(ws: Workspace, run_ids: Sequence[str]) -> FstAudit:
+    """FST false-rejection rate and allowlist from the current Task C judgments."""
+    _require_runs(ws, run_ids)
+    answers = [
+        WordAnswer((j.run_id, j.entry_id, j.payload.get("word")), j.payload.get("word"), j.reviewer_id,
+                   j.payload.get("valid"), j.payload.get("kind"))
+        for run_id in run_ids for j in store.current_judgments(ws, run_id=run_id, task="C")
+    ]
+    return _fst_audit(answers)
+
+
+def allowlist_rows(audit: FstAudit) -> list[dict[str, Any]]:
+    """The audit's allowlist in the shape of :func:`mteval_gui.io.judgments.write_allowlist`."""
+    rows = []
+    for row in audit.allowlist:
+        run_id, entry_id, _ = row["example"]  # type: ignore[misc]
+        rows.append({"word": row["word"], "kind": row["kind"], "occurrences": row["occurrences"],
+                     "raters": row["raters"], "run_id": run_id, "entry_id": entry_id})
+    return rows

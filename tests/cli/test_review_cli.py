@@ -1,0 +1,142 @@
+"""`mteval reviewers|judgments|validate|signoff` end to end on a small workspace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mteval_gui.cli import main
+from mteval_gui.domain.judgments import Judgment, Reviewer
+from mteval_gui.store import Workspace
+from mteval_gui.store import judgments as J
+from tests.store.judgment_helpers import add_corpus, add_entry_metric, add_run
+
+ENTRIES = ["e1", "e2", "e3", "e4", "e5"]
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "ws.sqlite"
+    ws = Workspace(path)
+    add_corpus(ws, "c", ENTRIES)
+    add_run(ws, "sysA", "c", tier="deployable")
+    add_run(ws, "sysB", "c", tier="emerging")
+    add_run(ws, "sysC", "c", tier="functional")
+    add_entry_metric(ws, "sysA", "core.chrf", {"e1": 90.0, "e2": 70.0, "e3": 80.0, "e4": 50.0, "e5": 60.0})
+    add_entry_metric(ws, "sysB", "core.chrf", {"e1": 20.0, "e2": 30.0, "e3": 10.0, "e4": 40.0, "e5": 25.0})
+    add_entry_metric(ws, "sysC", "core.chrf", {"e1": 50.0, "e2": 55.0, "e3": 45.0, "e4": 35.0, "e5": 60.0})
+    ws.close()
+    return str(path)
+
+
+def run(db, *args):
+    return main(["--db", db, *args])
+
+
+def test_reviewers_add_and_list(db, capsys):
+    assert run(db, "reviewers", "add", "ana", "--name", "Ana", "--dialect", "Plains", "--language", "crk",
+               "--language", "eng", "--consent", "research") == 0
+    assert run(db, "reviewers", "add", "ben", "--name", "Ben") == 0
+    assert "added reviewer ana (Ana)" in capsys.readouterr().out
+    assert run(db, "reviewers", "list") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split() == ["ana", "Ana", "Plains", "crk,eng", "0", "research"]
+    assert run(db, "reviewers", "list", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["reviewer_id"] for r in data] == ["ana", "ben"] and data[0]["languages"] == ["crk", "eng"]
+    assert run(db, "reviewers", "add", "ana", "--name", "Again") == 1
+    assert "reviewer 'ana' already exists" in capsys.readouterr().err
+
+
+def _rate_everything(db):
+    ws = Workspace(db)
+    ratings = {"sysA": [5, 4, 5, 3, 4], "sysB": [1, 2, 1, 2, 2], "sysC": [3, 3, 2, 2, 4]}
+    for rid in ("ana", "ben", "cat"):
+        J.add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid))
+    for k, rid in enumerate(("ana", "ben", "cat")):
+        for run_id, values in ratings.items():
+            for eid, a in zip(ENTRIES, values):
+                a2 = max(1, min(5, a + (1 if (k + ENTRIES.index(eid)) % 4 == 0 else 0)))
+                J.record_judgment(ws, Judgment(reviewer_id=rid, run_id=run_id, entry_id=eid, adequacy=a2, fluency=a))
+    ws.close()
+
+
+def test_validate_prints_agreement_correlations_and_progress(db, capsys):
+    _rate_everything(db)
+    assert run(db, "validate", "sysA", "sysB", "sysC", "--bootstrap", "200") == 0
+    out = capsys.readouterr().out
+    assert "progress: 15 items rated, 15 by 3+ reviewers (8% of the 200-item target), 3 reviewers" in out
+    assert "agreement (Krippendorff's alpha, ordinal" in out
+    assert "adequacy" in out and "fluency" in out
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("core.chrf"))
+    assert line.split()[1] == "15" and line.split()[-4] == "3"  # 15 items, 3 runs
+    assert run(db, "validate", "sysA", "--metric", "core.chrf", "--json", "--bootstrap", "50") == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["runs"] == ["sysA"] and doc["metrics"][0]["metric_id"] == "core.chrf"
+    assert doc["metrics"][0]["system_pearson"]["value"] is None  # one run
+    assert len(doc["metrics"][0]["points"]) == 5
+    assert run(db, "validate", "sysA", "--metric", "core.bleu") == 1
+    assert "no per-entry values for metric core.bleu" in capsys.readouterr().err
+
+
+def test_export_import_round_trip_through_the_cli(db, tmp_path, capsys):
+    _rate_everything(db)
+    out_json = tmp_path / "all.json"
+    out_csv = tmp_path / "sysA.csv"
+    assert run(db, "judgments", "export", "--all", "-o", str(out_json)) == 0
+    assert "wrote 45 judgment versions and 3 reviewers" in capsys.readouterr().out
+    assert run(db, "judgments", "export", "sysA", "-o", str(out_csv)) == 0
+    assert "wrote 15 judgment versions" in capsys.readouterr().out
+    assert run(db, "judgments", "export", "-o", str(out_csv)) == 1  # neither runs nor --all
+    other = tmp_path / "other.sqlite"
+    ws = Workspace(other)
+    add_corpus(ws, "c", ENTRIES)
+    for r in ("sysA", "sysB", "sysC"):
+        add_run(ws, r, "c")
+    ws.close()
+    assert main(["--db", str(other), "judgments", "import", str(out_json)]) == 0
+    assert "imported 45 judgments (0 already present), 3 new reviewers" in capsys.readouterr().out
+    assert main(["--db", str(other), "judgments", "import", str(out_csv)]) == 0
+    assert "imported 0 judgments (15 already present)" in capsys.readouterr().out
+    a, b = Workspace(db), Workspace(other)
+    assert J.export_log(a) == J.export_log(b)
+    a.close()
+    b.close()
+
+
+def test_import_of_a_bad_file_exits_2_with_located_defects(db, tmp_path, capsys):
+    assert run(db, "reviewers", "add", "ana", "--name", "Ana") == 0
+    capsys.readouterr()
+    bad = tmp_path / "bad.csv"
+    bad.write_text("reviewer_id,run_id,entry_id,adequacy\nana,sysA,e1,9\nana,sysZ,e1,3\nzed,sysA,e2,3\nana,sysA,e3,4\n",
+                   encoding="utf-8")
+    assert run(db, "judgments", "import", str(bad)) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"{bad}:2: adequacy 9 is out of range 1-5",
+        f"{bad}:3: unknown run 'sysZ'",
+        f"{bad}:4: unknown reviewer 'zed'",
+        "mteval: 3 problems found; nothing was written",
+    ]
+    ws = Workspace(db)
+    assert J.current_judgments(ws) == []
+    ws.close()
+
+
+def test_signoff_and_allowlist(db, tmp_path, capsys):
+    assert run(db, "reviewers", "add", "ana", "--name", "Ana") == 0
+    capsys.readouterr()
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm", "--note", "speakers agree") == 0
+    assert capsys.readouterr().out.strip() == "ana confirms tier deployable of sysA; the run's present tier deployable is confirmed"
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "reject") == 0
+    assert "is rejected" in capsys.readouterr().out
+    assert run(db, "signoff", "sysA", "--reviewer", "nobody", "confirm") == 1
+    assert "unknown reviewer 'nobody'" in capsys.readouterr().err
+    ws = Workspace(db)
+    J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sysB", entry_id="e2", task="C",
+                                   payload={"word": "namôya", "valid": "Yes", "kind": "Established"}))
+    ws.close()
+    out = tmp_path / "allow.tsv"
+    assert run(db, "judgments", "allowlist", "sysB", "-o", str(out)) == 0
+    assert out.read_text(encoding="utf-8").splitlines()[1] == "namôya\tEstablished\t1\t1\tsysB\te2"
