@@ -14,7 +14,7 @@ Tables:
 - ``reviewers`` / ``judgments``: judgments are an append-only log; an edit adds a version and
   points the previous one at it (``superseded_by``); undo marks the newest ``undone`` and
   restores the previous one.
-- ``benchmark_runs`` / ``benchmark_results``: ÈwéBench results per model.
+- ``benchmark_runs`` / ``benchmark_results``: ÈwéBench results per model (``meta``: run metadata, v2).
 """
 
 from __future__ import annotations
@@ -247,6 +247,12 @@ CREATE TABLE benchmark_results (
 );
 """
 
+# v2: ÈwéBench run metadata (responses sha256, active weight, word-list checksums, normalisation).
+_V2 = """
+ALTER TABLE benchmark_runs ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
+CREATE INDEX idx_benchmark_runs_model ON benchmark_runs(model);
+"""
+
 # MIGRATIONS[i] brings a database from user_version i to i+1.
-MIGRATIONS: list[str] = [_V1]
+MIGRATIONS: list[str] = [_V1, _V2]
 SCHEMA_VERSION = len(MIGRATIONS)

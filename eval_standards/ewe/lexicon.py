@@ -1,0 +1,175 @@
+"""Editable Ewe word lists (``data/*.tsv``) named by the Ewe card's ``lexicon_files``.
+
+File format: UTF-8 TSV; lines starting with ``#`` are comments; the first other line is a
+header whose first column is ``word``; every later line holds a word (or a space-separated
+word sequence) and further columns (gloss or class, and a ``source`` citation that must not be
+empty). Words are compared in :func:`~eval_standards.ewe.orthography.fold_key` form.
+
+Two lists are used by the Ewe quality heuristic:
+
+- ``common_words``: common Ewe words (+0.05 each);
+- ``french_words``: French words (−0.2 above five distinct ones). A word that is also in
+  ``common_words`` is dropped from the French list, so ``le``/``la``/``de``/``du`` can never
+  count as French even if someone adds them.
+
+A malformed file raises :class:`~mteval_gui.errors.InputError` listing every defect as
+``file:line: message``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from mteval_gui.errors import CardError, Defect, InputError
+from mteval_gui.text import nfc
+
+from eval_standards.ewe.orthography import word_keys
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+REQUIRED_LISTS = ("common_words", "french_words")
+
+
+@dataclass(frozen=True)
+class WordEntry:
+    word: str  # as written in the file (NFC)
+    key: tuple[str, ...]  # folded word keys
+    note: str
+    source: str
+    line: int
+
+
+@dataclass(frozen=True)
+class WordList:
+    name: str
+    path: str
+    sha256: str
+    entries: tuple[WordEntry, ...]
+
+    @property
+    def keys(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(e.key for e in self.entries)
+
+    def word_of(self, key: tuple[str, ...]) -> str:
+        for e in self.entries:
+            if e.key == key:
+                return e.word
+        return " ".join(key)
+
+
+@dataclass(frozen=True)
+class EweLexicon:
+    """The word lists the Ewe quality heuristic uses."""
+
+    common: WordList
+    french: WordList
+    french_ignored: tuple[str, ...] = field(default=())  # French entries dropped because they are common Ewe
+
+    @property
+    def french_keys(self) -> tuple[tuple[str, ...], ...]:
+        common = set(self.common.keys)
+        return tuple(k for k in self.french.keys if k not in common)
+
+    def describe(self) -> dict[str, dict[str, object]]:
+        """File names, sha256 and sizes (recorded with benchmark results)."""
+        return {
+            wl.name: {"file": Path(wl.path).name, "sha256": wl.sha256, "words": len(wl.entries)}
+            for wl in (self.common, self.french)
+        }
+
+
+def read_word_list(path: str | Path, name: str | None = None, folds: Mapping[str, str] | None = None) -> WordList:
+    """Read one TSV word list; raises InputError with every defect of the file."""
+    path = Path(path)
+    fname = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(Defect(fname, None, f"cannot read word list: {exc.strerror or exc}")) from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(Defect(fname, line, f"invalid UTF-8 at byte {exc.start}")) from exc
+    defects: list[Defect] = []
+    entries: list[WordEntry] = []
+    seen: dict[tuple[str, ...], int] = {}
+    header: list[str] | None = None
+    source_col = None
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("\t")]
+        if header is None:
+            header = [c.lower() for c in cols]
+            if header[0] != "word":
+                defects.append(Defect(fname, lineno, "the header's first column must be 'word'"))
+            if "source" not in header:
+                defects.append(Defect(fname, lineno, "the header has no 'source' column"))
+            else:
+                source_col = header.index("source")
+            continue
+        word = nfc(cols[0])
+        if not word:
+            defects.append(Defect(fname, lineno, "empty word"))
+            continue
+        key = tuple(word_keys(word, folds))
+        if not key:
+            defects.append(Defect(fname, lineno, f"{word!r} contains no letters"))
+            continue
+        source = cols[source_col] if source_col is not None and source_col < len(cols) else ""
+        if source_col is not None and not source:
+            defects.append(Defect(fname, lineno, f"{word!r} has no source"))
+        if key in seen:
+            defects.append(Defect(fname, lineno, f"{word!r} repeats line {seen[key]}"))
+            continue
+        seen[key] = lineno
+        note = cols[1] if len(cols) > 1 and source_col != 1 else ""
+        entries.append(WordEntry(word, key, note, source, lineno))
+    if header is None:
+        defects.append(Defect(fname, None, "no header line (expected 'word<TAB>...<TAB>source')"))
+    if defects:
+        raise InputError(defects)
+    return WordList(name or path.stem, fname, hashlib.sha256(raw).hexdigest(), tuple(entries))
+
+
+def lexicon_paths(cards_dir: str | Path | None = None) -> dict[str, Path]:
+    """The word-list files named by the Ewe card (``lexicon_files``), resolved under ``data/``."""
+    from mteval_gui.cards import load_card
+
+    card = load_card("ewe", cards_dir)
+    missing = [n for n in REQUIRED_LISTS if n not in card.lexicon_files]
+    if missing:
+        raise CardError(f"lexicon_files lacks {', '.join(missing)}", card="ewe.json")
+    return {name: DATA_DIR / rel for name, rel in card.lexicon_files.items()}
+
+
+def load_lexicon(common_path: str | Path, french_path: str | Path,
+                 folds: Mapping[str, str] | None = None) -> EweLexicon:
+    common = read_word_list(common_path, "common_words", folds)
+    french = read_word_list(french_path, "french_words", folds)
+    ckeys = set(common.keys)
+    ignored = tuple(e.word for e in french.entries if e.key in ckeys)
+    return EweLexicon(common, french, ignored)
+
+
+def ewe_lexicon() -> EweLexicon:
+    """The card's word lists (cached per file content: editing a file takes effect on next use)."""
+    paths = lexicon_paths()
+    stamps = tuple((str(p), _mtime(p)) for p in (paths["common_words"], paths["french_words"]))
+    return _cached_lexicon(stamps)
+
+
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime_ns
+    except OSError:
+        return -1
+
+
+@lru_cache(maxsize=4)
+def _cached_lexicon(stamps: tuple[tuple[str, float], ...]) -> EweLexicon:
+    return load_lexicon(stamps[0][0], stamps[1][0])

@@ -1,0 +1,107 @@
+"""Ewe orthography helpers shared by the Ewe quality heuristic and ÈwéBench.
+
+- :data:`EWE_LETTERS`: the seven letters that mark written Ewe, ɖ ɛ ɔ ƒ ŋ ɣ ʋ, in both cases.
+- :func:`fold_key`: the comparison form of a text: NFC, whitespace collapsed, casefolded, then
+  the Ewe card's look-alike folds (Ð/Đ → Ɖ, ʊ → ʋ, ɑ → a, Greek ε/γ/υ → ɛ/ɣ/ʋ ...). Folds come from
+  ``language_cards/ewe.json`` (``orthography.folds``), so a linguist edits them there.
+- :func:`word_keys`: the words of a text in :func:`fold_key` form. A word is a run of letters,
+  combining marks and digits; a hyphen or apostrophe between two such runs stays inside the
+  word (``e-le``, ``d'ivoire``), as does a decimal point or comma between digits (``1.70``).
+  Combining marks belong to the word, so ``vɔ`` is not found inside ``vɔ̃``.
+- :func:`find_sequences`: which word sequences (keywords, list entries) occur as whole words.
+- :func:`find_words`: the same over a text, where a word with an internal apostrophe also
+  counts as its parts, so French elisions (``l'effort``, ``qu'il``) expose the word after
+  the apostrophe while ``d'ivoire`` still matches as one word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from mteval_gui.text import folded_key
+
+EWE_LETTERS_LOWER = "ɖɛɔƒŋɣʋ"
+EWE_LETTERS = EWE_LETTERS_LOWER + EWE_LETTERS_LOWER.upper()
+
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_UNIT = rf"(?:[^\W_]|[{_MARKS}])"
+_APOSTROPHES = "'’ʼ"
+_JOIN = rf"(?:[-{_APOSTROPHES}‐‑]|(?<=\d)[.,](?=\d))"
+_APOS_SPLIT = re.compile(f"[{_APOSTROPHES}]")
+WORD_RE = re.compile(rf"{_UNIT}+(?:{_JOIN}{_UNIT}+)*")
+
+
+def card_folds(cards_dir: str | None = None) -> dict[str, str]:
+    """The orthographic folds of the Ewe language card (raises CardError if the card is broken)."""
+    return dict(_card_folds(cards_dir))
+
+
+@lru_cache(maxsize=8)
+def _card_folds(cards_dir: str | None) -> tuple[tuple[str, str], ...]:
+    from mteval_gui.cards import cards_dir as _dir, load_card
+
+    card = load_card("ewe", _dir(cards_dir))
+    return tuple(card.orthography.folds.items())
+
+
+def _current_folds(folds: Mapping[str, str] | None) -> Mapping[str, str]:
+    if folds is not None:
+        return folds
+    from mteval_gui.cards import cards_dir
+
+    return dict(_card_folds(str(cards_dir())))
+
+
+def fold_key(text: str | None, folds: Mapping[str, str] | None = None) -> str:
+    """NFC, collapsed whitespace, casefolded, look-alike letters folded (card folds by default)."""
+    return folded_key(text or "", _current_folds(folds))
+
+
+def word_keys(text: str | None, folds: Mapping[str, str] | None = None) -> list[str]:
+    """The words of ``text`` in :func:`fold_key` form, in order."""
+    return WORD_RE.findall(fold_key(text, folds))
+
+
+def ewe_letters_in(text: str | None, folds: Mapping[str, str] | None = None) -> list[str]:
+    """Distinct Ewe letters in ``text`` (either case, after folds), lower case, in alphabet order."""
+    key = fold_key(text, folds)
+    return [ch for ch in EWE_LETTERS_LOWER if ch in key]
+
+
+def has_ewe_letters(text: str | None, folds: Mapping[str, str] | None = None) -> bool:
+    return bool(ewe_letters_in(text, folds))
+
+
+def find_sequences(words: Sequence[str], sequences: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The given word sequences that occur contiguously in ``words`` (order of ``sequences`` kept)."""
+    found = []
+    singles = set(words)
+    n = len(words)
+    for seq in sequences:
+        if not seq:
+            continue
+        if len(seq) == 1:
+            if seq[0] in singles:
+                found.append(seq)
+            continue
+        k = len(seq)
+        first = seq[0]
+        for i in range(n - k + 1):
+            if words[i] == first and tuple(words[i:i + k]) == seq:
+                found.append(seq)
+                break
+    return found
+
+
+def find_words(text: str | None, sequences: Iterable[tuple[str, ...]],
+               folds: Mapping[str, str] | None = None) -> list[tuple[str, ...]]:
+    """Word sequences found in ``text`` as whole words (apostrophe parts also count, see above)."""
+    seqs = list(sequences)
+    words = word_keys(text, folds)
+    found = set(find_sequences(words, seqs))
+    if any(_APOS_SPLIT.search(w) for w in words):
+        parts = [p for w in words for p in _APOS_SPLIT.split(w) if p]
+        found |= set(find_sequences(parts, seqs))
+    return [s for s in seqs if s in found]

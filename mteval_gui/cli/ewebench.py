@@ -1,0 +1,276 @@
+"""``mteval ewebench``: score ÈwéBench suites for Ewe and compare models (SPEC §10).
+
+- ``mteval ewebench score --suite DIR --responses FILE [--model NAME] [-o results.json]
+  [--csv FILE] [--save] [--details]`` — a category table (score, passed/total, weight, active),
+  the ÈwéScore, suite defects, provider errors and missing responses.
+- ``mteval ewebench compare RESULTS.json|RUN_ID ... [--stored] [--csv FILE]`` — rank models.
+- ``mteval ewebench validate --suite DIR [--all]`` — list suite defects (exit 1 if a test
+  cannot be scored).
+- ``mteval ewebench list`` — stored runs of the workspace.
+
+A category with no response at all is inactive (a partial run) and leaves the ÈwéScore;
+in an active category, missing responses, provider errors and unscorable tests score 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from mteval_gui.domain.ewebench import BenchmarkResult, SuiteDefect
+from mteval_gui.errors import InputError
+
+SHORT = {
+    "linguistic_comprehension": "ling",
+    "text_generation": "gen",
+    "reasoning": "reas",
+    "translation": "trans",
+    "cultural_knowledge": "cult",
+    "instruction_following": "instr",
+    "multi_turn": "multi",
+    "agentic": "agent",
+    "style_adaptation": "style",
+    "robustness": "robust",
+}
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("ewebench", help="score ÈwéBench LLM suites for Ewe (ÈwéScore)")
+    sub = p.add_subparsers(dest="ewebench_command", metavar="ACTION")
+    sub.required = True
+
+    sp = sub.add_parser("score", help="score one model's responses against a suite")
+    sp.add_argument("--suite", required=True, metavar="DIR", help="folder of <category>.json test files")
+    sp.add_argument("--responses", required=True, metavar="FILE",
+                    help="JSONL/JSON of {test_id, response} or {test_id, error}, or a folder of such files")
+    sp.add_argument("--model", metavar="NAME", help="model name (default: from the responses file or its name)")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write the full results as JSON")
+    sp.add_argument("--csv", metavar="FILE", help="write one CSV row per test")
+    sp.add_argument("--save", action="store_true", help="store the results in the workspace (--db)")
+    sp.add_argument("--details", action="store_true", help="print every test with its score and explanation")
+    sp.set_defaults(handler=cmd_score)
+
+    cp = sub.add_parser("compare", help="rank several models (results files or stored run ids)")
+    cp.add_argument("items", nargs="*", metavar="RESULTS", help="results JSON files (from score -o) or stored run ids")
+    cp.add_argument("--stored", action="store_true", help="include every run stored in the workspace")
+    cp.add_argument("--csv", metavar="FILE", help="write the ranking as CSV")
+    cp.set_defaults(handler=cmd_compare)
+
+    vp = sub.add_parser("validate", help="list the defects of a suite")
+    vp.add_argument("--suite", required=True, metavar="DIR")
+    vp.add_argument("--all", action="store_true", help="also list notes (fields a test's method does not use)")
+    vp.set_defaults(handler=cmd_validate)
+
+    lp = sub.add_parser("list", help="list ÈwéBench runs stored in the workspace")
+    lp.set_defaults(handler=cmd_list)
+
+
+# ------------------------------------------------------------------------------------- output
+
+
+def _num(x: float | None, digits: int = 1) -> str:
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def print_category_table(result: BenchmarkResult, out: TextIO) -> None:
+    width = max([len("category")] + [len(c.category) for c in result.categories])
+    out.write(f"{'category':<{width}}  {'score':>6}  {'passed':>7}  {'weight':>6}  active\n")
+    for c in result.categories:
+        passed = f"{c.passed}/{c.total}" if c.active else f"–/{c.total}"
+        active = "yes" if c.active else "no (no responses)"
+        out.write(f"{c.category:<{width}}  {_num(c.score):>6}  {passed:>7}  {c.weight:>6.2f}  {active}\n")
+    total_w = sum(c.weight for c in result.categories)
+    inactive = [c.category for c in result.categories if not c.active]
+    out.write(f"\nÈwéScore: {_num(result.ewe_score)} / 100")
+    if result.ewe_score is None:
+        out.write("  (no category has a response)")
+    out.write(f"   tests passed: {result.passed}/{result.total}")
+    out.write(f"   active weight {result.active_weight:.2f} of {total_w:.2f}\n")
+    if inactive:
+        out.write(f"inactive categories (partial run, left out of the ÈwéScore): {', '.join(inactive)}\n")
+
+
+def print_defects(defects: Sequence[SuiteDefect], out: TextIO, *, title: str, show_info: bool = False) -> None:
+    if not defects:
+        return
+    errors = [d for d in defects if d.severity == "error"]
+    warnings = [d for d in defects if d.severity == "warning"]
+    infos = [d for d in defects if d.severity == "info"]
+    parts = [f"{len(errors)} error{'s' if len(errors) != 1 else ''}",
+             f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}"]
+    if infos:
+        parts.append(f"{len(infos)} note{'s' if len(infos) != 1 else ''}")
+    out.write(f"\n{title} ({', '.join(parts)}):\n")
+    for d in errors:
+        out.write(f"  error: {d}\n")
+    for d in warnings:
+        out.write(f"  warning: {d}\n")
+    if show_info:
+        for d in infos:
+            out.write(f"  note: {d}\n")
+    elif infos:
+        out.write(f"  ({len(infos)} notes about fields a test's method does not use: 'mteval ewebench validate --all')\n")
+
+
+def print_result(result: BenchmarkResult, out: TextIO, *, details: bool = False) -> None:
+    out.write(f"ÈwéBench — model: {result.model}\n")
+    out.write(f"suite: {result.suite_path}   responses: {result.responses_path}\n\n")
+    print_category_table(result, out)
+    print_defects(result.suite_defects, out, title="Suite defects")
+    print_defects(result.response_warnings, out, title="Responses")
+    errs = result.provider_errors
+    if errs:
+        out.write(f"\nProvider errors ({len(errs)}, scored 0):\n")
+        for t in errs:
+            out.write(f"  {t.test_id}: {t.error}\n")
+    missing = result.missing
+    if missing:
+        out.write(f"\nMissing responses ({len(missing)}, scored 0): {', '.join(t.test_id for t in missing)}\n")
+    unscorable = result.unscorable
+    if unscorable:
+        out.write(f"\nUnscorable tests ({len(unscorable)}, scored 0 — suite defects): "
+                  f"{', '.join(t.test_id for t in unscorable)}\n")
+    if details:
+        out.write("\nTests:\n")
+        for t in result.tests:
+            mark = "✓" if t.passed else ("·" if t.passed is None else "✗")
+            out.write(f"  {mark} {t.test_id:<22} {t.status:<10} {_num(t.score, 3):>6}  {t.method or '?'}\n")
+            for line in t.explanation.get("lines", []):
+                out.write(f"      {line}\n")
+
+
+# ------------------------------------------------------------------------------------ commands
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from mteval_gui.benchmarks.ewebench import score_suite
+    from mteval_gui.io.ewebench import read_responses, read_suite
+    from mteval_gui.io.ewebench_export import write_result_json, write_results_csv
+
+    suite = read_suite(args.suite)
+    responses = read_responses(args.responses, suite)
+    result = score_suite(suite, responses, model=args.model)
+    out = sys.stdout
+    print_result(result, out, details=args.details)
+    if args.output:
+        write_result_json(result, args.output)
+        out.write(f"\nresults written to {args.output}\n")
+    if args.csv:
+        write_results_csv(result, args.csv)
+        out.write(f"per-test CSV written to {args.csv}\n")
+    if args.save:
+        from mteval_gui.cli._common import open_workspace
+        from mteval_gui.store.benchmarks import save_benchmark_run
+
+        ws = open_workspace(args)
+        try:
+            run_id = save_benchmark_run(ws, result)
+        finally:
+            ws.close()
+        out.write(f"stored in {ws.path} as {run_id}\n")
+    return 0
+
+
+def _load_items(args: argparse.Namespace) -> list[BenchmarkResult]:
+    from mteval_gui.io.ewebench_export import read_result_json
+
+    results: list[BenchmarkResult] = []
+    stored_ids = [i for i in args.items if not Path(i).exists()]
+    files = [i for i in args.items if Path(i).exists()]
+    defects = []
+    for f in files:
+        try:
+            results.append(read_result_json(f))
+        except InputError as exc:
+            defects.extend(exc.defects)
+    if defects:
+        raise InputError(defects)
+    if stored_ids or args.stored:
+        from mteval_gui.cli._common import open_workspace
+        from mteval_gui.store.benchmarks import BenchmarkRunNotFound, get_benchmark_run, list_benchmark_runs
+
+        ws = open_workspace(args)
+        try:
+            ids = list(stored_ids)
+            if args.stored:
+                ids += [s.bench_run_id for s in list_benchmark_runs(ws) if s.bench_run_id not in ids]
+            for i in ids:
+                try:
+                    results.append(get_benchmark_run(ws, i))
+                except BenchmarkRunNotFound:
+                    from mteval_gui.errors import Defect
+
+                    defects.append(Defect(i, None, "neither a results file nor a stored ÈwéBench run id"))
+        finally:
+            ws.close()
+    if defects:
+        raise InputError(defects)
+    return results
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from mteval_gui.benchmarks.ewebench import rank_results
+
+    results = _load_items(args)
+    out = sys.stdout
+    if not results:
+        out.write("nothing to compare: give results files or run ids, or --stored\n")
+        return 1
+    ranking = rank_results(results)
+    cats = ranking.categories
+    mw = max([len("model")] + [len(r.model) for r in ranking.results])
+    heads = [SHORT.get(c, c[:6]) for c in cats]
+    out.write(f"{'#':>2}  {'model':<{mw}}  {'ÈwéScore':>8}  {'passed':>7}  " + "  ".join(f"{h:>6}" for h in heads) + "\n")
+    for row in ranking.rows():
+        passed = f"{row['passed']}/{row['total']}"
+        cells = "  ".join(f"{_num(row['categories'].get(c)):>6}" for c in cats)
+        out.write(f"{row['rank']:>2}  {row['model']:<{mw}}  {_num(row['ewe_score']):>8}  {passed:>7}  {cells}\n")
+    legend = ", ".join(f"{SHORT.get(c, c[:6])} = {c}" for c in cats)
+    out.write(f"\n{legend}; — = category not run\n")
+    if ranking.caveats:
+        out.write("\nCaveats:\n")
+        for c in ranking.caveats:
+            out.write(f"  {c}\n")
+    if args.csv:
+        from mteval_gui.io.ewebench_export import write_ranking_csv
+
+        write_ranking_csv(ranking.rows(), cats, args.csv)
+        out.write(f"ranking CSV written to {args.csv}\n")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from mteval_gui.io.ewebench import read_suite
+
+    suite = read_suite(args.suite)
+    out = sys.stdout
+    by_cat = ", ".join(f"{c} {len(suite.tests_of(c))}" for c in suite.categories)
+    out.write(f"suite {suite.path}: {len(suite.tests)} tests ({by_cat})\n")
+    if not suite.defects:
+        out.write("no defects\n")
+        return 0
+    print_defects(suite.defects, out, title="Defects", show_info=args.all)
+    return 1 if suite.errors() else 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from mteval_gui.cli._common import open_workspace
+    from mteval_gui.store.benchmarks import list_benchmark_runs
+
+    ws = open_workspace(args)
+    try:
+        runs = list_benchmark_runs(ws)
+    finally:
+        ws.close()
+    out = sys.stdout
+    if not runs:
+        out.write("no ÈwéBench runs stored\n")
+        return 0
+    mw = max(len("model"), *(len(r.model) for r in runs))
+    out.write(f"{'id':<20}  {'model':<{mw}}  {'ÈwéScore':>8}  created\n")
+    for r in runs:
+        out.write(f"{r.bench_run_id:<20}  {r.model:<{mw}}  {_num(r.ewe_score):>8}  {r.created_at}\n")
+    return 0

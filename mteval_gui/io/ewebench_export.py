@@ -1,0 +1,133 @@
+"""Writing and reading ÈwéBench results (JSON and CSV).
+
+- JSON (:func:`write_result_json` / :func:`read_result_json`): the whole
+  :class:`~mteval_gui.domain.ewebench.BenchmarkResult` — ÈwéScore, categories, every test with
+  its response and explanation, suite defects, provider errors, normalisation and word-list
+  checksums. Reading it back gives an equal result (used by ``mteval ewebench compare``).
+- CSV (:func:`write_results_csv`): one row per test; (:func:`write_categories_csv`): one row
+  per category; (:func:`write_ranking_csv`): one row per model.
+
+Files are written atomically (temporary file, then rename). UTF-8; CSV with a header row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from mteval_gui.domain.ewebench import BENCHMARK_NAME, BenchmarkResult, BenchTestResult
+from mteval_gui.errors import Defect, InputError
+
+TEST_COLUMNS = ["model", "category", "test_id", "method", "status", "score", "passed", "response", "error", "explanation"]
+CATEGORY_COLUMNS = ["model", "category", "weight", "active", "score", "passed", "total", "answered", "missing",
+                    "errors", "unscorable"]
+
+
+def _atomic_write(path: str | Path, text: str) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def result_to_json(result: BenchmarkResult) -> dict[str, Any]:
+    return result.model_dump(mode="json")
+
+
+def write_result_json(result: BenchmarkResult, path: str | Path) -> None:
+    _atomic_write(path, json.dumps(result_to_json(result), ensure_ascii=False, indent=2) + "\n")
+
+
+def read_result_json(path: str | Path) -> BenchmarkResult:
+    """Read a results file written by :func:`write_result_json`; InputError if it is not one."""
+    path = Path(path)
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise InputError(Defect(name, None, f"cannot read: {exc.strerror or exc}")) from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(Defect(name, None, f"invalid UTF-8 at byte {exc.start}")) from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(Defect(name, exc.lineno, f"invalid JSON: {exc.msg}", exc.colno)) from exc
+    if not isinstance(data, dict) or data.get("benchmark") != BENCHMARK_NAME:
+        raise InputError(Defect(name, None, f"not an {BENCHMARK_NAME} results file (written by 'mteval ewebench score -o')"))
+    try:
+        return BenchmarkResult.model_validate(data)
+    except ValidationError as exc:
+        defects = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ())) or "(root)"
+            defects.append(Defect(name, None, f"{loc}: {err.get('msg', 'invalid')}"))
+        raise InputError(defects) from exc
+
+
+def explanation_text(result: BenchTestResult) -> str:
+    return " | ".join(line.strip() for line in result.explanation.get("lines", []))
+
+
+def _fmt(x: float | None, digits: int = 4) -> str:
+    return "" if x is None else f"{x:.{digits}f}"
+
+
+def _csv(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def results_csv(result: BenchmarkResult) -> str:
+    rows = []
+    for t in result.tests:
+        rows.append([result.model, t.category, t.test_id, t.method or "", t.status, _fmt(t.score),
+                     "" if t.passed is None else int(t.passed), t.response or "", t.error or "", explanation_text(t)])
+    return _csv(rows, TEST_COLUMNS)
+
+
+def write_results_csv(result: BenchmarkResult, path: str | Path) -> None:
+    _atomic_write(path, results_csv(result))
+
+
+def categories_csv(results: Sequence[BenchmarkResult]) -> str:
+    rows = []
+    for r in results:
+        for c in r.categories:
+            rows.append([r.model, c.category, f"{c.weight:g}", int(c.active), _fmt(c.score, 2), c.passed, c.total,
+                         c.answered, c.missing, c.errors, c.unscorable])
+    return _csv(rows, CATEGORY_COLUMNS)
+
+
+def write_categories_csv(results: Sequence[BenchmarkResult], path: str | Path) -> None:
+    _atomic_write(path, categories_csv(results))
+
+
+def ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str]) -> str:
+    header = ["rank", "model", "ewe_score", "passed", "total", *categories]
+    out = []
+    for r in rows:
+        out.append([r["rank"], r["model"], _fmt(r["ewe_score"], 2), r["passed"], r["total"],
+                    *(_fmt(r["categories"].get(c), 2) for c in categories)])
+    return _csv(out, header)
+
+
+def write_ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str], path: str | Path) -> None:
+    _atomic_write(path, ranking_csv(rows, categories))

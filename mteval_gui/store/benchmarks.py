@@ -1,0 +1,140 @@
+"""ÈwéBench results in the workspace (tables ``benchmark_runs`` and ``benchmark_results``).
+
+- :func:`save_benchmark_run` writes one scored model (one transaction). The id is derived
+  from the model name, the suite and the responses checksums, so saving the same scoring
+  again replaces the earlier copy instead of duplicating it.
+- :func:`list_benchmark_runs` gives one summary per stored run (newest first).
+- :func:`get_benchmark_run` rebuilds the full :class:`~mteval_gui.domain.ewebench.BenchmarkResult`.
+- :func:`delete_benchmark_run` removes a run and its test results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from mteval_gui.domain.ewebench import (
+    BenchmarkResult,
+    BenchTestResult,
+    CategoryResult,
+    SuiteDefect,
+)
+from mteval_gui.errors import StoreError
+from mteval_gui.store.db import Workspace
+
+
+class BenchmarkRunNotFound(StoreError):
+    """No stored benchmark run has this id."""
+
+
+@dataclass(frozen=True)
+class BenchmarkRunSummary:
+    bench_run_id: str
+    model: str
+    suite: str
+    suite_sha256: str | None
+    responses_path: str | None
+    ewe_score: float | None
+    categories: dict[str, float | None]  # category -> score (None = inactive)
+    created_at: str
+
+
+def benchmark_run_id(result: BenchmarkResult) -> str:
+    h = hashlib.sha256()
+    for part in (result.model, result.suite_sha256, result.responses_sha256 or result.responses_path or ""):
+        h.update(part.encode("utf-8") + b"\0")
+    return "ewb-" + h.hexdigest()[:16]
+
+
+def _dumps(x: Any) -> str:
+    return json.dumps(x, ensure_ascii=False)
+
+
+def save_benchmark_run(ws: Workspace, result: BenchmarkResult) -> str:
+    """Store ``result`` (replacing a stored copy of the same scoring); returns its id."""
+    run_id = benchmark_run_id(result)
+    categories = {c.category: c.model_dump(mode="json") for c in result.categories}
+    defects = [dict(d.model_dump(mode="json"), source="suite") for d in result.suite_defects]
+    defects += [dict(d.model_dump(mode="json"), source="responses") for d in result.response_warnings]
+    meta = {
+        "benchmark": result.benchmark,
+        "format_version": result.format_version,
+        "responses_sha256": result.responses_sha256,
+        "pass_threshold": result.pass_threshold,
+        "active_weight": result.active_weight,
+        "normalisation": result.normalisation,
+        "lexicon": result.lexicon,
+    }
+    rows = []
+    for pos, t in enumerate(result.tests):
+        payload = {"position": pos, "status": t.status, "prompt": t.prompt, "explanation": t.explanation}
+        rows.append((run_id, t.test_id, t.category, t.method, t.score,
+                     None if t.passed is None else int(t.passed), t.response, t.error, _dumps(payload)))
+    with ws.transaction() as c:
+        c.execute("DELETE FROM benchmark_runs WHERE bench_run_id = ?", (run_id,))
+        c.execute(
+            "INSERT INTO benchmark_runs (bench_run_id, suite, suite_sha256, model, responses_path, score, categories, "
+            "defects, created_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_id, result.suite_path, result.suite_sha256, result.model, result.responses_path, result.ewe_score,
+             _dumps(categories), _dumps(defects), result.created_at, _dumps(meta)),
+        )
+        c.executemany(
+            "INSERT INTO benchmark_results (bench_run_id, test_id, category, method, score, passed, response, error, "
+            "explanation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+    return run_id
+
+
+def list_benchmark_runs(ws: Workspace) -> list[BenchmarkRunSummary]:
+    out = []
+    for row in ws.conn.execute(
+        "SELECT bench_run_id, model, suite, suite_sha256, responses_path, score, categories, created_at "
+        "FROM benchmark_runs ORDER BY created_at DESC, model"
+    ):
+        cats = json.loads(row["categories"] or "{}")
+        out.append(BenchmarkRunSummary(
+            bench_run_id=row["bench_run_id"], model=row["model"], suite=row["suite"], suite_sha256=row["suite_sha256"],
+            responses_path=row["responses_path"], ewe_score=row["score"],
+            categories={k: (v.get("score") if v.get("active") else None) for k, v in cats.items()},
+            created_at=row["created_at"],
+        ))
+    return out
+
+
+def get_benchmark_run(ws: Workspace, bench_run_id: str) -> BenchmarkResult:
+    row = ws.conn.execute("SELECT * FROM benchmark_runs WHERE bench_run_id = ?", (bench_run_id,)).fetchone()
+    if row is None:
+        raise BenchmarkRunNotFound(f"no stored ÈwéBench run {bench_run_id!r}")
+    meta = json.loads(row["meta"] or "{}")
+    cats = [CategoryResult.model_validate(v) for v in json.loads(row["categories"] or "{}").values()]
+    suite_defects, warnings = [], []
+    for d in json.loads(row["defects"] or "[]"):
+        source = d.pop("source", "suite")
+        (warnings if source == "responses" else suite_defects).append(SuiteDefect.model_validate(d))
+    tests = []
+    for r in ws.conn.execute("SELECT * FROM benchmark_results WHERE bench_run_id = ?", (bench_run_id,)):
+        payload = json.loads(r["explanation"] or "{}")
+        tests.append((payload.get("position", 0), BenchTestResult(
+            test_id=r["test_id"], category=r["category"], method=r["method"], status=payload.get("status", "scored"),
+            score=r["score"], passed=None if r["passed"] is None else bool(r["passed"]), prompt=payload.get("prompt", ""),
+            response=r["response"], error=r["error"], explanation=payload.get("explanation", {}),
+        )))
+    tests.sort(key=lambda p: p[0])
+    extra = {k: meta[k] for k in ("format_version", "pass_threshold") if k in meta}
+    return BenchmarkResult(
+        model=row["model"], suite_path=row["suite"], suite_sha256=row["suite_sha256"] or "",
+        responses_path=row["responses_path"], responses_sha256=meta.get("responses_sha256"),
+        created_at=row["created_at"], ewe_score=row["score"], active_weight=meta.get("active_weight", 0.0),
+        categories=cats, tests=[t for _, t in tests], suite_defects=suite_defects, response_warnings=warnings,
+        normalisation=meta.get("normalisation", {}), lexicon=meta.get("lexicon", {}), **extra,
+    )
+
+
+def delete_benchmark_run(ws: Workspace, bench_run_id: str) -> None:
+    with ws.transaction() as c:
+        cur = c.execute("DELETE FROM benchmark_runs WHERE bench_run_id = ?", (bench_run_id,))
+        if cur.rowcount == 0:
+            raise BenchmarkRunNotFound(f"no stored ÈwéBench run {bench_run_id!r}")
