@@ -1,0 +1,330 @@
+"""Surface metrics (SPEC §3, LYSS §2.1): exact and equivalent match, chrF++, BLEU, TER, length ratio.
+
+chrF++, BLEU and TER are computed by sacrebleu. Per entry the metric stores the sentence
+score *and* the segment's sufficient statistics (``detail["stats"]``); the corpus score is
+computed from the summed statistics (never from averaged sentence scores), with the same
+arithmetic as sacrebleu's corpus score, so stored results reproduce sacrebleu exactly and
+feed the bootstrap and paired tests without re-running sacrebleu.
+
+Texts are compared in NFC (SPEC §2). Entries without a reference do not take part in
+reference-based metrics; an empty or failed output is an empty hypothesis.
+
+Multi-reference scoring (``multi_ref`` param or ``options["multi_ref"]``) uses the
+reference plus the entry's variants; the number of references goes into the sacrebleu
+signature (``nrefs:var`` when it varies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
+from mteval_gui.scoring.stats import EntryStats
+from mteval_gui.text import folded_key, match_key, nfc
+
+VERDICTS = ("EXACT", "EQUIVALENT", "MISS", "NO_OUTPUT")
+
+
+def reference_of(item: EntryInput) -> str | None:
+    """The entry's reference in NFC, or None when it has none (empty counts as none)."""
+    ref = item.entry.reference
+    return nfc(ref) if ref else None
+
+
+def references_of(item: EntryInput, multi_ref: bool) -> list[str]:
+    """Reference (and with ``multi_ref`` the variants), NFC, without duplicates."""
+    if not multi_ref:
+        r = reference_of(item)
+        return [r] if r is not None else []
+    out: list[str] = []
+    for r in item.entry.references():
+        r = nfc(r)
+        if r and r not in out:
+            out.append(r)
+    return out
+
+
+def hypothesis_of(item: EntryInput) -> str:
+    return nfc(item.predicted)
+
+
+def _not_applicable(keys: Sequence[str], reason: str) -> CorpusScore:
+    return CorpusScore({k: None for k in keys}, availability="not_applicable", reason=reason)
+
+
+class ExactMatchMetric(BaseMetric):
+    """Exact match: ``match_key(output) == match_key(reference)`` (SPEC §2; punctuation kept)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.exact", version="1", display_name="Exact match", scale="0-1",
+        needs_reference=True, produces=("exact_match_rate", "exact_matches"),
+        description="Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.",
+    )
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        out = []
+        for it in items:
+            ref = reference_of(it)
+            if ref is None:
+                out.append(EntryScore(None))
+                continue
+            hyp = match_key(it.predicted)
+            out.append(EntryScore(1.0 if hyp and hyp == match_key(ref) else 0.0))
+        return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        return {"exact_match_rate": EntryStats.mean([e.value for e in per_entry])}
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        st = self.entry_statistics(per_entry)["exact_match_rate"]
+        if st.entries_scored() == 0:
+            return _not_applicable(self.info.produces, "no entry has a reference")
+        return CorpusScore({"exact_match_rate": st.point(),
+                            "exact_matches": int(sum(e.value or 0 for e in per_entry))})
+
+
+class EquivalentMatchMetric(BaseMetric):
+    """Generic equivalent match (SPEC §3): EXACT, EQUIVALENT (reference or a variant after the
+    card's orthographic folds), NO_OUTPUT (empty output) or MISS.
+
+    A language's own linter (e.g. ``crk.lint``) may produce ``equivalent_match_rate`` too;
+    the runner then prefers the language's value (see :mod:`mteval_gui.scoring.runner`).
+    """
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.equivalent", version="1", display_name="Equivalent match", scale="0-1",
+        needs_reference=True, produces=("equivalent_match_rate", "equivalent_matches"),
+        description="Share of entries matching the reference or an accepted variant after the language's orthographic folds.",
+    )
+
+    def prepare(self, context: ScoringContext) -> None:
+        super().prepare(context)
+        card = context.target_card
+        self.folds = dict(card.orthography.folds) if card is not None else {}
+
+    def verdict(self, item: EntryInput) -> tuple[str | None, str | None]:
+        refs = [r for r in item.entry.references() if r]
+        if not refs:
+            return None, None
+        if not item.predicted.strip():
+            return "NO_OUTPUT", None
+        ref = reference_of(item)
+        if ref is not None and match_key(item.predicted) == match_key(ref):
+            return "EXACT", "reference"
+        hyp = folded_key(item.predicted, self.folds)
+        for i, r in enumerate(refs):
+            if hyp == folded_key(r, self.folds):
+                if r == item.entry.reference:
+                    return "EQUIVALENT", "reference (orthographic folds)"
+                return "EQUIVALENT", f"variant {i if item.entry.reference else i + 1}"
+        return "MISS", None
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        out = []
+        for it in items:
+            v, why = self.verdict(it)
+            if v is None:
+                out.append(EntryScore(None))
+                continue
+            detail: dict[str, Any] = {"verdict": v}
+            if why:
+                detail["matched"] = why
+            out.append(EntryScore(1.0 if v in ("EXACT", "EQUIVALENT") else 0.0, detail=detail))
+        return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        return {"equivalent_match_rate": EntryStats.mean([e.value for e in per_entry])}
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        st = self.entry_statistics(per_entry)["equivalent_match_rate"]
+        if st.entries_scored() == 0:
+            return _not_applicable(self.info.produces, "no entry has a reference or variant")
+        counts: dict[str, int] = {}
+        for e in per_entry:
+            v = e.detail.get("verdict")
+            if v:
+                counts[v] = counts.get(v, 0) + 1
+        return CorpusScore({"equivalent_match_rate": st.point(),
+                            "equivalent_matches": int(sum(e.value or 0 for e in per_entry))},
+                           extra={"verdicts": counts})
+
+
+class _SacrebleuMetric(BaseMetric):
+    """Shared machinery: per-batch segment statistics with one sacrebleu metric object."""
+
+    score_key: ClassVar[str]
+    DEFAULTS: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        params = dict(params)
+        self.multi_ref = bool(params.pop("multi_ref", False))
+        unknown = set(params) - set(self.DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}; known: {', '.join(self.DEFAULTS)}")
+        self.sacrebleu_params: dict[str, Any] = {**self.DEFAULTS, **params}
+
+    def prepare(self, context: ScoringContext) -> None:
+        super().prepare(context)
+        if "multi_ref" in context.options and "multi_ref" not in self.params:  # job-wide option
+            self.multi_ref = bool(context.options["multi_ref"])
+        self.metric = self._make()
+
+    def _make(self) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _sentence_value(self, stats: list[float]) -> float:
+        return float(self.metric._compute_score_from_stats(list(stats)).score)
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        scored = [(i, it, references_of(it, self.multi_ref)) for i, it in enumerate(items)]
+        scored = [s for s in scored if s[2]]
+        out: list[EntryScore] = [EntryScore(None) for _ in items]
+        if not scored:
+            return out
+        width = max(len(s[2]) for s in scored)
+        streams = [[s[2][j] if j < len(s[2]) else None for s in scored] for j in range(width)]
+        hyps = [hypothesis_of(s[1]) for s in scored]
+        stats = self.metric._extract_corpus_statistics(hyps, streams)
+        for (i, _it, refs), st in zip(scored, stats):
+            st = [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in st]
+            out[i] = EntryScore(self._sentence_value(st), detail={"stats": st, "nrefs": len(refs)})
+        return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        return {self.score_key: self._stats(per_entry)}
+
+    def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def signature(self, per_entry: Sequence[EntryScore]) -> str:
+        nrefs = {int(e.detail.get("nrefs", 1)) for e in per_entry if e.detail.get("stats") is not None}
+        self.metric.num_refs = (next(iter(nrefs)) if len(nrefs) == 1 else -1) if nrefs else 1
+        return self.metric.get_signature().format()
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        st = self._stats(per_entry)
+        if st.entries_scored() == 0:
+            return _not_applicable((self.score_key,), "no entry has a reference")
+        return CorpusScore({self.score_key: st.point()},
+                           extra={"signature": self.signature(per_entry), "entries": st.entries_scored()})
+
+
+class ChrfMetric(_SacrebleuMetric):
+    """chrF++ (sacrebleu ``CHRF(word_order=2)``), 0–100."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.chrf", version="1", display_name="chrF++", scale="0-100",
+        needs_reference=True, produces=("chrf_plus_plus",),
+        description="Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2).",
+    )
+    score_key = "chrf_plus_plus"
+
+    DEFAULTS: ClassVar[dict[str, Any]] = {"char_order": 6, "word_order": 2, "beta": 2, "lowercase": False,
+                                           "whitespace": False, "eps_smoothing": False}
+
+    def _make(self) -> Any:
+        from sacrebleu.metrics import CHRF
+
+        return CHRF(**self.sacrebleu_params)
+
+    def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:
+        p = self.sacrebleu_params
+        width = 3 * (p["char_order"] + p["word_order"])
+        return EntryStats.rows("chrf", [e.detail.get("stats") for e in per_entry], width,
+                               char_order=p["char_order"], word_order=p["word_order"], beta=p["beta"],
+                               eps_smoothing=p["eps_smoothing"])
+
+
+class BleuMetric(_SacrebleuMetric):
+    """BLEU (sacrebleu defaults: 13a tokenizer, exp smoothing), 0–100; never in the composite.
+
+    The per-entry value is sentence BLEU with effective order (sacrebleu's recommendation);
+    the corpus value is standard corpus BLEU from summed statistics.
+    """
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.bleu", version="1", display_name="BLEU", scale="0-100",
+        needs_reference=True, produces=("bleu",),
+        description="Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite.",
+    )
+    score_key = "bleu"
+
+    DEFAULTS: ClassVar[dict[str, Any]] = {"lowercase": False, "tokenize": None, "smooth_method": "exp",
+                                           "smooth_value": None, "max_ngram_order": 4}
+
+    def _make(self) -> Any:
+        from sacrebleu.metrics import BLEU
+
+        return BLEU(**self.sacrebleu_params)
+
+    def _sentence_value(self, stats: list[float]) -> float:
+        from sacrebleu.metrics import BLEU
+
+        n = self.metric.max_ngram_order
+        return float(BLEU.compute_bleu(
+            correct=list(stats[2:2 + n]), total=list(stats[2 + n:]), sys_len=int(stats[0]), ref_len=int(stats[1]),
+            smooth_method=self.metric.smooth_method, smooth_value=self.metric.smooth_value,
+            effective_order=True, max_ngram_order=n).score)
+
+    def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:
+        p = self.sacrebleu_params
+        n = p["max_ngram_order"]
+        return EntryStats.rows("bleu", [e.detail.get("stats") for e in per_entry], 2 + 2 * n,
+                               max_ngram_order=n, smooth_method=p["smooth_method"], smooth_value=p["smooth_value"])
+
+
+class TerMetric(_SacrebleuMetric):
+    """Translation edit rate (sacrebleu TER defaults), 0–∞, lower is better; never in the composite."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.ter", version="1", display_name="TER", scale="0-inf", higher_is_better=False,
+        needs_reference=True, produces=("ter",),
+        description="Edits per reference word (sacrebleu TER). Reported, not in the composite.",
+    )
+    score_key = "ter"
+
+    DEFAULTS: ClassVar[dict[str, Any]] = {"normalized": False, "no_punct": False, "asian_support": False,
+                                           "case_sensitive": False}
+
+    def _make(self) -> Any:
+        from sacrebleu.metrics import TER
+
+        return TER(**self.sacrebleu_params)
+
+    def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:
+        return EntryStats.rows("ter", [e.detail.get("stats") for e in per_entry], 2)
+
+
+class LengthRatioMetric(BaseMetric):
+    """``len(output) / len(reference)`` in characters (NFC); corpus = mean over entries with a reference."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="core.length_ratio", version="1", display_name="Length ratio", scale="0-inf",
+        needs_reference=True, produces=("length_ratio",),
+        description="Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.",
+    )
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        out = []
+        for it in items:
+            ref = reference_of(it)
+            if ref is None:
+                out.append(EntryScore(None))
+                continue
+            hyp = hypothesis_of(it)
+            out.append(EntryScore(len(hyp) / len(ref), values={"chars": len(hyp), "ref_chars": len(ref)}))
+        return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        return {"length_ratio": EntryStats.mean([e.value for e in per_entry])}
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        st = self.entry_statistics(per_entry)["length_ratio"]
+        if st.entries_scored() == 0:
+            return _not_applicable(self.info.produces, "no entry has a reference")
+        chars = sum(int(e.values.get("chars", 0)) for e in per_entry if e.value is not None)
+        ref_chars = sum(int(e.values.get("ref_chars", 0)) for e in per_entry if e.value is not None)
+        return CorpusScore({"length_ratio": st.point()},
+                           extra={"total_ratio": chars / ref_chars if ref_chars else None})

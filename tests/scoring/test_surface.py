@@ -1,0 +1,117 @@
+"""Surface metrics: literal verdicts and parity with sacrebleu called directly."""
+
+from __future__ import annotations
+
+import pytest
+import sacrebleu
+from sacrebleu.metrics import BLEU, CHRF, TER
+
+from mteval_gui.domain.card import LanguageCard, OrthographyProfile
+from mteval_gui.scoring.metrics.surface import (
+    BleuMetric, ChrfMetric, EquivalentMatchMetric, ExactMatchMetric, LengthRatioMetric, TerMetric,
+)
+from tests.scoring.metric_helpers import context, item, run_metric
+
+HYPS = ["Le chat est sur le tapis.", "un chien aboie", "", "Bonjour le monde", "tout autre chose ici", "le chat"]
+REFS = ["Le chat est sur le tapis.", "Le chien aboie fort.", "Rien.", "Bonjour tout le monde", "une référence", "le chat noir"]
+
+
+def _items():
+    return [item(i, f"source {i}", r, h) for i, (h, r) in enumerate(zip(HYPS, REFS))]
+
+
+def test_exact_match_uses_match_key():
+    items = [item(0, "s", "Le Chat  noir.", " le chat noir. "), item(1, "s", "Le chat", "Le chat."),
+             item(2, "s", None, "x"), item(3, "s", "x", "")]
+    per, cs = run_metric(ExactMatchMetric(), items)
+    assert [p.value for p in per] == [1.0, 0.0, None, 0.0]
+    assert cs.values == {"exact_match_rate": pytest.approx(1 / 3), "exact_matches": 1}
+
+
+def test_exact_match_without_references_is_not_applicable():
+    per, cs = run_metric(ExactMatchMetric(), [item(0, "s", None, "x")])
+    assert cs.availability == "not_applicable" and cs.values["exact_match_rate"] is None
+
+
+def test_equivalent_verdicts_with_variants_and_folds():
+    card = LanguageCard(code="crk", name="Plains Cree", orthography=OrthographyProfile(folds={"ā": "â", "ē": "ê"}))
+    items = [
+        item(0, "I say so", "nititwân", "nititwân"),
+        item(1, "I say so", "nititwân", "nititwān"),  # macron folded
+        item(2, "as I am", "ê-ayâyân", "ê ayâyân", variants=["ê ayâyân"]),
+        item(3, "you leave", "kisipwêhtân", "kisipwehtan"),
+        item(4, "x", "nipâw", ""),
+        item(5, "x", "nipâw", "", error="HTTP 503"),
+        item(6, "x", None, "y"),
+    ]
+    per, cs = run_metric(EquivalentMatchMetric(), items, context(tgt="crk", card=card))
+    assert [p.detail.get("verdict") for p in per] == ["EXACT", "EQUIVALENT", "EQUIVALENT", "MISS", "NO_OUTPUT",
+                                                      "NO_OUTPUT", None]
+    assert per[2].detail["matched"] == "variant 1"
+    assert cs.values == {"equivalent_match_rate": pytest.approx(3 / 6), "equivalent_matches": 3}
+    assert cs.extra["verdicts"] == {"EXACT": 1, "EQUIVALENT": 2, "MISS": 1, "NO_OUTPUT": 2}
+
+
+def test_chrf_parity_with_sacrebleu():
+    per, cs = run_metric(ChrfMetric(), _items())
+    chrf = CHRF(word_order=2)
+    assert cs.values["chrf_plus_plus"] == pytest.approx(chrf.corpus_score(HYPS, [REFS]).score, abs=1e-9)
+    for p, h, r in zip(per, HYPS, REFS):
+        assert p.value == pytest.approx(CHRF(word_order=2).sentence_score(h, [r]).score, abs=1e-9)
+        assert len(p.detail["stats"]) == 24
+    assert cs.extra["signature"] == "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:" + sacrebleu.__version__
+
+
+def test_bleu_parity_with_sacrebleu():
+    per, cs = run_metric(BleuMetric(), _items())
+    assert cs.values["bleu"] == pytest.approx(BLEU().corpus_score(HYPS, [REFS]).score, abs=1e-9)
+    for p, h, r in zip(per, HYPS, REFS):
+        assert p.value == pytest.approx(BLEU(effective_order=True).sentence_score(h, [r]).score, abs=1e-9)
+    assert "tok:13a" in cs.extra["signature"] and "nrefs:1" in cs.extra["signature"]
+
+
+def test_ter_parity_with_sacrebleu():
+    per, cs = run_metric(TerMetric(), _items())
+    assert cs.values["ter"] == pytest.approx(TER().corpus_score(HYPS, [REFS]).score, abs=1e-9)
+    for p, h, r in zip(per, HYPS, REFS):
+        assert p.value == pytest.approx(TER().sentence_score(h, [r]).score, abs=1e-9)
+
+
+def test_texts_are_compared_in_nfc():
+    nfd = "e\u0301te\u0301"  # été in NFD
+    per, cs = run_metric(ChrfMetric(), [item(0, "s", "été", nfd)])
+    assert per[0].value == pytest.approx(100.0)
+
+
+def test_multi_reference_uses_variants_and_records_it():
+    items = [item(0, "s", "the cat sat", "a cat sat", variants=["a cat sat"]),
+             item(1, "s", "the dog", "the dog")]
+    per, cs = run_metric(ChrfMetric(multi_ref=True), items)
+    assert per[0].value == pytest.approx(100.0)
+    streams = [["the cat sat", "the dog"], ["a cat sat", None]]
+    assert cs.values["chrf_plus_plus"] == pytest.approx(
+        CHRF(word_order=2).corpus_score(["a cat sat", "the dog"], streams).score, abs=1e-9)
+    assert cs.extra["signature"].startswith("nrefs:var|")
+    per1, cs1 = run_metric(BleuMetric(), items, context(options={"multi_ref": True}))
+    assert cs1.values["bleu"] == pytest.approx(BLEU().corpus_score(["a cat sat", "the dog"], streams).score, abs=1e-9)
+
+
+def test_entries_without_reference_do_not_take_part():
+    items = _items() + [item(9, "s", None, "anything")]
+    per, cs = run_metric(ChrfMetric(), items)
+    assert per[-1].value is None
+    assert cs.values["chrf_plus_plus"] == pytest.approx(CHRF(word_order=2).corpus_score(HYPS, [REFS]).score, abs=1e-9)
+
+
+def test_unknown_sacrebleu_parameter_is_rejected():
+    with pytest.raises(ValueError):
+        ChrfMetric(char_ordr=4)
+
+
+def test_length_ratio():
+    items = [item(0, "s", "abcd", "ab"), item(1, "s", "abcd", "abcdefgh"), item(2, "s", None, "x"),
+             item(3, "s", "abcd", "", error="boom")]
+    per, cs = run_metric(LengthRatioMetric(), items)
+    assert [p.value for p in per] == [0.5, 2.0, None, 0.0]
+    assert cs.values["length_ratio"] == pytest.approx(2.5 / 3)
+    assert cs.extra["total_ratio"] == pytest.approx(10 / 12)
