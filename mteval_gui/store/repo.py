@@ -361,6 +361,15 @@ def _run_row(ws: Workspace, run_id: str) -> dict[str, Any]:
     return dict(row)
 
 
+def get_run_info(ws: Workspace, run_id: str) -> dict[str, Any]:
+    """The runs row of ``run_id`` (run card JSON left out; ``meta``/``pricing`` decoded)."""
+    d = _run_row(ws, run_id)
+    d.pop("run_card", None)
+    d["meta"] = _loads(d.get("meta"), {})
+    d["pricing"] = _loads(d.get("pricing"))
+    return d
+
+
 def get_run_meta(ws: Workspace, run_id: str) -> RunMeta:
     d = _run_row(ws, run_id)
     return RunMeta.model_validate(_loads(d["meta"], {}) | {"run_id": run_id})
