@@ -536,9 +536,7 @@ def import_log(
         found.append(Defect(file, line, message))
 
     summary = {"reviewers_added": 0, "reviewers_unchanged": 0, "judgments_added": 0, "judgments_unchanged": 0}
-    c = ws.conn
-    c.execute("BEGIN IMMEDIATE")
-    try:
+    with ws.transaction() as c:
         # reviewers
         file_reviewers: dict[str, Reviewer] = {}
         for line, raw in reviewers:
@@ -648,8 +646,4 @@ def import_log(
 
         if found:
             raise InputError(sorted(found, key=lambda d: (d.line is None, d.line or 0)))
-    except BaseException:
-        c.execute("ROLLBACK")
-        raise
-    c.execute("COMMIT")
     return summary
