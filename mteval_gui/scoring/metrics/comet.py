@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import sys
 import threading
@@ -339,6 +340,8 @@ def predict(model: Any, samples: list[dict[str, str]], *, batch_size: int = 16, 
     scores = [float(s) for s in out.scores]
     if len(scores) != len(samples):
         raise PluginError(METRIC_ID, f"COMET returned {len(scores)} scores for {len(samples)} segments")
+    if not all(math.isfinite(s) for s in scores):
+        raise PluginError(METRIC_ID, "COMET returned non-finite scores (NaN or infinity)")
     return scores
 
 
