@@ -171,7 +171,7 @@ def rejected_words(ws: Workspace, run_id: str) -> list[tuple[str, str]]:
     out = []
     for entry_id in sorted(scores, key=lambda e: order.get(e, 1 << 30)):
         seen = set()
-        for w in (scores[entry_id].get("detail") or {}).get("words") or []:
+        for w in (scores[entry_id].get("detail") or {}).get("analyses") or []:
             token = w.get("token")
             if token and not w.get("accepted") and token not in seen:
                 seen.add(token)

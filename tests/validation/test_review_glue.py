@@ -88,7 +88,7 @@ def test_fst_audit_queue_audit_and_allowlist(ws):
     with ws.transaction() as c:
         for eid, words in (("e1", [("nipâw", True), ("namôya", False), ("kotak", False)]),
                            ("e2", [("namôya", False), ("namôya", False)])):
-            detail = {"words": [{"token": t, "form": t, "accepted": a, "analyses": []} for t, a in words]}
+            detail = {"analyses": [{"token": t, "form": t, "accepted": a, "analyses": []} for t, a in words]}
             c.execute("INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data) VALUES ('good', ?, 'core.fst', 0.5, ?)",
                       (eid, json.dumps({"value": 0.5, "values": {}, "detail": detail})))
     assert review.fst_audit_queue(ws, ["good"]) == [("good", "e1", "namôya"), ("good", "e1", "kotak"), ("good", "e2", "namôya")]
