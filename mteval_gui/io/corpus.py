@@ -54,9 +54,11 @@ def _collect_entries(records: list[tuple[int | None, Any]], dl: DefectList, warn
     for line, rec in records:
         e = entry_from_record(rec, dl, line, unknown)
         if e is None:
-            if isinstance(rec, dict):
-                rid = record_id(rec.get("id"))
-                if rid is not None and rid not in lines:
+            rid = record_id(rec.get("id")) if isinstance(rec, dict) else None
+            if rid is not None:
+                if rid in lines:
+                    dl.add(line, f"duplicate id {rid!r} (first at line {lines[rid]})")
+                else:
                     lines[rid] = line or 0
             continue
         if e.id in lines:

@@ -55,7 +55,7 @@ def write_table(rows: Iterable[dict[str, Any]], path: str | Path, fmt: str | Non
     if fmt == "jsonl":
         with path.open("w", encoding="utf-8", newline="\n") as fh:
             for r in rows:
-                fh.write(json.dumps({c: r.get(c) for c in columns}, ensure_ascii=False) + "\n")
+                fh.write(json.dumps({c: r[c] for c in columns if c in r}, ensure_ascii=False) + "\n")
         return len(rows)
     with path.open("w", encoding="utf-8", newline="") as fh:
         if fmt == "tsv":

@@ -1,0 +1,416 @@
+"""Workspace commands: create a workspace, import files, list, show and export.
+
+    mteval workspace init [PATH]            create (or open and migrate) a workspace
+    mteval workspace info                   what the workspace holds
+    mteval import corpus FILE [...]         JSON, JSONL, TSV, CSV, text (+ --ref-file), harness report
+    mteval import run FILE [--corpus ID]    JSONL, JSON, hypothesis text, harness report
+    mteval import glossary FILE             JSON {term: [targets]} or TSV term<TAB>a|b
+    mteval list corpora|runs|glossaries
+    mteval show entry CORPUS ENTRY_ID [--run RUN]
+    mteval export entries CORPUS|RUN -o FILE [--format csv|tsv|jsonl]
+    mteval demo                             build the demo workspace, score it, print the runs table
+
+Other command modules can add sub-commands to the shared verbs (``import``, ``export``,
+``list``, ``show``) with :func:`command_group`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.cli._common import ProgressBar, open_workspace, workspace_path
+from mteval_gui.errors import MtevalError
+
+
+def command_group(subparsers: argparse._SubParsersAction, name: str, help: str) -> argparse._SubParsersAction:
+    """The sub-command group ``mteval NAME ...``, created once and shared by every module."""
+    parser = subparsers.choices.get(name)
+    if parser is None:
+        parser = subparsers.add_parser(name, help=help, description=help)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    sub = parser.add_subparsers(dest=f"{name}_what", metavar="WHAT")
+    sub.required = True
+    return sub
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    ws = subparsers.add_parser("workspace", help="create a workspace or show what it holds",
+                               description="Create a workspace database or show what it holds.")
+    wsub = ws.add_subparsers(dest="workspace_what", metavar="WHAT")
+    wsub.required = True
+    p = wsub.add_parser("init", help="create (or open and migrate) a workspace database",
+                        description="Create a workspace database (or open and migrate an existing one).")
+    p.add_argument("path", nargs="?", help="database file (default: --db, $MTEVAL_DB or the user data folder)")
+    p.set_defaults(handler=cmd_workspace_init)
+    p = wsub.add_parser("info", help="show the workspace path, schema version and contents")
+    p.set_defaults(handler=cmd_workspace_info)
+
+    imp = command_group(subparsers, "import", "import corpora, runs and glossaries into the workspace")
+    p = imp.add_parser("corpus", help="import a corpus file",
+                       description="Import a corpus: JSON, JSONL, TSV, CSV, a harness report, or a plain-text source "
+                                   "file with --ref-file (line-aligned references).")
+    p.add_argument("file", type=Path)
+    p.add_argument("--format", choices=("json", "jsonl", "tsv", "csv", "text", "harness-report"),
+                   help="file format (default: detected from extension and content)")
+    p.add_argument("--id", dest="corpus_id", help="corpus id (default: from the file, else its name)")
+    p.add_argument("--source-lang", help="ISO 639-3 code of the source language (e.g. eng, fra)")
+    p.add_argument("--target-lang", help="ISO 639-3 code of the target language (e.g. crk, ewe)")
+    p.add_argument("--ref-file", type=Path, help="line-aligned reference file for a plain-text source file")
+    p.add_argument("--version", dest="corpus_version", help="corpus version")
+    p.add_argument("--replace", action="store_true", help="replace a corpus with the same id (deletes its runs)")
+    p.set_defaults(handler=cmd_import_corpus)
+
+    p = imp.add_parser("run", help="import a run (system output) file",
+                       description="Import a run: JSONL/JSON outputs, a hypothesis text file aligned with the corpus, "
+                                   "or a harness report (its corpus is found or created from the report).")
+    p.add_argument("file", type=Path)
+    p.add_argument("--corpus", dest="corpus_id", help="id of the corpus the run belongs to")
+    p.add_argument("--run-id", help="run id (default: from the file, else its name)")
+    p.add_argument("--model-slug", help="system name shown in tables")
+    p.add_argument("--format", choices=("json", "jsonl", "text", "harness-report"),
+                   help="file format (default: detected)")
+    p.set_defaults(handler=cmd_import_run)
+
+    p = imp.add_parser("glossary", help="import a glossary (JSON or TSV)",
+                       description="Import a glossary: JSON {term: [targets]} or TSV term<TAB>target|target.")
+    p.add_argument("file", type=Path)
+    p.add_argument("--name", help="glossary name (default: the file name)")
+    p.add_argument("--format", choices=("json", "tsv"))
+    p.set_defaults(handler=cmd_import_glossary)
+
+    lst = command_group(subparsers, "list", "list what the workspace holds")
+    p = lst.add_parser("corpora", help="list corpora")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=cmd_list_corpora)
+    p = lst.add_parser("runs", help="list runs with their scores")
+    p.add_argument("--corpus", dest="corpus_id", help="only runs of this corpus")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=cmd_list_runs)
+    p = lst.add_parser("glossaries", help="list glossaries")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=cmd_list_glossaries)
+
+    show = command_group(subparsers, "show", "show one item of the workspace")
+    p = show.add_parser("entry", help="show an entry (and a run's output for it)")
+    p.add_argument("corpus_id", metavar="CORPUS")
+    p.add_argument("entry_id", metavar="ENTRY_ID")
+    p.add_argument("--run", dest="run_id", help="also show this run's output and scores for the entry")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=cmd_show_entry)
+
+    exp = command_group(subparsers, "export", "export tables and files from the workspace")
+    p = exp.add_parser("entries", help="export the entries of a corpus, or of a run with its outputs and scores",
+                       description="Export a corpus' entries, or a run's entries with outputs and per-entry metric values.")
+    p.add_argument("target", metavar="CORPUS|RUN")
+    p.add_argument("-o", "--output", type=Path, required=True, help="output file (.csv, .tsv or .jsonl)")
+    p.add_argument("--format", choices=("csv", "tsv", "jsonl"), help="default: from the output extension")
+    p.set_defaults(handler=cmd_export_entries)
+
+    p = subparsers.add_parser("demo", help="build the demo workspace, score it and print the runs table",
+                              description="Build the bundled demo workspace (Plains Cree and Ewe corpora, runs, glossary), "
+                                          "score every run and print the runs table. Uses --db, else demo.sqlite in the "
+                                          "user data folder.")
+    p.add_argument("--no-score", action="store_true", help="import only, do not score")
+    p.add_argument("--fresh", action="store_true", help="delete an existing demo workspace first")
+    p.set_defaults(handler=cmd_demo)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def with_workspace(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace], int]:
+    """A handler that receives the workspace of ``--db`` and closes it afterwards."""
+
+    def run(args: argparse.Namespace) -> int:
+        ws = open_workspace(args)
+        try:
+            return handler(args, ws)
+        finally:
+            ws.close()
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def _print_warnings(warnings: list[str]) -> None:
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+
+
+def _fmt(v: Any, digits: int = 2) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def print_table(rows: list[list[str]], header: list[str], out=None) -> None:
+    out = out or sys.stdout
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), file=out)
+    print("  ".join("-" * w for w in widths), file=out)
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=out)
+
+
+# ----------------------------------------------------------------------------- workspace
+
+def cmd_workspace_init(args: argparse.Namespace) -> int:
+    from mteval_gui.store import Workspace
+
+    path = Path(args.path) if args.path else workspace_path(args)
+    existed = path.exists()
+    ws = Workspace(path)
+    print(f"{'opened' if existed else 'created'} workspace {ws.path} (schema version {ws.schema_version()})")
+    ws.close()
+    return 0
+
+
+@with_workspace
+def cmd_workspace_info(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.store import repo
+
+    print(f"workspace: {ws.path}")
+    print(f"schema version: {ws.schema_version()}")
+    for table, n in repo.counts(ws).items():
+        print(f"{table}: {n}")
+    return 0
+
+
+@with_workspace
+def cmd_import_corpus(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.importer import import_corpus_file
+
+    bar = ProgressBar("importing")
+    try:
+        res = import_corpus_file(ws, args.file, fmt=args.format, ref_path=args.ref_file, corpus_id=args.corpus_id,
+                                 source_lang=args.source_lang, target_lang=args.target_lang,
+                                 version=args.corpus_version, replace=args.replace, on_progress=bar)
+    finally:
+        bar.close()
+    _print_warnings(res.warnings)
+    if res.created:
+        print(f"imported corpus {res.id}: {res.count} entries ({res.format})")
+    else:
+        print(f"corpus {res.id} already imported; nothing changed")
+    return 0
+
+
+@with_workspace
+def cmd_import_run(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.importer import import_run_file
+
+    bar = ProgressBar("importing")
+    try:
+        res = import_run_file(ws, args.file, corpus_id=args.corpus_id, fmt=args.format, run_id=args.run_id,
+                              model_slug=args.model_slug, on_progress=bar)
+    finally:
+        bar.close()
+    for made in res.also:
+        print(f"imported corpus {made.id}: {made.count} entries (from the report)")
+    _print_warnings(res.warnings)
+    if res.created:
+        print(f"imported run {res.id} for corpus {res.corpus_id}: {res.count} outputs ({res.format})")
+    else:
+        print(f"run already imported as {res.id}; nothing changed")
+    return 0
+
+
+@with_workspace
+def cmd_import_glossary(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.importer import import_glossary_file
+
+    res = import_glossary_file(ws, args.file, name=args.name, fmt=args.format)
+    _print_warnings(res.warnings)
+    if res.created:
+        print(f"imported glossary {res.id}: {res.count} terms")
+    else:
+        print(f"glossary {res.id} already imported; nothing changed")
+    return 0
+
+
+# ----------------------------------------------------------------------------- list / show
+
+@with_workspace
+def cmd_list_corpora(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.store import repo
+
+    rows = repo.list_corpora(ws)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    print_table([[r["corpus_id"], f"{r['source_lang']}-{r['target_lang']}", str(r["entry_count"]), str(r["run_count"]),
+                  r["version"] or "", Path(r["source_path"]).name if r["source_path"] else ""] for r in rows],
+                ["corpus", "pair", "entries", "runs", "version", "file"])
+    return 0
+
+
+def runs_table_rows(runs: list[dict[str, Any]]) -> tuple[list[list[str]], list[str]]:
+    """The runs table as printed by ``mteval list runs`` and ``mteval demo``."""
+    header = ["run", "corpus", "model", "n", "missing", "errors", "composite", "tier", "chrF++", "exact", "status"]
+    rows = []
+    for r in runs:
+        rows.append([r["run_id"], r["corpus_id"], r.get("model_slug") or "-", str(r["n_outputs"]), str(r["n_missing"]),
+                     str(r["n_errors"]), _fmt(r.get("composite_score"), 4), r.get("quality_tier") or "-",
+                     _fmt(r.get("chrf_plus_plus")), _fmt(r.get("exact_match_rate"), 3), r.get("status") or ""])
+    return rows, header
+
+
+@with_workspace
+def cmd_list_runs(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.store import repo
+
+    runs = repo.list_runs(ws, args.corpus_id)
+    if args.json:
+        print(json.dumps(runs, ensure_ascii=False, indent=1, default=str))
+        return 0
+    rows, header = runs_table_rows(runs)
+    print_table(rows, header)
+    return 0
+
+
+@with_workspace
+def cmd_list_glossaries(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.store import repo
+
+    rows = repo.list_glossaries(ws)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    print_table([[r["glossary_id"], r["name"], str(r["term_count"])] for r in rows], ["glossary", "name", "terms"])
+    return 0
+
+
+def _entry_scores(ws, run_id: str, entry_id: str) -> dict[str, Any]:
+    try:
+        from mteval_gui.store.results import entry_details
+    except ImportError:
+        return {}
+    return entry_details(ws, run_id, entry_id)
+
+
+@with_workspace
+def cmd_show_entry(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.io.writers import entry_record, output_record
+    from mteval_gui.store import repo
+
+    entry = repo.get_entry(ws, args.corpus_id, args.entry_id)
+    data: dict[str, Any] = {"corpus": args.corpus_id, "entry": entry_record(entry)}
+    if args.run_id:
+        corpus_of_run = repo.get_run_info(ws, args.run_id)["corpus_id"]
+        if corpus_of_run != args.corpus_id:
+            raise MtevalError(f"run {args.run_id!r} belongs to corpus {corpus_of_run!r}, not {args.corpus_id!r}")
+        out = repo.get_output(ws, args.run_id, args.entry_id)
+        data["run"] = args.run_id
+        data["output"] = output_record(out)
+        data["output"]["missing"] = bool((out.model_extra or {}).get("missing"))
+        data["scores"] = {mid: d.get("value") for mid, d in sorted(_entry_scores(ws, args.run_id, args.entry_id).items())}
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    e = data["entry"]
+    print(f"corpus:     {args.corpus_id}")
+    print(f"entry:      {entry.id}")
+    print(f"source:     {entry.source}")
+    print(f"reference:  {entry.reference if entry.reference is not None else '(none)'}")
+    for key in ("variants", "terminology", "difficulty", "domain", "register", "segment", "provenance", "phenomena",
+                "expected_morphology", "metadata"):
+        if key in e:
+            v = e[key]
+            print(f"{key + ':':<11} {json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v}")
+    if args.run_id:
+        o = data["output"]
+        print(f"run:        {args.run_id}")
+        status = "missing from the run file" if o["missing"] else ("error" if o.get("error") else "")
+        print(f"predicted:  {o['predicted']}" + (f"   [{status}]" if status else ""))
+        if o.get("error"):
+            print(f"error:      {o['error']}")
+        for key in ("raw_predicted", "latency_s", "cost_usd", "usage"):
+            if key in o:
+                v = o[key]
+                print(f"{key + ':':<11} {json.dumps(v) if isinstance(v, dict) else v}")
+        if data["scores"]:
+            print("scores:")
+            for mid, v in data["scores"].items():
+                print(f"  {mid:<24} {_fmt(v, 4)}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- export
+
+def export_rows(ws, target: str) -> tuple[list[dict[str, Any]], str]:
+    """Rows for ``mteval export entries``: a corpus' entries, or a run's entries with outputs and scores."""
+    from mteval_gui.io.writers import entry_record
+    from mteval_gui.store import repo
+
+    if repo.corpus_exists(ws, target):
+        return [entry_record(e) for e in repo.get_entries(ws, target)], "corpus"
+    if not repo.run_exists(ws, target):
+        raise MtevalError(f"no corpus or run {target!r} in the workspace")
+    try:
+        from mteval_gui.store.results import entry_values_bulk
+        values = entry_values_bulk(ws, target)
+    except ImportError:
+        values = {}
+    rows = []
+    for e, o in repo.entry_outputs(ws, target):
+        usage = o.usage
+        row: dict[str, Any] = {
+            "id": e.id, "source": e.source, "reference": e.reference, "predicted": o.predicted,
+            "error": o.error, "missing": bool((o.model_extra or {}).get("missing")), "difficulty": e.difficulty,
+            "raw_predicted": o.raw_predicted, "latency_s": o.latency_s, "cost_usd": o.cost_usd,
+            "prompt_tokens": usage.prompt_tokens if usage else None,
+            "completion_tokens": usage.completion_tokens if usage else None,
+        }
+        for mid in sorted(values):
+            row[mid] = values[mid].get(e.id)
+        rows.append(row)
+    return rows, "run"
+
+
+@with_workspace
+def cmd_export_entries(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.io.writers import write_table
+
+    rows, kind = export_rows(ws, args.target)
+    n = write_table(rows, args.output, args.format)
+    print(f"wrote {n} {'entries' if kind == 'corpus' else 'entries with outputs'} of {args.target} to {args.output}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- demo
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from mteval_gui.demo import build_demo_workspace, default_demo_path, score_demo_workspace
+    from mteval_gui.store import repo
+
+    path = Path(args.db) if args.db else default_demo_path()
+    if args.fresh:
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(str(path) + suffix)
+            if p.exists():
+                p.unlink()
+    ws = build_demo_workspace(path)
+    try:
+        print(f"demo workspace: {ws.path}")
+        if not args.no_score:
+            bar = ProgressBar("scoring")
+            try:
+                problems = score_demo_workspace(ws, on_progress=bar)
+            finally:
+                bar.close()
+            for p in problems:
+                print(f"warning: {p}", file=sys.stderr)
+        rows, header = runs_table_rows(repo.list_runs(ws))
+        print_table(rows, header)
+    finally:
+        ws.close()
+    return 0

@@ -1,0 +1,81 @@
+"""The demo workspace: small Plains Cree and Ewe corpora, two runs each, and a glossary.
+
+The data lives in ``resources/demo`` and was written for this application (it is not a
+benchmark): 28 English→Plains Cree verb forms (checked with the strict crk analyzer) and 25
+everyday French→Ewe phrases, each with one good and one flawed run in the formats the
+importers read (JSONL corpus and runs, TSV corpus, hypothesis text file, JSON glossary).
+The flawed runs carry the problems the metrics are meant to catch: missing circumflexes,
+English/French copies, look-alike letters, repeated words, empty outputs, provider errors
+and an entry missing from the run file.
+
+:func:`build_demo_workspace` is used by ``mteval demo`` and ``mteval-gui --demo``; it is
+idempotent (a second call finds everything already imported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.paths import demo_dir, user_data_dir
+from mteval_gui.store import Workspace, repo
+
+DEMO_DB_NAME = "demo.sqlite"
+# Heavy neural metrics are left out of the demo so that it scores in seconds on any machine.
+DEMO_EXCLUDED_METRICS = ("core.comet", "core.embedding_semantic")
+
+
+@dataclass(frozen=True)
+class DemoCorpus:
+    corpus_id: str
+    file: str
+    source_lang: str
+    target_lang: str
+    runs: tuple[str, ...]
+    glossary: str | None = None
+
+
+DEMO_CORPORA = (
+    DemoCorpus("demo-crk-verbs", "crk-verbs.jsonl", "eng", "crk", ("crk-verbs.good.jsonl", "crk-verbs.flawed.jsonl")),
+    DemoCorpus("demo-fra-ewe", "fra-ewe-phrases.tsv", "fra", "ewe",
+               ("fra-ewe-phrases.good.txt", "fra-ewe-phrases.flawed.jsonl"), "fra-ewe-glossary.json"),
+)
+DEMO_RUN_IDS = {"fra-ewe-phrases.good.txt": "ewe-demo-good"}
+
+
+def default_demo_path() -> Path:
+    return user_data_dir() / DEMO_DB_NAME
+
+
+def build_demo_workspace(path: str | Path | None = None) -> Workspace:
+    """Create (or reopen) the demo workspace at ``path`` and import the bundled demo data."""
+    from mteval_gui.importer import import_corpus_file, import_glossary_file, import_run_file
+
+    ws = Workspace(Path(path) if path is not None else default_demo_path())
+    base = demo_dir()
+    for dc in DEMO_CORPORA:
+        import_corpus_file(ws, base / dc.file, corpus_id=dc.corpus_id, source_lang=dc.source_lang,
+                           target_lang=dc.target_lang)
+        for run_file in dc.runs:
+            import_run_file(ws, base / run_file, corpus_id=dc.corpus_id, run_id=DEMO_RUN_IDS.get(run_file))
+        if dc.glossary:
+            g = import_glossary_file(ws, base / dc.glossary, name=f"{dc.corpus_id} glossary")
+            repo.set_setting(ws, f"glossary.{dc.corpus_id}", g.id)
+    return ws
+
+
+def score_demo_workspace(ws: Workspace, *, on_progress: Callable[[Any], None] | None = None,
+                         rescore: bool = False) -> list[str]:
+    """Score every demo run not scored yet; returns problems to show (empty when all went well)."""
+    try:
+        from mteval_gui.jobs import score_workspace_run
+    except ImportError as exc:
+        return [f"scoring is not available in this installation ({exc})"]
+    problems: list[str] = []
+    for row in repo.list_runs(ws):
+        if row["has_run_card"] and not rescore:
+            continue
+        score_workspace_run(ws, row["run_id"], exclude=DEMO_EXCLUDED_METRICS, on_progress=on_progress)
+    return problems
