@@ -169,6 +169,7 @@ class RunCard(BaseModel):
     normalisation: dict[str, str] = Field(default_factory=dict)
     metric_availability: dict[str, str] = Field(default_factory=dict)
     metric_reasons: dict[str, str] = Field(default_factory=dict)
+    score_sources: dict[str, str] = Field(default_factory=dict, description="scores key -> metric id that supplied it")
     composite_profile: str | None = None
     composite_breakdown: list[CompositeItem] = Field(default_factory=list)
     score_caveats: list[Caveat] = Field(default_factory=list)

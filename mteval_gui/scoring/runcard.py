@@ -1,0 +1,182 @@
+"""Run cards (SPEC §8, LYSS §9): assembling, validating and exporting.
+
+The card is built by the runner from stored results; every LYSS §9 ``scores`` key is
+present (null when unavailable). :func:`validate_run_card` checks a card against the
+shipped JSON Schema (``resources/schemas/runcard.json``, generated from
+:class:`mteval_gui.domain.runcard.RunCard`) when that file and ``jsonschema`` are
+available, and always against the pydantic model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from mteval_gui.domain.runcard import RunCard
+from mteval_gui.errors import MtevalError
+
+# LYSS §9 scores keys, in the order of the seed's example (every one is always present)
+LYSS_SCORE_KEYS: tuple[str, ...] = (
+    "exact_match_rate", "exact_matches", "equivalent_match_rate", "equivalent_matches", "chrf_plus_plus",
+    "bleu", "ter", "length_ratio", "fst_acceptance_rate", "fst_accepted", "morphological_accuracy",
+    "orthographic_accuracy", "semantic_score", "comet_score", "comet_model", "code_switching_rate",
+    "hallucination_rate", "terminology_adherence", "consistency_score", "composite", "quality_tier",
+    "cost_adjusted", "tokens_per_second", "entries_per_minute", "avg_latency_seconds",
+    "median_latency_seconds", "p95_latency_seconds", "confidence_intervals", "confidence_intervals_by_tier",
+    "by_difficulty", "by_provenance", "total", "evaluated", "errors",
+)
+
+# the metric keys whose availability is always reported (beside each metric id)
+AVAILABILITY_KEYS: tuple[str, ...] = (
+    "exact_match_rate", "equivalent_match_rate", "chrf_plus_plus", "bleu", "ter", "length_ratio",
+    "fst_acceptance_rate", "morphological_accuracy", "orthographic_accuracy", "semantic_score", "comet_score",
+    "code_switching_rate", "hallucination_rate", "terminology_adherence", "consistency_score",
+    "compliance_index", "repair_effectiveness",
+)
+
+SCHEMA_FILE = "runcard.json"
+
+
+class RunCardInvalid(MtevalError):
+    """A run card does not conform to the schema."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("run card does not conform to its schema:\n" + "\n".join(problems))
+
+
+def fingerprint(components: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON of the components that determine a run card's numbers."""
+    blob = json.dumps(components, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict[str, Any] | None:
+    try:
+        from mteval_gui.paths import schemas_dir
+
+        path = schemas_dir() / SCHEMA_FILE
+    except FileNotFoundError:
+        return None
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def schema_path() -> Path | None:
+    try:
+        from mteval_gui.paths import schemas_dir
+
+        p = schemas_dir() / SCHEMA_FILE
+    except FileNotFoundError:
+        return None
+    return p if p.is_file() else None
+
+
+def validate_run_card(card: RunCard | Mapping[str, Any]) -> list[str]:
+    """Problems of a run card (empty when valid). Uses the JSON Schema file when shipped."""
+    data = card.model_dump(mode="json") if isinstance(card, RunCard) else dict(card)
+    problems: list[str] = []
+    try:
+        RunCard.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ())) or "(card)"
+            problems.append(f"{loc}: {err.get('msg', 'invalid')}")
+    missing = [k for k in LYSS_SCORE_KEYS if k not in (data.get("scores") or {})]
+    if missing:
+        problems.append(f"scores: missing keys {', '.join(missing)}")
+    schema = _schema()
+    if schema is not None:
+        try:
+            import jsonschema
+        except ImportError:  # the pydantic model above is the schema's source; enough without jsonschema
+            return problems
+        validator = jsonschema.Draft202012Validator(schema)
+        for err in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
+            loc = ".".join(str(p) for p in err.absolute_path) or "(card)"
+            problems.append(f"{loc}: {err.message}")
+    return problems
+
+
+def ensure_valid(card: RunCard) -> RunCard:
+    problems = validate_run_card(card)
+    if problems:
+        raise RunCardInvalid(problems)
+    return card
+
+
+def run_card_json(card: RunCard) -> str:
+    """The exported form: indented UTF-8 JSON with every key present."""
+    return json.dumps(card.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+
+
+def write_run_card(card: RunCard, path: str | Path) -> Path:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(run_card_json(card), encoding="utf-8")
+    tmp.replace(p)
+    return p
+
+
+def get_path(data: Mapping[str, Any], dotted: str) -> Any:
+    """``"scores.chrf_plus_plus"`` -> value (None when absent)."""
+    cur: Any = data
+    for part in dotted.split("."):
+        if not isinstance(cur, Mapping):
+            return None
+        cur = cur.get(part)
+    return cur
+
+
+RESULT_CSV_COLUMNS: tuple[str, ...] = (
+    "entry_id", "source", "reference", "predicted", "error", "difficulty", "provenance", "exact_match",
+    "equivalence_verdict", "entry_chrf", "entry_bleu", "entry_ter", "length_ratio", "fst_accepted",
+    "lint_verdict", "semantic_verdict", "code_switching", "hallucination", "terminology", "compliance",
+    "comet", "latency_seconds",
+)
+
+
+def _verdict_text(v: Any) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, Mapping):
+        verdict = v.get("verdict")
+        classes = v.get("classes")
+        if classes:
+            return f"{verdict} ({', '.join(map(str, classes))})"
+        return None if verdict is None else str(verdict)
+    return str(v)
+
+
+def results_table(card: RunCard) -> list[dict[str, Any]]:
+    """One flat row per entry (columns :data:`RESULT_CSV_COLUMNS`) from a run card's ``results``."""
+    sources = card.score_sources
+    rows = []
+    for r in card.results:
+        d = r.model_dump()
+        metrics = d.get("metrics") or {}
+        rows.append({
+            "entry_id": r.entry_id, "source": r.source, "reference": r.reference, "predicted": r.predicted,
+            "error": r.error, "difficulty": r.difficulty, "provenance": r.provenance,
+            "exact_match": None if r.exact_match is None else int(r.exact_match),
+            "equivalence_verdict": d.get("equivalence_verdict"),
+            "entry_chrf": r.entry_chrf, "entry_bleu": d.get("entry_bleu"), "entry_ter": d.get("entry_ter"),
+            "length_ratio": metrics.get("core.length_ratio"), "fst_accepted": r.fst_accepted,
+            "lint_verdict": _verdict_text(r.lint_verdict), "semantic_verdict": _verdict_text(r.semantic_verdict),
+            "code_switching": metrics.get(sources.get("code_switching_rate", "core.code_switching")),
+            "hallucination": metrics.get(sources.get("hallucination_rate", "core.hallucination")),
+            "terminology": metrics.get(sources.get("terminology_adherence", "core.terminology")),
+            "compliance": metrics.get(sources.get("compliance_index", "core.compliance")),
+            "comet": metrics.get(sources.get("comet_score", "core.comet")),
+            "latency_seconds": r.latency_seconds,
+        })
+    return rows

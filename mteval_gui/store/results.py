@@ -1,0 +1,220 @@
+"""Scoring results in the workspace: the scoring job's sink and readers for the GUI and CLI.
+
+Tables (see :mod:`mteval_gui.store.schema`):
+
+- ``scoring_jobs``: one row per run — configuration, its hash, batch size, state
+  (``running`` / ``cancelled`` / ``done``);
+- ``scoring_batches``: the batches already committed for that configuration;
+- ``entry_metrics``: per (run, metric, entry) the headline ``value`` and the whole
+  per-entry result as JSON (``{"value", "values", "detail"}``);
+- ``run_metrics``: per (run, metric) availability, reason, corpus values and extra;
+- ``runs``: the denormalised LYSS §9.1 columns and the run card JSON.
+
+:class:`ResultsStore` implements :class:`mteval_gui.scoring.runner.ResultSink` by
+duck typing (the store does not import the scoring core): each batch is one
+transaction, so a crash or a cancel loses at most the batch in flight, and a job started
+again with the same configuration hash skips the batches already stored. A job with a
+different configuration starts from scratch (the old results of the run are dropped).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from mteval_gui.domain.runcard import RunCard
+from mteval_gui.store.db import Workspace, utcnow
+from mteval_gui.store.schema import RUN_CARD_COLUMNS
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+
+
+def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
+    cur: Any = data
+    for part in dotted.split("."):
+        if not isinstance(cur, Mapping):
+            return None
+        cur = cur.get(part)
+    return cur
+
+
+class ResultsStore:
+    """The workspace sink of a scoring job (one instance per thread; uses ``ws.conn``)."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    # -- job -----------------------------------------------------------------
+
+    def begin_job(self, run_id: str, config: dict[str, Any], config_hash: str, batch_size: int,
+                  n_batches: int) -> set[int]:
+        with self.ws.transaction() as conn:
+            row = conn.execute("SELECT config_hash FROM scoring_jobs WHERE run_id = ?", (run_id,)).fetchone()
+            if row is None or row[0] != config_hash:
+                conn.execute("DELETE FROM scoring_batches WHERE run_id = ?", (run_id,))
+                conn.execute("DELETE FROM entry_metrics WHERE run_id = ?", (run_id,))
+            conn.execute(
+                "INSERT INTO scoring_jobs (run_id, config, config_hash, batch_size, n_batches, started_at, state)"
+                " VALUES (?,?,?,?,?,?,'running') ON CONFLICT(run_id) DO UPDATE SET config=excluded.config,"
+                " config_hash=excluded.config_hash, batch_size=excluded.batch_size, n_batches=excluded.n_batches,"
+                " started_at=excluded.started_at, finished_at=NULL, state='running'",
+                (run_id, _dumps(config), config_hash, batch_size, n_batches, utcnow()),
+            )
+            conn.execute("UPDATE runs SET status = 'scoring' WHERE run_id = ?", (run_id,))
+        return self.done_batches(run_id, config_hash)
+
+    def done_batches(self, run_id: str, config_hash: str) -> set[int]:
+        cur = self.ws.conn.execute("SELECT batch_index FROM scoring_batches WHERE run_id = ? AND config_hash = ?",
+                                   (run_id, config_hash))
+        return {int(r[0]) for r in cur}
+
+    def write_batch(self, run_id: str, batch_index: int, config_hash: str, rows: Sequence[Any]) -> None:
+        data = [(run_id, r.entry_id, r.metric_id, r.value, _dumps(r.data)) for r in rows]
+        with self.ws.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO entry_metrics (run_id, entry_id, metric_id, value, data) VALUES (?,?,?,?,?)",
+                data)
+            conn.execute(
+                "INSERT OR REPLACE INTO scoring_batches (run_id, batch_index, config_hash, n_entries, done_at)"
+                " VALUES (?,?,?,?,?)",
+                (run_id, batch_index, config_hash, len({r.entry_id for r in rows}), utcnow()))
+
+    def load_entry_scores(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
+        ids = list(metric_ids)
+        out: dict[str, dict[str, dict[str, Any]]] = {m: {} for m in ids}
+        if not ids:
+            return out
+        marks = ",".join("?" * len(ids))
+        cur = self.ws.conn.execute(
+            f"SELECT metric_id, entry_id, data FROM entry_metrics WHERE run_id = ? AND metric_id IN ({marks})",
+            (run_id, *ids))
+        for mid, eid, data in cur:
+            out[mid][eid] = json.loads(data)
+        return out
+
+    def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
+        cols = {col: _get_path(run_card, path) for path, col in RUN_CARD_COLUMNS.items()}
+        cols = {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in cols.items()}
+        sets = ", ".join(f'"{c}" = ?' for c in cols)
+        with self.ws.transaction() as conn:
+            conn.execute("DELETE FROM run_metrics WHERE run_id = ?", (run_id,))
+            conn.executemany(
+                'INSERT INTO run_metrics (run_id, metric_id, availability, reason, "values", extra) VALUES (?,?,?,?,?,?)',
+                [(run_id, m.metric_id, m.availability, m.reason, _dumps(m.values), _dumps(m.extra)) for m in metric_rows])
+            conn.execute(
+                f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
+                (*cols.values(), _dumps(run_card), utcnow(), run_id))
+
+    def mark_job(self, run_id: str, state: str) -> None:
+        with self.ws.transaction() as conn:
+            conn.execute("UPDATE scoring_jobs SET state = ?, finished_at = ? WHERE run_id = ?",
+                         (state, utcnow() if state in ("done", "cancelled", "failed") else None, run_id))
+            if state == "cancelled":
+                conn.execute("UPDATE runs SET status = 'partly scored' WHERE run_id = ? AND status = 'scoring'",
+                             (run_id,))
+
+
+# --------------------------------------------------------------------------- readers
+
+
+def entry_values(ws: Workspace, run_id: str, metric_id: str) -> dict[str, float | None]:
+    """``{entry_id: headline value}`` of one metric for a run."""
+    cur = ws.conn.execute("SELECT entry_id, value FROM entry_metrics WHERE run_id = ? AND metric_id = ?",
+                          (run_id, metric_id))
+    return {eid: v for eid, v in cur}
+
+
+def entry_values_bulk(ws: Workspace, run_id: str, metric_ids: Iterable[str] | None = None) -> dict[str, dict[str, float | None]]:
+    """``{metric_id: {entry_id: value}}`` for several (default: all) metrics of a run."""
+    sql = "SELECT metric_id, entry_id, value FROM entry_metrics WHERE run_id = ?"
+    params: list[Any] = [run_id]
+    if metric_ids is not None:
+        ids = list(metric_ids)
+        if not ids:
+            return {}
+        sql += f" AND metric_id IN ({','.join('?' * len(ids))})"
+        params.extend(ids)
+    out: dict[str, dict[str, float | None]] = {}
+    for mid, eid, v in ws.conn.execute(sql, params):
+        out.setdefault(mid, {})[eid] = v
+    return out
+
+
+def entry_value_columns(ws: Workspace, run_id: str, entry_ids: Sequence[str],
+                        metric_ids: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+    """Per metric a float array aligned with ``entry_ids`` (NaN where there is no value)."""
+    pos = {eid: i for i, eid in enumerate(entry_ids)}
+    out: dict[str, np.ndarray] = {}
+    for mid, vals in entry_values_bulk(ws, run_id, metric_ids).items():
+        arr = np.full(len(entry_ids), np.nan)
+        for eid, v in vals.items():
+            i = pos.get(eid)
+            if i is not None and v is not None:
+                arr[i] = v
+        out[mid] = arr
+    return out
+
+
+def entry_scores(ws: Workspace, run_id: str, metric_id: str) -> dict[str, dict[str, Any]]:
+    """``{entry_id: {"value", "values", "detail"}}`` of one metric for a run."""
+    cur = ws.conn.execute("SELECT entry_id, data FROM entry_metrics WHERE run_id = ? AND metric_id = ?",
+                          (run_id, metric_id))
+    return {eid: json.loads(d) for eid, d in cur}
+
+
+def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
+    """Every metric's stored result for one entry: ``{metric_id: {"value", "values", "detail"}}``."""
+    cur = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ?",
+                          (run_id, entry_id))
+    return {mid: json.loads(d) for mid, d in cur}
+
+
+def load_run_card_dict(ws: Workspace, run_id: str) -> dict[str, Any] | None:
+    row = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return json.loads(row[0])
+
+
+def load_run_card(ws: Workspace, run_id: str) -> RunCard | None:
+    """The last run card of a run (None when the run was never scored)."""
+    d = load_run_card_dict(ws, run_id)
+    return None if d is None else RunCard.model_validate(d)
+
+
+def run_metric_rows(ws: Workspace, run_id: str) -> list[dict[str, Any]]:
+    """Per metric: ``metric_id, availability, reason, values, extra``."""
+    cur = ws.conn.execute('SELECT metric_id, availability, reason, "values", extra FROM run_metrics WHERE run_id = ?'
+                          " ORDER BY rowid", (run_id,))
+    return [{"metric_id": m, "availability": a, "reason": r, "values": json.loads(v), "extra": json.loads(x)}
+            for m, a, r, v, x in cur]
+
+
+def scoring_job(ws: Workspace, run_id: str) -> dict[str, Any] | None:
+    """The run's scoring job: config, hash, batch size, batches done, state (None if never scored)."""
+    row = ws.conn.execute("SELECT * FROM scoring_jobs WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None:
+        return None
+    d = dict(row)
+    d["config"] = json.loads(d["config"])
+    d["batches_done"] = ws.conn.execute(
+        "SELECT COUNT(*) FROM scoring_batches WHERE run_id = ? AND config_hash = ?",
+        (run_id, d["config_hash"])).fetchone()[0]
+    return d
+
+
+def clear_results(ws: Workspace, run_id: str) -> None:
+    """Forget every scoring result of a run (the next scoring starts from scratch)."""
+    with ws.transaction() as conn:
+        for table in ("entry_metrics", "run_metrics", "scoring_batches", "scoring_jobs"):
+            conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
+        cols = ", ".join(f'"{c}" = NULL' for c in RUN_CARD_COLUMNS.values()
+                         if c not in ("model_slug", "condition", "elapsed_seconds"))
+        conn.execute(f"UPDATE runs SET {cols}, run_card = NULL, status = 'imported', scored_at = NULL WHERE run_id = ?",
+                     (run_id,))

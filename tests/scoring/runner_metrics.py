@@ -1,0 +1,92 @@
+"""Small metric plugins used by the runner tests (resolved through ``tests.scoring.runner_metrics:Name``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from mteval_gui.scoring.plugins import (
+    BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, MetricUnavailable, ScoringContext,
+)
+
+CALLS: dict[str, int] = {}
+CANCEL: dict[str, Any] = {}  # {"token": CancelToken, "after": n}: cancel once n entries were scored
+
+
+class CountingMetric(BaseMetric):
+    """Output length per entry; counts how many entries it was asked to score."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.count", version="1", display_name="Counting", scale="count",
+                                            produces=("test_length",))
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        CALLS["test.count"] = CALLS.get("test.count", 0) + len(items)
+        if CANCEL and CALLS["test.count"] >= CANCEL["after"]:
+            CANCEL.pop("token").cancel()
+            CANCEL.clear()
+        return [EntryScore(float(len(it.predicted))) for it in items]
+
+
+class FailingPrepareMetric(BaseMetric):
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.prepare_fails", version="1", display_name="x", scale="0-1",
+                                            produces=("test_prepare",))
+
+    def prepare(self, context: ScoringContext) -> None:
+        raise RuntimeError("model file is corrupt")
+
+
+class UnavailableMetric(BaseMetric):
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.unavailable", version="1", display_name="x", scale="0-1",
+                                            produces=("semantic_score",))
+
+    def prepare(self, context: ScoringContext) -> None:
+        raise MetricUnavailable("no glosses for this language")
+
+
+class FailingScoreMetric(BaseMetric):
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.score_fails", version="1", display_name="x", scale="0-1",
+                                            produces=("test_score",))
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        if any(it.index >= 4 for it in items):
+            raise ValueError("cannot score entry 4")
+        return [EntryScore(1.0) for _ in items]
+
+
+class HeavyMetric(BaseMetric):
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.heavy", version="1", display_name="x", scale="0-1", heavy=True,
+                                            produces=("comet_score",))
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        return [EntryScore(0.5) for _ in items]
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        return CorpusScore({"comet_score": 0.5, "comet_model": "test/heavy"}, extra={"covered": False})
+
+
+class CardEquivalentMetric(BaseMetric):
+    """A language standard that accepts every non-empty output as equivalent."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="xx.lint", version="1", display_name="Linter", scale="0-1",
+                                            needs_reference=True,
+                                            produces=("equivalent_match_rate", "equivalent_matches"))
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.unavailable = bool(params.get("unavailable"))
+
+    def prepare(self, context: ScoringContext) -> None:
+        if self.unavailable:
+            raise MetricUnavailable("linter word lists missing")
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        out = []
+        for it in items:
+            ok = bool(it.predicted.strip())
+            out.append(EntryScore(1.0 if ok else 0.0,
+                                  detail={"verdict": "EQUIVALENT" if ok else "NO_OUTPUT", "classes": ["TEST"]}))
+        return out
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        n = sum(e.value or 0 for e in per_entry)
+        return CorpusScore({"equivalent_match_rate": n / len(per_entry), "equivalent_matches": int(n)})
