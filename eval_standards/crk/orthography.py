@@ -20,7 +20,6 @@ hyphenated preverbs, not macrons or spaced preverbs.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from eval_standards.crk.wordlists import WordLists
@@ -129,7 +128,3 @@ class Orthography:
         """Tokens as written, lower-cased (what EXACT compares)."""
         return [_lower(t) for t in word_tokens(text)]
 
-
-def is_nfd_sensitive(s: str) -> bool:
-    """True when ``s`` is not in NFC (used in explanations)."""
-    return unicodedata.normalize("NFC", s) != s
