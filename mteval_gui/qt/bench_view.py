@@ -1,0 +1,790 @@
+"""The ÈwéBench tab: models with their ÈwéScore and category scores, a chart, and every test.
+
+Layout: a toolbar (score a responses file, open a results file, export, delete), the models
+table (ÈwéScore, passed/total, one column per category; inactive categories shown as "—"), a
+grouped bar chart of category scores per model (QtCharts), and below a category filter, the
+tests of the selected model (status, score, pass) and a detail pane with the prompt, the
+response and the score explanation (keywords found, format criteria passed/failed/unscored,
+each Ewe quality component). A "Run" page lists the ÈwéScore breakdown, suite defects,
+provider errors and missing responses.
+
+Results scored here are stored in the workspace (``store.benchmarks``); without a workspace
+they stay in the tab until it closes. Sorting happens inside the item models.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCharts import QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QValueAxis
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QCursor, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QToolButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mteval_gui.domain.ewebench import CATEGORY_TITLES, CATEGORY_WEIGHTS, BenchmarkResult, BenchTestResult
+from mteval_gui.store.db import Workspace
+
+KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+_Index = QModelIndex | QPersistentModelIndex
+
+SHORT = {
+    "linguistic_comprehension": "Ling.",
+    "text_generation": "Gen.",
+    "reasoning": "Reas.",
+    "translation": "Trans.",
+    "cultural_knowledge": "Cult.",
+    "instruction_following": "Instr.",
+    "multi_turn": "Multi",
+    "agentic": "Agent.",
+    "style_adaptation": "Style",
+    "robustness": "Robust.",
+}
+STATUS_COLOURS = {
+    "passed": "#d8f0d8",
+    "failed": "#f6dcdc",
+    "error": "#f3c6a5",
+    "missing": "#eeeeee",
+    "unscorable": "#f5e6a8",
+    "not_run": "#f4f4f4",
+}
+SERIES_COLOURS = ["#3b6ea5", "#d9822b", "#5a9e4b", "#b5485d", "#7d5ba6", "#2a9d8f", "#8c6d46", "#c4a000"]
+
+
+def _num(v: float | None, digits: int = 1) -> str:
+    return "—" if v is None else f"{v:.{digits}f}"
+
+
+@dataclass
+class BenchRow:
+    """One model in the tab: its result and where it lives (stored run id or a file)."""
+
+    key: str
+    result: BenchmarkResult
+    stored: bool
+
+
+@dataclass(frozen=True)
+class _Col:
+    key: str
+    title: str
+    sort: Callable[[Any], Any]
+    tip: str = ""
+
+
+def _sort_key(v: Any) -> tuple[int, Any]:
+    return (1, 0) if v is None else (0, v)
+
+
+class _SortedTableModel(QAbstractTableModel):
+    """A table model over ``self.rows`` with ``self.columns`` that sorts inside the model."""
+
+    rows: list[Any]
+    columns: list[_Col]
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows = []
+        self.columns = []
+        self._sort: tuple[int, Qt.SortOrder] | None = None
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.columns):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.columns[section].title
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.columns[section].tip or None
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def _valid(self, index: _Index) -> bool:
+        return index.isValid() and 0 <= index.row() < len(self.rows) and 0 <= index.column() < len(self.columns)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.columns):
+            return
+        self.layoutAboutToBeChanged.emit()
+        self._apply_sort(column, order)
+        self.layoutChanged.emit()
+
+    def _apply_sort(self, column: int, order: Qt.SortOrder) -> None:
+        self._sort = (column, order)
+        key = self.columns[column].sort
+        rev = order == Qt.SortOrder.DescendingOrder
+        present = [r for r in self.rows if key(r) is not None]
+        absent = [r for r in self.rows if key(r) is None]
+        present.sort(key=key, reverse=rev)
+        self.rows = present + absent  # empty values always last
+
+    def _reset(self, rows: list[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        if self._sort is not None:
+            self._apply_sort(*self._sort)
+        self.endResetModel()
+
+
+class BenchModelsModel(_SortedTableModel):
+    """One row per model: ÈwéScore, passed/total and the ten category scores."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.categories: list[str] = list(CATEGORY_WEIGHTS)
+        self._rebuild_columns()
+
+    def _rebuild_columns(self) -> None:
+        cols = [
+            _Col("model", self.tr("Model"), lambda r: r.result.model.casefold()),
+            _Col("score", self.tr("ÈwéScore"), lambda r: r.result.ewe_score,
+                 self.tr("Σ category score × weight / Σ weights of the categories that were run")),
+            _Col("passed", self.tr("Passed"), lambda r: (r.result.passed / r.result.total) if r.result.total else None,
+                 self.tr("Tests with score ≥ 0.7 / tests of the categories that were run")),
+        ]
+        for cat in self.categories:
+            w = CATEGORY_WEIGHTS.get(cat, 0.0)
+            title = CATEGORY_TITLES.get(cat, cat)
+            cols.append(_Col(f"cat:{cat}", SHORT.get(cat, cat[:6]), self._cat_getter(cat),
+                             self.tr("{0} (weight {1:.0f} %)").format(title, 100 * w)))
+        cols.append(_Col("created", self.tr("Scored"), lambda r: r.result.created_at))
+        self.columns = cols
+
+    @staticmethod
+    def _cat_getter(cat: str) -> Callable[[BenchRow], float | None]:
+        def get(r: BenchRow) -> float | None:
+            c = r.result.category(cat)
+            return c.score if c is not None and c.active else None
+        return get
+
+    def set_rows(self, rows: list[BenchRow]) -> None:
+        cats = list(CATEGORY_WEIGHTS)
+        for r in rows:
+            for c in r.result.categories:
+                if c.category not in cats:
+                    cats.append(c.category)
+        if cats != self.categories:
+            self.beginResetModel()
+            self.categories = cats
+            self._rebuild_columns()
+            self.endResetModel()
+        self._reset(rows)
+
+    def row_of(self, key: str) -> int | None:
+        return next((i for i, r in enumerate(self.rows) if r.key == key), None)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not self._valid(index):
+            return None
+        row: BenchRow = self.rows[index.row()]
+        col = self.columns[index.column()]
+        res = row.result
+        if role == KEY_ROLE:
+            return row.key
+        if role == SORT_ROLE:
+            return col.sort(row)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col.key == "model":
+                return res.model if row.stored else self.tr("{0} (not stored)").format(res.model)
+            if col.key == "score":
+                return _num(res.ewe_score)
+            if col.key == "passed":
+                return f"{res.passed}/{res.total}"
+            if col.key == "created":
+                return res.created_at.replace("T", " ")[:16]
+            return _num(col.sort(row))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col.key in ("model", "created"):
+                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col.key.startswith("cat:") and col.sort(row) is None:
+            return QBrush(QColor("#999999"))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col.key.startswith("cat:"):
+                c = res.category(col.key[4:])
+                if c is None:
+                    return self.tr("not in this suite")
+                if not c.active:
+                    return self.tr("not run: no response for any test of this category (left out of the ÈwéScore)")
+                return self.tr("{0}: {1:.1f} — passed {2}/{3}; errors {4}, missing {5}, unscorable {6}").format(
+                    c.title, c.score or 0.0, c.passed, c.total, c.errors, c.missing, c.unscorable)
+            if col.key == "model":
+                return res.responses_path or res.model
+        return None
+
+
+class BenchTestsModel(_SortedTableModel):
+    """The tests of one model (optionally one category): status, score and pass."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.columns = [
+            _Col("test", self.tr("Test"), lambda t: t.test_id.casefold()),
+            _Col("category", self.tr("Category"), lambda t: t.category),
+            _Col("method", self.tr("Method"), lambda t: t.method or ""),
+            _Col("status", self.tr("Status"), lambda t: t.status),
+            _Col("score", self.tr("Score"), lambda t: t.score),
+            _Col("passed", self.tr("Passed"), lambda t: None if t.passed is None else int(t.passed)),
+        ]
+
+    def set_tests(self, tests: list[BenchTestResult]) -> None:
+        self._reset(tests)
+
+    def test_at(self, row: int) -> BenchTestResult | None:
+        return self.rows[row] if 0 <= row < len(self.rows) else None
+
+    def status_label(self, t: BenchTestResult) -> str:
+        labels = {"scored": self.tr("scored"), "error": self.tr("provider error"), "missing": self.tr("no response"),
+                  "unscorable": self.tr("suite defect"), "not_run": self.tr("not run")}
+        return labels.get(t.status, t.status)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not self._valid(index):
+            return None
+        t: BenchTestResult = self.rows[index.row()]
+        col = self.columns[index.column()]
+        if role == KEY_ROLE:
+            return t.test_id
+        if role == SORT_ROLE:
+            return col.sort(t)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col.key == "test":
+                return t.test_id
+            if col.key == "category":
+                return CATEGORY_TITLES.get(t.category, t.category)
+            if col.key == "method":
+                return t.method or "?"
+            if col.key == "status":
+                return self.status_label(t)
+            if col.key == "score":
+                return _num(t.score, 3)
+            if col.key == "passed":
+                return "" if t.passed is None else ("✓" if t.passed else "✗")
+        if role == Qt.ItemDataRole.BackgroundRole:
+            key = t.status if t.status != "scored" else ("passed" if t.passed else "failed")
+            return QBrush(QColor(STATUS_COLOURS.get(key, "#ffffff")))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col.key in ("score", "passed"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            lines = t.explanation.get("lines", [])
+            return "\n".join(lines) if lines else None
+        return None
+
+
+class CategoryChart(QChartView):
+    """Grouped bars: one bar set per model, one group per category (0–100)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setMinimumHeight(220)
+        self.chart_ = QChart()
+        self.chart_.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self.setChart(self.chart_)
+        self.bar_sets: list[QBarSet] = []
+        self.categories: list[str] = []
+        self._results: list[BenchmarkResult] = []
+
+    def set_results(self, results: list[BenchmarkResult]) -> None:
+        ch = self.chart_
+        ch.removeAllSeries()
+        for axis in list(ch.axes()):
+            ch.removeAxis(axis)
+        self.bar_sets = []
+        cats = list(CATEGORY_WEIGHTS)
+        for r in results:
+            cats += [c.category for c in r.categories if c.category not in cats]
+        cats = [c for c in cats if any(r.category(c) is not None for r in results)] if results else []
+        self.categories = cats
+        if not results:
+            ch.setTitle(self.tr("No ÈwéBench results yet"))
+            return
+        ch.setTitle(self.tr("Category scores (0–100); hover a bar for details"))
+        series = QBarSeries()
+        for i, r in enumerate(results):
+            bs = QBarSet(f"{r.model} ({_num(r.ewe_score)})")
+            bs.setColor(QColor(SERIES_COLOURS[i % len(SERIES_COLOURS)]))
+            for c in cats:
+                cr = r.category(c)
+                bs.append(cr.score if cr is not None and cr.active and cr.score is not None else 0.0)
+            series.append(bs)
+            self.bar_sets.append(bs)
+        series.hovered.connect(self._hovered)
+        self._results = results
+        ch.addSeries(series)
+        ax = QBarCategoryAxis()
+        ax.append([SHORT.get(c, c[:6]) for c in cats])
+        font = ax.labelsFont()
+        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+        ax.setLabelsFont(font)
+        ay = QValueAxis()
+        ay.setRange(0, 100)
+        ay.setTickCount(6)
+        ay.setLabelFormat("%d")
+        ch.addAxis(ax, Qt.AlignmentFlag.AlignBottom)
+        ch.addAxis(ay, Qt.AlignmentFlag.AlignLeft)
+        series.attachAxis(ax)
+        series.attachAxis(ay)
+
+
+    def bar_text(self, model_index: int, category_index: int) -> str:
+        """What a bar shows: model, category and score, or that the category was not run."""
+        r = self._results[model_index]
+        cat = self.categories[category_index]
+        c = r.category(cat)
+        title = CATEGORY_TITLES.get(cat, cat)
+        if c is None or not c.active:
+            return self.tr("{0} — {1}: not run").format(r.model, title)
+        return self.tr("{0} — {1}: {2} (passed {3}/{4})").format(r.model, title, _num(c.score), c.passed, c.total)
+
+    def _hovered(self, status: bool, index: int, bar_set: QBarSet) -> None:
+        if not status or bar_set not in self.bar_sets:
+            QToolTip.hideText()
+            return
+        QToolTip.showText(QCursor.pos(), self.bar_text(self.bar_sets.index(bar_set), index), self)
+
+
+class ScoreDialog(QDialog):
+    """Choose a suite folder, a responses file (or folder) and a model name."""
+
+    def __init__(self, parent: QWidget | None = None, suite: str = "", responses: str = "", model: str = ""):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Score ÈwéBench responses"))
+        form = QFormLayout(self)
+        self.suite_edit = QLineEdit(suite)
+        self.suite_edit.setObjectName("suiteEdit")
+        self.responses_edit = QLineEdit(responses)
+        self.responses_edit.setObjectName("responsesEdit")
+        self.model_edit = QLineEdit(model)
+        self.model_edit.setObjectName("modelEdit")
+        self.model_edit.setPlaceholderText(self.tr("from the responses file"))
+        form.addRow(self.tr("Suite folder:"), self._with_browse(self.suite_edit, self._browse_suite))
+        form.addRow(self.tr("Responses:"), self._with_browse(self.responses_edit, self._browse_responses))
+        form.addRow(self.tr("Model:"), self.model_edit)
+        hint = QLabel(self.tr("Responses: JSONL or JSON of {test_id, response} or {test_id, error}, "
+                              "or a folder of such files (e.g. one <category>.json per category)."))
+        hint.setWordWrap(True)
+        form.addRow(hint)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _with_browse(self, edit: QLineEdit, slot: Callable[[], None]) -> QWidget:
+        w = QWidget()
+        lay = QHBoxLayout(w)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(edit, 1)
+        b = QToolButton()
+        b.setText("…")
+        b.clicked.connect(slot)
+        lay.addWidget(b)
+        return w
+
+    def _browse_suite(self) -> None:
+        d = QFileDialog.getExistingDirectory(self, self.tr("Suite folder"), self.suite_edit.text())
+        if d:
+            self.suite_edit.setText(d)
+
+    def _browse_responses(self) -> None:
+        f, _ = QFileDialog.getOpenFileName(self, self.tr("Responses file"), self.responses_edit.text(),
+                                           self.tr("Responses (*.jsonl *.json);;All files (*)"))
+        if f:
+            self.responses_edit.setText(f)
+
+    def values(self) -> tuple[str, str, str | None]:
+        model = self.model_edit.text().strip()
+        return self.suite_edit.text().strip(), self.responses_edit.text().strip(), model or None
+
+
+class BenchmarkTab(QWidget):
+    """The ÈwéBench tab of the main window. ``BenchmarkTab(workspace)``; ``set_workspace(ws)``."""
+
+    results_changed = Signal()
+
+    def __init__(self, workspace: Workspace | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("benchmarkTab")
+        self.ws: Workspace | None = None
+        self._rows: list[BenchRow] = []
+        self._file_counter = 0
+
+        bar = QHBoxLayout()
+        self.score_button = QPushButton(self.tr("Score responses…"))
+        self.score_button.setToolTip(self.tr("Score a model's responses against an ÈwéBench suite folder"))
+        self.score_button.clicked.connect(self.choose_and_score)
+        self.open_button = QPushButton(self.tr("Open results…"))
+        self.open_button.setToolTip(self.tr("Add a results file written by 'mteval ewebench score -o'"))
+        self.open_button.clicked.connect(self.choose_and_open)
+        self.export_button = QPushButton(self.tr("Export…"))
+        self.export_button.setToolTip(self.tr("Write the selected model's results as JSON or CSV"))
+        self.export_button.clicked.connect(self.choose_and_export)
+        self.delete_button = QPushButton(self.tr("Delete"))
+        self.delete_button.setToolTip(self.tr("Remove the selected model's results from the workspace"))
+        self.delete_button.clicked.connect(self.delete_selected)
+        for b in (self.score_button, self.open_button, self.export_button, self.delete_button):
+            bar.addWidget(b)
+        bar.addStretch(1)
+        self.summary_label = QLabel()
+        self.summary_label.setObjectName("benchSummary")
+        bar.addWidget(self.summary_label)
+
+        self.models_model = BenchModelsModel(self)
+        self.models_view = QTableView()
+        self.models_view.setObjectName("benchModels")
+        self.models_view.setModel(self.models_model)
+        self._table_defaults(self.models_view)
+        self.models_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.models_view.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # best ÈwéScore first
+        self.models_view.selectionModel().currentRowChanged.connect(lambda *_: self._model_selected())
+
+        self.chart = CategoryChart()
+        self.chart.setObjectName("benchChart")
+
+        self.category_combo = QComboBox()
+        self.category_combo.setObjectName("benchCategory")
+        self.category_combo.currentIndexChanged.connect(lambda _: self._fill_tests())
+        self.tests_model = BenchTestsModel(self)
+        self.tests_view = QTableView()
+        self.tests_view.setObjectName("benchTests")
+        self.tests_view.setModel(self.tests_model)
+        self._table_defaults(self.tests_view)
+        self.tests_view.selectionModel().currentRowChanged.connect(lambda *_: self._test_selected())
+
+        self.detail = QTextBrowser()
+        self.detail.setObjectName("benchDetail")
+        self.detail.setOpenLinks(False)
+        self.run_notes = QTextBrowser()
+        self.run_notes.setObjectName("benchRunNotes")
+        self.detail_tabs = QTabWidget()
+        self.detail_tabs.addTab(self.detail, self.tr("Test"))
+        self.detail_tabs.addTab(self.run_notes, self.tr("Run"))
+
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        cl = QHBoxLayout()
+        cl.addWidget(QLabel(self.tr("Category:")))
+        cl.addWidget(self.category_combo, 1)
+        ll.addLayout(cl)
+        ll.addWidget(self.tests_view, 1)
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(left)
+        bottom.addWidget(self.detail_tabs)
+        bottom.setStretchFactor(0, 2)
+        bottom.setStretchFactor(1, 3)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.models_view)
+        top.addWidget(self.chart)
+        top.setStretchFactor(0, 3)
+        top.setStretchFactor(1, 2)
+
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(top)
+        main.addWidget(bottom)
+        main.setStretchFactor(0, 2)
+        main.setStretchFactor(1, 3)
+        top.setSizes([760, 640])
+        bottom.setSizes([560, 840])
+        main.setSizes([330, 570])
+
+        lay = QVBoxLayout(self)
+        lay.addLayout(bar)
+        lay.addWidget(main, 1)
+        self.set_workspace(workspace)
+
+    @staticmethod
+    def _table_defaults(view: QTableView) -> None:
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # keep the given order at first
+        view.setSortingEnabled(True)
+        view.verticalHeader().setVisible(False)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        view.horizontalHeader().setStretchLastSection(True)
+        view.setAlternatingRowColors(False)
+
+    # ----- data --------------------------------------------------------------------------------
+    def set_workspace(self, ws: Workspace | None) -> None:
+        """Show the ÈwéBench runs stored in ``ws`` (None: an empty tab; results opened stay unsaved)."""
+        self.ws = ws
+        rows: list[BenchRow] = []
+        if ws is not None:
+            from mteval_gui.store.benchmarks import get_benchmark_run, list_benchmark_runs
+
+            for s in list_benchmark_runs(ws):
+                rows.append(BenchRow(s.bench_run_id, get_benchmark_run(ws, s.bench_run_id), True))
+        self._set_rows(rows)
+
+    def results(self) -> list[BenchmarkResult]:
+        return [r.result for r in self._rows]
+
+    def _set_rows(self, rows: list[BenchRow], select: str | None = None) -> None:
+        self._rows = rows
+        self.models_model.set_rows(rows)
+        self.chart.set_results([r.result for r in self.models_model.rows])
+        n = len(rows)
+        self.summary_label.setText(self.tr("{0} model(s)").format(n) if n else self.tr("No results: score a responses file"))
+        for b in (self.export_button, self.delete_button):
+            b.setEnabled(n > 0)
+        target = self.models_model.row_of(select) if select else (0 if n else None)
+        if target is not None:
+            self.models_view.selectRow(target)
+            self.models_view.setCurrentIndex(self.models_model.index(target, 0))
+        self._model_selected()
+        self.results_changed.emit()
+
+    def add_result(self, result: BenchmarkResult) -> str:
+        """Add a result to the tab (stored in the workspace when there is one); returns its key."""
+        if self.ws is not None:
+            from mteval_gui.store.benchmarks import save_benchmark_run
+
+            key = save_benchmark_run(self.ws, result)
+            stored = True
+        else:
+            self._file_counter += 1
+            key = f"unsaved-{self._file_counter}"
+            stored = False
+        rows = [r for r in self._rows if r.key != key] + [BenchRow(key, result, stored)]
+        self._set_rows(rows, select=key)
+        return key
+
+    def score_files(self, suite_dir: str | Path, responses: str | Path, model: str | None = None) -> BenchmarkResult:
+        """Read a suite and a responses file, score them and add the result (errors raise)."""
+        from mteval_gui.benchmarks.ewebench import score_suite
+        from mteval_gui.io.ewebench import read_responses, read_suite
+
+        suite = read_suite(suite_dir)
+        result = score_suite(suite, read_responses(responses, suite), model=model)
+        self.add_result(result)
+        if self.ws is not None:
+            from mteval_gui.store import repo
+
+            repo.set_setting(self.ws, "ewebench_suite", str(suite_dir))
+        return result
+
+    def open_results_file(self, path: str | Path) -> BenchmarkResult:
+        from mteval_gui.io.ewebench_export import read_result_json
+
+        result = read_result_json(path)
+        self.add_result(result)
+        return result
+
+    def selected_row(self) -> BenchRow | None:
+        idx = self.models_view.currentIndex()
+        if not idx.isValid() or not (0 <= idx.row() < len(self.models_model.rows)):
+            return None
+        return self.models_model.rows[idx.row()]
+
+    def selected_result(self) -> BenchmarkResult | None:
+        row = self.selected_row()
+        return row.result if row else None
+
+    def select_model(self, key: str) -> None:
+        row = self.models_model.row_of(key)
+        if row is not None:
+            self.models_view.setCurrentIndex(self.models_model.index(row, 0))
+
+    # ----- actions -----------------------------------------------------------------------------
+    def choose_and_score(self) -> None:
+        from mteval_gui.qt.dialogs import show_error
+
+        suite = ""
+        if self.ws is not None:
+            from mteval_gui.store import repo
+
+            suite = repo.get_setting(self.ws, "ewebench_suite", "") or ""
+        dlg = ScoreDialog(self, suite=suite)
+        if dlg.exec() != QDialog.DialogCode.Accepted:
+            return
+        suite_dir, responses, model = dlg.values()
+        try:
+            self.score_files(suite_dir, responses, model)
+        except Exception as exc:  # shown to the user through the one error dialog
+            show_error(self, exc)
+
+    def choose_and_open(self) -> None:
+        from mteval_gui.qt.dialogs import show_error
+
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open ÈwéBench results"), "",
+                                              self.tr("ÈwéBench results (*.json);;All files (*)"))
+        if not path:
+            return
+        try:
+            self.open_results_file(path)
+        except Exception as exc:  # shown to the user
+            show_error(self, exc)
+
+    def export_selected(self, path: str | Path) -> None:
+        """Write the selected model's results: ``.csv`` one row per test, otherwise JSON."""
+        from mteval_gui.io.ewebench_export import write_result_json, write_results_csv
+
+        result = self.selected_result()
+        if result is None:
+            return
+        if str(path).lower().endswith(".csv"):
+            write_results_csv(result, path)
+        else:
+            write_result_json(result, path)
+
+    def choose_and_export(self) -> None:
+        from mteval_gui.qt.dialogs import show_error
+
+        result = self.selected_result()
+        if result is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export ÈwéBench results"), f"ewebench-{result.model}.json",
+                                              self.tr("JSON (*.json);;CSV, one row per test (*.csv)"))
+        if not path:
+            return
+        try:
+            self.export_selected(path)
+        except Exception as exc:  # shown to the user
+            show_error(self, exc)
+
+    def delete_selected(self, *, ask: bool = True) -> None:
+        from mteval_gui.qt.dialogs import confirm
+
+        row = self.selected_row()
+        if row is None:
+            return
+        if ask and not confirm(self, self.tr("Delete results"),
+                               self.tr("Remove the ÈwéBench results of {0}?").format(row.result.model)):
+            return
+        if row.stored and self.ws is not None:
+            from mteval_gui.store.benchmarks import delete_benchmark_run
+
+            delete_benchmark_run(self.ws, row.key)
+        self._set_rows([r for r in self._rows if r.key != row.key])
+
+    # ----- views -------------------------------------------------------------------------------
+    def _model_selected(self) -> None:
+        result = self.selected_result()
+        current = self.category_combo.currentData()
+        self.category_combo.blockSignals(True)
+        self.category_combo.clear()
+        self.category_combo.addItem(self.tr("All categories"), None)
+        if result is not None:
+            for c in result.categories:
+                label = f"{c.title} — {_num(c.score)}" if c.active else self.tr("{0} — not run").format(c.title)
+                self.category_combo.addItem(label, c.category)
+        i = self.category_combo.findData(current)
+        self.category_combo.setCurrentIndex(max(0, i))
+        self.category_combo.blockSignals(False)
+        self.run_notes.setHtml(self._run_html(result) if result else "")
+        self._fill_tests()
+
+    def _fill_tests(self) -> None:
+        result = self.selected_result()
+        cat = self.category_combo.currentData()
+        tests = [] if result is None else [t for t in result.tests if cat is None or t.category == cat]
+        self.tests_model.set_tests(tests)
+        if tests:
+            self.tests_view.setCurrentIndex(self.tests_model.index(0, 0))
+        self._test_selected()
+
+    def selected_test(self) -> BenchTestResult | None:
+        idx = self.tests_view.currentIndex()
+        return self.tests_model.test_at(idx.row()) if idx.isValid() else None
+
+    def select_test(self, test_id: str) -> bool:
+        for i, t in enumerate(self.tests_model.rows):
+            if t.test_id == test_id:
+                self.tests_view.setCurrentIndex(self.tests_model.index(i, 0))
+                return True
+        return False
+
+    def _test_selected(self) -> None:
+        t = self.selected_test()
+        self.detail.setHtml(self._test_html(t) if t else "")
+
+    def _test_html(self, t: BenchTestResult) -> str:
+        e = html.escape
+        status = self.tests_model.status_label(t)
+        score = _num(t.score, 3)
+        verdict = "" if t.passed is None else (self.tr("passed") if t.passed else self.tr("not passed"))
+        parts = [f"<h3>{e(t.test_id)}</h3>",
+                 f"<p>{e(CATEGORY_TITLES.get(t.category, t.category))} · {e(t.method or '?')} · {e(status)} · "
+                 f"<b>{self.tr('score')} {score}</b> {e(verdict)}</p>",
+                 f"<h4>{self.tr('Prompt')}</h4><p style='white-space: pre-wrap'>{e(t.prompt)}</p>"]
+        if t.error:
+            parts.append(f"<h4>{self.tr('Provider error')}</h4><p style='color:#a33'>{e(t.error)}</p>")
+        if t.response is not None:
+            parts.append(f"<h4>{self.tr('Response')}</h4><p style='white-space: pre-wrap'>{e(t.response)}</p>")
+        lines = t.explanation.get("lines", [])
+        if lines:
+            items = "".join(f"<li>{self._explain_line(line)}</li>" for line in lines)
+            parts.append(f"<h4>{self.tr('Why this score')}</h4><ul>{items}</ul>")
+        return "".join(parts)
+
+    @staticmethod
+    def _explain_line(line: str) -> str:
+        text = html.escape(line.strip())
+        if ": unscored" in line:
+            return f"<span style='color:#8a6d00'>{text}</span>"
+        if ": failed" in line or "no match" in line or "missing:" in line:
+            return f"<span style='color:#a33'>{text}</span>"
+        if ": passed" in line:
+            return f"<span style='color:#2a7a2a'>{text}</span>"
+        return text
+
+    def _run_html(self, r: BenchmarkResult) -> str:
+        e = html.escape
+        parts = [f"<h3>{e(r.model)} — ÈwéScore {_num(r.ewe_score)}</h3>",
+                 f"<p>{self.tr('Suite')}: {e(r.suite_path)}<br>{self.tr('Responses')}: {e(r.responses_path or '')}<br>"
+                 f"{self.tr('Scored')}: {e(r.created_at)}</p>"]
+        rows = []
+        for c in r.categories:
+            contrib = "" if not c.active or c.score is None or not r.active_weight else \
+                f"{c.score * c.weight / r.active_weight:.1f}"
+            rows.append(f"<tr><td>{e(c.title)}</td><td align='right'>{_num(c.score)}</td>"
+                        f"<td align='right'>{c.passed}/{c.total}</td><td align='right'>{c.weight:.2f}</td>"
+                        f"<td align='right'>{contrib or '—'}</td></tr>")
+        parts.append(f"<table cellpadding='3'><tr><th>{self.tr('Category')}</th><th>{self.tr('Score')}</th>"
+                     f"<th>{self.tr('Passed')}</th><th>{self.tr('Weight')}</th><th>{self.tr('Contribution')}</th></tr>"
+                     + "".join(rows) + "</table>")
+        inactive = [c.title for c in r.categories if not c.active]
+        if inactive:
+            parts.append(f"<p>{self.tr('Not run (left out of the ÈwéScore)')}: {e(', '.join(inactive))}</p>")
+        if r.provider_errors:
+            items = "".join(f"<li>{e(t.test_id)}: {e(t.error or '')}</li>" for t in r.provider_errors)
+            parts.append(f"<h4>{self.tr('Provider errors (scored 0)')}</h4><ul>{items}</ul>")
+        if r.missing:
+            parts.append(f"<h4>{self.tr('Missing responses (scored 0)')}</h4>"
+                         f"<p>{e(', '.join(t.test_id for t in r.missing))}</p>")
+        shown = [d for d in r.suite_defects + r.response_warnings if d.severity != "info"]
+        if shown:
+            items = "".join(f"<li>{e(d.severity)}: {e(str(d))}</li>" for d in shown)
+            parts.append(f"<h4>{self.tr('Suite and responses defects')}</h4><ul>{items}</ul>")
+        return "".join(parts)
