@@ -99,7 +99,7 @@ PROGRESSIVE_PREVERB = "ati"
 AnalyseFn = Callable[[str], Sequence[Analysis]]
 
 _INCLUSIVE_SOURCE = re.compile(
-    r"\b(?:you and (?:i|me|we|us)|(?:we|us) and you|let'?s|let us|incl(?:usive|\.)?|"
+    r"\b(?:you and (?:i|me|we|us)|(?:we|us) and you|let'?s|incl(?:usive|\.)?|"
     r"excl(?:usive|\.)?|not you|without you)\b", re.IGNORECASE)
 MODES = ("auto", "accept", "reject")
 

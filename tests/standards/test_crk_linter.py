@@ -69,8 +69,9 @@ def test_linter_vectors(strict_linter, reference, prediction, verdict, classes):
 
 @pytest.mark.shared_data
 def test_vector_file_has_every_row(shared_data):
-    # the parametrised test above must see every row of the file
-    assert len(_vectors()) == 18
+    # the parametrised test above must see every row of the file (18 rows today)
+    lines = (shared_data / "crk" / "linter_vectors.tsv").read_text(encoding="utf-8").splitlines()
+    assert len(_vectors()) == len([ln for ln in lines[1:] if ln.strip()]) >= 18
 
 
 # -- handcrafted cases ----------------------------------------------------------------------
