@@ -245,3 +245,63 @@ def test_workspace_cache_is_filled_and_flushed_by_a_job(tiny, workspace):
     _run(FstAcceptanceMetric, ctx, _items([(e, Output(id="1", predicted="Nipâw kotak"))]))
     rows = workspace.conn.execute("SELECT word, analyses FROM fst_cache ORDER BY word").fetchall()
     assert [tuple(r) for r in rows] == [("Nipâw", "[]"), ("kotak", "[]"), ("nipâw", '["nipâw+V+AI+Ind+3Sg"]')]
+
+
+# -- inside a scoring job ---------------------------------------------------------------
+def _request(shared_data: Path, run_name: str, **kw):
+    from mteval_gui.domain.corpus import Corpus, LanguagePair
+    from mteval_gui.domain.run import Run, RunMeta
+    from mteval_gui.scoring.plugins import metrics_for
+    from mteval_gui.scoring.runner import ScoringRequest
+
+    items = _load(shared_data, run_name)[:40]
+    card = load_card("crk")
+    corpus = Corpus(corpus_id="crk-verbforms", language_pair=LanguagePair(source="eng", target="crk"),
+                    entries=[it.entry for it in items])
+    run = Run(meta=RunMeta(run_id=f"crk-{run_name}"), corpus_id=corpus.corpus_id, outputs=[it.output for it in items])
+    refs = metrics_for(card, include=["core.fst", "core.morph", "core.ortho", "core.exact"])
+    return ScoringRequest(run_id=run.meta.run_id, corpus=corpus, run=run, target_card=card, metrics=refs,
+                          n_bootstrap=50, **kw)
+
+
+@pytest.mark.shared_data
+def test_missing_analyzer_leaves_fst_null_and_the_run_completes(shared_data, tmp_path, monkeypatch):
+    from mteval_gui.scoring.runner import score_run
+
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(tmp_path / "nothing-installed"))
+    res = score_run(_request(shared_data, "oracle"))
+    rc = res.run_card
+    reason = "no analyzer for crk: run `mteval analyzers install crk PATH_OR_URL`"
+    assert rc.metric_availability["core.fst"] == "unavailable" and rc.metric_reasons["core.fst"] == reason
+    assert rc.metric_availability["core.morph"] == "unavailable" and rc.metric_reasons["core.morph"] == reason
+    assert rc.scores.fst_acceptance_rate is None and rc.scores.morphological_accuracy is None
+    assert rc.fst.file is None and rc.fst.sha256 is None
+    assert rc.scores.exact_match_rate == 1.0 and rc.scores.orthographic_accuracy == 1.0  # the rest is scored
+    assert len(rc.results) == 40
+
+
+@pytest.mark.shared_data
+def test_analyzer_file_and_analyses_reach_the_run_card(shared_data, crk_dir, monkeypatch):
+    from mteval_gui.scoring.runner import score_run
+
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(crk_dir))
+    rc = score_run(_request(shared_data, "no-circumflex")).run_card
+    assert rc.metric_availability["core.fst"] == "ok"
+    assert rc.fst.file == "crk-strict-analyzer-for-dictionary.hfstol"
+    assert rc.fst.sha256 == "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e"
+    assert rc.fst.descriptive_file == "crk-descriptive-analyzer.hfstol"
+    assert rc.fst.descriptive_sha256 == "c0bd93af116cd9e6df70f2bbb8defc1e83cb63f2b72cb81491a9e1b65ccb8831"
+    first = rc.results[0]
+    assert (first.reference, first.predicted) == ("nititwân", "nititwan")
+    assert first.fst_accepted == 0.0
+    assert first.fst_analysis == [{"token": "nititwan", "form": "nititwan", "accepted": False, "analyses": []}]
+
+
+@pytest.mark.shared_data
+def test_explicit_analyzer_path_option(shared_data, tmp_path, monkeypatch):
+    from mteval_gui.scoring.runner import score_run
+
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(tmp_path / "nothing-installed"))
+    strict = shared_data / "crk" / "fst" / "crk-strict-analyzer-for-dictionary.hfstol"
+    rc = score_run(_request(shared_data, "oracle", options={"analyzer_path": str(strict)})).run_card
+    assert rc.scores.fst_acceptance_rate == 1.0 and rc.fst.file == strict.name
