@@ -28,6 +28,7 @@ MANIFEST = "analyzers.json"
 SHARED_KEYS = {k: f"fst.{k}" for k in KINDS}
 OPTION_KEYS = {"strict": "analyzer_path", "descriptive": "descriptive_analyzer_path", "generator": "generator_path"}
 CACHE_OPTION = "fst_cache"
+DIR_OPTION = "analyzers_dir"  # another analyzer folder than paths.analyzers_dir() for this job
 
 
 class AnalyzerNotFound(MtevalError):
@@ -123,7 +124,9 @@ def shared_analyzer(context: Any, kind: str = "strict") -> Analyzer:
     """The job's analyzer of one kind for the target language, loaded once per job.
 
     ``context`` is a ScoringContext (duck-typed: ``shared``, ``target_card``, ``target_lang``,
-    ``options``). A failure is remembered in ``context.shared`` so every metric gets the same
+    ``options``: ``analyzer_path`` / ``descriptive_analyzer_path`` / ``generator_path`` for
+    explicit files, ``analyzers_dir`` for another analyzer folder, ``fst_cache`` for a
+    persistent cache factory). A failure is remembered in ``context.shared`` so every metric gets the same
     :class:`AnalyzerNotFound` without searching again.
     """
     shared: MutableMapping[str, Any] = context.shared
@@ -136,7 +139,9 @@ def shared_analyzer(context: Any, kind: str = "strict") -> Analyzer:
     card = getattr(context, "target_card", None)
     lang = getattr(context, "target_lang", None) or (card.code if card is not None else "?")
     try:
-        p = find_analyzer(card, kind, lang=lang, path=_option(context, OPTION_KEYS[kind]))
+        base = _option(context, DIR_OPTION)
+        p = find_analyzer(card, kind, lang=lang, path=_option(context, OPTION_KEYS[kind]),
+                          base=Path(base) if base else None)
         if p is None:
             raise AnalyzerNotFound(lang, kind)
         try:

@@ -75,3 +75,12 @@ def test_analyzer_path_option_and_persistent_cache(tiny, tmp_path, monkeypatch):
     bad = ScoringContext("eng", "xyz", options={"analyzer_path": str(tmp_path / "gone.hfstol")})
     with pytest.raises(AnalyzerNotFound, match="gone.hfstol does not exist"):
         shared_analyzer(bad)
+
+
+def test_analyzers_dir_option(tiny, tmp_path, monkeypatch):
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(tmp_path / "default"))
+    other = tmp_path / "workspace-folder"
+    install_analyzer("tst", tiny, card=CARD, base=other)
+    assert optional_shared_analyzer(ScoringContext("eng", "tst", target_card=CARD), "strict") is None
+    ctx = ScoringContext("eng", "tst", target_card=CARD, options={"analyzers_dir": str(other)})
+    assert shared_analyzer(ctx).path == other / "tst" / "tiny.hfstol"
