@@ -27,7 +27,7 @@ from pathlib import Path
 from mteval_gui.errors import CardError, Defect, InputError
 from mteval_gui.text import nfc
 
-from eval_standards.ewe.orthography import word_keys
+from eval_standards.ewe.orthography import card_stamp, word_keys
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 REQUIRED_LISTS = ("common_words", "french_words")
@@ -48,10 +48,10 @@ class WordList:
     path: str
     sha256: str
     entries: tuple[WordEntry, ...]
+    keys: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def keys(self) -> tuple[tuple[str, ...], ...]:
-        return tuple(e.key for e in self.entries)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", tuple(e.key for e in self.entries))
 
     def word_of(self, key: tuple[str, ...]) -> str:
         for e in self.entries:
@@ -67,11 +67,11 @@ class EweLexicon:
     common: WordList
     french: WordList
     french_ignored: tuple[str, ...] = field(default=())  # French entries dropped because they are common Ewe
+    french_keys: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def french_keys(self) -> tuple[tuple[str, ...], ...]:
+    def __post_init__(self) -> None:
         common = set(self.common.keys)
-        return tuple(k for k in self.french.keys if k not in common)
+        object.__setattr__(self, "french_keys", tuple(k for k in self.french.keys if k not in common))
 
     def describe(self) -> dict[str, dict[str, object]]:
         """File names, sha256 and sizes (recorded with benchmark results)."""
@@ -138,13 +138,18 @@ def read_word_list(path: str | Path, name: str | None = None, folds: Mapping[str
 
 def lexicon_paths(cards_dir: str | Path | None = None) -> dict[str, Path]:
     """The word-list files named by the Ewe card (``lexicon_files``), resolved under ``data/``."""
+    return dict(_lexicon_paths(*card_stamp(cards_dir)))
+
+
+@lru_cache(maxsize=8)
+def _lexicon_paths(folder: str, mtime: int) -> tuple[tuple[str, Path], ...]:
     from mteval_gui.cards import load_card
 
-    card = load_card("ewe", cards_dir)
+    card = load_card("ewe", folder)
     missing = [n for n in REQUIRED_LISTS if n not in card.lexicon_files]
     if missing:
         raise CardError(f"lexicon_files lacks {', '.join(missing)}", card="ewe.json")
-    return {name: DATA_DIR / rel for name, rel in card.lexicon_files.items()}
+    return tuple((name, DATA_DIR / rel) for name, rel in card.lexicon_files.items())
 
 
 def load_lexicon(common_path: str | Path, french_path: str | Path,
@@ -158,7 +163,7 @@ def load_lexicon(common_path: str | Path, french_path: str | Path,
 
 def ewe_lexicon() -> EweLexicon:
     """The card's word lists (cached per file content: editing a file takes effect on next use)."""
-    paths = lexicon_paths()
+    paths = dict(_lexicon_paths(*card_stamp()))
     stamps = tuple((str(p), _mtime(p)) for p in (paths["common_words"], paths["french_words"]))
     return _cached_lexicon(stamps)
 

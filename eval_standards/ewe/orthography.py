@@ -16,11 +16,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 
-from mteval_gui.text import folded_key
+from mteval_gui.text import folded_key, match_key, nfc
 
 EWE_LETTERS_LOWER = "ɖɛɔƒŋɣʋ"
 EWE_LETTERS = EWE_LETTERS_LOWER + EWE_LETTERS_LOWER.upper()
@@ -33,30 +35,56 @@ _APOS_SPLIT = re.compile(f"[{_APOSTROPHES}]")
 WORD_RE = re.compile(rf"{_UNIT}+(?:{_JOIN}{_UNIT}+)*")
 
 
-def card_folds(cards_dir: str | None = None) -> dict[str, str]:
+def card_stamp(cards_dir: str | Path | None = None) -> tuple[str, int]:
+    """(folder of the Ewe card, modification time of ``ewe.json``): a cache key that changes on edit."""
+    from mteval_gui.cards import cards_dir as _dir
+
+    folder = str(_dir(cards_dir))
+    try:
+        mtime = os.stat(os.path.join(folder, "ewe.json")).st_mtime_ns
+    except OSError:
+        mtime = -1
+    return folder, mtime
+
+
+def card_folds(cards_dir: str | Path | None = None) -> dict[str, str]:
     """The orthographic folds of the Ewe language card (raises CardError if the card is broken)."""
-    return dict(_card_folds(cards_dir))
+    return dict(_card_folds(*card_stamp(cards_dir)))
 
 
 @lru_cache(maxsize=8)
-def _card_folds(cards_dir: str | None) -> tuple[tuple[str, str], ...]:
-    from mteval_gui.cards import cards_dir as _dir, load_card
+def _card_folds(folder: str, mtime: int) -> tuple[tuple[str, str], ...]:
+    from mteval_gui.cards import load_card
 
-    card = load_card("ewe", _dir(cards_dir))
-    return tuple(card.orthography.folds.items())
+    card = load_card("ewe", folder)
+    return tuple(sorted(card.orthography.folds.items()))
 
 
-def _current_folds(folds: Mapping[str, str] | None) -> Mapping[str, str]:
-    if folds is not None:
-        return folds
-    from mteval_gui.cards import cards_dir
-
-    return dict(_card_folds(str(cards_dir())))
+@lru_cache(maxsize=16)
+def _fold_table(items: tuple[tuple[str, str], ...]) -> dict[int, str] | None:
+    """A ``str.translate`` table doing what :func:`mteval_gui.text.folded_key` does with these
+    folds, or None when a fold is not one character to one (then ``folded_key`` is used)."""
+    table: dict[int, str] = {}
+    for a, b in items:
+        for src, dst in ((match_key(a), match_key(b)), (nfc(a), nfc(b))):
+            if len(src) != 1:
+                return None
+            table.setdefault(ord(src), dst)
+    return table
 
 
 def fold_key(text: str | None, folds: Mapping[str, str] | None = None) -> str:
     """NFC, collapsed whitespace, casefolded, look-alike letters folded (card folds by default)."""
-    return folded_key(text or "", _current_folds(folds))
+    items = tuple(sorted(folds.items())) if folds is not None else _card_folds(*card_stamp())
+    table = _fold_table(items)
+    if table is None:
+        return folded_key(text or "", dict(items))
+    return match_key(text).translate(table)
+
+
+def letters_in_key(key: str) -> list[str]:
+    """Distinct Ewe letters of a :func:`fold_key` string, in alphabet order."""
+    return [ch for ch in EWE_LETTERS_LOWER if ch in key]
 
 
 def word_keys(text: str | None, folds: Mapping[str, str] | None = None) -> list[str]:
@@ -66,8 +94,7 @@ def word_keys(text: str | None, folds: Mapping[str, str] | None = None) -> list[
 
 def ewe_letters_in(text: str | None, folds: Mapping[str, str] | None = None) -> list[str]:
     """Distinct Ewe letters in ``text`` (either case, after folds), lower case, in alphabet order."""
-    key = fold_key(text, folds)
-    return [ch for ch in EWE_LETTERS_LOWER if ch in key]
+    return letters_in_key(fold_key(text, folds))
 
 
 def has_ewe_letters(text: str | None, folds: Mapping[str, str] | None = None) -> bool:
@@ -98,8 +125,12 @@ def find_sequences(words: Sequence[str], sequences: Iterable[tuple[str, ...]]) -
 def find_words(text: str | None, sequences: Iterable[tuple[str, ...]],
                folds: Mapping[str, str] | None = None) -> list[tuple[str, ...]]:
     """Word sequences found in ``text`` as whole words (apostrophe parts also count, see above)."""
+    return find_in_words(word_keys(text, folds), sequences)
+
+
+def find_in_words(words: Sequence[str], sequences: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """:func:`find_words` on words already split by :func:`word_keys`."""
     seqs = list(sequences)
-    words = word_keys(text, folds)
     found = set(find_sequences(words, seqs))
     if any(_APOS_SPLIT.search(w) for w in words):
         parts = [p for w in words for p in _APOS_SPLIT.split(w) if p]

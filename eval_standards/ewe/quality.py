@@ -39,7 +39,7 @@ from mteval_gui.scoring.plugins import (
 from mteval_gui.text import nfc
 
 from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
-from eval_standards.ewe.orthography import ewe_letters_in, find_words
+from eval_standards.ewe.orthography import WORD_RE, find_in_words, fold_key, letters_in_key
 
 # points in hundredths
 LETTER_POINTS = 30
@@ -71,9 +71,11 @@ def ewe_quality(text: str | None, lexicon: EweLexicon | None = None) -> tuple[fl
     """
     lex = lexicon if lexicon is not None else ewe_lexicon()
     text = nfc(text or "")
-    letters = ewe_letters_in(text)
-    common_found = find_words(text, lex.common.keys)
-    french_found = find_words(text, lex.french_keys)
+    key = fold_key(text)
+    letters = letters_in_key(key)
+    words = WORD_RE.findall(key)
+    common_found = find_in_words(words, lex.common.keys)
+    french_found = find_in_words(words, lex.french_keys)
     n_sent = count_sentences(text)
     n_chars = len(text.strip())
 

@@ -37,8 +37,31 @@ SHORT = {
 }
 
 
+SCORING_RULES = """\
+how tests are scored (methodology with the fixes of the specification):
+  exact_match      equal after NFC, trimming, whitespace collapsing and casefolding; trailing
+                   . ! ? … ignored; look-alike letters are not folded
+  keywords         distinct expected keywords found as whole words (NFC, casefolded, Ewe
+                   look-alike letters folded) / distinct expected keywords
+  multiple_choice  the one letter chosen (leading "B", "B)", "(B)" or "Answer: B", "Réponse : B",
+                   "Ŋuɖoɖo: B"...); several different letters score 0
+  format           mean of the criteria the methodology defines (contains_ewe with ɖ ɛ ɔ ƒ ŋ ɣ ʋ in
+                   either case, min_length/max_length in characters, contains_function_call
+                   true/false, markdown_elements table/header/list/bold); other criteria are
+                   listed as unscored
+  ewe_quality      +0.3 Ewe letters, +0.05 per common Ewe word (max +0.4), -0.2 above 5 French
+                   words, +0.2 two or more sentences, +0.1 more than 20 characters; clamped to 0..1
+  composite        mean of keywords, ewe_quality and format
+a test passes at 0.7; category score = mean x 100; a category without any response is
+inactive (partial run) and leaves the ÈwéScore = sum(score x weight) / sum(active weights);
+provider errors, missing responses and tests the suite leaves unscorable score 0 and are listed.
+"""
+
+
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("ewebench", help="score ÈwéBench LLM suites for Ewe (ÈwéScore)")
+    p = subparsers.add_parser("ewebench", help="score ÈwéBench LLM suites for Ewe (ÈwéScore)",
+                              description="Score ÈwéBench LLM suites for Ewe and compare models.",
+                              epilog=SCORING_RULES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="ewebench_command", metavar="ACTION")
     sub.required = True
 

@@ -247,3 +247,26 @@ def test_real_ewe_news_scores_high_and_real_french_low(shared_data):
     ewe_mean = sum(ewe_quality(t)[0] for t in ewe_lines) / len(ewe_lines)
     fr_mean = sum(ewe_quality(t)[0] for t in fr_lines) / len(fr_lines)
     assert ewe_mean > fr_mean + 0.3
+
+
+def test_fold_key_agrees_with_the_text_policy():
+    from eval_standards.ewe.orthography import card_folds
+    from mteval_gui.text import folded_key
+
+    folds = card_folds()
+    for s in ["ÐE Đu ðe đa ʊ Ʊ ɑ ε Ε γ υ", "Eʋegbe ŊKƆ  nyuie", nfd("Wò ɖu fufu")]:
+        assert fold_key(s) == folded_key(s, folds)
+
+
+def test_folds_follow_the_card_in_use(tmp_path, monkeypatch):
+    import json
+
+    from mteval_gui.paths import language_cards_dir
+
+    card = json.loads((language_cards_dir() / "ewe.json").read_text(encoding="utf-8"))
+    card["orthography"]["folds"]["q"] = "ɣ"
+    (tmp_path / "ewe.json").write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+    assert fold_key("q") == "q"
+    monkeypatch.setenv("MTEVAL_CARDS_DIR", str(tmp_path))
+    assert fold_key("Q") == "ɣ"
+    assert ewe_quality("q")[1]["ewe_letters"]["found"] == ["ɣ"]
