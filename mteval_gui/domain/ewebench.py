@@ -359,6 +359,8 @@ def check_test(raw: Any, *, category: str, file: str, line: int | None, index: i
             if not isinstance(k, str) or not k.strip():
                 dd("invalid_keyword", f"keyword {k!r} is not a non-empty string; ignored", "warning")
                 continue
+            if not any(ch.isalnum() for ch in k):
+                dd("invalid_keyword", f"keyword {k!r} has no letter or digit and can never be found", "warning")
             keywords.append(_s(k.strip()) or "")
 
     fmt_raw = raw.get("expected_format")

@@ -116,6 +116,7 @@ DEFECTIVE = {
         {"id": "fmt", "eval_method": "format", "expected_format": {"list_item_count": 3}},
         {"id": "mc", "prompt": "p", "eval_method": "multiple_choice", "expected": "Lomé"},
         {"id": "dupkw", "prompt": "p", "eval_method": "keywords", "expected_keywords": ["nye", "Nye", 3]},
+        {"id": "punct", "prompt": "p", "eval_method": "keywords", "expected_keywords": ["ame", "?!"]},
     ],
 }
 
@@ -139,6 +140,7 @@ def test_suite_defects_are_reported_per_test_and_never_crash(tmp_path):
     assert ("mc", "missing_expected", "error") in kinds
     assert ("dupkw", "duplicate_keyword", "warning") in kinds
     assert ("dupkw", "invalid_keyword", "warning") in kinds
+    assert ("punct", "invalid_keyword", "warning") in kinds
     assert ("noexp", "ignored_field", "info") in kinds
     by_file = {(d.file, d.kind) for d in suite.defects}
     assert ("translation.json", "invalid_json") in by_file
@@ -154,10 +156,11 @@ def test_suite_defects_are_reported_per_test_and_never_crash(tmp_path):
     statuses = {t.test_id: t.status for t in result.tests}
     assert statuses == {"ok": "scored", "noexp": "unscorable", "empty": "unscorable", "weird": "unscorable",
                         "nomethod": "unscorable", "reasoning[7]": "unscorable", "fmt": "unscorable",
-                        "mc": "unscorable", "dupkw": "scored"}
+                        "mc": "unscorable", "dupkw": "scored", "punct": "scored"}
     assert result.result("ok").score == 1.0
     assert result.result("dupkw").score == 0.0
-    assert result.category("reasoning").score == pytest.approx(100 / 9)
+    assert result.result("punct").score == 0.5  # 'ame' found, '?!' never
+    assert result.category("reasoning").score == pytest.approx(150 / 10)
     assert result.category("translation").total == 0 and not result.category("translation").active
 
 
