@@ -64,5 +64,7 @@ class AppSettings:
 
 
 def demo_workspace_path() -> Path:
-    """Where ``--demo`` builds and reopens the bundled demo workspace."""
-    return user_data_dir() / "demo-workspace.sqlite"
+    """Where ``--demo`` builds and reopens the bundled demo workspace (shared with ``mteval demo``)."""
+    from mteval_gui.demo import default_demo_path
+
+    return default_demo_path()

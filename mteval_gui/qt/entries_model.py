@@ -115,6 +115,14 @@ class EntriesModel(QAbstractTableModel):
             return c.metric in (("core.chrf",) if n_runs > 1 else ("core.chrf", "core.fst", "core.exact"))
         return c.field == "difficulty" and n_runs == 1
 
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._frame = None
+        self._columns, self._visible = [], []
+        self._order = np.zeros(0, dtype=np.int64)
+        self.endResetModel()
+        self.order_changed.emit()
+
     def set_visible_columns(self, keys: list[str]) -> None:
         wanted = set(keys)
         self.beginResetModel()
@@ -229,6 +237,36 @@ class EntriesModel(QAbstractTableModel):
         if view_row is not None and col is not None:
             idx = self.index(view_row, col)
             self.dataChanged.emit(idx, idx)
+
+    def export_rows(self) -> tuple[list[str], list[dict[str, object]]]:
+        """The visible columns (plain names, the entry id always first) and the shown rows in view
+        order, with raw values (blind mode leaves hidden columns empty)."""
+        f = self._frame
+        if f is None:
+            return [], []
+        names = ["id"]
+        cols: list[tuple[Column, np.ndarray | None]] = []
+        for c in self._visible:
+            if c.field == "id":
+                continue
+            names.append(c.key.replace(":metric:", ":"))
+            cols.append((c, None if self._hidden(c) else self._column_values(c)))
+        rows = []
+        for fr in self._order:
+            rec: dict[str, object] = {"id": str(f.entry_ids[fr])}
+            for name, (c, values) in zip(names[1:], cols):
+                v = None if values is None else values[fr]
+                if c.field == "position":
+                    v = int(fr) + 1
+                elif c.field == "review":
+                    v = review_label(int(v)) if v is not None else ""
+                elif isinstance(v, np.generic):
+                    v = v.item()
+                if isinstance(v, float) and math.isnan(v):
+                    v = None
+                rec[name] = v
+            rows.append(rec)
+        return names, rows
 
     # ----- Qt model interface --------------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:

@@ -161,3 +161,8 @@ def adequacy_labels() -> dict[int, str]:
 
 def fluency_labels() -> dict[int, str]:
     return {k: _t(v) for k, v in FLUENCY_LABELS.items()}
+
+
+def known_metrics() -> list[str]:
+    """Metric ids that have a translated label."""
+    return list(_METRICS)

@@ -95,3 +95,30 @@ def small_ws(tmp_path):
     ws = make_small_workspace(tmp_path / "small.sqlite")
     yield ws
     ws.close()
+
+
+@pytest.fixture(scope="session")
+def scored_template(tmp_path_factory):
+    """The small workspace with both runs scored (built once per session, copied per test)."""
+    from mteval_gui.jobs import score_workspace_run
+
+    path = tmp_path_factory.mktemp("scored") / "scored.sqlite"
+    ws = make_small_workspace(path)
+    for run_id in ("good", "poor"):
+        score_workspace_run(ws, run_id)
+    ws.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    ws.close()
+    return path
+
+
+@pytest.fixture
+def scored_ws(scored_template, tmp_path):
+    import shutil
+
+    from mteval_gui.store import Workspace
+
+    target = tmp_path / "scored.sqlite"
+    shutil.copy2(scored_template, target)
+    ws = Workspace(target)
+    yield ws
+    ws.close()

@@ -1,0 +1,219 @@
+"""Charts of a corpus's scored runs (QtCharts), exportable as PNG or SVG.
+
+- distribution of the per-entry chrF++ and FST acceptance of each run (box plots: median,
+  quartiles, whiskers at minimum and maximum);
+- composite contribution bars: each metric's weight share × normalised value, stacked,
+  summing to the composite.
+
+Values come from the store (``entry_values``, the run cards); the chart only draws them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCharts import (QBarCategoryAxis, QBarSet, QBoxPlotSeries, QBoxSet, QChart, QChartView,
+                              QHorizontalStackedBarSeries, QValueAxis)
+from PySide6.QtCore import QMargins, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from mteval_gui.qt.labels import score_label
+from mteval_gui.qt.runs_data import RunRow, load_run_rows
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+
+PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+           "#bab0ac")
+KINDS = ("chrf", "fst", "composite")
+
+
+def box_stats(values: np.ndarray) -> tuple[float, float, float, float, float] | None:
+    """(minimum, lower quartile, median, upper quartile, maximum) of the finite values."""
+    v = values[np.isfinite(values)]
+    if v.size == 0:
+        return None
+    q1, med, q3 = np.percentile(v, [25, 50, 75])
+    return float(v.min()), float(q1), float(med), float(q3), float(v.max())
+
+
+def export_view(view: QChartView, path: str | Path) -> Path:
+    """Write the chart as PNG (any raster suffix) or SVG (``.svg``)."""
+    path = Path(path)
+    if path.suffix.lower() == ".svg":
+        gen = QSvgGenerator()
+        gen.setFileName(str(path))
+        size = view.size()
+        gen.setSize(size)
+        gen.setViewBox(QRectF(0, 0, size.width(), size.height()))
+        gen.setTitle(view.chart().title())
+        painter = QPainter(gen)
+        view.render(painter)
+        painter.end()
+    else:
+        if not view.grab().save(str(path)):
+            raise OSError(f"{path}: could not write the image")
+    return path
+
+
+class ChartsView(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("chartsView")
+        self.ws: Workspace | None = None
+        lay = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(self.tr("Corpus:")))
+        self.corpus = QComboBox()
+        self.corpus.setObjectName("chartCorpus")
+        self.corpus.currentIndexChanged.connect(self.redraw)
+        bar.addWidget(self.corpus)
+        bar.addWidget(QLabel(self.tr("Chart:")))
+        self.kind = QComboBox()
+        self.kind.setObjectName("chartKind")
+        for key, text in (("chrf", self.tr("chrF++ per entry")), ("fst", self.tr("FST acceptance per entry")),
+                          ("composite", self.tr("Composite contributions"))):
+            self.kind.addItem(text, key)
+        self.kind.currentIndexChanged.connect(self.redraw)
+        bar.addWidget(self.kind)
+        bar.addStretch(1)
+        self.export_button = QPushButton(self.tr("Export…"))
+        self.export_button.clicked.connect(self.export_dialog)
+        bar.addWidget(self.export_button)
+        lay.addLayout(bar)
+        self.view = QChartView()
+        self.view.setObjectName("chartView")
+        self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        lay.addWidget(self.view, 1)
+        self.message = QLabel()
+        self.message.setObjectName("chartMessage")
+        lay.addWidget(self.message)
+        self.redraw()
+
+    def set_workspace(self, ws: Workspace | None) -> None:
+        self.ws = ws
+        self.refresh()
+
+    def refresh(self) -> None:
+        current = self.corpus.currentData()
+        self.corpus.blockSignals(True)
+        self.corpus.clear()
+        for c in (repo.list_corpora(self.ws) if self.ws is not None else []):
+            self.corpus.addItem(c["corpus_id"], c["corpus_id"])
+        idx = self.corpus.findData(current)
+        self.corpus.setCurrentIndex(max(idx, 0))
+        self.corpus.blockSignals(False)
+        self.redraw()
+
+    def set_kind(self, kind: str) -> None:
+        self.kind.setCurrentIndex(KINDS.index(kind))
+
+    def set_corpus(self, corpus_id: str) -> None:
+        idx = self.corpus.findData(corpus_id)
+        if idx >= 0:
+            self.corpus.setCurrentIndex(idx)
+
+    def _runs(self) -> list[RunRow]:
+        if self.ws is None or self.corpus.currentData() is None:
+            return []
+        return [r for r in load_run_rows(self.ws, self.corpus.currentData()) if r.scored]
+
+    def redraw(self, *_: object) -> None:
+        chart = QChart()
+        chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
+        chart.setMargins(QMargins(6, 6, 6, 6))
+        runs = self._runs()
+        kind = self.kind.currentData()
+        if not runs:
+            chart.setTitle(self.tr("No scored runs"))
+            self.message.setText(self.tr("Score the runs of a corpus to see their charts."))
+        elif kind == "composite":
+            self._composite(chart, runs)
+        else:
+            self._distribution(chart, runs, kind)
+        old = self.view.chart()
+        self.view.setChart(chart)
+        if old is not None and old is not chart:
+            old.deleteLater()
+
+    def _distribution(self, chart: QChart, runs: list[RunRow], kind: str) -> None:
+        from mteval_gui.store.results import entry_values
+
+        metric, scale, title = (("core.chrf", 100.0, self.tr("Per-entry chrF++")) if kind == "chrf"
+                                else ("core.fst", 1.0, self.tr("Per-entry FST acceptance")))
+        series = QBoxPlotSeries()
+        names = []
+        skipped = []
+        for r in runs:
+            assert self.ws is not None
+            values = np.array([v for v in entry_values(self.ws, r.run_id, metric).values() if v is not None], dtype=float)
+            stats = box_stats(values)
+            if stats is None:
+                skipped.append(r.run_id)
+                continue
+            box = QBoxSet(*stats, r.model)
+            box.setBrush(QColor(PALETTE[len(names) % len(PALETTE)]))
+            series.append(box)
+            names.append(r.model)
+        chart.addSeries(series)
+        chart.setTitle(title + self.tr(" (box: quartiles and median; whiskers: minimum–maximum)"))
+        axis_x = QBarCategoryAxis()
+        axis_x.append(names)
+        axis_y = QValueAxis()
+        axis_y.setRange(0, scale)
+        axis_y.setLabelFormat("%.0f" if scale > 1 else "%.1f")
+        chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
+        series.attachAxis(axis_x)
+        series.attachAxis(axis_y)
+        chart.legend().setVisible(False)
+        self.message.setText(self.tr("No values for: {0}").format(", ".join(skipped)) if skipped else "")
+
+    def _composite(self, chart: QChart, runs: list[RunRow]) -> None:
+        metrics: list[str] = []
+        for r in runs:
+            for b in r.breakdown:
+                if b["metric"] not in metrics:
+                    metrics.append(b["metric"])
+        series = QHorizontalStackedBarSeries()
+        for i, m in enumerate(metrics):
+            s = QBarSet(score_label(m))
+            s.setColor(QColor(PALETTE[i % len(PALETTE)]))
+            for r in runs:
+                contrib = next((b["contribution"] for b in r.breakdown if b["metric"] == m), 0.0)
+                s.append(float(contrib))
+            series.append(s)
+        chart.addSeries(series)
+        chart.setTitle(self.tr("Composite = sum of weighted, normalised metrics"))
+        axis_y = QBarCategoryAxis()
+        axis_y.append([f"{r.model}  ({r.composite:.3f})" if r.composite is not None else r.model for r in runs])
+        axis_x = QValueAxis()
+        axis_x.setRange(0, 1)
+        axis_x.setLabelFormat("%.1f")
+        chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
+        chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
+        series.attachAxis(axis_x)
+        series.attachAxis(axis_y)
+        chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self.message.setText("" if metrics else self.tr("The run cards hold no composite breakdown."))
+
+    def export(self, path: str | Path) -> Path:
+        return export_view(self.view, path)
+
+    def export_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        from mteval_gui.qt.dialogs import show_error
+
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chart"), str(Path.home() / "chart.png"),
+                                              self.tr("PNG image (*.png);;SVG drawing (*.svg)"))
+        if path:
+            try:
+                self.export(path)
+            except OSError as exc:
+                show_error(self, exc)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(900, 600)

@@ -1,0 +1,398 @@
+"""Entries page: filter bar, the virtualised entries table, the review pane and ratings.
+
+The table never proxies: filters and sorting are applied inside
+:class:`~mteval_gui.qt.entries_model.EntriesModel`. Keyboard navigation (also in the Review
+menu): Alt+Down / Alt+Up next and previous entry, Return next unreviewed, Shift+Return
+next flagged; the ratings keys (1–5, Tab, F, Ctrl+Z) work while the table has the focus.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu,
+                               QSplitter, QTableView, QToolButton, QVBoxLayout, QWidget)
+
+from mteval_gui.qt.entries_model import EntriesModel
+from mteval_gui.qt.entry_frame import EntryFilter, EntryFrame, distinct
+from mteval_gui.qt.labels import metric_label
+from mteval_gui.qt.ratings import RatingsPanel
+from mteval_gui.qt.review_pane import ReviewPane
+
+COLUMN_WIDTHS = {"position": 44, "id": 80, "source": 190, "reference": 150, "difficulty": 64, "predicted": 170,
+                 "metric": 72, "lint": 96, "semantic": 96, "fst_rejected": 84, "review": 64}
+
+
+class ColumnChooser(QDialog):
+    """Checkable list of every column of the entries table."""
+
+    def __init__(self, model: EntriesModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Columns"))
+        lay = QVBoxLayout(self)
+        self.list = QListWidget()
+        visible = {c.key for c in model.visible_columns()}
+        for c in model.all_columns():
+            item = QListWidgetItem(model.column_title(c))
+            item.setData(Qt.ItemDataRole.UserRole, c.key)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if c.key in visible else Qt.CheckState.Unchecked)
+            self.list.addItem(item)
+        lay.addWidget(self.list)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+    def keys(self) -> list[str]:
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())
+                if self.list.item(i).checkState() == Qt.CheckState.Checked]
+
+
+class EntriesPage(QWidget):
+    current_entry_changed = Signal(str)  # entry id ("" when none)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("entriesPage")
+        self.loader = None  # callable(corpus_id, entry_id, [(run_id, label)]) -> ReviewData, set by the window
+        self._building = False
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.addLayout(self._filter_bar())
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        self.model = EntriesModel(parent=self)
+        self.model.order_changed.connect(self._update_count)
+        self.table = QTableView()
+        self.table.setObjectName("entriesTable")
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicatorShown(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        vh = self.table.verticalHeader()
+        vh.setVisible(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        ll.addWidget(self.table)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("entriesCount")
+        ll.addWidget(self.count_label)
+        split.addWidget(left)
+
+        right = QSplitter(Qt.Orientation.Vertical)
+        self.review = ReviewPane()
+        right.addWidget(self.review)
+        self.ratings = RatingsPanel()
+        right.addWidget(self.ratings)
+        right.setStretchFactor(0, 4)
+        right.setStretchFactor(1, 1)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([900, 600])
+        right.setSizes([560, 200])
+        self.splitter = split
+        outer.addWidget(split, 1)
+        self.ratings.install_shortcuts(self)
+        self.ratings.judgment_changed.connect(self._judgment_changed)
+        self._install_navigation()
+        self._text_timer = QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(250)
+        self._text_timer.timeout.connect(self.apply_filter)
+        self._update_count()
+
+    # ----- filter bar ----------------------------------------------------------------------
+    def _filter_bar(self) -> QHBoxLayout:
+        bar = QHBoxLayout()
+        self.search = QLineEdit()
+        self.search.setObjectName("entrySearch")
+        self.search.setPlaceholderText(self.tr("Search source, reference, outputs…"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda _: self._text_timer.start())
+        bar.addWidget(self.search, 2)
+
+        self.run_combo = QComboBox()
+        self.run_combo.setObjectName("focusRunCombo")
+        self.run_combo.setToolTip(self.tr("Run whose verdicts, metric values and review status the filters use"))
+        self.run_combo.currentIndexChanged.connect(self._focus_run_changed)
+        bar.addWidget(self.run_combo)
+
+        self.verdict_button = QToolButton()
+        self.verdict_button.setText(self.tr("Verdict"))
+        self.verdict_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.verdict_menu = QMenu(self.verdict_button)
+        self.verdict_button.setMenu(self.verdict_menu)
+        bar.addWidget(self.verdict_button)
+
+        self.difficulty_button = QToolButton()
+        self.difficulty_button.setText(self.tr("Difficulty"))
+        self.difficulty_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.difficulty_menu = QMenu(self.difficulty_button)
+        self.difficulty_button.setMenu(self.difficulty_menu)
+        bar.addWidget(self.difficulty_button)
+
+        self.review_combo = QComboBox()
+        self.review_combo.setObjectName("reviewFilter")
+        for key, text in (("all", self.tr("All entries")), ("unreviewed", self.tr("Unreviewed")),
+                          ("reviewed", self.tr("Reviewed")), ("flagged", self.tr("Flagged"))):
+            self.review_combo.addItem(text, key)
+        self.review_combo.currentIndexChanged.connect(self.apply_filter)
+        bar.addWidget(self.review_combo)
+
+        self.metric_combo = QComboBox()
+        self.metric_combo.setObjectName("metricFilter")
+        self.metric_combo.setToolTip(self.tr("Keep entries whose metric value lies in the range"))
+        self.metric_combo.currentIndexChanged.connect(self.apply_filter)
+        bar.addWidget(self.metric_combo)
+        self.metric_min = QDoubleSpinBox()
+        self.metric_max = QDoubleSpinBox()
+        for spin, value in ((self.metric_min, 0.0), (self.metric_max, 100.0)):
+            spin.setRange(-1e9, 1e9)
+            spin.setDecimals(3)
+            spin.setEnabled(False)
+            spin.setMaximumWidth(110)
+            spin.setValue(value)
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(self.apply_filter)
+            bar.addWidget(spin)
+
+        self.fst_box = QCheckBox(self.tr("FST rejections"))
+        self.fst_box.setToolTip(self.tr("Only entries with at least one word the analyzer rejects"))
+        self.fst_box.toggled.connect(self.apply_filter)
+        bar.addWidget(self.fst_box)
+
+        columns = QToolButton()
+        columns.setText(self.tr("Columns…"))
+        columns.clicked.connect(self.choose_columns)
+        bar.addWidget(columns)
+        return bar
+
+    def _fill_filter_choices(self, frame: EntryFrame) -> None:
+        self._building = True
+        self.run_combo.clear()
+        for r in frame.runs:
+            self.run_combo.addItem(r.label, r.run_id)
+        self.run_combo.setVisible(len(frame.runs) > 1)
+        self._fill_focus_dependent()
+        self.difficulty_menu.clear()
+        levels = sorted({int(d) for d in frame.difficulty if d == d})
+        for level in levels:
+            a = QAction(str(level), self.difficulty_menu)
+            a.setCheckable(True)
+            a.setData(level)
+            a.toggled.connect(self.apply_filter)
+            self.difficulty_menu.addAction(a)
+        if len(levels) < len(frame):
+            a = QAction(self.tr("none"), self.difficulty_menu)
+            a.setCheckable(True)
+            a.setData(0)
+            a.toggled.connect(self.apply_filter)
+            self.difficulty_menu.addAction(a)
+        self.difficulty_button.setEnabled(bool(levels))
+        self._building = False
+
+    def _fill_focus_dependent(self) -> None:
+        frame = self.model.frame
+        run = frame.run(self.run_combo.currentData()) if frame and self.run_combo.currentData() else None
+        self.verdict_menu.clear()
+        verdicts = distinct(run.lint_verdict) if run is not None else []
+        for v in verdicts:
+            a = QAction(str(v), self.verdict_menu)
+            a.setCheckable(True)
+            a.setData(v)
+            a.toggled.connect(self.apply_filter)
+            self.verdict_menu.addAction(a)
+        self.verdict_button.setEnabled(bool(verdicts))
+        current = self.metric_combo.currentData()
+        self.metric_combo.clear()
+        self.metric_combo.addItem(self.tr("Any metric value"), None)
+        for mid in (run.metrics if run is not None else {}):
+            self.metric_combo.addItem(metric_label(mid), mid)
+        idx = self.metric_combo.findData(current)
+        self.metric_combo.setCurrentIndex(max(idx, 0))
+        self.fst_box.setEnabled(run is not None and run.fst_rejected is not None)
+
+    def _focus_run_changed(self, *_: object) -> None:
+        if self._building:
+            return
+        self._building = True
+        self._fill_focus_dependent()
+        self._building = False
+        self.apply_filter()
+        self._row_changed()
+
+    def current_filter(self) -> EntryFilter:
+        verdicts = frozenset(a.data() for a in self.verdict_menu.actions() if a.isChecked())
+        levels = frozenset(int(a.data()) for a in self.difficulty_menu.actions() if a.isChecked())
+        metric = self.metric_combo.currentData()
+        ranges = {metric: (self.metric_min.value(), self.metric_max.value())} if metric else {}
+        return EntryFilter(
+            run_id=self.run_combo.currentData(),
+            verdicts=verdicts or None,
+            metric_ranges=ranges,
+            difficulties=levels or None,
+            fst_rejections_only=self.fst_box.isEnabled() and self.fst_box.isChecked(),
+            review=self.review_combo.currentData() or "all",
+            text=self.search.text(),
+        )
+
+    def apply_filter(self, *_: object) -> None:
+        has_metric = self.metric_combo.currentData() is not None
+        self.metric_min.setEnabled(has_metric)
+        self.metric_max.setEnabled(has_metric)
+        if self._building or self.model.frame is None:
+            return
+        keep = self.current_entry_id()
+        self.model.set_filter(self.current_filter())
+        self._restore(keep)
+
+    # ----- data ----------------------------------------------------------------------------
+    def set_frame(self, frame: EntryFrame | None, keep_entry: bool = False) -> None:
+        keep = self.current_entry_id() if keep_entry else None
+        if frame is None:
+            self.model.clear()
+            self.review.show_data(None)
+            self.ratings.set_item(None, None)
+            self._update_count()
+            return
+        same_layout = (self.model.frame is not None and keep_entry
+                       and [r.run_id for r in self.model.frame.runs] == [r.run_id for r in frame.runs])
+        visible = [c.key for c in self.model.visible_columns()] if same_layout else None
+        flt = self.model.filter()
+        self.model.set_frame(frame, visible)
+        if same_layout:
+            self.model.set_filter(flt)
+        else:
+            self._fill_filter_choices(frame)
+            self._size_columns()
+        if keep:
+            self._restore(keep)
+        elif self.model.rowCount():
+            self.select_view_row(0)
+        self._update_count()
+
+    def refresh_values(self, frame: EntryFrame) -> None:
+        """New values for the same runs (partial results while scoring): keep filter, sort and position."""
+        self.set_frame(frame, keep_entry=True)
+
+    def _size_columns(self) -> None:
+        fm = self.table.horizontalHeader().fontMetrics()
+        for i, c in enumerate(self.model.visible_columns()):
+            title = self.model.headerData(i, Qt.Orientation.Horizontal)
+            self.table.setColumnWidth(i, max(COLUMN_WIDTHS.get(c.field, 100), fm.horizontalAdvance(str(title)) + 24))
+
+    def choose_columns(self) -> None:
+        if self.model.frame is None:
+            return
+        dlg = ColumnChooser(self.model, self)
+        if dlg.exec() == QDialog.DialogCode.Accepted:
+            self.model.set_visible_columns(dlg.keys())
+            self._size_columns()
+
+    def set_blind(self, blind: bool) -> None:
+        self.model.set_blind(blind)
+        self.review.set_blind(blind)
+
+    def _update_count(self) -> None:
+        f = self.model.frame
+        if f is None:
+            self.count_label.setText(self.tr("Open one or more runs from the Runs tab."))
+        else:
+            self.count_label.setText(self.tr("{0} of {1} entries").format(self.model.rowCount(), len(f)))
+
+    # ----- current entry -------------------------------------------------------------------
+    def current_view_row(self) -> int:
+        return self.table.currentIndex().row() if self.table.currentIndex().isValid() else -1
+
+    def current_entry_id(self) -> str | None:
+        row = self.current_view_row()
+        return self.model.entry_id(row) if 0 <= row < self.model.rowCount() else None
+
+    def focus_run_id(self) -> str | None:
+        return self.run_combo.currentData()
+
+    def select_view_row(self, row: int) -> None:
+        if not 0 <= row < self.model.rowCount():
+            return
+        idx = self.model.index(row, 0)
+        self.table.selectionModel().setCurrentIndex(
+            idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(idx)
+
+    def select_entry(self, entry_id: str) -> bool:
+        f = self.model.frame
+        fr = f.row_of(entry_id) if f is not None else None
+        vr = self.model.view_row_of(fr) if fr is not None else None
+        if vr is None:
+            return False
+        self.select_view_row(vr)
+        return True
+
+    def _restore(self, entry_id: str | None) -> None:
+        if entry_id and self.select_entry(entry_id):
+            return
+        if self.model.rowCount():
+            self.select_view_row(0)
+        else:
+            self._row_changed()
+
+    def _row_changed(self, *_: object) -> None:
+        entry_id = self.current_entry_id()
+        f = self.model.frame
+        if entry_id is None or f is None:
+            self.review.show_data(None)
+            self.ratings.set_item(None, None)
+            self.current_entry_changed.emit("")
+            return
+        if self.loader is not None:
+            self.review.show_data(self.loader(f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs]))
+        self.ratings.set_item(self.focus_run_id(), entry_id)
+        self.current_entry_changed.emit(entry_id)
+
+    # ----- navigation ----------------------------------------------------------------------
+    def _install_navigation(self) -> None:
+        ctx = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        for seq, slot in (("Alt+Down", self.next_entry), ("Alt+Up", self.previous_entry),
+                          (QKeySequence(Qt.Key.Key_Return), self.next_unreviewed),
+                          (QKeySequence(Qt.Key.Key_Enter), self.next_unreviewed),
+                          ("Shift+Return", self.next_flagged)):
+            sc = QShortcut(QKeySequence(seq), self.table)
+            sc.setContext(ctx)
+            sc.activated.connect(slot)
+
+    def next_entry(self) -> None:
+        self.select_view_row(min(self.current_view_row() + 1, self.model.rowCount() - 1))
+
+    def previous_entry(self) -> None:
+        self.select_view_row(max(self.current_view_row() - 1, 0))
+
+    def next_unreviewed(self) -> None:
+        row = self.model.next_row(self.current_view_row(), self.focus_run_id(), "unreviewed")
+        if row is not None:
+            self.select_view_row(row)
+
+    def next_flagged(self) -> None:
+        row = self.model.next_row(self.current_view_row(), self.focus_run_id(), "flagged")
+        if row is not None:
+            self.select_view_row(row)
+
+    def _judgment_changed(self, run_id: str, entry_id: str) -> None:
+        from mteval_gui.qt.frame_loader import review_status
+
+        f = self.model.frame
+        ws = self.ratings.ws
+        if f is None or ws is None or run_id not in {r.run_id for r in f.runs}:
+            return
+        status = review_status(ws, run_id, self.ratings.reviewer_id, [entry_id])
+        self.model.set_review_status(run_id, entry_id, int(status[0]))

@@ -1,0 +1,308 @@
+"""Import dialog for corpora, runs, glossaries and analyzers.
+
+Pick a file (or drop it on the dialog); the format is detected and the first rows are
+previewed. Importing reads and checks the whole file first
+(:mod:`mteval_gui.importer`): a rejected file shows its complete defect list
+(``file:line[:column]: message``) in the dialog and nothing is written to the workspace.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from mteval_gui.errors import InputError, MtevalError
+from mteval_gui.qt.dialogs import describe_error
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+
+KINDS = ("corpus", "run", "glossary", "analyzer")
+PREVIEW_ROWS = 10
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, (list, dict)):
+        import json
+
+        return json.dumps(v, ensure_ascii=False)
+    s = str(v)
+    return s if len(s) <= 200 else s[:197] + "…"
+
+
+class ImportDialog(QDialog):
+    def __init__(self, ws: Workspace, kind: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        if kind not in KINDS:
+            raise ValueError(kind)
+        self.ws = ws
+        self.kind = kind
+        self.result_summary: str | None = None
+        self.imported: Any = None
+        self._done = False
+        self.setObjectName("importDialog")
+        self.setAcceptDrops(True)
+        titles = {"corpus": self.tr("Import corpus"), "run": self.tr("Import run"),
+                  "glossary": self.tr("Import glossary"), "analyzer": self.tr("Install analyzer")}
+        self.setWindowTitle(titles[kind])
+        self.resize(900, 620)
+        lay = QVBoxLayout(self)
+        hint = QLabel(self.tr("Choose a file or drop it here."))
+        hint.setObjectName("dropHint")
+        lay.addWidget(hint)
+
+        form = QFormLayout()
+        row = QHBoxLayout()
+        self.path_edit = QLineEdit()
+        self.path_edit.setObjectName("pathEdit")
+        self.path_edit.editingFinished.connect(self.refresh_preview)
+        row.addWidget(self.path_edit, 1)
+        browse = QPushButton(self.tr("Browse…"))
+        browse.clicked.connect(self.browse)
+        row.addWidget(browse)
+        form.addRow(self.tr("File:"), row)
+
+        self.format_combo = QComboBox()
+        self.format_combo.setObjectName("formatCombo")
+        self.format_combo.addItem(self.tr("detect"), None)
+        for fmt in self._formats():
+            self.format_combo.addItem(fmt, fmt)
+        self.format_combo.currentIndexChanged.connect(self.refresh_preview)
+        if kind != "analyzer":
+            form.addRow(self.tr("Format:"), self.format_combo)
+
+        self.ref_edit = QLineEdit()
+        self.ref_edit.setPlaceholderText(self.tr("reference file, line-aligned (plain text corpora)"))
+        self.id_edit = QLineEdit()
+        self.id_edit.setObjectName("idEdit")
+        self.src_edit = QLineEdit()
+        self.tgt_edit = QLineEdit()
+        self.corpus_combo = QComboBox()
+        self.corpus_combo.setObjectName("corpusChoice")
+        self.model_edit = QLineEdit()
+        self.lang_combo = QComboBox()
+        if kind == "corpus":
+            self.id_edit.setPlaceholderText(self.tr("from the file"))
+            self.src_edit.setPlaceholderText(self.tr("e.g. eng"))
+            self.tgt_edit.setPlaceholderText(self.tr("e.g. crk"))
+            form.addRow(self.tr("Reference file:"), self.ref_edit)
+            form.addRow(self.tr("Corpus id:"), self.id_edit)
+            form.addRow(self.tr("Source language:"), self.src_edit)
+            form.addRow(self.tr("Target language:"), self.tgt_edit)
+        elif kind == "run":
+            self.corpus_combo.addItem(self.tr("named in the file"), None)
+            for c in repo.list_corpora(ws):
+                self.corpus_combo.addItem(c["corpus_id"], c["corpus_id"])
+            self.id_edit.setPlaceholderText(self.tr("from the file"))
+            self.model_edit.setPlaceholderText(self.tr("from the file"))
+            form.addRow(self.tr("Corpus:"), self.corpus_combo)
+            form.addRow(self.tr("Run id:"), self.id_edit)
+            form.addRow(self.tr("Model:"), self.model_edit)
+        elif kind == "glossary":
+            self.id_edit.setPlaceholderText(self.tr("file name"))
+            form.addRow(self.tr("Name:"), self.id_edit)
+        else:
+            from mteval_gui.cards import list_cards
+
+            for info in list_cards():
+                if info.card is not None:
+                    self.lang_combo.addItem(f"{info.card.name} ({info.code})", info.code)
+            form.addRow(self.tr("Language:"), self.lang_combo)
+        lay.addLayout(form)
+
+        self.summary = QLabel()
+        self.summary.setObjectName("previewSummary")
+        lay.addWidget(self.summary)
+        self.preview = QTableWidget()
+        self.preview.setObjectName("previewTable")
+        self.preview.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        lay.addWidget(self.preview, 3)
+        self.problems_label = QLabel()
+        self.problems_label.setObjectName("problemsLabel")
+        lay.addWidget(self.problems_label)
+        self.problems = QListWidget()
+        self.problems.setObjectName("problemsList")
+        lay.addWidget(self.problems, 2)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.import_button = self.buttons.addButton(self.tr("Import") if kind != "analyzer" else self.tr("Install"),
+                                                    QDialogButtonBox.ButtonRole.AcceptRole)
+        self.import_button.setObjectName("importButton")
+        self.import_button.setEnabled(False)
+        self.buttons.accepted.connect(self.do_import)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+
+    def _formats(self) -> tuple[str, ...]:
+        from mteval_gui.io.detect import CORPUS_FORMATS, RUN_FORMATS
+
+        if self.kind == "corpus":
+            return CORPUS_FORMATS
+        if self.kind == "run":
+            return RUN_FORMATS
+        if self.kind == "glossary":
+            return ("json", "tsv")
+        return ()
+
+    # ----- file choice ---------------------------------------------------------------------
+    def browse(self) -> None:
+        filters = self.tr("Analyzers (*.hfstol *.deb);;All files (*)") if self.kind == "analyzer" else \
+            self.tr("Data files (*.json *.jsonl *.tsv *.csv *.txt);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.windowTitle(), str(Path.home()), filters)
+        if path:
+            self.set_path(path)
+
+    def set_path(self, path: str | Path) -> None:
+        self.path_edit.setText(str(path))
+        self.refresh_preview()
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
+        files = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if files:
+            self.set_path(files[0])
+            if len(files) > 1 and self.kind == "corpus":
+                self.ref_edit.setText(files[1])
+            event.acceptProposedAction()
+
+    # ----- preview -------------------------------------------------------------------------
+    def refresh_preview(self, *_: object) -> None:
+        self.problems.clear()
+        self.problems_label.setText("")
+        self.preview.clear()
+        self.preview.setRowCount(0)
+        self.preview.setColumnCount(0)
+        self._done = False
+        self.import_button.setText(self.tr("Import") if self.kind != "analyzer" else self.tr("Install"))
+        path = Path(self.path_edit.text().strip()) if self.path_edit.text().strip() else None
+        if path is None or not path.is_file():
+            self.summary.setText(self.tr("File not found.") if path else "")
+            self.import_button.setEnabled(False)
+            return
+        self.import_button.setEnabled(True)
+        if self.kind == "analyzer":
+            self.summary.setText(self.tr("{0} ({1:,} bytes)").format(path.name, path.stat().st_size))
+            return
+        from mteval_gui.io.detect import detect_format, preview
+
+        try:
+            fmt = self.format_combo.currentData() or detect_format(path)
+            p = preview(path, PREVIEW_ROWS, fmt)
+        except MtevalError as exc:
+            self.summary.setText(self.tr("Cannot read the file."))
+            self._show_problems(exc)
+            return
+        total = "?" if p.total is None else f"{p.total:,}"
+        self.summary.setText(self.tr("Format {0}, looks like a {1}; {2} records. First rows:").format(p.format, p.kind, total))
+        if self.kind == "corpus" and p.format == "text":
+            self.ref_edit.setEnabled(True)
+        cols = list(p.columns)
+        self.preview.setColumnCount(len(cols))
+        self.preview.setHorizontalHeaderLabels(cols)
+        self.preview.setRowCount(len(p.rows))
+        for r, rec in enumerate(p.rows):
+            for c, key in enumerate(cols):
+                self.preview.setItem(r, c, QTableWidgetItem(_cell(rec.get(key))))
+        self.preview.resizeColumnsToContents()
+        if p.defects:
+            self.problems_label.setText(self.tr("{0} problem(s) seen in the first rows:").format(len(p.defects)))
+            for d in p.defects:
+                self._problem(str(d))
+
+    def _problem(self, text: str, warning: bool = False) -> None:
+        item = QListWidgetItem(text)
+        item.setForeground(QBrush(QColor("#8a5a00" if warning else "#a00000")))
+        self.problems.addItem(item)
+
+    def _show_problems(self, exc: BaseException) -> None:
+        text = describe_error(exc)
+        self.problems.clear()
+        self.problems_label.setText(text.message)
+        if isinstance(exc, InputError):
+            for d in exc.defects:
+                self._problem(str(d))
+        elif text.detail:
+            for line in text.detail.splitlines():
+                self._problem(line)
+
+    # ----- import --------------------------------------------------------------------------
+    def options(self) -> dict[str, Any]:
+        text = lambda w: w.text().strip() or None  # noqa: E731
+        fmt = self.format_combo.currentData()
+        if self.kind == "corpus":
+            return {"fmt": fmt, "ref_path": text(self.ref_edit), "corpus_id": text(self.id_edit),
+                    "source_lang": text(self.src_edit), "target_lang": text(self.tgt_edit)}
+        if self.kind == "run":
+            return {"fmt": fmt, "corpus_id": self.corpus_combo.currentData(), "run_id": text(self.id_edit),
+                    "model_slug": text(self.model_edit)}
+        if self.kind == "glossary":
+            return {"fmt": fmt, "name": text(self.id_edit)}
+        return {"lang": self.lang_combo.currentData()}
+
+    def run_import(self) -> Any:
+        from mteval_gui import importer
+
+        path = self.path_edit.text().strip()
+        opts = self.options()
+        if self.kind == "corpus":
+            return importer.import_corpus_file(self.ws, path, **opts)
+        if self.kind == "run":
+            return importer.import_run_file(self.ws, path, **opts)
+        if self.kind == "glossary":
+            return importer.import_glossary_file(self.ws, path, **opts)
+        from mteval_gui.cards import try_load_card
+        from mteval_gui.fst.install import install_analyzer
+        from mteval_gui.qt.settings_dialog import analyzer_base
+
+        lang = opts["lang"]
+        return install_analyzer(lang, path, card=try_load_card(lang), base=analyzer_base(self.ws))
+
+    def do_import(self) -> None:
+        if self._done:
+            self.accept()
+            return
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            result = self.run_import()
+        except MtevalError as exc:
+            QApplication.restoreOverrideCursor()
+            self._show_problems(exc)
+            return
+        except OSError as exc:
+            QApplication.restoreOverrideCursor()
+            self._show_problems(exc)
+            return
+        QApplication.restoreOverrideCursor()
+        self.imported = result
+        warnings = self._summarise(result)
+        if warnings:
+            self.problems.clear()
+            self.problems_label.setText(self.result_summary or "")
+            for w in warnings:
+                self._problem(w, warning=True)
+            self._done = True
+            self.import_button.setText(self.tr("Close"))
+            return
+        self.accept()
+
+    def _summarise(self, result: Any) -> list[str]:
+        if self.kind == "analyzer":
+            self.result_summary = self.tr("Analyzer installed for {0}.").format(result.lang)
+            return result.lines()
+        verb = self.tr("Imported") if result.created else self.tr("Already in the workspace:")
+        self.result_summary = self.tr("{0} {1} {2} ({3} records, {4}).").format(verb, result.kind, result.id,
+                                                                                  result.count, result.format)
+        warnings = list(result.warnings)
+        for also in getattr(result, "also", []) or []:
+            warnings.insert(0, self.tr("Also imported {0} {1}").format(also.kind, also.id))
+        return warnings

@@ -1,0 +1,103 @@
+"""Start the desktop application: ``mteval-gui [--demo] [--db PATH] [--lang fr]``.
+
+Creates the QApplication, installs the translation and a font that renders Cree
+syllabics, SRO and Ewe letters, applies the stylesheet, opens the start-up workspace
+(:mod:`mteval_gui.qt.startup`) and runs the event loop. ``--quit-after MS`` (or
+``MTEVAL_GUI_QUIT_AFTER``) closes the window after a delay: the smoke test uses it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from mteval_gui.paths import default_workspace_path, resources_dir
+from mteval_gui.qt.app_settings import AppSettings
+from mteval_gui.qt.fonts import choose_ui_font
+from mteval_gui.qt.i18n import LANGUAGES, install_translators, resolve_language
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="mteval-gui", description="Workbench for evaluating MT and LLM output.")
+    p.add_argument("--demo", action="store_true", help="open the bundled demo workspace (built on first use)")
+    p.add_argument("--db", metavar="PATH", help="workspace database to open")
+    p.add_argument("--lang", choices=sorted(LANGUAGES), help="interface language")
+    p.add_argument("--quit-after", type=int, metavar="MS",
+                   default=int(os.environ.get("MTEVAL_GUI_QUIT_AFTER", "0") or 0),
+                   help="close the window after MS milliseconds (for tests)")
+    p.add_argument("--no-score", action="store_true", help="do not start scoring unscored demo runs")
+    return p.parse_args(list(argv))
+
+
+def stylesheet() -> str:
+    path = resources_dir() / "styles" / "mteval.qss"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def setup_application(argv: Sequence[str], lang: str | None, settings: AppSettings) -> QApplication:
+    app = QApplication.instance() or QApplication([argv[0] if argv else "mteval-gui"])
+    QCoreApplication.setApplicationName("mteval-gui")
+    QCoreApplication.setOrganizationName("mteval-gui")
+    app._mteval_translators = install_translators(app, resolve_language(lang, settings.language))  # keep alive
+    family = choose_ui_font()
+    if family:
+        app.setFont(QFont(family, app.font().pointSize()))
+    app.setStyleSheet(stylesheet())
+    return app
+
+
+def build_window(settings: AppSettings):
+    from mteval_gui.qt.mainwindow import MainWindow
+    from mteval_gui.qt.tabs import add_optional_tabs
+
+    window = MainWindow(settings)
+    add_optional_tabs(window)
+    return window
+
+
+def run(argv: Sequence[str]) -> int:
+    args = parse_args(list(argv)[1:])
+    settings = AppSettings.load()
+    app = setup_application(argv, args.lang, settings)
+    from mteval_gui.qt.dialogs import show_error
+    from mteval_gui.qt.startup import startup_workspace
+
+    window = build_window(settings)
+    window.show()
+    try:
+        path, offer = startup_workspace(demo=args.demo, db=args.db, settings=settings)
+    except Exception as exc:  # e.g. the demo cannot be built: shown, the window stays usable
+        show_error(window, exc)
+        path, offer = None, False
+    if offer:
+        settings.demo_offered = True
+        settings.save()
+        if args.quit_after:
+            path = default_workspace_path()
+        else:
+            answer = QMessageBox.question(
+                window, window.tr("Welcome"),
+                window.tr("This is the first start. Open the demo workspace (Plains Cree and Ewe examples)?"))
+            if answer == QMessageBox.StandardButton.Yes:
+                window.open_demo()
+            else:
+                window.open_workspace(default_workspace_path())
+    if path is not None:
+        window.open_workspace(path)
+        if args.demo and not args.no_score and not args.quit_after:
+            unscored = [r.run_id for r in window.runs_view.model.rows if not r.scored]
+            if unscored:
+                window.score_runs(unscored)
+    if args.quit_after:
+        QTimer.singleShot(args.quit_after, window.close)
+    return app.exec()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run(sys.argv))

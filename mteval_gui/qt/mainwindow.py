@@ -1,0 +1,475 @@
+"""The main window: workspace, tabs (runs, entries, compare, charts, validation, ÈwéBench),
+menus, background scoring and exports.
+
+The window holds no evaluation logic: it asks the store, the importer, the scorer and the
+validation modules, and shows what they return. Background work goes through one
+:class:`~mteval_gui.qt.workers.JobManager`; closing the window cancels every job and waits
+for its thread.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QTabWidget, QWidget
+
+from mteval_gui.qt.app_settings import AppSettings
+from mteval_gui.qt.dialogs import show_error
+from mteval_gui.qt.entries_page import EntriesPage
+from mteval_gui.qt.i18n import LANGUAGES
+from mteval_gui.qt.jobs import JobOutcome, ProcessJob
+from mteval_gui.qt.progress import ProgressPanel
+from mteval_gui.qt.runs_view import RunsView
+from mteval_gui.qt.workers import JobManager, Worker
+from mteval_gui.store import Workspace
+from mteval_gui.store import repo
+
+ENTRY_REFRESH_SECONDS = 2.0
+
+
+class MainWindow(QMainWindow):
+    workspace_opened = Signal(str)
+    scoring_finished = Signal(object)  # JobOutcome
+
+    def __init__(self, settings: AppSettings | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.settings = settings or AppSettings.load()
+        self.ws: Workspace | None = None
+        self.jobs = JobManager(self)
+        self.scoring_worker: Worker | None = None
+        self._scoring_runs: list[str] = []
+        self._last_entry_refresh = 0.0
+        self.blind = False
+        self.setWindowTitle("mteval-gui")
+        self.resize(1400, 860)
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("mainTabs")
+        self.runs_view = RunsView()
+        self.entries_page = EntriesPage()
+        self.tabs.addTab(self.runs_view, self.tr("Runs"))
+        self.tabs.addTab(self.entries_page, self.tr("Entries"))
+        self.setCentralWidget(self.tabs)
+        self.extra_tabs: dict[str, QWidget] = {}
+
+        self.runs_view.open_entries.connect(self.open_entries)
+        self.runs_view.score_requested.connect(self.score_runs)
+        self.runs_view.compare_requested.connect(self.compare_runs)
+        self.runs_view.corpus_changed.connect(lambda _: self.refresh_runs())
+        self.entries_page.loader = self._load_review
+        self.entries_page.ratings.reviewers_requested.connect(self.manage_reviewers)
+        self.entries_page.ratings.reviewer_combo.currentIndexChanged.connect(self._reviewer_changed)
+
+        self.progress = ProgressPanel()
+        self.progress.cancel_requested.connect(self.cancel_scoring)
+        self.workspace_label = QLabel()
+        self.workspace_label.setObjectName("workspaceLabel")
+        self.statusBar().addWidget(self.workspace_label, 1)
+        self.statusBar().addPermanentWidget(self.progress)
+        self._build_menus()
+        self._restore_layout()
+        self._update_actions()
+
+    # ----- menus ---------------------------------------------------------------------------
+    def _action(self, menu: QMenu, text: str, slot, shortcut: Any = None, name: str | None = None,
+                tip: str | None = None) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        if tip:
+            a.setStatusTip(tip)
+        a.triggered.connect(slot)
+        if name:
+            a.setObjectName(name)
+        menu.addAction(a)
+        return a
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu(self.tr("&File"))
+        self._action(f, self.tr("&New workspace…"), self.new_workspace, QKeySequence.StandardKey.New)
+        self._action(f, self.tr("&Open workspace…"), self.choose_workspace, QKeySequence.StandardKey.Open)
+        self.recent_menu = f.addMenu(self.tr("Open &recent"))
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._action(f, self.tr("Open the &demo workspace"), self.open_demo)
+        f.addSeparator()
+        self.import_actions = [
+            self._action(f, self.tr("Import &corpus…"), lambda: self.import_file("corpus"), "Ctrl+I", "importCorpus"),
+            self._action(f, self.tr("Import &run…"), lambda: self.import_file("run"), "Ctrl+Shift+I", "importRun"),
+            self._action(f, self.tr("Import &glossary…"), lambda: self.import_file("glossary")),
+            self._action(f, self.tr("Install &analyzer…"), lambda: self.import_file("analyzer")),
+        ]
+        f.addSeparator()
+        exp = f.addMenu(self.tr("&Export"))
+        self.export_actions = [
+            self._action(exp, self.tr("Run card (JSON)…"), self.export_run_card, name="exportRunCard"),
+            self._action(exp, self.tr("Entries (CSV)…"), self.export_entries_csv, name="exportEntries"),
+            self._action(exp, self.tr("Judgments (CSV)…"), lambda: self.export_judgments("csv")),
+            self._action(exp, self.tr("Judgments (JSON)…"), lambda: self.export_judgments("json")),
+            self._action(exp, self.tr("Chart (PNG/SVG)…"), self.export_chart),
+        ]
+        f.addSeparator()
+        self.settings_action = self._action(f, self.tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
+        f.addSeparator()
+        self._action(f, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+
+        r = mb.addMenu(self.tr("&Runs"))
+        self.score_action = self._action(r, self.tr("&Score selected runs"), lambda: self.score_runs(self.runs_view.selected_run_ids()),
+                                         "F5", "scoreRuns")
+        self.cancel_action = self._action(r, self.tr("&Cancel scoring"), self.cancel_scoring, "Esc")
+        r.addSeparator()
+        self._action(r, self.tr("Open &entries of selected runs"), lambda: self.open_entries(self.runs_view.selected_run_ids()))
+        self._action(r, self.tr("C&ompare selected runs"), lambda: self.compare_runs(self.runs_view.selected_run_ids()))
+
+        v = mb.addMenu(self.tr("Re&view"))
+        self._action(v, self.tr("&Reviewers…"), self.manage_reviewers)
+        self.blind_action = self._action(v, self.tr("&Blind mode"), self.toggle_blind, "Ctrl+B", "blindMode",
+                                         self.tr("Hide metric values, verdicts and the reference while rating"))
+        self.blind_action.setCheckable(True)
+        v.addSeparator()
+        p = self.entries_page
+        self._action(v, self.tr("&Next entry"), p.next_entry)
+        self._action(v, self.tr("&Previous entry"), p.previous_entry)
+        self._action(v, self.tr("Next &unreviewed"), p.next_unreviewed)
+        self._action(v, self.tr("Next &flagged"), p.next_flagged)
+        v.addSeparator()
+        self._action(v, self.tr("&Keyboard shortcuts"), self.show_shortcuts)
+
+        view = mb.addMenu(self.tr("&View"))
+        self._action(view, self.tr("Entry &columns…"), p.choose_columns)
+        lang = view.addMenu(self.tr("Interface &language"))
+        group = QActionGroup(self)
+        for code, name in LANGUAGES.items():
+            a = QAction(name, self, checkable=True)
+            a.setChecked(code == (self.settings.language or "en"))
+            a.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            group.addAction(a)
+            lang.addAction(a)
+
+        h = mb.addMenu(self.tr("&Help"))
+        self._action(h, self.tr("&About mteval-gui"), self.about)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_workspaces:
+            self.recent_menu.addAction(path, lambda p=path: self.open_workspace(p))
+        if not self.settings.recent_workspaces:
+            a = self.recent_menu.addAction(self.tr("(none)"))
+            a.setEnabled(False)
+
+    def _update_actions(self) -> None:
+        has_ws = self.ws is not None
+        for a in (*self.import_actions, *self.export_actions, self.score_action, self.settings_action):
+            a.setEnabled(has_ws)
+        self.cancel_action.setEnabled(self.scoring_worker is not None)
+
+    # ----- workspace -----------------------------------------------------------------------
+    def open_workspace(self, path: str | Path) -> bool:
+        try:
+            ws = Workspace(path)
+        except Exception as exc:  # shown to the user; the current workspace stays open
+            show_error(self, exc)
+            return False
+        if self.scoring_worker is not None:
+            self.jobs.shutdown()
+        if self.ws is not None:
+            self.ws.close()
+        self.ws = ws
+        self.settings.remember_workspace(ws.path)
+        self.settings.save()
+        self.setWindowTitle(f"mteval-gui — {ws.path.name}")
+        self.workspace_label.setText(str(ws.path))
+        self.entries_page.ratings.set_workspace(ws)
+        default_reviewer = repo.get_setting(ws, "default_reviewer")
+        if default_reviewer:
+            self.entries_page.ratings.set_reviewer(default_reviewer)
+        self.entries_page.set_frame(None)
+        for tab in self.extra_tabs.values():
+            setter = getattr(tab, "set_workspace", None)
+            if setter is not None:
+                setter(ws)
+        self.refresh_runs()
+        self._update_actions()
+        self.workspace_opened.emit(str(ws.path))
+        return True
+
+    def new_workspace(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("New workspace"), str(Path.home() / "workspace.sqlite"),
+                                              self.tr("Workspaces (*.sqlite *.db)"))
+        if path:
+            self.open_workspace(path)
+
+    def choose_workspace(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open workspace"), str(Path.home()),
+                                              self.tr("Workspaces (*.sqlite *.db);;All files (*)"))
+        if path:
+            self.open_workspace(path)
+
+    def open_demo(self) -> None:
+        from mteval_gui.qt.startup import ensure_demo_workspace
+
+        try:
+            path = ensure_demo_workspace()
+        except Exception as exc:  # shown to the user
+            show_error(self, exc)
+            return
+        self.open_workspace(path)
+
+    def refresh_runs(self) -> None:
+        from mteval_gui.qt.runs_data import load_run_rows
+
+        if self.ws is None:
+            self.runs_view.set_corpora([])
+            self.runs_view.set_rows([])
+            return
+        try:
+            self.runs_view.set_corpora(repo.list_corpora(self.ws))
+            self.runs_view.set_rows(load_run_rows(self.ws, self.runs_view.corpus_combo.currentData()))
+        except Exception as exc:  # shown to the user
+            show_error(self, exc)
+        self._refresh_tabs()
+
+    # ----- entries -------------------------------------------------------------------------
+    def open_entries(self, run_ids: list[str]) -> None:
+        if self.ws is None or not run_ids:
+            return
+        from mteval_gui.qt.frame_loader import load_entry_frame
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            frame = load_entry_frame(self.ws, run_ids, self.entries_page.ratings.reviewer_id)
+        except Exception as exc:  # shown to the user
+            QApplication.restoreOverrideCursor()
+            show_error(self, exc)
+            return
+        self.entries_page.set_frame(frame)
+        QApplication.restoreOverrideCursor()
+        self.tabs.setCurrentWidget(self.entries_page)
+        self.entries_page.table.setFocus()
+
+    def _load_review(self, corpus_id: str, entry_id: str, runs: list[tuple[str, str]]):
+        from mteval_gui.qt.review_data import load_review_data
+
+        assert self.ws is not None
+        return load_review_data(self.ws, corpus_id, entry_id, runs)
+
+    def _reload_frame(self) -> None:
+        frame = self.entries_page.model.frame
+        if frame is None or self.ws is None:
+            return
+        from mteval_gui.qt.frame_loader import load_entry_frame
+
+        try:
+            new = load_entry_frame(self.ws, [r.run_id for r in frame.runs], self.entries_page.ratings.reviewer_id)
+        except Exception as exc:  # shown to the user
+            show_error(self, exc)
+            return
+        self.entries_page.refresh_values(new)
+
+    def _reviewer_changed(self, *_: object) -> None:
+        self._reload_frame()
+
+    def toggle_blind(self, checked: bool) -> None:
+        self.blind = bool(checked)
+        self.entries_page.set_blind(self.blind)
+
+    # ----- scoring -------------------------------------------------------------------------
+    def scoring_options(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """Options and environment for the scorer, from the workspace settings."""
+        from mteval_gui.qt.settings_dialog import scoring_options
+
+        assert self.ws is not None
+        return scoring_options(self.ws)
+
+    def score_runs(self, run_ids: list[str]) -> None:
+        if self.ws is None or not run_ids:
+            return
+        if self.scoring_worker is not None:
+            self.statusBar().showMessage(self.tr("Scoring is already running."), 4000)
+            return
+        options, env = self.scoring_options()
+        job = ProcessJob("mteval_gui.qt.score_jobs:score_runs",
+                         {"db_path": str(self.ws.path), "run_ids": list(run_ids), "options": options, "env": env})
+        worker = Worker(job, name="scoring")
+        worker.progress.connect(self._scoring_progress)
+        worker.partial.connect(self._scoring_partial)
+        worker.error.connect(lambda exc: show_error(self, exc))
+        worker.finished.connect(self._scoring_finished)
+        self.scoring_worker = worker
+        self._scoring_runs = list(run_ids)
+        self.progress.start(self.tr("Scoring {0} run(s)").format(len(run_ids)))
+        self.jobs.start(worker)
+        self._update_actions()
+
+    def cancel_scoring(self) -> None:
+        if self.scoring_worker is not None:
+            self.scoring_worker.cancel()
+
+    def _scoring_progress(self, p: Any) -> None:
+        title = self.tr("Run {0}/{1} {2}").format(p.index + 1, p.count, p.run_id)
+        self.progress.update_progress(title, p.done, p.total, p.stage, p.message)
+
+    def _scoring_partial(self, info: dict) -> None:
+        run_id = info.get("run_id")
+        if self.ws is None or not run_id:
+            return
+        frame = self.entries_page.model.frame
+        shows_run = frame is not None and run_id in {r.run_id for r in frame.runs}
+        if info.get("finished"):
+            self._refresh_run_row(run_id)
+            if shows_run:
+                self._reload_frame()
+            return
+        if shows_run and time.monotonic() - self._last_entry_refresh > ENTRY_REFRESH_SECONDS:
+            self._last_entry_refresh = time.monotonic()
+            self._reload_frame()
+
+    def _refresh_run_row(self, run_id: str) -> None:
+        from mteval_gui.qt.runs_data import load_run_rows
+
+        assert self.ws is not None
+        for row in load_run_rows(self.ws):
+            if row.run_id == run_id:
+                self.runs_view.model.update_row(row)
+
+    def _scoring_finished(self, outcome: JobOutcome) -> None:
+        self.scoring_worker = None
+        self.progress.finish()
+        messages = {"done": self.tr("Scoring finished."), "cancelled": self.tr("Scoring cancelled; stored batches are kept."),
+                    "failed": self.tr("Scoring failed.")}
+        self.statusBar().showMessage(messages.get(outcome.status, ""), 8000)
+        self.refresh_runs()
+        self._reload_frame()
+        self._update_actions()
+        self.scoring_finished.emit(outcome)
+
+    # ----- dialogs -------------------------------------------------------------------------
+    def import_file(self, kind: str, path: str | None = None) -> None:
+        if self.ws is None:
+            return
+        from mteval_gui.qt.import_dialog import ImportDialog
+
+        dlg = ImportDialog(self.ws, kind, self)
+        if path:
+            dlg.set_path(path)
+        if dlg.exec() and dlg.result_summary is not None:
+            self.statusBar().showMessage(dlg.result_summary, 8000)
+            self.refresh_runs()
+
+    def manage_reviewers(self) -> None:
+        if self.ws is None:
+            return
+        from mteval_gui.qt.reviewers_dialog import ReviewersDialog
+
+        dlg = ReviewersDialog(self.ws, self)
+        dlg.exec()
+        self.entries_page.ratings.reload_reviewers(dlg.last_added)
+
+    def open_settings(self) -> None:
+        if self.ws is None:
+            return
+        from mteval_gui.qt.settings_dialog import SettingsDialog
+
+        SettingsDialog(self.ws, self).exec()
+
+    def compare_runs(self, run_ids: list[str]) -> None:
+        tab = self.extra_tabs.get("compare")
+        if tab is None or self.ws is None or len(run_ids) < 2:
+            return
+        tab.set_runs(run_ids)
+        self.tabs.setCurrentWidget(tab)
+
+    def add_tab(self, key: str, widget: QWidget, title: str) -> None:
+        self.extra_tabs[key] = widget
+        self.tabs.addTab(widget, title)
+        if key == "compare":
+            widget.show_entries.connect(self.open_entries)
+        if key == "validation":
+            widget.reviewer_provider = lambda: self.entries_page.ratings.reviewer_id
+        if self.ws is not None and hasattr(widget, "set_workspace"):
+            widget.set_workspace(self.ws)
+
+    def _refresh_tabs(self) -> None:
+        for key in ("charts", "validation"):
+            tab = self.extra_tabs.get(key)
+            if tab is not None and self.ws is not None:
+                tab.refresh()
+
+    def show_shortcuts(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        text = self.tr(
+            "<table>"
+            "<tr><td><b>1–5</b></td><td>rate the highlighted dimension (adequacy, then fluency)</td></tr>"
+            "<tr><td><b>Tab</b></td><td>switch between adequacy and fluency</td></tr>"
+            "<tr><td><b>F</b></td><td>flag or unflag the entry</td></tr>"
+            "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>undo / redo your last judgment</td></tr>"
+            "<tr><td><b>Return</b></td><td>next unreviewed entry</td></tr>"
+            "<tr><td><b>Shift+Return</b></td><td>next flagged entry</td></tr>"
+            "<tr><td><b>Alt+Down / Alt+Up</b></td><td>next / previous entry</td></tr>"
+            "<tr><td><b>Ctrl+B</b></td><td>blind mode</td></tr>"
+            "<tr><td><b>F5 / Esc</b></td><td>score selected runs / cancel scoring</td></tr>"
+            "</table>")
+        QMessageBox.information(self, self.tr("Keyboard shortcuts"), text)
+
+    def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        from mteval_gui import __version__
+
+        QMessageBox.about(self, self.tr("About mteval-gui"), self.tr(
+            "<b>mteval-gui {0}</b><br>A workbench for evaluating machine translation and language models "
+            "for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.").format(__version__))
+
+    def set_language(self, code: str) -> None:
+        self.settings.language = code
+        self.settings.save()
+        self.statusBar().showMessage(self.tr("The interface language changes at the next start."), 8000)
+
+    # ----- exports (see exports.py) --------------------------------------------------------
+    def export_run_card(self) -> None:
+        from mteval_gui.qt import exports
+
+        exports.export_run_card(self)
+
+    def export_entries_csv(self) -> None:
+        from mteval_gui.qt import exports
+
+        exports.export_entries_csv(self)
+
+    def export_judgments(self, fmt: str) -> None:
+        from mteval_gui.qt import exports
+
+        exports.export_judgments(self, fmt)
+
+    def export_chart(self) -> None:
+        from mteval_gui.qt import exports
+
+        exports.export_chart(self)
+
+    # ----- window --------------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        if self.settings.geometry:
+            self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
+        if self.settings.window_state:
+            self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        self.jobs.shutdown()
+        self.settings.geometry = bytes(self.saveGeometry().toBase64()).decode()
+        self.settings.window_state = bytes(self.saveState().toBase64()).decode()
+        self.settings.save()
+        if self.ws is not None:
+            self.ws.close()
+            self.ws = None
+        super().closeEvent(event)
+
+
+def quit_after(window: MainWindow, ms: int) -> None:
+    """Close the window after ``ms`` milliseconds (smoke tests and screenshots)."""
+    QTimer.singleShot(ms, window.close)

@@ -1,0 +1,216 @@
+"""What the review pane shows for one entry, read from the workspace (no Qt).
+
+Everything comes from the store: the corpus entry, each run's output, and the stored
+per-entry metric results (``entry_metrics``), including the FST analyses of every output
+word kept by ``core.fst`` — the pane never re-analyses. :func:`review_html` renders the
+texts, the character diff and the verdicts as HTML; :func:`fst_words` lists each output
+word with its analyses and whether it is a non-standard spelling.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.run import Output
+from mteval_gui.qt.diffhtml import diff_html
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+
+FST_METRIC = "core.fst"
+ORTHO_METRIC = "core.ortho"
+VERDICT_EXTRAS = ("classes", "matched", "pairs", "pairing", "coverage", "explanation")
+HEADLINE = ("core.chrf", "core.exact", "core.fst", "core.equivalent", "core.terminology",
+            "core.hallucination", "core.code_switching", "core.comet")
+
+
+@dataclass
+class OutputView:
+    run_id: str
+    label: str
+    output: Output
+    details: dict[str, dict[str, Any]] = field(default_factory=dict)  # metric id -> EntryScore JSON
+
+    def value(self, metric_id: str) -> float | None:
+        d = self.details.get(metric_id)
+        v = d.get("value") if d else None
+        return float(v) if isinstance(v, (int, float)) else None
+
+    def verdicts(self) -> list[tuple[str, Any]]:
+        """(metric id, verdict) for every metric that stored a verdict for this entry."""
+        out = []
+        for mid, d in self.details.items():
+            detail = d.get("detail") or {}
+            if not isinstance(detail, dict) or detail.get("verdict") is None:
+                continue
+            v = detail["verdict"]
+            if not isinstance(v, dict):
+                # a plain verdict name: its explanation sits next to it in the detail
+                v = {"verdict": v, **{k: detail[k] for k in VERDICT_EXTRAS if k in detail}}
+            out.append((mid, v))
+        return out
+
+
+@dataclass
+class ReviewData:
+    entry: Entry
+    outputs: list[OutputView]
+
+
+@dataclass(frozen=True)
+class FstWord:
+    token: str
+    accepted: bool
+    analyses: tuple[str, ...]
+    non_standard: str | None = None  # the message when only the descriptive analyzer accepts it
+    violations: tuple[str, ...] = ()
+
+
+def load_review_data(ws: Workspace, corpus_id: str, entry_id: str, runs: list[tuple[str, str]]) -> ReviewData:
+    """The entry and, for each ``(run_id, label)``, its output and stored metric results."""
+    from mteval_gui.store.results import entry_details
+
+    entry = repo.get_entry(ws, corpus_id, entry_id)
+    views = []
+    for run_id, label in runs:
+        output = repo.get_output(ws, run_id, entry_id)
+        views.append(OutputView(run_id, label, output, entry_details(ws, run_id, entry_id) or {}))
+    return ReviewData(entry, views)
+
+
+def fst_words(view: OutputView) -> list[FstWord] | None:
+    """The output words with their analyses; None when the run has no FST results."""
+    fst = view.details.get(FST_METRIC)
+    if not fst:
+        return None
+    detail = fst.get("detail") or {}
+    words = detail.get("analyses")
+    if words is None:
+        words = detail.get("words")
+    if not isinstance(words, list):
+        return None
+    flagged: dict[str, list[dict[str, Any]]] = {}
+    ortho = (view.details.get(ORTHO_METRIC) or {}).get("detail") or {}
+    for f in ortho.get("flagged") or []:
+        if isinstance(f, dict) and isinstance(f.get("token"), str):
+            flagged[f["token"]] = [v for v in f.get("violations") or [] if isinstance(v, dict)]
+    out = []
+    for w in words:
+        if not isinstance(w, dict):
+            continue
+        token = str(w.get("token", ""))
+        analyses = tuple(str(a if isinstance(a, str) else a.get("raw", "")) for a in w.get("analyses") or [])
+        accepted = bool(w.get("accepted", bool(analyses)))
+        violations = flagged.get(token, [])
+        non_std = next((str(v.get("message", "")) for v in violations if v.get("code") == "non_standard"), None)
+        others = tuple(str(v.get("message", v.get("code", ""))) for v in violations if v.get("code") != "non_standard")
+        out.append(FstWord(token, accepted, analyses, non_std, others))
+    return out
+
+
+# ----- HTML ---------------------------------------------------------------------------------
+
+def _e(s: Any) -> str:
+    return html.escape("" if s is None else str(s))
+
+
+def _verdict_name(v: Any) -> str:
+    if isinstance(v, dict):
+        for key in ("verdict", "label", "name"):
+            if isinstance(v.get(key), str):
+                return v[key]
+        return ""
+    return str(v)
+
+
+def _render_value(v: Any) -> str:
+    if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+        keys: list[str] = []
+        for x in v:
+            keys += [k for k in x if k not in keys]
+        head = "".join(f"<th>{_e(k)}</th>" for k in keys)
+        rows = "".join("<tr>" + "".join(f"<td>{_render_value(x.get(k))}</td>" for k in keys) + "</tr>" for x in v)
+        return f'<table class="pairs" cellspacing="0" cellpadding="3" border="1"><tr>{head}</tr>{rows}</table>'
+    if isinstance(v, list):
+        return ", ".join(_e(x) if not isinstance(x, (dict, list)) else _e(json.dumps(x, ensure_ascii=False)) for x in v)
+    if isinstance(v, dict):
+        return ", ".join(f"{_e(k)}: {_render_value(x)}" for k, x in v.items())
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    return _e(v)
+
+
+def verdict_html(metric_label: str, verdict: Any, colours: dict[str, str]) -> str:
+    name = _verdict_name(verdict)
+    colour = colours.get(name, "#eeeeee")
+    parts = [f'<p><b>{_e(metric_label)}</b> <span style="background-color:{colour};padding:2px;">&nbsp;{_e(name)}&nbsp;</span>']
+    if isinstance(verdict, dict):
+        classes = verdict.get("classes") or verdict.get("variant_classes")
+        if classes:
+            parts.append(" — " + ", ".join(f"<code>{_e(c)}</code>" for c in classes))
+        parts.append("</p>")
+        for key, value in verdict.items():
+            if key in ("verdict", "label", "name", "classes", "variant_classes") or value in (None, [], {}, ""):
+                continue
+            parts.append(f"<p><i>{_e(key.replace('_', ' '))}</i>: {_render_value(value)}</p>")
+    else:
+        parts.append("</p>")
+    return "".join(parts)
+
+
+def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric_names: dict[str, str],
+                verdict_colours: dict[str, str]) -> str:
+    """The review pane's text: source, reference(s), outputs with diff, verdicts, metric values.
+
+    ``blind`` hides the reference, the diff, the verdicts and every metric value.
+    ``labels`` holds the translated section titles (keys: source, reference, variants,
+    output, error, no_output, metrics, difficulty, terminology, phenomena).
+    """
+    e = data.entry
+    out = [f'<h3>{_e(labels["source"])}</h3><p class="text">{_e(e.source)}</p>']
+    if not blind:
+        out.append(f'<h3>{_e(labels["reference"])}</h3><p class="text">{_e(e.reference) if e.reference else "—"}</p>')
+        if e.variants:
+            out.append(f'<p><i>{_e(labels["variants"])}</i>: ' + " · ".join(_e(v) for v in e.variants) + "</p>")
+    meta = []
+    if e.difficulty is not None:
+        meta.append(f'{_e(labels["difficulty"])}: {e.difficulty}')
+    if e.phenomena:
+        meta.append(f'{_e(labels["phenomena"])}: ' + ", ".join(_e(p) for p in e.phenomena))
+    if e.terminology:
+        meta.append(f'{_e(labels["terminology"])}: ' + "; ".join(f"{_e(k)} → {', '.join(_e(x) for x in v)}"
+                                                           for k, v in e.terminology.items()))
+    if meta:
+        out.append('<p class="meta">' + " · ".join(meta) + "</p>")
+    for view in data.outputs:
+        title = labels["output"] if len(data.outputs) == 1 else f'{labels["output"]} — {view.label}'
+        out.append(f"<h3>{_e(title)}</h3>")
+        o = view.output
+        if o.error:
+            out.append(f'<p class="error">{_e(labels["error"])}: {_e(o.error)}</p>')
+        elif not o.predicted.strip():
+            out.append(f'<p class="error">{_e(labels["no_output"])}</p>')
+        elif blind or not e.reference:
+            out.append(f'<p class="text">{_e(o.predicted)}</p>')
+        else:
+            out.append(f'<p class="text">{diff_html(e.reference, o.predicted)}</p>')
+        if blind:
+            continue
+        for mid, verdict in view.verdicts():
+            out.append(verdict_html(metric_names.get(mid, mid), verdict, verdict_colours))
+        values = [(mid, view.value(mid)) for mid in HEADLINE if view.value(mid) is not None]
+        if values:
+            chips = " · ".join(f"{_e(metric_names.get(m, m))} <b>{_fmt(m, v)}</b>" for m, v in values)
+            out.append(f'<p class="metrics">{chips}</p>')
+    return "".join(out)
+
+
+def _fmt(metric_id: str, v: float | None) -> str:
+    if v is None:
+        return "—"
+    if metric_id in ("core.chrf", "core.bleu", "core.ter"):
+        return f"{v:.1f}"
+    return f"{v:.3f}"

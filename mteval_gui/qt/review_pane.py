@@ -1,0 +1,179 @@
+"""Review pane: the current entry's texts, character diff, verdicts and FST analyses.
+
+The upper part is rich text built by :func:`mteval_gui.qt.review_data.review_html`; the
+lower part lists each output word with all its analyses, accepted words green, rejected
+red, non-standard spellings (accepted only by the descriptive analyzer) orange. Reference
+words can be analysed on demand with the language's installed analyzer. Blind mode hides
+the reference, verdicts, metric values and the FST panel.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QSplitter, QTextBrowser, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from mteval_gui.qt.labels import VERDICT_COLOURS, known_metrics, metric_label
+from mteval_gui.qt.review_data import FstWord, ReviewData, fst_words, review_html
+
+ACCEPTED_BG = "#d9f2d9"
+REJECTED_BG = "#f8d0d0"
+NON_STANDARD_BG = "#fde3c0"
+
+STYLE = """
+h3 { margin: 8px 0 2px 0; font-size: 11pt; color: #444; }
+p.text { font-size: 14pt; margin: 2px 0 4px 0; }
+p.meta { color: #555; }
+p.error { color: #a00000; font-style: italic; }
+p.metrics { color: #333; }
+table.pairs { border-color: #bbb; }
+"""
+
+
+class ReviewPane(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("reviewPane")
+        self.data: ReviewData | None = None
+        self.blind = False
+        self._reference_words: list[FstWord] | None = None
+        self.reference_analyser = None  # callable(text) -> list[FstWord] | None, set by the window
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.text = QTextBrowser()
+        self.text.setObjectName("reviewText")
+        self.text.setOpenLinks(False)
+        self.text.document().setDefaultStyleSheet(STYLE)
+        split.addWidget(self.text)
+
+        fst_box = QWidget()
+        fl = QVBoxLayout(fst_box)
+        fl.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        self.fst_title = QLabel(self.tr("FST analyses"))
+        self.fst_title.setObjectName("sectionTitle")
+        head.addWidget(self.fst_title)
+        head.addStretch(1)
+        self.run_combo = QComboBox()
+        self.run_combo.setObjectName("fstRunCombo")
+        self.run_combo.currentIndexChanged.connect(self._fill_fst)
+        head.addWidget(self.run_combo)
+        self.reference_box = QCheckBox(self.tr("Reference words"))
+        self.reference_box.setToolTip(self.tr("Also analyse the reference's words with the installed analyzer"))
+        self.reference_box.toggled.connect(self._fill_fst)
+        head.addWidget(self.reference_box)
+        fl.addLayout(head)
+        self.fst = QTreeWidget()
+        self.fst.setObjectName("fstTree")
+        self.fst.setColumnCount(3)
+        self.fst.setHeaderLabels([self.tr("Word"), self.tr("Status"), self.tr("Analyses")])
+        self.fst.setRootIsDecorated(True)
+        self.fst.setAlternatingRowColors(False)
+        fl.addWidget(self.fst)
+        split.addWidget(fst_box)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.fst_box = fst_box
+        lay.addWidget(split)
+        self.show_data(None)
+
+    def _labels(self) -> dict[str, str]:
+        return {
+            "source": self.tr("Source"), "reference": self.tr("Reference"), "variants": self.tr("Accepted variants"),
+            "output": self.tr("Output"), "error": self.tr("System error"), "no_output": self.tr("(no output)"),
+            "metrics": self.tr("Metrics"), "difficulty": self.tr("Difficulty"), "terminology": self.tr("Terminology"),
+            "phenomena": self.tr("Phenomena"),
+        }
+
+    def set_blind(self, blind: bool) -> None:
+        self.blind = blind
+        self.show_data(self.data)
+
+    def show_data(self, data: ReviewData | None) -> None:
+        self.data = data
+        self._reference_words = None
+        if data is None:
+            self.text.setHtml(f"<p style='color:#777'>{self.tr('Select an entry to review it.')}</p>")
+        else:
+            names = {mid: metric_label(mid) for mid in known_metrics()}
+            for view in data.outputs:
+                for mid in view.details:
+                    names.setdefault(mid, metric_label(mid))
+            self.text.setHtml(review_html(data, blind=self.blind, labels=self._labels(), metric_names=names,
+                                          verdict_colours=VERDICT_COLOURS))
+        self.fst_box.setVisible(not self.blind)
+        self.run_combo.blockSignals(True)
+        current = self.run_combo.currentData()
+        self.run_combo.clear()
+        for view in (data.outputs if data else []):
+            self.run_combo.addItem(view.label, view.run_id)
+        idx = self.run_combo.findData(current)
+        self.run_combo.setCurrentIndex(idx if idx >= 0 else 0)
+        self.run_combo.setVisible(self.run_combo.count() > 1)
+        self.run_combo.blockSignals(False)
+        self._fill_fst()
+
+    def _fill_fst(self, *_: object) -> None:
+        self.fst.clear()
+        data = self.data
+        if data is None or self.blind:
+            return
+        run_id = self.run_combo.currentData()
+        view = next((v for v in data.outputs if v.run_id == run_id), data.outputs[0] if data.outputs else None)
+        words = fst_words(view) if view is not None else None
+        if words is None:
+            item = QTreeWidgetItem([self.tr("No FST analyses stored for this run (score it with an analyzer installed)."), "", ""])
+            item.setForeground(0, QBrush(QColor("#777777")))
+            self.fst.addTopLevelItem(item)
+        else:
+            parent = self._group(self.tr("Output words")) if self.reference_box.isChecked() else None
+            self._add_words(words, parent)
+        if self.reference_box.isChecked() and data.entry.reference:
+            if self._reference_words is None and self.reference_analyser is not None:
+                self._reference_words = self.reference_analyser(data.entry.reference)
+            group = self._group(self.tr("Reference words"))
+            if self._reference_words is None:
+                group.addChild(QTreeWidgetItem([self.tr("No analyzer installed for this language."), "", ""]))
+            else:
+                self._add_words(self._reference_words, group)
+        self.fst.expandToDepth(0 if self.reference_box.isChecked() else -1)
+        for col in range(2):
+            self.fst.resizeColumnToContents(col)
+
+    def _group(self, title: str) -> QTreeWidgetItem:
+        g = QTreeWidgetItem([title, "", ""])
+        f = g.font(0)
+        f.setBold(True)
+        g.setFont(0, f)
+        self.fst.addTopLevelItem(g)
+        g.setExpanded(True)
+        return g
+
+    def _add_words(self, words: list[FstWord], parent: QTreeWidgetItem | None) -> None:
+        for w in words:
+            if w.non_standard:
+                status, bg = self.tr("non-standard spelling"), NON_STANDARD_BG
+            elif w.accepted:
+                status, bg = self.tr("accepted"), ACCEPTED_BG
+            else:
+                status, bg = self.tr("rejected"), REJECTED_BG
+            first = w.analyses[0] if w.analyses else (w.non_standard or "")
+            more = f"  (+{len(w.analyses) - 1})" if len(w.analyses) > 1 else ""
+            item = QTreeWidgetItem([w.token, status, first + more])
+            for col in range(3):
+                item.setBackground(col, QBrush(QColor(bg)))
+            tips = [*w.analyses]
+            if w.non_standard:
+                tips.append(w.non_standard)
+            tips += list(w.violations)
+            item.setToolTip(2, "\n".join(tips))
+            item.setToolTip(1, "\n".join([w.non_standard or "", *w.violations]).strip())
+            for a in w.analyses:
+                item.addChild(QTreeWidgetItem(["", "", a]))
+            if parent is None:
+                self.fst.addTopLevelItem(item)
+            else:
+                parent.addChild(item)

@@ -1,0 +1,118 @@
+"""One row of the runs table, assembled from the workspace (no Qt).
+
+A :class:`RunRow` combines the ``runs`` row (denormalised LYSS §9.1 columns, output counts),
+the stored run card (confidence intervals, caveats, metric availability, composite profile
+and breakdown, cost and speed) and the speaker sign-off state that decides whether a
+deployable or fluent tier is shown as confirmed or "pending speaker review".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mteval_gui.domain.runcard import RunCard
+from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
+from mteval_gui.store import judgments as jstore
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+
+KEY_METRICS = ("exact_match_rate", "equivalent_match_rate", "fst_acceptance_rate", "semantic_score",
+               "comet_score", "code_switching_rate", "hallucination_rate", "terminology_adherence")
+
+
+@dataclass
+class RunRow:
+    run_id: str
+    corpus_id: str
+    model: str
+    condition: str | None
+    language_pair: str | None
+    status: str
+    entries: int
+    errors: int
+    empty: int
+    scored_at: str | None = None
+    composite: float | None = None
+    tier: str | None = None
+    confirmed: bool | None = None  # speaker sign-off of the present tier
+    chrf: float | None = None
+    chrf_ci: tuple[float | None, float | None] | None = None
+    composite_ci: tuple[float | None, float | None] | None = None
+    metrics: dict[str, float | None] = field(default_factory=dict)
+    availability: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+    caveats: list[tuple[str, str]] = field(default_factory=list)  # (code, message)
+    profile: str | None = None
+    breakdown: list[dict[str, Any]] = field(default_factory=list)
+    total_cost: float | None = None
+    cost_per_entry: float | None = None
+    entries_per_minute: float | None = None
+    avg_latency: float | None = None
+    card: RunCard | None = None
+
+    @property
+    def scored(self) -> bool:
+        return self.card is not None
+
+    @property
+    def pending_review(self) -> bool:
+        """A deployable/fluent tier that no speaker has confirmed yet."""
+        return self.tier in REVIEW_GATED_TIERS and self.confirmed is not True
+
+    @property
+    def score_availability(self) -> dict[str, str]:
+        """Availability per run-card score key (the card also lists metric ids, which contain a dot)."""
+        return {k: v for k, v in self.availability.items() if "." not in k}
+
+    @property
+    def coverage(self) -> tuple[int, int]:
+        """(score keys with a value, score keys attempted)."""
+        values = list(self.score_availability.values())
+        return sum(1 for v in values if v == "ok"), len(values)
+
+
+def _ci(card: RunCard, *keys: str) -> tuple[float | None, float | None] | None:
+    for k in keys:
+        ci = card.scores.confidence_intervals.get(k)
+        if ci is not None and (ci.ci_lower is not None or ci.ci_upper is not None):
+            return ci.ci_lower, ci.ci_upper
+    return None
+
+
+def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
+    r = RunRow(
+        run_id=row["run_id"], corpus_id=row["corpus_id"],
+        model=row.get("model_slug") or row.get("model_id") or row["run_id"],
+        condition=row.get("condition"), language_pair=row.get("language_pair"),
+        status=row.get("status") or "imported", entries=int(row.get("n_outputs") or 0),
+        errors=int(row.get("n_errors") or 0), empty=int(row.get("n_empty") or 0), scored_at=row.get("scored_at"),
+        composite=row.get("composite_score"), tier=row.get("quality_tier"), chrf=row.get("chrf_plus_plus"),
+        total_cost=row.get("total_cost_usd"), cost_per_entry=row.get("cost_per_entry_usd"),
+        entries_per_minute=row.get("entries_per_minute"), avg_latency=row.get("avg_latency_seconds"), card=card,
+    )
+    if card is not None:
+        s = card.scores
+        r.composite, r.tier, r.chrf = s.composite, s.quality_tier, s.chrf_plus_plus
+        r.chrf_ci = _ci(card, "chrf_plus_plus", "chrf")
+        r.composite_ci = _ci(card, "composite")
+        scores = s.model_dump()
+        r.metrics = {k: scores.get(k) for k in KEY_METRICS}
+        r.availability = dict(card.metric_availability)
+        r.reasons = dict(card.metric_reasons)
+        r.caveats = [(c.code, c.message) for c in card.score_caveats]
+        r.profile = card.composite_profile
+        r.breakdown = [b.model_dump() for b in card.composite_breakdown]
+        r.total_cost, r.cost_per_entry = card.totals.total_cost_usd, card.totals.cost_per_entry_usd
+        r.entries_per_minute, r.avg_latency = s.entries_per_minute, s.avg_latency_seconds
+    if r.tier in REVIEW_GATED_TIERS:
+        r.confirmed = jstore.signoff_status(ws, r.run_id)["confirmed"]
+    return r
+
+
+def load_run_rows(ws: Workspace, corpus_id: str | None = None) -> list[RunRow]:
+    """Every run of the workspace (or of one corpus) as table rows, in import order."""
+    from mteval_gui.store.results import load_run_card
+
+    return [run_row(ws, row, load_run_card(ws, row["run_id"]) if row.get("has_run_card") else None)
+            for row in repo.list_runs(ws, corpus_id)]

@@ -1,0 +1,119 @@
+"""Runs view: the runs table with a corpus filter and the actions on selected runs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QTableView, QVBoxLayout, QWidget)
+
+from mteval_gui.qt.runs_data import RunRow
+from mteval_gui.qt.runs_model import RUN_ID_ROLE, RunsModel
+
+
+class RunsView(QWidget):
+    open_entries = Signal(list)  # run ids
+    score_requested = Signal(list)
+    compare_requested = Signal(list)
+    corpus_changed = Signal(object)  # corpus id or None
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("runsView")
+        lay = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(self.tr("Corpus:")))
+        self.corpus_combo = QComboBox()
+        self.corpus_combo.setObjectName("corpusCombo")
+        self.corpus_combo.setMinimumContentsLength(18)
+        self.corpus_combo.currentIndexChanged.connect(lambda _: self.corpus_changed.emit(self.corpus_combo.currentData()))
+        bar.addWidget(self.corpus_combo)
+        bar.addStretch(1)
+        self.open_button = QPushButton(self.tr("Open entries"))
+        self.open_button.setToolTip(self.tr("Show the entries of the selected runs side by side (Enter)"))
+        self.open_button.clicked.connect(lambda: self.open_entries.emit(self.selected_run_ids()))
+        self.score_button = QPushButton(self.tr("Score"))
+        self.score_button.setToolTip(self.tr("Score the selected runs in the background"))
+        self.score_button.clicked.connect(lambda: self.score_requested.emit(self.selected_run_ids()))
+        self.compare_button = QPushButton(self.tr("Compare"))
+        self.compare_button.setToolTip(self.tr("Compare the selected runs (same corpus) with significance tests"))
+        self.compare_button.clicked.connect(lambda: self.compare_requested.emit(self.selected_run_ids()))
+        for b in (self.open_button, self.score_button, self.compare_button):
+            bar.addWidget(b)
+        lay.addLayout(bar)
+
+        self.model = RunsModel(self)
+        self.table = QTableView()
+        self.table.setObjectName("runsTable")
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.doubleClicked.connect(lambda _: self.open_entries.emit(self.selected_run_ids()))
+        self.table.activated.connect(lambda _: self.open_entries.emit(self.selected_run_ids()))
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.table.sortByColumn(self.model.column_index("composite"), Qt.SortOrder.DescendingOrder)
+        lay.addWidget(self.table)
+        self.summary = QLabel()
+        self.summary.setObjectName("runsSummary")
+        lay.addWidget(self.summary)
+        self._update_buttons()
+
+    def set_corpora(self, corpora: list[dict]) -> None:
+        current = self.corpus_combo.currentData()
+        self.corpus_combo.blockSignals(True)
+        self.corpus_combo.clear()
+        self.corpus_combo.addItem(self.tr("All corpora"), None)
+        for c in corpora:
+            self.corpus_combo.addItem(f"{c['corpus_id']} ({c['source_lang']}→{c['target_lang']}, {c['entry_count']})",
+                                      c["corpus_id"])
+        idx = self.corpus_combo.findData(current)
+        self.corpus_combo.setCurrentIndex(max(idx, 0))
+        self.corpus_combo.blockSignals(False)
+
+    def set_rows(self, rows: list[RunRow]) -> None:
+        selected = set(self.selected_run_ids())
+        self.model.set_rows(rows)
+        self.table.resizeColumnsToContents()
+        for c in range(self.model.columnCount()):
+            self.table.setColumnWidth(c, min(self.table.columnWidth(c), 320))
+            self.table.setColumnHidden(c, self.model.column_is_empty(c))
+        self.select_runs([r for r in selected if self.model.row_of(r) is not None])
+        scored = sum(1 for r in rows if r.scored)
+        self.summary.setText(self.tr("{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them "
+                                     "or see their entries side by side.").format(len(rows), scored))
+        self._update_buttons()
+
+    def selected_run_ids(self) -> list[str]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [self.model.rows[r].run_id for r in rows]
+
+    def select_runs(self, run_ids: list[str]) -> None:
+        sm = self.table.selectionModel()
+        sm.clearSelection()
+        for rid in run_ids:
+            row = self.model.row_of(rid)
+            if row is not None:
+                sm.select(self.model.index(row, 0), QItemSelectionModel.SelectionFlag.Select
+                          | QItemSelectionModel.SelectionFlag.Rows)
+        self._update_buttons()
+
+    def _update_buttons(self, *_: object) -> None:
+        ids = self.selected_run_ids()
+        rows = [self.model.rows[self.model.row_of(r)] for r in ids]
+        same_corpus = len({r.corpus_id for r in rows}) == 1
+        self.open_button.setEnabled(bool(ids) and same_corpus)
+        self.score_button.setEnabled(bool(ids))
+        self.compare_button.setEnabled(len(ids) >= 2 and same_corpus)
+
+    def run_id_at(self, row: int) -> str:
+        return self.model.index(row, 0).data(RUN_ID_ROLE)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected_run_ids():
+            self.open_entries.emit(self.selected_run_ids())
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,260 @@
+"""Validation dashboard (SPEC §9, §11): how well the metrics agree with the speakers.
+
+For the scored runs of one corpus: progress towards the target study size (200 items,
+3 raters each), inter-rater agreement (Krippendorff's α, ordinal, with bootstrap CI),
+segment-level Kendall τ-b and Spearman ρ and system-level Pearson r of every metric with
+the mean human rating (with CIs), a scatter plot of one metric against the ratings, and the
+sign-off of a run's tier claim. Computation: :func:`mteval_gui.review.validation_study`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCharts import QChart, QChartView, QScatterSeries, QValueAxis
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import (QApplication, QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+                               QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from mteval_gui.qt.dialogs import show_error
+from mteval_gui.qt.labels import metric_label, tier_label
+from mteval_gui.store import judgments as jstore
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+
+
+def _ci(r: Any) -> str:
+    value = getattr(r, "value", getattr(r, "alpha", None))
+    if value is None:
+        return "—"
+    text = f"{value:.3f}"
+    if r.ci_lower is not None and r.ci_upper is not None:
+        text += f"  [{r.ci_lower:.3f}, {r.ci_upper:.3f}]"
+    return text
+
+
+class ValidationView(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("validationView")
+        self.ws: Workspace | None = None
+        self.reviewer_provider: Callable[[], str | None] = lambda: None
+        self.study: Any = None
+        lay = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(self.tr("Corpus:")))
+        self.corpus = QComboBox()
+        self.corpus.setObjectName("validationCorpus")
+        bar.addWidget(self.corpus)
+        bar.addWidget(QLabel(self.tr("Human score:")))
+        self.aspect = QComboBox()
+        for key, text in (("adequacy", self.tr("adequacy")), ("fluency", self.tr("fluency")),
+                          ("mean", self.tr("mean of both"))):
+            self.aspect.addItem(text, key)
+        bar.addWidget(self.aspect)
+        self.compute_button = QPushButton(self.tr("Compute"))
+        self.compute_button.setObjectName("computeStudy")
+        self.compute_button.clicked.connect(self.compute)
+        bar.addWidget(self.compute_button)
+        bar.addStretch(1)
+        lay.addLayout(bar)
+
+        top = QHBoxLayout()
+        prog = QGroupBox(self.tr("Study size"))
+        pf = QFormLayout(prog)
+        self.items_bar = QProgressBar()
+        self.items_bar.setObjectName("itemsProgress")
+        self.raters_label = QLabel()
+        pf.addRow(self.tr("Items rated by 3+ raters:"), self.items_bar)
+        pf.addRow(self.tr("Raters:"), self.raters_label)
+        top.addWidget(prog, 1)
+        agree = QGroupBox(self.tr("Agreement (Krippendorff's α, ordinal)"))
+        af = QFormLayout(agree)
+        self.alpha_adequacy = QLabel("—")
+        self.alpha_fluency = QLabel("—")
+        af.addRow(self.tr("Adequacy:"), self.alpha_adequacy)
+        af.addRow(self.tr("Fluency:"), self.alpha_fluency)
+        top.addWidget(agree, 1)
+        sign = QGroupBox(self.tr("Tier sign-off"))
+        sl = QGridLayout(sign)
+        self.signoff_run = QComboBox()
+        self.signoff_run.setObjectName("signoffRun")
+        self.signoff_run.currentIndexChanged.connect(self._show_signoff)
+        self.signoff_state = QLabel()
+        self.signoff_state.setWordWrap(True)
+        confirm = QPushButton(self.tr("Confirm tier"))
+        reject = QPushButton(self.tr("Reject tier"))
+        confirm.clicked.connect(lambda: self.sign("confirm"))
+        reject.clicked.connect(lambda: self.sign("reject"))
+        sl.addWidget(self.signoff_run, 0, 0, 1, 2)
+        sl.addWidget(self.signoff_state, 1, 0, 1, 2)
+        sl.addWidget(confirm, 2, 0)
+        sl.addWidget(reject, 2, 1)
+        top.addWidget(sign, 1)
+        lay.addLayout(top)
+
+        mid = QHBoxLayout()
+        self.table = QTableWidget()
+        self.table.setObjectName("correlationTable")
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.itemSelectionChanged.connect(self._scatter_selected)
+        mid.addWidget(self.table, 3)
+        self.chart_view = QChartView()
+        self.chart_view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.chart_view.setMinimumWidth(360)
+        mid.addWidget(self.chart_view, 2)
+        lay.addLayout(mid, 1)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        lay.addWidget(self.note)
+        self._clear()
+
+    def set_workspace(self, ws: Workspace | None) -> None:
+        self.ws = ws
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.corpus.clear()
+        for c in (repo.list_corpora(self.ws) if self.ws is not None else []):
+            self.corpus.addItem(c["corpus_id"], c["corpus_id"])
+        self._fill_signoff_runs()
+        self._clear()
+
+    def _clear(self) -> None:
+        self.study = None
+        self.table.clear()
+        self.table.setRowCount(0)
+        self.table.setColumnCount(0)
+        self.items_bar.setRange(0, 200)
+        self.items_bar.setValue(0)
+        self.items_bar.setFormat(self.tr("%v of %m"))
+        self.raters_label.setText("—")
+        self.alpha_adequacy.setText("—")
+        self.alpha_fluency.setText("—")
+        self.chart_view.setChart(QChart())
+        self.note.setText(self.tr("Rate entries in the Entries tab, then compute the study for a corpus."))
+
+    def _scored_runs(self) -> list[str]:
+        if self.ws is None or self.corpus.currentData() is None:
+            return []
+        return [r["run_id"] for r in repo.list_runs(self.ws, self.corpus.currentData()) if r["has_run_card"]]
+
+    def compute(self) -> None:
+        runs = self._scored_runs()
+        if self.ws is None or not runs:
+            self._clear()
+            self.note.setText(self.tr("No scored run in this corpus."))
+            return
+        from mteval_gui.review import validation_study
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.study = validation_study(self.ws, runs, aspect=self.aspect.currentData())
+        except Exception as exc:  # shown to the user
+            QApplication.restoreOverrideCursor()
+            show_error(self, exc)
+            return
+        QApplication.restoreOverrideCursor()
+        self._show(self.study)
+        self._fill_signoff_runs()
+
+    def _show(self, s: Any) -> None:
+        p = s.progress
+        self.items_bar.setRange(0, p.target_items)
+        self.items_bar.setValue(min(p.items_at_target, p.target_items))
+        self.items_bar.setFormat(self.tr("%v of %m ({0} items rated)").format(p.items_rated))
+        self.raters_label.setText(self.tr("{0} (target {1} per item)").format(p.raters, p.target_raters))
+        self.alpha_adequacy.setText(_ci(s.agreement["adequacy"]))
+        self.alpha_fluency.setText(_ci(s.agreement["fluency"]))
+        headers = [self.tr("Metric"), self.tr("Kendall τ-b [95 % CI]"), self.tr("Spearman ρ [95 % CI]"),
+                   self.tr("System Pearson r [95 % CI]"), self.tr("Items")]
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setRowCount(len(s.metrics))
+        for row, m in enumerate(s.metrics):
+            item = QTableWidgetItem(metric_label(m.metric_id))
+            item.setData(Qt.ItemDataRole.UserRole, row)
+            self.table.setItem(row, 0, item)
+            for col, r in enumerate((m.kendall, m.spearman, m.system_pearson), start=1):
+                self.table.setItem(row, col, QTableWidgetItem(_ci(r)))
+            self.table.setItem(row, 4, QTableWidgetItem(str(m.kendall.n)))
+        self.table.resizeColumnsToContents()
+        self.note.setText(self.tr("Correlations use the mean rating per item; intervals are percentile bootstrap "
+                                  "({0} resamples, seed {1}).").format(s.n_bootstrap, s.seed))
+        if s.metrics:
+            self.table.selectRow(0)
+
+    def _scatter_selected(self) -> None:
+        rows = {i.row() for i in self.table.selectedItems()}
+        if self.study is None or not rows:
+            return
+        m = self.study.metrics[min(rows)]
+        chart = QChart()
+        series = QScatterSeries()
+        series.setMarkerSize(7)
+        series.setColor(QColor("#4e79a7"))
+        xs, ys = [], []
+        for _, _, x, y in m.points:
+            series.append(float(x), float(y))
+            xs.append(x)
+            ys.append(y)
+        chart.addSeries(series)
+        chart.setTitle(self.tr("{0} against human {1}").format(metric_label(m.metric_id), self.aspect.currentText()))
+        ax, ay = QValueAxis(), QValueAxis()
+        if xs:
+            lo, hi = min(xs), max(xs)
+            pad = (hi - lo) * 0.05 or 0.5
+            ax.setRange(lo - pad, hi + pad)
+        ay.setRange(0.5, 5.5)
+        ay.setTickType(QValueAxis.TickType.TicksDynamic)
+        ay.setTickAnchor(1.0)
+        ay.setTickInterval(1.0)
+        ay.setLabelFormat("%.0f")
+        ax.setTitleText(metric_label(m.metric_id))
+        ay.setTitleText(self.tr("human rating"))
+        chart.addAxis(ax, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(ay, Qt.AlignmentFlag.AlignLeft)
+        series.attachAxis(ax)
+        series.attachAxis(ay)
+        chart.legend().setVisible(False)
+        self.chart_view.setChart(chart)
+
+    # ----- sign-off ------------------------------------------------------------------------
+    def _fill_signoff_runs(self) -> None:
+        current = self.signoff_run.currentData()
+        self.signoff_run.blockSignals(True)
+        self.signoff_run.clear()
+        for rid in self._scored_runs():
+            self.signoff_run.addItem(rid, rid)
+        idx = self.signoff_run.findData(current)
+        self.signoff_run.setCurrentIndex(max(idx, 0))
+        self.signoff_run.blockSignals(False)
+        self._show_signoff()
+
+    def _show_signoff(self, *_: object) -> None:
+        rid = self.signoff_run.currentData()
+        if self.ws is None or rid is None:
+            self.signoff_state.setText("")
+            return
+        st = jstore.signoff_status(self.ws, rid)
+        state = {None: self.tr("no decision yet"), True: self.tr("confirmed"), False: self.tr("not confirmed")}[st["confirmed"]]
+        self.signoff_state.setText(self.tr("Tier {0}: {1} ({2} decision(s))").format(
+            tier_label(st["tier"]), state, len(st["decisions"])))
+
+    def sign(self, decision: str) -> None:
+        rid = self.signoff_run.currentData()
+        reviewer = self.reviewer_provider()
+        if self.ws is None or rid is None:
+            return
+        if not reviewer:
+            self.signoff_state.setText(self.tr("Choose a reviewer in the ratings panel first."))
+            return
+        try:
+            jstore.signoff(self.ws, rid, reviewer, decision)
+        except Exception as exc:  # shown to the user
+            show_error(self, exc)
+            return
+        self._show_signoff()

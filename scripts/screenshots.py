@@ -1,0 +1,156 @@
+"""Render the main views of the GUI offscreen to docs/screenshots/*.png (shown in the README).
+
+    python scripts/screenshots.py [--out docs/screenshots] [--lang fr]
+
+Builds the demo workspace in a temporary user folder, scores it, records a few example
+ratings by a demo reviewer (so the review columns and the validation tab have content),
+then opens each view in an offscreen window and saves it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _settle(app, rounds: int = 5) -> None:
+    for _ in range(rounds):
+        app.processEvents()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
+    ap.add_argument("--lang", default="en", choices=("en", "fr"))
+    ap.add_argument("--analyzers", default=str(REPO.parent / "shared" / "data" / "crk" / "fst"),
+                    help="folder with the Plains Cree .hfstol analyzers to install first (skipped if absent)")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    suffix = "" if args.lang == "en" else f"_{args.lang}"
+    home = Path(tempfile.mkdtemp(prefix="mteval-shots-"))
+    os.environ["MTEVAL_HOME"] = str(home)
+
+    from mteval_gui.demo import build_demo_workspace, score_demo_workspace
+    from mteval_gui.domain.judgments import Judgment, Reviewer
+    from mteval_gui.store import judgments as jstore
+    from mteval_gui.store import repo
+
+    _install_analyzers(Path(args.analyzers))
+    ws = build_demo_workspace()
+    problems = score_demo_workspace(ws)
+    for p in problems:
+        print("demo:", p, file=sys.stderr)
+    jstore.add_reviewer(ws, Reviewer(reviewer_id="demo-reviewer", name="Demo reviewer", languages=["crk", "eng"]))
+    runs = {r["run_id"]: r for r in repo.list_runs(ws)}
+    crk_runs = [r for r in runs if runs[r]["corpus_id"].startswith("demo-crk")]
+    flawed = next(r for r in crk_runs if "flawed" in r)
+    ids = repo.entry_ids(ws, runs[flawed]["corpus_id"])
+    for i, eid in enumerate(ids[:6]):
+        jstore.record_judgment(ws, Judgment(reviewer_id="demo-reviewer", run_id=flawed, entry_id=eid,
+                                            adequacy=5 - (i % 3), fluency=4 - (i % 2), flagged=(i == 4)))
+    db = ws.path
+    ws.close()
+
+    from mteval_gui.qt.app_settings import AppSettings
+    from mteval_gui.qt.main import build_window, setup_application
+
+    settings = AppSettings.load()
+    app = setup_application(["screenshots"], args.lang, settings)
+    window = build_window(settings)
+    window.resize(1500, 920)
+    window.show()
+    window.open_workspace(db)
+    window.entries_page.ratings.set_reviewer("demo-reviewer")
+    _settle(app)
+
+    def shot(name: str, widget=None) -> None:
+        _settle(app)
+        path = out / f"{name}{suffix}.png"
+        (widget or window).grab().save(str(path))
+        print(path)
+
+    window.tabs.setCurrentWidget(window.runs_view)
+    window.runs_view.select_runs(crk_runs)
+    shot("runs")
+
+    window.open_entries([flawed])
+    page = window.entries_page
+    target = next((eid for eid in ids if _verdict(page, flawed, eid) == "MISS"), ids[1])
+    page.select_entry(target)
+    shot("entries_review")
+
+    window.open_entries(crk_runs)
+    page.select_entry(target)
+    shot("entries_side_by_side")
+
+    compare = window.extra_tabs.get("compare")
+    if compare is not None:
+        window.compare_runs(crk_runs)
+        shot("compare")
+    charts = window.extra_tabs.get("charts")
+    if charts is not None:
+        window.tabs.setCurrentWidget(charts)
+        charts.set_corpus(runs[flawed]["corpus_id"])
+        charts.set_kind("chrf")
+        shot("charts_chrf")
+        charts.set_kind("composite")
+        shot("charts_composite")
+        charts.export(out / f"charts_composite{suffix}.svg")
+    validation = window.extra_tabs.get("validation")
+    if validation is not None:
+        window.tabs.setCurrentWidget(validation)
+        idx = validation.corpus.findData(runs[flawed]["corpus_id"])
+        validation.corpus.setCurrentIndex(max(idx, 0))
+        validation.compute()
+        shot("validation")
+
+    from mteval_gui.qt.import_dialog import ImportDialog
+    from mteval_gui.store import Workspace
+
+    bad = home / "broken-run.jsonl"
+    bad.write_text('{"id": "1", "predicted": "atim"}\n{"id": 2, "predicted": \n{"id": "nope", "predicted": "x"}\n'
+                   '{"predicted": "no id"}\n', encoding="utf-8")
+    dlg = ImportDialog(window.ws, "run", window)
+    dlg.resize(1000, 560)
+    idx = dlg.corpus_combo.findData(runs[flawed]["corpus_id"])
+    dlg.corpus_combo.setCurrentIndex(idx)
+    dlg.set_path(bad)
+    dlg.do_import()
+    dlg.show()
+    shot("import_rejected", dlg)
+    dlg.close()
+    window.close()
+    _settle(app)
+    return 0
+
+
+def _install_analyzers(folder: Path) -> None:
+    """Install the crk analyzers found in ``folder`` so the FST panel has content."""
+    if not folder.is_dir():
+        print(f"no analyzers at {folder}: FST columns stay empty", file=sys.stderr)
+        return
+    from mteval_gui.cards import try_load_card
+    from mteval_gui.fst.install import install_analyzer
+
+    card = try_load_card("crk")
+    for name in ("crk-strict-analyzer-for-dictionary.hfstol", "crk-descriptive-analyzer.hfstol"):
+        if (folder / name).is_file():
+            install_analyzer("crk", folder / name, card=card)
+
+
+def _verdict(page, run_id: str, entry_id: str):
+    frame = page.model.frame
+    run = frame.run(run_id)
+    row = frame.row_of(entry_id)
+    return None if run.lint_verdict is None or row is None else run.lint_verdict[row]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Import dialog: preview, every defect of a rejected file listed, nothing written; drag and drop."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from mteval_gui.qt.import_dialog import ImportDialog
+from mteval_gui.store import repo
+
+
+def _problems(dlg):
+    return [dlg.problems.item(i).text() for i in range(dlg.problems.count())]
+
+
+def test_rejected_run_lists_all_defects_and_writes_nothing(qtbot, small_ws, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "e1", "predicted": "atim"}\n{"id": "e2", "predicted": \n{"predicted": "no id"}\n',
+                   encoding="utf-8")
+    before = repo.counts(small_ws)
+    dlg = ImportDialog(small_ws, "run")
+    qtbot.addWidget(dlg)
+    dlg.corpus_combo.setCurrentIndex(dlg.corpus_combo.findData("mini"))
+    dlg.set_path(bad)
+    assert dlg.summary.text().startswith("Format jsonl")
+    dlg.do_import()
+    problems = _problems(dlg)
+    assert any(p.startswith(f"{bad}:2:") and "invalid JSON" in p for p in problems)
+    assert any(p.startswith(f"{bad}:3:") for p in problems)
+    assert "Nothing was written" in dlg.problems_label.text()
+    assert dlg.result() == 0 and dlg.imported is None
+    assert repo.counts(small_ws) == before
+
+
+def test_unknown_ids_rejected_by_the_store(qtbot, small_ws, tmp_path):
+    bad = tmp_path / "ids.jsonl"
+    bad.write_text('{"id": "e1", "predicted": "atim"}\n{"id": "x9", "predicted": "a"}\n{"id": "x10", "predicted": "b"}\n',
+                   encoding="utf-8")
+    before = repo.counts(small_ws)
+    dlg = ImportDialog(small_ws, "run")
+    qtbot.addWidget(dlg)
+    dlg.corpus_combo.setCurrentIndex(dlg.corpus_combo.findData("mini"))
+    dlg.set_path(bad)
+    dlg.do_import()
+    problems = _problems(dlg)
+    assert len(problems) == 2 and all("unknown id" in p for p in problems)
+    assert repo.counts(small_ws) == before
+
+
+def test_good_corpus_imports(qtbot, small_ws, tmp_path):
+    good = tmp_path / "tiny.tsv"
+    good.write_text("id\tsource\treference\n1\thello\tallo\n2\tbye\tbye-bye\n", encoding="utf-8")
+    dlg = ImportDialog(small_ws, "corpus")
+    qtbot.addWidget(dlg)
+    dlg.set_path(good)
+    assert dlg.preview.rowCount() == 2 and dlg.preview.columnCount() == 3
+    dlg.id_edit.setText("tiny")
+    dlg.src_edit.setText("eng")
+    dlg.tgt_edit.setText("fra")
+    dlg.do_import()
+    assert dlg.result() == 1
+    assert "tiny" in dlg.result_summary
+    assert repo.get_corpus_info(small_ws, "tiny")["entry_count"] == 2
+
+
+def test_drop_a_file(qtbot, small_ws, tmp_path):
+    f = tmp_path / "g.json"
+    f.write_text('{"dog": ["atim"]}', encoding="utf-8")
+    dlg = ImportDialog(small_ws, "glossary")
+    qtbot.addWidget(dlg)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(f))])
+    event = QDropEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    dlg.dropEvent(event)
+    assert dlg.path_edit.text() == str(f)
+    assert dlg.import_button.isEnabled()

@@ -1,0 +1,156 @@
+"""The main window on a real workspace: runs, entries with review pane, ratings, blind mode,
+background scoring with partial results and cancellation, exports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from mteval_gui.domain.judgments import Reviewer
+from mteval_gui.qt.app_settings import AppSettings
+from mteval_gui.qt.main import build_window
+from mteval_gui.store import judgments as jstore
+from mteval_gui.store import repo
+
+
+@pytest.fixture
+def window(qtbot):
+    w = build_window(AppSettings())
+    qtbot.addWidget(w)
+    w.resize(1400, 860)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def test_open_workspace_lists_runs(window, scored_ws):
+    assert window.open_workspace(scored_ws.path)
+    model = window.runs_view.model
+    assert sorted(r.run_id for r in model.rows) == ["good", "poor"]
+    assert model.rows[0].run_id == "good"  # sorted by composite, best first
+    assert AppSettings.load().last_workspace == str(scored_ws.path)
+
+
+def test_entries_review_and_rating_keys(window, scored_ws, qtbot):
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    page = window.entries_page
+    assert window.tabs.currentWidget() is page
+    assert page.model.rowCount() == 5
+    assert page.count_label.text() == "5 of 5 entries"
+    assert page.select_entry("e3")
+    html = page.review.text.toHtml()
+    assert "we eat" in html and "mîcisoyâhk" in html and "timeout" in html
+    assert page.ratings.run_id == "poor" and page.ratings.entry_id == "e3"
+    page.table.setFocus()
+    QTest.keyClick(page.table, Qt.Key.Key_2)
+    (j,) = jstore.current_judgments(scored_ws, run_id="poor", reviewer_id="amy", task="A")
+    assert (j.entry_id, j.adequacy) == ("e3", 2)
+    review_col = [c.key for c in page.model.visible_columns()].index("poor:review")
+    assert page.model.index(page.current_view_row(), review_col).data() == "rated"
+    QTest.keyClick(page.table, Qt.Key.Key_Return)  # next unreviewed
+    assert page.current_entry_id() == "e4"
+    QTest.keyClick(page.table, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    assert page.current_entry_id() == "e3"
+
+
+def test_blind_mode_hides_reference_and_metrics(window, scored_ws):
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    page = window.entries_page
+    page.select_entry("e1")
+    assert "wâpamêw atim" in page.review.text.toPlainText()
+    window.blind_action.trigger()
+    text = page.review.text.toPlainText()
+    assert "I see the dog" in text and "wapamew atim" in text
+    assert "wâpamêw atim" not in text and "chrF++" not in text
+    assert not page.review.fst_box.isVisible()
+    ref_col = [c.key for c in page.model.visible_columns()].index("reference")
+    assert page.model.index(0, ref_col).data() == "—"
+
+
+def test_side_by_side_and_filters(window, scored_ws):
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["good", "poor"])
+    page = window.entries_page
+    headers = [page.model.headerData(i, Qt.Orientation.Horizontal) for i in range(page.model.columnCount())]
+    assert "model-good: Output" in headers and "model-poor: Output" in headers
+    page.run_combo.setCurrentIndex(page.run_combo.findData("poor"))
+    page.search.setText("dog")
+    page.apply_filter()
+    assert page.count_label.text() == "2 of 5 entries"
+    page.review_combo.setCurrentIndex(page.review_combo.findData("flagged"))
+    assert page.model.rowCount() == 0
+
+
+def test_background_scoring_updates_runs(window, small_ws, qtbot):
+    window.open_workspace(small_ws.path)
+    assert not any(r.scored for r in window.runs_view.model.rows)
+    partial = []
+    window.scoring_worker = None
+    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+        window.score_runs(["good", "poor"])
+        window.scoring_worker.partial.connect(partial.append)
+        assert window.progress.isVisible()
+    assert blocker.args[0].status == "done"
+    assert {p["run_id"] for p in partial if p.get("finished")} == {"good", "poor"}
+    rows = {r.run_id: r for r in window.runs_view.model.rows}
+    assert rows["good"].scored and rows["good"].composite == 1.0
+    assert not window.progress.isVisible()
+    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
+
+
+def test_closing_the_window_cancels_scoring(qtbot, small_ws):
+    w = build_window(AppSettings())
+    qtbot.addWidget(w)
+    w.show()
+    w.open_workspace(small_ws.path)
+    w.score_runs(["good", "poor"])
+    thread_count = w.jobs.active
+    assert thread_count == 1
+    w.close()  # cancels and waits: the thread-leak fixture checks nothing is left running
+    assert w.jobs.active == 0
+
+
+def test_export_run_card_and_entries(window, scored_ws, tmp_path):
+    from mteval_gui.qt.exports import write_run_card_file
+
+    window.open_workspace(scored_ws.path)
+    card_path = write_run_card_file(scored_ws, "good", tmp_path / "good.json")
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    assert card["run_id"] == "good" and card["scores"]["composite"] == 1.0
+    window.open_entries(["poor"])
+    columns, rows = window.entries_page.model.export_rows()
+    assert columns[0] == "id" and [r["id"] for r in rows] == ["e1", "e2", "e3", "e4", "e5"]
+    assert rows[0]["poor:core.chrf"] is not None and isinstance(rows[0]["poor:core.chrf"], float)
+
+
+def test_compare_tab(window, scored_ws):
+    window.open_workspace(scored_ws.path)
+    window.compare_runs(["good", "poor"])
+    compare = window.extra_tabs["compare"]
+    assert window.tabs.currentWidget() is compare
+    table = compare.table
+    metrics = [table.item(r, 0).text() for r in range(table.rowCount())]
+    assert "chrF++" in metrics and "Composite" in metrics
+    assert table.columnCount() == 5  # metric, baseline, run, delta, p
+    p = table.item(metrics.index("chrF++"), 4).text()
+    assert 0 < float(p) <= 1
+
+
+def test_charts_export_png_and_svg(window, scored_ws, tmp_path):
+    window.open_workspace(scored_ws.path)
+    charts = window.extra_tabs["charts"]
+    charts.set_corpus("mini")
+    for kind in ("chrf", "composite"):
+        charts.set_kind(kind)
+        png = charts.export(tmp_path / f"{kind}.png")
+        svg = charts.export(tmp_path / f"{kind}.svg")
+        assert png.stat().st_size > 1000
+        assert "<svg" in svg.read_text(encoding="utf-8")
+    assert len(charts.view.chart().series()) == 1

@@ -1,0 +1,29 @@
+"""Start the real application in a subprocess on the demo workspace; it must exit cleanly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_gui_starts_on_demo_and_quits(tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MTEVAL_HOME=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "mteval_gui.app", "--demo", "--quit-after", "2000"],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    settings = (tmp_path / "gui-settings.json").read_text(encoding="utf-8")
+    assert "demo.sqlite" in settings
+
+
+def test_gui_opens_given_database(tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MTEVAL_HOME=str(tmp_path))
+    db = tmp_path / "new.sqlite"
+    proc = subprocess.run([sys.executable, "-m", "mteval_gui.app", "--db", str(db), "--lang", "fr",
+                           "--quit-after", "1000"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert db.exists()
