@@ -17,10 +17,6 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from mteval_gui.errors import DependencyMissing, InputError, MtevalError
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("dialogs", text)
-
-
 @dataclass(frozen=True)
 class ErrorText:
     title: str
@@ -33,16 +29,16 @@ def describe_error(exc: BaseException) -> ErrorText:
     if isinstance(exc, InputError):
         n = len(exc.defects)
         first = exc.defects[0].file if exc.defects else ""
-        message = _t("The file {0} was rejected: {1} problem(s) found. Nothing was written.").format(first, n)
+        message = QCoreApplication.translate("dialogs", "The file {0} was rejected: {1} problem(s) found. Nothing was written.").format(first, n)
         detail = "\n".join(str(d) for d in exc.defects)
-        return ErrorText(_t("Input rejected"), message, detail)
+        return ErrorText(QCoreApplication.translate("dialogs", "Input rejected"), message, detail)
     detail_of = getattr(exc, "detail", "")
     if isinstance(exc, DependencyMissing):
-        return ErrorText(_t("Not available"), str(exc), exc.hint)
+        return ErrorText(QCoreApplication.translate("dialogs", "Not available"), str(exc), exc.hint)
     if isinstance(exc, MtevalError):
-        return ErrorText(_t("Error"), str(exc), detail_of if isinstance(detail_of, str) else "")
+        return ErrorText(QCoreApplication.translate("dialogs", "Error"), str(exc), detail_of if isinstance(detail_of, str) else "")
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    return ErrorText(_t("Unexpected error"), f"{type(exc).__name__}: {exc}", tb)
+    return ErrorText(QCoreApplication.translate("dialogs", "Unexpected error"), f"{type(exc).__name__}: {exc}", tb)
 
 
 def error_box(parent: QWidget | None, exc: BaseException) -> QMessageBox:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog
 
 from mteval_gui.qt.dialogs import show_error
@@ -43,16 +44,16 @@ def write_run_card_file(ws: Any, run_id: str, path: str | Path) -> Path:
 def export_run_card(window: Any) -> None:
     run_id = _run_for_export(window)
     if window.ws is None or run_id is None:
-        window.statusBar().showMessage(window.tr("Select a run first."), 5000)
+        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Select a run first."), 5000)
         return
-    path = _ask(window, window.tr("Export run card"), f"{run_id}.runcard.json", window.tr("JSON (*.json)"))
+    path = _ask(window, QCoreApplication.translate("MainWindow", "Export run card"), f"{run_id}.runcard.json", QCoreApplication.translate("MainWindow", "JSON (*.json)"))
     if path:
         try:
             write_run_card_file(window.ws, run_id, path)
         except Exception as exc:  # shown to the user
             show_error(window, exc)
             return
-        window.statusBar().showMessage(window.tr("Run card written to {0}").format(path), 8000)
+        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Run card written to {0}").format(path), 8000)
 
 
 def export_entries_csv(window: Any) -> None:
@@ -60,10 +61,10 @@ def export_entries_csv(window: Any) -> None:
 
     model = window.entries_page.model
     if model.frame is None:
-        window.statusBar().showMessage(window.tr("Open the entries of a run first."), 5000)
+        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Open the entries of a run first."), 5000)
         return
-    path = _ask(window, window.tr("Export entries"), "entries.csv",
-                window.tr("CSV (*.csv);;TSV (*.tsv);;JSON lines (*.jsonl)"))
+    path = _ask(window, QCoreApplication.translate("MainWindow", "Export entries"), "entries.csv",
+                QCoreApplication.translate("MainWindow", "CSV (*.csv);;TSV (*.tsv);;JSON lines (*.jsonl)"))
     if path:
         try:
             columns, rows = model.export_rows()
@@ -71,7 +72,7 @@ def export_entries_csv(window: Any) -> None:
         except Exception as exc:  # shown to the user
             show_error(window, exc)
             return
-        window.statusBar().showMessage(window.tr("{0} entries written to {1}").format(n, path), 8000)
+        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "{0} entries written to {1}").format(n, path), 8000)
 
 
 def export_judgments(window: Any, fmt: str) -> None:
@@ -80,8 +81,8 @@ def export_judgments(window: Any, fmt: str) -> None:
 
     if window.ws is None:
         return
-    path = _ask(window, window.tr("Export judgments"), f"judgments.{fmt}",
-                window.tr("CSV (*.csv)") if fmt == "csv" else window.tr("JSON (*.json)"))
+    path = _ask(window, QCoreApplication.translate("MainWindow", "Export judgments"), f"judgments.{fmt}",
+                QCoreApplication.translate("MainWindow", "CSV (*.csv)") if fmt == "csv" else QCoreApplication.translate("MainWindow", "JSON (*.json)"))
     if path:
         try:
             reviewers, judgments = jstore.export_log(window.ws)
@@ -89,7 +90,7 @@ def export_judgments(window: Any, fmt: str) -> None:
         except Exception as exc:  # shown to the user
             show_error(window, exc)
             return
-        window.statusBar().showMessage(window.tr("{0} judgments written to {1}").format(len(judgments), path), 8000)
+        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "{0} judgments written to {1}").format(len(judgments), path), 8000)
 
 
 def export_chart(window: Any) -> None:

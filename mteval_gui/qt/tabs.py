@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 
+from PySide6.QtCore import QCoreApplication
+
 
 TABS = (
     ("compare", "mteval_gui.qt.compare_view", "CompareView", "Compare"),
@@ -18,8 +20,8 @@ TABS = (
 
 
 def add_optional_tabs(window) -> None:
-    titles = {"compare": window.tr("Compare"), "charts": window.tr("Charts"),
-              "validation": window.tr("Validation"), "bench": window.tr("ÈwéBench")}
+    titles = {"compare": QCoreApplication.translate("MainWindow", "Compare"), "charts": QCoreApplication.translate("MainWindow", "Charts"),
+              "validation": QCoreApplication.translate("MainWindow", "Validation"), "bench": QCoreApplication.translate("MainWindow", "ÈwéBench")}
     for key, module_name, cls_name, _ in TABS:
         try:
             module = importlib.import_module(module_name)

@@ -1,0 +1,1794 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="fr_FR">
+<context>
+    <name>BenchModelsModel</name>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>ÈwéScore</source>
+        <translation>ÈwéScore</translation>
+    </message>
+    <message>
+        <source>Σ category score × weight / Σ weights of the categories that were run</source>
+        <translation>Σ score de catégorie × poids / Σ poids des catégories exécutées</translation>
+    </message>
+    <message>
+        <source>Passed</source>
+        <translation>Réussis</translation>
+    </message>
+    <message>
+        <source>Tests with score ≥ 0.7 / tests of the categories that were run</source>
+        <translation>Tests de score ≥ 0,7 / tests des catégories exécutées</translation>
+    </message>
+    <message>
+        <source>{0} (weight {1:.0f} %)</source>
+        <translation>{0} (poids {1:.0f} %)</translation>
+    </message>
+    <message>
+        <source>Scored</source>
+        <translation>Évalué le</translation>
+    </message>
+    <message>
+        <source>{0} (not stored)</source>
+        <translation>{0} (non enregistré)</translation>
+    </message>
+    <message>
+        <source>not in this suite</source>
+        <translation>absent de cette suite</translation>
+    </message>
+    <message>
+        <source>not run: no response for any test of this category (left out of the ÈwéScore)</source>
+        <translation>non exécutée : aucune réponse pour cette catégorie (exclue de l&apos;ÈwéScore)</translation>
+    </message>
+    <message>
+        <source>{0}: {1:.1f} — passed {2}/{3}; errors {4}, missing {5}, unscorable {6}</source>
+        <translation>{0} : {1:.1f} — réussis {2}/{3} ; erreurs {4}, manquants {5}, non évaluables {6}</translation>
+    </message>
+</context>
+<context>
+    <name>BenchTestsModel</name>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Catégorie</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Méthode</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <source>Passed</source>
+        <translation>Réussi</translation>
+    </message>
+    <message>
+        <source>scored</source>
+        <translation>évalué</translation>
+    </message>
+    <message>
+        <source>provider error</source>
+        <translation>erreur du fournisseur</translation>
+    </message>
+    <message>
+        <source>no response</source>
+        <translation>pas de réponse</translation>
+    </message>
+    <message>
+        <source>suite defect</source>
+        <translation>défaut de la suite</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>non exécuté</translation>
+    </message>
+</context>
+<context>
+    <name>BenchmarkTab</name>
+    <message>
+        <source>Score responses…</source>
+        <translation>Évaluer des réponses…</translation>
+    </message>
+    <message>
+        <source>Score a model&apos;s responses against an ÈwéBench suite folder</source>
+        <translation>Évaluer les réponses d&apos;un modèle avec un dossier de suite ÈwéBench</translation>
+    </message>
+    <message>
+        <source>Open results…</source>
+        <translation>Ouvrir des résultats…</translation>
+    </message>
+    <message>
+        <source>Add a results file written by &apos;mteval ewebench score -o&apos;</source>
+        <translation>Ajouter un fichier de résultats écrit par « mteval ewebench score -o »</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exporter…</translation>
+    </message>
+    <message>
+        <source>Write the selected model&apos;s results as JSON or CSV</source>
+        <translation>Écrire les résultats du modèle choisi en JSON ou CSV</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove the selected model&apos;s results from the workspace</source>
+        <translation>Retirer de l&apos;espace de travail les résultats du modèle choisi</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Category:</source>
+        <translation>Catégorie :</translation>
+    </message>
+    <message>
+        <source>{0} model(s)</source>
+        <translation>{0} modèle(s)</translation>
+    </message>
+    <message>
+        <source>No results: score a responses file</source>
+        <translation>Aucun résultat : évaluez un fichier de réponses</translation>
+    </message>
+    <message>
+        <source>Open ÈwéBench results</source>
+        <translation>Ouvrir des résultats ÈwéBench</translation>
+    </message>
+    <message>
+        <source>ÈwéBench results (*.json);;All files (*)</source>
+        <translation>Résultats ÈwéBench (*.json);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Export ÈwéBench results</source>
+        <translation>Exporter les résultats ÈwéBench</translation>
+    </message>
+    <message>
+        <source>JSON (*.json);;CSV, one row per test (*.csv)</source>
+        <translation>JSON (*.json);;CSV, une ligne par test (*.csv)</translation>
+    </message>
+    <message>
+        <source>Delete results</source>
+        <translation>Supprimer les résultats</translation>
+    </message>
+    <message>
+        <source>Remove the ÈwéBench results of {0}?</source>
+        <translation>Retirer les résultats ÈwéBench de {0} ?</translation>
+    </message>
+    <message>
+        <source>All categories</source>
+        <translation>Toutes les catégories</translation>
+    </message>
+    <message>
+        <source>{0} — not run</source>
+        <translation>{0} — non exécutée</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>réussi</translation>
+    </message>
+    <message>
+        <source>not passed</source>
+        <translation>échoué</translation>
+    </message>
+</context>
+<context>
+    <name>CategoryChart</name>
+    <message>
+        <source>No ÈwéBench results yet</source>
+        <translation>Pas encore de résultats ÈwéBench</translation>
+    </message>
+    <message>
+        <source>Category scores (0–100); hover a bar for details</source>
+        <translation>Scores par catégorie (0–100) ; survolez une barre pour le détail</translation>
+    </message>
+    <message>
+        <source>{0} — {1}: not run</source>
+        <translation>{0} — {1} : non exécutée</translation>
+    </message>
+    <message>
+        <source>{0} — {1}: {2} (passed {3}/{4})</source>
+        <translation>{0} — {1} : {2} (réussis {3}/{4})</translation>
+    </message>
+</context>
+<context>
+    <name>ChartsView</name>
+    <message>
+        <source>Corpus:</source>
+        <translation>Corpus :</translation>
+    </message>
+    <message>
+        <source>Chart:</source>
+        <translation>Graphique :</translation>
+    </message>
+    <message>
+        <source>chrF++ per entry</source>
+        <translation>chrF++ par entrée</translation>
+    </message>
+    <message>
+        <source>FST acceptance per entry</source>
+        <translation>Acceptation FST par entrée</translation>
+    </message>
+    <message>
+        <source>Composite contributions</source>
+        <translation>Contributions au score composite</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exporter…</translation>
+    </message>
+    <message>
+        <source>No scored runs</source>
+        <translation>Aucune exécution évaluée</translation>
+    </message>
+    <message>
+        <source>Score the runs of a corpus to see their charts.</source>
+        <translation>Évaluez les exécutions d’un corpus pour voir leurs graphiques.</translation>
+    </message>
+    <message>
+        <source>Per-entry chrF++</source>
+        <translation>chrF++ par entrée</translation>
+    </message>
+    <message>
+        <source>Per-entry FST acceptance</source>
+        <translation>Acceptation FST par entrée</translation>
+    </message>
+    <message>
+        <source> (box: quartiles and median; whiskers: minimum–maximum)</source>
+        <translation> (boîte : quartiles et médiane ; moustaches : minimum–maximum)</translation>
+    </message>
+    <message>
+        <source>No values for: {0}</source>
+        <translation>Aucune valeur pour : {0}</translation>
+    </message>
+    <message>
+        <source>Composite = sum of weighted, normalised metrics</source>
+        <translation>Composite = somme des métriques normalisées et pondérées</translation>
+    </message>
+    <message>
+        <source>The run cards hold no composite breakdown.</source>
+        <translation>Les fiches d’exécution ne contiennent pas de décomposition du composite.</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Exporter le graphique</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>Image PNG (*.png);;Dessin SVG (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>ColumnChooser</name>
+    <message>
+        <source>Columns</source>
+        <translation>Colonnes</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Baseline:</source>
+        <translation>Référence :</translation>
+    </message>
+    <message>
+        <source>Test:</source>
+        <translation>Test :</translation>
+    </message>
+    <message>
+        <source>approximate randomisation</source>
+        <translation>randomisation approchée</translation>
+    </message>
+    <message>
+        <source>paired bootstrap</source>
+        <translation>bootstrap apparié</translation>
+    </message>
+    <message>
+        <source>Holm correction</source>
+        <translation>correction de Holm</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparer</translation>
+    </message>
+    <message>
+        <source>Entries side by side</source>
+        <translation>Entrées côte à côte</translation>
+    </message>
+    <message>
+        <source>Select two or more scored runs of one corpus in the Runs tab and press Compare.</source>
+        <translation>Choisissez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions et cliquez sur Comparer.</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Métrique</translation>
+    </message>
+    <message>
+        <source>{0} (baseline)</source>
+        <translation>{0} (référence)</translation>
+    </message>
+    <message>
+        <source>Δ vs baseline [95 % CI]</source>
+        <translation>Δ par rapport à la référence [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>significantly better than the baseline</source>
+        <translation>significativement meilleur que la référence</translation>
+    </message>
+    <message>
+        <source>significantly worse than the baseline</source>
+        <translation>significativement moins bon que la référence</translation>
+    </message>
+    <message>
+        <source>{0}, {1} trials, seed {2}{3}. Bold p-values are below 0.05.</source>
+        <translation>{0}, {1} tirages, graine {2}{3}. Les valeurs p en gras sont inférieures à 0,05.</translation>
+    </message>
+    <message>
+        <source>, Holm-corrected</source>
+        <translation>, corrigées par Holm</translation>
+    </message>
+    <message>
+        <source>Not compared: {0}</source>
+        <translation>Non comparé : {0}</translation>
+    </message>
+</context>
+<context>
+    <name>EntriesModel</name>
+    <message>
+        <source>#</source>
+        <translation>n°</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Source</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>Référence</translation>
+    </message>
+    <message>
+        <source>Difficulty</source>
+        <translation>Difficulté</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Sortie</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Verdict</translation>
+    </message>
+    <message>
+        <source>Semantic</source>
+        <translation>Sémantique</translation>
+    </message>
+    <message>
+        <source>FST rejected</source>
+        <translation>Rejets FST</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Revue</translation>
+    </message>
+    <message>
+        <source>error: {0}</source>
+        <translation>erreur : {0}</translation>
+    </message>
+    <message>
+        <source>[error]</source>
+        <translation>[erreur]</translation>
+    </message>
+</context>
+<context>
+    <name>EntriesPage</name>
+    <message>
+        <source>Search source, reference, outputs…</source>
+        <translation>Chercher dans la source, la référence, les sorties…</translation>
+    </message>
+    <message>
+        <source>Run whose verdicts, metric values and review status the filters use</source>
+        <translation>Exécution dont les filtres utilisent les verdicts, les valeurs et l’état de revue</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Verdict</translation>
+    </message>
+    <message>
+        <source>Difficulty</source>
+        <translation>Difficulté</translation>
+    </message>
+    <message>
+        <source>All entries</source>
+        <translation>Toutes les entrées</translation>
+    </message>
+    <message>
+        <source>Unreviewed</source>
+        <translation>Non revues</translation>
+    </message>
+    <message>
+        <source>Reviewed</source>
+        <translation>Revues</translation>
+    </message>
+    <message>
+        <source>Flagged</source>
+        <translation>Signalées</translation>
+    </message>
+    <message>
+        <source>Keep entries whose metric value lies in the range</source>
+        <translation>Garder les entrées dont la valeur est dans l’intervalle</translation>
+    </message>
+    <message>
+        <source>FST rejections</source>
+        <translation>Rejets FST</translation>
+    </message>
+    <message>
+        <source>Only entries with at least one word the analyzer rejects</source>
+        <translation>Seulement les entrées avec au moins un mot rejeté par l’analyseur</translation>
+    </message>
+    <message>
+        <source>Columns…</source>
+        <translation>Colonnes…</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <source>Any metric value</source>
+        <translation>Toute valeur</translation>
+    </message>
+    <message>
+        <source>Open one or more runs from the Runs tab.</source>
+        <translation>Ouvrez une ou plusieurs exécutions depuis l’onglet Exécutions.</translation>
+    </message>
+    <message>
+        <source>{0} of {1} entries</source>
+        <translation>{0} entrées sur {1}</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>Import corpus</source>
+        <translation>Importer un corpus</translation>
+    </message>
+    <message>
+        <source>Import run</source>
+        <translation>Importer une exécution</translation>
+    </message>
+    <message>
+        <source>Import glossary</source>
+        <translation>Importer un glossaire</translation>
+    </message>
+    <message>
+        <source>Install analyzer</source>
+        <translation>Installer un analyseur</translation>
+    </message>
+    <message>
+        <source>Choose a file or drop it here.</source>
+        <translation>Choisissez un fichier ou déposez-le ici.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Parcourir…</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>Fichier :</translation>
+    </message>
+    <message>
+        <source>detect</source>
+        <translation>détecter</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Format :</translation>
+    </message>
+    <message>
+        <source>reference file, line-aligned (plain text corpora)</source>
+        <translation>fichier de référence aligné ligne à ligne (corpus en texte brut)</translation>
+    </message>
+    <message>
+        <source>from the file</source>
+        <translation>d’après le fichier</translation>
+    </message>
+    <message>
+        <source>e.g. eng</source>
+        <translation>p. ex. eng</translation>
+    </message>
+    <message>
+        <source>e.g. crk</source>
+        <translation>p. ex. crk</translation>
+    </message>
+    <message>
+        <source>Reference file:</source>
+        <translation>Fichier de référence :</translation>
+    </message>
+    <message>
+        <source>Corpus id:</source>
+        <translation>Id du corpus :</translation>
+    </message>
+    <message>
+        <source>Source language:</source>
+        <translation>Langue source :</translation>
+    </message>
+    <message>
+        <source>Target language:</source>
+        <translation>Langue cible :</translation>
+    </message>
+    <message>
+        <source>named in the file</source>
+        <translation>indiqué dans le fichier</translation>
+    </message>
+    <message>
+        <source>Corpus:</source>
+        <translation>Corpus :</translation>
+    </message>
+    <message>
+        <source>Run id:</source>
+        <translation>Id de l’exécution :</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modèle :</translation>
+    </message>
+    <message>
+        <source>file name</source>
+        <translation>nom du fichier</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Nom :</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Langue :</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importer</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>Installer</translation>
+    </message>
+    <message>
+        <source>Analyzers (*.hfstol *.deb);;All files (*)</source>
+        <translation>Analyseurs (*.hfstol *.deb);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Data files (*.json *.jsonl *.tsv *.csv *.txt);;All files (*)</source>
+        <translation>Fichiers de données (*.json *.jsonl *.tsv *.csv *.txt);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>File not found.</source>
+        <translation>Fichier introuvable.</translation>
+    </message>
+    <message>
+        <source>{0} ({1:,} bytes)</source>
+        <translation>{0} ({1:,} octets)</translation>
+    </message>
+    <message>
+        <source>Cannot read the file.</source>
+        <translation>Impossible de lire le fichier.</translation>
+    </message>
+    <message>
+        <source>Format {0}, looks like a {1}; {2} records. First rows:</source>
+        <translation>Format {0}, ressemble à : {1} ; {2} enregistrements. Premières lignes :</translation>
+    </message>
+    <message>
+        <source>{0} problem(s) seen in the first rows:</source>
+        <translation>{0} problème(s) vu(s) dans les premières lignes :</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>Analyzer installed for {0}.</source>
+        <translation>Analyseur installé pour {0}.</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>Importé</translation>
+    </message>
+    <message>
+        <source>Already in the workspace:</source>
+        <translation>Déjà dans l’espace de travail :</translation>
+    </message>
+    <message>
+        <source>{0} {1} {2} ({3} records, {4}).</source>
+        <translation>{0} {1} {2} ({3} enregistrements, {4}).</translation>
+    </message>
+    <message>
+        <source>Also imported {0} {1}</source>
+        <translation>Également importé : {0} {1}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Select a run first.</source>
+        <translation>Choisissez d’abord une exécution.</translation>
+    </message>
+    <message>
+        <source>Export run card</source>
+        <translation>Exporter la fiche d’exécution</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Run card written to {0}</source>
+        <translation>Fiche d’exécution écrite dans {0}</translation>
+    </message>
+    <message>
+        <source>Open the entries of a run first.</source>
+        <translation>Ouvrez d’abord les entrées d’une exécution.</translation>
+    </message>
+    <message>
+        <source>Export entries</source>
+        <translation>Exporter les entrées</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;TSV (*.tsv);;JSON lines (*.jsonl)</source>
+        <translation>CSV (*.csv);;TSV (*.tsv);;Lignes JSON (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>{0} entries written to {1}</source>
+        <translation>{0} entrées écrites dans {1}</translation>
+    </message>
+    <message>
+        <source>Export judgments</source>
+        <translation>Exporter les jugements</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>{0} judgments written to {1}</source>
+        <translation>{0} jugements écrits dans {1}</translation>
+    </message>
+    <message>
+        <source>Welcome</source>
+        <translation>Bienvenue</translation>
+    </message>
+    <message>
+        <source>This is the first start. Open the demo workspace (Plains Cree and Ewe examples)?</source>
+        <translation>Premier démarrage. Ouvrir l’espace de démonstration (exemples en cri des Plaines et en éwé) ?</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Exécutions</translation>
+    </message>
+    <message>
+        <source>Entries</source>
+        <translation>Entrées</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Fichier</translation>
+    </message>
+    <message>
+        <source>&amp;New workspace…</source>
+        <translation>&amp;Nouvel espace de travail…</translation>
+    </message>
+    <message>
+        <source>&amp;Open workspace…</source>
+        <translation>&amp;Ouvrir un espace de travail…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Ouvrir un fichier &amp;récent</translation>
+    </message>
+    <message>
+        <source>Open the &amp;demo workspace</source>
+        <translation>Ouvrir l’espace de &amp;démonstration</translation>
+    </message>
+    <message>
+        <source>Import &amp;corpus…</source>
+        <translation>Importer un &amp;corpus…</translation>
+    </message>
+    <message>
+        <source>Import &amp;run…</source>
+        <translation>Importer une &amp;exécution…</translation>
+    </message>
+    <message>
+        <source>Import &amp;glossary…</source>
+        <translation>Importer un &amp;glossaire…</translation>
+    </message>
+    <message>
+        <source>Install &amp;analyzer…</source>
+        <translation>Installer un &amp;analyseur…</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exporter</translation>
+    </message>
+    <message>
+        <source>Run card (JSON)…</source>
+        <translation>Fiche d’exécution (JSON)…</translation>
+    </message>
+    <message>
+        <source>Entries (CSV)…</source>
+        <translation>Entrées (CSV)…</translation>
+    </message>
+    <message>
+        <source>Judgments (CSV)…</source>
+        <translation>Jugements (CSV)…</translation>
+    </message>
+    <message>
+        <source>Judgments (JSON)…</source>
+        <translation>Jugements (JSON)…</translation>
+    </message>
+    <message>
+        <source>Chart (PNG/SVG)…</source>
+        <translation>Graphique (PNG/SVG)…</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Paramètres…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quitter</translation>
+    </message>
+    <message>
+        <source>&amp;Runs</source>
+        <translation>E&amp;xécutions</translation>
+    </message>
+    <message>
+        <source>&amp;Score selected runs</source>
+        <translation>&amp;Évaluer les exécutions choisies</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel scoring</source>
+        <translation>&amp;Annuler l’évaluation</translation>
+    </message>
+    <message>
+        <source>Open &amp;entries of selected runs</source>
+        <translation>Ouvrir les &amp;entrées des exécutions choisies</translation>
+    </message>
+    <message>
+        <source>C&amp;ompare selected runs</source>
+        <translation>C&amp;omparer les exécutions choisies</translation>
+    </message>
+    <message>
+        <source>Re&amp;view</source>
+        <translation>&amp;Revue</translation>
+    </message>
+    <message>
+        <source>&amp;Reviewers…</source>
+        <translation>&amp;Évaluateurs…</translation>
+    </message>
+    <message>
+        <source>&amp;Blind mode</source>
+        <translation>Mode à l’&amp;aveugle</translation>
+    </message>
+    <message>
+        <source>Hide metric values, verdicts and the reference while rating</source>
+        <translation>Masquer les valeurs, les verdicts et la référence pendant la notation</translation>
+    </message>
+    <message>
+        <source>&amp;Next entry</source>
+        <translation>Entrée &amp;suivante</translation>
+    </message>
+    <message>
+        <source>&amp;Previous entry</source>
+        <translation>Entrée &amp;précédente</translation>
+    </message>
+    <message>
+        <source>Next &amp;unreviewed</source>
+        <translation>Prochaine &amp;non revue</translation>
+    </message>
+    <message>
+        <source>Next &amp;flagged</source>
+        <translation>Prochaine &amp;signalée</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Affichage</translation>
+    </message>
+    <message>
+        <source>Entry &amp;columns…</source>
+        <translation>&amp;Colonnes des entrées…</translation>
+    </message>
+    <message>
+        <source>Interface &amp;language</source>
+        <translation>&amp;Langue de l’interface</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Aid&amp;e</translation>
+    </message>
+    <message>
+        <source>&amp;About mteval-gui</source>
+        <translation>&amp;À propos de mteval-gui</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(aucun)</translation>
+    </message>
+    <message>
+        <source>New workspace</source>
+        <translation>Nouvel espace de travail</translation>
+    </message>
+    <message>
+        <source>Workspaces (*.sqlite *.db)</source>
+        <translation>Espaces de travail (*.sqlite *.db)</translation>
+    </message>
+    <message>
+        <source>Open workspace</source>
+        <translation>Ouvrir un espace de travail</translation>
+    </message>
+    <message>
+        <source>Workspaces (*.sqlite *.db);;All files (*)</source>
+        <translation>Espaces de travail (*.sqlite *.db);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Scoring is already running.</source>
+        <translation>Une évaluation est déjà en cours.</translation>
+    </message>
+    <message>
+        <source>Scoring {0} run(s)</source>
+        <translation>Évaluation de {0} exécution(s)</translation>
+    </message>
+    <message>
+        <source>Run {0}/{1} {2}</source>
+        <translation>Exécution {0}/{1} {2}</translation>
+    </message>
+    <message>
+        <source>Scoring finished.</source>
+        <translation>Évaluation terminée.</translation>
+    </message>
+    <message>
+        <source>Scoring cancelled; stored batches are kept.</source>
+        <translation>Évaluation annulée ; les lots déjà enregistrés sont conservés.</translation>
+    </message>
+    <message>
+        <source>Scoring failed.</source>
+        <translation>L’évaluation a échoué.</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted dimension (adequacy, then fluency)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;switch between adequacy and fluency&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter la dimension en surbrillance (adéquation, puis fluidité)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;passer de l’adéquation à la fluidité&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>About mteval-gui</source>
+        <translation>À propos de mteval-gui</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.</source>
+        <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées : métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
+    </message>
+    <message>
+        <source>The interface language changes at the next start.</source>
+        <translation>La langue de l’interface change au prochain démarrage.</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparer</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>Graphiques</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>Validation</translation>
+    </message>
+    <message>
+        <source>ÈwéBench</source>
+        <translation>ÈwéBench</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressPanel</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>ETA {0}</source>
+        <translation>reste {0}</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Annulation…</translation>
+    </message>
+</context>
+<context>
+    <name>RatingsPanel</name>
+    <message>
+        <source>Reviewer:</source>
+        <translation>Évaluateur :</translation>
+    </message>
+    <message>
+        <source>Reviewers…</source>
+        <translation>Évaluateurs…</translation>
+    </message>
+    <message>
+        <source>Adequacy</source>
+        <translation>Adéquation</translation>
+    </message>
+    <message>
+        <source>Fluency</source>
+        <translation>Fluidité</translation>
+    </message>
+    <message>
+        <source>Note (Enter saves)</source>
+        <translation>Note (Entrée enregistre)</translation>
+    </message>
+    <message>
+        <source>Flag (F)</source>
+        <translation>Signaler (F)</translation>
+    </message>
+    <message>
+        <source>Create a reviewer to start rating.</source>
+        <translation>Créez un évaluateur pour commencer à noter.</translation>
+    </message>
+    <message>
+        <source>Select an entry of one run to rate it.</source>
+        <translation>Choisissez une entrée d’une exécution pour la noter.</translation>
+    </message>
+    <message>
+        <source>Saved {0} (version {1})</source>
+        <translation>Enregistré à {0} (version {1})</translation>
+    </message>
+    <message>
+        <source>Not rated yet</source>
+        <translation>Pas encore noté</translation>
+    </message>
+    <message>
+        <source>Undone</source>
+        <translation>Annulé</translation>
+    </message>
+    <message>
+        <source>Redone</source>
+        <translation>Rétabli</translation>
+    </message>
+    <message>
+        <source>Nothing to undo</source>
+        <translation>Rien à annuler</translation>
+    </message>
+    <message>
+        <source>Nothing to redo</source>
+        <translation>Rien à rétablir</translation>
+    </message>
+    <message>
+        <source>{0}: entry {1}</source>
+        <translation>{0} : entrée {1}</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPane</name>
+    <message>
+        <source>FST analyses</source>
+        <translation>Analyses FST</translation>
+    </message>
+    <message>
+        <source>Reference words</source>
+        <translation>Mots de la référence</translation>
+    </message>
+    <message>
+        <source>Also analyse the reference&apos;s words with the installed analyzer</source>
+        <translation>Analyser aussi les mots de la référence avec l’analyseur installé</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Mot</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Analyses</source>
+        <translation>Analyses</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Source</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>Référence</translation>
+    </message>
+    <message>
+        <source>Accepted variants</source>
+        <translation>Variantes acceptées</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Sortie</translation>
+    </message>
+    <message>
+        <source>System error</source>
+        <translation>Erreur du système</translation>
+    </message>
+    <message>
+        <source>(no output)</source>
+        <translation>(pas de sortie)</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Métriques</translation>
+    </message>
+    <message>
+        <source>Difficulty</source>
+        <translation>Difficulté</translation>
+    </message>
+    <message>
+        <source>Terminology</source>
+        <translation>Terminologie</translation>
+    </message>
+    <message>
+        <source>Phenomena</source>
+        <translation>Phénomènes</translation>
+    </message>
+    <message>
+        <source>No FST analyses stored for this run (score it with an analyzer installed).</source>
+        <translation>Aucune analyse FST enregistrée pour cette exécution (évaluez-la avec un analyseur installé).</translation>
+    </message>
+    <message>
+        <source>Output words</source>
+        <translation>Mots de la sortie</translation>
+    </message>
+    <message>
+        <source>No analyzer installed for this language.</source>
+        <translation>Aucun analyseur installé pour cette langue.</translation>
+    </message>
+    <message>
+        <source>non-standard spelling</source>
+        <translation>graphie non standard</translation>
+    </message>
+    <message>
+        <source>accepted</source>
+        <translation>accepté</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>rejeté</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewersDialog</name>
+    <message>
+        <source>Reviewers</source>
+        <translation>Évaluateurs</translation>
+    </message>
+    <message>
+        <source>New reviewer</source>
+        <translation>Nouvel évaluateur</translation>
+    </message>
+    <message>
+        <source>e.g. crk, eng</source>
+        <translation>p. ex. crk, eng</translation>
+    </message>
+    <message>
+        <source>e.g. research use, no publication of notes</source>
+        <translation>p. ex. usage de recherche, notes non publiées</translation>
+    </message>
+    <message>
+        <source>Id:</source>
+        <translation>Id :</translation>
+    </message>
+    <message>
+        <source>Name or pseudonym:</source>
+        <translation>Nom ou pseudonyme :</translation>
+    </message>
+    <message>
+        <source>Dialect:</source>
+        <translation>Dialecte :</translation>
+    </message>
+    <message>
+        <source>Languages:</source>
+        <translation>Langues :</translation>
+    </message>
+    <message>
+        <source>Consent scope:</source>
+        <translation>Portée du consentement :</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Enregistrer</translation>
+    </message>
+    <message>
+        <source>Make default</source>
+        <translation>Par défaut</translation>
+    </message>
+    <message>
+        <source>Default reviewer: {0}</source>
+        <translation>Évaluateur par défaut : {0}</translation>
+    </message>
+</context>
+<context>
+    <name>RunsModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>Corpus</translation>
+    </message>
+    <message>
+        <source>chrF++ [95 % CI]</source>
+        <translation>chrF++ [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>Caveats</source>
+        <translation>Mises en garde</translation>
+    </message>
+    <message>
+        <source>Coverage</source>
+        <translation>Couverture</translation>
+    </message>
+    <message>
+        <source>Exact</source>
+        <translation>Exact</translation>
+    </message>
+    <message>
+        <source>Equiv.</source>
+        <translation>Équiv.</translation>
+    </message>
+    <message>
+        <source>FST</source>
+        <translation>FST</translation>
+    </message>
+    <message>
+        <source>Semantic</source>
+        <translation>Sémantique</translation>
+    </message>
+    <message>
+        <source>COMET</source>
+        <translation>COMET</translation>
+    </message>
+    <message>
+        <source>Code-sw.</source>
+        <translation>Alt. cod.</translation>
+    </message>
+    <message>
+        <source>Halluc.</source>
+        <translation>Halluc.</translation>
+    </message>
+    <message>
+        <source>Cost (USD)</source>
+        <translation>Coût (USD)</translation>
+    </message>
+    <message>
+        <source>Entries/min</source>
+        <translation>Entrées/min</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>Erreurs</translation>
+    </message>
+    <message>
+        <source>Entries</source>
+        <translation>Entrées</translation>
+    </message>
+    <message>
+        <source>lower is better.</source>
+        <translation>plus bas = meilleur.</translation>
+    </message>
+    <message>
+        <source>Warnings about what the scores can and cannot show; hover a cell for details.</source>
+        <translation>Ce que les scores peuvent ou non montrer ; survolez une cellule pour le détail.</translation>
+    </message>
+    <message>
+        <source>Weighted mean of the available normalised metrics (SPEC §5); profile A when an analyzer ran.</source>
+        <translation>Moyenne pondérée des métriques normalisées disponibles (SPEC §5) ; profil A quand un analyseur a tourné.</translation>
+    </message>
+    <message>
+        <source>fluent ≥ 0.85, deployable ≥ 0.70, functional ≥ 0.50, emerging ≥ 0.30, else baseline. Deployable and fluent stay pending until a speaker review confirms them.</source>
+        <translation>courant ≥ 0,85, déployable ≥ 0,70, fonctionnel ≥ 0,50, émergent ≥ 0,30, sinon de base. Déployable et courant restent en attente jusqu’à confirmation par des locuteurs.</translation>
+    </message>
+    <message>
+        <source>Corpus chrF++ (sacrebleu, word order 2) with its 95 % percentile-bootstrap interval.</source>
+        <translation>chrF++ du corpus (sacrebleu, ordre des mots 2) avec son intervalle bootstrap à 95 %.</translation>
+    </message>
+    <message>
+        <source>Metrics that produced a value / metrics attempted.</source>
+        <translation>Métriques ayant produit une valeur / métriques tentées.</translation>
+    </message>
+    <message>
+        <source>not scored</source>
+        <translation>non évalué</translation>
+    </message>
+    <message>
+        <source>not confirmed</source>
+        <translation>non confirmé</translation>
+    </message>
+    <message>
+        <source>Every metric produced a value.</source>
+        <translation>Chaque métrique a produit une valeur.</translation>
+    </message>
+    <message>
+        <source>Profile {0}</source>
+        <translation>Profil {0}</translation>
+    </message>
+    <message>
+        <source>95 % CI {0:.4f}–{1:.4f}</source>
+        <translation>IC 95 % {0:.4f}–{1:.4f}</translation>
+    </message>
+    <message>
+        <source>A speaker review must confirm this tier before it is claimed.</source>
+        <translation>Une revue par des locuteurs doit confirmer ce niveau avant de s’en prévaloir.</translation>
+    </message>
+    <message>
+        <source>{0:.6f} USD per entry</source>
+        <translation>{0:.6f} USD par entrée</translation>
+    </message>
+    <message>
+        <source>average latency {0:.2f} s</source>
+        <translation>latence moyenne {0:.2f} s</translation>
+    </message>
+</context>
+<context>
+    <name>RunsView</name>
+    <message>
+        <source>Corpus:</source>
+        <translation>Corpus :</translation>
+    </message>
+    <message>
+        <source>Open entries</source>
+        <translation>Ouvrir les entrées</translation>
+    </message>
+    <message>
+        <source>Show the entries of the selected runs side by side (Enter)</source>
+        <translation>Afficher côte à côte les entrées des exécutions choisies (Entrée)</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <source>Score the selected runs in the background</source>
+        <translation>Évaluer les exécutions choisies en arrière-plan</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparer</translation>
+    </message>
+    <message>
+        <source>Compare the selected runs (same corpus) with significance tests</source>
+        <translation>Comparer les exécutions choisies (même corpus) avec des tests de significativité</translation>
+    </message>
+    <message>
+        <source>All corpora</source>
+        <translation>Tous les corpus</translation>
+    </message>
+    <message>
+        <source>{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them or see their entries side by side.</source>
+        <translation>{0} exécutions, {1} évaluées. Choisissez-en plusieurs (Ctrl/Maj+clic) pour les comparer ou voir leurs entrées côte à côte.</translation>
+    </message>
+</context>
+<context>
+    <name>ScoreDialog</name>
+    <message>
+        <source>Score ÈwéBench responses</source>
+        <translation>Évaluer des réponses ÈwéBench</translation>
+    </message>
+    <message>
+        <source>from the responses file</source>
+        <translation>d’après le fichier de réponses</translation>
+    </message>
+    <message>
+        <source>Suite folder:</source>
+        <translation>Dossier de la suite :</translation>
+    </message>
+    <message>
+        <source>Responses:</source>
+        <translation>Réponses :</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modèle :</translation>
+    </message>
+    <message>
+        <source>Responses: JSONL or JSON of {test_id, response} or {test_id, error}, or a folder of such files (e.g. one &lt;category&gt;.json per category).</source>
+        <translation>Réponses : JSONL ou JSON de {test_id, response} ou {test_id, error}, ou un dossier de tels fichiers (p. ex. un &lt;catégorie&gt;.json par catégorie).</translation>
+    </message>
+    <message>
+        <source>Suite folder</source>
+        <translation>Dossier de la suite</translation>
+    </message>
+    <message>
+        <source>Responses file</source>
+        <translation>Fichier de réponses</translation>
+    </message>
+    <message>
+        <source>Responses (*.jsonl *.json);;All files (*)</source>
+        <translation>Réponses (*.jsonl *.json);;Tous les fichiers (*)</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Workspace settings</source>
+        <translation>Paramètres de l’espace de travail</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choisir…</translation>
+    </message>
+    <message>
+        <source>Analyzer folder:</source>
+        <translation>Dossier des analyseurs :</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Langue :</translation>
+    </message>
+    <message>
+        <source>Add file…</source>
+        <translation>Ajouter un fichier…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Retirer</translation>
+    </message>
+    <message>
+        <source>Gloss files:</source>
+        <translation>Fichiers de gloses :</translation>
+    </message>
+    <message>
+        <source>model name or local checkpoint (default: from the language card)</source>
+        <translation>nom du modèle ou point de contrôle local (par défaut : selon la fiche de langue)</translation>
+    </message>
+    <message>
+        <source>COMET model:</source>
+        <translation>Modèle COMET :</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(aucun)</translation>
+    </message>
+    <message>
+        <source>Default reviewer:</source>
+        <translation>Évaluateur par défaut :</translation>
+    </message>
+    <message>
+        <source>Analyzer folder</source>
+        <translation>Dossier des analyseurs</translation>
+    </message>
+    <message>
+        <source>Gloss file</source>
+        <translation>Fichier de gloses</translation>
+    </message>
+    <message>
+        <source>Dictionaries (*.importjson *.json *.tsv *.txt);;All files (*)</source>
+        <translation>Dictionnaires (*.importjson *.json *.tsv *.txt);;Tous les fichiers (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ValidationView</name>
+    <message>
+        <source>Corpus:</source>
+        <translation>Corpus :</translation>
+    </message>
+    <message>
+        <source>Human score:</source>
+        <translation>Score humain :</translation>
+    </message>
+    <message>
+        <source>adequacy</source>
+        <translation>adéquation</translation>
+    </message>
+    <message>
+        <source>fluency</source>
+        <translation>fluidité</translation>
+    </message>
+    <message>
+        <source>mean of both</source>
+        <translation>moyenne des deux</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Calculer</translation>
+    </message>
+    <message>
+        <source>Study size</source>
+        <translation>Taille de l’étude</translation>
+    </message>
+    <message>
+        <source>Items rated by 3+ raters:</source>
+        <translation>Items notés par 3 évaluateurs ou plus :</translation>
+    </message>
+    <message>
+        <source>Raters:</source>
+        <translation>Évaluateurs :</translation>
+    </message>
+    <message>
+        <source>Agreement (Krippendorff&apos;s α, ordinal)</source>
+        <translation>Accord (α de Krippendorff, ordinal)</translation>
+    </message>
+    <message>
+        <source>Adequacy:</source>
+        <translation>Adéquation :</translation>
+    </message>
+    <message>
+        <source>Fluency:</source>
+        <translation>Fluidité :</translation>
+    </message>
+    <message>
+        <source>Tier sign-off</source>
+        <translation>Validation du niveau</translation>
+    </message>
+    <message>
+        <source>Confirm tier</source>
+        <translation>Confirmer le niveau</translation>
+    </message>
+    <message>
+        <source>Reject tier</source>
+        <translation>Rejeter le niveau</translation>
+    </message>
+    <message>
+        <source>%v of %m</source>
+        <translation>%v sur %m</translation>
+    </message>
+    <message>
+        <source>Rate entries in the Entries tab, then compute the study for a corpus.</source>
+        <translation>Notez des entrées dans l’onglet Entrées, puis calculez l’étude pour un corpus.</translation>
+    </message>
+    <message>
+        <source>No scored run in this corpus.</source>
+        <translation>Aucune exécution évaluée dans ce corpus.</translation>
+    </message>
+    <message>
+        <source>%v of %m ({0} items rated)</source>
+        <translation>%v sur %m ({0} items notés)</translation>
+    </message>
+    <message>
+        <source>{0} (target {1} per item)</source>
+        <translation>{0} (objectif {1} par item)</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Métrique</translation>
+    </message>
+    <message>
+        <source>Kendall τ-b [95 % CI]</source>
+        <translation>τ-b de Kendall [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>Spearman ρ [95 % CI]</source>
+        <translation>ρ de Spearman [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>System Pearson r [95 % CI]</source>
+        <translation>r de Pearson par système [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Items</translation>
+    </message>
+    <message>
+        <source>Correlations use the mean rating per item; intervals are percentile bootstrap ({0} resamples, seed {1}).</source>
+        <translation>Les corrélations utilisent la note moyenne par item ; intervalles bootstrap par percentiles ({0} rééchantillonnages, graine {1}).</translation>
+    </message>
+    <message>
+        <source>{0} against human {1}</source>
+        <translation>{0} face à {1} humaine</translation>
+    </message>
+    <message>
+        <source>human rating</source>
+        <translation>note humaine</translation>
+    </message>
+    <message>
+        <source>no decision yet</source>
+        <translation>pas encore de décision</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>confirmé</translation>
+    </message>
+    <message>
+        <source>not confirmed</source>
+        <translation>non confirmé</translation>
+    </message>
+    <message>
+        <source>Tier {0}: {1} ({2} decision(s))</source>
+        <translation>Niveau {0} : {1} ({2} décision(s))</translation>
+    </message>
+    <message>
+        <source>Choose a reviewer in the ratings panel first.</source>
+        <translation>Choisissez d’abord un évaluateur dans le panneau de notation.</translation>
+    </message>
+</context>
+<context>
+    <name>dialogs</name>
+    <message>
+        <source>The file {0} was rejected: {1} problem(s) found. Nothing was written.</source>
+        <translation>Le fichier {0} a été refusé : {1} problème(s) trouvé(s). Rien n’a été écrit.</translation>
+    </message>
+    <message>
+        <source>Input rejected</source>
+        <translation>Entrée refusée</translation>
+    </message>
+    <message>
+        <source>Not available</source>
+        <translation>Non disponible</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Erreur</translation>
+    </message>
+    <message>
+        <source>Unexpected error</source>
+        <translation>Erreur inattendue</translation>
+    </message>
+</context>
+<context>
+    <name>labels</name>
+    <message>
+        <source>Exact</source>
+        <translation>Exact</translation>
+    </message>
+    <message>
+        <source>Equivalent</source>
+        <translation>Équivalent</translation>
+    </message>
+    <message>
+        <source>chrF++</source>
+        <translation>chrF++</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>TER</source>
+        <translation>TER</translation>
+    </message>
+    <message>
+        <source>Length ratio</source>
+        <translation>Rapport de longueur</translation>
+    </message>
+    <message>
+        <source>FST acceptance</source>
+        <translation>Acceptation FST</translation>
+    </message>
+    <message>
+        <source>Morphology</source>
+        <translation>Morphologie</translation>
+    </message>
+    <message>
+        <source>Orthography</source>
+        <translation>Orthographe</translation>
+    </message>
+    <message>
+        <source>COMET</source>
+        <translation>COMET</translation>
+    </message>
+    <message>
+        <source>Semantic (embeddings)</source>
+        <translation>Sémantique (plongements)</translation>
+    </message>
+    <message>
+        <source>Code-switching</source>
+        <translation>Alternance codique</translation>
+    </message>
+    <message>
+        <source>Hallucination</source>
+        <translation>Hallucination</translation>
+    </message>
+    <message>
+        <source>Terminology</source>
+        <translation>Terminologie</translation>
+    </message>
+    <message>
+        <source>Consistency</source>
+        <translation>Cohérence</translation>
+    </message>
+    <message>
+        <source>Compliance</source>
+        <translation>Conformité</translation>
+    </message>
+    <message>
+        <source>Cree linter</source>
+        <translation>Vérificateur cri</translation>
+    </message>
+    <message>
+        <source>Cree semantic</source>
+        <translation>Sémantique crie</translation>
+    </message>
+    <message>
+        <source>Composite</source>
+        <translation>Composite</translation>
+    </message>
+    <message>
+        <source>Tier</source>
+        <translation>Niveau</translation>
+    </message>
+    <message>
+        <source>Exact match</source>
+        <translation>Correspondance exacte</translation>
+    </message>
+    <message>
+        <source>Equivalent match</source>
+        <translation>Correspondance équivalente</translation>
+    </message>
+    <message>
+        <source>Morphological accuracy</source>
+        <translation>Exactitude morphologique</translation>
+    </message>
+    <message>
+        <source>Orthographic accuracy</source>
+        <translation>Exactitude orthographique</translation>
+    </message>
+    <message>
+        <source>Semantic score</source>
+        <translation>Score sémantique</translation>
+    </message>
+    <message>
+        <source>Cost-adjusted</source>
+        <translation>Ajusté au coût</translation>
+    </message>
+    <message>
+        <source>fluent</source>
+        <translation>courant</translation>
+    </message>
+    <message>
+        <source>deployable</source>
+        <translation>déployable</translation>
+    </message>
+    <message>
+        <source>functional</source>
+        <translation>fonctionnel</translation>
+    </message>
+    <message>
+        <source>emerging</source>
+        <translation>émergent</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>de base</translation>
+    </message>
+    <message>
+        <source>unscored</source>
+        <translation>non évalué</translation>
+    </message>
+    <message>
+        <source>Source copied</source>
+        <translation>Source recopiée</translation>
+    </message>
+    <message>
+        <source>At least half of the outputs are identical to their source: the system may not be translating at all.</source>
+        <translation>Au moins la moitié des sorties sont identiques à leur source : le système ne traduit peut-être pas du tout.</translation>
+    </message>
+    <message>
+        <source>Near-constant output</source>
+        <translation>Sortie quasi constante</translation>
+    </message>
+    <message>
+        <source>One output is reused for many different sources: scores can look better than the system is.</source>
+        <translation>Une même sortie sert pour de nombreuses sources : les scores peuvent paraître meilleurs que le système.</translation>
+    </message>
+    <message>
+        <source>Outputs too short</source>
+        <translation>Sorties trop courtes</translation>
+    </message>
+    <message>
+        <source>Outputs are much shorter than the references: content is probably missing.</source>
+        <translation>Les sorties sont bien plus courtes que les références : il manque probablement du contenu.</translation>
+    </message>
+    <message>
+        <source>Outputs too long</source>
+        <translation>Sorties trop longues</translation>
+    </message>
+    <message>
+        <source>Outputs are much longer than the references: the system may add text or explanations.</source>
+        <translation>Les sorties sont bien plus longues que les références : le système ajoute peut-être du texte ou des explications.</translation>
+    </message>
+    <message>
+        <source>Small sample</source>
+        <translation>Petit échantillon</translation>
+    </message>
+    <message>
+        <source>Fewer than 30 entries: the scores and their confidence intervals are unreliable.</source>
+        <translation>Moins de 30 entrées : les scores et leurs intervalles de confiance sont peu fiables.</translation>
+    </message>
+    <message>
+        <source>Coverage differs</source>
+        <translation>Couverture différente</translation>
+    </message>
+    <message>
+        <source>The compared runs were scored with different metrics: composites are not directly comparable.</source>
+        <translation>Les exécutions comparées n’ont pas été évaluées avec les mêmes métriques : les composites ne sont pas directement comparables.</translation>
+    </message>
+    <message>
+        <source>rated</source>
+        <translation>noté</translation>
+    </message>
+    <message>
+        <source>flagged</source>
+        <translation>signalé</translation>
+    </message>
+    <message>
+        <source>pending speaker review</source>
+        <translation>en attente de validation par des locuteurs</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Rien</translation>
+    </message>
+    <message>
+        <source>Little</source>
+        <translation>Peu</translation>
+    </message>
+    <message>
+        <source>Much</source>
+        <translation>Beaucoup</translation>
+    </message>
+    <message>
+        <source>Most</source>
+        <translation>La plupart</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Tout</translation>
+    </message>
+    <message>
+        <source>Incomprehensible</source>
+        <translation>Incompréhensible</translation>
+    </message>
+    <message>
+        <source>Disfluent</source>
+        <translation>Peu fluide</translation>
+    </message>
+    <message>
+        <source>Non-native</source>
+        <translation>Non natif</translation>
+    </message>
+    <message>
+        <source>Good</source>
+        <translation>Bon</translation>
+    </message>
+    <message>
+        <source>Flawless</source>
+        <translation>Impeccable</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,54 @@
+"""Refresh the French translation of the GUI.
+
+    python scripts/update_translations.py          # lupdate (keeps existing translations) + lrelease
+    python scripts/update_translations.py --check  # exit 1 if a string has no translation
+
+``resources/translations/mteval_gui_fr.ts`` is the translation source (edit it with Qt
+Linguist, ``pyside6-linguist``); ``mteval_gui_fr.qm`` is the compiled file the application
+loads. Both tools come with PySide6 (``pyside6-lupdate``, ``pyside6-lrelease``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TS = REPO / "resources" / "translations" / "mteval_gui_fr.ts"
+QM = TS.with_suffix(".qm")
+
+
+def untranslated(ts: Path = TS) -> list[str]:
+    out = []
+    for ctx in ET.parse(ts).getroot().iter("context"):
+        name = ctx.findtext("name")
+        for m in ctx.iter("message"):
+            tr = m.find("translation")
+            kind = tr.get("type") if tr is not None else None
+            if kind in ("obsolete", "vanished"):
+                continue
+            if tr is None or kind == "unfinished" or not (tr.text or "").strip():
+                out.append(f"{name}: {m.findtext('source')}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--check", action="store_true", help="only report untranslated strings")
+    args = ap.parse_args(argv)
+    if not args.check:
+        sources = sorted(str(p) for p in (REPO / "mteval_gui" / "qt").glob("*.py"))
+        subprocess.run(["pyside6-lupdate", *sources, "-no-obsolete", "-locations", "none", "-target-language", "fr_FR", "-ts", str(TS)],
+                       check=True)
+        subprocess.run(["pyside6-lrelease", str(TS), "-qm", str(QM)], check=True)
+    missing = untranslated()
+    for m in missing:
+        print("untranslated:", m)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
