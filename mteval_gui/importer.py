@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.common import paused_gc
 from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.detect import detect_format
 from mteval_gui.io.glossary import read_glossary
@@ -70,16 +71,23 @@ def import_corpus_file(
     on_progress: Progress | None = None,
 ) -> ImportResult:
     """Import a corpus file (and its line-aligned reference file for plain text)."""
+    with paused_gc():
+        return _import_corpus_file(ws, path, fmt=fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
+                                   target_lang=target_lang, version=version, replace=replace, on_progress=on_progress)
+
+
+def _import_corpus_file(ws: Workspace, path: str | Path, *, fmt: str | None, ref_path: str | Path | None,
+                        corpus_id: str | None, source_lang: str | None, target_lang: str | None,
+                        version: str | None, replace: bool, on_progress: Progress | None) -> ImportResult:
     path = Path(path)
     _progress(on_progress, 0, 3, "reading")
     loaded = read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
                          target_lang=target_lang, version=version)
     corpus = loaded.value
     _progress(on_progress, 1, 3, "checking")
-    sha = repo.corpus_sha256(corpus)
     if not replace and repo.corpus_exists(ws, corpus.corpus_id):
         info = repo.get_corpus_info(ws, corpus.corpus_id)
-        if info["sha256"] == sha:
+        if info["sha256"] == repo.corpus_sha256(corpus):
             return ImportResult("corpus", corpus.corpus_id, False, len(corpus.entries), loaded.format, corpus.corpus_id,
                                 loaded.warnings + [f"corpus {corpus.corpus_id!r} is already in the workspace with the same content; nothing imported"])
     _progress(on_progress, 2, 3, "writing")
@@ -124,6 +132,13 @@ def import_run_file(
     ``corpus_id`` may be omitted when the file names its corpus (run metadata
     ``corpus_id``/``dataset_id``, or a harness report's ``corpus_path``).
     """
+    with paused_gc():
+        return _import_run_file(ws, path, corpus_id=corpus_id, fmt=fmt, run_id=run_id, model_slug=model_slug,
+                                create_corpus=create_corpus, on_progress=on_progress)
+
+
+def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, fmt: str | None, run_id: str | None,
+                     model_slug: str | None, create_corpus: bool, on_progress: Progress | None) -> ImportResult:
     path = Path(path)
     fmt = fmt or detect_format(path)
     _progress(on_progress, 0, 3, "reading")

@@ -26,10 +26,10 @@ from typing import Any
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.errors import Defect, InputError
-from mteval_gui.io.common import Loaded, default_name
-from mteval_gui.io.jsonparse import parse_document, parse_json_line
+from mteval_gui.io.common import Loaded, default_name, paused_gc
+from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
 from mteval_gui.io.langcodes import code_from_extension, code_from_name, normalise_code, pair_from_stem
-from mteval_gui.io.records import ENTRY_ALIASES, ENTRY_FIELDS, entry_from_record, nfc, nfc_deep, record_id
+from mteval_gui.io.records import ENTRY_ALIASES, ENTRY_FIELDS, entry_from_record, make_entry, nfc, nfc_deep, record_id
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
 
 CORPUS_META_FIELDS = ("corpus_id", "version", "language_pair", "license", "attribution", "description")
@@ -223,18 +223,13 @@ def _read_jsonl(tf: TextFile, dl: DefectList, warnings: list[str]) -> tuple[dict
     dl.extend_defects(tf.defects)
     records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
-    first = True
-    for i, line in enumerate(tf.lines(), 1):
-        if not line.strip():
+    parsed = parse_jsonl(tf, dl)
+    for n, (i, rec) in enumerate(parsed):
+        if rec is BAD:
             continue
-        rec = parse_json_line(line, tf.name, i, dl)
-        if rec is None:
-            continue
-        if first and isinstance(rec, dict) and isinstance(rec.get("corpus"), dict) and "source" not in rec:
+        if n == 0 and isinstance(rec, dict) and isinstance(rec.get("corpus"), dict) and "source" not in rec:
             meta = _split_meta(rec["corpus"], dl, i)
-            first = False
             continue
-        first = False
         records.append((i, rec))
     entries, lines = _collect_entries(records, dl, warnings)
     return meta, entries, lines
@@ -355,7 +350,7 @@ def _read_text_pair(tf: TextFile, ref: TextFile | None, dl: DefectList, warnings
                 empty_refs += 1
         eid = str(i)
         lines[eid] = i
-        entries.append(Entry.model_construct(id=eid, source=nfc(s), reference=nfc(r) if r is not None else None))
+        entries.append(make_entry(eid, nfc(s), nfc(r) if r is not None else None))
     if empty_refs:
         warnings.append(f"{empty_refs} empty reference line(s) imported as reference-free entries")
     if not src_lines:
@@ -374,6 +369,13 @@ def read_corpus(
     version: str | None = None,
 ) -> Loaded[Corpus]:
     """Read a corpus file (format detected when ``fmt`` is None). Raises InputError."""
+    with paused_gc():
+        return _read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
+                            target_lang=target_lang, version=version)
+
+
+def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | None, corpus_id: str | None,
+                 source_lang: str | None, target_lang: str | None, version: str | None) -> Loaded[Corpus]:
     from mteval_gui.io.detect import CORPUS_FORMATS, detect_format
 
     path = Path(path)

@@ -146,10 +146,29 @@ def _defect(name: str, line: int | None, msg: str, col: int | None = None) -> De
     return Defect(name, line, msg, col)
 
 
-def parse_json_line(line: str, name: str, lineno: int, defects: list[Defect]) -> Any:
-    """Decode one JSONL line; on error append a located defect and return None."""
+BAD = object()  # marks a JSONL line that could not be decoded (its defect is already recorded)
+
+
+def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
+    """Decode every non-blank line of a JSONL file: ``[(line number, value or BAD)]``.
+
+    The whole file is first decoded in one call (as one array); only if that fails are lines
+    decoded one by one to locate each defect.
+    """
+    numbered = [(i, line) for i, line in enumerate(tf.lines(), 1) if line.strip()]
+    if not numbered:
+        return []
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        defects.append(_defect(name, lineno, f"invalid JSON: {exc.msg}", exc.colno))
-        return None
+        values = json.loads("[" + ",".join(line for _, line in numbered) + "]")
+    except json.JSONDecodeError:
+        values = None
+    if values is not None and len(values) == len(numbered):
+        return [(i, v) for (i, _), v in zip(numbered, values)]
+    out: list[tuple[int, Any]] = []
+    for i, line in numbered:
+        try:
+            out.append((i, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            defects.append(_defect(tf.name, i, f"invalid JSON: {exc.msg}", exc.colno))
+            out.append((i, BAD))
+    return out

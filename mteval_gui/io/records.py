@@ -40,6 +40,59 @@ OUTPUT_ALIASES = {
     "cost": "cost_usd",
 }
 
+_ENTRY_NAMES = tuple(Entry.model_fields)
+_OUTPUT_NAMES = tuple(Output.model_fields)
+_USAGE_NAMES = tuple(Usage.model_fields)
+_setattr = object.__setattr__
+
+
+def construct(cls: type, values: dict[str, Any], extra: dict[str, Any] | None = None) -> Any:
+    """A model instance from already-checked values holding every field (no re-validation).
+
+    Equivalent to ``cls.model_construct`` without its per-field default resolution, which
+    dominated import time; the checks in this module are what validates the values.
+    """
+    m = cls.__new__(cls)
+    _setattr(m, "__dict__", values)
+    _setattr(m, "__pydantic_fields_set__", set(values))
+    _setattr(m, "__pydantic_extra__", extra)
+    _setattr(m, "__pydantic_private__", None)
+    return m
+
+
+_USAGE_SET = frozenset(_USAGE_NAMES)
+
+
+def make_usage(d: dict[str, Any]) -> Usage:
+    """A Usage from a checked dict (unknown keys kept as extra, like the model does)."""
+    get = d.get
+    values = {k: get(k) for k in _USAGE_NAMES}
+    extra = {} if d.keys() <= _USAGE_SET else {k: v for k, v in d.items() if k not in _USAGE_SET}
+    return construct(Usage, values, extra)
+
+
+def make_output(id: str, predicted: str = "", *, raw_predicted: str | None = None, latency_s: float | None = None,
+                cost_usd: float | None = None, cached: bool | None = None, usage: Usage | None = None,
+                error: str | None = None, extra: dict[str, Any] | None = None) -> Output:
+    """An Output from checked values."""
+    return construct(Output, {"id": id, "predicted": predicted, "raw_predicted": raw_predicted, "latency_s": latency_s,
+                              "cost_usd": cost_usd, "cached": cached, "usage": usage, "error": error}, extra or {})
+
+
+def make_entry(id: str, source: str, reference: str | None = None, *, variants: list[str] | None = None,
+               terminology: dict[str, list[str]] | None = None, difficulty: int | None = None,
+               domain: str | None = None, register: str | None = None, segment: str | None = None,
+               provenance: str | dict[str, Any] | None = None, phenomena: list[str] | None = None,
+               expected_morphology: dict[str, str] | None = None, metadata: dict[str, Any] | None = None) -> Entry:
+    """An Entry from checked values."""
+    return construct(Entry, {
+        "id": id, "source": source, "reference": reference, "variants": variants or [],
+        "terminology": terminology or {}, "difficulty": difficulty, "domain": domain, "register": register,
+        "segment": segment, "provenance": provenance, "phenomena": phenomena or [],
+        "expected_morphology": expected_morphology or {}, "metadata": metadata or {},
+    })
+
+
 _normalize = unicodedata.normalize
 _is_nfc = unicodedata.is_normalized
 
@@ -98,16 +151,20 @@ def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[s
         dl.add(line, f"an entry must be an object with 'id' and 'source', got {_type_name(rec)}")
         return None
     n_before = len(dl) + dl.dropped
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any]
     extra: dict[str, Any] = {}
-    for key, value in rec.items():
-        k = key if key in ENTRY_FIELDS else ENTRY_ALIASES.get(key, key)
-        if k in ENTRY_FIELDS and k not in fields:
-            fields[k] = value
-        else:
-            extra[key] = value
-    if extra:
-        unknown.update(extra)
+    if rec.keys() <= ENTRY_FIELDS:
+        fields = rec
+    else:
+        fields = {}
+        for key, value in rec.items():
+            k = key if key in ENTRY_FIELDS else ENTRY_ALIASES.get(key, key)
+            if k in ENTRY_FIELDS and k not in fields:
+                fields[k] = value
+            else:
+                extra[key] = value
+        if extra:
+            unknown.update(extra)
 
     eid = record_id(fields.get("id"))
     if "id" not in fields or fields["id"] is None:
@@ -180,10 +237,10 @@ def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[s
         return None
     if extra:
         meta = {**nfc_deep(extra), **meta}
-    return Entry.model_construct(
-        id=eid,
-        source=nfc(src),
-        reference=nfc(ref) if isinstance(ref, str) else None,
+    return make_entry(
+        eid,
+        nfc(src),
+        nfc(ref) if isinstance(ref, str) else None,
         variants=[nfc(v) for v in variants],
         terminology=nfc_deep(terminology),
         difficulty=diff,
@@ -207,14 +264,18 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
         dl.add(line, f"an output must be an object with 'id' and 'predicted', got {_type_name(rec)}")
         return None
     n_before = len(dl) + dl.dropped
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any]
     extra: dict[str, Any] = {}
-    for key, value in rec.items():
-        k = key if key in OUTPUT_FIELDS else OUTPUT_ALIASES.get(key, key)
-        if k in OUTPUT_FIELDS and k not in fields:
-            fields[k] = value
-        else:
-            extra[key] = value
+    if rec.keys() <= OUTPUT_FIELDS:
+        fields = rec
+    else:
+        fields = {}
+        for key, value in rec.items():
+            k = key if key in OUTPUT_FIELDS else OUTPUT_ALIASES.get(key, key)
+            if k in OUTPUT_FIELDS and k not in fields:
+                fields[k] = value
+            else:
+                extra[key] = value
     oid = record_id(fields.get("id"))
     if fields.get("id") is None:
         dl.add(line, "missing id")
@@ -252,7 +313,7 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
                         usage = {**usage, key: int(v)}
                     else:
                         dl.add(line, f"{label}usage.{key} must be an integer, got {v!r}")
-            usage_obj = Usage.model_construct(**usage)
+            usage_obj = make_usage(usage)
     err = fields.get("error")
     if err is not None and not isinstance(err, str):
         err = json.dumps(err, ensure_ascii=False)
@@ -260,14 +321,14 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
         err = None
     if len(dl) + dl.dropped > n_before:
         return None
-    return Output.model_construct(
-        id=oid,
-        predicted=nfc(pred) if pred else "",
+    return make_output(
+        oid,
+        nfc(pred) if pred else "",
         raw_predicted=nfc(raw) if isinstance(raw, str) else None,
         latency_s=fields.get("latency_s"),
         cost_usd=fields.get("cost_usd"),
         cached=cached,
         usage=usage_obj,
         error=nfc(err) if err else None,
-        **nfc_deep(extra),
+        extra=nfc_deep(extra) if extra else {},
     )

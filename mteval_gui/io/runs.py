@@ -23,10 +23,10 @@ from pydantic import ValidationError
 
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.errors import Defect, InputError
-from mteval_gui.io.common import Loaded, default_name
+from mteval_gui.io.common import Loaded, default_name, paused_gc
 from mteval_gui.io.corpus import is_harness_report
-from mteval_gui.io.jsonparse import parse_document, parse_json_line
-from mteval_gui.io.records import nfc, nfc_deep, output_from_record
+from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
+from mteval_gui.io.records import make_output, nfc, nfc_deep, output_from_record
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
 
 _CORPUS_HINT_KEYS = ("corpus_id", "dataset_id", "corpus")
@@ -78,19 +78,12 @@ def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) 
 def _read_jsonl(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
     records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
-    first = True
-    for i, line in enumerate(tf.lines(), 1):
-        if not line.strip():
+    for n, (i, rec) in enumerate(parse_jsonl(tf, dl)):
+        if rec is BAD:
             continue
-        rec = parse_json_line(line, tf.name, i, dl)
-        if rec is None:
-            first = False
-            continue
-        if first and isinstance(rec, dict) and "run" in rec and "id" not in rec:
+        if n == 0 and isinstance(rec, dict) and "run" in rec and "id" not in rec:
             meta = _meta(rec["run"], dl, i, hints)
-            first = False
             continue
-        first = False
         records.append((i, rec))
     outputs, lines = _collect_outputs(records, dl)
     return meta, outputs, lines
@@ -174,9 +167,7 @@ def _read_text(tf: TextFile, dl: DefectList, entry_ids: Sequence[str] | None) ->
         first_unpaired = min(len(hyps), len(entry_ids)) + 1
         dl.add(first_unpaired, f"line-count mismatch: the file has {len(hyps)} lines but the corpus has {len(entry_ids)} entries")
         return [], {}
-    outputs = [Output.model_construct(id=eid, predicted=nfc(h), raw_predicted=None, latency_s=None, cost_usd=None,
-                                      cached=None, usage=None, error=None)
-               for eid, h in zip(entry_ids, hyps)]
+    outputs = [make_output(eid, nfc(h)) for eid, h in zip(entry_ids, hyps)]
     return outputs, {eid: i for i, eid in enumerate(entry_ids, 1)}
 
 
@@ -194,6 +185,12 @@ def read_run(
     ``hints`` of the result may hold ``corpus_id`` (named by the file), ``declared_run_id``
     (the run id written in the file), and for harness reports ``harness_corpus_path`` and ``sources`` (entry id -> source text).
     """
+    with paused_gc():
+        return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
+
+
+def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | None, run_id: str | None,
+              corpus_id: str | None, model_slug: str | None) -> Loaded[Run]:
     from mteval_gui.io.detect import RUN_FORMATS, detect_format
 
     path = Path(path)

@@ -19,10 +19,13 @@ def canonical_json(value: Any) -> str:
 
 
 def sha256_rows(head: Any, rows: Iterable[Sequence[Any]]) -> str:
-    """sha256 over ``head`` and each row, each written as canonical JSON on its own line."""
+    """sha256 over ``head`` (canonical JSON) and the rows (one JSON array of arrays).
+
+    Row cells are scalars or JSON text already written with sorted keys, so one encoder
+    call over all rows is canonical and much faster than one call per row.
+    """
     h = hashlib.sha256()
     h.update(canonical_json(head).encode("utf-8"))
-    for row in rows:
-        h.update(b"\n")
-        h.update(canonical_json(list(row)).encode("utf-8"))
+    h.update(b"\n")
+    h.update(json.dumps([list(r) for r in rows], ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     return h.hexdigest()

@@ -31,6 +31,22 @@ from mteval_gui.store.db import Workspace, utcnow
 from mteval_gui.store.hashing import sha256_rows
 
 
+_setattr = object.__setattr__
+
+
+def _construct(cls: type, values: dict[str, Any], extra: dict[str, Any] | None = None) -> Any:
+    """A model instance from stored values holding every field (stored data was checked on import)."""
+    m = cls.__new__(cls)
+    _setattr(m, "__dict__", values)
+    _setattr(m, "__pydantic_fields_set__", set(values))
+    _setattr(m, "__pydantic_extra__", extra)
+    _setattr(m, "__pydantic_private__", None)
+    return m
+
+
+_USAGE_NAMES = tuple(Usage.model_fields)
+
+
 class NotFoundError(StoreError):
     """A corpus, run, entry or glossary id that the workspace does not hold."""
 
@@ -124,11 +140,11 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
 
 
 def _entry_from_row(r: Sequence[Any]) -> Entry:
-    return Entry.model_construct(
-        id=r[0], source=r[1], reference=r[2], variants=_loads(r[3], []), terminology=_loads(r[4], {}),
-        difficulty=r[5], domain=r[6], register=r[7], segment=r[8], provenance=_loads(r[9]),
-        phenomena=_loads(r[10], []), expected_morphology=_loads(r[11], {}), metadata=_loads(r[12], {}),
-    )
+    return _construct(Entry, {
+        "id": r[0], "source": r[1], "reference": r[2], "variants": _loads(r[3], []), "terminology": _loads(r[4], {}),
+        "difficulty": r[5], "domain": r[6], "register": r[7], "segment": r[8], "provenance": _loads(r[9]),
+        "phenomena": _loads(r[10], []), "expected_morphology": _loads(r[11], {}), "metadata": _loads(r[12], {}),
+    })
 
 
 def _corpus_row(ws: Workspace, corpus_id: str) -> dict[str, Any]:
@@ -232,7 +248,11 @@ _OUTPUT_INSERT = (
 def _usage_json(u: Usage | dict | None) -> str | None:
     if u is None:
         return None
-    d = u.model_dump(exclude_none=True) if isinstance(u, Usage) else {k: v for k, v in u.items() if v is not None}
+    if isinstance(u, Usage):
+        d = {k: v for k, v in u.__dict__.items() if v is not None}
+        d.update({k: v for k, v in (u.__pydantic_extra__ or {}).items() if v is not None})
+    else:
+        d = {k: v for k, v in u.items() if v is not None}
     return _dumps_opt(d) if d else None
 
 
@@ -344,11 +364,14 @@ def _output_from_row(r: Sequence[Any]) -> Output:
     extra = _loads(r[9], {}) or {}
     if r[8]:
         extra["missing"] = True
-    return Output.model_construct(
-        id=r[0], predicted=r[1] or "", raw_predicted=r[2], latency_s=r[3], cost_usd=r[4],
-        cached=None if r[5] is None else bool(r[5]), usage=Usage.model_construct(**usage) if usage else None,
-        error=r[7], **extra,
-    )
+    usage_obj = None
+    if usage:
+        usage_obj = _construct(Usage, {k: usage.get(k) for k in _USAGE_NAMES},
+                               {k: v for k, v in usage.items() if k not in _USAGE_NAMES})
+    return _construct(Output, {
+        "id": r[0], "predicted": r[1] or "", "raw_predicted": r[2], "latency_s": r[3], "cost_usd": r[4],
+        "cached": None if r[5] is None else bool(r[5]), "usage": usage_obj, "error": r[7],
+    }, extra)
 
 
 _OUTPUT_COLS = "o.entry_id, o.predicted, o.raw_predicted, o.latency_s, o.cost_usd, o.cached, o.usage, o.error, o.missing, o.extra"

@@ -149,3 +149,22 @@ def test_preview_lists_defects_without_raising(tmp_path):
     pv = preview(write(tmp_path / "c.jsonl", '{"id": 1, "source": "a"}\n{oops\n'), n=5)
     assert pv.kind == "corpus" and len(pv.rows) == 1
     assert [str(d) for d in pv.defects] == [f"{tmp_path / 'c.jsonl'}:2:2: invalid JSON: Expecting property name enclosed in double quotes"]
+
+
+def test_constructed_models_equal_validated_models(tmp_path):
+    from mteval_gui.domain.corpus import Entry
+    from mteval_gui.domain.run import Output
+    from mteval_gui.io import read_corpus
+    from mteval_gui.paths import demo_dir
+
+    corpus = read_corpus(demo_dir() / "crk-verbs.jsonl").value
+    for e in corpus.entries:
+        assert Entry.model_validate(e.model_dump()) == e
+    run = read_run(demo_dir() / "crk-verbs.good.jsonl").value
+    p = write(tmp_path / "x.jsonl", '{"id": "a", "predicted": "x", "usage": {"prompt_tokens": 3, "extra_tokens": 1}, "note": 1}\n')
+    for o in run.outputs + read_run(p).value.outputs:
+        again = Output.model_validate(o.model_dump())
+        assert again == o
+        assert again.model_extra == o.model_extra
+        if o.usage is not None:
+            assert again.usage.model_extra == o.usage.model_extra
