@@ -42,7 +42,8 @@ DEMO_CORPORA = (
     DemoCorpus("demo-fra-ewe", "fra-ewe-phrases.tsv", "fra", "ewe",
                ("fra-ewe-phrases.good.txt", "fra-ewe-phrases.flawed.jsonl"), "fra-ewe-glossary.json"),
 )
-DEMO_RUN_IDS = {"fra-ewe-phrases.good.txt": "ewe-demo-good"}
+# a hypothesis text file carries no metadata: its run id and system name are given here
+DEMO_TEXT_RUNS = {"fra-ewe-phrases.good.txt": ("ewe-demo-good", "demo-mt-good")}
 
 
 def default_demo_path() -> Path:
@@ -59,7 +60,8 @@ def build_demo_workspace(path: str | Path | None = None) -> Workspace:
         import_corpus_file(ws, base / dc.file, corpus_id=dc.corpus_id, source_lang=dc.source_lang,
                            target_lang=dc.target_lang)
         for run_file in dc.runs:
-            import_run_file(ws, base / run_file, corpus_id=dc.corpus_id, run_id=DEMO_RUN_IDS.get(run_file))
+            run_id, slug = DEMO_TEXT_RUNS.get(run_file, (None, None))
+            import_run_file(ws, base / run_file, corpus_id=dc.corpus_id, run_id=run_id, model_slug=slug)
         if dc.glossary:
             g = import_glossary_file(ws, base / dc.glossary, name=f"{dc.corpus_id} glossary")
             repo.set_setting(ws, f"glossary.{dc.corpus_id}", g.id)

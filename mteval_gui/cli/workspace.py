@@ -253,13 +253,30 @@ def cmd_list_corpora(args: argparse.Namespace, ws: Any) -> int:
     return 0
 
 
-def runs_table_rows(runs: list[dict[str, Any]]) -> tuple[list[list[str]], list[str]]:
-    """The runs table as printed by ``mteval list runs`` and ``mteval demo``."""
+def _tier(ws: Any, row: dict[str, Any]) -> str:
+    tier = row.get("quality_tier")
+    if not tier:
+        return "-"
+    from mteval_gui.scoring.composite import REVIEW_GATED_TIERS, tier_display
+
+    confirmed = None
+    if tier in REVIEW_GATED_TIERS and ws is not None:
+        from mteval_gui.store.judgments import signoff_status
+
+        confirmed = signoff_status(ws, row["run_id"])["confirmed"]
+    return tier_display(tier, confirmed)
+
+
+def runs_table_rows(runs: list[dict[str, Any]], ws: Any = None) -> tuple[list[list[str]], list[str]]:
+    """The runs table as printed by ``mteval list runs`` and ``mteval demo``.
+
+    Deployable and fluent tiers read "pending speaker review" until a reviewer signs the run off.
+    """
     header = ["run", "corpus", "model", "n", "missing", "errors", "composite", "tier", "chrF++", "exact", "status"]
     rows = []
     for r in runs:
         rows.append([r["run_id"], r["corpus_id"], r.get("model_slug") or "-", str(r["n_outputs"]), str(r["n_missing"]),
-                     str(r["n_errors"]), _fmt(r.get("composite_score"), 4), r.get("quality_tier") or "-",
+                     str(r["n_errors"]), _fmt(r.get("composite_score"), 4), _tier(ws, r),
                      _fmt(r.get("chrf_plus_plus")), _fmt(r.get("exact_match_rate"), 3), r.get("status") or ""])
     return rows, header
 
@@ -272,7 +289,7 @@ def cmd_list_runs(args: argparse.Namespace, ws: Any) -> int:
     if args.json:
         print(json.dumps(runs, ensure_ascii=False, indent=1, default=str))
         return 0
-    rows, header = runs_table_rows(runs)
+    rows, header = runs_table_rows(runs, ws)
     print_table(rows, header)
     return 0
 
@@ -409,7 +426,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 bar.close()
             for p in problems:
                 print(f"warning: {p}", file=sys.stderr)
-        rows, header = runs_table_rows(repo.list_runs(ws))
+        rows, header = runs_table_rows(repo.list_runs(ws), ws)
         print_table(rows, header)
     finally:
         ws.close()

@@ -170,3 +170,21 @@ def test_every_command_has_help(capsys):
             main([*argv, "--help"])
         assert ei.value.code == 0
         assert "usage: mteval" in capsys.readouterr().out
+
+
+def test_demo_scores_every_run(tmp_path, capsys):
+    db = tmp_path / "demo.sqlite"
+    assert run_cli(db, "demo") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[:3] == ["run", "corpus", "model"]
+    ws = Workspace(db)
+    runs = {r["run_id"]: r for r in repo.list_runs(ws)}
+    ws.close()
+    assert {r["status"] for r in runs.values()} == {"scored"}
+    assert all(r["composite_score"] is not None and r["has_run_card"] for r in runs.values())
+    assert runs["crk-demo-good"]["composite_score"] > runs["crk-demo-flawed"]["composite_score"]
+    assert runs["ewe-demo-good"]["composite_score"] > runs["ewe-demo-flawed"]["composite_score"]
+    assert runs["ewe-demo-good"]["model_slug"] == "demo-mt-good"
+    table = "\n".join(lines)
+    for run_id in runs:
+        assert run_id in table
