@@ -51,14 +51,18 @@ class NotFoundError(StoreError):
     """A corpus, run, entry or glossary id that the workspace does not hold."""
 
 
+# one encoder for every JSON column (json.dumps with options builds a new encoder per call)
+_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+
+
 def _dumps(v: Any, empty: str) -> str:
     if not v:
         return empty
-    return json.dumps(v, ensure_ascii=False, sort_keys=True)
+    return _encode(v)
 
 
 def _dumps_opt(v: Any) -> str | None:
-    return None if v is None else json.dumps(v, ensure_ascii=False, sort_keys=True)
+    return None if v is None else _encode(v)
 
 
 def _loads(v: str | None, default: Any = None) -> Any:
