@@ -85,7 +85,7 @@ def _language_pair(value: Any, dl: DefectList, line: int | None) -> dict[str, st
         extra = {k: v for k, v in value.items() if k not in ("source", "target")}
         return {"source": normalise_code(src), "target": normalise_code(tgt), **extra}
     if isinstance(value, str):
-        for sep in ("-", "→", ">", "_", "2"):
+        for sep in ("-", "→", ">", "_"):
             if sep in value:
                 a, _, b = value.partition(sep)
                 if a.strip() and b.strip():
@@ -127,7 +127,6 @@ def _split_meta(meta: dict[str, Any], dl: DefectList, line: int | None) -> dict[
 
 
 def _finish(
-    tf: TextFile,
     fmt: str,
     meta: dict[str, Any],
     entries: list[Entry],
@@ -404,5 +403,5 @@ def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | No
         pair = pair_from_stem(default_id)
         if pair:
             guessed = pair
-    return _finish(tf, fmt, meta, entries, lines, warnings, dl, corpus_id=corpus_id, source_lang=source_lang,
+    return _finish(fmt, meta, entries, lines, warnings, dl, corpus_id=corpus_id, source_lang=source_lang,
                    target_lang=target_lang, version=version, default_id=default_id, guessed_pair=guessed)

@@ -188,3 +188,10 @@ def test_demo_scores_every_run(tmp_path, capsys):
     table = "\n".join(lines)
     for run_id in runs:
         assert run_id in table
+    out = tmp_path / "good.csv"
+    assert run_cli(db, "export", "entries", "crk-demo-good", "-o", out) == 0
+    with out.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 28 and "core.chrf" in rows[0] and "core.exact" in rows[0]
+    exact = {r["id"]: r["core.exact"] for r in rows}
+    assert exact["crk-01"] == "1.0" and exact["crk-12"] == "0.0"  # pimohtēw (macron) is not an exact match
