@@ -205,11 +205,13 @@ class RunStatistics:
 
 def run_statistics(ws: Workspace, run_id: str, keys: Sequence[str] = COMPARE_KEYS) -> RunStatistics:
     """Per-entry statistics of a scored run for ``keys`` (checked against the run card's values)."""
+    row = ws.conn.execute("SELECT corpus_id FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None:
+        raise repo.NotFoundError(f"no run {run_id!r} in the workspace")
+    corpus_id = row[0]
     card = load_run_card_dict(ws, run_id)
     if card is None:
         raise MtevalError(f"run {run_id!r} has not been scored yet: run `mteval score {run_id}` first")
-    run = repo.get_run_meta(ws, run_id)  # noqa: F841  (raises NotFoundError for unknown runs)
-    corpus_id = repo.get_run(ws, run_id).corpus_id
     ids = repo.entry_ids(ws, corpus_id)
     job = scoring_job(ws, run_id) or {"config": {"metrics": []}}
     refs = {m["id"]: MetricRef(id=m["id"], python_name=m["python_name"], params=m.get("params") or {})
@@ -302,7 +304,9 @@ def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str,
             metrics.append(key)
         else:
             missing = [r for r in names if stats[r].quantity(key) is None]
-            skipped[key] = f"no per-entry statistics in {', '.join(missing)}"
+            if len(missing) < len(names):  # some runs have it: say which do not
+                shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+                skipped[key] = f"no value or per-entry statistics in {shown}"
     base_q = {k: base.quantity(k) for k in metrics}
     systems = {r: {k: stats[r].quantity(k) for k in metrics} for r in names if r != baseline}
     results = compare_many(base_q, systems, test=test, trials=trials, seed=seed, holm_correction=holm)  # type: ignore[arg-type]

@@ -28,6 +28,8 @@ Conventions: percentile bootstrap (numpy ``percentile``, linear), ``B = 1000``,
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -283,15 +285,51 @@ def resample_weights(rng: np.random.Generator, k: int, n: int) -> np.ndarray:
     return np.bincount(flat, minlength=k * n).reshape(k, n).astype(np.float64)
 
 
+_CACHE_CELLS = 4_000_000  # weight matrices up to this size are kept for reuse (same seed, size)
+_CACHE_SLOTS = 4
+_weight_cache: OrderedDict[tuple[str, int, int, int], list[np.ndarray]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[np.ndarray]:
+    """The weight matrices of ``total`` resamples (``kind="bootstrap"``: counts) or swaps
+    (``kind="swap"``: 0/1) of ``n`` entries, in chunks, reproducible from ``seed``.
+
+    Small ones are cached: comparing many runs and metrics with one seed reuses the same
+    resamples (paired tests need exactly that) without drawing them again.
+    """
+    key = (kind, int(seed), total, n) if seed is not None else None
+    if key is not None:
+        with _cache_lock:
+            hit = _weight_cache.get(key)
+            if hit is not None:
+                _weight_cache.move_to_end(key)
+        if hit is not None:
+            yield from hit
+            return
+    rng = np.random.default_rng(seed)
+    made: list[np.ndarray] = []
+    cache = key is not None and total * n <= _CACHE_CELLS
+    for k in _chunks(total, n):
+        if kind == "bootstrap":
+            w = resample_weights(rng, k, n)
+        else:
+            w = rng.integers(0, 2, size=(k, n)).astype(np.float64)
+        if cache:
+            made.append(w)
+        yield w
+    if cache:
+        with _cache_lock:
+            _weight_cache[key] = made  # type: ignore[index]
+            while len(_weight_cache) > _CACHE_SLOTS:
+                _weight_cache.popitem(last=False)
+
+
 def bootstrap_values(q: Quantity | EntryStats, *, n_bootstrap: int = DEFAULT_BOOTSTRAP,
                      seed: int | None = DEFAULT_SEED) -> np.ndarray:
     """The quantity on ``n_bootstrap`` resamples (in order, reproducible from ``seed``)."""
     q = _as_quantity(q)
-    n = q.n
-    rng = np.random.default_rng(seed)
-    out = []
-    for k in _chunks(n_bootstrap, n):
-        out.append(q.evaluate(resample_weights(rng, k, n)))
+    out = [q.evaluate(w) for w in weight_chunks("bootstrap", seed, n_bootstrap, q.n)]
     return np.concatenate(out) if out else np.zeros(0)
 
 
@@ -418,13 +456,11 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
         return PairedResult(metric, test, score_a, score_b, None, None, 0, None, None, seed, n)
     observed = abs(score_b - score_a)
     tol = _tolerance(score_a, score_b)
-    rng = np.random.default_rng(seed)
     count = 0
     if test == "ar":
         tot_a = {c: st.matrix.sum(axis=0, keepdims=True) for c, st in a.components.items()}
         tot_b = {c: st.matrix.sum(axis=0, keepdims=True) for c, st in b.components.items()}
-        for k in _chunks(trials, n):
-            swap = rng.integers(0, 2, size=(k, n)).astype(np.float64)
+        for swap in weight_chunks("swap", seed, trials, n):
             sums_a, sums_b = {}, {}
             for c in a.components:
                 sa = swap @ a.components[c].matrix
@@ -437,11 +473,7 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
         deltas = None
     elif test in ("bootstrap", "bs"):
         test = "bootstrap"
-        chunks = []
-        for k in _chunks(trials, n):
-            w = resample_weights(rng, k, n)
-            chunks.append(b.evaluate(w) - a.evaluate(w))
-        deltas = np.concatenate(chunks)
+        deltas = np.concatenate([b.evaluate(w) - a.evaluate(w) for w in weight_chunks("bootstrap", seed, trials, n)])
         finite = deltas[np.isfinite(deltas)]
         absd = np.abs(finite)
         centred = absd - absd.mean() if absd.size else absd
@@ -450,12 +482,7 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
         raise ValueError(f"unknown test {test!r} (use 'ar' or 'bootstrap')")
     p = (count + 1) / (trials + 1)
     if deltas is None:
-        rng_ci = np.random.default_rng(seed)
-        chunks = []
-        for k in _chunks(trials, n):
-            w = resample_weights(rng_ci, k, n)
-            chunks.append(b.evaluate(w) - a.evaluate(w))
-        deltas = np.concatenate(chunks)
+        deltas = np.concatenate([b.evaluate(w) - a.evaluate(w) for w in weight_chunks("bootstrap", seed, trials, n)])
     lo, hi = _percentiles(deltas, alpha)
     return PairedResult(metric, test, score_a, score_b, score_b - score_a, p, trials, lo, hi, seed, n)
 

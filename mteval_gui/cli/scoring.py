@@ -1,0 +1,348 @@
+"""Scoring commands.
+
+- ``mteval score RUN… [--all] [--metrics ID…] [--batch-size N] [--seed N]`` — score workspace
+  runs with a progress bar. Ctrl-C stops between two batches (a second Ctrl-C stops at
+  once); committed batches are kept and running the command again resumes.
+- ``mteval evaluate --corpus FILE --run FILE [--lang CODE] [--glossary FILE] [--analyzer PATH]
+  -o card.json`` — one shot, no workspace: read, score, write the run card.
+- ``mteval compare RUN… --baseline RUN [--test ar|bootstrap] [--holm]`` — paired tests of each
+  run against the baseline: score with its 95 % CI, difference with its CI, p-value.
+- ``mteval export runcard RUN -o FILE`` / ``mteval export results RUN -o FILE.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.cli import EXIT_CANCELLED
+from mteval_gui.cli._common import ProgressBar, open_workspace
+from mteval_gui.cli.workspace import command_group
+from mteval_gui.errors import Defect, InputError, MtevalError
+
+
+def register(subparsers: Any) -> None:
+    sp = subparsers.add_parser("score", help="score workspace runs (resumable; Ctrl-C stops between batches)")
+    sp.add_argument("runs", nargs="*", metavar="RUN", help="run ids (see `mteval runs`)")
+    sp.add_argument("--all", action="store_true", help="score every run of the workspace")
+    sp.add_argument("--metrics", nargs="+", metavar="ID", help="only these metric ids (e.g. core.chrf core.comet)")
+    sp.add_argument("--exclude", nargs="+", metavar="ID", default=[], help="skip these metric ids")
+    sp.add_argument("--batch-size", type=int, default=50, metavar="N", help="entries per committed batch (default 50)")
+    sp.add_argument("--seed", type=int, default=12345, metavar="N", help="bootstrap seed (default 12345)")
+    sp.add_argument("--bootstrap", type=int, default=1000, metavar="B", help="bootstrap resamples (default 1000)")
+    sp.add_argument("--glossary", metavar="ID", help="workspace glossary id used for terminology")
+    sp.add_argument("--analyzer", metavar="PATH", help="analyzer (.hfstol) to use instead of the installed one")
+    sp.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
+    sp.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
+    sp.add_argument("--process", action="store_true", help="score in a separate worker process")
+    sp.set_defaults(handler=cmd_score)
+
+    ep = subparsers.add_parser("evaluate", help="score a corpus file and a run file without a workspace")
+    ep.add_argument("--corpus", required=True, metavar="FILE", help="corpus file (JSON, JSONL, TSV, CSV, harness)")
+    ep.add_argument("--ref", metavar="FILE", help="reference file when the corpus is a plain source text file")
+    ep.add_argument("--run", required=True, metavar="FILE", help="run file (JSONL/JSON, hypothesis text, harness report)")
+    ep.add_argument("--lang", metavar="CODE", help="target language (ISO 639-3) when the corpus does not say")
+    ep.add_argument("--source-lang", metavar="CODE", help="source language (ISO 639-3) when the corpus does not say")
+    ep.add_argument("--glossary", metavar="FILE", help="glossary (JSON or TSV) for terminology")
+    ep.add_argument("--analyzer", metavar="PATH", help="analyzer (.hfstol) for FST metrics")
+    ep.add_argument("--metrics", nargs="+", metavar="ID", help="only these metric ids")
+    ep.add_argument("--exclude", nargs="+", metavar="ID", default=[], help="skip these metric ids")
+    ep.add_argument("--seed", type=int, default=12345, metavar="N")
+    ep.add_argument("--bootstrap", type=int, default=1000, metavar="B")
+    ep.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
+    ep.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
+    ep.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the run card JSON")
+    ep.set_defaults(handler=cmd_evaluate)
+
+    cp = subparsers.add_parser("compare", help="paired significance tests of runs against a baseline run")
+    cp.add_argument("runs", nargs="+", metavar="RUN")
+    cp.add_argument("--baseline", required=True, metavar="RUN")
+    cp.add_argument("--test", choices=("ar", "bootstrap"), default="ar",
+                    help="approximate randomisation (default) or paired bootstrap")
+    cp.add_argument("--holm", action="store_true", help="Holm correction over the compared runs (per metric)")
+    cp.add_argument("--trials", type=int, default=1000, metavar="N", help="trials / resamples (default 1000)")
+    cp.add_argument("--seed", type=int, default=12345, metavar="N")
+    cp.add_argument("--metrics", nargs="+", metavar="KEY",
+                    help="run-card score keys (default: chrf_plus_plus bleu ter exact_match_rate ... composite)")
+    cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    cp.set_defaults(handler=cmd_compare)
+
+    xs = command_group(subparsers, "export", "export tables and files from the workspace")
+    rc = xs.add_parser("runcard", help="the run card (JSON, schema-checked) of a scored run")
+    rc.add_argument("run", metavar="RUN")
+    rc.add_argument("-o", "--output", required=True, metavar="FILE")
+    rc.set_defaults(handler=cmd_export_runcard)
+    rr = xs.add_parser("results", help="per-entry results of a scored run (CSV)")
+    rr.add_argument("run", metavar="RUN")
+    rr.add_argument("-o", "--output", required=True, metavar="FILE")
+    rr.set_defaults(handler=cmd_export_results)
+
+
+# --------------------------------------------------------------------------- score
+
+
+class _Interrupts:
+    """First Ctrl-C cancels between batches; a second one interrupts at once."""
+
+    def __init__(self, token: Any) -> None:
+        self.token = token
+        self._old: Any = None
+
+    def __enter__(self) -> "_Interrupts":
+        try:
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread: no signal handling
+            self._old = None
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.token.cancelled:
+            raise KeyboardInterrupt
+        self.token.cancel()
+        print("\nmteval: stopping after the current batch (Ctrl-C again to stop now)", file=sys.stderr)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+def _fmt(v: Any, places: int = 2) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.{places}f}"
+    return str(v)
+
+
+def _summary_line(card: Any) -> str:
+    s = card.scores
+    ci = s.confidence_intervals.get("chrf_plus_plus")
+    chrf = _fmt(s.chrf_plus_plus)
+    if ci is not None and ci.ci_lower is not None:
+        chrf += f" [{ci.ci_lower:.2f}, {ci.ci_upper:.2f}]"
+    caveats = ",".join(c.code for c in card.score_caveats)
+    return (f"{card.run_id}: composite {_fmt(s.composite, 4)} ({s.quality_tier}, profile {card.composite_profile}) "
+            f"chrF++ {chrf} BLEU {_fmt(s.bleu)} exact {_fmt(s.exact_match_rate, 3)}"
+            + (f" caveats: {caveats}" if caveats else ""))
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from mteval_gui.jobs import score_workspace_run, score_workspace_run_in_process
+    from mteval_gui.scoring.runner import CancelToken, ScoringCancelled
+    from mteval_gui.store import repo
+
+    ws = open_workspace(args)
+    runs = list(args.runs)
+    if args.all:
+        runs += [r["run_id"] for r in repo.list_runs(ws) if r["run_id"] not in runs]
+    if not runs:
+        raise MtevalError("name at least one run (or --all)")
+    for r in runs:
+        if not repo.run_exists(ws, r):
+            raise MtevalError(f"no run {r!r} in the workspace {ws.path}")
+    options: dict[str, Any] = {}
+    if args.analyzer:
+        options["analyzer_path"] = str(Path(args.analyzer).resolve())
+    if args.multi_ref:
+        options["multi_ref"] = True
+    if args.heavy:
+        options["heavy"] = True
+    token = CancelToken()
+    kwargs = dict(metrics=args.metrics, exclude=args.exclude, batch_size=args.batch_size, seed=args.seed,
+                  n_bootstrap=args.bootstrap, options=options, glossary=args.glossary)
+    with _Interrupts(token):
+        for run_id in runs:
+            bar = ProgressBar(run_id)
+            try:
+                if args.process:
+                    card = score_workspace_run_in_process(ws.path, run_id, on_progress=bar, cancel=token, **kwargs)
+                else:
+                    card = score_workspace_run(ws, run_id, on_progress=bar, cancel=token, **kwargs).run_card
+            except ScoringCancelled:
+                bar.close()
+                print(f"mteval: {run_id}: cancelled; committed batches are kept, run `mteval score {run_id}` to resume",
+                      file=sys.stderr)
+                return EXIT_CANCELLED
+            bar.close()
+            print(_summary_line(card))
+    return 0
+
+
+# --------------------------------------------------------------------------- evaluate
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from mteval_gui.cards import load_card_sha256, try_load_card
+    from mteval_gui.io.corpus import read_corpus
+    from mteval_gui.io.glossary import read_glossary
+    from mteval_gui.io.runs import read_run
+    from mteval_gui.scoring.runcard import write_run_card
+    from mteval_gui.scoring.runner import ScoringRequest, score_run
+
+    loaded = read_corpus(args.corpus, ref_path=args.ref, target_lang=args.lang, source_lang=args.source_lang)
+    corpus = loaded.value
+    if args.lang:
+        corpus.language_pair.target = args.lang
+    if args.source_lang:
+        corpus.language_pair.source = args.source_lang
+    ids = [e.id for e in corpus.entries]
+    run_loaded = read_run(args.run, entry_ids=ids)
+    run = run_loaded.value
+    known = set(ids)
+    unknown = [o.id for o in run.outputs if o.id not in known]
+    if unknown:
+        raise InputError([Defect(str(args.run), run_loaded.lines.get(u), f"output id {u!r} is not in the corpus")
+                          for u in unknown])
+    have = {o.id for o in run.outputs}
+    missing = [i for i in ids if i not in have]
+    if missing:
+        print(f"mteval: {len(missing)} corpus entries have no output; they are scored as empty outputs",
+              file=sys.stderr)
+    glossary: dict[str, list[str]] = {}
+    if args.glossary:
+        glossary = read_glossary(args.glossary).value
+    target = corpus.language_pair.target
+    card = try_load_card(target)
+    card_sha = None
+    if card is not None:
+        try:
+            card_sha = load_card_sha256(target)
+        except MtevalError:
+            card_sha = None
+    options: dict[str, Any] = {}
+    if args.analyzer:
+        options["analyzer_path"] = str(Path(args.analyzer).resolve())
+    if args.multi_ref:
+        options["multi_ref"] = True
+    if args.heavy:
+        options["heavy"] = True
+    from mteval_gui.store.repo import corpus_sha256
+
+    request = ScoringRequest(
+        run_id=run.meta.run_id, corpus=corpus, run=run, target_card=card,
+        source_card=try_load_card(corpus.language_pair.source), glossary=glossary,
+        include=args.metrics, exclude=tuple(args.exclude), options=options, seed=args.seed,
+        n_bootstrap=args.bootstrap, card_sha256=card_sha, corpus_sha256=corpus_sha256(corpus),
+    )
+    bar = ProgressBar(run.meta.run_id)
+    try:
+        result = score_run(request, on_progress=bar)
+    finally:
+        bar.close()
+    write_run_card(result.run_card, args.output)
+    print(_summary_line(result.run_card))
+    print(f"run card written to {args.output}")
+    return 0
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from mteval_gui.jobs import COMPARE_KEYS, compare_workspace_runs
+
+    ws = open_workspace(args)
+    keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
+    cmp = compare_workspace_runs(ws, args.runs, args.baseline, test=args.test, trials=args.trials, seed=args.seed,
+                                 holm=args.holm, keys=keys)
+    if args.json:
+        out = {
+            "baseline": cmp.baseline, "test": cmp.test, "trials": cmp.trials, "seed": cmp.seed, "holm": cmp.holm,
+            "metrics": cmp.metrics, "skipped": cmp.skipped,
+            "scores": {r: {k: {"score": s, "ci_lower": lo, "ci_upper": hi} for k, (s, lo, hi) in v.items()}
+                       for r, v in cmp.scores.items()},
+            "comparisons": {r: {k: res.as_dict() for k, res in v.items()} for r, v in cmp.results.items()},
+            "caveats": [c.model_dump() for c in cmp.caveats],
+        }
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    test_name = "approximate randomisation" if cmp.test == "ar" else "paired bootstrap"
+    print(f"baseline: {cmp.baseline}   test: {test_name}, {cmp.trials} trials, seed {cmp.seed}"
+          + ("   p-values Holm-corrected per metric" if cmp.holm else ""))
+    width = max(len(r) for r in [cmp.baseline, *cmp.runs]) + 2
+    for key in cmp.metrics:
+        places = 4 if key in ("composite", "exact_match_rate", "equivalent_match_rate", "fst_acceptance_rate",
+                              "semantic_score", "comet_score") else 2
+        print()
+        print(f"{key}")
+        print(f"  {'run':<{width}}{'score':>10}  {'95% CI':<22}{'Δ':>10}  {'Δ 95% CI':<24}{'p':>8}"
+              + (f"{'p (Holm)':>10}" if cmp.holm else ""))
+        s, lo, hi = cmp.scores[cmp.baseline][key]
+        print(f"  {cmp.baseline:<{width}}{_fmt(s, places):>10}  {_ci(lo, hi, places):<22}{'(baseline)':>10}")
+        for r in cmp.runs:
+            s, lo, hi = cmp.scores[r][key]
+            res = cmp.results[r][key]
+            line = (f"  {r:<{width}}{_fmt(s, places):>10}  {_ci(lo, hi, places):<22}"
+                    f"{_signed(res.delta, places):>10}  {_ci(res.ci_lower, res.ci_upper, places):<24}"
+                    f"{_p(res.p_value):>8}")
+            if cmp.holm:
+                line += f"{_p(res.p_adjusted):>10}"
+            print(line)
+    for key, why in cmp.skipped.items():
+        print(f"\n{key}: not compared ({why})")
+    for c in cmp.caveats:
+        print(f"\ncaveat {c.code}: {c.message}")
+    return 0
+
+
+def _ci(lo: float | None, hi: float | None, places: int) -> str:
+    if lo is None or hi is None:
+        return "—"
+    return f"[{lo:.{places}f}, {hi:.{places}f}]"
+
+
+def _signed(v: float | None, places: int) -> str:
+    return "—" if v is None else f"{v:+.{places}f}"
+
+
+def _p(p: float | None) -> str:
+    return "—" if p is None else f"{p:.4f}"
+
+
+# --------------------------------------------------------------------------- export
+
+
+def _card_of(args: argparse.Namespace) -> Any:
+    from mteval_gui.store import repo
+    from mteval_gui.store.results import load_run_card
+
+    ws = open_workspace(args)
+    if not repo.run_exists(ws, args.run):
+        raise MtevalError(f"no run {args.run!r} in the workspace {ws.path}")
+    card = load_run_card(ws, args.run)
+    if card is None:
+        raise MtevalError(f"run {args.run!r} has not been scored yet: run `mteval score {args.run}` first")
+    return card
+
+
+def cmd_export_runcard(args: argparse.Namespace) -> int:
+    from mteval_gui.scoring.runcard import RunCardInvalid, validate_run_card, write_run_card
+
+    card = _card_of(args)
+    problems = validate_run_card(card)
+    if problems:
+        raise RunCardInvalid(problems)
+    write_run_card(card, args.output)
+    print(f"run card of {args.run} written to {args.output}")
+    return 0
+
+
+def cmd_export_results(args: argparse.Namespace) -> int:
+    from mteval_gui.scoring.runcard import RESULT_CSV_COLUMNS, results_table
+
+    card = _card_of(args)
+    rows = results_table(card)
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(RESULT_CSV_COLUMNS))
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in RESULT_CSV_COLUMNS})
+    print(f"{len(rows)} entries of {args.run} written to {out}")
+    return 0

@@ -1,0 +1,179 @@
+"""``mteval score / evaluate / compare / export runcard|results``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mteval_gui.cli import main
+from mteval_gui.scoring.runcard import validate_run_card
+from mteval_gui.scoring.runner import CancelToken
+from tests.conftest import SHARED_DATA
+
+
+def _write_toy(tmp: Path) -> tuple[Path, list[Path]]:
+    corpus = tmp / "toy.jsonl"
+    corpus.write_text("\n".join(json.dumps({
+        "id": f"e{i}", "source": f"The cat number {i} sits on the mat", "reference": f"Le chat numéro {i} est sur le tapis",
+        "difficulty": 1 + i % 2}) for i in range(36)) + "\n", encoding="utf-8")
+    runs = []
+    for k, name in enumerate(("good", "poor")):
+        p = tmp / f"{name}.jsonl"
+        lines = [json.dumps({"run": {"run_id": name, "model_slug": name, "elapsed_seconds": 12.0}})]
+        for i in range(36):
+            pred = f"Le chat numéro {i} est sur le tapis" if (k == 0 and i % 2 == 0) else f"chat {i}"
+            lines.append(json.dumps({"id": f"e{i}", "predicted": pred, "latency_s": 0.2}))
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        runs.append(p)
+    return corpus, runs
+
+
+@pytest.fixture
+def toy_ws(tmp_path):
+    corpus, runs = _write_toy(tmp_path)
+    db = tmp_path / "ws.sqlite"
+    assert main(["--db", str(db), "import", "corpus", str(corpus), "--id", "toy", "--source-lang", "eng",
+                 "--target-lang", "fra"]) == 0
+    for r in runs:
+        assert main(["--db", str(db), "import", "run", str(r), "--corpus", "toy"]) == 0
+    return db
+
+
+def test_score_export_runcard_and_results(toy_ws, tmp_path, capsys):
+    db = str(toy_ws)
+    assert main(["--db", db, "score", "good", "poor", "--metrics", "core.exact", "core.chrf", "core.bleu",
+                 "--bootstrap", "100", "--batch-size", "10"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^good: composite \d\.\d{4} \(\w+, profile B\) chrF\+\+ \d+\.\d\d \[", out, re.M)
+    assert "poor: composite" in out
+    card_path = tmp_path / "good.json"
+    assert main(["--db", db, "export", "runcard", "good", "-o", str(card_path)]) == 0
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    assert validate_run_card(card) == []
+    assert card["scores"]["exact_matches"] == 18 and card["scores"]["total"] == 36
+    assert card["sacrebleu_signatures"]["chrf_plus_plus"].startswith("nrefs:1|case:mixed|eff:yes|nc:6|nw:2")
+    csv_path = tmp_path / "good.csv"
+    assert main(["--db", db, "export", "results", "good", "-o", str(csv_path)]) == 0
+    with csv_path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 36
+    assert rows[0]["entry_id"] == "e0" and rows[0]["exact_match"] == "1" and float(rows[0]["entry_chrf"]) == 100.0
+    assert rows[1]["exact_match"] == "0" and rows[1]["predicted"] == "chat 1"
+
+
+def test_score_all_and_rerun_resumes(toy_ws, capsys):
+    db = str(toy_ws)
+    assert main(["--db", db, "score", "--all", "--metrics", "core.exact", "--bootstrap", "50"]) == 0
+    assert main(["--db", db, "score", "good", "--metrics", "core.exact", "--bootstrap", "50"]) == 0
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import scoring_job
+
+    ws = Workspace(db)
+    job = scoring_job(ws, "good")
+    assert job["state"] == "done" and job["batches_done"] == job["n_batches"]
+
+
+def test_compare_prints_table_with_cis_and_p_values(toy_ws, capsys):
+    db = str(toy_ws)
+    assert main(["--db", db, "score", "--all", "--metrics", "core.exact", "core.chrf", "--bootstrap", "100"]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "compare", "good", "--baseline", "poor", "--trials", "200", "--holm"]) == 0
+    out = capsys.readouterr().out
+    assert "baseline: poor" in out and "approximate randomisation, 200 trials" in out
+    assert "chrf_plus_plus" in out and "exact_match_rate" in out and "composite" in out
+    line = next(l for l in out.splitlines() if l.strip().startswith("good") and "[" in l)
+    assert "0.0050" in line  # p = 1/201: every shuffle is smaller than the observed difference
+    assert main(["--db", db, "compare", "good", "--baseline", "poor", "--trials", "200", "--json",
+                 "--test", "bootstrap"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    r = data["comparisons"]["good"]["exact_match_rate"]
+    assert r["delta"] == pytest.approx(0.5) and r["p_value"] == pytest.approx(1 / 201)
+    assert r["ci_lower"] <= 0.5 <= r["ci_upper"]
+
+
+def test_compare_unscored_run_is_an_error(toy_ws, capsys):
+    assert main(["--db", str(toy_ws), "compare", "good", "--baseline", "poor"]) == 1
+    assert "has not been scored yet" in capsys.readouterr().err
+
+
+def test_evaluate_one_shot(tmp_path, capsys):
+    corpus, (good, _) = _write_toy(tmp_path)
+    out = tmp_path / "card.json"
+    assert main(["evaluate", "--corpus", str(corpus), "--run", str(good), "--lang", "fra", "--source-lang", "eng",
+                 "--metrics", "core.exact", "core.chrf", "--bootstrap", "100", "-o", str(out)]) == 0
+    card = json.loads(out.read_text(encoding="utf-8"))
+    assert validate_run_card(card) == []
+    assert card["scores"]["exact_match_rate"] == 0.5 and card["dataset"]["language_pair"] == "eng-fra"
+    assert card["run_id"] == "good"
+
+
+def test_evaluate_rejects_unknown_ids(tmp_path, capsys):
+    corpus, (good, _) = _write_toy(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(good.read_text(encoding="utf-8") + json.dumps({"id": "zzz", "predicted": "x"}) + "\n",
+                   encoding="utf-8")
+    out = tmp_path / "card.json"
+    assert main(["evaluate", "--corpus", str(corpus), "--run", str(bad), "--lang", "fra", "--source-lang", "eng",
+                 "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"bad\.jsonl:38: output id 'zzz' is not in the corpus", err)
+    assert not out.exists()
+
+
+def test_interrupt_handler_cancels_then_interrupts():
+    from mteval_gui.cli.scoring import _Interrupts
+
+    token = CancelToken()
+    h = _Interrupts(token)
+    h._handle(2, None)
+    assert token.cancelled
+    with pytest.raises(KeyboardInterrupt):
+        h._handle(2, None)
+
+
+@pytest.mark.shared_data
+def test_evaluate_eng_sme_report(tmp_path, capsys):
+    report = next(p for p in sorted((SHARED_DATA / "tatoeba" / "reports").glob("*_report.json"))
+                  if json.loads(p.read_text(encoding="utf-8"))["config"].get("target_lang_code") == "sme")
+    out = tmp_path / "sme.json"
+    assert main(["evaluate", "--corpus", str(report), "--run", str(report), "--lang", "sme", "--source-lang", "eng",
+                 "-o", str(out)]) == 0
+    card = json.loads(out.read_text(encoding="utf-8"))
+    assert round(card["scores"]["chrf_plus_plus"], 2) == 56.35
+    assert card["scores"]["exact_matches"] == 7 and card["scores"]["total"] == 58
+    assert validate_run_card(card) == []
+
+
+@pytest.mark.shared_data
+def test_compare_fr_ewe_systems_against_mt5(tmp_path, capsys):
+    mafand = SHARED_DATA / "ewe" / "mafand-fr-ewe"
+    db = str(tmp_path / "ewe.sqlite")
+    assert main(["--db", db, "import", "corpus", str(mafand / "test.fr"), "--ref-file", str(mafand / "test.ewe"),
+                 "--id", "mafand-fr-ewe", "--source-lang", "fra", "--target-lang", "ewe", "--format", "text"]) == 0
+    systems = sorted(p.stem for p in (mafand / "predictions").glob("*_fr_ewe_*.txt"))
+    for s in systems:
+        assert main(["--db", db, "import", "run", str(mafand / "predictions" / f"{s}.txt"), "--corpus",
+                     "mafand-fr-ewe", "--run-id", s, "--format", "text"]) == 0
+    assert main(["--db", db, "score", "--all", "--metrics", "core.chrf", "core.bleu", "core.exact",
+                 "--bootstrap", "200"]) == 0
+    capsys.readouterr()
+    others = [s for s in systems if s != "mt5_fr_ewe_news"]
+    assert main(["--db", db, "compare", *others, "--baseline", "mt5_fr_ewe_news", "--holm", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["comparisons"]) == set(others)
+    best = data["comparisons"]["m2m100_fr_ewe_rel_news_newsft"]["chrf_plus_plus"]
+    assert best["delta"] > 20 and best["p_value"] == pytest.approx(1 / 1001)
+    assert best["ci_lower"] > 0
+    for s in others:
+        for key in ("chrf_plus_plus", "bleu", "exact_match_rate"):
+            r = data["comparisons"][s][key]
+            assert 0 < r["p_value"] <= 1 and r["p_adjusted"] >= r["p_value"]
+    assert main(["--db", db, "compare", *others, "--baseline", "mt5_fr_ewe_news"]) == 0
+    table = capsys.readouterr().out
+    # one row per compared metric: chrF++, BLEU, exact match and the composite they make up
+    assert table.count("m2m100_fr_ewe_rel_news_newsft") == 4
+    assert "not compared" not in table
