@@ -8,6 +8,7 @@
     mteval list corpora|runs|glossaries
     mteval show entry CORPUS ENTRY_ID [--run RUN]
     mteval export entries CORPUS|RUN -o FILE [--format csv|tsv|jsonl]
+    mteval settings list|get|set|unset      workspace settings (JSON values)
     mteval demo                             build the demo workspace, score it, print the runs table
 
 Other command modules can add sub-commands to the shared verbs (``import``, ``export``,
@@ -112,6 +113,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", type=Path, required=True, help="output file (.csv, .tsv or .jsonl)")
     p.add_argument("--format", choices=("csv", "tsv", "jsonl"), help="default: from the output extension")
     p.set_defaults(handler=cmd_export_entries)
+
+    st = subparsers.add_parser("settings", help="read and change workspace settings",
+                               description="Read and change workspace settings (JSON values), e.g. "
+                                           "comet_model, default_reviewer, gloss_files, analyzer_paths.")
+    ssub = st.add_subparsers(dest="settings_what", metavar="WHAT")
+    ssub.required = True
+    p = ssub.add_parser("list", help="print every setting")
+    p.set_defaults(handler=cmd_settings_list)
+    p = ssub.add_parser("get", help="print one setting (JSON)")
+    p.add_argument("key")
+    p.set_defaults(handler=cmd_settings_get)
+    p = ssub.add_parser("set", help="set a setting; VALUE is JSON if it parses, else a string")
+    p.add_argument("key")
+    p.add_argument("value")
+    p.set_defaults(handler=cmd_settings_set)
+    p = ssub.add_parser("unset", help="remove a setting")
+    p.add_argument("key")
+    p.set_defaults(handler=cmd_settings_unset)
 
     p = subparsers.add_parser("demo", help="build the demo workspace, score it and print the runs table",
                               description="Build the bundled demo workspace (Plains Cree and Ewe corpora, runs, glossary), "
@@ -358,6 +377,52 @@ def cmd_show_entry(args: argparse.Namespace, ws: Any) -> int:
             print("scores:")
             for mid, v in data["scores"].items():
                 print(f"  {mid:<24} {_fmt(v, 4)}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- settings
+
+def _setting_rows(ws: Any) -> list[tuple[str, Any]]:
+    return [(k, json.loads(v)) for k, v in ws.conn.execute("SELECT key, value FROM settings ORDER BY key")]
+
+
+@with_workspace
+def cmd_settings_list(args: argparse.Namespace, ws: Any) -> int:
+    for key, value in _setting_rows(ws):
+        print(f"{key} = {json.dumps(value, ensure_ascii=False)}")
+    return 0
+
+
+@with_workspace
+def cmd_settings_get(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.store import repo
+
+    missing = object()
+    value = repo.get_setting(ws, args.key, missing)
+    if value is missing:
+        raise MtevalError(f"no setting {args.key!r}")
+    print(json.dumps(value, ensure_ascii=False))
+    return 0
+
+
+@with_workspace
+def cmd_settings_set(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.store import repo
+
+    try:
+        value = json.loads(args.value)
+    except json.JSONDecodeError:
+        value = args.value
+    repo.set_setting(ws, args.key, value)
+    print(f"{args.key} = {json.dumps(value, ensure_ascii=False)}")
+    return 0
+
+
+@with_workspace
+def cmd_settings_unset(args: argparse.Namespace, ws: Any) -> int:
+    from mteval_gui.store import repo
+
+    repo.set_setting(ws, args.key, None)
     return 0
 
 

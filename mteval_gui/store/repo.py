@@ -66,8 +66,13 @@ def _dumps_opt(v: Any) -> str | None:
 
 
 def _loads(v: str | None, default: Any = None) -> Any:
+    """Decode a JSON column; the stored empty literals are answered without decoding."""
     if v is None or v == "":
         return default
+    if v == "[]":
+        return []
+    if v == "{}":
+        return {}
     return json.loads(v)
 
 
@@ -149,6 +154,37 @@ def _entry_from_row(r: Sequence[Any]) -> Entry:
         "difficulty": r[5], "domain": r[6], "register": r[7], "segment": r[8], "provenance": _loads(r[9]),
         "phenomena": _loads(r[10], []), "expected_morphology": _loads(r[11], {}), "metadata": _loads(r[12], {}),
     })
+
+
+ENTRY_COLUMNS = ("entry_id", "position", "source", "reference", "variants", "terminology", "difficulty", "domain",
+                 "register", "segment", "provenance", "phenomena", "expected_morphology", "metadata")
+_ENTRY_JSON = {"variants": [], "terminology": {}, "phenomena": [], "expected_morphology": {}, "metadata": {},
+               "provenance": None}
+
+
+def entry_columns(ws: Workspace, corpus_id: str,
+                  fields: Sequence[str] = ("entry_id", "source", "reference", "difficulty")) -> dict[str, list[Any]]:
+    """Columns of a corpus' entries in corpus order, decoding only the JSON columns asked for.
+
+    ``fields`` are column names of the entries table (``id`` is accepted for ``entry_id``).
+    Meant for tables of 100,000 rows, where building Entry objects would cost seconds.
+    """
+    cols = ["entry_id" if f == "id" else f for f in fields]
+    bad = [c for c in cols if c not in ENTRY_COLUMNS]
+    if bad:
+        raise StoreError(f"unknown entry column(s): {', '.join(bad)} (known: {', '.join(ENTRY_COLUMNS)})")
+    if not cols:
+        return {}
+    sql = "SELECT " + ", ".join(f'"{c}"' for c in cols) + " FROM entries WHERE corpus_id = ? ORDER BY position"
+    rows = ws.conn.execute(sql, (corpus_id,)).fetchall()
+    out: dict[str, list[Any]] = {}
+    for j, (name, col) in enumerate(zip(fields, cols)):
+        values = [r[j] for r in rows]
+        if col in _ENTRY_JSON:
+            default = _ENTRY_JSON[col]
+            values = [_loads(v, type(default)() if default is not None else None) for v in values]
+        out[name] = values
+    return out
 
 
 def _corpus_row(ws: Workspace, corpus_id: str) -> dict[str, Any]:
@@ -414,6 +450,40 @@ def get_output(ws: Workspace, run_id: str, entry_id: str) -> Output:
     if r is None:
         raise NotFoundError(f"no output for entry {entry_id!r} in run {run_id!r}")
     return _output_from_row(r)
+
+
+OUTPUT_COLUMNS = ("entry_id", "position", "predicted", "raw_predicted", "latency_s", "cost_usd", "cached", "usage",
+                  "error", "missing", "extra")
+
+
+def output_columns(ws: Workspace, run_id: str,
+                   fields: Sequence[str] = ("entry_id", "predicted", "error")) -> dict[str, list[Any]]:
+    """Columns of a run's outputs in corpus order (missing outputs included), decoding only what is asked.
+
+    ``cached`` and ``missing`` come back as booleans (``cached`` may be None); ``usage`` and
+    ``extra`` as dicts (``usage`` may be None); ``id`` is accepted for ``entry_id``.
+    """
+    cols = ["entry_id" if f == "id" else f for f in fields]
+    bad = [c for c in cols if c not in OUTPUT_COLUMNS]
+    if bad:
+        raise StoreError(f"unknown output column(s): {', '.join(bad)} (known: {', '.join(OUTPUT_COLUMNS)})")
+    if not cols:
+        return {}
+    sql = "SELECT " + ", ".join(f'"{c}"' for c in cols) + " FROM outputs WHERE run_id = ? ORDER BY position"
+    rows = ws.conn.execute(sql, (run_id,)).fetchall()
+    out: dict[str, list[Any]] = {}
+    for j, (name, col) in enumerate(zip(fields, cols)):
+        values = [r[j] for r in rows]
+        if col == "cached":
+            values = [None if v is None else bool(v) for v in values]
+        elif col == "missing":
+            values = [bool(v) for v in values]
+        elif col == "usage":
+            values = [_loads(v) for v in values]
+        elif col == "extra":
+            values = [_loads(v, {}) for v in values]
+        out[name] = values
+    return out
 
 
 def get_run(ws: Workspace, run_id: str) -> Run:

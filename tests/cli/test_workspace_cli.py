@@ -163,9 +163,25 @@ def test_demo_builds_an_idempotent_workspace(tmp_path, capsys):
     ws.close()
 
 
+def test_settings_commands(tmp_path, capsys):
+    db = tmp_path / "ws.sqlite"
+    assert run_cli(db, "settings", "set", "comet_model", "masakhane/africomet-mtl") == 0
+    assert run_cli(db, "settings", "set", "gloss_files", '{"crk": ["/data/crkeng.importjson"]}') == 0
+    capsys.readouterr()
+    assert run_cli(db, "settings", "get", "gloss_files") == 0
+    assert capsys.readouterr().out == '{"crk": ["/data/crkeng.importjson"]}\n'
+    assert run_cli(db, "settings", "list") == 0
+    assert capsys.readouterr().out == ('comet_model = "masakhane/africomet-mtl"\n'
+                                       'gloss_files = {"crk": ["/data/crkeng.importjson"]}\n')
+    assert run_cli(db, "settings", "unset", "comet_model") == 0
+    assert run_cli(db, "settings", "get", "comet_model") == 1
+    assert "no setting 'comet_model'" in capsys.readouterr().err
+
+
 def test_every_command_has_help(capsys):
     for argv in (["workspace", "init"], ["import", "corpus"], ["import", "run"], ["import", "glossary"],
-                 ["list", "runs"], ["show", "entry"], ["export", "entries"], ["cards", "validate"], ["demo"]):
+                 ["list", "runs"], ["show", "entry"], ["export", "entries"], ["cards", "validate"], ["demo"],
+                 ["settings", "set"], ["workspace", "info"]):
         with pytest.raises(SystemExit) as ei:
             main([*argv, "--help"])
         assert ei.value.code == 0

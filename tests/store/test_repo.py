@@ -8,7 +8,7 @@ import pytest
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
-from mteval_gui.errors import InputError
+from mteval_gui.errors import InputError, StoreError
 from mteval_gui.store import repo
 
 
@@ -144,3 +144,26 @@ def test_settings(workspace):
     assert repo.get_setting(workspace, "comet_model") == {"name": "x"}
     repo.set_setting(workspace, "comet_model", None)
     assert repo.get_setting(workspace, "comet_model") is None
+
+
+def test_column_readers(workspace):
+    repo.add_corpus(workspace, make_corpus())
+    run = make_run(ids=("e1", "e3"))
+    run.outputs[1].error = "timeout"
+    run.outputs[0].cached = True
+    repo.add_run(workspace, run)
+    cols = repo.entry_columns(workspace, "c1")
+    assert cols == {"entry_id": ["e1", "e2", "e3", "e4"], "source": ["source 1", "source 2", "source 3", "source 4"],
+                    "reference": ["ref 1", "ref 2", "ref 3", "ref 4"], "difficulty": [2, 3, 4, 5]}
+    cols = repo.entry_columns(workspace, "c1", ("id", "variants", "terminology", "provenance"))
+    assert cols["id"] == ["e1", "e2", "e3", "e4"]
+    assert cols["variants"] == [["var 1"], [], [], []]
+    assert cols["terminology"] == [{}, {"source": ["ref"]}, {}, {}]
+    assert cols["provenance"] == ["hand", "hand", {"source_name": "demo"}, "hand"]
+    out = repo.output_columns(workspace, "r1", ("entry_id", "predicted", "error", "missing", "cached", "usage"))
+    assert out == {"entry_id": ["e1", "e2", "e3", "e4"], "predicted": ["out e1", "", "out e3", ""],
+                   "error": [None, None, "timeout", None], "missing": [False, True, False, True],
+                   "cached": [True, None, None, None],
+                   "usage": [{"completion_tokens": 1, "prompt_tokens": 3}, None, {"completion_tokens": 1, "prompt_tokens": 3}, None]}
+    with pytest.raises(StoreError, match="unknown entry column"):
+        repo.entry_columns(workspace, "c1", ("nope",))
