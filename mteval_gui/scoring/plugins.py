@@ -14,6 +14,24 @@ A metric's life in one scoring job (all in the worker thread):
    holding every sufficient statistic ``aggregate`` needs (results are stored per batch
    and a resumed job aggregates stored results without rescoring).
 3. ``aggregate(per_entry, context)`` once: corpus values (:class:`CorpusScore`).
+
+Optional, for confidence intervals, paired tests and breakdowns by difficulty:
+``entry_statistics(per_entry) -> {scores_key: mteval_gui.scoring.stats.EntryStats}``.
+Without it the runner reads statistics by convention: ``"<key>.num"`` / ``"<key>.den"``
+in ``EntryScore.values`` make a ratio of sums; the first ``produces`` key is the mean of
+the non-null ``EntryScore.value``. Statistics are used only when they reproduce the corpus
+value.
+
+``CorpusScore.extra`` keys the runner reads: ``signature`` (sacrebleu signature),
+``fst`` (analyzer ``{file, sha256, descriptive_file, descriptive_sha256}``), ``caveats``
+(run-card shaped ``{code, message, detail}``), ``covered`` (False: the model does not
+cover the language), ``reasons`` (``{scores_key: why it is null}``).
+
+When a language card's metric and a built-in produce the same ``scores`` key, the card's
+metric supplies the value while its availability is ``ok`` (e.g. ``crk.lint`` for
+``equivalent_match_rate``); per-entry ``detail["verdict"]`` of the metrics supplying
+``equivalent_match_rate`` / ``semantic_score`` become the run card's ``lint_verdict`` /
+``semantic_verdict``.
 """
 
 from __future__ import annotations

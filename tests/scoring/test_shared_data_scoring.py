@@ -169,3 +169,33 @@ def test_crk_oracle_is_perfect_and_constructed_runs_get_caveats():
                                  include=["core.exact", "core.chrf", "core.code_switching"])).run_card
     assert "source_copy" in [x.code for x in c.score_caveats]
     assert c.scores.code_switching_rate == pytest.approx(1.0)
+
+
+def test_crk_with_analyzer_uses_the_structural_and_language_metrics():
+    from mteval_gui.cards import try_load_card
+    from mteval_gui.io.runs import read_run
+    from mteval_gui.scoring.composite import compute_composite
+
+    corpus, _ = _crk()
+    run = read_run(SHARED_DATA / "crk" / "verbforms" / "runs" / "mixed.jsonl").value
+    analyzer = SHARED_DATA / "crk" / "fst" / "crk-strict-analyzer-for-dictionary.hfstol"
+    res = score_run(ScoringRequest(run_id="crk-mixed", corpus=corpus, run=run, target_card=try_load_card("crk"),
+                                   source_card=try_load_card("eng"), options={"analyzer_path": str(analyzer)},
+                                   n_bootstrap=200))
+    card = res.run_card
+    assert card.composite_profile == "A"
+    assert card.score_sources["fst_acceptance_rate"] == "core.fst"
+    assert card.score_sources["equivalent_match_rate"] == "crk.lint"
+    assert card.fst.file == analyzer.name and len(card.fst.sha256) == 64
+    ci = card.scores.confidence_intervals["fst_acceptance_rate"]
+    assert ci.score == card.scores.fst_acceptance_rate
+    assert card.scores.confidence_intervals["composite"].score == card.scores.composite
+    assert card.scores.composite == compute_composite(card.scores.model_dump(), "A").value
+    used = {i.metric for i in card.composite_breakdown}
+    assert {"fst_acceptance_rate", "chrf_plus_plus", "equivalent_match_rate", "exact_match_rate"} <= used
+    assert ("morphological_accuracy" in used) == (card.scores.morph_coverage >= 0.25)
+    first = card.results[0]
+    assert first.fst_analysis and first.fst_analysis[0]["token"] == first.predicted.split()[0]
+    assert first.lint_verdict is not None and first.lint_verdict["verdict"] in ("EXACT", "EQUIVALENT", "MISS", "NO_OUTPUT")
+    # an English copy is code-switching into Cree
+    assert card.scores.code_switching_rate > 0

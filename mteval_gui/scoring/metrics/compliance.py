@@ -157,6 +157,9 @@ class ComplianceMetric(BaseMetric):
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         st = self.entry_statistics(per_entry)
-        return CorpusScore({k: s.point() for k, s in st.items()},
-                           extra={"raw_violations": int(st["repair_effectiveness"].matrix[:, 1].sum()),
-                                  "fixed": int(st["repair_effectiveness"].matrix[:, 0].sum())})
+        values = {k: s.point() for k, s in st.items()}
+        extra: dict[str, Any] = {"raw_violations": int(st["repair_effectiveness"].matrix[:, 1].sum()),
+                                 "fixed": int(st["repair_effectiveness"].matrix[:, 0].sum())}
+        if values["repair_effectiveness"] is None:
+            extra["reasons"] = {"repair_effectiveness": "the raw outputs have no compliance violation to repair"}
+        return CorpusScore(values, extra=extra)
