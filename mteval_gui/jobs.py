@@ -13,7 +13,9 @@ This module joins the store and the pure scoring core:
   :func:`compare_workspace_runs` runs paired tests of N runs against a baseline.
 
 The run glossary is the argument ``glossary`` (a glossary id or ``{term: [targets]}``); without
-it, the workspace setting ``glossary.<corpus_id>`` names the corpus's glossary, if any.
+it, the workspace setting ``glossary.<corpus_id>`` names the corpus's glossary, if any. The
+workspace settings ``gloss_files``, ``comet_model`` and ``analyzer_paths`` become scoring
+options unless the caller passes the same option explicitly.
 """
 
 from __future__ import annotations
@@ -68,6 +70,26 @@ def _glossary(ws: Workspace, corpus_id: str, glossary: str | Mapping[str, Sequen
     return {str(k): list(v) for k, v in repo.get_glossary(ws, str(gid))["terms"].items()}
 
 
+def settings_options(ws: Workspace, target_lang: str) -> dict[str, Any]:
+    """Scoring options from the workspace settings (``gloss_files``, ``comet_model``,
+    ``analyzer_paths`` = ``{lang: {kind: path}}`` for the target language)."""
+    out: dict[str, Any] = {}
+    gloss = repo.get_setting(ws, "gloss_files")
+    if gloss:
+        out["gloss_files"] = gloss
+    comet = repo.get_setting(ws, "comet_model")
+    if comet:
+        out["comet_model"] = comet
+    paths = repo.get_setting(ws, "analyzer_paths") or {}
+    mine = paths.get(target_lang) if isinstance(paths, Mapping) else None
+    if isinstance(mine, Mapping):
+        if mine.get("strict"):
+            out["analyzer_path"] = mine["strict"]
+        if mine.get("descriptive"):
+            out["descriptive_analyzer_path"] = mine["descriptive"]
+    return out
+
+
 def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None = None,
                   exclude: Sequence[str] = (), batch_size: int = DEFAULT_BATCH_SIZE, seed: int = DEFAULT_SEED,
                   n_bootstrap: int = DEFAULT_BOOTSTRAP, options: Mapping[str, Any] | None = None,
@@ -80,6 +102,8 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
     corpus = repo.get_corpus(ws, run.corpus_id)
     info = repo.get_corpus_info(ws, run.corpus_id)
     target, source = corpus.language_pair.target, corpus.language_pair.source
+    merged = settings_options(ws, target)
+    merged.update(options or {})  # the caller's options win over the workspace settings
     card = try_load_card(target)
     card_sha = None
     if card is not None:
@@ -90,7 +114,7 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
     return ScoringRequest(
         run_id=run_id, corpus=corpus, run=run, target_card=card, source_card=try_load_card(source),
         glossary=_glossary(ws, run.corpus_id, glossary), include=list(metrics) if metrics else None,
-        exclude=tuple(exclude), params=dict(params or {}), options=dict(options or {}), batch_size=batch_size,
+        exclude=tuple(exclude), params=dict(params or {}), options=merged, batch_size=batch_size,
         seed=seed, n_bootstrap=n_bootstrap, card_sha256=card_sha, corpus_sha256=info.get("sha256"),
         human_review=_review_status(ws, run_id),
     )

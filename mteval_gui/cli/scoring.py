@@ -1,7 +1,7 @@
 """Scoring commands.
 
-- ``mteval score RUN… [--all] [--metrics ID…] [--batch-size N] [--seed N]`` — score workspace
-  runs with a progress bar. Ctrl-C stops between two batches (a second Ctrl-C stops at
+- ``mteval score RUN… [--all] [--metrics ID…] [--batch-size N] [--seed N] [--gloss-file LANG=PATH]
+  [--comet-model NAME] [--heavy]`` — score workspace runs with a progress bar. Ctrl-C stops between two batches (a second Ctrl-C stops at
   once); committed batches are kept and running the command again resumes.
 - ``mteval evaluate --corpus FILE --run FILE [--lang CODE] [--glossary FILE] [--analyzer PATH]
   -o card.json`` — one shot, no workspace: read, score, write the run card.
@@ -39,6 +39,7 @@ def register(subparsers: Any) -> None:
     sp.add_argument("--analyzer", metavar="PATH", help="analyzer (.hfstol) to use instead of the installed one")
     sp.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
     sp.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
+    _option_args(sp)
     sp.add_argument("--process", action="store_true", help="score in a separate worker process")
     sp.set_defaults(handler=cmd_score)
 
@@ -56,6 +57,7 @@ def register(subparsers: Any) -> None:
     ep.add_argument("--bootstrap", type=int, default=1000, metavar="B")
     ep.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
     ep.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
+    _option_args(ep)
     ep.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the run card JSON")
     ep.set_defaults(handler=cmd_evaluate)
 
@@ -81,6 +83,35 @@ def register(subparsers: Any) -> None:
     rr.add_argument("run", metavar="RUN")
     rr.add_argument("-o", "--output", required=True, metavar="FILE")
     rr.set_defaults(handler=cmd_export_results)
+
+
+def _option_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gloss-file", action="append", default=[], metavar="LANG=PATH",
+                   help="dictionary for a language's semantic validator (e.g. crk=crkeng.importjson); repeatable")
+    p.add_argument("--comet-model", metavar="NAME_OR_PATH", help="COMET model (Hugging Face id or local checkpoint)")
+
+
+def scoring_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Scoring options from the command line (``--analyzer``, ``--multi-ref``, ``--heavy``,
+    ``--gloss-file``, ``--comet-model``)."""
+    options: dict[str, Any] = {}
+    if getattr(args, "analyzer", None):
+        options["analyzer_path"] = str(Path(args.analyzer).resolve())
+    if getattr(args, "multi_ref", False):
+        options["multi_ref"] = True
+    if getattr(args, "heavy", False):
+        options["heavy"] = True
+    gloss: dict[str, list[str]] = {}
+    for spec in getattr(args, "gloss_file", None) or []:
+        lang, sep, path = spec.partition("=")
+        if not sep or not lang or not path:
+            raise MtevalError(f"--gloss-file {spec!r}: write LANG=PATH (e.g. crk=crkeng.importjson)")
+        gloss.setdefault(lang.strip(), []).append(str(Path(path).resolve()))
+    if gloss:
+        options["gloss_files"] = gloss
+    if getattr(args, "comet_model", None):
+        options["comet_model"] = args.comet_model
+    return options
 
 
 # --------------------------------------------------------------------------- score
@@ -145,13 +176,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     for r in runs:
         if not repo.run_exists(ws, r):
             raise MtevalError(f"no run {r!r} in the workspace {ws.path}")
-    options: dict[str, Any] = {}
-    if args.analyzer:
-        options["analyzer_path"] = str(Path(args.analyzer).resolve())
-    if args.multi_ref:
-        options["multi_ref"] = True
-    if args.heavy:
-        options["heavy"] = True
+    options = scoring_options(args)
     token = CancelToken()
     kwargs = dict(metrics=args.metrics, exclude=args.exclude, batch_size=args.batch_size, seed=args.seed,
                   n_bootstrap=args.bootstrap, options=options, glossary=args.glossary)
@@ -214,13 +239,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             card_sha = load_card_sha256(target)
         except MtevalError:
             card_sha = None
-    options: dict[str, Any] = {}
-    if args.analyzer:
-        options["analyzer_path"] = str(Path(args.analyzer).resolve())
-    if args.multi_ref:
-        options["multi_ref"] = True
-    if args.heavy:
-        options["heavy"] = True
+    options = scoring_options(args)
     from mteval_gui.store.repo import corpus_sha256
 
     request = ScoringRequest(

@@ -372,6 +372,11 @@ def _resolve_metrics(request: ScoringRequest) -> list[_MetricState]:
         refs = [r for r in refs if r.id not in set(request.exclude)]
     else:
         refs = metrics_for(card, include=request.include, exclude=request.exclude)
+    if request.include is not None:
+        known = {r.id for r in (request.metrics if request.metrics is not None else metrics_for(card))}
+        unknown = [m for m in request.include if m not in known]
+        if unknown:
+            raise MtevalError(f"unknown metric id(s) {', '.join(unknown)}; available here: {', '.join(sorted(known))}")
     explicit = set(request.include or ())
     states = []
     for ref in refs:
@@ -755,7 +760,12 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
     return RunResult(card, metric_rows, per_entry, entry_stats, producers, availability, unknown_ids=list(unknown))
 
 
+_BULKY_DETAIL = frozenset({"analyses", "words", "stats", "tokens"})
+
+
 def _verdict_dict(e: EntryScore | None) -> dict[str, Any] | None:
+    """A verdict metric's per-entry detail for the run card (verdict, classes, explanation,
+    pairing…), without bulky per-word data (kept in the workspace's entry results)."""
     if e is None:
         return None
     v = e.detail.get("verdict")
@@ -763,10 +773,8 @@ def _verdict_dict(e: EntryScore | None) -> dict[str, Any] | None:
         return None
     if isinstance(v, Mapping):
         return dict(v)
-    out = {"verdict": v}
-    for k in ("classes", "matched", "pairs", "pairing", "coverage"):
-        if k in e.detail:
-            out[k] = e.detail[k]
+    out: dict[str, Any] = {"verdict": v}
+    out.update({k: x for k, x in e.detail.items() if k != "verdict" and k not in _BULKY_DETAIL})
     if e.value is not None:
         out["score"] = e.value
     return out

@@ -168,6 +168,29 @@ def entry_scores(ws: Workspace, run_id: str, metric_id: str) -> dict[str, dict[s
     return {eid: json.loads(d) for eid, d in cur}
 
 
+def entry_verdicts(ws: Workspace, run_id: str, metric_id: str) -> dict[str, str | None]:
+    """``{entry_id: detail.verdict}`` of one metric (decoded in SQL; e.g. ``crk.lint``)."""
+    cur = ws.conn.execute("SELECT entry_id, json_extract(data, '$.detail.verdict') FROM entry_metrics"
+                          " WHERE run_id = ? AND metric_id = ?", (run_id, metric_id))
+    return {eid: v for eid, v in cur}
+
+
+def entry_value_fields(ws: Workspace, run_id: str, metric_id: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``{key: {entry_id: values[key]}}`` of one metric (decoded in SQL; e.g. core.fst ``rejected``)."""
+    keys = list(keys)
+    if not keys:
+        return {}
+    cols = ", ".join("json_extract(data, ?)" for _ in keys)
+    paths = [f'$.values."{k}"' for k in keys]
+    cur = ws.conn.execute(f"SELECT entry_id, {cols} FROM entry_metrics WHERE run_id = ? AND metric_id = ?",
+                          (*paths, run_id, metric_id))
+    out: dict[str, dict[str, Any]] = {k: {} for k in keys}
+    for row in cur:
+        for k, v in zip(keys, row[1:]):
+            out[k][row[0]] = v
+    return out
+
+
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
     """Every metric's stored result for one entry: ``{metric_id: {"value", "values", "detail"}}``."""
     cur = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ?",

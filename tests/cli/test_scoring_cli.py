@@ -177,3 +177,35 @@ def test_compare_fr_ewe_systems_against_mt5(tmp_path, capsys):
     # one row per compared metric: chrF++, BLEU, exact match and the composite they make up
     assert table.count("m2m100_fr_ewe_rel_news_newsft") == 4
     assert "not compared" not in table
+
+
+def test_option_flags():
+    import argparse
+
+    from mteval_gui.cli.scoring import scoring_options
+    from mteval_gui.errors import MtevalError
+
+    ns = argparse.Namespace(analyzer=None, multi_ref=True, heavy=False, gloss_file=["crk=/d/a.json", "crk=/d/b.tsv"],
+                            comet_model="Unbabel/wmt22-comet-da")
+    assert scoring_options(ns) == {"multi_ref": True, "gloss_files": {"crk": ["/d/a.json", "/d/b.tsv"]},
+                                   "comet_model": "Unbabel/wmt22-comet-da"}
+    with pytest.raises(MtevalError, match="LANG=PATH"):
+        scoring_options(argparse.Namespace(gloss_file=["crk"]))
+
+
+@pytest.mark.shared_data
+def test_evaluate_crk_with_analyzer_and_glosses(tmp_path, capsys):
+    d = SHARED_DATA / "crk"
+    out = tmp_path / "crk.json"
+    assert main(["evaluate", "--corpus", str(d / "verbforms" / "corpus.jsonl"), "--run",
+                 str(d / "verbforms" / "runs" / "mixed.jsonl"), "--lang", "crk", "--source-lang", "eng",
+                 "--analyzer", str(d / "fst" / "crk-strict-analyzer-for-dictionary.hfstol"),
+                 "--gloss-file", f"crk={d / 'glosses' / 'crkeng_test_db.importjson'}", "--bootstrap", "100",
+                 "-o", str(out)]) == 0
+    card = json.loads(out.read_text(encoding="utf-8"))
+    assert card["composite_profile"] == "A"
+    assert card["score_sources"]["semantic_score"] == "crk.semantic"
+    assert card["score_sources"]["equivalent_match_rate"] == "crk.lint"
+    assert card["scores"]["errors"] == 17
+    assert "semantic_score" in {i["metric"] for i in card["composite_breakdown"]}
+    assert card["results"][0]["lint_verdict"]["explanation"]

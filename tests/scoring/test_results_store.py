@@ -135,3 +135,30 @@ def test_score_in_a_worker_process(workspace):
     assert card.scores.chrf_plus_plus is not None
     assert seen and seen[-1].stage == "done"
     assert load_run_card(workspace, rid).scores.chrf_plus_plus == card.scores.chrf_plus_plus
+
+
+def test_workspace_settings_become_options_unless_given(workspace):
+    from mteval_gui.jobs import build_request, settings_options
+
+    (rid,) = _setup(workspace)
+    repo.set_setting(workspace, "gloss_files", {"crk": ["/x/crkeng.importjson"]})
+    repo.set_setting(workspace, "comet_model", "masakhane/africomet-mtl")
+    repo.set_setting(workspace, "analyzer_paths", {"fra": {"strict": "/a/fra.hfstol", "descriptive": "/a/d.hfstol"},
+                                                   "crk": {"strict": "/a/crk.hfstol"}})
+    assert settings_options(workspace, "fra") == {
+        "gloss_files": {"crk": ["/x/crkeng.importjson"]}, "comet_model": "masakhane/africomet-mtl",
+        "analyzer_path": "/a/fra.hfstol", "descriptive_analyzer_path": "/a/d.hfstol"}
+    req = build_request(workspace, rid, options={"comet_model": "Unbabel/wmt22-comet-da"})
+    assert req.options["comet_model"] == "Unbabel/wmt22-comet-da"
+    assert req.options["analyzer_path"] == "/a/fra.hfstol"
+
+
+def test_sql_side_readers(workspace):
+    from mteval_gui.store.results import entry_value_fields, entry_verdicts
+
+    (rid,) = _setup(workspace)
+    score_workspace_run(workspace, rid, metrics=["core.equivalent", "core.length_ratio"], n_bootstrap=20)
+    v = entry_verdicts(workspace, rid, "core.equivalent")
+    assert v["e0"] == "EXACT" and v["e1"] == "MISS" and v["e29"] == "NO_OUTPUT"
+    f = entry_value_fields(workspace, rid, "core.length_ratio", ["chars", "ref_chars"])
+    assert f["ref_chars"]["e0"] == len("Le chat numéro 0 est assis") and f["chars"]["e29"] == 0

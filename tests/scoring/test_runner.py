@@ -222,3 +222,10 @@ def test_builtins_are_registered_lazily():
                 "core.code_switching", "core.hallucination", "core.terminology", "core.consistency", "core.compliance"):
         assert mid in ids
     assert ids.index("core.fst") < ids.index("core.code_switching")
+
+
+def test_unknown_metric_ids_are_reported():
+    from mteval_gui.errors import MtevalError
+
+    with pytest.raises(MtevalError, match="unknown metric id.*core.chrff.*available here: .*core.chrf"):
+        score_run(_request(include=["core.chrff"]))
