@@ -42,7 +42,9 @@ from mteval_gui.scoring.stats import (
 )
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import ResultsStore, entry_scores, load_run_card_dict, scoring_job
+from mteval_gui.store.results import (
+    ResultsStore, entry_scores, load_run_card_dict, replace_run_card, scoring_job,
+)
 
 GLOSSARY_SETTING = "glossary.{corpus_id}"
 COMPARE_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "ter", "exact_match_rate", "equivalent_match_rate",
@@ -142,6 +144,21 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
     finally:
         if factory is not None:
             factory.flush()
+
+
+def refresh_review_status(ws: Workspace, run_id: str) -> RunCard | None:
+    """Update a scored run's card with the current speaker-review status (after judgments or a
+    sign-off) without rescoring: ``human_review`` and the displayed tier. None if never scored."""
+    card = load_run_card_dict(ws, run_id)
+    if card is None:
+        return None
+    review = _review_status(ws, run_id)
+    if review is not None:
+        card["human_review"] = review.model_dump(mode="json")
+        scores = card.setdefault("scores", {})
+        scores["quality_tier_display"] = comp.tier_display(scores.get("quality_tier"), review.confirmed)
+        replace_run_card(ws, run_id, card)
+    return RunCard.model_validate(card)
 
 
 # --------------------------------------------------------------------------- worker process

@@ -162,3 +162,20 @@ def test_sql_side_readers(workspace):
     assert v["e0"] == "EXACT" and v["e1"] == "MISS" and v["e29"] == "NO_OUTPUT"
     f = entry_value_fields(workspace, rid, "core.length_ratio", ["chars", "ref_chars"])
     assert f["ref_chars"]["e0"] == len("Le chat numéro 0 est assis") and f["chars"]["e29"] == 0
+
+
+def test_refresh_review_status_after_signoff(workspace):
+    from mteval_gui.domain.judgments import Reviewer
+    from mteval_gui.jobs import refresh_review_status
+    from mteval_gui.store import judgments
+
+    (rid,) = _setup(workspace)
+    card = score_workspace_run(workspace, rid, metrics=["core.exact"], n_bootstrap=20).run_card
+    assert card.human_review.confirmed is None and card.human_review.judgments == 0
+    judgments.add_reviewer(workspace, Reviewer(reviewer_id="ana", name="Ana"))
+    judgments.signoff(workspace, rid, "ana", "confirm")
+    updated = refresh_review_status(workspace, rid)
+    assert updated.human_review.confirmed is True
+    assert card.scores.quality_tier == "emerging"  # composite = exact match 10/30 (Profile B)
+    assert updated.scores.quality_tier_display == "emerging"  # not a review-gated tier
+    assert load_run_card(workspace, rid).human_review.confirmed is True
