@@ -476,7 +476,7 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
         deltas = None
     elif test in ("bootstrap", "bs"):
         test = "bootstrap"
-        deltas = np.concatenate([b.evaluate(w) - a.evaluate(w) for w in weight_chunks("bootstrap", seed, trials, n)])
+        deltas = _paired_deltas(a, b, seed, trials)
         finite = deltas[np.isfinite(deltas)]
         absd = np.abs(finite)
         centred = absd - absd.mean() if absd.size else absd
@@ -485,9 +485,22 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
         raise ValueError(f"unknown test {test!r} (use 'ar' or 'bootstrap')")
     p = (count + 1) / (trials + 1)
     if deltas is None:
-        deltas = np.concatenate([b.evaluate(w) - a.evaluate(w) for w in weight_chunks("bootstrap", seed, trials, n)])
+        deltas = _paired_deltas(a, b, seed, trials)
     lo, hi = _percentiles(deltas, alpha)
     return PairedResult(metric, test, score_a, score_b, score_b - score_a, p, trials, lo, hi, seed, n)
+
+
+def _paired_deltas(a: Quantity, b: Quantity, seed: int | None, trials: int) -> np.ndarray:
+    """``b − a`` on the same bootstrap resamples (one matrix product per component for both)."""
+    stacked = {c: np.hstack([a.components[c].matrix, b.components[c].matrix]) for c in a.components}
+    widths = {c: a.components[c].matrix.shape[1] for c in a.components}
+    out = []
+    for w in weight_chunks("bootstrap", seed, trials, a.n):
+        sums = {c: w @ m for c, m in stacked.items()}
+        va = a.evaluate_sums({c: sm[:, :widths[c]] for c, sm in sums.items()})
+        vb = b.evaluate_sums({c: sm[:, widths[c]:] for c, sm in sums.items()})
+        out.append(vb - va)
+    return np.concatenate(out) if out else np.zeros(0)
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
