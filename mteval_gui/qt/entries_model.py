@@ -62,6 +62,7 @@ class EntriesModel(QAbstractTableModel):
         self._order = np.zeros(0, dtype=np.int64)
         self._filter = EntryFilter()
         self._sort: tuple[str, bool] | None = None
+        self._custom: np.ndarray | None = None  # frame rows in a given order (randomised review)
         self.blind = False
         if frame is not None:
             self.set_frame(frame)
@@ -79,6 +80,8 @@ class EntriesModel(QAbstractTableModel):
 
     def set_frame(self, frame: EntryFrame, visible: list[str] | None = None) -> None:
         self.beginResetModel()
+        if self._frame is None or len(frame) != len(self._frame) or frame.corpus_id != self._frame.corpus_id:
+            self._custom = None
         self._frame = frame
         self._columns = self._build_columns(frame)
         keys = {c.key for c in self._columns}
@@ -118,6 +121,7 @@ class EntriesModel(QAbstractTableModel):
     def clear(self) -> None:
         self.beginResetModel()
         self._frame = None
+        self._custom = None
         self._columns, self._visible = [], []
         self._order = np.zeros(0, dtype=np.int64)
         self.endResetModel()
@@ -145,10 +149,27 @@ class EntriesModel(QAbstractTableModel):
         self.endResetModel()
         self.order_changed.emit()
 
+    def set_custom_order(self, entry_ids: list[str] | None) -> None:
+        """Show rows in the order of ``entry_ids`` (filters still apply); None restores sorting."""
+        self.beginResetModel()
+        if entry_ids is None or self._frame is None:
+            self._custom = None
+        else:
+            pos = {str(e): i for i, e in enumerate(self._frame.entry_ids)}
+            self._custom = np.array([pos[e] for e in entry_ids if e in pos], dtype=np.int64)
+        self._recompute()
+        self.endResetModel()
+        self.order_changed.emit()
+
+    @property
+    def custom_order(self) -> bool:
+        return self._custom is not None
+
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(self._visible):
             return
         self.beginResetModel()
+        self._custom = None
         self._sort = (self._visible[column].key, order == Qt.SortOrder.DescendingOrder)
         self._recompute()
         self.endResetModel()
@@ -158,6 +179,10 @@ class EntriesModel(QAbstractTableModel):
         frame = self._frame
         if frame is None:
             self._order = np.zeros(0, dtype=np.int64)
+            return
+        if self._custom is not None:
+            shown = set(view_order(frame, self._filter).tolist())
+            self._order = np.array([r for r in self._custom if r in shown], dtype=np.int64)
             return
         values, desc = None, False
         if self._sort is not None:

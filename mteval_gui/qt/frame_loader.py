@@ -1,9 +1,10 @@
 """Builds the entries table's :class:`EntryFrame` from the workspace (no Qt).
 
-One call per source, never one query per entry: the corpus entries, each run's outputs,
-each run's stored per-entry metric values (``results.entry_value_columns``), verdicts and FST
-rejection counts (``results.entry_scores``), and the review status from the current
-judgments.
+One call per source, never one query per entry, and only the columns the table shows: the
+corpus entries (``repo.entry_columns``), each run's outputs (``repo.output_columns``), its
+stored per-entry values (``results.entry_value_columns``), verdicts
+(``results.entry_verdicts``) and FST rejection counts (``results.entry_value_fields``), and
+the review status from the current judgments.
 """
 
 from __future__ import annotations
@@ -44,35 +45,44 @@ def review_status(ws: Workspace, run_id: str, reviewer_id: str | None, entry_ids
 
 
 def load_run_columns(ws: Workspace, run_id: str, label: str, entry_ids: Sequence[str],
-                     reviewer_id: str | None) -> RunColumns:
+                     reviewer_id: str | None, base: RunColumns | None = None, details: bool = True) -> RunColumns:
+    """One run's columns. With ``base`` the outputs are taken from it (they do not change while
+    scoring); ``details=False`` keeps its verdicts and FST counts and reloads only the values."""
     from mteval_gui.store import results
 
     n = len(entry_ids)
     pos = {e: i for i, e in enumerate(entry_ids)}
-    predicted = _obj([""] * n)
-    error = _obj([None] * n)
-    for o in repo.get_outputs(ws, run_id):
-        i = pos.get(o.id)
-        if i is not None:
-            predicted[i] = o.predicted
-            error[i] = o.error
+    if base is not None:
+        predicted, error = base.predicted, base.error
+    else:
+        cols = repo.output_columns(ws, run_id, ("entry_id", "predicted", "error"))
+        if cols["entry_id"] == list(entry_ids):
+            predicted, error = _obj(cols["predicted"]), _obj(cols["error"])
+        else:  # the run's outputs are stored in corpus order; align by id all the same
+            predicted = _obj([""] * n)
+            error = _obj([None] * n)
+            for eid, p, e in zip(cols["entry_id"], cols["predicted"], cols["error"]):
+                i = pos.get(eid)
+                if i is not None:
+                    predicted[i], error[i] = p, e
     metrics = {mid: col for mid, col in results.entry_value_columns(ws, run_id, entry_ids).items()
                if not np.all(np.isnan(col))}
+    if base is not None and not details:
+        return RunColumns(run_id=run_id, label=label, predicted=predicted, error=error, metrics=metrics,
+                          lint_verdict=base.lint_verdict, semantic_verdict=base.semantic_verdict,
+                          fst_rejected=base.fst_rejected, review=base.review)
     lint = _verdicts(ws, run_id, LINT_METRICS, pos, n)
     semantic = _verdicts(ws, run_id, SEMANTIC_METRICS, pos, n)
     rejected = None
-    fst = results.entry_scores(ws, run_id, FST_METRIC) if FST_METRIC in metrics else {}
-    if fst:
+    if FST_METRIC in metrics:
+        fields = results.entry_value_fields(ws, run_id, FST_METRIC, ("rejected", "tokens", "accepted"))
         rejected = np.full(n, -1, dtype=np.int64)
-        for eid, data in fst.items():
-            i = pos.get(eid)
-            values = data.get("values") or {}
-            if i is None:
-                continue
-            if values.get("rejected") is not None:
-                rejected[i] = int(values["rejected"])
-            elif values.get("tokens") is not None and values.get("accepted") is not None:
-                rejected[i] = int(values["tokens"]) - int(values["accepted"])
+        for eid, i in pos.items():
+            r = fields["rejected"].get(eid)
+            if r is None and fields["tokens"].get(eid) is not None and fields["accepted"].get(eid) is not None:
+                r = int(fields["tokens"][eid]) - int(fields["accepted"][eid])
+            if r is not None:
+                rejected[i] = int(r)
     return RunColumns(run_id=run_id, label=label, predicted=predicted, error=error, metrics=metrics,
                       lint_verdict=lint, semantic_verdict=semantic, fst_rejected=rejected,
                       review=review_status(ws, run_id, reviewer_id, entry_ids))
@@ -82,20 +92,28 @@ def _verdicts(ws: Workspace, run_id: str, metric_ids: Sequence[str], pos: dict[s
     from mteval_gui.store import results
 
     for mid in metric_ids:
-        found = results.entry_scores(ws, run_id, mid)
         col = _obj([None] * n)
         hit = False
-        for eid, data in found.items():
+        for eid, v in results.entry_verdicts(ws, run_id, mid).items():
             i = pos.get(eid)
-            v = (data.get("detail") or {}).get("verdict")
-            if isinstance(v, dict):
-                v = v.get("verdict")
-            if i is not None and v is not None:
-                col[i] = str(v)
+            if i is not None and isinstance(v, str) and v:
+                col[i] = v
                 hit = True
         if hit:
             return col
     return None
+
+
+def refresh_entry_frame(ws: Workspace, frame: EntryFrame, reviewer_id: str | None = None, *,
+                        details: bool = True) -> EntryFrame:
+    """The same entries and outputs with the runs' stored results reloaded (entries and outputs do
+    not change while a run is scored, so they are shared, not read again)."""
+    ids = [str(e) for e in frame.entry_ids]
+    new = EntryFrame(corpus_id=frame.corpus_id, entry_ids=frame.entry_ids, source=frame.source,
+                     reference=frame.reference, difficulty=frame.difficulty)
+    for r in frame.runs:
+        new.runs.append(load_run_columns(ws, r.run_id, r.label, ids, reviewer_id, base=r, details=details))
+    return new
 
 
 def load_entry_frame(ws: Workspace, run_ids: Sequence[str], reviewer_id: str | None = None) -> EntryFrame:
@@ -107,14 +125,14 @@ def load_entry_frame(ws: Workspace, run_ids: Sequence[str], reviewer_id: str | N
     if len(corpora) != 1:
         raise ValueError("runs shown side by side must share one corpus")
     corpus_id = corpora.pop()
-    entries = repo.get_entries(ws, corpus_id)
-    ids = [e.id for e in entries]
+    cols = repo.entry_columns(ws, corpus_id, ("entry_id", "source", "reference", "difficulty"))
+    ids = cols["entry_id"]
     frame = EntryFrame(
         corpus_id=corpus_id,
         entry_ids=_obj(ids),
-        source=_obj([e.source for e in entries]),
-        reference=_obj([e.reference for e in entries]),
-        difficulty=np.array([np.nan if e.difficulty is None else float(e.difficulty) for e in entries], dtype=float),
+        source=_obj(cols["source"]),
+        reference=_obj(cols["reference"]),
+        difficulty=np.array([np.nan if d is None else float(d) for d in cols["difficulty"]], dtype=float),
     )
     for run_id in run_ids:
         row = infos[run_id]

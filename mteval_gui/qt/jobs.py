@@ -154,8 +154,10 @@ class ProcessJob:
         if self.cancel_event.is_set():
             raise Cancelled("cancelled before start")
         messages = self._ctx.Queue()
+        # not a daemon: a scorer may start processes of its own (model loading); the finally
+        # clause below makes sure the child never outlives this call
         proc = self._ctx.Process(target=child_main, args=(messages, self.cancel_event, self.target, self.kwargs),
-                                 daemon=True, name="mteval-job")
+                                 daemon=False, name="mteval-job")
         proc.start()
         try:
             return self._relay(proc, messages, on_progress, on_partial)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from mteval_gui.paths import default_workspace_path, resources_dir
@@ -49,6 +49,10 @@ def setup_application(argv: Sequence[str], lang: str | None, settings: AppSettin
     if family:
         app.setFont(QFont(family, app.font().pointSize()))
     app.setStyleSheet(stylesheet())
+    icon = resources_dir() / "icons" / "mteval-gui.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    app.setDesktopFileName("mteval-gui")
     return app
 
 

@@ -21,7 +21,7 @@ from mteval_gui.qt.app_settings import AppSettings
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.entries_page import EntriesPage
 from mteval_gui.qt.i18n import LANGUAGES
-from mteval_gui.qt.jobs import JobOutcome, ProcessJob
+from mteval_gui.qt.jobs import FunctionJob, JobOutcome, ProcessJob
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
 from mteval_gui.qt.workers import JobManager, Worker
@@ -44,6 +44,10 @@ class MainWindow(QMainWindow):
         self.scoring_worker: Worker | None = None
         self._scoring_runs: list[str] = []
         self._last_entry_refresh = 0.0
+        self._refresh_interval = ENTRY_REFRESH_SECONDS
+        self._load_generation: dict[str, int] = {}
+        self._loads: dict[Worker, tuple] = {}
+        self._dirty_tabs: set[str] = set()
         self.blind = False
         self.setWindowTitle("mteval-gui")
         self.resize(1400, 860)
@@ -56,12 +60,15 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.entries_page, self.tr("Entries"))
         self.setCentralWidget(self.tabs)
         self.extra_tabs: dict[str, QWidget] = {}
+        self.tabs.currentChanged.connect(self._refresh_visible_tab)
 
         self.runs_view.open_entries.connect(self.open_entries)
         self.runs_view.score_requested.connect(self.score_runs)
         self.runs_view.compare_requested.connect(self.compare_runs)
         self.runs_view.corpus_changed.connect(lambda _: self.refresh_runs())
         self.entries_page.loader = self._load_review
+        self._reference_analyser = None
+        self.entries_page.review.reference_analyser = self._analyse_reference
         self.entries_page.ratings.reviewers_requested.connect(self.manage_reviewers)
         self.entries_page.ratings.reviewer_combo.currentIndexChanged.connect(self._reviewer_changed)
 
@@ -131,6 +138,9 @@ class MainWindow(QMainWindow):
         self.blind_action = self._action(v, self.tr("&Blind mode"), self.toggle_blind, "Ctrl+B", "blindMode",
                                          self.tr("Hide metric values, verdicts and the reference while rating"))
         self.blind_action.setCheckable(True)
+        self.random_action = self._action(v, self.tr("R&andomised order"), self.toggle_random_order, name="randomOrder",
+                                          tip=self.tr("Show the entries in a shuffled order, fixed per reviewer"))
+        self.random_action.setCheckable(True)
         v.addSeparator()
         p = self.entries_page
         self._action(v, self.tr("&Next entry"), p.next_entry)
@@ -180,6 +190,7 @@ class MainWindow(QMainWindow):
         if self.ws is not None:
             self.ws.close()
         self.ws = ws
+        self._reference_analyser = None
         self.settings.remember_workspace(ws.path)
         self.settings.save()
         self.setWindowTitle(f"mteval-gui — {ws.path.name}")
@@ -255,8 +266,25 @@ class MainWindow(QMainWindow):
     def _load_review(self, corpus_id: str, entry_id: str, runs: list[tuple[str, str]]):
         from mteval_gui.qt.review_data import load_review_data
 
-        assert self.ws is not None
+        if self.ws is None:
+            return None
         return load_review_data(self.ws, corpus_id, entry_id, runs)
+
+    def _analyse_reference(self, text: str):
+        from mteval_gui.qt.review_data import ReferenceAnalyser
+        from mteval_gui.qt.settings_dialog import analyzer_base
+
+        frame = self.entries_page.model.frame
+        if self.ws is None or frame is None:
+            return None
+        lang = repo.get_corpus_info(self.ws, frame.corpus_id)["target_lang"]
+        if self._reference_analyser is None:
+            self._reference_analyser = ReferenceAnalyser(analyzer_base(self.ws))
+        try:
+            return self._reference_analyser.analyse(lang, text)
+        except Exception as exc:  # shown to the user; the panel says no analysis is available
+            show_error(self, exc)
+            return None
 
     def _reload_frame(self) -> None:
         frame = self.entries_page.model.frame
@@ -273,6 +301,20 @@ class MainWindow(QMainWindow):
 
     def _reviewer_changed(self, *_: object) -> None:
         self._reload_frame()
+
+    def toggle_random_order(self, checked: bool) -> None:
+        from mteval_gui.store import judgments as jstore
+
+        page = self.entries_page
+        frame = page.model.frame
+        if not checked or self.ws is None or frame is None:
+            page.model.set_custom_order(None)
+            self.random_action.setChecked(False)
+            return
+        queue = jstore.review_queue(self.ws, [page.focus_run_id() or frame.runs[0].run_id],
+                                    page.ratings.reviewer_id, randomise=True)
+        page.model.set_custom_order([e for _, e in queue])
+        page.select_view_row(0)
 
     def toggle_blind(self, checked: bool) -> None:
         self.blind = bool(checked)
@@ -298,13 +340,16 @@ class MainWindow(QMainWindow):
         worker = Worker(job, name="scoring")
         worker.progress.connect(self._scoring_progress)
         worker.partial.connect(self._scoring_partial)
-        worker.error.connect(lambda exc: show_error(self, exc))
+        worker.error.connect(self._scoring_error)  # a bound slot: runs in the GUI thread
         worker.finished.connect(self._scoring_finished)
         self.scoring_worker = worker
         self._scoring_runs = list(run_ids)
         self.progress.start(self.tr("Scoring {0} run(s)").format(len(run_ids)))
         self.jobs.start(worker)
         self._update_actions()
+
+    def _scoring_error(self, exc: BaseException) -> None:
+        show_error(self, exc)
 
     def cancel_scoring(self) -> None:
         if self.scoring_worker is not None:
@@ -321,21 +366,71 @@ class MainWindow(QMainWindow):
         frame = self.entries_page.model.frame
         shows_run = frame is not None and run_id in {r.run_id for r in frame.runs}
         if info.get("finished"):
-            self._refresh_run_row(run_id)
+            self._background_load("run-row", lambda ws, rid=run_id: _load_one_row(ws, rid), self._apply_run_row)
             if shows_run:
-                self._reload_frame()
+                self._reload_frame_in_background(details=True)
             return
-        if shows_run and time.monotonic() - self._last_entry_refresh > ENTRY_REFRESH_SECONDS:
+        if shows_run and time.monotonic() - self._last_entry_refresh > self._refresh_interval:
             self._last_entry_refresh = time.monotonic()
-            self._reload_frame()
+            self._reload_frame_in_background(details=False)
 
-    def _refresh_run_row(self, run_id: str) -> None:
-        from mteval_gui.qt.runs_data import load_run_rows
+    def _reload_frame_in_background(self, details: bool = True) -> None:
+        """New values for the open entries table, read in a worker thread (only the stored
+        results: entries and outputs are shared with the current table)."""
+        frame = self.entries_page.model.frame
+        if frame is None:
+            return
+        from mteval_gui.qt.frame_loader import refresh_entry_frame
 
-        assert self.ws is not None
-        for row in load_run_rows(self.ws):
-            if row.run_id == run_id:
-                self.runs_view.model.update_row(row)
+        run_ids = [r.run_id for r in frame.runs]
+        reviewer = self.entries_page.ratings.reviewer_id
+        self._background_load("frame", lambda ws: (run_ids, refresh_entry_frame(ws, frame, reviewer, details=details)),
+                              self._apply_frame)
+
+    def _apply_frame(self, result: Any) -> None:
+        run_ids, frame = result
+        current = self.entries_page.model.frame
+        if current is not None and [r.run_id for r in current.runs] == run_ids:
+            self.entries_page.refresh_values(frame)
+
+    def _apply_run_row(self, row: Any) -> None:
+        if row is not None:
+            self.runs_view.model.update_row(row)
+
+    def _apply_run_rows(self, result: Any) -> None:
+        corpora, rows = result
+        self.runs_view.set_corpora(corpora)
+        self.runs_view.set_rows(rows)
+        self._mark_tabs_dirty()
+
+    def _background_load(self, name: str, fn, apply) -> None:
+        """Run ``fn(ws)`` in a worker thread (its own SQLite connection) and ``apply`` the result in
+        the GUI thread, unless a newer load of the same ``name`` was started meanwhile."""
+        if self.ws is None:
+            return
+        ws = self.ws
+        self._load_generation[name] = generation = self._load_generation.get(name, 0) + 1
+
+        def job(on_progress, on_partial, cancel_event):
+            try:
+                return fn(ws)
+            finally:
+                ws.close()  # closes this worker thread's connection only
+
+        worker = Worker(FunctionJob(job), name=f"load-{name}")
+        self._loads[worker] = (name, generation, apply, ws)
+        worker.finished.connect(self._background_loaded)
+        self.jobs.start(worker)
+
+    def _background_loaded(self, outcome: JobOutcome) -> None:
+        worker = self.sender()
+        name, generation, apply, ws = self._loads.pop(worker, (None, None, None, None))
+        if apply is None or ws is not self.ws or self._load_generation.get(name) != generation:
+            return
+        if outcome.status == "failed" and outcome.error is not None:
+            show_error(self, outcome.error)
+        elif outcome.status == "done":
+            apply(outcome.result)
 
     def _scoring_finished(self, outcome: JobOutcome) -> None:
         self.scoring_worker = None
@@ -343,10 +438,22 @@ class MainWindow(QMainWindow):
         messages = {"done": self.tr("Scoring finished."), "cancelled": self.tr("Scoring cancelled; stored batches are kept."),
                     "failed": self.tr("Scoring failed.")}
         self.statusBar().showMessage(messages.get(outcome.status, ""), 8000)
-        self.refresh_runs()
-        self._reload_frame()
+        corpus = self.runs_view.corpus_combo.currentData()
+        self._background_load("runs", lambda ws: (repo.list_corpora(ws), _load_rows(ws, corpus)), self._apply_run_rows)
+        self._reload_frame_in_background()
         self._update_actions()
         self.scoring_finished.emit(outcome)
+
+    def _mark_tabs_dirty(self) -> None:
+        self._dirty_tabs = {"charts", "validation"}
+        self._refresh_visible_tab()
+
+    def _refresh_visible_tab(self, *_: object) -> None:
+        for key in list(self._dirty_tabs):
+            tab = self.extra_tabs.get(key)
+            if tab is not None and self.tabs.currentWidget() is tab and self.ws is not None:
+                self._dirty_tabs.discard(key)
+                tab.refresh()
 
     # ----- dialogs -------------------------------------------------------------------------
     def import_file(self, kind: str, path: str | None = None) -> None:
@@ -391,14 +498,18 @@ class MainWindow(QMainWindow):
             widget.show_entries.connect(self.open_entries)
         if key == "validation":
             widget.reviewer_provider = lambda: self.entries_page.ratings.reviewer_id
+            widget.signed_off.connect(self._run_signed_off)
         if self.ws is not None and hasattr(widget, "set_workspace"):
             widget.set_workspace(self.ws)
 
+    def _run_signed_off(self, run_id: str) -> None:
+        from mteval_gui.qt.runs_data import load_run_row
+
+        if self.ws is not None:
+            self._apply_run_row(load_run_row(self.ws, run_id))
+
     def _refresh_tabs(self) -> None:
-        for key in ("charts", "validation"):
-            tab = self.extra_tabs.get(key)
-            if tab is not None and self.ws is not None:
-                tab.refresh()
+        self._mark_tabs_dirty()
 
     def show_shortcuts(self) -> None:
         from PySide6.QtWidgets import QMessageBox
@@ -464,10 +575,23 @@ class MainWindow(QMainWindow):
         self.settings.geometry = bytes(self.saveGeometry().toBase64()).decode()
         self.settings.window_state = bytes(self.saveState().toBase64()).decode()
         self.settings.save()
+        self.entries_page.set_frame(None)
         if self.ws is not None:
             self.ws.close()
             self.ws = None
         super().closeEvent(event)
+
+
+def _load_rows(ws: Workspace, corpus_id: str | None):
+    from mteval_gui.qt.runs_data import load_run_rows
+
+    return load_run_rows(ws, corpus_id)
+
+
+def _load_one_row(ws: Workspace, run_id: str):
+    from mteval_gui.qt.runs_data import load_run_row
+
+    return load_run_row(ws, run_id)
 
 
 def quit_after(window: MainWindow, ms: int) -> None:

@@ -214,3 +214,29 @@ def _fmt(metric_id: str, v: float | None) -> str:
     if metric_id in ("core.chrf", "core.bleu", "core.ter"):
         return f"{v:.1f}"
     return f"{v:.3f}"
+
+
+class ReferenceAnalyser:
+    """On-demand analysis of reference words with the target language's installed analyzer.
+
+    The analyzer is found like the scorer finds it (:func:`mteval_gui.fst.find_analyzer`) and
+    loaded once per language. Returns None when no analyzer is installed.
+    """
+
+    def __init__(self, base=None) -> None:
+        self.base = base
+        self._loaded: dict[str, object] = {}
+
+    def analyse(self, lang: str, text: str) -> list[FstWord] | None:
+        from mteval_gui.cards import try_load_card
+        from mteval_gui.fst import find_analyzer, load_analyzer
+
+        analyzer = self._loaded.get(lang)
+        if analyzer is None:
+            path = find_analyzer(try_load_card(lang), "strict", lang=lang, base=self.base)
+            if path is None:
+                return None
+            analyzer = load_analyzer(path)
+            self._loaded[lang] = analyzer
+        words = analyzer.analyse_text(text)  # type: ignore[attr-defined]
+        return [FstWord(w.token, bool(w.analyses), tuple(a.raw for a in w.analyses)) for w in words]

@@ -110,9 +110,25 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
     return r
 
 
+def summary_card(ws: Workspace, run_id: str) -> RunCard | None:
+    """The run card without its per-entry ``results`` (the runs table needs only the summary)."""
+    from mteval_gui.store.results import load_run_card_dict
+
+    d = load_run_card_dict(ws, run_id)
+    if d is None:
+        return None
+    d["results"] = []
+    return RunCard.model_validate(d)
+
+
 def load_run_rows(ws: Workspace, corpus_id: str | None = None) -> list[RunRow]:
     """Every run of the workspace (or of one corpus) as table rows, in import order."""
-    from mteval_gui.store.results import load_run_card
-
-    return [run_row(ws, row, load_run_card(ws, row["run_id"]) if row.get("has_run_card") else None)
+    return [run_row(ws, row, summary_card(ws, row["run_id"]) if row.get("has_run_card") else None)
             for row in repo.list_runs(ws, corpus_id)]
+
+
+def load_run_row(ws: Workspace, run_id: str) -> RunRow | None:
+    for row in repo.list_runs(ws):
+        if row["run_id"] == run_id:
+            return run_row(ws, row, summary_card(ws, run_id) if row.get("has_run_card") else None)
+    return None

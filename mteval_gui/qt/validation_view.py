@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCharts import QChart, QChartView, QScatterSeries, QValueAxis
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (QApplication, QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                                QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -36,6 +36,8 @@ def _ci(r: Any) -> str:
 
 
 class ValidationView(QWidget):
+    signed_off = Signal(str)  # run id whose tier decision changed
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("validationView")
@@ -252,9 +254,13 @@ class ValidationView(QWidget):
         if not reviewer:
             self.signoff_state.setText(self.tr("Choose a reviewer in the ratings panel first."))
             return
+        from mteval_gui.jobs import refresh_review_status
+
         try:
             jstore.signoff(self.ws, rid, reviewer, decision)
+            refresh_review_status(self.ws, rid)  # the stored run card's human_review block
         except Exception as exc:  # shown to the user
             show_error(self, exc)
             return
         self._show_signoff()
+        self.signed_off.emit(rid)

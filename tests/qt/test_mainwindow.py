@@ -91,6 +91,8 @@ def test_side_by_side_and_filters(window, scored_ws):
 def test_background_scoring_updates_runs(window, small_ws, qtbot):
     window.open_workspace(small_ws.path)
     assert not any(r.scored for r in window.runs_view.model.rows)
+    window.open_entries(["good"])
+    assert not any(c.field == "metric" for c in window.entries_page.model.all_columns())
     partial = []
     window.scoring_worker = None
     with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
@@ -99,8 +101,13 @@ def test_background_scoring_updates_runs(window, small_ws, qtbot):
         assert window.progress.isVisible()
     assert blocker.args[0].status == "done"
     assert {p["run_id"] for p in partial if p.get("finished")} == {"good", "poor"}
+    # the runs table is reloaded in the background once scoring has finished
+    qtbot.waitUntil(lambda: all(r.scored for r in window.runs_view.model.rows), timeout=20000)
     rows = {r.run_id: r for r in window.runs_view.model.rows}
-    assert rows["good"].scored and rows["good"].composite == 1.0
+    assert rows["good"].composite == 1.0 and rows["poor"].tier == "baseline"
+    # the open entries table received the run's values without being reopened
+    keys = lambda: [c.key for c in window.entries_page.model.all_columns()]  # noqa: E731
+    qtbot.waitUntil(lambda: "good:metric:core.chrf" in keys(), timeout=20000)
     assert not window.progress.isVisible()
     qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
 
@@ -154,3 +161,68 @@ def test_charts_export_png_and_svg(window, scored_ws, tmp_path):
         assert png.stat().st_size > 1000
         assert "<svg" in svg.read_text(encoding="utf-8")
     assert len(charts.view.chart().series()) == 1
+
+
+def test_randomised_order_is_fixed_per_reviewer(window, scored_ws):
+    from mteval_gui.qt.entries_model import ENTRY_ID_ROLE
+
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    page = window.entries_page
+    ids = lambda: [page.model.index(r, 0).data(ENTRY_ID_ROLE) for r in range(page.model.rowCount())]  # noqa: E731
+    window.random_action.trigger()
+    shuffled = ids()
+    expected = [e for _, e in jstore.review_queue(scored_ws, ["poor"], "amy", randomise=True)]
+    assert shuffled == expected and sorted(shuffled) == ["e1", "e2", "e3", "e4", "e5"]
+    page.search.setText("dog")
+    page.apply_filter()
+    assert ids() == [e for e in expected if e in ("e1", "e4")]
+    window.random_action.trigger()
+    page.search.setText("")
+    page.apply_filter()
+    assert ids() == ["e1", "e2", "e3", "e4", "e5"]
+
+
+def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
+    from mteval_gui.store.results import load_run_card
+
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    model = window.runs_view.model
+    tier = lambda: model.index(model.row_of("good"), model.column_index("tier")).data()  # noqa: E731
+    assert tier() == "fluent · pending speaker review"
+    validation = window.extra_tabs["validation"]
+    window.tabs.setCurrentWidget(validation)
+    validation.corpus.setCurrentIndex(validation.corpus.findData("mini"))
+    validation.refresh()
+    validation.signoff_run.setCurrentIndex(validation.signoff_run.findData("good"))
+    assert window.entries_page.ratings.reviewer_id == "amy"  # the only reviewer is preselected
+    validation.sign("confirm")
+    assert validation.signoff_state.text() == "Tier fluent: confirmed (1 decision(s))"
+    assert tier() == "fluent ✓"
+    assert load_run_card(scored_ws, "good").human_review.confirmed is True
+
+
+def test_validation_study_with_ratings(window, scored_ws):
+    from mteval_gui.domain.judgments import Judgment
+
+    for rid, name in (("amy", "Amy"), ("ben", "Ben"), ("cy", "Cy")):
+        jstore.add_reviewer(scored_ws, Reviewer(reviewer_id=rid, name=name))
+    for run, base in (("good", 5), ("poor", 2)):
+        for k, eid in enumerate(["e1", "e2", "e3", "e4", "e5"]):
+            for r, rid in enumerate(("amy", "ben", "cy")):
+                jstore.record_judgment(scored_ws, Judgment(reviewer_id=rid, run_id=run, entry_id=eid,
+                                                           adequacy=max(1, min(5, base - (k + r) % 2)), fluency=4))
+    window.open_workspace(scored_ws.path)
+    v = window.extra_tabs["validation"]
+    window.tabs.setCurrentWidget(v)
+    v.corpus.setCurrentIndex(v.corpus.findData("mini"))
+    v.compute()
+    assert v.items_bar.value() == 10  # 10 items, each rated by 3 raters
+    assert v.alpha_adequacy.text() != "—"
+    metrics = [v.table.item(r, 0).text() for r in range(v.table.rowCount())]
+    assert "chrF++" in metrics
+    chrf = metrics.index("chrF++")
+    assert float(v.table.item(chrf, 1).text().split()[0]) > 0  # chrF++ agrees with the speakers here
+    assert len(v.chart_view.chart().series()) == 1
