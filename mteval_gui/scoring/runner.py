@@ -67,6 +67,7 @@ DEFAULT_BATCH_SIZE = 50
 PROGRESS_INTERVAL = 0.1  # seconds between two forwarded progress updates of the same stage
 CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "exact_match_rate", "fst_acceptance_rate", "comet_score")
 TIER_CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "exact_match_rate")
+RESULTS_SCHEMA_SAMPLE = 50  # results[] items checked against the JSON Schema when a card is built (all by pydantic)
 BREAKDOWN_KEYS: tuple[str, ...] = ("exact_match_rate", "equivalent_match_rate", "chrf_plus_plus", "bleu",
                                    "fst_acceptance_rate", "semantic_score", "comet_score", "code_switching_rate",
                                    "hallucination_rate")
@@ -314,6 +315,15 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
+def _portable(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` when it is already strict JSON (the usual case, checked in C), else a safe copy."""
+    try:
+        json.dumps(data, allow_nan=False)
+        return data
+    except (TypeError, ValueError):
+        return _json_safe(data)
+
+
 def config_of(request: ScoringRequest, states: Sequence[_MetricState]) -> tuple[dict[str, Any], str]:
     active = [s for s in states if s.availability == "ok"]
     options = {k: v for k, v in request.options.items() if k not in ("fst_cache",) and not callable(v)}
@@ -433,7 +443,7 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
                 if len(results) != len(batch):
                     raise PluginError(st.ref.id, f"returned {len(results)} results for {len(batch)} entries")
                 for it, r in zip(batch, results):
-                    data = _json_safe(r.to_json())
+                    data = _portable(r.to_json())
                     value = r.value if r.value is None or _is_number(r.value) else None
                     rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data))
             except Exception as exc:  # a failing metric never sinks the run
@@ -746,7 +756,7 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
         fst=fst_info, language_card_sha256=request.card_sha256, human_review=review,
         bootstrap_seed=seed, results=results,
     )
-    ensure_valid(card)
+    ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
     metric_rows = []
     for st in states:
         cs = corpus_scores.get(st.ref.id)

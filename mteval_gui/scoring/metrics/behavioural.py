@@ -119,8 +119,19 @@ def token_script(token: str) -> str | None:
     return counts.most_common(1)[0][0]
 
 
+@lru_cache(maxsize=65536)
+def _tokens(text: str | None) -> tuple[str, ...]:
+    """Word tokens of a text (cached: sources and references recur across metrics and runs)."""
+    return tuple(word_tokens(text))
+
+
+@lru_cache(maxsize=65536)
+def _token_keys(text: str | None) -> frozenset[str]:
+    return frozenset(match_key(t) for t in _tokens(text))
+
+
 def text_scripts(text: str | None) -> set[str]:
-    return {s for s in (token_script(t) for t in word_tokens(text)) if s}
+    return {s for s in (token_script(t) for t in _tokens(text)) if s}
 
 
 def target_accepts(shared: Mapping[str, Any]) -> Callable[[str], bool] | None:
@@ -194,15 +205,16 @@ class CodeSwitchingMetric(BaseMetric):
             if not tokens:
                 out.append(EntryScore(0.0, detail={"tokens": 0, "switched": []}))
                 continue
-            src_tokens = word_tokens(it.entry.source)
             refs = it.entry.references()
             tgt_scripts = self.target_scripts
             if tgt_scripts is None:
                 tgt_scripts = set().union(*(text_scripts(r) for r in refs)) if refs else set()
             src_scripts = self.source_scripts if self.source_scripts is not None else text_scripts(it.entry.source)
             shared_script = bool(src_scripts & tgt_scripts)
-            src_words = _keyset(src_tokens) | {match_key(w) for w in source_lexicon}
-            ref_words = _keyset(t for r in refs for t in word_tokens(r))
+            src_words = _token_keys(it.entry.source)
+            if source_lexicon:
+                src_words = src_words | {match_key(w) for w in source_lexicon}
+            ref_words: frozenset[str] = frozenset().union(*(_token_keys(r) for r in refs)) if refs else frozenset()
             switched: list[str] = []
             kinds = {"script": 0, "lexical": 0}
             for tok in tokens:
@@ -285,7 +297,7 @@ def hallucination_components(predicted: str, source: str, reference: str | None,
     repeat = (1.0 - len(set(trigrams)) / len(trigrams)) if trigrams else 0.0
     # E: numbers and mid-sentence names absent from the source
     src_numbers = set(_numbers(src))
-    src_words = {match_key(t) for t in word_tokens(src)}
+    src_words = _token_keys(src)
     candidates = [("num", n) for n in _numbers(pred)]
     if has_case:
         candidates += [("name", w) for w in mid_sentence_capitalised(pred)]
@@ -294,7 +306,7 @@ def hallucination_components(predicted: str, source: str, reference: str | None,
     entity = len(absent) / len(candidates) if candidates else 0.0
     # C: echo of the source
     pk, sk = match_key(pred), match_key(src)
-    echo = 1.0 if pk and (pk == sk or (len(word_tokens(src)) >= 3 and sk in pk)) else 0.0
+    echo = 1.0 if pk and (pk == sk or (len(_tokens(src)) >= 3 and sk in pk)) else 0.0
     return {"L": length, "R": repeat, "E": entity, "C": echo, "absent_entities": absent}  # type: ignore[dict-item]
 
 

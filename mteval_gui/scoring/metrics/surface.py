@@ -16,6 +16,7 @@ signature (``nrefs:var`` when it varies).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -150,6 +151,11 @@ class EquivalentMatchMetric(BaseMetric):
                            extra={"verdicts": counts})
 
 
+_REFERENCE_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}  # read-only reference n-grams, oldest dropped first
+_REFERENCE_CACHE_SIZE = 20000
+_REFERENCE_LOCK = threading.Lock()
+
+
 class _SacrebleuMetric(BaseMetric):
     """Shared machinery: per-batch segment statistics with one sacrebleu metric object."""
 
@@ -183,14 +189,26 @@ class _SacrebleuMetric(BaseMetric):
         out: list[EntryScore] = [EntryScore(None) for _ in items]
         if not scored:
             return out
-        width = max(len(s[2]) for s in scored)
-        streams = [[s[2][j] if j < len(s[2]) else None for s in scored] for j in range(width)]
-        hyps = [hypothesis_of(s[1]) for s in scored]
-        stats = self.metric._extract_corpus_statistics(hyps, streams)
+        m = self.metric
+        # the same steps as sacrebleu's _extract_corpus_statistics, with each reference's
+        # n-grams cached (references recur for every system scored on a corpus)
+        stats = [m._compute_segment_statistics(m._preprocess_segment(hypothesis_of(it)), self._reference_info(refs))
+                 for _i, it, refs in scored]
         for (i, _it, refs), st in zip(scored, stats):
             st = [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in st]
             out[i] = EntryScore(self._sentence_value(st), detail={"stats": st, "nrefs": len(refs)})
         return out
+
+    def _reference_info(self, refs: list[str]) -> dict[str, Any]:
+        key = (type(self).__name__, tuple(sorted(self.sacrebleu_params.items(), key=lambda kv: kv[0])), tuple(refs))
+        info = _REFERENCE_CACHE.get(key)
+        if info is None:
+            info = self.metric._extract_reference_info([self.metric._preprocess_segment(r) for r in refs])
+            with _REFERENCE_LOCK:
+                while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
+                    _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
+                _REFERENCE_CACHE[key] = info
+        return info
 
     def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
         return {self.score_key: self._stats(per_entry)}
