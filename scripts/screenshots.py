@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
 
     window.open_entries([flawed])
     page = window.entries_page
-    target = next((eid for eid in ids if _verdict(page, flawed, eid) == "MISS"), ids[1])
+    target = next((eid for eid in ids if 0 < _value(page, flawed, eid, "core.fst") < 1),
+                  next((eid for eid in ids if _verdict(page, flawed, eid) == "MISS"), ids[1]))
     page.select_entry(target)
     shot("entries_review")
 
@@ -143,6 +144,13 @@ def _install_analyzers(folder: Path) -> None:
     for name in ("crk-strict-analyzer-for-dictionary.hfstol", "crk-descriptive-analyzer.hfstol"):
         if (folder / name).is_file():
             install_analyzer("crk", folder / name, card=card)
+
+
+def _value(page, run_id: str, entry_id: str, metric: str) -> float:
+    frame = page.model.frame
+    values = frame.run(run_id).metrics.get(metric)
+    row = frame.row_of(entry_id)
+    return -1.0 if values is None or row is None else float(values[row])
 
 
 def _verdict(page, run_id: str, entry_id: str):

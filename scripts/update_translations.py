@@ -35,6 +35,28 @@ def untranslated(ts: Path = TS) -> list[str]:
     return out
 
 
+def fill(translations: dict[tuple[str, str], str], ts: Path = TS) -> int:
+    """Set the translation of (context, source) pairs in the .ts file; returns how many were set."""
+    tree = ET.parse(ts)
+    n = 0
+    for ctx in tree.getroot().iter("context"):
+        name = ctx.findtext("name")
+        for m in ctx.iter("message"):
+            text = translations.get((name, m.findtext("source")))
+            if text is None:
+                continue
+            tr = m.find("translation")
+            if tr is None:
+                tr = ET.SubElement(m, "translation")
+            tr.text = text
+            tr.attrib.pop("type", None)
+            n += 1
+    with ts.open("wb") as fh:
+        fh.write(b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n')
+        tree.write(fh, encoding="utf-8", xml_declaration=False)
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--check", action="store_true", help="only report untranslated strings")

@@ -96,18 +96,20 @@ class EntriesModel(QAbstractTableModel):
 
     @staticmethod
     def _build_columns(frame: EntryFrame) -> list[Column]:
+        """Entry columns, then per-run columns grouped by kind so that runs shown side by side
+        have their outputs, values and verdicts next to each other."""
         cols = [Column(f, f) for f in ENTRY_FIELDS]
+        cols += [Column(f"{r.run_id}:predicted", "predicted", r.run_id) for r in frame.runs]
+        metrics: list[str] = []
         for r in frame.runs:
-            cols.append(Column(f"{r.run_id}:predicted", "predicted", r.run_id))
-            for m in r.metrics:
-                cols.append(Column(f"{r.run_id}:metric:{m}", "metric", r.run_id, m))
-            if r.lint_verdict is not None:
-                cols.append(Column(f"{r.run_id}:lint", "lint", r.run_id))
-            if r.semantic_verdict is not None:
-                cols.append(Column(f"{r.run_id}:semantic", "semantic", r.run_id))
-            if r.fst_rejected is not None:
-                cols.append(Column(f"{r.run_id}:fst_rejected", "fst_rejected", r.run_id))
-            cols.append(Column(f"{r.run_id}:review", "review", r.run_id))
+            metrics += [m for m in r.metrics if m not in metrics]
+        for m in metrics:
+            cols += [Column(f"{r.run_id}:metric:{m}", "metric", r.run_id, m) for r in frame.runs if m in r.metrics]
+        cols += [Column(f"{r.run_id}:lint", "lint", r.run_id) for r in frame.runs if r.lint_verdict is not None]
+        cols += [Column(f"{r.run_id}:semantic", "semantic", r.run_id) for r in frame.runs if r.semantic_verdict is not None]
+        cols += [Column(f"{r.run_id}:fst_rejected", "fst_rejected", r.run_id) for r in frame.runs
+                 if r.fst_rejected is not None]
+        cols += [Column(f"{r.run_id}:review", "review", r.run_id) for r in frame.runs]
         return cols
 
     @staticmethod

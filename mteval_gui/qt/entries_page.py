@@ -82,6 +82,7 @@ class EntriesPage(QWidget):
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vh.setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         ll.addWidget(self.table)
         self.count_label = QLabel()
@@ -288,9 +289,12 @@ class EntriesPage(QWidget):
 
     def _size_columns(self) -> None:
         fm = self.table.horizontalHeader().fontMetrics()
+        several = self.model.frame is not None and len(self.model.frame.runs) > 1
         for i, c in enumerate(self.model.visible_columns()):
-            title = self.model.headerData(i, Qt.Orientation.Horizontal)
-            self.table.setColumnWidth(i, max(COLUMN_WIDTHS.get(c.field, 100), fm.horizontalAdvance(str(title)) + 24))
+            width = COLUMN_WIDTHS.get(c.field, 100)
+            if not several:  # one run: room for the whole title; several: titles are elided (tooltip)
+                width = max(width, fm.horizontalAdvance(str(self.model.headerData(i, Qt.Orientation.Horizontal))) + 24)
+            self.table.setColumnWidth(i, width)
 
     def choose_columns(self) -> None:
         if self.model.frame is None:
@@ -356,6 +360,7 @@ class EntriesPage(QWidget):
             self.current_entry_changed.emit("")
             return
         if self.loader is not None:
+            self.review.preferred_run = self.focus_run_id()
             self.review.show_data(self.loader(f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs]))
         self.ratings.set_item(self.focus_run_id(), entry_id)
         self.current_entry_changed.emit(entry_id)

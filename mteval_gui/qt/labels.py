@@ -103,6 +103,12 @@ _CAVEATS = {
                          QT_TRANSLATE_NOOP("labels", "Outputs are much longer than the references: the system may add text or explanations.")),
     "small_sample": (QT_TRANSLATE_NOOP("labels", "Small sample"),
                      QT_TRANSLATE_NOOP("labels", "Fewer than 30 entries: the scores and their confidence intervals are unreliable.")),
+    "errors_scored_empty": (QT_TRANSLATE_NOOP("labels", "Errors scored empty"),
+                            QT_TRANSLATE_NOOP("labels", "Some entries failed or have no output; they count as empty outputs in every metric (never dropped).")),
+    "comet_language_not_covered": (QT_TRANSLATE_NOOP("labels", "COMET not reliable"),
+                                   QT_TRANSLATE_NOOP("labels", "The COMET model's encoder was not trained on the target language: its score says little.")),
+    "comet_coverage_unknown": (QT_TRANSLATE_NOOP("labels", "COMET coverage unknown"),
+                               QT_TRANSLATE_NOOP("labels", "It is not known whether the COMET model covers the target language.")),
     "metric_coverage_differs": (QT_TRANSLATE_NOOP("labels", "Coverage differs"),
                                 QT_TRANSLATE_NOOP("labels", "The compared runs were scored with different metrics: composites are not directly comparable.")),
 }

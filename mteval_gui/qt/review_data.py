@@ -51,6 +51,9 @@ class OutputView:
                 # a plain verdict name: its explanation sits next to it in the detail
                 v = {"verdict": v, **{k: detail[k] for k in VERDICT_EXTRAS if k in detail}}
             out.append((mid, v))
+        if any(mid.endswith(".lint") for mid, _ in out):
+            # the language's linter refines the generic equivalence verdict: show the linter's only
+            out = [(mid, v) for mid, v in out if mid != "core.equivalent"]
         return out
 
 

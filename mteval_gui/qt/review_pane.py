@@ -39,6 +39,7 @@ class ReviewPane(QWidget):
         self.blind = False
         self._reference_words: list[FstWord] | None = None
         self.reference_analyser = None  # callable(text) -> list[FstWord] | None, set by the window
+        self.preferred_run: str | None = None  # the run whose FST analyses are listed first
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -106,7 +107,7 @@ class ReviewPane(QWidget):
                                           verdict_colours=VERDICT_COLOURS))
         self.fst_box.setVisible(not self.blind)
         self.run_combo.blockSignals(True)
-        current = self.run_combo.currentData()
+        current = self.preferred_run or self.run_combo.currentData()
         self.run_combo.clear()
         for view in (data.outputs if data else []):
             self.run_combo.addItem(view.label, view.run_id)

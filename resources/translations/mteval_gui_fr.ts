@@ -798,6 +798,14 @@
         <translation>Masquer les valeurs, les verdicts et la référence pendant la notation</translation>
     </message>
     <message>
+        <source>R&amp;andomised order</source>
+        <translation>Ordre &amp;aléatoire</translation>
+    </message>
+    <message>
+        <source>Show the entries in a shuffled order, fixed per reviewer</source>
+        <translation>Afficher les entrées dans un ordre mélangé, fixe pour chaque évaluateur</translation>
+    </message>
+    <message>
         <source>&amp;Next entry</source>
         <translation>Entrée &amp;suivante</translation>
     </message>
@@ -1729,6 +1737,30 @@
     <message>
         <source>Fewer than 30 entries: the scores and their confidence intervals are unreliable.</source>
         <translation>Moins de 30 entrées : les scores et leurs intervalles de confiance sont peu fiables.</translation>
+    </message>
+    <message>
+        <source>Errors scored empty</source>
+        <translation>Erreurs comptées vides</translation>
+    </message>
+    <message>
+        <source>Some entries failed or have no output; they count as empty outputs in every metric (never dropped).</source>
+        <translation>Des entrées ont échoué ou n&apos;ont pas de sortie ; elles comptent comme des sorties vides dans chaque métrique (jamais écartées).</translation>
+    </message>
+    <message>
+        <source>COMET not reliable</source>
+        <translation>COMET peu fiable</translation>
+    </message>
+    <message>
+        <source>The COMET model&apos;s encoder was not trained on the target language: its score says little.</source>
+        <translation>L&apos;encodeur du modèle COMET n&apos;a pas été entraîné sur la langue cible : son score dit peu de chose.</translation>
+    </message>
+    <message>
+        <source>COMET coverage unknown</source>
+        <translation>Couverture COMET inconnue</translation>
+    </message>
+    <message>
+        <source>It is not known whether the COMET model covers the target language.</source>
+        <translation>On ne sait pas si le modèle COMET couvre la langue cible.</translation>
     </message>
     <message>
         <source>Coverage differs</source>
