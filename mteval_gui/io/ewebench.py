@@ -182,13 +182,15 @@ class _Collector:
                 self.model = _nfc(v.strip())
 
     def add(self, obj: Any, file: str, line: int | None, where: str) -> None:
+        """Check one record; ``where`` names it when the file position alone does not (``item 3``)."""
         loc_line = line
+        prefix = f"{where}: " if where else ""
         if not isinstance(obj, dict):
-            self.defects.append(Defect(file, loc_line, f"{where}: a response record must be a JSON object"))
+            self.defects.append(Defect(file, loc_line, f"{prefix}a response record must be a JSON object"))
             return
         tid = obj.get("test_id", obj.get("id"))
         if isinstance(tid, bool) or not isinstance(tid, (str, int)) or not str(tid).strip():
-            self.defects.append(Defect(file, loc_line, f"{where}: record has no test_id"))
+            self.defects.append(Defect(file, loc_line, f"{prefix}record has no test_id"))
             return
         tid = _nfc(str(tid).strip())
         error = obj.get("error")
@@ -201,10 +203,10 @@ class _Collector:
         if error is not None and not error.strip():
             error = None
         if response is not None and not isinstance(response, str):
-            self.defects.append(Defect(file, loc_line, f"{where}: {tid}: response must be a string, not {type(response).__name__}"))
+            self.defects.append(Defect(file, loc_line, f"{prefix}{tid}: response must be a string, not {type(response).__name__}"))
             return
         if error is None and response is None and not tool_calls:
-            self.defects.append(Defect(file, loc_line, f"{where}: {tid}: record has neither response nor error"))
+            self.defects.append(Defect(file, loc_line, f"{prefix}{tid}: record has neither response nor error"))
             return
         if error is None and response is not None and response.lstrip().startswith(ERROR_PREFIX):
             error = response.strip()
@@ -212,7 +214,7 @@ class _Collector:
         if tid in self.records:
             first = self.records[tid]
             at = first.file if first.line is None else f"{first.file}:{first.line}"
-            self.defects.append(Defect(file, loc_line, f"{where}: {tid}: answered twice (first at {at})"))
+            self.defects.append(Defect(file, loc_line, f"{prefix}{tid}: answered twice (first at {at})"))
             return
         rec = ResponseRecord(test_id=tid, response=_nfc(response) if response is not None else None,
                              error=_nfc(error) if error is not None else None,
@@ -241,7 +243,7 @@ def _read_jsonl(path: Path, text: str, col: _Collector) -> None:
             first = False
             continue
         first = False
-        col.add(obj, fname, lineno, f"line {lineno}")
+        col.add(obj, fname, lineno, "")
 
 
 def _read_json(path: Path, text: str, col: _Collector) -> None:

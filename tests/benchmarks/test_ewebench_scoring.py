@@ -292,8 +292,8 @@ def test_responses_with_structural_defects_raise(tmp_path):
         read_responses(p)
     assert [str(d) for d in ei.value.defects] == [
         f"{p}:2:2: invalid JSON: Expecting property name enclosed in double quotes",
-        f"{p}:3: line 3: record has no test_id",
-        f"{p}:4: line 4: a: answered twice (first at {p}:1)",
-        f"{p}:5: line 5: b: record has neither response nor error",
-        f"{p}:6: line 6: c: response must be a string, not int",
+        f"{p}:3: record has no test_id",
+        f"{p}:4: a: answered twice (first at {p}:1)",
+        f"{p}:5: b: record has neither response nor error",
+        f"{p}:6: c: response must be a string, not int",
     ]

@@ -95,7 +95,7 @@ def test_bad_responses_exit_2_and_store_nothing(files, tmp_path, capsys):
     rc = main(["--db", str(db), "ewebench", "score", "--suite", str(suite), "--responses", str(bad), "--save"])
     err = capsys.readouterr().err
     assert rc == 2
-    assert f"{bad}:2: line 2: lc1: record has neither response nor error" in err
+    assert f"{bad}:2: lc1: record has neither response nor error" in err
     assert not db.exists()
 
 
