@@ -123,7 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     idx = dlg.corpus_combo.findData(runs[flawed]["corpus_id"])
     dlg.corpus_combo.setCurrentIndex(idx)
     dlg.set_path(bad)
+    done = []
+    dlg.import_finished.connect(done.append)
     dlg.do_import()
+    while not done:
+        app.processEvents()
     dlg.show()
     shot("import_rejected", dlg)
     dlg.close()

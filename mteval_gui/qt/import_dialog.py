@@ -4,6 +4,8 @@ Pick a file (or drop it on the dialog); the format is detected and the first row
 previewed. Importing reads and checks the whole file first
 (:mod:`mteval_gui.importer`): a rejected file shows its complete defect list
 (``file:line[:column]: message``) in the dialog and nothing is written to the workspace.
+The import runs in a worker thread (its own SQLite connection) with a progress bar, so a
+100,000-line file does not freeze the window.
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton, QTableWidget,
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QBrush, QCloseEvent, QColor, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from mteval_gui.errors import InputError, MtevalError
+from mteval_gui.errors import InputError
 from mteval_gui.qt.dialogs import describe_error
+from mteval_gui.qt.jobs import FunctionJob, JobOutcome
+from mteval_gui.qt.workers import JobManager, Worker
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
@@ -38,6 +42,8 @@ def _cell(v: Any) -> str:
 
 
 class ImportDialog(QDialog):
+    import_finished = Signal(object)  # JobOutcome
+
     def __init__(self, ws: Workspace, kind: str, parent: QWidget | None = None):
         super().__init__(parent)
         if kind not in KINDS:
@@ -130,6 +136,12 @@ class ImportDialog(QDialog):
         self.problems = QListWidget()
         self.problems.setObjectName("problemsList")
         lay.addWidget(self.problems, 2)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("importProgress")
+        self.progress.hide()
+        lay.addWidget(self.progress)
+        self.jobs = JobManager(self)
+        self.worker: Worker | None = None
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.import_button = self.buttons.addButton(self.tr("Import") if kind != "analyzer" else self.tr("Install"),
@@ -198,7 +210,7 @@ class ImportDialog(QDialog):
         try:
             fmt = self.format_combo.currentData() or detect_format(path)
             p = preview(path, PREVIEW_ROWS, fmt)
-        except MtevalError as exc:
+        except Exception as exc:  # an unreadable file is shown in the dialog
             self.summary.setText(self.tr("Cannot read the file."))
             self._show_problems(exc)
             return
@@ -249,42 +261,69 @@ class ImportDialog(QDialog):
             return {"fmt": fmt, "name": text(self.id_edit)}
         return {"lang": self.lang_combo.currentData()}
 
-    def run_import(self) -> Any:
+    def run_import(self, ws: Workspace, path: str, opts: dict[str, Any], on_progress=None) -> Any:
+        """Read, check and write the file (in the calling thread, no widget access); raises on any defect."""
         from mteval_gui import importer
 
-        path = self.path_edit.text().strip()
-        opts = self.options()
         if self.kind == "corpus":
-            return importer.import_corpus_file(self.ws, path, **opts)
+            return importer.import_corpus_file(ws, path, on_progress=on_progress, **opts)
         if self.kind == "run":
-            return importer.import_run_file(self.ws, path, **opts)
+            return importer.import_run_file(ws, path, on_progress=on_progress, **opts)
         if self.kind == "glossary":
-            return importer.import_glossary_file(self.ws, path, **opts)
+            return importer.import_glossary_file(ws, path, **opts)
         from mteval_gui.cards import try_load_card
         from mteval_gui.fst.install import install_analyzer
         from mteval_gui.qt.settings_dialog import analyzer_base
 
         lang = opts["lang"]
-        return install_analyzer(lang, path, card=try_load_card(lang), base=analyzer_base(self.ws))
+        return install_analyzer(lang, path, card=try_load_card(lang), base=analyzer_base(ws))
 
     def do_import(self) -> None:
+        """Start the import in a worker thread; :attr:`import_finished` tells how it ended."""
         if self._done:
             self.accept()
             return
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            result = self.run_import()
-        except MtevalError as exc:
-            QApplication.restoreOverrideCursor()
-            self._show_problems(exc)
+        if self.worker is not None:
             return
-        except OSError as exc:
-            QApplication.restoreOverrideCursor()
-            self._show_problems(exc)
+        ws = self.ws
+        path, opts = self.path_edit.text().strip(), self.options()  # read the widgets here, in the GUI thread
+
+        def job(on_progress, on_partial, cancel_event):
+            try:
+                return self.run_import(ws, path, opts, on_progress)
+            finally:
+                ws.close()  # this worker thread's connection only
+
+        self.worker = Worker(FunctionJob(job), name="import")
+        self.worker.progress.connect(self._progress)
+        self.worker.finished.connect(self._finished)
+        self.import_button.setEnabled(False)
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.problems_label.setText(self.tr("Reading and checking the whole file…"))
+        self.jobs.start(self.worker)
+
+    def _progress(self, p: Any) -> None:
+        total = int(getattr(p, "total", 0) or 0)
+        if total > 0:
+            self.progress.setRange(0, total)
+            self.progress.setValue(int(getattr(p, "done", 0) or 0))
+        stage = getattr(p, "stage", "")
+        if stage:
+            self.progress.setFormat(f"{stage} %p%")
+
+    def _finished(self, outcome: JobOutcome) -> None:
+        self.worker = None
+        self.progress.hide()
+        self.import_button.setEnabled(True)
+        if outcome.status != "done":
+            self.problems_label.setText("")
+            if outcome.error is not None:
+                self._show_problems(outcome.error)
+            self.import_finished.emit(outcome)
             return
-        QApplication.restoreOverrideCursor()
-        self.imported = result
-        warnings = self._summarise(result)
+        self.imported = outcome.result
+        warnings = self._summarise(outcome.result)
         if warnings:
             self.problems.clear()
             self.problems_label.setText(self.result_summary or "")
@@ -292,8 +331,19 @@ class ImportDialog(QDialog):
                 self._problem(w, warning=True)
             self._done = True
             self.import_button.setText(self.tr("Close"))
-            return
-        self.accept()
+        else:
+            self.problems_label.setText(self.result_summary or "")
+        self.import_finished.emit(outcome)
+        if not warnings:
+            self.accept()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        self.jobs.shutdown()  # an import is one transaction: let it finish or fail as a whole
+        super().closeEvent(event)
+
+    def done(self, result: int) -> None:  # noqa: D401 (Qt override: accept/reject end here)
+        self.jobs.shutdown()
+        super().done(result)
 
     def _summarise(self, result: Any) -> list[str]:
         if self.kind == "analyzer":

@@ -607,6 +607,10 @@
         <translation>{0} problème(s) vu(s) dans les premières lignes :</translation>
     </message>
     <message>
+        <source>Reading and checking the whole file…</source>
+        <translation>Lecture et vérification de tout le fichier…</translation>
+    </message>
+    <message>
         <source>Close</source>
         <translation>Fermer</translation>
     </message>

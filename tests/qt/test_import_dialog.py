@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
@@ -23,7 +24,8 @@ def test_rejected_run_lists_all_defects_and_writes_nothing(qtbot, small_ws, tmp_
     dlg.corpus_combo.setCurrentIndex(dlg.corpus_combo.findData("mini"))
     dlg.set_path(bad)
     assert dlg.summary.text().startswith("Format jsonl")
-    dlg.do_import()
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
     problems = _problems(dlg)
     assert any(p.startswith(f"{bad}:2:") and "invalid JSON" in p for p in problems)
     assert any(p.startswith(f"{bad}:3:") for p in problems)
@@ -41,7 +43,8 @@ def test_unknown_ids_rejected_by_the_store(qtbot, small_ws, tmp_path):
     qtbot.addWidget(dlg)
     dlg.corpus_combo.setCurrentIndex(dlg.corpus_combo.findData("mini"))
     dlg.set_path(bad)
-    dlg.do_import()
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
     problems = _problems(dlg)
     assert len(problems) == 2 and all("unknown id" in p for p in problems)
     assert repo.counts(small_ws) == before
@@ -57,7 +60,8 @@ def test_good_corpus_imports(qtbot, small_ws, tmp_path):
     dlg.id_edit.setText("tiny")
     dlg.src_edit.setText("eng")
     dlg.tgt_edit.setText("fra")
-    dlg.do_import()
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
     assert dlg.result() == 1
     assert "tiny" in dlg.result_summary
     assert repo.get_corpus_info(small_ws, "tiny")["entry_count"] == 2
@@ -75,3 +79,24 @@ def test_drop_a_file(qtbot, small_ws, tmp_path):
     dlg.dropEvent(event)
     assert dlg.path_edit.text() == str(f)
     assert dlg.import_button.isEnabled()
+
+
+@pytest.mark.shared_data
+def test_install_analyzer(qtbot, small_ws, shared_data, tmp_path, monkeypatch):
+
+    from mteval_gui.fst import find_analyzer
+
+    source = shared_data / "crk" / "fst" / "crk-strict-analyzer-for-dictionary.hfstol"
+    if not source.exists():
+        pytest.skip("shared analyzer missing")
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(tmp_path / "analyzers"))
+    dlg = ImportDialog(small_ws, "analyzer")
+    qtbot.addWidget(dlg)
+    dlg.lang_combo.setCurrentIndex(dlg.lang_combo.findData("crk"))
+    dlg.set_path(source)
+    assert dlg.import_button.isEnabled()
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
+    assert dlg.imported is not None and dlg.imported.lang == "crk"
+    assert find_analyzer(None, "strict", lang="crk") is not None
+    assert "installed strict" in " ".join(_problems(dlg))  # what was installed is listed before closing
