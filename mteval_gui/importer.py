@@ -174,7 +174,7 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
     _progress(on_progress, 1, 3, "checking")
     try:
         res = repo.import_run(ws, run, source_path=str(path.resolve()), locations=loaded.lines,
-                              identity=loaded.hints.get("declared_run_id"))
+                              identity=loaded.hints.get("declared_run_id"), file_label=str(path))
     except BaseException:
         for made in also:
             repo.delete_corpus(ws, made.id)

@@ -324,14 +324,16 @@ def _unique_run_id(conn, base: str) -> str:
 
 
 def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
-               locations: Mapping[str, int] | None = None, identity: str | None = None) -> RunImport:
+               locations: Mapping[str, int] | None = None, identity: str | None = None,
+               file_label: str | None = None) -> RunImport:
     """Add a run (see the module docstring for the rules); returns what happened.
 
     ``identity`` is the run id the file itself declares (if any): it is part of the content
     hash, so two reports with identical outputs but different declared run ids are two runs,
     while the same file imported twice (under any ``run_id``) is recognised.
+    ``file_label`` names the file in defect messages as the user gave it (default: ``source_path``).
     """
-    where = str(source_path) if source_path else f"run {run.meta.run_id}"
+    where = file_label or (str(source_path) if source_path else f"run {run.meta.run_id}")
     cid = run.corpus_id
     if not cid:
         raise InputError(Defect(where, None, "the run does not name its corpus"))

@@ -211,3 +211,14 @@ def test_demo_scores_every_run(tmp_path, capsys):
     assert len(rows) == 28 and "core.chrf" in rows[0] and "core.exact" in rows[0]
     exact = {r["id"]: r["core.exact"] for r in rows}
     assert exact["crk-01"] == "1.0" and exact["crk-12"] == "0.0"  # pimohtēw (macron) is not an exact match
+
+
+def test_unknown_output_ids_name_the_file_as_given(tmp_path, files, capsys, monkeypatch):
+    db = tmp_path / "ws.sqlite"
+    c, _, _ = files
+    assert run_cli(db, "import", "corpus", c, "--id", "sleep", "--source-lang", "eng", "--target-lang", "crk") == 0
+    capsys.readouterr()
+    (tmp_path / "unknown.jsonl").write_text('{"id": "zz", "predicted": "x"}\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(db, "import", "run", "unknown.jsonl", "--corpus", "sleep") == 2
+    assert capsys.readouterr().err.splitlines()[0] == "unknown.jsonl:1: unknown id 'zz': not in corpus 'sleep'"
