@@ -8,6 +8,7 @@ next flagged; the ratings keys (1–5, Tab, F, Ctrl+Z) work while the table has 
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
@@ -187,14 +188,15 @@ class EntriesPage(QWidget):
         self.run_combo.setVisible(len(frame.runs) > 1)
         self._fill_focus_dependent()
         self.difficulty_menu.clear()
-        levels = sorted({int(d) for d in frame.difficulty if d == d})
+        known = ~np.isnan(frame.difficulty)
+        levels = [int(d) for d in np.unique(frame.difficulty[known])]
         for level in levels:
             a = QAction(str(level), self.difficulty_menu)
             a.setCheckable(True)
             a.setData(level)
             a.toggled.connect(self.apply_filter)
             self.difficulty_menu.addAction(a)
-        if len(levels) < len(frame):
+        if not known.all():
             a = QAction(self.tr("none"), self.difficulty_menu)
             a.setCheckable(True)
             a.setData(0)

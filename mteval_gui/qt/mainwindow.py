@@ -29,11 +29,13 @@ from mteval_gui.store import Workspace
 from mteval_gui.store import repo
 
 ENTRY_REFRESH_SECONDS = 2.0
+BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
 
 
 class MainWindow(QMainWindow):
     workspace_opened = Signal(str)
     scoring_finished = Signal(object)  # JobOutcome
+    frame_shown = Signal()  # the entries table shows newly opened runs
 
     def __init__(self, settings: AppSettings | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -247,21 +249,34 @@ class MainWindow(QMainWindow):
 
     # ----- entries -------------------------------------------------------------------------
     def open_entries(self, run_ids: list[str]) -> None:
+        """Show the entries of ``run_ids`` side by side. Large corpora are read in a worker thread
+        (the window stays usable; the table appears when they are loaded)."""
         if self.ws is None or not run_ids:
             return
         from mteval_gui.qt.frame_loader import load_entry_frame
 
+        reviewer = self.entries_page.ratings.reviewer_id
+        rows = {r.run_id: r.entries for r in self.runs_view.model.rows}
+        if max(rows.get(r, 0) for r in run_ids) >= BACKGROUND_ROWS:
+            self.statusBar().showMessage(self.tr("Loading the entries…"))
+            self._background_load("open", lambda ws: load_entry_frame(ws, run_ids, reviewer), self._show_frame)
+            return
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            frame = load_entry_frame(self.ws, run_ids, self.entries_page.ratings.reviewer_id)
+            frame = load_entry_frame(self.ws, run_ids, reviewer)
         except Exception as exc:  # shown to the user
             QApplication.restoreOverrideCursor()
             show_error(self, exc)
             return
-        self.entries_page.set_frame(frame)
         QApplication.restoreOverrideCursor()
+        self._show_frame(frame)
+
+    def _show_frame(self, frame: Any) -> None:
+        self.statusBar().clearMessage()
+        self.entries_page.set_frame(frame)
         self.tabs.setCurrentWidget(self.entries_page)
         self.entries_page.table.setFocus()
+        self.frame_shown.emit()
 
     def _load_review(self, corpus_id: str, entry_id: str, runs: list[tuple[str, str]]):
         from mteval_gui.qt.review_data import load_review_data

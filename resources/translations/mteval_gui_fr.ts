@@ -870,6 +870,10 @@
         <translation>Espaces de travail (*.sqlite *.db);;Tous les fichiers (*)</translation>
     </message>
     <message>
+        <source>Loading the entries…</source>
+        <translation>Chargement des entrées…</translation>
+    </message>
+    <message>
         <source>Scoring is already running.</source>
         <translation>Une évaluation est déjà en cours.</translation>
     </message>

@@ -226,3 +226,15 @@ def test_validation_study_with_ratings(window, scored_ws):
     chrf = metrics.index("chrF++")
     assert float(v.table.item(chrf, 1).text().split()[0]) > 0  # chrF++ agrees with the speakers here
     assert len(v.chart_view.chart().series()) == 1
+
+
+def test_large_corpora_open_in_the_background(window, scored_ws, qtbot, monkeypatch):
+    from mteval_gui.qt import mainwindow
+
+    monkeypatch.setattr(mainwindow, "BACKGROUND_ROWS", 1)
+    window.open_workspace(scored_ws.path)
+    with qtbot.waitSignal(window.frame_shown, timeout=20000):
+        window.open_entries(["good"])
+        assert window.entries_page.model.frame is None  # not loaded in the GUI thread
+    assert window.entries_page.model.rowCount() == 5
+    assert window.tabs.currentWidget() is window.entries_page
