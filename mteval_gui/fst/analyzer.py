@@ -55,11 +55,21 @@ def sha256_file(path: str | Path) -> str:
     return got
 
 
+HFST_HEADER = b"HFST\x00"  # every file written by HFST 3 (all GiellaLT .hfstol analyzers) starts with it
+
+
 def read_transducer(path: str | Path) -> Any:
     """Read the first transducer of an HFST file (imports ``hfst`` lazily)."""
     p = Path(path)
     if not p.is_file():
         raise AnalyzerError(f"{p}: analyzer file not found")
+    with open(p, "rb") as fh:
+        head = fh.read(len(HFST_HEADER))
+    if head != HFST_HEADER:
+        # hfst aborts the whole process (an uncaught C++ exception) on some non-transducer files,
+        # so anything without the HFST 3 header is refused before hfst sees it
+        raise AnalyzerError(f"{p}: not a readable HFST transducer (the file does not start with the HFST header; "
+                            "GiellaLT .hfstol files do)")
     try:
         import hfst
     except ImportError as exc:  # the dependency is declared; a broken install is reported clearly

@@ -182,7 +182,9 @@ def _is_deb(path: Path, declared_format: str | None) -> bool:
         magic = fh.read(8)
     if magic == AR_MAGIC:
         return True
-    return path.suffix == ".deb" or (declared_format == "deb" and path.suffix != ".hfstol")
+    # a name without any suffix (e.g. a download URL ending in "/download") follows the card's declared format;
+    # any other file that is not an ar archive is treated as a transducer (and refused if it is not one)
+    return path.suffix == ".deb" or (declared_format == "deb" and path.suffix == "")
 
 
 def kind_of(name: str, card: LanguageCard | None) -> str | None:
@@ -209,7 +211,10 @@ def _check_readable(path: Path, label: str) -> None:
     try:
         read_transducer(path)
     except AnalyzerError as exc:
-        raise InstallError(f"{label}: not a readable HFST transducer ({exc})") from exc
+        msg = str(exc).removeprefix(f"{path}: ")  # the staged copy's path means nothing to the user
+        if not msg.startswith("not a readable HFST transducer"):
+            msg = f"not a readable HFST transducer ({msg})"
+        raise InstallError(f"{label}: {msg}") from exc
 
 
 def install_analyzer(lang: str, source: str | Path, *, card: LanguageCard | None = None,
@@ -281,7 +286,13 @@ def install_analyzer(lang: str, source: str | Path, *, card: LanguageCard | None
                                        f"got {sha}; nothing was installed")
                 staged.append((k, name, p, sha, file_pin is not None or pin is not None))
         else:
-            k = kind or kind_of(artifact_name, card) or "strict"
+            named = kind_of(artifact_name, card)
+            if kind is not None and named is not None and named != kind:
+                raise InstallError(f"{artifact_name} is the {named} transducer by its name, not a {kind} analyzer: "
+                                   f"install it with --kind {named} (or rename the file if it really is a {kind} "
+                                   "analyzer); nothing was installed")
+            k = kind or named or "strict"
+            _check_readable(artifact, artifact_name)
             name = artifact_name if artifact_name.endswith(".hfstol") else f"{lang}-{k}.hfstol"
             p = staging / name
             artifact.replace(p)

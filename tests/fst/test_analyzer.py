@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -76,6 +78,18 @@ def test_unreadable_files(tmp_path):
     bad.write_bytes(b"this is not a transducer")
     with pytest.raises(AnalyzerError, match="not a readable HFST transducer"):
         Analyzer.load(bad)
+
+
+def test_file_that_makes_hfst_abort_is_refused_without_crashing(tmp_path):
+    # hfst itself terminates the process on these four bytes; the check runs in a child to see that
+    bad = tmp_path / "glossary.hfstol"
+    bad.write_bytes(b"a\tb\n")
+    code = ("from mteval_gui.fst.analyzer import read_transducer, AnalyzerError\n"
+            f"try:\n    read_transducer({str(bad)!r})\nexcept AnalyzerError as e:\n    print(e)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == (f"{bad}: not a readable HFST transducer (the file does not start with the HFST "
+                                   "header; GiellaLT .hfstol files do)")
 
 
 @pytest.mark.shared_data

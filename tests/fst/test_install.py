@@ -209,3 +209,25 @@ def test_install_real_crk_analyzers(shared_data, tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e (matches card pin)" in out
     assert out.count("(matches card pin)") == 3
+
+
+def test_kind_contradicting_the_file_name_is_refused(tiny, base, tmp_path):
+    gen = tmp_path / "generator-gt-norm.hfstol"
+    gen.write_bytes(tiny.read_bytes())
+    with pytest.raises(InstallError, match="generator-gt-norm.hfstol is the generator transducer by its name, "
+                                           "not a strict analyzer: install it with --kind generator"):
+        install_analyzer("tst", gen, base=base, kind="strict")
+    assert not (base / "tst").exists()
+    res = install_analyzer("tst", gen, base=base, kind="generator")
+    assert [(f.kind, f.file) for f in res.files] == [("generator", "generator-gt-norm.hfstol")]
+
+
+def test_text_file_is_refused_as_a_transducer_even_when_the_card_declares_deb(tmp_path, base):
+    card = LanguageCard(code="tst", name="Test", analyzers=AnalyzerDecl(strict="a.hfstol", source_format="deb"))
+    txt = tmp_path / "glossary.tsv"
+    txt.write_text("a\tb\n", encoding="utf-8")
+    with pytest.raises(InstallError) as ei:
+        install_analyzer("tst", txt, base=base, card=card)
+    assert str(ei.value) == ("glossary.tsv: not a readable HFST transducer (the file does not start with the HFST "
+                             "header; GiellaLT .hfstol files do)")
+    assert not (base / "tst").exists()
