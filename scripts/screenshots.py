@@ -3,7 +3,8 @@
     python scripts/screenshots.py [--out docs/screenshots] [--lang fr]
 
 Builds the demo workspace in a temporary user folder, scores it, records a few example
-ratings by a demo reviewer (so the review columns and the validation tab have content),
+ratings and audit answers by a demo reviewer (so the review columns, the validation tab and
+its linter and FST audit pages have content),
 then opens each view in an offscreen window and saves it.
 """
 
@@ -55,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, eid in enumerate(ids[:6]):
         jstore.record_judgment(ws, Judgment(reviewer_id="demo-reviewer", run_id=flawed, entry_id=eid,
                                             adequacy=5 - (i % 3), fluency=4 - (i % 2), flagged=(i == 4)))
+    _audit_answers(ws, crk_runs)
     db = ws.path
     ws.close()
 
@@ -111,6 +113,12 @@ def main(argv: list[str] | None = None) -> int:
         validation.corpus.setCurrentIndex(max(idx, 0))
         validation.compute()
         shot("validation")
+        corpus = runs[flawed]["corpus_id"]
+        for key, page in (("audit_linter", validation.linter_audit), ("audit_fst", validation.fst_audit)):
+            validation.pages.setCurrentWidget(page)
+            page.scope.select(corpus, "", "demo-reviewer")  # shows the first item the reviewer left open
+            shot(key)
+        validation.pages.setCurrentIndex(0)
 
     from mteval_gui.qt.import_dialog import ImportDialog
     from mteval_gui.store import Workspace
@@ -134,6 +142,25 @@ def main(argv: list[str] | None = None) -> int:
     window.close()
     _settle(app)
     return 0
+
+
+def _audit_answers(ws, run_ids: list[str]) -> None:
+    """A few Task B and Task C answers by the demo reviewer, so the audit pages show results."""
+    from mteval_gui import review
+    from mteval_gui.domain.judgments import Judgment
+    from mteval_gui.store import judgments as jstore
+
+    for item in review.linter_audit_queue(ws, run_ids)[:1]:
+        jstore.record_judgment(ws, Judgment(reviewer_id="demo-reviewer", run_id=item["run_id"], entry_id=item["entry_id"],
+                                            task="B", payload={"same_meaning": "Yes", "natural": "B better",
+                                                               "classes": item["classes"]}))
+    answers = {"Edmonton": ("Yes", "Name"), "Cree": ("Yes", "Name"), "nipaw": ("No", None), "they": ("No", None),
+               "sleep": ("No", None), "kinipan": ("Unsure", None)}
+    for run_id, entry_id, word in review.fst_audit_queue(ws, run_ids):
+        if word in answers:
+            valid, kind = answers[word]
+            jstore.record_judgment(ws, Judgment(reviewer_id="demo-reviewer", run_id=run_id, entry_id=entry_id, task="C",
+                                                payload={"word": word, "valid": valid, "kind": kind}))
 
 
 def _install_analyzers(folder: Path) -> None:

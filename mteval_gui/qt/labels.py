@@ -113,6 +113,19 @@ _CAVEATS = {
                                 QT_TRANSLATE_NOOP("labels", "The compared runs were scored with different metrics: composites are not directly comparable.")),
 }
 
+# linter variant classes (Task B audit) -> what the class means, for tooltips
+_VARIANT_CLASSES = {
+    "LONG_VOWEL_MACRON": QT_TRANSLATE_NOOP("labels", "Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô)."),
+    "ORTHOGRAPHIC": QT_TRANSLATE_NOOP("labels", "Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis."),
+    "WORD_ORDER": QT_TRANSLATE_NOOP("labels", "The same words in another order."),
+    "OPTIONAL_PARTICLE": QT_TRANSLATE_NOOP("labels", "A word present on one side only is an optional particle."),
+    "LEMMA_SYNONYM": QT_TRANSLATE_NOOP("labels", "Synonymous lemmas with otherwise identical analyses."),
+    "PROGRESSIVE_AMBIGUITY": QT_TRANSLATE_NOOP("labels", "The output adds the progressive preverb ati- (English rarely decides the aspect)."),
+    "PROGRESSIVE_UNDERSPEC": QT_TRANSLATE_NOOP("labels", "The output drops the progressive preverb ati- of the reference (not acceptable)."),
+    "INCLUSIVE_EXCLUSIVE": QT_TRANSLATE_NOOP("labels", "Inclusive versus exclusive 'we', everything else identical."),
+    "VOWEL_LENGTH": QT_TRANSLATE_NOOP("labels", "Long-vowel marks dropped (not acceptable)."),
+}
+
 _REVIEW = {0: "", 1: QT_TRANSLATE_NOOP("labels", "rated"), 2: QT_TRANSLATE_NOOP("labels", "flagged")}
 
 
@@ -172,3 +185,9 @@ def fluency_labels() -> dict[int, str]:
 def known_metrics() -> list[str]:
     """Metric ids that have a translated label."""
     return list(_METRICS)
+
+
+def variant_class_description(name: str) -> str:
+    """What a linter variant class means ("" for a class without a description)."""
+    text = _VARIANT_CLASSES.get(name)
+    return _t(text) if text else ""

@@ -541,6 +541,12 @@ class MainWindow(QMainWindow):
             "<tr><td><b>Ctrl+B</b></td><td>blind mode</td></tr>"
             "<tr><td><b>F5 / Esc</b></td><td>score selected runs / cancel scoring</td></tr>"
             "</table>")
+        text += self.tr(
+            "<p><b>Validation ▸ linter audit:</b> <b>Y / N / D</b> same meaning yes / no / depends; "
+            "<b>1–4</b> both natural: yes / A better / B better / neither.<br/>"
+            "<b>Validation ▸ FST audit:</b> <b>Y / N / U</b> valid word yes / no / unsure; <b>1–6</b> kind "
+            "(established, loanword, name, dialectal, neologism, other).<br/>"
+            "In both audits: <b>Return</b> next unanswered item, <b>Ctrl+Z / Ctrl+Shift+Z</b> undo / redo.</p>")
         QMessageBox.information(self, self.tr("Keyboard shortcuts"), text)
 
     def about(self) -> None:

@@ -5,6 +5,9 @@ For the scored runs of one corpus: progress towards the target study size (200 i
 segment-level Kendall τ-b and Spearman ρ and system-level Pearson r of every metric with
 the mean human rating (with CIs), a scatter plot of one metric against the ratings, and the
 sign-off of a run's tier claim. Computation: :func:`mteval_gui.review.validation_study`.
+
+Two more pages hold the speaker audits of the language tools: the linter audit (Task B,
+:mod:`mteval_gui.qt.audit_linter`) and the FST audit (Task C, :mod:`mteval_gui.qt.audit_fst`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,11 @@ from PySide6.QtCharts import QChart, QChartView, QScatterSeries, QValueAxis
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (QApplication, QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
+                               QWidget)
 
+from mteval_gui.qt.audit_fst import FstAuditView
+from mteval_gui.qt.audit_linter import LinterAuditView
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.labels import metric_label, tier_label
 from mteval_gui.store import judgments as jstore
@@ -44,7 +50,15 @@ class ValidationView(QWidget):
         self.ws: Workspace | None = None
         self.reviewer_provider: Callable[[], str | None] = lambda: None
         self.study: Any = None
-        lay = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.pages = QTabWidget()
+        self.pages.setObjectName("validationPages")
+        self.pages.setDocumentMode(True)
+        outer.addWidget(self.pages)
+        dashboard = QWidget()
+        self.dashboard = dashboard
+        lay = QVBoxLayout(dashboard)
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Corpus:")))
         self.corpus = QComboBox()
@@ -112,13 +126,27 @@ class ValidationView(QWidget):
         self.note = QLabel()
         self.note.setWordWrap(True)
         lay.addWidget(self.note)
+        self.pages.addTab(dashboard, self.tr("Metrics and speakers"))
+        self.linter_audit = LinterAuditView()
+        self.fst_audit = FstAuditView()
+        for page in (self.linter_audit, self.fst_audit):
+            page.reviewer_provider = lambda: self.reviewer_provider()
+        self.pages.addTab(self.linter_audit, self.tr("Linter audit (task B)"))
+        self.pages.addTab(self.fst_audit, self.tr("FST audit (task C)"))
         self._clear()
 
     def set_workspace(self, ws: Workspace | None) -> None:
         self.ws = ws
-        self.refresh()
+        self._refresh_dashboard()
+        self.linter_audit.set_workspace(ws)
+        self.fst_audit.set_workspace(ws)
 
     def refresh(self) -> None:
+        self._refresh_dashboard()
+        self.linter_audit.refresh()
+        self.fst_audit.refresh()
+
+    def _refresh_dashboard(self) -> None:
         self.corpus.clear()
         for c in (repo.list_corpora(self.ws) if self.ws is not None else []):
             self.corpus.addItem(c["corpus_id"], c["corpus_id"])

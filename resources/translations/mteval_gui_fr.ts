@@ -2,6 +2,100 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr_FR">
 <context>
+    <name>AuditScope</name>
+    <message>
+        <source>Corpus:</source>
+        <translation>Corpus :</translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation>Exécution :</translation>
+    </message>
+    <message>
+        <source>Reviewer:</source>
+        <translation>Évaluateur :</translation>
+    </message>
+    <message>
+        <source>All runs of the corpus</source>
+        <translation>Toutes les exécutions du corpus</translation>
+    </message>
+</context>
+<context>
+    <name>AuditView</name>
+    <message>
+        <source>Next item once answered</source>
+        <translation>Élément suivant une fois répondu</translation>
+    </message>
+    <message>
+        <source>Your answer</source>
+        <translation>Votre réponse</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Précédent</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Suivant ▶</translation>
+    </message>
+    <message>
+        <source>Next unanswered (Return)</source>
+        <translation>Suivant sans réponse (Entrée)</translation>
+    </message>
+    <message>
+        <source>Undo (Ctrl+Z)</source>
+        <translation>Annuler (Ctrl+Z)</translation>
+    </message>
+    <message>
+        <source>Create a reviewer (Review ▸ Reviewers…) to start the audit.</source>
+        <translation>Créez un évaluateur (Revue ▸ Évaluateurs…) pour commencer l&apos;audit.</translation>
+    </message>
+    <message>
+        <source>Saved {0} (version {1})</source>
+        <translation>Enregistré à {0} (version {1})</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>Répondu</translation>
+    </message>
+    <message>
+        <source>Not answered yet</source>
+        <translation>Pas encore de réponse</translation>
+    </message>
+    <message>
+        <source>Saved {0} (version {1}); next item</source>
+        <translation>Enregistré à {0} (version {1}) ; élément suivant</translation>
+    </message>
+    <message>
+        <source>Nothing to undo</source>
+        <translation>Rien à annuler</translation>
+    </message>
+    <message>
+        <source>Your latest judgment in these runs (task {0}, entry {1}) was not made in this audit: undo it where you made it.</source>
+        <translation>Votre dernier jugement dans ces exécutions (tâche {0}, entrée {1}) n&apos;a pas été donné dans cet audit : annulez-le là où vous l&apos;avez donné.</translation>
+    </message>
+    <message>
+        <source>Undone: entry {0}</source>
+        <translation>Annulé : entrée {0}</translation>
+    </message>
+    <message>
+        <source>Nothing to redo</source>
+        <translation>Rien à rétablir</translation>
+    </message>
+    <message>
+        <source>Redone: entry {0}</source>
+        <translation>Rétabli : entrée {0}</translation>
+    </message>
+    <message>
+        <source>This is the last unanswered item.</source>
+        <translation>C&apos;est le dernier élément sans réponse.</translation>
+    </message>
+    <message>
+        <source>Every item is answered.</source>
+        <translation>Tous les éléments ont une réponse.</translation>
+    </message>
+</context>
+<context>
     <name>BenchModelsModel</name>
     <message>
         <source>Model</source>
@@ -284,6 +378,89 @@
     </message>
 </context>
 <context>
+    <name>CometModelsPanel</name>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Languages (card)</source>
+        <translation>Langues (fiche)</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Use selected</source>
+        <translation>Utiliser la sélection</translation>
+    </message>
+    <message>
+        <source>Download…</source>
+        <translation>Télécharger…</translation>
+    </message>
+    <message>
+        <source>Fetch the selected model from Hugging Face (uses the network)</source>
+        <translation>Récupérer le modèle sélectionné sur Hugging Face (utilise le réseau)</translation>
+    </message>
+    <message>
+        <source>downloaded</source>
+        <translation>téléchargé</translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation>incomplet</translation>
+    </message>
+    <message>
+        <source>not downloaded</source>
+        <translation>non téléchargé</translation>
+    </message>
+    <message>
+        <source>not covered: {0}</source>
+        <translation>non couvertes : {0}</translation>
+    </message>
+    <message>
+        <source>the Hugging Face cache</source>
+        <translation>le cache Hugging Face</translation>
+    </message>
+    <message>
+        <source>Downloading {0} uses the network: it fetches the model from Hugging Face, about {1} (the size of COMET models built on XLM-R large), plus its encoder&apos;s tokenizer, into {2}.
+
+Scoring itself never uses the network. A download cannot be interrupted once started; this dialog stays open until it ends.
+
+Download now?</source>
+        <translation>Télécharger {0} utilise le réseau : le modèle est récupéré sur Hugging Face, environ {1} (la taille des modèles COMET construits sur XLM-R large), ainsi que le tokeniseur de son encodeur, dans {2}.
+
+L&apos;évaluation elle-même n&apos;utilise jamais le réseau. Un téléchargement commencé ne peut pas être interrompu ; cette fenêtre reste ouverte jusqu&apos;à sa fin.
+
+Télécharger maintenant ?</translation>
+    </message>
+    <message>
+        <source>Download COMET model</source>
+        <translation>Télécharger un modèle COMET</translation>
+    </message>
+    <message>
+        <source>Download of {0} not started.</source>
+        <translation>Téléchargement de {0} non lancé.</translation>
+    </message>
+    <message>
+        <source>Downloading {0} (about {1})…</source>
+        <translation>Téléchargement de {0} (environ {1})…</translation>
+    </message>
+    <message>
+        <source>Downloading {0} (about {1})… {2} in the model cache</source>
+        <translation>Téléchargement de {0} (environ {1})… {2} dans le cache des modèles</translation>
+    </message>
+    <message>
+        <source>{0} is ready: scoring finds it offline.</source>
+        <translation>{0} est prêt : l&apos;évaluation le trouve hors ligne.</translation>
+    </message>
+    <message>
+        <source>Download of {0} failed.</source>
+        <translation>Le téléchargement de {0} a échoué.</translation>
+    </message>
+</context>
+<context>
     <name>CompareView</name>
     <message>
         <source>Baseline:</source>
@@ -473,6 +650,181 @@
     </message>
 </context>
 <context>
+    <name>FstAuditView</name>
+    <message>
+        <source>Yes</source>
+        <translation>Oui</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>Non</translation>
+    </message>
+    <message>
+        <source>Unsure</source>
+        <translation>Incertain</translation>
+    </message>
+    <message>
+        <source>Established</source>
+        <translation>Établi</translation>
+    </message>
+    <message>
+        <source>Loanword</source>
+        <translation>Emprunt</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom propre</translation>
+    </message>
+    <message>
+        <source>Dialectal</source>
+        <translation>Dialectal</translation>
+    </message>
+    <message>
+        <source>Neologism</source>
+        <translation>Néologisme</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Autre</translation>
+    </message>
+    <message>
+        <source>Analyzer false rejections (all reviewers, 95 % Wilson interval)</source>
+        <translation>Faux rejets de l&apos;analyseur (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Entrée</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Mot</translation>
+    </message>
+    <message>
+        <source>Sample:</source>
+        <translation>Échantillon :</translation>
+    </message>
+    <message>
+        <source>every word</source>
+        <translation>tous les mots</translation>
+    </message>
+    <message>
+        <source> words</source>
+        <translation> mots</translation>
+    </message>
+    <message>
+        <source>Audit a random sample (seed 0) of the rejected words; 0 = every word</source>
+        <translation>Auditer un échantillon aléatoire (graine 0) des mots rejetés ; 0 = tous les mots</translation>
+    </message>
+    <message>
+        <source>Output:</source>
+        <translation>Sortie :</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Source :</translation>
+    </message>
+    <message>
+        <source>Reference:</source>
+        <translation>Référence :</translation>
+    </message>
+    <message>
+        <source>Valid word?</source>
+        <translation>Mot valide ?</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>Type :</translation>
+    </message>
+    <message>
+        <source>False-rejection rate:</source>
+        <translation>Taux de faux rejets :</translation>
+    </message>
+    <message>
+        <source>Occurrences judged:</source>
+        <translation>Occurrences jugées :</translation>
+    </message>
+    <message>
+        <source>Valid words by kind:</source>
+        <translation>Mots valides par type :</translation>
+    </message>
+    <message>
+        <source>An occurrence is valid when more reviewers say Yes than No, invalid when more say No; rate = valid / (valid + invalid).</source>
+        <translation>Une occurrence est valide quand plus d&apos;évaluateurs répondent Oui que Non, invalide quand plus répondent Non ; taux = valides / (valides + invalides).</translation>
+    </message>
+    <message>
+        <source>Export allowlist…</source>
+        <translation>Exporter la liste d&apos;acceptation…</translation>
+    </message>
+    <message>
+        <source>Word {0} of {1} · {2} answered by you · run {3}, entry {4}</source>
+        <translation>Mot {0} sur {1} · {2} avec votre réponse · exécution {3}, entrée {4}</translation>
+    </message>
+    <message>
+        <source>No rejected word to audit in these runs (score them with an analyzer installed: the FST acceptance metric lists the words it rejects).</source>
+        <translation>Aucun mot rejeté à auditer dans ces exécutions (évaluez-les avec un analyseur installé : la métrique d&apos;acceptation FST liste les mots qu&apos;elle rejette).</translation>
+    </message>
+    <message>
+        <source>(no reference)</source>
+        <translation>(pas de référence)</translation>
+    </message>
+    <message>
+        <source>Rejected {0} times in this queue (entries {1}). Each occurrence is judged in its context.</source>
+        <translation>Rejeté {0} fois dans cette file (entrées {1}). Chaque occurrence est jugée dans son contexte.</translation>
+    </message>
+    <message>
+        <source>Rejected once in this queue.</source>
+        <translation>Rejeté une seule fois dans cette file.</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>aucune pour l&apos;instant</translation>
+    </message>
+    <message>
+        <source>{0} ({1} valid, {2} invalid, {3} unresolved)</source>
+        <translation>{0} ({1} valides, {2} invalides, {3} indécises)</translation>
+    </message>
+    <message>
+        <source>Allowlist word</source>
+        <translation>Mot accepté</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Occurrences</source>
+        <translation>Occurrences</translation>
+    </message>
+    <message>
+        <source>Reviewers</source>
+        <translation>Évaluateurs</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>Exemple</translation>
+    </message>
+    <message>
+        <source>Allowlist (*.tsv)</source>
+        <translation>Liste d&apos;acceptation (*.tsv)</translation>
+    </message>
+    <message>
+        <source>Analyzer test cases (*.jsonl)</source>
+        <translation>Cas de test de l&apos;analyseur (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export allowlist</source>
+        <translation>Exporter la liste d&apos;acceptation</translation>
+    </message>
+    <message>
+        <source>Wrote {0} word(s) to {1}</source>
+        <translation>{0} mot(s) écrit(s) dans {1}</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <source>Import corpus</source>
@@ -633,6 +985,153 @@
     <message>
         <source>Also imported {0} {1}</source>
         <translation>Également importé : {0} {1}</translation>
+    </message>
+</context>
+<context>
+    <name>LinterAuditView</name>
+    <message>
+        <source>Yes</source>
+        <translation>Oui</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>Non</translation>
+    </message>
+    <message>
+        <source>Depends</source>
+        <translation>Ça dépend</translation>
+    </message>
+    <message>
+        <source>A better</source>
+        <translation>A meilleur</translation>
+    </message>
+    <message>
+        <source>B better</source>
+        <translation>B meilleur</translation>
+    </message>
+    <message>
+        <source>Neither</source>
+        <translation>Aucun des deux</translation>
+    </message>
+    <message>
+        <source>Linter precision per variant class (all reviewers, 95 % Wilson interval)</source>
+        <translation>Précision du linter par classe de variante (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Entrée</translation>
+    </message>
+    <message>
+        <source>Classes</source>
+        <translation>Classes</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;B&lt;/b&gt; · Output</source>
+        <translation>&lt;b&gt;B&lt;/b&gt; · Sortie</translation>
+    </message>
+    <message>
+        <source>Same meaning?</source>
+        <translation>Même sens ?</translation>
+    </message>
+    <message>
+        <source>Both natural?</source>
+        <translation>Les deux naturels ?</translation>
+    </message>
+    <message>
+        <source>Pair {0} of {1} · {2} answered by you · run {3}, entry {4}</source>
+        <translation>Paire {0} sur {1} · {2} avec votre réponse · exécution {3}, entrée {4}</translation>
+    </message>
+    <message>
+        <source>No pair to audit: the linter called no output EQUIVALENT in these runs (score them with the language&apos;s linter first).</source>
+        <translation>Aucune paire à auditer : le linter n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le linter de la langue).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt; · Reference</source>
+        <translation>&lt;b&gt;A&lt;/b&gt; · Référence</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#555&apos;&gt;Source:&lt;/span&gt; {0}</source>
+        <translation>&lt;span style=&apos;color:#555&apos;&gt;Source :&lt;/span&gt; {0}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt; · {0}</source>
+        <translation>&lt;b&gt;A&lt;/b&gt; · {0}</translation>
+    </message>
+    <message>
+        <source>Variant classes: {0}</source>
+        <translation>Classes de variante : {0}</translation>
+    </message>
+    <message>
+        <source>(none reported)</source>
+        <translation>(aucune signalée)</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Word pairs:&lt;/i&gt; {0}</source>
+        <translation>&lt;i&gt;Paires de mots :&lt;/i&gt; {0}</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Linter:&lt;/i&gt; {0}</source>
+        <translation>&lt;i&gt;Linter :&lt;/i&gt; {0}</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>Référence</translation>
+    </message>
+    <message>
+        <source>Accepted variant {0}</source>
+        <translation>Variante acceptée {0}</translation>
+    </message>
+    <message>
+        <source>Variant class</source>
+        <translation>Classe de variante</translation>
+    </message>
+    <message>
+        <source>Pairs</source>
+        <translation>Paires</translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation>Réponses</translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation>Confirmées</translation>
+    </message>
+    <message>
+        <source>Refuted</source>
+        <translation>Réfutées</translation>
+    </message>
+    <message>
+        <source>Undecided</source>
+        <translation>Indécises</translation>
+    </message>
+    <message>
+        <source>Precision [95 % CI]</source>
+        <translation>Précision [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>Lenient precision [95 % CI]</source>
+        <translation>Précision indulgente [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>All classes</source>
+        <translation>Toutes les classes</translation>
+    </message>
+    <message>
+        <source>(no class)</source>
+        <translation>(sans classe)</translation>
+    </message>
+    <message>
+        <source>A pair is confirmed when more than half of its answers say the same meaning, refuted when more than half say not; precision = confirmed / pairs, lenient precision = pairs not refuted / pairs.</source>
+        <translation>Une paire est confirmée quand plus de la moitié de ses réponses disent « même sens », réfutée quand plus de la moitié disent le contraire ; précision = confirmées / paires, précision indulgente = paires non réfutées / paires.</translation>
+    </message>
+    <message>
+        <source>No answers yet.</source>
+        <translation>Pas encore de réponse.</translation>
     </message>
 </context>
 <context>
@@ -900,6 +1399,10 @@
     <message>
         <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted dimension (adequacy, then fluency)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;switch between adequacy and fluency&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter la dimension en surbrillance (adéquation, puis fluidité)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;passer de l’adéquation à la fluidité&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Validation ▸ linter audit:&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; same meaning yes / no / depends; &lt;b&gt;1–4&lt;/b&gt; both natural: yes / A better / B better / neither.&lt;br/&gt;&lt;b&gt;Validation ▸ FST audit:&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; valid word yes / no / unsure; &lt;b&gt;1–6&lt;/b&gt; kind (established, loanword, name, dialectal, neologism, other).&lt;br/&gt;In both audits: &lt;b&gt;Return&lt;/b&gt; next unanswered item, &lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt; undo / redo.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Validation ▸ audit du linter :&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; même sens oui / non / ça dépend ; &lt;b&gt;1–4&lt;/b&gt; les deux naturels : oui / A meilleur / B meilleur / aucun des deux.&lt;br/&gt;&lt;b&gt;Validation ▸ audit FST :&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; mot valide oui / non / incertain ; &lt;b&gt;1–6&lt;/b&gt; type (établi, emprunt, nom propre, dialectal, néologisme, autre).&lt;br/&gt;Dans les deux audits : &lt;b&gt;Entrée&lt;/b&gt; élément suivant sans réponse, &lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt; annuler / rétablir.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Keyboard shortcuts</source>
@@ -1417,6 +1920,10 @@
         <source>Dictionaries (*.importjson *.json *.tsv *.txt);;All files (*)</source>
         <translation>Dictionnaires (*.importjson *.json *.tsv *.txt);;Tous les fichiers (*)</translation>
     </message>
+    <message>
+        <source>The download is still running; the dialog can close when it ends.</source>
+        <translation>Le téléchargement est en cours ; la fenêtre pourra se fermer quand il sera terminé.</translation>
+    </message>
 </context>
 <context>
     <name>ValidationView</name>
@@ -1479,6 +1986,18 @@
     <message>
         <source>Reject tier</source>
         <translation>Rejeter le niveau</translation>
+    </message>
+    <message>
+        <source>Metrics and speakers</source>
+        <translation>Métriques et locuteurs</translation>
+    </message>
+    <message>
+        <source>Linter audit (task B)</source>
+        <translation>Audit du linter (tâche B)</translation>
+    </message>
+    <message>
+        <source>FST audit (task C)</source>
+        <translation>Audit FST (tâche C)</translation>
     </message>
     <message>
         <source>%v of %m</source>
@@ -1777,6 +2296,42 @@
     <message>
         <source>The compared runs were scored with different metrics: composites are not directly comparable.</source>
         <translation>Les exécutions comparées n’ont pas été évaluées avec les mêmes métriques : les composites ne sont pas directement comparables.</translation>
+    </message>
+    <message>
+        <source>Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô).</source>
+        <translation>Voyelles longues écrites avec un macron (ā ē ī ō) là où l&apos;autre texte a un accent circonflexe (â ê î ô).</translation>
+    </message>
+    <message>
+        <source>Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis.</source>
+        <translation>Convention orthographique : préverbes séparés ou avec trait d&apos;union, préverbes fusionnés, sosies d&apos;apostrophe et de trait d&apos;union, ou autre graphie de même analyse.</translation>
+    </message>
+    <message>
+        <source>The same words in another order.</source>
+        <translation>Les mêmes mots dans un autre ordre.</translation>
+    </message>
+    <message>
+        <source>A word present on one side only is an optional particle.</source>
+        <translation>Un mot présent d&apos;un seul côté est une particule facultative.</translation>
+    </message>
+    <message>
+        <source>Synonymous lemmas with otherwise identical analyses.</source>
+        <translation>Lemmes synonymes aux analyses par ailleurs identiques.</translation>
+    </message>
+    <message>
+        <source>The output adds the progressive preverb ati- (English rarely decides the aspect).</source>
+        <translation>La sortie ajoute le préverbe progressif ati- (l&apos;anglais décide rarement de l&apos;aspect).</translation>
+    </message>
+    <message>
+        <source>The output drops the progressive preverb ati- of the reference (not acceptable).</source>
+        <translation>La sortie omet le préverbe progressif ati- de la référence (non acceptable).</translation>
+    </message>
+    <message>
+        <source>Inclusive versus exclusive &apos;we&apos;, everything else identical.</source>
+        <translation>« Nous » inclusif ou exclusif, tout le reste identique.</translation>
+    </message>
+    <message>
+        <source>Long-vowel marks dropped (not acceptable).</source>
+        <translation>Marques de voyelles longues omises (non acceptable).</translation>
     </message>
     <message>
         <source>rated</source>
