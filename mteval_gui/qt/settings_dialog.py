@@ -2,7 +2,9 @@
 
 They are stored in the workspace's ``settings`` table (keys ``analyzer_dir``,
 ``gloss_files`` = ``{lang: [paths]}``, ``comet_model``, ``default_reviewer``) and turned
-into scorer options by :func:`scoring_options`.
+into scorer options by :func:`scoring_options`. Next to the COMET model choice, the known
+COMET models with their status and a "Download…" button
+(:class:`~mteval_gui.qt.comet_models.CometModelsPanel`, the GUI's only network use, on request).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QLineEdit, QListWidget, QPushButton, QVBoxLayout, QWidget)
 
 from mteval_gui.paths import analyzers_dir
+from mteval_gui.qt.comet_models import CometModelsPanel
 from mteval_gui.store import judgments as jstore
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
@@ -52,7 +55,7 @@ class SettingsDialog(QDialog):
         self.ws = ws
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Workspace settings"))
-        self.resize(640, 420)
+        self.resize(720, 560)
         lay = QVBoxLayout(self)
         form = QFormLayout()
 
@@ -88,7 +91,13 @@ class SettingsDialog(QDialog):
 
         self.comet_edit = QLineEdit(str(repo.get_setting(ws, KEY_COMET) or ""))
         self.comet_edit.setPlaceholderText(self.tr("model name or local checkpoint (default: from the language card)"))
-        form.addRow(self.tr("COMET model:"), self.comet_edit)
+        comet = QVBoxLayout()
+        comet.addWidget(self.comet_edit)
+        self.comet_models = CometModelsPanel()
+        self.comet_models.model_chosen.connect(self.comet_edit.setText)
+        self.comet_models.select(self.comet_edit.text().strip())
+        comet.addWidget(self.comet_models)
+        form.addRow(self.tr("COMET model:"), comet)
 
         self.reviewer_combo = QComboBox()
         self.reviewer_combo.addItem(self.tr("(none)"), None)
@@ -131,6 +140,13 @@ class SettingsDialog(QDialog):
         if item is not None and item.text() in self._glosses.get(lang, []):
             self._glosses[lang].remove(item.text())
             self._show_glosses()
+
+    def done(self, result: int) -> None:  # Qt override
+        """Close, unless a model download is still running (it cannot be interrupted)."""
+        if self.comet_models.busy():
+            self.comet_models.status.setText(self.tr("The download is still running; the dialog can close when it ends."))
+            return
+        super().done(result)
 
     def save(self) -> None:
         repo.set_setting(self.ws, KEY_ANALYZERS, self.analyzer_edit.text().strip() or None)
