@@ -60,11 +60,11 @@ def user_data_dir() -> Path:
     if override:
         base = Path(override)
     elif sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / APP_NAME
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming") / APP_NAME
     elif sys.platform == "darwin":
         base = Path.home() / "Library" / "Application Support" / APP_NAME
     else:
-        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / APP_NAME
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / APP_NAME
     return base
 
 

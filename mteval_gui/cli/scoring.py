@@ -28,9 +28,12 @@ from mteval_gui.errors import Defect, InputError, MtevalError
 
 def register(subparsers: Any) -> None:
     sp = subparsers.add_parser("score", help="score workspace runs (resumable; Ctrl-C stops between batches)")
-    sp.add_argument("runs", nargs="*", metavar="RUN", help="run ids (see `mteval runs`)")
+    sp.add_argument("runs", nargs="*", metavar="RUN", help="run ids (see `mteval list runs`)")
     sp.add_argument("--all", action="store_true", help="score every run of the workspace")
-    sp.add_argument("--metrics", nargs="+", metavar="ID", help="only these metric ids (e.g. core.chrf core.comet)")
+    sp.add_argument("--metrics", nargs="+", metavar="ID",
+                    help="score only these metric ids (e.g. core.chrf); on a scored run this needs --replace")
+    sp.add_argument("--replace", action="store_true",
+                    help="with --metrics on a scored run: replace its scores by those of the named metrics only")
     sp.add_argument("--exclude", nargs="+", metavar="ID", default=[], help="skip these metric ids")
     sp.add_argument("--batch-size", type=int, default=50, metavar="N", help="entries per committed batch (default 50)")
     sp.add_argument("--seed", type=int, default=12345, metavar="N", help="bootstrap seed (default 12345)")
@@ -47,7 +50,8 @@ def register(subparsers: Any) -> None:
     ep.add_argument("--corpus", required=True, metavar="FILE", help="corpus file (JSON, JSONL, TSV, CSV, harness)")
     ep.add_argument("--ref", metavar="FILE", help="reference file when the corpus is a plain source text file")
     ep.add_argument("--run", required=True, metavar="FILE", help="run file (JSONL/JSON, hypothesis text, harness report)")
-    ep.add_argument("--lang", metavar="CODE", help="target language (ISO 639-3) when the corpus does not say")
+    ep.add_argument("--lang", "--target-lang", dest="lang", metavar="CODE",
+                    help="target language (ISO 639-3) when the corpus does not say")
     ep.add_argument("--source-lang", metavar="CODE", help="source language (ISO 639-3) when the corpus does not say")
     ep.add_argument("--glossary", metavar="FILE", help="glossary (JSON or TSV) for terminology")
     ep.add_argument("--analyzer", metavar="PATH", help="analyzer (.hfstol) for FST metrics")
@@ -162,6 +166,38 @@ def _summary_line(card: Any) -> str:
             + (f" caveats: {caveats}" if caveats else ""))
 
 
+def _unavailable_lines(card: Any) -> list[str]:
+    """One line per metric that could not run, with the reason (what to install or give)."""
+    out = []
+    for mid, availability in card.metric_availability.items():
+        if "." not in mid or availability not in ("unavailable", "failed"):
+            continue
+        reason = card.metric_reasons.get(mid, "")
+        out.append(f"  {mid}: {availability}" + (f" — {reason}" if reason else ""))
+    return out
+
+
+def _guard_partial_rescore(ws: Any, runs: list[str], args: argparse.Namespace) -> None:
+    """``--metrics`` scores only the named metrics: on a scored run that would drop its other scores."""
+    if not args.metrics or args.replace:
+        return
+    from mteval_gui.store.results import load_run_card
+
+    wanted = set(args.metrics)
+    for run_id in runs:
+        card = load_run_card(ws, run_id)
+        if card is None:
+            continue
+        others = sorted(m for m, a in card.metric_availability.items()
+                        if "." in m and a == "ok" and m not in wanted)
+        if others:
+            raise MtevalError(
+                f"run {run_id} is already scored with {len(others)} other metric(s) ({', '.join(others[:6])}"
+                f"{', …' if len(others) > 6 else ''}); --metrics would keep only {', '.join(sorted(wanted))}. "
+                "Add --replace to do that, or use --heavy (optionally with --exclude) to add model-based "
+                "metrics to the full set")
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.jobs import score_workspace_run, score_workspace_run_in_process
     from mteval_gui.scoring.runner import CancelToken, ScoringCancelled
@@ -176,6 +212,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     for r in runs:
         if not repo.run_exists(ws, r):
             raise MtevalError(f"no run {r!r} in the workspace {ws.path}")
+    _guard_partial_rescore(ws, runs, args)
     options = scoring_options(args)
     token = CancelToken()
     kwargs = dict(metrics=args.metrics, exclude=args.exclude, batch_size=args.batch_size, seed=args.seed,
@@ -190,11 +227,13 @@ def cmd_score(args: argparse.Namespace) -> int:
                     card = score_workspace_run(ws, run_id, on_progress=bar, cancel=token, **kwargs).run_card
             except ScoringCancelled:
                 bar.close()
-                print(f"mteval: {run_id}: cancelled; committed batches are kept, run `mteval score {run_id}` to resume",
-                      file=sys.stderr)
+                print(f"mteval: {run_id}: cancelled; committed batches are kept: run the same command again "
+                      "(same metrics and --batch-size) to resume", file=sys.stderr)
                 return EXIT_CANCELLED
             bar.close()
             print(_summary_line(card))
+            for line in _unavailable_lines(card):
+                print(line)
     return 0
 
 
@@ -255,6 +294,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         bar.close()
     write_run_card(result.run_card, args.output)
     print(_summary_line(result.run_card))
+    for line in _unavailable_lines(result.run_card):
+        print(line)
     print(f"run card written to {args.output}")
     return 0
 

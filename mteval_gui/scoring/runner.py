@@ -398,7 +398,7 @@ def _resolve_metrics(request: ScoringRequest) -> list[_MetricState]:
             st.availability, st.reason = "failed", str(exc)
         if st.info is not None and st.info.heavy and ref.id not in explicit and not request.options.get("heavy"):
             st.availability = "unavailable"
-            st.reason = f"{ref.id} loads a model; ask for it explicitly (e.g. --metrics {ref.id})"
+            st.reason = f"{ref.id} loads a model and runs only when asked for (--heavy, or --metrics {ref.id})"
             st.metric = None
         states.append(st)
     return states
@@ -577,7 +577,8 @@ def _finish(request: ScoringRequest, states: Sequence[_MetricState], items: Sequ
             reasons[key] = own or first.reason or f"{first.ref.id} produced no value"
         else:
             availability[key] = "unavailable"
-            reasons[key] = "no metric for this language produces it"
+            reasons[key] = ("no metric of this scoring job produces it"
+                            + (f" (excluded: {', '.join(sorted(request.exclude))})" if request.exclude else ""))
     # morphological accuracy below coverage: reported, not counted
     if scores.get("morphological_accuracy") is not None:
         cov = scores.get("morph_coverage")

@@ -209,3 +209,35 @@ def test_evaluate_crk_with_analyzer_and_glosses(tmp_path, capsys):
     assert card["scores"]["errors"] == 17
     assert "semantic_score" in {i["metric"] for i in card["composite_breakdown"]}
     assert card["results"][0]["lint_verdict"]["explanation"]
+
+
+def test_partial_metric_rescore_of_a_scored_run_needs_replace(toy_ws, capsys):
+    db = str(toy_ws)
+    assert main(["--db", db, "score", "good", "--metrics", "core.exact", "core.chrf", "--bootstrap", "20"]) == 0
+    capsys.readouterr()
+    # naming fewer metrics would silently drop chrF++ from the stored card: refused, card kept
+    assert main(["--db", db, "score", "good", "--metrics", "core.exact", "--bootstrap", "20"]) == 1
+    err = capsys.readouterr().err
+    assert "already scored with 1 other metric(s) (core.chrf)" in err and "--replace" in err
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import load_run_card
+
+    assert load_run_card(Workspace(db), "good").scores.chrf_plus_plus is not None
+    assert main(["--db", db, "score", "good", "--metrics", "core.exact", "--replace", "--bootstrap", "20"]) == 0
+    assert load_run_card(Workspace(db), "good").scores.chrf_plus_plus is None
+
+
+def test_score_prints_why_a_requested_metric_did_not_run(toy_ws, capsys, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_comet(name, *args, **kwargs):
+        if name == "comet" or name.startswith("comet."):
+            raise ImportError("No module named 'comet'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_comet)
+    assert main(["--db", str(toy_ws), "score", "good", "--metrics", "core.exact", "core.comet", "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "  core.comet: unavailable — COMET needs the optional extra: pip install 'mteval-gui[comet]'" in out
