@@ -54,7 +54,8 @@ how tests are scored (methodology with the fixes of the specification):
   composite        mean of keywords, ewe_quality and format
 a test passes at 0.7; category score = mean x 100; a category without any response is
 inactive (partial run) and leaves the ÈwéScore = sum(score x weight) / sum(active weights);
-provider errors, missing responses and tests the suite leaves unscorable score 0 and are listed.
+provider errors, missing responses and tests the suite leaves unscorable score 0 and are listed;
+an empty response (no text, no function call) scores 0 whatever its method.
 """
 
 

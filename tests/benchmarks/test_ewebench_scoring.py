@@ -297,3 +297,15 @@ def test_responses_with_structural_defects_raise(tmp_path):
         f"{p}:5: b: record has neither response nor error",
         f"{p}:6: c: response must be a string, not int",
     ]
+
+
+def test_an_empty_response_earns_nothing_even_where_no_call_is_expected():
+    from mteval_gui.benchmarks.ewebench.scorer import score_test
+    from mteval_gui.domain.ewebench import BenchTest, ResponseRecord
+
+    test = BenchTest(id="ag", prompt="p", method="format", category="agentic",
+                     expected_format={"contains_function_call": False})
+    empty = score_test(test, ResponseRecord(test_id="ag", response="   "))
+    assert empty.score == 0.0 and empty.passed is False and empty.explanation["empty_response"] is True
+    spoken = score_test(test, ResponseRecord(test_id="ag", response="Nyemenya o."))
+    assert spoken.score == 1.0

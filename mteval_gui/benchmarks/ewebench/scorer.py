@@ -90,6 +90,13 @@ def score_test(test: BenchTest, record: ResponseRecord | None, *, category_activ
                                       record.tool_calls, lexicon)
     if record.tool_calls:
         expl["tool_calls"] = record.tool_calls
+    elif not response.strip():
+        # An empty answer earns nothing, not even for criteria it meets by saying nothing
+        # ("contains_function_call": false, "max_length"); the criteria are still explained.
+        score = 0.0
+        expl["empty_response"] = True
+        lines = expl.get("lines")
+        expl["lines"] = ["empty response: scored 0"] + (list(lines) if isinstance(lines, list) else [])
     return BenchTestResult(**base, status="scored", score=score, passed=score >= PASS_THRESHOLD,
                            response=response, explanation=expl)
 
