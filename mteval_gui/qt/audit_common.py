@@ -17,11 +17,10 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComboBox, QGroupBox, QHBoxLayout,
-                               QHeaderView, QLabel, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+                               QHeaderView, QLabel, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.dialogs import show_error
@@ -223,50 +222,102 @@ class ChoiceRow(QWidget):
         return next((v for v, b in self.buttons.items() if b.isChecked()), None)
 
 
-class AuditQueueTable(QTableWidget):
-    """The audit items, one per row; the last column shows the reviewer's answer."""
+class AuditQueueModel(QAbstractTableModel):
+    """Rows of the audit queue (text cells) plus the reviewer's answer and its state per row.
+
+    Cells are produced when the view asks for them, so a queue of tens of thousands of items
+    costs lists, not widgets.
+    """
+
+    def __init__(self, headers: Sequence[str], parent: QObject | None = None):
+        super().__init__(parent)
+        self.headers = list(headers)
+        self.rows: list[Sequence[str]] = []
+        self.answers: list[str] = []
+        self.states: list[str] = []
+        self._brushes = {"complete": QBrush(QColor(COMPLETE_BG)), "partial": QBrush(QColor(PARTIAL_BG))}
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt override)
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt override)
+        return 0 if parent.isValid() else len(self.headers)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        r, c = index.row(), index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return self.answers[r] if c == len(self.headers) - 1 else self.rows[r][c]
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self._brushes.get(self.states[r])
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 (Qt override)
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.headers[section]
+        return None
+
+    def set_rows(self, rows: Sequence[Sequence[str]], answers: Sequence[str], states: Sequence[str]) -> None:
+        self.beginResetModel()
+        self.rows, self.answers, self.states = list(rows), list(answers), list(states)
+        self.endResetModel()
+
+    def set_answer(self, row: int, text: str, state: str) -> None:
+        self.answers[row], self.states[row] = text, state
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.headers) - 1))
+
+
+class AuditQueueTable(QTableView):
+    """The audit items, one per row; the last column shows the reviewer's answer.
+
+    ``current_changed`` is emitted when the selected row changes.
+    """
+
+    current_changed = Signal()
 
     def __init__(self, headers: Sequence[str], parent: QWidget | None = None):
         super().__init__(parent)
-        self.setColumnCount(len(headers))
-        self.setHorizontalHeaderLabels(list(headers))
+        self.queue_model = AuditQueueModel(headers, self)
+        self.setModel(self.queue_model)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.setWordWrap(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setStretchLastSection(True)
+        self.horizontalHeader().setResizeContentsPrecision(200)
+        self.selectionModel().currentRowChanged.connect(lambda *_: self.current_changed.emit())
 
-    def fill(self, rows: Sequence[Sequence[str]]) -> None:
-        self.setRowCount(len(rows))
-        for r, cells in enumerate(rows):
-            for c, text in enumerate(cells):
-                self.setItem(r, c, QTableWidgetItem(text))
+    def fill(self, rows: Sequence[Sequence[str]], answers: Sequence[str], states: Sequence[str]) -> None:
+        """Show ``rows`` (cells before the answer column) with each row's answer text and state."""
+        self.queue_model.set_rows(rows, answers, states)
         self.resizeColumnsToContents()
 
     def set_answer(self, row: int, text: str, state: str) -> None:
         """Show the answer of ``row``; ``state`` is ``complete``, ``partial`` or ``""``."""
-        colour = {"complete": COMPLETE_BG, "partial": PARTIAL_BG}.get(state)
-        last = self.columnCount() - 1
-        item = self.item(row, last)
-        if item is None:
-            item = QTableWidgetItem()
-            self.setItem(row, last, item)
-        item.setText(text)
-        for c in range(self.columnCount()):
-            cell = self.item(row, c)
-            if cell is not None:
-                cell.setBackground(QBrush(QColor(colour)) if colour else QBrush())
+        self.queue_model.set_answer(row, text, state)
+
+    def cell(self, row: int, column: int) -> str:
+        return str(self.queue_model.data(self.queue_model.index(row, column)) or "")
+
+    def rowCount(self) -> int:  # noqa: N802 (QTableWidget-like)
+        return self.queue_model.rowCount()
 
     def current(self) -> int:
-        rows = self.selectionModel().selectedRows() if self.selectionModel() else []
-        return rows[0].row() if rows else -1
+        index = self.selectionModel().currentIndex()
+        rows = self.selectionModel().selectedRows()
+        return rows[0].row() if rows else (index.row() if index.isValid() else -1)
 
     def go(self, row: int) -> None:
         if 0 <= row < self.rowCount():
-            self.selectRow(row)
-            self.scrollToItem(self.item(row, 0), QAbstractItemView.ScrollHint.EnsureVisible)
+            index = self.queue_model.index(row, 0)
+            self.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            self.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
 
 
 def latest_current(ws: Workspace, reviewer_id: str, run_ids: Sequence[str]) -> Any:
@@ -320,6 +371,8 @@ class AuditView(QWidget):
         self._last_undo_run: str | None = None
         self._shortcuts: list[QShortcut] = []
         self.questions: dict[str, ChoiceRow] = {}
+        self._stale = True
+        self._rows: dict[tuple, int] = {}
 
         lay = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -337,7 +390,7 @@ class AuditView(QWidget):
         vsplit = QSplitter(Qt.Orientation.Vertical)
         hsplit = QSplitter(Qt.Orientation.Horizontal)
         self.table = AuditQueueTable([*self.queue_headers(), self.tr("Your answer")])
-        self.table.itemSelectionChanged.connect(self._row_selected)
+        self.table.current_changed.connect(self._row_selected)
         hsplit.addWidget(self.table)
         card = QWidget()
         cl = QVBoxLayout(card)
@@ -466,6 +519,12 @@ class AuditView(QWidget):
         self.item = None
         self.scope.set_workspace(ws)  # emits changed -> reload
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._stale:
+            self.reload()
+        self.table.setFocus()  # the answer keys work while the focus is inside the view
+
     def refresh(self) -> None:
         """Reread corpora, runs, reviewers, the queue and the results (keeps the current item)."""
         self.scope.reload()
@@ -474,6 +533,12 @@ class AuditView(QWidget):
         return self.scope.reviewer_id()
 
     def reload(self) -> None:
+        """Reread the queue, the reviewer's answers and the results; deferred while the view is hidden
+        (reading a large run's stored results takes a moment: only the page in view pays for it)."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         keep = self.item_key(self.item) if self.item is not None else None
         self.queue, self.answers = [], {}
         runs = self.scope.run_ids()
@@ -484,24 +549,20 @@ class AuditView(QWidget):
             except Exception as exc:  # shown to the user
                 show_error(self, exc)
                 self.queue = []
+        self._rows = {self.item_key(q): i for i, q in enumerate(self.queue)}
+        answers = [self._answer_cell(self.answers.get(self.item_key(q))) for q in self.queue]
         self.table.blockSignals(True)
-        self.table.clearSelection()
-        self.table.fill([[*self.queue_cells(q), ""] for q in self.queue])
-        for row in range(len(self.queue)):
-            self._show_answer(row)
+        self.table.fill([self.queue_cells(q) for q in self.queue], [a for a, _ in answers], [st for _, st in answers])
         self.table.blockSignals(False)
-        keys = self._keys()
         self.item = None
-        if keep in keys:
-            self.table.go(keys.index(keep))
+        if keep in self._rows:
+            self.table.go(self._rows[keep])
         elif self.queue:
             first = self._next_open(-1)
             self.table.go(first if first >= 0 else 0)
         self._row_selected()
         self.refresh_results()
 
-    def _keys(self) -> list[tuple]:
-        return [self.item_key(q) for q in self.queue]
 
     def _load_answers(self, runs: list[str]) -> None:
         reviewer = self.reviewer_id()
@@ -511,10 +572,13 @@ class AuditView(QWidget):
             for j in jstore.current_judgments(self.ws, run_id=run_id, reviewer_id=reviewer, task=self.TASK):
                 self.answers[self.judgment_key(j)] = dict(j.payload)
 
-    def _show_answer(self, row: int) -> None:
-        p = self.answers.get(self.item_key(self.queue[row]))
+    def _answer_cell(self, p: dict[str, Any] | None) -> tuple[str, str]:
+        """(answer text, ``complete``/``partial``/``""``) of a payload."""
         text = self.answer_text(p) if p else ""
-        self.table.set_answer(row, text, ("complete" if self.is_complete(p) else "partial") if text else "")
+        return text, ("complete" if self.is_complete(p) else "partial") if text else ""
+
+    def _show_answer(self, row: int) -> None:
+        self.table.set_answer(row, *self._answer_cell(self.answers.get(self.item_key(self.queue[row]))))
 
     def _next_open(self, after: int) -> int:
         n = len(self.queue)
@@ -524,7 +588,7 @@ class AuditView(QWidget):
         return -1
 
     def answered_count(self) -> int:
-        return sum(1 for q in self.queue if self.is_complete(self.answers.get(self.item_key(q))))
+        return sum(1 for key, p in self.answers.items() if key in self._rows and self.is_complete(p))
 
     # ----- the current item ----------------------------------------------------------------
     def _row_selected(self) -> None:
@@ -643,9 +707,8 @@ class AuditView(QWidget):
             self.answers[key] = dict(current[-1].payload)
         else:
             self.answers.pop(key, None)
-        keys = self._keys()
-        if key in keys:
-            row = keys.index(key)
+        if key in self._rows:
+            row = self._rows[key]
             self._show_answer(row)
             if row != self.table.current():
                 self.table.go(row)
@@ -674,8 +737,7 @@ class AuditView(QWidget):
 
     def select_item(self, key: tuple) -> bool:
         """Show the queue item with this key; False when it is not in the queue."""
-        keys = self._keys()
-        if key not in keys:
+        if key not in self._rows:
             return False
-        self.table.go(keys.index(key))
+        self.table.go(self._rows[key])
         return True

@@ -491,6 +491,8 @@ class MainWindow(QMainWindow):
         dlg = ReviewersDialog(self.ws, self)
         dlg.exec()
         self.entries_page.ratings.reload_reviewers(dlg.last_added)
+        self._dirty_tabs.add("validation")  # the audits list the reviewers too
+        self._refresh_visible_tab()
 
     def open_settings(self) -> None:
         if self.ws is None:

@@ -140,7 +140,7 @@ def test_linter_keys_save_at_once_and_undo(qtbot, audit_ws):
     QTest.keyClick(table, Qt.Key.Key_4)
     assert _b(audit_ws)["e2"] == ({"same_meaning": "No", "natural": "Neither", "classes": ["LONG_VOWEL_MACRON"]}, 2)
     assert view.item["entry_id"] == "e3"
-    assert table.item(0, 3).text() == "Yes / A better" and table.item(1, 3).text() == "No / Neither"
+    assert table.cell(0, 3) == "Yes / A better" and table.cell(1, 3) == "No / Neither"
 
     QTest.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert _b(audit_ws)["e2"] == ({"same_meaning": "No", "natural": None, "classes": ["LONG_VOWEL_MACRON"]}, 1)
@@ -148,7 +148,7 @@ def test_linter_keys_save_at_once_and_undo(qtbot, audit_ws):
     assert view.questions["same_meaning"].value() == "No" and view.questions["natural"].value() is None
     assert view.status.text() == "Undone: entry e2"
     QTest.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert "e2" not in _b(audit_ws) and table.item(1, 3).text() == ""
+    assert "e2" not in _b(audit_ws) and table.cell(1, 3) == ""
     QTest.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert _b(audit_ws)["e2"][0]["same_meaning"] == "No"
     # D answers "Depends" on the pair shown; the history keeps every version
@@ -234,7 +234,7 @@ def test_fst_keys_save_at_once_and_undo(qtbot, audit_ws):
     got = _c(audit_ws)
     assert got[("e2", "tāniwā")][0]["valid"] == "No" and got[("e2", "nāpēw")][0]["valid"] == "Unsure"
     assert got[("e4", "mîcisohkan")] == ({"word": "mîcisohkan", "valid": "Yes", "kind": "Other"}, 2)
-    assert table.item(0, 3).text() == "Yes / Loanword"
+    assert table.cell(0, 3) == "Yes / Loanword"
 
     QTest.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert _c(audit_ws)[("e4", "mîcisohkan")] == ({"word": "mîcisohkan", "valid": None, "kind": "Other"}, 1)
@@ -290,7 +290,23 @@ def test_audits_are_pages_of_the_validation_tab(qtbot, audit_ws):
     qtbot.addWidget(v)
     v.reviewer_provider = lambda: "ben"
     v.set_workspace(audit_ws)
+    v.show()
     assert v.pages.count() == 3
     assert v.pages.widget(1) is v.linter_audit and v.pages.widget(2) is v.fst_audit
-    assert v.linter_audit.reviewer_id() == "ben" and len(v.linter_audit.queue) == 4
+    assert v.linter_audit.reviewer_id() == "ben"
+    # a page reads its queue when it is shown, not before
+    assert v.linter_audit.queue == [] and v.fst_audit.queue == []
+    v.activateWindow()
+    qtbot.waitUntil(v.isActiveWindow)
+    v.pages.setCurrentWidget(v.linter_audit)
+    assert len(v.linter_audit.queue) == 4 and v.fst_audit.queue == []
+    # the page takes the focus when shown, so its keys answer right away
+    from PySide6.QtWidgets import QApplication
+
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Y)
+    assert _b(audit_ws, "ben") == {"e1": ({"same_meaning": "Yes", "natural": None, "classes": ["LONG_VOWEL_MACRON"]}, 1)}
+    v.pages.setCurrentWidget(v.fst_audit)
     assert len(v.fst_audit.queue) == 7
+    jstore.add_reviewer(audit_ws, Reviewer(reviewer_id="dan", name="Dan"))
+    v.refresh()  # new reviewers and results appear on refresh; the chosen reviewer stays
+    assert v.fst_audit.scope.reviewer.findData("dan") >= 0 and v.fst_audit.reviewer_id() == "ben"
