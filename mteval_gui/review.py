@@ -12,6 +12,7 @@ card ``human_review`` block, "pending speaker review" badge, audit queues).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from mteval_gui.errors import StoreError
 from mteval_gui.store import judgments as store
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import entry_scores, entry_values_bulk
+from mteval_gui.store.results import entry_values_bulk
 from mteval_gui.validation.agreement import krippendorff_alpha
 from mteval_gui.validation.audits import ClassPrecision, FstAudit, LinterAnswer, WordAnswer, linter_precision
 from mteval_gui.validation.audits import fst_audit as _fst_audit
@@ -113,15 +114,24 @@ def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- Task B
 
 
-def _lint_details(ws: Workspace, run_id: str) -> dict[str, dict[str, Any]]:
-    """``{entry_id: linter detail}`` from the run's language linter (a metric id ending in .lint)."""
+def _lint_details(ws: Workspace, run_id: str, verdict: str | None = None) -> dict[str, dict[str, Any]]:
+    """``{entry_id: linter detail}`` from the run's language linter (a metric id ending in .lint).
+
+    With ``verdict``, only entries with that verdict are read (filtered in SQL: on a large run
+    most rows are never decoded).
+    """
     rows = ws.conn.execute(
         "SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id = ? AND metric_id LIKE ?", (run_id, f"%{LINT_SUFFIX}")
     ).fetchall()
     out: dict[str, dict[str, Any]] = {}
     for (metric_id,) in rows:
-        for entry_id, data in entry_scores(ws, run_id, metric_id).items():
-            detail = data.get("detail") or {}
+        sql = "SELECT entry_id, data FROM entry_metrics WHERE run_id = ? AND metric_id = ?"
+        args: tuple[Any, ...] = (run_id, metric_id)
+        if verdict is not None:
+            sql += " AND json_extract(data, '$.detail.verdict') = ?"
+            args += (verdict,)
+        for entry_id, data in ws.conn.execute(sql, args):
+            detail = json.loads(data).get("detail") or {}
             if isinstance(detail, dict):
                 out.setdefault(entry_id, detail)
     return out
@@ -132,7 +142,7 @@ def linter_audit_queue(ws: Workspace, run_ids: Sequence[str]) -> list[dict[str, 
     _require_runs(ws, run_ids)
     queue = []
     for run_id in run_ids:
-        for entry_id, detail in sorted(_lint_details(ws, run_id).items()):
+        for entry_id, detail in sorted(_lint_details(ws, run_id, "EQUIVALENT").items()):
             if detail.get("verdict") == "EQUIVALENT":
                 queue.append({"run_id": run_id, "entry_id": entry_id, "classes": list(detail.get("classes") or []),
                               "explanation": detail.get("explanation")})
@@ -164,14 +174,22 @@ def linter_audit(ws: Workspace, run_ids: Sequence[str]) -> list[ClassPrecision]:
 
 
 def rejected_words(ws: Workspace, run_id: str) -> list[tuple[str, str]]:
-    """(entry_id, word) for every word the analyzer rejected in the run's outputs (corpus order)."""
-    scores = entry_scores(ws, run_id, FST_METRIC)
-    order = {r[0]: r[1] for r in ws.conn.execute(
-        "SELECT e.entry_id, e.position FROM entries e JOIN runs r ON r.corpus_id = e.corpus_id WHERE r.run_id = ?", (run_id,))}
+    """(entry_id, word) for every word the analyzer rejected in the run's outputs (corpus order).
+
+    Only entries with a rejected word are decoded (``values.rejected`` filtered in SQL; results
+    stored without that count are read as well).
+    """
+    cur = ws.conn.execute(
+        "SELECT m.entry_id, m.data FROM entry_metrics m"
+        " JOIN runs r ON r.run_id = m.run_id"
+        " JOIN entries e ON e.corpus_id = r.corpus_id AND e.entry_id = m.entry_id"
+        " WHERE m.run_id = ? AND m.metric_id = ?"
+        " AND COALESCE(json_extract(m.data, '$.values.rejected'), 1) > 0"
+        " ORDER BY e.position", (run_id, FST_METRIC))
     out = []
-    for entry_id in sorted(scores, key=lambda e: order.get(e, 1 << 30)):
+    for entry_id, data in cur:
         seen = set()
-        for w in (scores[entry_id].get("detail") or {}).get("analyses") or []:
+        for w in (json.loads(data).get("detail") or {}).get("analyses") or []:
             token = w.get("token")
             if token and not w.get("accepted") and token not in seen:
                 seen.add(token)
