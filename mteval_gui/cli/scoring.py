@@ -368,13 +368,14 @@ def _p(p: float | None) -> str:
 
 
 def _card_of(args: argparse.Namespace) -> Any:
+    """The stored run card, with its speaker-review block brought up to date."""
+    from mteval_gui.jobs import refresh_review_status
     from mteval_gui.store import repo
-    from mteval_gui.store.results import load_run_card
 
     ws = open_workspace(args)
     if not repo.run_exists(ws, args.run):
         raise MtevalError(f"no run {args.run!r} in the workspace {ws.path}")
-    card = load_run_card(ws, args.run)
+    card = refresh_review_status(ws, args.run)
     if card is None:
         raise MtevalError(f"run {args.run!r} has not been scored yet: run `mteval score {args.run}` first")
     return card

@@ -32,10 +32,10 @@ def _run_for_export(window: Any) -> str | None:
 
 def write_run_card_file(ws: Any, run_id: str, path: str | Path) -> Path:
     from mteval_gui.errors import MtevalError
+    from mteval_gui.jobs import refresh_review_status
     from mteval_gui.scoring.runcard import write_run_card
-    from mteval_gui.store.results import load_run_card
 
-    card = load_run_card(ws, run_id)
+    card = refresh_review_status(ws, run_id)  # the speaker-review block as of now
     if card is None:
         raise MtevalError(f"run {run_id!r} has not been scored yet: score it first")
     return write_run_card(card, path)

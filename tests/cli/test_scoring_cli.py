@@ -241,3 +241,20 @@ def test_score_prints_why_a_requested_metric_did_not_run(toy_ws, capsys, monkeyp
     assert main(["--db", str(toy_ws), "score", "good", "--metrics", "core.exact", "core.comet", "--bootstrap", "20"]) == 0
     out = capsys.readouterr().out
     assert "  core.comet: unavailable — COMET needs the optional extra: pip install 'mteval-gui[comet]'" in out
+
+
+def test_exported_run_card_carries_the_current_speaker_review(toy_ws, tmp_path, capsys):
+    from mteval_gui.domain.judgments import Judgment, Reviewer
+    from mteval_gui.store import Workspace
+    from mteval_gui.store import judgments as js
+
+    db = str(toy_ws)
+    assert main(["--db", db, "score", "good", "--metrics", "core.exact", "core.chrf", "--bootstrap", "20"]) == 0
+    ws = Workspace(db)
+    js.add_reviewer(ws, Reviewer(reviewer_id="ama", name="Ama"))
+    js.record_judgment(ws, Judgment(reviewer_id="ama", run_id="good", entry_id="e0", adequacy=5, fluency=4))
+    js.record_judgment(ws, Judgment(reviewer_id="ama", run_id="good", entry_id="e1", adequacy=2, fluency=3))
+    out = tmp_path / "card.json"
+    assert main(["--db", db, "export", "runcard", "good", "-o", str(out)]) == 0
+    review = json.loads(out.read_text(encoding="utf-8"))["human_review"]
+    assert review["reviewers"] == 1 and review["judgments"] == 2
