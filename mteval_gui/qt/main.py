@@ -94,7 +94,7 @@ def run(argv: Sequence[str]) -> int:
                 window.open_workspace(default_workspace_path())
     if path is not None:
         window.open_workspace(path)
-        if args.demo and not args.no_score and not args.quit_after:
+        if args.demo and not args.no_score:
             unscored = [r.run_id for r in window.runs_view.model.rows if not r.scored]
             if unscored:
                 window.score_runs(unscored)
