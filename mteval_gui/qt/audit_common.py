@@ -68,6 +68,11 @@ def clock(ts: str | None) -> str:
     return ts[11:19] if len(ts) >= 19 else ts
 
 
+
+def _missing_hook(page: object, name: str) -> TypeError:
+    """An audit view subclass must define every hook of :class:`AuditView` it uses."""
+    return TypeError(f"{type(page).__name__} does not define the audit-page hook {name}()")
+
 class AuditScope(QWidget):
     """Corpus, run (one or all of the corpus) and reviewer of an audit."""
 
@@ -438,55 +443,55 @@ class AuditView(QWidget):
     # ----- hooks ---------------------------------------------------------------------------
     def queue_headers(self) -> list[str]:
         """Titles of the queue columns before "Your answer"."""
-        raise NotImplementedError
+        raise _missing_hook(self, "queue_headers")
 
     def build_toolbar(self, layout: QHBoxLayout) -> None:
         """Extra controls next to the scope bar."""
 
     def build_card(self, layout: QVBoxLayout) -> None:
-        raise NotImplementedError
+        raise _missing_hook(self, "build_card")
 
     def build_questions(self) -> list[tuple[str, ChoiceRow]]:
-        raise NotImplementedError
+        raise _missing_hook(self, "build_questions")
 
     def build_results(self, layout: QVBoxLayout) -> None:
-        raise NotImplementedError
+        raise _missing_hook(self, "build_results")
 
     def load_queue(self, run_ids: list[str]) -> list[Any]:
-        raise NotImplementedError
+        raise _missing_hook(self, "load_queue")
 
     def item_key(self, item: Any) -> tuple:
-        raise NotImplementedError
+        raise _missing_hook(self, "item_key")
 
     def judgment_key(self, j: Judgment) -> tuple:
-        raise NotImplementedError
+        raise _missing_hook(self, "judgment_key")
 
     def queue_cells(self, item: Any) -> list[str]:
-        raise NotImplementedError
+        raise _missing_hook(self, "queue_cells")
 
     def make_judgment(self, item: Any, answers: dict[str, Any]) -> Judgment:
-        raise NotImplementedError
+        raise _missing_hook(self, "make_judgment")
 
     def is_complete(self, payload: dict[str, Any] | None) -> bool:
-        raise NotImplementedError
+        raise _missing_hook(self, "is_complete")
 
     def answer_text(self, payload: dict[str, Any]) -> str:
-        raise NotImplementedError
+        raise _missing_hook(self, "answer_text")
 
     def position_text(self, row: int, total: int, done: int, item: Any) -> str:
-        raise NotImplementedError
+        raise _missing_hook(self, "position_text")
 
     def show_details(self, item: Any) -> None:
-        raise NotImplementedError
+        raise _missing_hook(self, "show_details")
 
     def clear_details(self) -> None:
-        raise NotImplementedError
+        raise _missing_hook(self, "clear_details")
 
     def empty_queue_message(self) -> str:
-        raise NotImplementedError
+        raise _missing_hook(self, "empty_queue_message")
 
     def refresh_results(self) -> None:
-        raise NotImplementedError
+        raise _missing_hook(self, "refresh_results")
 
     def history(self, j: Judgment) -> list[Judgment]:
         """Every version of the judgment ``j`` belongs to."""
