@@ -68,10 +68,10 @@ def clock(ts: str | None) -> str:
     return ts[11:19] if len(ts) >= 19 else ts
 
 
-
 def _missing_hook(page: object, name: str) -> TypeError:
     """An audit view subclass must define every hook of :class:`AuditView` it uses."""
     return TypeError(f"{type(page).__name__} does not define the audit-page hook {name}()")
+
 
 class AuditScope(QWidget):
     """Corpus, run (one or all of the corpus) and reviewer of an audit."""
