@@ -17,6 +17,7 @@ signature (``nrefs:var`` when it varies).
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -156,7 +157,7 @@ _REFERENCE_CACHE_SIZE = 20000
 _REFERENCE_LOCK = threading.Lock()
 
 
-class _SacrebleuMetric(BaseMetric):
+class _SacrebleuMetric(BaseMetric, ABC):
     """Shared machinery: per-batch segment statistics with one sacrebleu metric object."""
 
     score_key: ClassVar[str]
@@ -177,8 +178,9 @@ class _SacrebleuMetric(BaseMetric):
             self.multi_ref = bool(context.options["multi_ref"])
         self.metric = self._make()
 
-    def _make(self) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _make(self) -> Any:
+        """The configured sacrebleu metric object."""
 
     def _sentence_value(self, stats: list[float]) -> float:
         return float(self.metric._compute_score_from_stats(list(stats)).score)
@@ -213,8 +215,9 @@ class _SacrebleuMetric(BaseMetric):
     def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
         return {self.score_key: self._stats(per_entry)}
 
-    def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:
+        """Per-entry sufficient statistics as an EntryStats (corpus value and resampling)."""
 
     def signature(self, per_entry: Sequence[EntryScore]) -> str:
         nrefs = {int(e.detail.get("nrefs", 1)) for e in per_entry if e.detail.get("stats") is not None}
