@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from mteval_gui.domain.corpus import Entry
@@ -145,26 +146,29 @@ def _str_list(v: Any) -> list[str] | None:
     return None
 
 
+def split_fields(rec: dict[str, Any], known: Collection[str], aliases: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(known fields, the rest) of a record; an alias names its field unless the field itself is given first."""
+    if rec.keys() <= known:
+        return rec, {}
+    fields: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in rec.items():
+        k = key if key in known else aliases.get(key, key)
+        if k in known and k not in fields:
+            fields[k] = value
+        else:
+            extra[key] = value
+    return fields, extra
+
+
 def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[str]) -> Entry | None:
     """Validate one entry record. Problems go to ``dl``; returns None if the entry is unusable."""
     if not isinstance(rec, dict):
         dl.add(line, f"an entry must be an object with 'id' and 'source', got {_type_name(rec)}")
         return None
     n_before = len(dl) + dl.dropped
-    fields: dict[str, Any]
-    extra: dict[str, Any] = {}
-    if rec.keys() <= ENTRY_FIELDS:
-        fields = rec
-    else:
-        fields = {}
-        for key, value in rec.items():
-            k = key if key in ENTRY_FIELDS else ENTRY_ALIASES.get(key, key)
-            if k in ENTRY_FIELDS and k not in fields:
-                fields[k] = value
-            else:
-                extra[key] = value
-        if extra:
-            unknown.update(extra)
+    fields, extra = split_fields(rec, ENTRY_FIELDS, ENTRY_ALIASES)
+    unknown.update(extra)
 
     eid = record_id(fields.get("id"))
     if "id" not in fields or fields["id"] is None:
@@ -264,18 +268,7 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
         dl.add(line, f"an output must be an object with 'id' and 'predicted', got {_type_name(rec)}")
         return None
     n_before = len(dl) + dl.dropped
-    fields: dict[str, Any]
-    extra: dict[str, Any] = {}
-    if rec.keys() <= OUTPUT_FIELDS:
-        fields = rec
-    else:
-        fields = {}
-        for key, value in rec.items():
-            k = key if key in OUTPUT_FIELDS else OUTPUT_ALIASES.get(key, key)
-            if k in OUTPUT_FIELDS and k not in fields:
-                fields[k] = value
-            else:
-                extra[key] = value
+    fields, extra = split_fields(rec, OUTPUT_FIELDS, OUTPUT_ALIASES)
     oid = record_id(fields.get("id"))
     if fields.get("id") is None:
         dl.add(line, "missing id")
