@@ -5,7 +5,7 @@
 - ``store``: save the result in a fresh workspace and read it back;
 - ``quality``: the Ewe quality heuristic over the 1,563 Ewe reference lines of MAFAND-MT.
 
-Usage: ``python benchmarks/bench_ewebench.py [--shared ../shared/data] [--repeat 5]``.
+Usage: ``python perf/bench_ewebench.py [--shared ../shared/data] [--repeat 5]``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ analysis parsing, per-word detail for the review pane):
 - ``persistent``: a fresh analyzer whose misses are answered by a filled workspace
   ``fst_cache`` (reopening a workspace in a new session).
 
-Usage: ``python benchmarks/bench_fst.py [--shared ../shared/data] [--repeat 5]``.
+Usage: ``python perf/bench_fst.py [--shared ../shared/data] [--repeat 5]``.
 """
 
 from __future__ import annotations

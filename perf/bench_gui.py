@@ -1,7 +1,7 @@
 """GUI responsiveness benchmarks (numbers for the README; not a test).
 
-    python benchmarks/bench_gui.py scoring [--runs 14] [--mode process|thread]
-    python benchmarks/bench_gui.py entries [--n 100000]
+    python perf/bench_gui.py scoring [--runs 14] [--mode process|thread]
+    python perf/bench_gui.py entries [--n 100000]
 
 ``scoring``: the real main window scores N fr→ewe systems of the MAFAND test set
 (``../shared/data/ewe/mafand-fr-ewe``, 1,563 segments each) in the background while the

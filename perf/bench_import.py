@@ -1,6 +1,6 @@
 """Import speed: a generated 100,000-entry corpus and one run of it into a fresh workspace.
 
-    python benchmarks/bench_import.py [--entries N] [--format jsonl|tsv|text]
+    python perf/bench_import.py [--entries N] [--format jsonl|tsv|text]
 
 Prints the seconds of each phase (read + check, write) for the corpus and the run, and the
 total. Target: under 10 s for 100,000 entries on 2 cores.

@@ -6,7 +6,7 @@
 - ``study``: agreement + Kendall τ-b / Spearman ρ / system Pearson with 1000 bootstrap
   resamples for several metrics over runs × entries rated by three reviewers.
 
-Usage: ``python benchmarks/bench_judgments.py [--entries 200] [--runs 3] [--metrics 4]``.
+Usage: ``python perf/bench_judgments.py [--entries 200] [--runs 3] [--metrics 4]``.
 """
 
 from __future__ import annotations

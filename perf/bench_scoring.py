@@ -4,7 +4,7 @@ Every built-in metric that applies to Ewe runs (heavy model-based ones excluded,
 default), with bootstrap intervals (B = 1000) and the run card. Prints entries/s per
 system and overall, and with ``--per-metric`` the time of each metric's scoring pass.
 
-Usage: ``python benchmarks/bench_scoring.py [--data ../shared/data] [--systems N] [--per-metric]``
+Usage: ``python perf/bench_scoring.py [--data ../shared/data] [--systems N] [--per-metric]``
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ resamples / trials, seed 12345:
 
 Prints wall times, the speed-up ratio, and checks that both report the same system scores.
 
-Usage: ``python benchmarks/bench_stats.py [--data ../shared/data] [--repeat 3]``
+Usage: ``python perf/bench_stats.py [--data ../shared/data] [--repeat 3]``
 """
 
 from __future__ import annotations

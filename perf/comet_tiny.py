@@ -5,7 +5,7 @@ COMET's ``predict`` (CPU). The model is the two-layer test model of
 ``tests/scoring/tiny_comet.py``, so the numbers measure the pipeline's overhead, not the
 cost of a real XLM-R large encoder.
 
-    python benchmarks/comet_tiny.py [N]
+    python perf/comet_tiny.py [N]
 """
 
 from __future__ import annotations
