@@ -87,3 +87,15 @@ def analyzers_dir() -> Path:
 
 def models_dir() -> Path:
     return user_data_dir() / "models"
+
+
+def user_cache_dir() -> Path:
+    """Per-user cache folder (compiled code; safe to delete). Under ``MTEVAL_HOME`` when set."""
+    override = os.environ.get("MTEVAL_HOME")
+    if override:
+        return Path(override) / "cache"
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / APP_NAME / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / APP_NAME
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / APP_NAME

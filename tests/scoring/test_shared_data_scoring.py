@@ -7,11 +7,11 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from sacrebleu.metrics import BLEU, CHRF, TER
+from sacrebleu.metrics import BLEU, CHRF
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
-from mteval_gui.scoring.metrics.surface import BleuMetric, ChrfMetric, TerMetric
+from mteval_gui.scoring.metrics.surface import BleuMetric, ChrfMetric
 from mteval_gui.scoring.runner import ScoringRequest, score_run
 from tests.conftest import SHARED_DATA
 from tests.scoring.metric_helpers import item, run_metric
@@ -58,14 +58,6 @@ def test_chrf_and_bleu_equal_sacrebleu_on_mafand(system):
     _, bleu = run_metric(BleuMetric(), items, batch=250)
     assert chrf.values["chrf_plus_plus"] == pytest.approx(CHRF(word_order=2).corpus_score(hyp, [ref]).score, abs=1e-9)
     assert bleu.values["bleu"] == pytest.approx(BLEU().corpus_score(hyp, [ref]).score, abs=1e-9)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("system", SYSTEMS)
-def test_ter_equals_sacrebleu_on_mafand(system):
-    src, ref, hyp = _mafand(system)
-    _, ter = run_metric(TerMetric(), _items(src, ref, hyp), batch=250)
-    assert ter.values["ter"] == pytest.approx(TER().corpus_score(hyp, [ref]).score, abs=1e-9)
 
 
 def test_readme_raw_text_numbers_and_nfc_policy():

@@ -21,7 +21,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
+from mteval_gui.scoring.metrics import ter_kernel
+from mteval_gui.scoring.plugins import (
+    BaseMetric,
+    CorpusScore,
+    EntryInput,
+    EntryScore,
+    MetricInfo,
+    ScoringContext,
+)
 from mteval_gui.scoring.stats import EntryStats
 from mteval_gui.text import folded_key, match_key, nfc
 
@@ -191,15 +199,19 @@ class _SacrebleuMetric(BaseMetric, ABC):
         out: list[EntryScore] = [EntryScore(None) for _ in items]
         if not scored:
             return out
-        m = self.metric
-        # the same steps as sacrebleu's _extract_corpus_statistics, with each reference's
-        # n-grams cached (references recur for every system scored on a corpus)
-        stats = [m._compute_segment_statistics(m._preprocess_segment(hypothesis_of(it)), self._reference_info(refs))
-                 for _i, it, refs in scored]
+        stats = self._segment_statistics([hypothesis_of(it) for _i, it, _r in scored], [refs for _i, _it, refs in scored])
         for (i, _it, refs), st in zip(scored, stats):
             st = [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in st]
             out[i] = EntryScore(self._sentence_value(st), detail={"stats": st, "nrefs": len(refs)})
         return out
+
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]]) -> list[list[float]]:
+        """sacrebleu's segment statistics of each hypothesis against its references."""
+        m = self.metric
+        # the same steps as sacrebleu's _extract_corpus_statistics, with each reference's
+        # n-grams cached (references recur for every system scored on a corpus)
+        return [m._compute_segment_statistics(m._preprocess_segment(h), self._reference_info(r))
+                for h, r in zip(hyps, refs)]
 
     def _reference_info(self, refs: list[str]) -> dict[str, Any]:
         key = (type(self).__name__, tuple(sorted(self.sacrebleu_params.items(), key=lambda kv: kv[0])), tuple(refs))
@@ -297,7 +309,12 @@ class BleuMetric(_SacrebleuMetric):
 
 
 class TerMetric(_SacrebleuMetric):
-    """Translation edit rate (sacrebleu TER defaults), 0–∞, lower is better; never in the composite."""
+    """Translation edit rate (sacrebleu TER defaults), 0–∞, lower is better; never in the composite.
+
+    sacrebleu tokenises and names the configuration (signature); the edits are counted by
+    :mod:`mteval_gui.scoring.metrics.ter_kernel` (compiled, the same numbers as sacrebleu),
+    or by sacrebleu itself where numba is missing. ``extra["implementation"]`` says which.
+    """
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.ter", version="1", display_name="TER", scale="0-inf", higher_is_better=False,
@@ -309,13 +326,32 @@ class TerMetric(_SacrebleuMetric):
     DEFAULTS: ClassVar[dict[str, Any]] = {"normalized": False, "no_punct": False, "asian_support": False,
                                            "case_sensitive": False}
 
+    implementation: str | None = None  # set by the first scored batch
+
     def _make(self) -> Any:
         from sacrebleu.metrics import TER
 
         return TER(**self.sacrebleu_params)
 
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]]) -> list[list[float]]:
+        self.implementation = ter_kernel.implementation()
+        if self.implementation != "numba":
+            return super()._segment_statistics(hyps, refs)
+        m = self.metric
+        hyp_words = [m._preprocess_segment(h).split() for h in hyps]
+        ref_words = [self._reference_info(r)["ref_words"] for r in refs]
+        edits = iter(ter_kernel.ter_edits([(h, r) for h, rs in zip(hyp_words, ref_words) for r in rs]))
+        # sacrebleu's TER._compute_segment_statistics: fewest edits, mean reference length
+        return [[min(next(edits) for _ in rs), sum(len(r) for r in rs) / len(rs)] for rs in ref_words]
+
     def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:
         return EntryStats.rows("ter", [e.detail.get("stats") for e in per_entry], 2)
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        cs = super().aggregate(per_entry, context)
+        if cs.availability == "ok":
+            cs.extra["implementation"] = self.implementation or ter_kernel.implementation()
+        return cs
 
 
 class LengthRatioMetric(BaseMetric):
