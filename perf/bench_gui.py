@@ -33,7 +33,7 @@ SHARED = Path(os.environ.get("MTEVAL_SHARED", REPO.parent / "shared")) / "data"
 
 
 def _app():
-    from mteval_gui.qt.app_settings import AppSettings
+    from mteval_gui.app.preferences import AppSettings
     from mteval_gui.qt.main import build_window, setup_application
 
     settings = AppSettings.load()
@@ -79,7 +79,7 @@ def _fmt(stats: dict[str, float]) -> str:
 
 
 def bench_scoring(n_runs: int, mode: str) -> None:
-    from mteval_gui.importer import import_corpus_file, import_run_file
+    from mteval_gui.app.imports import import_corpus_file, import_run_file
     from mteval_gui.store import Workspace
 
     data = SHARED / "ewe" / "mafand-fr-ewe"
@@ -142,7 +142,7 @@ def _use_thread_scoring(window) -> None:
 def bench_entries(n: int) -> None:
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
-    from mteval_gui.jobs import score_workspace_run
+    from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.store import Workspace, repo
 
     home = Path(tempfile.mkdtemp(prefix="bench-gui-"))
@@ -187,7 +187,7 @@ def bench_entries(n: int) -> None:
     stalls = meter.stop()
     print(f"open the entries of a {n}-entry run (load in a worker thread + model + first paint): {opened * 1000:.0f} ms; "
           f"meanwhile {_fmt(stalls)}")
-    from mteval_gui.qt.frame_loader import load_entry_frame
+    from mteval_gui.app.entries import load_entry_frame
 
     ws2 = window.ws
     t = time.perf_counter()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mteval_gui.importer import import_corpus_file, import_run_file  # noqa: E402
+from mteval_gui.app.imports import import_corpus_file, import_run_file  # noqa: E402
 from mteval_gui.store import Workspace, repo  # noqa: E402
 
 WORDS = ("nipâw mîcisow pimohtêw takohtêw nikamow apiw pîhtokêw kîwêw atoskêw pimâtisiw wâpamêw "

@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     home = Path(tempfile.mkdtemp(prefix="mteval-shots-"))
     os.environ["MTEVAL_HOME"] = str(home)
 
-    from mteval_gui.demo import build_demo_workspace, score_demo_workspace
+    from mteval_gui.app.demo import build_demo_workspace, score_demo_workspace
     from mteval_gui.domain.judgments import Judgment, Reviewer
     from mteval_gui.store import judgments as jstore
     from mteval_gui.store import repo
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     db = ws.path
     ws.close()
 
-    from mteval_gui.qt.app_settings import AppSettings
+    from mteval_gui.app.preferences import AppSettings
     from mteval_gui.qt.main import build_window, setup_application
 
     settings = AppSettings.load()
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _audit_answers(ws, run_ids: list[str]) -> None:
     """A few Task B and Task C answers by the demo reviewer, so the audit pages show results."""
-    from mteval_gui import review
+    from mteval_gui.app import review
     from mteval_gui.domain.judgments import Judgment
     from mteval_gui.store import judgments as jstore
 

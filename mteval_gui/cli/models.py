@@ -18,7 +18,7 @@ import argparse
 import importlib.util
 from typing import Any
 
-from mteval_gui.modelhub import comet_model_status, download_comet_model, known_comet_models
+from mteval_gui.app.models import comet_model_status, download_comet_model, known_comet_models
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("models", help="list and download optional neural models (COMET, embeddings)")

@@ -141,7 +141,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_allowlist(args: argparse.Namespace) -> int:
     from mteval_gui.io.judgments import write_allowlist
-    from mteval_gui.review import allowlist_rows, fst_audit
+    from mteval_gui.app.review import allowlist_rows, fst_audit
 
     ws = open_workspace(args)
     audit = fst_audit(ws, args.runs)
@@ -167,7 +167,7 @@ def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui.review import fst_audit, linter_audit, validation_study
+    from mteval_gui.app.review import fst_audit, linter_audit, validation_study
 
     ws = open_workspace(args)
     study = validation_study(ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap, seed=args.seed)

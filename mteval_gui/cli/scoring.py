@@ -199,7 +199,7 @@ def _guard_partial_rescore(ws: Any, runs: list[str], args: argparse.Namespace) -
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from mteval_gui.jobs import score_workspace_run, score_workspace_run_in_process
+    from mteval_gui.app.scoring import score_workspace_run, score_workspace_run_in_process
     from mteval_gui.scoring.runner import CancelToken, ScoringCancelled
     from mteval_gui.store import repo
 
@@ -304,7 +304,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from mteval_gui.jobs import COMPARE_KEYS, compare_workspace_runs
+    from mteval_gui.app.scoring import COMPARE_KEYS, compare_workspace_runs
 
     ws = open_workspace(args)
     keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
@@ -369,7 +369,7 @@ def _p(p: float | None) -> str:
 
 def _card_of(args: argparse.Namespace) -> Any:
     """The stored run card, with its speaker-review block brought up to date."""
-    from mteval_gui.jobs import refresh_review_status
+    from mteval_gui.app.scoring import refresh_review_status
     from mteval_gui.store import repo
 
     ws = open_workspace(args)

@@ -206,7 +206,7 @@ def cmd_workspace_info(args: argparse.Namespace, ws: Any) -> int:
 
 @with_workspace
 def cmd_import_corpus(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.importer import import_corpus_file
+    from mteval_gui.app.imports import import_corpus_file
 
     bar = ProgressBar("importing")
     try:
@@ -225,7 +225,7 @@ def cmd_import_corpus(args: argparse.Namespace, ws: Any) -> int:
 
 @with_workspace
 def cmd_import_run(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.importer import import_run_file
+    from mteval_gui.app.imports import import_run_file
 
     bar = ProgressBar("importing")
     try:
@@ -245,7 +245,7 @@ def cmd_import_run(args: argparse.Namespace, ws: Any) -> int:
 
 @with_workspace
 def cmd_import_glossary(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.importer import import_glossary_file
+    from mteval_gui.app.imports import import_glossary_file
 
     res = import_glossary_file(ws, args.file, name=args.name, fmt=args.format)
     _print_warnings(res.warnings)
@@ -471,7 +471,7 @@ def cmd_export_entries(args: argparse.Namespace, ws: Any) -> int:
 # ----------------------------------------------------------------------------- demo
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from mteval_gui.demo import build_demo_workspace, default_demo_path, score_demo_workspace
+    from mteval_gui.app.demo import build_demo_workspace, default_demo_path, score_demo_workspace
     from mteval_gui.store import repo
 
     path = Path(args.db) if args.db else default_demo_path()

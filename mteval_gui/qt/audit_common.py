@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComb
 
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.dialogs import show_error
-from mteval_gui.qt.diffhtml import char_diff
+from mteval_gui.app.diff import char_diff
 from mteval_gui.store import judgments as jstore
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace

@@ -1,6 +1,6 @@
 """FST audit (SPEC §9, Task C): are the words the analyzer rejected really not words?
 
-The queue (:func:`mteval_gui.review.fst_audit_queue`) lists every word occurrence the
+The queue (:func:`mteval_gui.app.review.fst_audit_queue`) lists every word occurrence the
 analyzer rejected in the chosen runs' outputs (optionally a seeded random sample). For each,
 the view shows the word in its output sentence with the source and the reference, and asks:
 
@@ -12,7 +12,7 @@ Ctrl+Z undoes the reviewer's latest Task C answer (see
 :class:`~mteval_gui.qt.audit_common.AuditView`).
 
 Below, the analyzer's false-rejection rate over every reviewer's current answers
-(:func:`mteval_gui.review.fst_audit`: valid / (valid + invalid) occurrences, 95 % Wilson
+(:func:`mteval_gui.app.review.fst_audit`: valid / (valid + invalid) occurrences, 95 % Wilson
 interval), the valid words by kind, and the allowlist of words speakers accept, which
 "Export allowlist…" writes as a TSV allowlist or as JSON Lines test cases for the analyzer's
 maintainers (:func:`mteval_gui.io.judgments.write_allowlist`).
@@ -180,7 +180,7 @@ class FstAuditView(AuditView):
 
     # ----- items ---------------------------------------------------------------------------
     def load_queue(self, run_ids: list[str]) -> list[tuple[str, str, str]]:
-        from mteval_gui.review import fst_audit_queue
+        from mteval_gui.app.review import fst_audit_queue
 
         assert self.ws is not None
         limit = self.sample.value() or None
@@ -251,7 +251,7 @@ class FstAuditView(AuditView):
 
     # ----- results -------------------------------------------------------------------------
     def refresh_results(self) -> None:
-        from mteval_gui.review import allowlist_rows, fst_audit
+        from mteval_gui.app.review import allowlist_rows, fst_audit
 
         runs = self.scope.run_ids()
         self.audit = None
@@ -301,7 +301,7 @@ class FstAuditView(AuditView):
     def export_allowlist(self, path: str | Path) -> Path | None:
         """Write the allowlist of the audited runs (``.tsv`` allowlist or ``.jsonl`` test cases)."""
         from mteval_gui.io.judgments import write_allowlist
-        from mteval_gui.review import allowlist_rows, fst_audit
+        from mteval_gui.app.review import allowlist_rows, fst_audit
 
         if self.ws is None:
             return None

@@ -1,6 +1,6 @@
 """Linter audit (SPEC §9, Task B): do speakers agree with the pairs the linter called EQUIVALENT?
 
-The queue (:func:`mteval_gui.review.linter_audit_queue`) lists every entry of the chosen
+The queue (:func:`mteval_gui.app.review.linter_audit_queue`) lists every entry of the chosen
 runs whose language linter verdict is EQUIVALENT. For each, the view shows the reference (or
 the accepted variant the linter matched) as A and the system output as B side by side, the
 characters that differ highlighted on both sides, the variant classes that fired and the
@@ -15,7 +15,7 @@ Ctrl+Z undoes the reviewer's latest Task B answer (Ctrl+Shift+Z redoes it), Retu
 the next unanswered pair (see :class:`~mteval_gui.qt.audit_common.AuditView`).
 
 Below, the per-class linter precision over every reviewer's current answers
-(:func:`mteval_gui.review.linter_audit`): a pair is confirmed when more than half of its
+(:func:`mteval_gui.app.review.linter_audit`): a pair is confirmed when more than half of its
 answers are Yes; precision = confirmed / pairs, lenient precision = pairs not refuted /
 pairs, each with a 95 % Wilson interval.
 """
@@ -137,7 +137,7 @@ class LinterAuditView(AuditView):
 
     # ----- items ---------------------------------------------------------------------------
     def load_queue(self, run_ids: list[str]) -> list[dict[str, Any]]:
-        from mteval_gui.review import linter_audit_queue
+        from mteval_gui.app.review import linter_audit_queue
 
         assert self.ws is not None
         return linter_audit_queue(self.ws, run_ids)
@@ -218,7 +218,7 @@ class LinterAuditView(AuditView):
 
     # ----- results -------------------------------------------------------------------------
     def refresh_results(self) -> None:
-        from mteval_gui.review import linter_audit
+        from mteval_gui.app.review import linter_audit
         from mteval_gui.validation.audits import ALL_CLASSES, UNCLASSIFIED
 
         runs = self.scope.run_ids()

@@ -21,7 +21,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from mteval_gui.qt.labels import score_label
-from mteval_gui.qt.runs_data import RunRow, load_run_rows
+from mteval_gui.app.runs import RunRow, load_run_rows
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 

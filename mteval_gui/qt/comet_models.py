@@ -1,11 +1,11 @@
 """COMET models in the settings dialog: what the language cards name, what is on this machine,
 and the one explicit download.
 
-The list comes from :func:`mteval_gui.modelhub.known_comet_models` (models named by the cards,
+The list comes from :func:`mteval_gui.app.models.known_comet_models` (models named by the cards,
 the defaults, and COMET models already in the local Hugging Face cache) with each model's
-status (:func:`mteval_gui.modelhub.comet_model_status`). "Download…" is the only control of
+status (:func:`mteval_gui.app.models.comet_model_status`). "Download…" is the only control of
 the GUI that uses the network: it asks first, saying so and how large the download is, then
-runs :func:`mteval_gui.modelhub.download_comet_model` in a worker thread
+runs :func:`mteval_gui.app.models.download_comet_model` in a worker thread
 (:mod:`mteval_gui.qt.workers`) while the panel shows what is happening and how much has
 arrived in the model cache. Errors go through :func:`mteval_gui.qt.dialogs.show_error`.
 A download cannot be interrupted once started; the dialog stays open until it ends.
@@ -21,9 +21,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from mteval_gui import modelhub
+from mteval_gui.app import models as modelhub
 from mteval_gui.qt.dialogs import confirm, show_error
-from mteval_gui.qt.jobs import FunctionJob, JobOutcome
+from mteval_gui.app.tasks import FunctionJob, JobOutcome
 from mteval_gui.qt.workers import JobManager, Worker
 
 # model.ckpt of Unbabel/wmt22-comet-da (XLM-R large encoder) is 2.32 GB; COMET models on the

@@ -3,7 +3,7 @@
 The table lists, per metric, each run's value with its 95 % bootstrap interval and, for
 the other runs, the difference from the baseline with its interval and the p-value of the
 paired test (approximate randomisation or paired bootstrap, Holm-corrected on request),
-all computed by :func:`mteval_gui.jobs.compare_workspace_runs` from the stored per-entry
+all computed by :func:`mteval_gui.app.scoring.compare_workspace_runs` from the stored per-entry
 statistics. Caveats (e.g. different metric coverage) are shown above the table.
 """
 
@@ -111,7 +111,7 @@ class CompareView(QWidget):
     def compute(self) -> None:
         if self.ws is None or len(self.run_ids) < 2:
             return
-        from mteval_gui.jobs import compare_workspace_runs
+        from mteval_gui.app.scoring import compare_workspace_runs
 
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:

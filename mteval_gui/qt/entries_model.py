@@ -1,7 +1,7 @@
 """Item model of the entries table: one row per entry, one or several runs side by side.
 
 Sorting and filtering happen inside the model on numpy arrays
-(:mod:`mteval_gui.qt.entry_frame`); no proxy model. ``data()`` only indexes arrays, so the
+(:mod:`mteval_gui.app.entry_frame`); no proxy model. ``data()`` only indexes arrays, so the
 view stays smooth with 100,000 rows.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from mteval_gui.qt.entry_frame import (REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame,
+from mteval_gui.app.entry_frame import (REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame,
                                        view_order)
 from mteval_gui.qt.labels import metric_label, review_label, verdict_colour
 

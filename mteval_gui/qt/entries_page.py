@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QSplitter, QTableView, QToolButton, QVBoxLayout, QWidget)
 
 from mteval_gui.qt.entries_model import EntriesModel
-from mteval_gui.qt.entry_frame import EntryFilter, EntryFrame, distinct
+from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, distinct
 from mteval_gui.qt.labels import metric_label
 from mteval_gui.qt.ratings import RatingsPanel
 from mteval_gui.qt.review_pane import ReviewPane
@@ -395,7 +395,7 @@ class EntriesPage(QWidget):
             self.select_view_row(row)
 
     def _judgment_changed(self, run_id: str, entry_id: str) -> None:
-        from mteval_gui.qt.frame_loader import review_status
+        from mteval_gui.app.entries import review_status
 
         f = self.model.frame
         ws = self.ratings.ws

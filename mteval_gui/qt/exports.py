@@ -32,7 +32,7 @@ def _run_for_export(window: Any) -> str | None:
 
 def write_run_card_file(ws: Any, run_id: str, path: str | Path) -> Path:
     from mteval_gui.errors import MtevalError
-    from mteval_gui.jobs import refresh_review_status
+    from mteval_gui.app.scoring import refresh_review_status
     from mteval_gui.scoring.runcard import write_run_card
 
     card = refresh_review_status(ws, run_id)  # the speaker-review block as of now

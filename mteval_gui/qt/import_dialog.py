@@ -2,7 +2,7 @@
 
 Pick a file (or drop it on the dialog); the format is detected and the first rows are
 previewed. Importing reads and checks the whole file first
-(:mod:`mteval_gui.importer`): a rejected file shows its complete defect list
+(:mod:`mteval_gui.app.imports`): a rejected file shows its complete defect list
 (``file:line[:column]: message``) in the dialog and nothing is written to the workspace.
 The import runs in a worker thread (its own SQLite connection) with a progress bar, so a
 100,000-line file does not freeze the window.
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
 
 from mteval_gui.errors import InputError
 from mteval_gui.qt.dialogs import describe_error
-from mteval_gui.qt.jobs import FunctionJob, JobOutcome
+from mteval_gui.app.tasks import FunctionJob, JobOutcome
 from mteval_gui.qt.workers import JobManager, Worker
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
@@ -263,7 +263,7 @@ class ImportDialog(QDialog):
 
     def run_import(self, ws: Workspace, path: str, opts: dict[str, Any], on_progress=None) -> Any:
         """Read, check and write the file (in the calling thread, no widget access); raises on any defect."""
-        from mteval_gui import importer
+        from mteval_gui.app import imports as importer
 
         if self.kind == "corpus":
             return importer.import_corpus_file(ws, path, on_progress=on_progress, **opts)

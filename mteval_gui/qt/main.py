@@ -2,7 +2,7 @@
 
 Creates the QApplication, installs the translation and a font that renders Cree
 syllabics, SRO and Ewe letters, applies the stylesheet, opens the start-up workspace
-(:mod:`mteval_gui.qt.startup`) and runs the event loop. ``--quit-after MS`` (or
+(:mod:`mteval_gui.app.startup`) and runs the event loop. ``--quit-after MS`` (or
 ``MTEVAL_GUI_QUIT_AFTER``) closes the window after a delay: the smoke test uses it.
 """
 
@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from mteval_gui.paths import default_workspace_path, resources_dir
-from mteval_gui.qt.app_settings import AppSettings
+from mteval_gui.app.preferences import AppSettings
 from mteval_gui.qt.fonts import choose_ui_font
 from mteval_gui.qt.i18n import LANGUAGES, install_translators, resolve_language
 
@@ -70,7 +70,7 @@ def run(argv: Sequence[str]) -> int:
     settings = AppSettings.load()
     app = setup_application(argv, args.lang, settings)
     from mteval_gui.qt.dialogs import show_error
-    from mteval_gui.qt.startup import startup_workspace
+    from mteval_gui.app.startup import startup_workspace
 
     window = build_window(settings)
     window.show()

@@ -17,11 +17,11 @@ from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QTabWidget, QWidget
 
-from mteval_gui.qt.app_settings import AppSettings
+from mteval_gui.app.preferences import AppSettings
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.entries_page import EntriesPage
 from mteval_gui.qt.i18n import LANGUAGES
-from mteval_gui.qt.jobs import FunctionJob, JobOutcome, ProcessJob
+from mteval_gui.app.tasks import FunctionJob, JobOutcome, ProcessJob
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
 from mteval_gui.qt.workers import JobManager, Worker
@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
             self.open_workspace(path)
 
     def open_demo(self) -> None:
-        from mteval_gui.qt.startup import ensure_demo_workspace
+        from mteval_gui.app.startup import ensure_demo_workspace
 
         try:
             path = ensure_demo_workspace()
@@ -234,7 +234,7 @@ class MainWindow(QMainWindow):
         self.open_workspace(path)
 
     def refresh_runs(self) -> None:
-        from mteval_gui.qt.runs_data import load_run_rows
+        from mteval_gui.app.runs import load_run_rows
 
         if self.ws is None:
             self.runs_view.set_corpora([])
@@ -253,7 +253,7 @@ class MainWindow(QMainWindow):
         (the window stays usable; the table appears when they are loaded)."""
         if self.ws is None or not run_ids:
             return
-        from mteval_gui.qt.frame_loader import load_entry_frame
+        from mteval_gui.app.entries import load_entry_frame
 
         reviewer = self.entries_page.ratings.reviewer_id
         rows = {r.run_id: r.entries for r in self.runs_view.model.rows}
@@ -279,14 +279,14 @@ class MainWindow(QMainWindow):
         self.frame_shown.emit()
 
     def _load_review(self, corpus_id: str, entry_id: str, runs: list[tuple[str, str]]):
-        from mteval_gui.qt.review_data import load_review_data
+        from mteval_gui.app.entry_review import load_review_data
 
         if self.ws is None:
             return None
         return load_review_data(self.ws, corpus_id, entry_id, runs)
 
     def _analyse_reference(self, text: str):
-        from mteval_gui.qt.review_data import ReferenceAnalyser
+        from mteval_gui.app.entry_review import ReferenceAnalyser
         from mteval_gui.qt.settings_dialog import analyzer_base
 
         frame = self.entries_page.model.frame
@@ -305,7 +305,7 @@ class MainWindow(QMainWindow):
         frame = self.entries_page.model.frame
         if frame is None or self.ws is None:
             return
-        from mteval_gui.qt.frame_loader import load_entry_frame
+        from mteval_gui.app.entries import load_entry_frame
 
         try:
             new = load_entry_frame(self.ws, [r.run_id for r in frame.runs], self.entries_page.ratings.reviewer_id)
@@ -395,7 +395,7 @@ class MainWindow(QMainWindow):
         frame = self.entries_page.model.frame
         if frame is None:
             return
-        from mteval_gui.qt.frame_loader import refresh_entry_frame
+        from mteval_gui.app.entries import refresh_entry_frame
 
         run_ids = [r.run_id for r in frame.runs]
         reviewer = self.entries_page.ratings.reviewer_id
@@ -520,7 +520,7 @@ class MainWindow(QMainWindow):
             widget.set_workspace(self.ws)
 
     def _run_signed_off(self, run_id: str) -> None:
-        from mteval_gui.qt.runs_data import load_run_row
+        from mteval_gui.app.runs import load_run_row
 
         if self.ws is not None:
             self._apply_run_row(load_run_row(self.ws, run_id))
@@ -606,13 +606,13 @@ class MainWindow(QMainWindow):
 
 
 def _load_rows(ws: Workspace, corpus_id: str | None):
-    from mteval_gui.qt.runs_data import load_run_rows
+    from mteval_gui.app.runs import load_run_rows
 
     return load_run_rows(ws, corpus_id)
 
 
 def _load_one_row(ws: Workspace, run_id: str):
-    from mteval_gui.qt.runs_data import load_run_row
+    from mteval_gui.app.runs import load_run_row
 
     return load_run_row(ws, run_id)
 

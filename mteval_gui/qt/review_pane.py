@@ -1,6 +1,6 @@
 """Review pane: the current entry's texts, character diff, verdicts and FST analyses.
 
-The upper part is rich text built by :func:`mteval_gui.qt.review_data.review_html`; the
+The upper part is rich text built by :func:`mteval_gui.app.entry_review.review_html`; the
 lower part lists each output word with all its analyses, accepted words green, rejected
 red, non-standard spellings (accepted only by the descriptive analyzer) orange. Reference
 words can be analysed on demand with the language's installed analyzer. Blind mode hides
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QSplit
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from mteval_gui.qt.labels import VERDICT_COLOURS, known_metrics, metric_label
-from mteval_gui.qt.review_data import FstWord, ReviewData, fst_words, review_html
+from mteval_gui.app.entry_review import FstWord, ReviewData, fst_words, review_html
 
 ACCEPTED_BG = "#d9f2d9"
 REJECTED_BG = "#f8d0d0"

@@ -17,7 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from mteval_gui.qt.labels import (TIER_COLOURS, caveat_explanation, caveat_title, pending_review_label, score_label,
                                   tier_label)
-from mteval_gui.qt.runs_data import RunRow
+from mteval_gui.app.runs import RunRow
 
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2

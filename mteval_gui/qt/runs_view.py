@@ -6,7 +6,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
-from mteval_gui.qt.runs_data import RunRow
+from mteval_gui.app.runs import RunRow
 from mteval_gui.qt.runs_model import RUN_ID_ROLE, RunsModel
 
 

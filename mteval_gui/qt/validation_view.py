@@ -4,7 +4,7 @@ For the scored runs of one corpus: progress towards the target study size (200 i
 3 raters each), inter-rater agreement (Krippendorff's α, ordinal, with bootstrap CI),
 segment-level Kendall τ-b and Spearman ρ and system-level Pearson r of every metric with
 the mean human rating (with CIs), a scatter plot of one metric against the ratings, and the
-sign-off of a run's tier claim. Computation: :func:`mteval_gui.review.validation_study`.
+sign-off of a run's tier claim. Computation: :func:`mteval_gui.app.review.validation_study`.
 
 Two more pages hold the speaker audits of the language tools: the linter audit (Task B,
 :mod:`mteval_gui.qt.audit_linter`) and the FST audit (Task C, :mod:`mteval_gui.qt.audit_fst`).
@@ -178,7 +178,7 @@ class ValidationView(QWidget):
             self._clear()
             self.note.setText(self.tr("No scored run in this corpus."))
             return
-        from mteval_gui.review import validation_study
+        from mteval_gui.app.review import validation_study
 
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
@@ -282,7 +282,7 @@ class ValidationView(QWidget):
         if not reviewer:
             self.signoff_state.setText(self.tr("Choose a reviewer in the ratings panel first."))
             return
-        from mteval_gui.jobs import refresh_review_status
+        from mteval_gui.app.scoring import refresh_review_status
 
         try:
             jstore.signoff(self.ws, rid, reviewer, decision)

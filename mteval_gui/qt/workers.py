@@ -1,14 +1,14 @@
 """Background work adapted to Qt signals (DESIGN §4).
 
 A :class:`Worker` is a ``QObject`` moved to a ``QThread``. It runs one job
-(:mod:`mteval_gui.qt.jobs`) and reports through four signals:
+(:mod:`mteval_gui.app.tasks`) and reports through four signals:
 
 - ``progress(object)``: the job's progress object (for scoring ``Progress(done, total,
   stage, message)``), throttled to one emission per :attr:`Worker.PROGRESS_INTERVAL`
   seconds, the last one always delivered;
 - ``partial(object)``: a batch of results became available (the store already holds it);
 - ``error(object)``: the exception that ended the job (never raised into Qt);
-- ``finished(object)``: a :class:`~mteval_gui.qt.jobs.JobOutcome`, always emitted, always last.
+- ``finished(object)``: a :class:`~mteval_gui.app.tasks.JobOutcome`, always emitted, always last.
 
 ``Worker.cancel()`` is a direct, thread-safe method call (never a queued signal: the worker
 thread is busy and would not process it). :class:`JobManager` owns the threads and waits
@@ -23,7 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
-from mteval_gui.qt.jobs import Cancelled, JobOutcome
+from mteval_gui.app.tasks import Cancelled, JobOutcome
 
 
 class Worker(QObject):

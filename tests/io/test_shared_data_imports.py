@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mteval_gui.importer import import_corpus_file, import_run_file
+from mteval_gui.app.imports import import_corpus_file, import_run_file
 from mteval_gui.io import detect_format, read_corpus
 from mteval_gui.store import repo
 

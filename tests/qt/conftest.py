@@ -100,7 +100,7 @@ def small_ws(tmp_path):
 @pytest.fixture(scope="session")
 def scored_template(tmp_path_factory):
     """The small workspace with both runs scored (built once per session, copied per test)."""
-    from mteval_gui.jobs import score_workspace_run
+    from mteval_gui.app.scoring import score_workspace_run
 
     path = tmp_path_factory.mktemp("scored") / "scored.sqlite"
     ws = make_small_workspace(path)

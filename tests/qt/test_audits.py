@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from mteval_gui import review
+from mteval_gui.app import review
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.qt.audit_common import format_proportion, side_by_side_html
 from mteval_gui.qt.audit_fst import FstAuditView, highlight_word
@@ -36,7 +36,7 @@ def audit_template(tmp_path_factory):
     """A crk corpus and run scored with crk.lint and core.fst (tiny analyzer), built once."""
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
-    from mteval_gui.jobs import score_workspace_run
+    from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.store import Workspace, repo
     from tests.fst._support import build_tiny_hfstol
 

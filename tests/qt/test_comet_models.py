@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mteval_gui import modelhub
+from mteval_gui.app import models as modelhub
 from mteval_gui.errors import MtevalError
 from mteval_gui.qt import comet_models
 from mteval_gui.qt.comet_models import CometModelsPanel, cached_bytes, model_state

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from mteval_gui.errors import Defect, DependencyMissing, InputError, StoreError
 from mteval_gui.qt import dialogs
-from mteval_gui.qt.app_settings import MAX_RECENT, AppSettings
+from mteval_gui.app.preferences import MAX_RECENT, AppSettings
 
 
 def test_input_error_lists_every_defect(qtbot, monkeypatch):

@@ -1,6 +1,6 @@
 """Character diff of output against reference."""
 
-from mteval_gui.qt.diffhtml import DELETE_STYLE, INSERT_STYLE, char_diff, diff_html, similarity
+from mteval_gui.app.diff import DELETE_STYLE, INSERT_STYLE, char_diff, diff_html, similarity
 
 
 def test_char_diff_marks_substituted_diacritic():

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from mteval_gui.qt.entries_model import ENTRY_ID_ROLE, EntriesModel
-from mteval_gui.qt.entry_frame import (REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame,
+from mteval_gui.app.entry_frame import (REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame,
                                        RunColumns, view_order)
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from mteval_gui.domain.judgments import Reviewer
-from mteval_gui.qt.app_settings import AppSettings
+from mteval_gui.app.preferences import AppSettings
 from mteval_gui.qt.main import build_window
 from mteval_gui.store import judgments as jstore
 from mteval_gui.store import repo

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QColor
 
-from mteval_gui.qt.review_data import FstWord, OutputView, ReferenceAnalyser, fst_words, load_review_data
+from mteval_gui.app.entry_review import FstWord, OutputView, ReferenceAnalyser, fst_words, load_review_data
 from mteval_gui.qt.review_pane import ACCEPTED_BG, NON_STANDARD_BG, REJECTED_BG, ReviewPane
 from mteval_gui.domain.run import Output
 

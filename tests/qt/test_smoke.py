@@ -12,7 +12,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_gui_starts_on_demo_and_quits(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MTEVAL_HOME=str(tmp_path))
-    proc = subprocess.run([sys.executable, "-m", "mteval_gui.app", "--demo", "--quit-after", "2000"],
+    proc = subprocess.run([sys.executable, "-m", "mteval_gui.gui", "--demo", "--quit-after", "2000"],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -23,7 +23,7 @@ def test_gui_starts_on_demo_and_quits(tmp_path):
 def test_gui_opens_given_database(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MTEVAL_HOME=str(tmp_path))
     db = tmp_path / "new.sqlite"
-    proc = subprocess.run([sys.executable, "-m", "mteval_gui.app", "--db", str(db), "--lang", "fr",
+    proc = subprocess.run([sys.executable, "-m", "mteval_gui.gui", "--db", str(db), "--lang", "fr",
                            "--quit-after", "1000"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert db.exists()

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from mteval_gui.errors import InputError
-from mteval_gui.qt.jobs import Cancelled, FunctionJob, JobFailed, ProcessJob
+from mteval_gui.app.tasks import Cancelled, FunctionJob, JobFailed, ProcessJob
 from mteval_gui.qt.workers import EtaEstimator, JobManager, Worker, format_eta
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
-from mteval_gui.jobs import compare_workspace_runs, run_statistics, score_workspace_run, score_workspace_run_in_process
+from mteval_gui.app.scoring import compare_workspace_runs, run_statistics, score_workspace_run, score_workspace_run_in_process
 from mteval_gui.scoring.runner import CancelToken, ScoringCancelled
 from mteval_gui.store import repo
 from mteval_gui.store.results import (
@@ -138,7 +138,7 @@ def test_score_in_a_worker_process(workspace):
 
 
 def test_workspace_settings_become_options_unless_given(workspace):
-    from mteval_gui.jobs import build_request, settings_options
+    from mteval_gui.app.scoring import build_request, settings_options
 
     (rid,) = _setup(workspace)
     repo.set_setting(workspace, "gloss_files", {"crk": ["/x/crkeng.importjson"]})
@@ -166,7 +166,7 @@ def test_sql_side_readers(workspace):
 
 def test_refresh_review_status_after_signoff(workspace):
     from mteval_gui.domain.judgments import Reviewer
-    from mteval_gui.jobs import refresh_review_status
+    from mteval_gui.app.scoring import refresh_review_status
     from mteval_gui.store import judgments
 
     (rid,) = _setup(workspace)

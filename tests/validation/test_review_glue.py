@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mteval_gui import review
+from mteval_gui.app import review
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.errors import StoreError
 from mteval_gui.store import judgments as J

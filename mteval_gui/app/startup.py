@@ -11,12 +11,12 @@ import os
 from pathlib import Path
 
 from mteval_gui.paths import default_workspace_path
-from mteval_gui.qt.app_settings import AppSettings, demo_workspace_path
+from mteval_gui.app.preferences import AppSettings, demo_workspace_path
 
 
 def ensure_demo_workspace(path: Path | None = None) -> Path:
     """Build the demo workspace unless it already holds the demo corpora; returns its path."""
-    from mteval_gui.demo import build_demo_workspace
+    from mteval_gui.app.demo import build_demo_workspace
     from mteval_gui.store import Workspace, repo
 
     path = Path(path) if path is not None else demo_workspace_path()

@@ -16,7 +16,7 @@ from typing import Any
 
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output
-from mteval_gui.qt.diffhtml import diff_html
+from mteval_gui.app.diff import diff_html
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 

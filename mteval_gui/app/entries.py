@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mteval_gui.qt.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFrame, RunColumns
+from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFrame, RunColumns
 from mteval_gui.store import judgments as jstore
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace

@@ -65,6 +65,6 @@ class AppSettings:
 
 def demo_workspace_path() -> Path:
     """Where ``--demo`` builds and reopens the bundled demo workspace (shared with ``mteval demo``)."""
-    from mteval_gui.demo import default_demo_path
+    from mteval_gui.app.demo import default_demo_path
 
     return default_demo_path()

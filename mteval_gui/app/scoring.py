@@ -53,7 +53,7 @@ COMPARE_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "ter", "exact_match_r
 
 def _review_status(ws: Workspace, run_id: str) -> HumanReview | None:
     try:
-        from mteval_gui.review import run_review_status
+        from mteval_gui.app.review import run_review_status
     except ImportError:
         return None
     try:

@@ -52,7 +52,7 @@ def default_demo_path() -> Path:
 
 def build_demo_workspace(path: str | Path | None = None) -> Workspace:
     """Create (or reopen) the demo workspace at ``path`` and import the bundled demo data."""
-    from mteval_gui.importer import import_corpus_file, import_glossary_file, import_run_file
+    from mteval_gui.app.imports import import_corpus_file, import_glossary_file, import_run_file
 
     ws = Workspace(Path(path) if path is not None else default_demo_path())
     base = demo_dir()
@@ -72,7 +72,7 @@ def score_demo_workspace(ws: Workspace, *, on_progress: Callable[[Any], None] | 
                          rescore: bool = False) -> list[str]:
     """Score every demo run not scored yet; returns problems to show (empty when all went well)."""
     try:
-        from mteval_gui.jobs import score_workspace_run
+        from mteval_gui.app.scoring import score_workspace_run
     except ImportError as exc:
         return [f"scoring is not available in this installation ({exc})"]
     problems: list[str] = []
