@@ -76,6 +76,13 @@ class StoreError(MtevalError):
     """The workspace database cannot be opened, migrated or written."""
 
 
+class Cancelled(MtevalError):
+    """Work stopped because the user asked (the one cancellation type of the application).
+
+    Scoring raises it between two batches: committed batches are kept and a rerun resumes.
+    """
+
+
 class DependencyMissing(MtevalError):
     """An optional dependency (extra) or resource is not installed.
 

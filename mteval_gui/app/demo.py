@@ -50,9 +50,32 @@ def default_demo_path() -> Path:
     return user_data_dir() / DEMO_DB_NAME
 
 
+def remove_workspace_files(path: str | Path) -> None:
+    """Delete a workspace file and its WAL companions (``mteval demo --fresh``)."""
+    for suffix in ("", "-wal", "-shm"):
+        p = Path(str(path) + suffix)
+        if p.exists():
+            p.unlink()
+
+
+def ensure_demo_workspace(path: str | Path | None = None) -> Path:
+    """Build the demo workspace unless it already holds runs; returns its path (``mteval-gui --demo``)."""
+    path = Path(path) if path is not None else default_demo_path()
+    if path.exists():
+        ws = Workspace(path)
+        try:
+            if repo.list_runs(ws):
+                return path
+        finally:
+            ws.close()
+    build_demo_workspace(path).close()
+    return path
+
+
 def build_demo_workspace(path: str | Path | None = None) -> Workspace:
     """Create (or reopen) the demo workspace at ``path`` and import the bundled demo data."""
     from mteval_gui.app.imports import import_corpus_file, import_glossary_file, import_run_file
+    from mteval_gui.app.settings import load_settings, save_settings
 
     ws = Workspace(Path(path) if path is not None else default_demo_path())
     base = demo_dir()
@@ -64,17 +87,17 @@ def build_demo_workspace(path: str | Path | None = None) -> Workspace:
             import_run_file(ws, base / run_file, corpus_id=dc.corpus_id, run_id=run_id, model_slug=slug)
         if dc.glossary:
             g = import_glossary_file(ws, base / dc.glossary, name=f"{dc.corpus_id} glossary")
-            repo.set_setting(ws, f"glossary.{dc.corpus_id}", g.id)
+            settings = load_settings(ws)
+            settings.glossaries = {**settings.glossaries, dc.corpus_id: g.id}
+            save_settings(ws, settings)
     return ws
 
 
 def score_demo_workspace(ws: Workspace, *, on_progress: Callable[[Any], None] | None = None,
                          rescore: bool = False) -> list[str]:
     """Score every demo run not scored yet; returns problems to show (empty when all went well)."""
-    try:
-        from mteval_gui.app.scoring import score_workspace_run
-    except ImportError as exc:
-        return [f"scoring is not available in this installation ({exc})"]
+    from mteval_gui.app.scoring import score_workspace_run
+
     problems: list[str] = []
     for row in repo.list_runs(ws):
         if row["has_run_card"] and not rescore:

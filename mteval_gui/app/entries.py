@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFrame, RunColumns
-from mteval_gui.store import judgments as jstore
+from mteval_gui.app.review import current_judgments
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
@@ -33,7 +33,7 @@ def review_status(ws: Workspace, run_id: str, reviewer_id: str | None, entry_ids
     """REVIEW_NONE / RATED / FLAGGED per entry for one reviewer (any reviewer when None)."""
     pos = {e: i for i, e in enumerate(entry_ids)}
     status = np.full(len(entry_ids), REVIEW_NONE, dtype=np.int8)
-    for j in jstore.current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id, task="A"):
+    for j in current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id, task="A"):
         i = pos.get(j.entry_id or "")
         if i is None:
             continue

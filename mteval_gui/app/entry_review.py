@@ -72,10 +72,15 @@ class FstWord:
     violations: tuple[str, ...] = ()
 
 
+def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
+    """Every metric's stored result for one entry of a run: ``{metric_id: {"value", "values", "detail"}}``."""
+    from mteval_gui.store.results import entry_details as stored
+
+    return stored(ws, run_id, entry_id)
+
+
 def load_review_data(ws: Workspace, corpus_id: str, entry_id: str, runs: list[tuple[str, str]]) -> ReviewData:
     """The entry and, for each ``(run_id, label)``, its output and stored metric results."""
-    from mteval_gui.store.results import entry_details
-
     entry = repo.get_entry(ws, corpus_id, entry_id)
     views = []
     for run_id, label in runs:

@@ -21,13 +21,15 @@ from typing import Any
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.common import paused_gc
 from mteval_gui.io.corpus import read_corpus
-from mteval_gui.io.detect import detect_format
+from mteval_gui.io.detect import CORPUS_FORMATS, RUN_FORMATS, detect_format, preview
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.runs import read_run
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
 Progress = Callable[[Any], None]
+__all__ = ["CORPUS_FORMATS", "RUN_FORMATS", "detect_format", "preview", "ImportProgress", "ImportResult",
+           "import_corpus_file", "import_run_file", "import_glossary_file", "resolve_report_corpus"]
 
 
 @dataclass(frozen=True)

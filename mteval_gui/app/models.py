@@ -14,7 +14,11 @@ from typing import Any
 
 from mteval_gui.errors import DependencyMissing, MtevalError
 
+from mteval_gui.scoring.metrics.comet import INSTALL_HINT
+
 MODEL_FILE_PATTERNS = ["hparams.yaml", "checkpoints/model.ckpt", "README.md", "LICENSE*"]
+__all__ = ["INSTALL_HINT", "MODEL_FILE_PATTERNS", "human_size", "cached_comet_repos", "known_comet_models",
+           "comet_model_status", "download_comet_model"]
 
 
 def human_size(n: int) -> str:

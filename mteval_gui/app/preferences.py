@@ -63,8 +63,4 @@ class AppSettings:
             self.last_workspace = None
 
 
-def demo_workspace_path() -> Path:
-    """Where ``--demo`` builds and reopens the bundled demo workspace (shared with ``mteval demo``)."""
-    from mteval_gui.app.demo import default_demo_path
 
-    return default_demo_path()

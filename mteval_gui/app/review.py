@@ -1,8 +1,10 @@
-"""Speaker review glue: reads judgments and metric values from the workspace, runs the validation.
+"""Speaker review: reviewers, judgments, sign-off, and the validation of the metrics.
 
 :mod:`mteval_gui.validation` works on plain data and never touches the workspace; this module
-is the bridge used by the CLI (``mteval validate``) and the GUI (validation dashboard, run
-card ``human_review`` block, "pending speaker review" badge, audit queues).
+is the bridge used by the CLI (``reviewers``, ``judgments``, ``validate``, ``signoff``) and the
+GUI (ratings panel, audits, validation dashboard, run card ``human_review`` block, "pending
+speaker review" badge). Recording, undoing and reading judgments are the store's own
+functions (each judgment is committed the moment it is made), named here for the interfaces.
 
 - :func:`run_review_status` -> ``{reviewers, judgments, agreement, confirmed}`` for a run card.
 - :func:`validation_study` -> agreement, metric-human correlations with CIs, progress.
@@ -12,19 +14,38 @@ card ``human_review`` block, "pending speaker review" badge, audit queues).
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from mteval_gui.domain.judgments import Judgment
 from mteval_gui.errors import StoreError
 from mteval_gui.store import judgments as store
+from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import entry_values_bulk
+from mteval_gui.store.judgments import (
+    add_reviewer, current_judgments, export_log, get_reviewer, import_log, judgment_history, list_reviewers,
+    record_judgment, redo_last, review_progress, review_queue, signoff, signoff_status, undo_last, update_reviewer,
+)
+from mteval_gui.store.results import (
+    entry_scores_with_count, entry_scores_with_verdict, entry_values_bulk, metric_ids_with_values,
+)
 from mteval_gui.validation.agreement import krippendorff_alpha
-from mteval_gui.validation.audits import ClassPrecision, FstAudit, LinterAnswer, WordAnswer, linter_precision
+from mteval_gui.validation.audits import (
+    ALL_CLASSES, UNCLASSIFIED, ClassPrecision, FstAudit, LinterAnswer, WordAnswer, linter_precision,
+)
 from mteval_gui.validation.audits import fst_audit as _fst_audit
 from mteval_gui.validation.study import Item, Rating, StudyResult, ratings_by_item, run_study
+
+__all__ = [
+    "add_reviewer", "current_judgments", "export_log", "get_reviewer", "import_log", "judgment_history",
+    "list_reviewers", "record_judgment", "redo_last", "review_progress", "review_queue", "signoff",
+    "signoff_status", "undo_last", "update_reviewer", "ratings", "metric_values", "available_metrics",
+    "validation_study", "run_review_status", "linter_audit_queue", "linter_audit", "rejected_words",
+    "fst_audit_queue", "fst_audit", "allowlist_rows", "latest_current", "undo_task", "judgment_counts",
+    "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED",
+]
 
 LINT_SUFFIX = ".lint"
 FST_METRIC = "core.fst"
@@ -32,7 +53,7 @@ FST_METRIC = "core.fst"
 
 def _require_runs(ws: Workspace, run_ids: Sequence[str]) -> None:
     for run_id in run_ids:
-        if ws.conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is None:
+        if not repo.run_exists(ws, run_id):
             raise StoreError(f"unknown run {run_id!r}")
 
 
@@ -40,7 +61,7 @@ def ratings(ws: Workspace, run_ids: Sequence[str]) -> list[Rating]:
     """Current Task A ratings of the runs as plain :class:`Rating` records."""
     out: list[Rating] = []
     for run_id in run_ids:
-        for j in store.current_judgments(ws, run_id=run_id, task="A"):
+        for j in current_judgments(ws, run_id=run_id, task="A"):
             if j.entry_id is not None and (j.adequacy is not None or j.fluency is not None):
                 out.append(Rating(j.run_id, j.entry_id, j.reviewer_id, j.adequacy, j.fluency))
     return out
@@ -59,14 +80,7 @@ def metric_values(ws: Workspace, run_ids: Sequence[str], metric_ids: Sequence[st
 
 def available_metrics(ws: Workspace, run_ids: Sequence[str]) -> list[str]:
     """Metric ids with per-entry values in any of the runs."""
-    if not run_ids:
-        return []
-    marks = ",".join("?" * len(run_ids))
-    rows = ws.conn.execute(
-        f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND value IS NOT NULL ORDER BY metric_id",
-        list(run_ids),
-    ).fetchall()
-    return [r[0] for r in rows]
+    return metric_ids_with_values(ws, run_ids)
 
 
 def validation_study(
@@ -100,14 +114,14 @@ def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
     comes from the sign-offs on the run's present tier (None without one).
     """
     _require_runs(ws, [run_id])
-    current = [j for j in store.current_judgments(ws, run_id=run_id) if j.task != "signoff"]
+    current = [j for j in current_judgments(ws, run_id=run_id) if j.task != "signoff"]
     per_item = ratings_by_item(ratings(ws, [run_id]), "adequacy")
     alpha = krippendorff_alpha([list(v.values()) for v in per_item.values()], "ordinal")
     return {
         "reviewers": len({j.reviewer_id for j in current}),
         "judgments": len(current),
         "agreement": None if alpha is None else round(alpha, 4),
-        "confirmed": store.signoff_status(ws, run_id)["confirmed"],
+        "confirmed": signoff_status(ws, run_id)["confirmed"],
     }
 
 
@@ -120,18 +134,10 @@ def _lint_details(ws: Workspace, run_id: str, verdict: str | None = None) -> dic
     With ``verdict``, only entries with that verdict are read (filtered in SQL: on a large run
     most rows are never decoded).
     """
-    rows = ws.conn.execute(
-        "SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id = ? AND metric_id LIKE ?", (run_id, f"%{LINT_SUFFIX}")
-    ).fetchall()
     out: dict[str, dict[str, Any]] = {}
-    for (metric_id,) in rows:
-        sql = "SELECT entry_id, data FROM entry_metrics WHERE run_id = ? AND metric_id = ?"
-        args: tuple[Any, ...] = (run_id, metric_id)
-        if verdict is not None:
-            sql += " AND json_extract(data, '$.detail.verdict') = ?"
-            args += (verdict,)
-        for entry_id, data in ws.conn.execute(sql, args):
-            detail = json.loads(data).get("detail") or {}
+    for metric_id in metric_ids_with_values(ws, [run_id], like=f"%{LINT_SUFFIX}"):
+        for entry_id, data in entry_scores_with_verdict(ws, run_id, metric_id, verdict).items():
+            detail = data.get("detail") or {}
             if isinstance(detail, dict):
                 out.setdefault(entry_id, detail)
     return out
@@ -159,7 +165,7 @@ def linter_audit(ws: Workspace, run_ids: Sequence[str]) -> list[ClassPrecision]:
     answers = []
     for run_id in run_ids:
         details: dict[str, dict[str, Any]] | None = None
-        for j in store.current_judgments(ws, run_id=run_id, task="B"):
+        for j in current_judgments(ws, run_id=run_id, task="B"):
             classes = j.payload.get("classes")
             if classes is None:
                 if details is None:
@@ -179,17 +185,10 @@ def rejected_words(ws: Workspace, run_id: str) -> list[tuple[str, str]]:
     Only entries with a rejected word are decoded (``values.rejected`` filtered in SQL; results
     stored without that count are read as well).
     """
-    cur = ws.conn.execute(
-        "SELECT m.entry_id, m.data FROM entry_metrics m"
-        " JOIN runs r ON r.run_id = m.run_id"
-        " JOIN entries e ON e.corpus_id = r.corpus_id AND e.entry_id = m.entry_id"
-        " WHERE m.run_id = ? AND m.metric_id = ?"
-        " AND COALESCE(json_extract(m.data, '$.values.rejected'), 1) > 0"
-        " ORDER BY e.position", (run_id, FST_METRIC))
     out = []
-    for entry_id, data in cur:
+    for entry_id, data in entry_scores_with_count(ws, run_id, FST_METRIC, "rejected"):
         seen = set()
-        for w in (json.loads(data).get("detail") or {}).get("analyses") or []:
+        for w in (data.get("detail") or {}).get("analyses") or []:
             token = w.get("token")
             if token and not w.get("accepted") and token not in seen:
                 seen.add(token)
@@ -212,7 +211,7 @@ def fst_audit(ws: Workspace, run_ids: Sequence[str]) -> FstAudit:
     answers = [
         WordAnswer((j.run_id, j.entry_id, j.payload.get("word")), j.payload.get("word"), j.reviewer_id,
                    j.payload.get("valid"), j.payload.get("kind"))
-        for run_id in run_ids for j in store.current_judgments(ws, run_id=run_id, task="C")
+        for run_id in run_ids for j in current_judgments(ws, run_id=run_id, task="C")
     ]
     return _fst_audit(answers)
 
@@ -225,3 +224,50 @@ def allowlist_rows(audit: FstAudit) -> list[dict[str, Any]]:
         rows.append({"word": row["word"], "kind": row["kind"], "occurrences": row["occurrences"],
                      "raters": row["raters"], "run_id": run_id, "entry_id": entry_id})
     return rows
+
+
+
+# --------------------------------------------------------------------------- audits: undo across runs
+
+
+def latest_current(ws: Workspace, reviewer_id: str, run_ids: Sequence[str]) -> Judgment | None:
+    """The reviewer's newest judgment in force over ``run_ids`` (any task), or None."""
+    newest: Judgment | None = None
+    for run_id in run_ids:
+        current = current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id)
+        if current and (newest is None or (current[-1].judgment_id or 0) > (newest.judgment_id or 0)):
+            newest = current[-1]
+    return newest
+
+
+def undo_task(ws: Workspace, reviewer_id: str, run_ids: Sequence[str], task: str) -> tuple[str, Judgment | None]:
+    """Undo the reviewer's newest judgment over ``run_ids`` if it belongs to ``task``.
+
+    Returns ``("undone", judgment)``, ``("other", newest)`` when the newest judgment is of
+    another task (left alone: it is undone where it was made), or ``("none", None)``.
+    """
+    newest = latest_current(ws, reviewer_id, run_ids)
+    if newest is None:
+        return "none", None
+    if newest.task != task:
+        return "other", newest
+    return "undone", undo_last(ws, reviewer_id, newest.run_id)
+
+
+# --------------------------------------------------------------------------- reviewers and files
+
+
+def judgment_counts(ws: Workspace) -> dict[str, int]:
+    """Current judgments per reviewer id."""
+    counts: dict[str, int] = {}
+    for j in current_judgments(ws):
+        counts[j.reviewer_id] = counts.get(j.reviewer_id, 0) + 1
+    return counts
+
+
+def import_judgments_file(ws: Workspace, path: str | Path, *, fmt: str | None = None) -> dict[str, Any]:
+    """Merge a judgment file into the workspace, all or nothing (lossless rules of :func:`import_log`)."""
+    from mteval_gui.io.judgments import read_judgments
+
+    read = read_judgments(path, fmt=fmt)
+    return import_log(ws, read.reviewers, read.judgments, file=read.name, defects=read.defects)

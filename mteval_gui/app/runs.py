@@ -1,9 +1,10 @@
-"""One row of the runs table, assembled from the workspace (no Qt).
+"""The runs table, assembled from the workspace (shared by the GUI's Runs tab and ``mteval list runs``).
 
 A :class:`RunRow` combines the ``runs`` row (denormalised LYSS §9.1 columns, output counts),
 the stored run card (confidence intervals, caveats, metric availability, composite profile
 and breakdown, cost and speed) and the speaker sign-off state that decides whether a
-deployable or fluent tier is shown as confirmed or "pending speaker review".
+deployable or fluent tier is shown as confirmed or "pending speaker review"
+(:attr:`RunRow.tier_display`, the one place that decides it).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mteval_gui.domain.runcard import RunCard
+from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
-from mteval_gui.store import judgments as jstore
+from mteval_gui.app.review import signoff_status
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
@@ -32,6 +34,8 @@ class RunRow:
     entries: int
     errors: int
     empty: int
+    missing: int = 0
+    model_slug: str | None = None
     scored_at: str | None = None
     composite: float | None = None
     tier: str | None = None
@@ -61,6 +65,11 @@ class RunRow:
         return self.tier in REVIEW_GATED_TIERS and self.confirmed is not True
 
     @property
+    def tier_display(self) -> str | None:
+        """The tier as shown to users ("deployable (pending speaker review)"); None when unscored."""
+        return comp.tier_display(self.tier, self.confirmed) if self.tier else None
+
+    @property
     def score_availability(self) -> dict[str, str]:
         """Availability per run-card score key (the card also lists metric ids, which contain a dot)."""
         return {k: v for k, v in self.availability.items() if "." not in k}
@@ -86,7 +95,8 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
         model=row.get("model_slug") or row.get("model_id") or row["run_id"],
         condition=row.get("condition"), language_pair=row.get("language_pair"),
         status=row.get("status") or "imported", entries=int(row.get("n_outputs") or 0),
-        errors=int(row.get("n_errors") or 0), empty=int(row.get("n_empty") or 0), scored_at=row.get("scored_at"),
+        errors=int(row.get("n_errors") or 0), empty=int(row.get("n_empty") or 0),
+        missing=int(row.get("n_missing") or 0), model_slug=row.get("model_slug"), scored_at=row.get("scored_at"),
         composite=row.get("composite_score"), tier=row.get("quality_tier"), chrf=row.get("chrf_plus_plus"),
         total_cost=row.get("total_cost_usd"), cost_per_entry=row.get("cost_per_entry_usd"),
         entries_per_minute=row.get("entries_per_minute"), avg_latency=row.get("avg_latency_seconds"), card=card,
@@ -106,8 +116,15 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
         r.total_cost, r.cost_per_entry = card.totals.total_cost_usd, card.totals.cost_per_entry_usd
         r.entries_per_minute, r.avg_latency = s.entries_per_minute, s.avg_latency_seconds
     if r.tier in REVIEW_GATED_TIERS:
-        r.confirmed = jstore.signoff_status(ws, r.run_id)["confirmed"]
+        r.confirmed = signoff_status(ws, r.run_id)["confirmed"]
     return r
+
+
+def entry_values(ws: Workspace, run_id: str, metric_id: str) -> dict[str, float | None]:
+    """``{entry_id: headline value}`` of one metric for a run (charts)."""
+    from mteval_gui.store.results import entry_values as stored
+
+    return stored(ws, run_id, metric_id)
 
 
 def summary_card(ws: Workspace, run_id: str) -> RunCard | None:

@@ -10,28 +10,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from mteval_gui.app.demo import ensure_demo_workspace
+from mteval_gui.app.preferences import AppSettings
 from mteval_gui.paths import default_workspace_path
-from mteval_gui.app.preferences import AppSettings, demo_workspace_path
 
-
-def ensure_demo_workspace(path: Path | None = None) -> Path:
-    """Build the demo workspace unless it already holds the demo corpora; returns its path."""
-    from mteval_gui.app.demo import build_demo_workspace
-    from mteval_gui.store import Workspace, repo
-
-    path = Path(path) if path is not None else demo_workspace_path()
-    if path.exists():
-        ws = Workspace(path)
-        try:
-            if repo.list_runs(ws):
-                return path
-        finally:
-            ws.close()
-    built = build_demo_workspace(path)
-    close = getattr(built, "close", None)
-    if callable(close):
-        close()
-    return path
+__all__ = ["ensure_demo_workspace", "startup_workspace"]
 
 
 def startup_workspace(*, demo: bool, db: str | None, settings: AppSettings) -> tuple[Path | None, bool]:

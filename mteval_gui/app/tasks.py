@@ -1,8 +1,8 @@
-"""Background jobs as plain Python, without Qt: what runs in a worker thread or a child process.
+"""Background tasks as plain Python: what runs in a worker thread or a child process.
 
 A *job* is an object with ``run(on_progress, on_partial) -> result`` and ``cancel()``.
-:mod:`mteval_gui.qt.workers` adapts jobs to Qt signals; this module holds the parts that
-must also import in a child process (no PySide6 here):
+:mod:`mteval_gui.qt.workers` adapts jobs to Qt signals and the CLI runs them directly; this
+module must also import in a child process (no PySide6 here):
 
 - :class:`FunctionJob` runs a callable in the calling (worker) thread.
 - :class:`ProcessJob` runs a named top-level function in a separate process (``spawn``)
@@ -12,7 +12,8 @@ must also import in a child process (no PySide6 here):
   level. Cancelling sets an event the child checks between batches; a child that does not
   stop within ``kill_after`` seconds is terminated.
 
-A job that stops because it was cancelled raises :class:`Cancelled`.
+A job that stops because it was cancelled raises :class:`~mteval_gui.errors.Cancelled`, the
+one cancellation type of the application (the scorer raises it too).
 """
 
 from __future__ import annotations
@@ -28,14 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mteval_gui.errors import Defect, InputError, MtevalError
+from mteval_gui.errors import Cancelled, Defect, InputError, MtevalError
 
 ProgressFn = Callable[[Any], None]
 PartialFn = Callable[[Any], None]
-
-
-class Cancelled(Exception):
-    """The job stopped because cancellation was requested."""
+__all__ = ["Cancelled", "FunctionJob", "JobFailed", "JobOutcome", "ProcessJob", "resolve_target"]
 
 
 class JobFailed(MtevalError):
@@ -56,28 +54,17 @@ class JobOutcome:
 
 
 class FunctionJob:
-    """Run ``fn(on_progress, on_partial, cancel_event)`` in the calling thread.
+    """Run ``fn(on_progress, on_partial, cancel_event)`` in the calling thread."""
 
-    ``cancelled_types`` are exception types that mean "stopped on request" (for scoring:
-    ``ScoringCancelled``); they are turned into :class:`Cancelled`.
-    """
-
-    def __init__(self, fn: Callable[[ProgressFn, PartialFn, threading.Event], Any],
-                 cancelled_types: tuple[type[BaseException], ...] = ()):
+    def __init__(self, fn: Callable[[ProgressFn, PartialFn, threading.Event], Any]):
         self._fn = fn
-        self._cancelled_types = cancelled_types
         self.cancel_event = threading.Event()
 
     def cancel(self) -> None:
         self.cancel_event.set()
 
     def run(self, on_progress: ProgressFn, on_partial: PartialFn) -> Any:
-        try:
-            return self._fn(on_progress, on_partial, self.cancel_event)
-        except Cancelled:
-            raise
-        except self._cancelled_types as exc:
-            raise Cancelled(str(exc)) from exc
+        return self._fn(on_progress, on_partial, self.cancel_event)
 
 
 def resolve_target(name: str) -> Callable[..., Any]:
@@ -143,6 +130,7 @@ class ProcessJob:
         self.cancel_event = self._ctx.Event()
         self._cancel_requested_at: float | None = None
         self._lock = threading.Lock()
+        self._should_cancel: Callable[[], bool] | None = None
 
     def cancel(self) -> None:
         with self._lock:
@@ -150,7 +138,10 @@ class ProcessJob:
                 self._cancel_requested_at = time.monotonic()
         self.cancel_event.set()
 
-    def run(self, on_progress: ProgressFn, on_partial: PartialFn) -> Any:
+    def run(self, on_progress: ProgressFn, on_partial: PartialFn, *,
+            should_cancel: Callable[[], bool] | None = None) -> Any:
+        """Run the child to its end. ``should_cancel`` is polled too (e.g. a Ctrl-C handler's token)."""
+        self._should_cancel = should_cancel
         if self.cancel_event.is_set():
             raise Cancelled("cancelled before start")
         messages = self._ctx.Queue()
@@ -171,6 +162,8 @@ class ProcessJob:
     def _relay(self, proc: Any, messages: Any, on_progress: ProgressFn, on_partial: PartialFn) -> Any:
         dead_since: float | None = None
         while True:
+            if self._should_cancel is not None and not self.cancel_event.is_set() and self._should_cancel():
+                self.cancel()
             try:
                 kind, payload = messages.get(timeout=self.POLL_SECONDS)
             except queue_mod.Empty:

@@ -16,7 +16,7 @@ def workspace_path(args: Any) -> Path:
 
 
 def open_workspace(args: Any):
-    from mteval_gui.store import Workspace
+    from mteval_gui.app.workspace import Workspace
 
     return Workspace(workspace_path(args))
 

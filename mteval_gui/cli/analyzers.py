@@ -13,8 +13,6 @@ import argparse
 import sys
 from typing import Any
 
-from mteval_gui import paths
-from mteval_gui.errors import MtevalError
 
 
 def register(subparsers: Any) -> None:
@@ -36,71 +34,56 @@ def register(subparsers: Any) -> None:
     ip.set_defaults(handler=cmd_install)
 
 
-def _card(lang: str):
-    from mteval_gui.cards import try_load_card
+def _root(args: argparse.Namespace) -> Any:
+    """The analyzer folder: the workspace's setting when the workspace exists, else the default."""
+    from mteval_gui.app.analyzers import analyzer_root
+    from mteval_gui.cli._common import workspace_path
 
-    return try_load_card(lang)
+    path = workspace_path(args)
+    if not path.exists():
+        return analyzer_root(None)
+    from mteval_gui.app.workspace import open_workspace
+
+    ws = open_workspace(path)
+    try:
+        return analyzer_root(ws)
+    finally:
+        ws.close()
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from mteval_gui.cards import list_cards
-    from mteval_gui.fst.analyzer import sha256_file
-    from mteval_gui.fst.registry import KINDS, declared_file, find_analyzer, read_manifest
+    from mteval_gui.app.analyzers import analyzer_report
 
-    root = paths.analyzers_dir()
-    cards = {c.code: c.card for c in list_cards() if c.card is not None}
-    langs = {code for code, card in cards.items() if card.analyzers is not None}
-    if root.is_dir():
-        langs |= {p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    root = _root(args)
     print(f"analyzer folder: {root}")
-    if not langs:
+    report = analyzer_report(root)
+    if not report:
         print("no language declares or has analyzers")
         return 0
-    for lang in sorted(langs):
-        card = cards.get(lang)
-        name = f" ({card.name})" if card is not None else ""
-        print(f"{lang}{name}")
-        manifest = read_manifest(lang, root)
-        for kind in KINDS:
-            declared = declared_file(card, kind)
-            path = find_analyzer(card, kind, lang=lang, base=root)
-            if path is None and declared is None:
+    for lang in report:
+        print(lang.lang + (f" ({lang.name})" if lang.name else ""))
+        for f in lang.files:
+            if f.path is None:
+                print(f"  {f.kind:<12} not installed (card expects {f.declared}); "
+                      f"run `mteval analyzers install {lang.lang} PATH_OR_URL`")
                 continue
-            if path is None:
-                print(f"  {kind:<12} not installed (card expects {declared}); run `mteval analyzers install {lang} PATH_OR_URL`")
-                continue
-            digest = sha256_file(path)
-            pin = None
-            if card is not None and card.analyzers is not None:
-                pin = card.analyzers.sha256.get(path.name)
-            if pin is None:
-                check = "no pin"
-            elif pin.lower() == digest:
-                check = "matches card pin"
-            else:
-                check = f"DIFFERS from card pin {pin}"
-            src = manifest.get(kind, {}).get("source")
-            print(f"  {kind:<12} {path}  sha256 {digest} ({check})" + (f"  from {src}" if src else ""))
-        if card is not None and card.analyzers is not None and card.analyzers.source_url:
-            print(f"  {'source':<12} {card.analyzers.source_url} ({card.analyzers.source_format})")
+            print(f"  {f.kind:<12} {f.path}  sha256 {f.sha256} ({f.pin_state})" + (f"  from {f.source}" if f.source else ""))
+        if lang.source_url:
+            print(f"  {'source':<12} {lang.source_url} ({lang.source_format})")
     return 0
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from mteval_gui.fst.install import install_analyzer, is_url
+    from mteval_gui.app.analyzers import install, is_url
 
-    card = _card(args.lang)
     source = args.source
-    if source is None:
-        if card is None or card.analyzers is None or not card.analyzers.source_url:
-            raise MtevalError(f"no PATH_OR_URL given and the {args.lang} card declares no analyzers.source_url")
-        source = card.analyzers.source_url
-    if is_url(source):
-        print(f"downloading {source}", file=sys.stderr)
-    progress = _DownloadProgress() if is_url(source) else None
+    remote = source is None or is_url(source)
+    if remote:
+        print(f"downloading {source or 'the card source'}", file=sys.stderr)
+    progress = _DownloadProgress() if remote else None
     try:
-        result = install_analyzer(args.lang, source, card=card, kind=args.kind, sha256=args.sha256,
-                                  timeout=args.timeout, on_progress=progress)
+        result = install(args.lang, source, root=_root(args), kind=args.kind, sha256=args.sha256,
+                         timeout=args.timeout, on_progress=progress)
     finally:
         if progress is not None:
             progress.close()

@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui import cards
+    from mteval_gui.app import standards as cards
 
     infos = cards.list_cards(args.dir)
     problems = cards.validate_all(args.dir)
@@ -49,7 +49,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from mteval_gui import cards
+    from mteval_gui.app import standards as cards
 
     for info in cards.list_cards(args.dir):
         name = info.card.name if info.card else "?"
@@ -59,7 +59,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from mteval_gui import cards
+    from mteval_gui.app import standards as cards
 
     card = cards.load_card(args.code, args.dir)
     print(json.dumps(card.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2))

@@ -170,9 +170,9 @@ def print_result(result: BenchmarkResult, out: TextIO, *, details: bool = False)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from mteval_gui.benchmarks.ewebench import score_suite
-    from mteval_gui.io.ewebench import read_responses, read_suite
-    from mteval_gui.io.ewebench_export import write_result_json, write_results_csv
+    from mteval_gui.app.bench import score_suite
+    from mteval_gui.app.bench import read_responses, read_suite
+    from mteval_gui.app.bench import write_result_json, write_results_csv
 
     suite = read_suite(args.suite)
     responses = read_responses(args.responses, suite)
@@ -187,7 +187,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         out.write(f"per-test CSV written to {args.csv}\n")
     if args.save:
         from mteval_gui.cli._common import open_workspace
-        from mteval_gui.store.benchmarks import save_benchmark_run
+        from mteval_gui.app.bench import save_benchmark_run
 
         ws = open_workspace(args)
         try:
@@ -199,7 +199,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def _load_items(args: argparse.Namespace) -> list[BenchmarkResult]:
-    from mteval_gui.io.ewebench_export import read_result_json
+    from mteval_gui.app.bench import read_result_json
 
     results: list[BenchmarkResult] = []
     stored_ids = [i for i in args.items if not Path(i).exists()]
@@ -214,7 +214,7 @@ def _load_items(args: argparse.Namespace) -> list[BenchmarkResult]:
         raise InputError(defects)
     if stored_ids or args.stored:
         from mteval_gui.cli._common import open_workspace
-        from mteval_gui.store.benchmarks import BenchmarkRunNotFound, get_benchmark_run, list_benchmark_runs
+        from mteval_gui.app.bench import BenchmarkRunNotFound, get_benchmark_run, list_benchmark_runs
 
         ws = open_workspace(args)
         try:
@@ -236,7 +236,7 @@ def _load_items(args: argparse.Namespace) -> list[BenchmarkResult]:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from mteval_gui.benchmarks.ewebench import rank_results
+    from mteval_gui.app.bench import rank_results
 
     results = _load_items(args)
     out = sys.stdout
@@ -259,7 +259,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for c in ranking.caveats:
             out.write(f"  {c}\n")
     if args.csv:
-        from mteval_gui.io.ewebench_export import write_ranking_csv
+        from mteval_gui.app.bench import write_ranking_csv
 
         write_ranking_csv(ranking.rows(), cats, args.csv)
         out.write(f"ranking CSV written to {args.csv}\n")
@@ -267,7 +267,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui.io.ewebench import read_suite
+    from mteval_gui.app.bench import read_suite
 
     suite = read_suite(args.suite)
     out = sys.stdout
@@ -282,7 +282,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from mteval_gui.cli._common import open_workspace
-    from mteval_gui.store.benchmarks import list_benchmark_runs
+    from mteval_gui.app.bench import list_benchmark_runs
 
     ws = open_workspace(args)
     try:

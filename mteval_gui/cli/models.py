@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from mteval_gui.scoring.metrics.comet import INSTALL_HINT
+    from mteval_gui.app.models import INSTALL_HINT
 
     comet_installed = importlib.util.find_spec("comet") is not None
     print("COMET models" + ("" if comet_installed else f" (COMET itself is not installed: {INSTALL_HINT})"))

@@ -78,8 +78,8 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_reviewers_add(args: argparse.Namespace) -> int:
+    from mteval_gui.app.review import add_reviewer
     from mteval_gui.domain.judgments import Reviewer
-    from mteval_gui.store.judgments import add_reviewer
 
     ws = open_workspace(args)
     r = add_reviewer(ws, Reviewer(reviewer_id=args.reviewer_id, name=args.name, dialect=args.dialect,
@@ -89,13 +89,11 @@ def cmd_reviewers_add(args: argparse.Namespace) -> int:
 
 
 def cmd_reviewers_list(args: argparse.Namespace) -> int:
-    from mteval_gui.store.judgments import current_judgments, list_reviewers
+    from mteval_gui.app.review import judgment_counts, list_reviewers
 
     ws = open_workspace(args)
     reviewers = list_reviewers(ws)
-    counts: dict[str, int] = {}
-    for j in current_judgments(ws):
-        counts[j.reviewer_id] = counts.get(j.reviewer_id, 0) + 1
+    counts = judgment_counts(ws)
     if args.json:
         print(json.dumps([{**r.model_dump(), "judgments": counts.get(r.reviewer_id, 0)} for r in reviewers],
                          ensure_ascii=False, indent=2))
@@ -114,39 +112,34 @@ def cmd_reviewers_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from mteval_gui.io.judgments import write_judgments
-    from mteval_gui.store.judgments import export_log
+    from mteval_gui.app.exports import export_judgments
 
     if args.all == bool(args.runs):
         raise MtevalError("give the runs to export, or --all (not both)")
     ws = open_workspace(args)
-    reviewers, log = export_log(ws, None if args.all else args.runs)
-    path = write_judgments(args.output, reviewers, log, fmt=args.format,
-                           scope="all" if args.all else ",".join(args.runs))
-    print(f"wrote {len(log)} judgment versions and {len(reviewers)} reviewers to {path}")
+    path, n_log, n_reviewers = export_judgments(ws, args.output, args.format, None if args.all else args.runs)
+    print(f"wrote {n_log} judgment versions and {n_reviewers} reviewers to {path}")
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from mteval_gui.io.judgments import read_judgments
-    from mteval_gui.store.judgments import import_log
+    from mteval_gui.app.review import import_judgments_file
 
-    read = read_judgments(args.file, fmt=args.format)
     ws = open_workspace(args)
-    s = import_log(ws, read.reviewers, read.judgments, file=read.name, defects=read.defects)
+    s = import_judgments_file(ws, args.file, fmt=args.format)
     print(f"imported {s['judgments_added']} judgments ({s['judgments_unchanged']} already present), "
           f"{s['reviewers_added']} new reviewers ({s['reviewers_unchanged']} already present)")
     return 0
 
 
 def cmd_allowlist(args: argparse.Namespace) -> int:
-    from mteval_gui.io.judgments import write_allowlist
+    from mteval_gui.app.exports import export_allowlist
     from mteval_gui.app.review import allowlist_rows, fst_audit
 
     ws = open_workspace(args)
     audit = fst_audit(ws, args.runs)
     rows = allowlist_rows(audit)
-    path = write_allowlist(args.output, rows)
+    path = export_allowlist(rows, args.output)
     print(f"wrote {len(rows)} words to {path} ({audit.valid} valid of {audit.valid + audit.invalid} decided occurrences)")
     return 0
 
@@ -219,7 +212,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_signoff(args: argparse.Namespace) -> int:
-    from mteval_gui.store.judgments import signoff, signoff_status
+    from mteval_gui.app.review import signoff, signoff_status
 
     ws = open_workspace(args)
     j = signoff(ws, args.run, args.reviewer, args.decision, tier=args.tier, note=args.note)

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import signal
 import sys
@@ -23,7 +22,8 @@ from typing import Any
 from mteval_gui.cli import EXIT_CANCELLED
 from mteval_gui.cli._common import ProgressBar, open_workspace
 from mteval_gui.cli.workspace import command_group
-from mteval_gui.errors import Defect, InputError, MtevalError
+from mteval_gui.domain.settings import ScoringOptions
+from mteval_gui.errors import Cancelled, MtevalError
 
 
 def register(subparsers: Any) -> None:
@@ -95,9 +95,9 @@ def _option_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--comet-model", metavar="NAME_OR_PATH", help="COMET model (Hugging Face id or local checkpoint)")
 
 
-def scoring_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Scoring options from the command line (``--analyzer``, ``--multi-ref``, ``--heavy``,
-    ``--gloss-file``, ``--comet-model``)."""
+def scoring_options(args: argparse.Namespace) -> ScoringOptions:
+    """Scoring options given on the command line (``--analyzer``, ``--multi-ref``, ``--heavy``,
+    ``--gloss-file``, ``--comet-model``); only those given are set (they override the settings)."""
     options: dict[str, Any] = {}
     if getattr(args, "analyzer", None):
         options["analyzer_path"] = str(Path(args.analyzer).resolve())
@@ -115,7 +115,7 @@ def scoring_options(args: argparse.Namespace) -> dict[str, Any]:
         options["gloss_files"] = gloss
     if getattr(args, "comet_model", None):
         options["comet_model"] = args.comet_model
-    return options
+    return ScoringOptions(**options)
 
 
 # --------------------------------------------------------------------------- score
@@ -177,55 +177,38 @@ def _unavailable_lines(card: Any) -> list[str]:
     return out
 
 
-def _guard_partial_rescore(ws: Any, runs: list[str], args: argparse.Namespace) -> None:
-    """``--metrics`` scores only the named metrics: on a scored run that would drop its other scores."""
-    if not args.metrics or args.replace:
-        return
-    from mteval_gui.store.results import load_run_card
-
-    wanted = set(args.metrics)
-    for run_id in runs:
-        card = load_run_card(ws, run_id)
-        if card is None:
-            continue
-        others = sorted(m for m, a in card.metric_availability.items()
-                        if "." in m and a == "ok" and m not in wanted)
-        if others:
-            raise MtevalError(
-                f"run {run_id} is already scored with {len(others)} other metric(s) ({', '.join(others[:6])}"
-                f"{', …' if len(others) > 6 else ''}); --metrics would keep only {', '.join(sorted(wanted))}. "
-                "Add --replace to do that, or use --heavy (optionally with --exclude) to add model-based "
-                "metrics to the full set")
-
-
 def cmd_score(args: argparse.Namespace) -> int:
-    from mteval_gui.app.scoring import score_workspace_run, score_workspace_run_in_process
-    from mteval_gui.scoring.runner import CancelToken, ScoringCancelled
-    from mteval_gui.store import repo
+    from mteval_gui.app import workspace
+    from mteval_gui.app.scoring import partial_rescore_problem, score_in_process, score_workspace_run
+    from mteval_gui.app.scoring import CancelToken
 
     ws = open_workspace(args)
     runs = list(args.runs)
     if args.all:
-        runs += [r["run_id"] for r in repo.list_runs(ws) if r["run_id"] not in runs]
+        runs += [r["run_id"] for r in workspace.list_runs(ws) if r["run_id"] not in runs]
     if not runs:
         raise MtevalError("name at least one run (or --all)")
     for r in runs:
-        if not repo.run_exists(ws, r):
-            raise MtevalError(f"no run {r!r} in the workspace {ws.path}")
-    _guard_partial_rescore(ws, runs, args)
+        workspace.require_run(ws, r)
+    if not args.replace:
+        problem = partial_rescore_problem(ws, runs, args.metrics)
+        if problem:
+            raise MtevalError(problem + ". Add --replace to do that, or use --heavy (optionally with --exclude) "
+                              "to add model-based metrics to the full set")
     options = scoring_options(args)
     token = CancelToken()
-    kwargs = dict(metrics=args.metrics, exclude=args.exclude, batch_size=args.batch_size, seed=args.seed,
-                  n_bootstrap=args.bootstrap, options=options, glossary=args.glossary)
+    kwargs: dict[str, Any] = dict(metrics=args.metrics, exclude=args.exclude, batch_size=args.batch_size,
+                                  seed=args.seed, n_bootstrap=args.bootstrap, glossary=args.glossary)
     with _Interrupts(token):
         for run_id in runs:
             bar = ProgressBar(run_id)
             try:
                 if args.process:
-                    card = score_workspace_run_in_process(ws.path, run_id, on_progress=bar, cancel=token, **kwargs)
+                    card = score_in_process(ws, run_id, options=options, on_progress=bar, cancel=token, **kwargs)
                 else:
-                    card = score_workspace_run(ws, run_id, on_progress=bar, cancel=token, **kwargs).run_card
-            except ScoringCancelled:
+                    card = score_workspace_run(ws, run_id, options=options, on_progress=bar, cancel=token,
+                                               **kwargs).run_card
+            except Cancelled:
                 bar.close()
                 print(f"mteval: {run_id}: cancelled; committed batches are kept: run the same command again "
                       "(same metrics and --batch-size) to resume", file=sys.stderr)
@@ -241,60 +224,24 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from mteval_gui.cards import load_card_sha256, try_load_card
-    from mteval_gui.io.corpus import read_corpus
-    from mteval_gui.io.glossary import read_glossary
-    from mteval_gui.io.runs import read_run
-    from mteval_gui.scoring.runcard import write_run_card
-    from mteval_gui.scoring.runner import ScoringRequest, score_run
+    from mteval_gui.app.evaluate import evaluate_files
+    from mteval_gui.app.exports import save_run_card
 
-    loaded = read_corpus(args.corpus, ref_path=args.ref, target_lang=args.lang, source_lang=args.source_lang)
-    corpus = loaded.value
-    if args.lang:
-        corpus.language_pair.target = args.lang
-    if args.source_lang:
-        corpus.language_pair.source = args.source_lang
-    ids = [e.id for e in corpus.entries]
-    run_loaded = read_run(args.run, entry_ids=ids)
-    run = run_loaded.value
-    known = set(ids)
-    unknown = [o.id for o in run.outputs if o.id not in known]
-    if unknown:
-        raise InputError([Defect(str(args.run), run_loaded.lines.get(u), f"output id {u!r} is not in the corpus")
-                          for u in unknown])
-    have = {o.id for o in run.outputs}
-    missing = [i for i in ids if i not in have]
-    if missing:
-        print(f"mteval: {len(missing)} corpus entries have no output; they are scored as empty outputs",
-              file=sys.stderr)
-    glossary: dict[str, list[str]] = {}
-    if args.glossary:
-        glossary = read_glossary(args.glossary).value
-    target = corpus.language_pair.target
-    card = try_load_card(target)
-    card_sha = None
-    if card is not None:
-        try:
-            card_sha = load_card_sha256(target)
-        except MtevalError:
-            card_sha = None
-    options = scoring_options(args)
-    from mteval_gui.store.repo import corpus_sha256
-
-    request = ScoringRequest(
-        run_id=run.meta.run_id, corpus=corpus, run=run, target_card=card,
-        source_card=try_load_card(corpus.language_pair.source), glossary=glossary,
-        include=args.metrics, exclude=tuple(args.exclude), options=options, seed=args.seed,
-        n_bootstrap=args.bootstrap, card_sha256=card_sha, corpus_sha256=corpus_sha256(corpus),
-    )
-    bar = ProgressBar(run.meta.run_id)
+    bar = ProgressBar("evaluating")
     try:
-        result = score_run(request, on_progress=bar)
+        ev = evaluate_files(args.corpus, args.run, ref_path=args.ref, target_lang=args.lang,
+                            source_lang=args.source_lang, glossary_path=args.glossary, metrics=args.metrics,
+                            exclude=args.exclude, options=scoring_options(args), seed=args.seed,
+                            n_bootstrap=args.bootstrap, on_progress=bar)
     finally:
         bar.close()
-    write_run_card(result.run_card, args.output)
-    print(_summary_line(result.run_card))
-    for line in _unavailable_lines(result.run_card):
+    if ev.missing:
+        print(f"mteval: {len(ev.missing)} corpus entries have no output; they are scored as empty outputs",
+              file=sys.stderr)
+    card = ev.result.run_card
+    save_run_card(card, args.output)
+    print(_summary_line(card))
+    for line in _unavailable_lines(card):
         print(line)
     print(f"run card written to {args.output}")
     return 0
@@ -304,7 +251,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from mteval_gui.app.scoring import COMPARE_KEYS, compare_workspace_runs
+    from mteval_gui.app.compare import COMPARE_KEYS, compare_workspace_runs
 
     ws = open_workspace(args)
     keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
@@ -367,43 +314,17 @@ def _p(p: float | None) -> str:
 # --------------------------------------------------------------------------- export
 
 
-def _card_of(args: argparse.Namespace) -> Any:
-    """The stored run card, with its speaker-review block brought up to date."""
-    from mteval_gui.app.scoring import refresh_review_status
-    from mteval_gui.store import repo
-
-    ws = open_workspace(args)
-    if not repo.run_exists(ws, args.run):
-        raise MtevalError(f"no run {args.run!r} in the workspace {ws.path}")
-    card = refresh_review_status(ws, args.run)
-    if card is None:
-        raise MtevalError(f"run {args.run!r} has not been scored yet: run `mteval score {args.run}` first")
-    return card
-
-
 def cmd_export_runcard(args: argparse.Namespace) -> int:
-    from mteval_gui.scoring.runcard import RunCardInvalid, validate_run_card, write_run_card
+    from mteval_gui.app.exports import export_run_card
 
-    card = _card_of(args)
-    problems = validate_run_card(card)
-    if problems:
-        raise RunCardInvalid(problems)
-    write_run_card(card, args.output)
+    export_run_card(open_workspace(args), args.run, args.output)
     print(f"run card of {args.run} written to {args.output}")
     return 0
 
 
 def cmd_export_results(args: argparse.Namespace) -> int:
-    from mteval_gui.scoring.runcard import RESULT_CSV_COLUMNS, results_table
+    from mteval_gui.app.exports import export_results
 
-    card = _card_of(args)
-    rows = results_table(card)
-    out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(RESULT_CSV_COLUMNS))
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in RESULT_CSV_COLUMNS})
-    print(f"{len(rows)} entries of {args.run} written to {out}")
+    n = export_results(open_workspace(args), args.run, args.output)
+    print(f"{n} entries of {args.run} written to {args.output}")
     return 0

@@ -115,11 +115,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_export_entries)
 
     st = subparsers.add_parser("settings", help="read and change workspace settings",
-                               description="Read and change workspace settings (JSON values), e.g. "
-                                           "comet_model, default_reviewer, gloss_files, analyzer_paths.")
+                               description="Read and change workspace settings (JSON values). `mteval settings list` "
+                                           "shows every key with its type, value and meaning.")
     ssub = st.add_subparsers(dest="settings_what", metavar="WHAT")
     ssub.required = True
-    p = ssub.add_parser("list", help="print every setting")
+    p = ssub.add_parser("list", help="print every setting with its type, value and meaning")
+    p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_settings_list)
     p = ssub.add_parser("get", help="print one setting (JSON)")
     p.add_argument("key")
@@ -128,7 +129,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("key")
     p.add_argument("value")
     p.set_defaults(handler=cmd_settings_set)
-    p = ssub.add_parser("unset", help="remove a setting")
+    p = ssub.add_parser("unset", help="reset a setting to its default")
     p.add_argument("key")
     p.set_defaults(handler=cmd_settings_unset)
 
@@ -183,11 +184,11 @@ def print_table(rows: list[list[str]], header: list[str], out=None) -> None:
 # ----------------------------------------------------------------------------- workspace
 
 def cmd_workspace_init(args: argparse.Namespace) -> int:
-    from mteval_gui.store import Workspace
+    from mteval_gui.app.workspace import open_workspace as open_path
 
     path = Path(args.path) if args.path else workspace_path(args)
     existed = path.exists()
-    ws = Workspace(path)
+    ws = open_path(path)
     print(f"{'opened' if existed else 'created'} workspace {ws.path} (schema version {ws.schema_version()})")
     ws.close()
     return 0
@@ -195,11 +196,12 @@ def cmd_workspace_init(args: argparse.Namespace) -> int:
 
 @with_workspace
 def cmd_workspace_info(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.store import repo
+    from mteval_gui.app.workspace import workspace_summary
 
-    print(f"workspace: {ws.path}")
-    print(f"schema version: {ws.schema_version()}")
-    for table, n in repo.counts(ws).items():
+    summary = workspace_summary(ws)
+    print(f"workspace: {summary['path']}")
+    print(f"schema version: {summary['schema_version']}")
+    for table, n in summary["counts"].items():
         print(f"{table}: {n}")
     return 0
 
@@ -260,9 +262,9 @@ def cmd_import_glossary(args: argparse.Namespace, ws: Any) -> int:
 
 @with_workspace
 def cmd_list_corpora(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.store import repo
+    from mteval_gui.app.workspace import list_corpora
 
-    rows = repo.list_corpora(ws)
+    rows = list_corpora(ws)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -272,52 +274,39 @@ def cmd_list_corpora(args: argparse.Namespace, ws: Any) -> int:
     return 0
 
 
-def _tier(ws: Any, row: dict[str, Any]) -> str:
-    tier = row.get("quality_tier")
-    if not tier:
-        return "-"
-    from mteval_gui.scoring.composite import REVIEW_GATED_TIERS, tier_display
-
-    confirmed = None
-    if tier in REVIEW_GATED_TIERS and ws is not None:
-        from mteval_gui.store.judgments import signoff_status
-
-        confirmed = signoff_status(ws, row["run_id"])["confirmed"]
-    return tier_display(tier, confirmed)
-
-
-def runs_table_rows(runs: list[dict[str, Any]], ws: Any = None) -> tuple[list[list[str]], list[str]]:
+def runs_table_rows(ws: Any, corpus_id: str | None = None) -> tuple[list[list[str]], list[str]]:
     """The runs table as printed by ``mteval list runs`` and ``mteval demo``.
 
     Deployable and fluent tiers read "pending speaker review" until a reviewer signs the run off.
     """
+    from mteval_gui.app.runs import load_run_rows
+
     header = ["run", "corpus", "model", "n", "missing", "errors", "composite", "tier", "chrF++", "exact", "status"]
     rows = []
-    for r in runs:
-        rows.append([r["run_id"], r["corpus_id"], r.get("model_slug") or "-", str(r["n_outputs"]), str(r["n_missing"]),
-                     str(r["n_errors"]), _fmt(r.get("composite_score"), 4), _tier(ws, r),
-                     _fmt(r.get("chrf_plus_plus")), _fmt(r.get("exact_match_rate"), 3), r.get("status") or ""])
+    for r in load_run_rows(ws, corpus_id):
+        rows.append([r.run_id, r.corpus_id, r.model_slug or "-", str(r.entries), str(r.missing),
+                     str(r.errors), _fmt(r.composite, 4), r.tier_display or "-",
+                     _fmt(r.chrf), _fmt(r.metrics.get("exact_match_rate"), 3), r.status])
     return rows, header
 
 
 @with_workspace
 def cmd_list_runs(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.store import repo
+    from mteval_gui.app.workspace import list_runs
 
-    runs = repo.list_runs(ws, args.corpus_id)
     if args.json:
-        print(json.dumps(runs, ensure_ascii=False, indent=1, default=str))
+        print(json.dumps(list_runs(ws, args.corpus_id), ensure_ascii=False, indent=1, default=str))
         return 0
-    rows, header = runs_table_rows(runs, ws)
+    rows, header = runs_table_rows(ws, args.corpus_id)
     print_table(rows, header)
     return 0
 
 
 @with_workspace
 def cmd_list_glossaries(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.store import repo
+    from mteval_gui.app.workspace import list_glossaries
 
-    rows = repo.list_glossaries(ws)
+    rows = list_glossaries(ws)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -325,38 +314,19 @@ def cmd_list_glossaries(args: argparse.Namespace, ws: Any) -> int:
     return 0
 
 
-def _entry_scores(ws, run_id: str, entry_id: str) -> dict[str, Any]:
-    try:
-        from mteval_gui.store.results import entry_details
-    except ImportError:
-        return {}
-    return entry_details(ws, run_id, entry_id)
-
-
 @with_workspace
 def cmd_show_entry(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.io.writers import entry_record, output_record
-    from mteval_gui.store import repo
+    from mteval_gui.app.exports import entry_report
 
-    entry = repo.get_entry(ws, args.corpus_id, args.entry_id)
-    data: dict[str, Any] = {"corpus": args.corpus_id, "entry": entry_record(entry)}
-    if args.run_id:
-        corpus_of_run = repo.get_run_info(ws, args.run_id)["corpus_id"]
-        if corpus_of_run != args.corpus_id:
-            raise MtevalError(f"run {args.run_id!r} belongs to corpus {corpus_of_run!r}, not {args.corpus_id!r}")
-        out = repo.get_output(ws, args.run_id, args.entry_id)
-        data["run"] = args.run_id
-        data["output"] = output_record(out)
-        data["output"]["missing"] = bool((out.model_extra or {}).get("missing"))
-        data["scores"] = {mid: d.get("value") for mid, d in sorted(_entry_scores(ws, args.run_id, args.entry_id).items())}
+    data = entry_report(ws, args.corpus_id, args.entry_id, args.run_id)
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     e = data["entry"]
     print(f"corpus:     {args.corpus_id}")
-    print(f"entry:      {entry.id}")
-    print(f"source:     {entry.source}")
-    print(f"reference:  {entry.reference if entry.reference is not None else '(none)'}")
+    print(f"entry:      {e['id']}")
+    print(f"source:     {e['source']}")
+    print(f"reference:  {e['reference'] if e.get('reference') is not None else '(none)'}")
     for key in ("variants", "terminology", "difficulty", "domain", "register", "segment", "provenance", "phenomena",
                 "expected_morphology", "metadata"):
         if key in e:
@@ -382,88 +352,59 @@ def cmd_show_entry(args: argparse.Namespace, ws: Any) -> int:
 
 # ----------------------------------------------------------------------------- settings
 
-def _setting_rows(ws: Any) -> list[tuple[str, Any]]:
-    return [(k, json.loads(v)) for k, v in ws.conn.execute("SELECT key, value FROM settings ORDER BY key")]
-
-
 @with_workspace
 def cmd_settings_list(args: argparse.Namespace, ws: Any) -> int:
-    for key, value in _setting_rows(ws):
-        print(f"{key} = {json.dumps(value, ensure_ascii=False)}")
+    from mteval_gui.app.settings import WorkspaceSettings, setting_rows
+
+    rows = setting_rows(ws)
+    if args.json:
+        print(json.dumps({key: value for key, _t, value, _d, _l in rows}, ensure_ascii=False, indent=1))
+        return 0
+    for key, type_name, value, is_default, label in rows:
+        shown = json.dumps(value, ensure_ascii=False)
+        print(f"{key} = {shown}" + ("   (default)" if is_default else ""))
+        print(f"    {label} [{type_name}]: {WorkspaceSettings.describe(key)[1]}")
     return 0
 
 
 @with_workspace
 def cmd_settings_get(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.store import repo
+    from mteval_gui.app.settings import SettingError, WorkspaceSettings, load_settings
 
-    missing = object()
-    value = repo.get_setting(ws, args.key, missing)
-    if value is missing:
-        raise MtevalError(f"no setting {args.key!r}")
-    print(json.dumps(value, ensure_ascii=False))
+    if args.key not in WorkspaceSettings.model_fields:
+        raise SettingError(f"unknown setting {args.key!r}; known settings: {', '.join(WorkspaceSettings.keys())}")
+    print(json.dumps(load_settings(ws).model_dump(mode="json")[args.key], ensure_ascii=False))
     return 0
 
 
 @with_workspace
 def cmd_settings_set(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.store import repo
+    from mteval_gui.app.settings import set_setting
 
     try:
         value = json.loads(args.value)
     except json.JSONDecodeError:
         value = args.value
-    repo.set_setting(ws, args.key, value)
-    print(f"{args.key} = {json.dumps(value, ensure_ascii=False)}")
+    settings = set_setting(ws, args.key, value)
+    print(f"{args.key} = {json.dumps(settings.model_dump(mode='json')[args.key], ensure_ascii=False)}")
     return 0
 
 
 @with_workspace
 def cmd_settings_unset(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.store import repo
+    from mteval_gui.app.settings import unset_setting
 
-    repo.set_setting(ws, args.key, None)
+    unset_setting(ws, args.key)
     return 0
 
 
 # ----------------------------------------------------------------------------- export
 
-def export_rows(ws, target: str) -> tuple[list[dict[str, Any]], str]:
-    """Rows for ``mteval export entries``: a corpus' entries, or a run's entries with outputs and scores."""
-    from mteval_gui.io.writers import entry_record
-    from mteval_gui.store import repo
-
-    if repo.corpus_exists(ws, target):
-        return [entry_record(e) for e in repo.get_entries(ws, target)], "corpus"
-    if not repo.run_exists(ws, target):
-        raise MtevalError(f"no corpus or run {target!r} in the workspace")
-    try:
-        from mteval_gui.store.results import entry_values_bulk
-        values = entry_values_bulk(ws, target)
-    except ImportError:
-        values = {}
-    rows = []
-    for e, o in repo.entry_outputs(ws, target):
-        usage = o.usage
-        row: dict[str, Any] = {
-            "id": e.id, "source": e.source, "reference": e.reference, "predicted": o.predicted,
-            "error": o.error, "missing": bool((o.model_extra or {}).get("missing")), "difficulty": e.difficulty,
-            "raw_predicted": o.raw_predicted, "latency_s": o.latency_s, "cost_usd": o.cost_usd,
-            "prompt_tokens": usage.prompt_tokens if usage else None,
-            "completion_tokens": usage.completion_tokens if usage else None,
-        }
-        for mid in sorted(values):
-            row[mid] = values[mid].get(e.id)
-        rows.append(row)
-    return rows, "run"
-
-
 @with_workspace
 def cmd_export_entries(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.io.writers import write_table
+    from mteval_gui.app.exports import export_entries
 
-    rows, kind = export_rows(ws, args.target)
-    n = write_table(rows, args.output, args.format)
+    n, kind = export_entries(ws, args.target, args.output, args.format)
     print(f"wrote {n} {'entries' if kind == 'corpus' else 'entries with outputs'} of {args.target} to {args.output}")
     return 0
 
@@ -471,15 +412,11 @@ def cmd_export_entries(args: argparse.Namespace, ws: Any) -> int:
 # ----------------------------------------------------------------------------- demo
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from mteval_gui.app.demo import build_demo_workspace, default_demo_path, score_demo_workspace
-    from mteval_gui.store import repo
+    from mteval_gui.app.demo import build_demo_workspace, default_demo_path, remove_workspace_files, score_demo_workspace
 
     path = Path(args.db) if args.db else default_demo_path()
     if args.fresh:
-        for suffix in ("", "-wal", "-shm"):
-            p = Path(str(path) + suffix)
-            if p.exists():
-                p.unlink()
+        remove_workspace_files(path)
     ws = build_demo_workspace(path)
     try:
         print(f"demo workspace: {ws.path}")
@@ -491,7 +428,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 bar.close()
             for p in problems:
                 print(f"warning: {p}", file=sys.stderr)
-        rows, header = runs_table_rows(repo.list_runs(ws), ws)
+        rows, header = runs_table_rows(ws)
         print_table(rows, header)
     finally:
         ws.close()

@@ -25,9 +25,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComb
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.app.diff import char_diff
-from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
-from mteval_gui.store.db import Workspace
+from mteval_gui.app.review import current_judgments, judgment_history, list_reviewers, record_judgment, redo_last, undo_task
+from mteval_gui.app import workspace
+from mteval_gui.app.settings import load_settings
+from mteval_gui.app.workspace import Workspace
 
 DIFF_STYLE = "background-color:#ffe38a;"
 COMPLETE_BG = "#e3f1e3"
@@ -115,16 +116,16 @@ class AuditScope(QWidget):
         self._loading = True
         try:
             self.corpus.clear()
-            for c in (repo.list_corpora(self.ws) if self.ws is not None else []):
+            for c in (workspace.list_corpora(self.ws) if self.ws is not None else []):
                 self.corpus.addItem(c["corpus_id"], c["corpus_id"])
             self.corpus.setCurrentIndex(max(self.corpus.findData(corpus), 0))
             self._fill_runs(run)
             self.reviewer.clear()
-            for r in (jstore.list_reviewers(self.ws) if self.ws is not None else []):
+            for r in (list_reviewers(self.ws) if self.ws is not None else []):
                 label = r.name if r.name == r.reviewer_id else f"{r.name} ({r.reviewer_id})"
                 self.reviewer.addItem(label, r.reviewer_id)
             wanted = reviewer or self.reviewer_provider() or (
-                repo.get_setting(self.ws, "default_reviewer") if self.ws is not None else None)
+                load_settings(self.ws).default_reviewer if self.ws is not None else None)
             self.reviewer.setCurrentIndex(max(self.reviewer.findData(wanted), 0))
         finally:
             self._loading = False
@@ -136,7 +137,7 @@ class AuditScope(QWidget):
         if self.ws is None or corpus is None:
             return
         self.run.addItem(self.tr("All runs of the corpus"), "")
-        for r in repo.list_runs(self.ws, corpus):
+        for r in workspace.list_runs(self.ws, corpus):
             self.run.addItem(r["run_id"], r["run_id"])
         self.run.setCurrentIndex(max(self.run.findData(keep), 0) if keep else 0)
 
@@ -325,30 +326,6 @@ class AuditQueueTable(QTableView):
             self.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
 
 
-def latest_current(ws: Workspace, reviewer_id: str, run_ids: Sequence[str]) -> Any:
-    """The reviewer's newest judgment in force over ``run_ids`` (any task), or None."""
-    newest = None
-    for run_id in run_ids:
-        current = jstore.current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id)
-        if current and (newest is None or current[-1].judgment_id > newest.judgment_id):
-            newest = current[-1]
-    return newest
-
-
-def undo_task(ws: Workspace, reviewer_id: str, run_ids: Sequence[str], task: str) -> tuple[str, Any]:
-    """Undo the reviewer's newest judgment over ``run_ids`` if it belongs to ``task``.
-
-    Returns ``("undone", judgment)``, ``("other", newest)`` when the newest judgment is of
-    another task (left alone: it is undone where it was made), or ``("none", None)``.
-    """
-    newest = latest_current(ws, reviewer_id, run_ids)
-    if newest is None:
-        return "none", None
-    if newest.task != task:
-        return "other", newest
-    return "undone", jstore.undo_last(ws, reviewer_id, newest.run_id)
-
-
 class AuditView(QWidget):
     """One speaker audit: scope bar, queue, the current item, answer keys and the results.
 
@@ -496,7 +473,7 @@ class AuditView(QWidget):
     def history(self, j: Judgment) -> list[Judgment]:
         """Every version of the judgment ``j`` belongs to."""
         assert self.ws is not None
-        return jstore.judgment_history(self.ws, j.reviewer_id, j.run_id, j.entry_id, self.TASK)
+        return judgment_history(self.ws, j.reviewer_id, j.run_id, j.entry_id, self.TASK)
 
     # ----- shortcuts -----------------------------------------------------------------------
     def _install_shortcuts(self) -> None:
@@ -574,7 +551,7 @@ class AuditView(QWidget):
         if self.ws is None or not reviewer:
             return
         for run_id in runs:
-            for j in jstore.current_judgments(self.ws, run_id=run_id, reviewer_id=reviewer, task=self.TASK):
+            for j in current_judgments(self.ws, run_id=run_id, reviewer_id=reviewer, task=self.TASK):
                 self.answers[self.judgment_key(j)] = dict(j.payload)
 
     def _answer_cell(self, p: dict[str, Any] | None) -> tuple[str, str]:
@@ -653,7 +630,7 @@ class AuditView(QWidget):
         answers = {f: v for f, v in (self.answers.get(key) or {}).items() if f in self.questions}
         answers[field] = value
         try:
-            saved = jstore.record_judgment(self.ws, self.make_judgment(item, answers))
+            saved = record_judgment(self.ws, self.make_judgment(item, answers))
         except Exception as exc:  # shown to the user; the view keeps what is stored
             show_error(self, exc)
             return
@@ -696,7 +673,7 @@ class AuditView(QWidget):
             self.status.setText(self.tr("Nothing to redo"))
             return
         try:
-            j = jstore.redo_last(self.ws, reviewer, self._last_undo_run)
+            j = redo_last(self.ws, reviewer, self._last_undo_run)
         except Exception as exc:  # shown to the user
             show_error(self, exc)
             return

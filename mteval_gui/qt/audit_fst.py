@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (QFileDialog, QFormLayout, QHBoxLayout, QLabel, QP
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion
 from mteval_gui.qt.dialogs import show_error
-from mteval_gui.store import repo
+from mteval_gui.app import workspace
 
 WORD_STYLE = "background-color:#f8d0d0; font-weight:bold;"
 TEXT_STYLE = "font-size: 15pt;"
@@ -193,10 +193,10 @@ class FstAuditView(AuditView):
         return j.run_id, j.entry_id or "", j.payload.get("word") or ""
 
     def history(self, j: Judgment) -> list[Judgment]:
-        from mteval_gui.store import judgments as jstore
+        from mteval_gui.app.review import judgment_history
 
         assert self.ws is not None
-        return jstore.judgment_history(self.ws, j.reviewer_id, j.run_id, j.entry_id, "C", word=j.payload.get("word"))
+        return judgment_history(self.ws, j.reviewer_id, j.run_id, j.entry_id, "C", word=j.payload.get("word"))
 
     def queue_cells(self, item: tuple[str, str, str]) -> list[str]:
         return list(item)
@@ -234,8 +234,8 @@ class FstAuditView(AuditView):
     def show_details(self, item: tuple[str, str, str]) -> None:
         assert self.ws is not None
         run_id, entry_id, word = item
-        entry = repo.get_entry(self.ws, self.scope.corpus_id(), entry_id)
-        output = repo.get_output(self.ws, run_id, entry_id)
+        entry = workspace.get_entry(self.ws, self.scope.corpus_id(), entry_id)
+        output = workspace.get_output(self.ws, run_id, entry_id)
         self.word.setText(f"<span style='font-size:20pt; font-weight:bold'>{html.escape(word)}</span>")
         self.output_text.setText(f"<span style='{TEXT_STYLE}'>{highlight_word(output.predicted or '', word)}</span>")
         self.source_text.setText(html.escape(entry.source))
@@ -300,14 +300,14 @@ class FstAuditView(AuditView):
 
     def export_allowlist(self, path: str | Path) -> Path | None:
         """Write the allowlist of the audited runs (``.tsv`` allowlist or ``.jsonl`` test cases)."""
-        from mteval_gui.io.judgments import write_allowlist
+        from mteval_gui.app.exports import export_allowlist
         from mteval_gui.app.review import allowlist_rows, fst_audit
 
         if self.ws is None:
             return None
         try:
             rows = allowlist_rows(fst_audit(self.ws, self.scope.run_ids()))
-            written = write_allowlist(path, rows)
+            written = export_allowlist(rows, path)
         except Exception as exc:  # shown to the user
             show_error(self, exc)
             return None

@@ -32,8 +32,8 @@ from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion, side_by_side_html
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.labels import variant_class_description
-from mteval_gui.store import repo
-from mteval_gui.store.results import entry_details
+from mteval_gui.app import workspace
+from mteval_gui.app.entry_review import entry_details
 
 TEXT_STYLE = "font-size: 15pt;"
 CLASS_CHIP = "background-color:#e4ecf7;"
@@ -200,8 +200,8 @@ class LinterAuditView(AuditView):
     def _texts(self, item: dict[str, Any]) -> tuple[str, str, str, str, list[dict[str, Any]]]:
         """(label of A, A, B, source, the linter's word pairs) of a queue item."""
         assert self.ws is not None
-        entry = repo.get_entry(self.ws, self.scope.corpus_id(), item["entry_id"])
-        output = repo.get_output(self.ws, item["run_id"], item["entry_id"])
+        entry = workspace.get_entry(self.ws, self.scope.corpus_id(), item["entry_id"])
+        output = workspace.get_output(self.ws, item["run_id"], item["entry_id"])
         detail: dict[str, Any] = {}
         for metric_id, data in entry_details(self.ws, item["run_id"], item["entry_id"]).items():
             if metric_id.endswith(".lint") and isinstance(data.get("detail"), dict):
@@ -218,8 +218,7 @@ class LinterAuditView(AuditView):
 
     # ----- results -------------------------------------------------------------------------
     def refresh_results(self) -> None:
-        from mteval_gui.app.review import linter_audit
-        from mteval_gui.validation.audits import ALL_CLASSES, UNCLASSIFIED
+        from mteval_gui.app.review import ALL_CLASSES, UNCLASSIFIED, linter_audit
 
         runs = self.scope.run_ids()
         rows = []

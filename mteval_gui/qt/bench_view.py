@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.domain.ewebench import CATEGORY_TITLES, CATEGORY_WEIGHTS, BenchmarkResult, BenchTestResult
-from mteval_gui.store.db import Workspace
+from mteval_gui.app.workspace import Workspace
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -541,7 +541,7 @@ class BenchmarkTab(QWidget):
         self.ws = ws
         rows: list[BenchRow] = []
         if ws is not None:
-            from mteval_gui.store.benchmarks import get_benchmark_run, list_benchmark_runs
+            from mteval_gui.app.bench import get_benchmark_run, list_benchmark_runs
 
             for s in list_benchmark_runs(ws):
                 rows.append(BenchRow(s.bench_run_id, get_benchmark_run(ws, s.bench_run_id), True))
@@ -568,7 +568,7 @@ class BenchmarkTab(QWidget):
     def add_result(self, result: BenchmarkResult) -> str:
         """Add a result to the tab (stored in the workspace when there is one); returns its key."""
         if self.ws is not None:
-            from mteval_gui.store.benchmarks import save_benchmark_run
+            from mteval_gui.app.bench import save_benchmark_run
 
             key = save_benchmark_run(self.ws, result)
             stored = True
@@ -582,20 +582,20 @@ class BenchmarkTab(QWidget):
 
     def score_files(self, suite_dir: str | Path, responses: str | Path, model: str | None = None) -> BenchmarkResult:
         """Read a suite and a responses file, score them and add the result (errors raise)."""
-        from mteval_gui.benchmarks.ewebench import score_suite
-        from mteval_gui.io.ewebench import read_responses, read_suite
+        from mteval_gui.app.bench import score_suite
+        from mteval_gui.app.bench import read_responses, read_suite
 
         suite = read_suite(suite_dir)
         result = score_suite(suite, read_responses(responses, suite), model=model)
         self.add_result(result)
         if self.ws is not None:
-            from mteval_gui.store import repo
+            from mteval_gui.app.settings import set_setting
 
-            repo.set_setting(self.ws, "ewebench_suite", str(suite_dir))
+            set_setting(self.ws, "ewebench_suite", str(suite_dir))
         return result
 
     def open_results_file(self, path: str | Path) -> BenchmarkResult:
-        from mteval_gui.io.ewebench_export import read_result_json
+        from mteval_gui.app.bench import read_result_json
 
         result = read_result_json(path)
         self.add_result(result)
@@ -622,9 +622,9 @@ class BenchmarkTab(QWidget):
 
         suite = ""
         if self.ws is not None:
-            from mteval_gui.store import repo
+            from mteval_gui.app.settings import load_settings
 
-            suite = repo.get_setting(self.ws, "ewebench_suite", "") or ""
+            suite = load_settings(self.ws).ewebench_suite or ""
         dlg = ScoreDialog(self, suite=suite)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
@@ -648,7 +648,7 @@ class BenchmarkTab(QWidget):
 
     def export_selected(self, path: str | Path) -> None:
         """Write the selected model's results: ``.csv`` one row per test, otherwise JSON."""
-        from mteval_gui.io.ewebench_export import write_result_json, write_results_csv
+        from mteval_gui.app.bench import write_result_json, write_results_csv
 
         result = self.selected_result()
         if result is None:
@@ -683,7 +683,7 @@ class BenchmarkTab(QWidget):
                                self.tr("Remove the ÈwéBench results of {0}?").format(row.result.model)):
             return
         if row.stored and self.ws is not None:
-            from mteval_gui.store.benchmarks import delete_benchmark_run
+            from mteval_gui.app.bench import delete_benchmark_run
 
             delete_benchmark_run(self.ws, row.key)
         self._set_rows([r for r in self._rows if r.key != row.key])

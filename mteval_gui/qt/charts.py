@@ -22,8 +22,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBox
 
 from mteval_gui.qt.labels import score_label
 from mteval_gui.app.runs import RunRow, load_run_rows
-from mteval_gui.store import repo
-from mteval_gui.store.db import Workspace
+from mteval_gui.app import workspace
+from mteval_gui.app.workspace import Workspace
 
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
@@ -100,7 +100,7 @@ class ChartsView(QWidget):
         current = self.corpus.currentData()
         self.corpus.blockSignals(True)
         self.corpus.clear()
-        for c in (repo.list_corpora(self.ws) if self.ws is not None else []):
+        for c in (workspace.list_corpora(self.ws) if self.ws is not None else []):
             self.corpus.addItem(c["corpus_id"], c["corpus_id"])
         idx = self.corpus.findData(current)
         self.corpus.setCurrentIndex(max(idx, 0))
@@ -139,7 +139,7 @@ class ChartsView(QWidget):
             old.deleteLater()
 
     def _distribution(self, chart: QChart, runs: list[RunRow], kind: str) -> None:
-        from mteval_gui.store.results import entry_values
+        from mteval_gui.app.runs import entry_values
 
         metric, scale, title = (("core.chrf", 100.0, self.tr("Per-entry chrF++")) if kind == "chrf"
                                 else ("core.fst", 1.0, self.tr("Per-entry FST acceptance")))

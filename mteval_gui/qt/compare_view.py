@@ -3,7 +3,7 @@
 The table lists, per metric, each run's value with its 95 % bootstrap interval and, for
 the other runs, the difference from the baseline with its interval and the p-value of the
 paired test (approximate randomisation or paired bootstrap, Holm-corrected on request),
-all computed by :func:`mteval_gui.app.scoring.compare_workspace_runs` from the stored per-entry
+all computed by :func:`mteval_gui.app.compare.compare_workspace_runs` from the stored per-entry
 statistics. Caveats (e.g. different metric coverage) are shown above the table.
 """
 
@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QHBoxLayout, 
 
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.labels import caveat_explanation, caveat_title, score_label
-from mteval_gui.store import repo
-from mteval_gui.store.db import Workspace
+from mteval_gui.app import workspace
+from mteval_gui.app.workspace import Workspace
 
 SIGNIFICANT = 0.05
 LOWER_IS_BETTER = frozenset({"ter", "code_switching_rate", "hallucination_rate"})
@@ -97,7 +97,7 @@ class CompareView(QWidget):
 
     def set_runs(self, run_ids: list[str], baseline: str | None = None) -> None:
         self.run_ids = list(run_ids)
-        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in repo.list_runs(self.ws)} if self.ws else {}
+        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in workspace.list_runs(self.ws)} if self.ws else {}
         self.baseline.clear()
         for rid in self.run_ids:
             self.baseline.addItem(f"{labels.get(rid, rid)} ({rid})", rid)
@@ -111,7 +111,7 @@ class CompareView(QWidget):
     def compute(self) -> None:
         if self.ws is None or len(self.run_ids) < 2:
             return
-        from mteval_gui.app.scoring import compare_workspace_runs
+        from mteval_gui.app.compare import compare_workspace_runs
 
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
@@ -126,7 +126,7 @@ class CompareView(QWidget):
 
     def _show(self, c: Any) -> None:
         runs = [c.baseline, *c.runs]
-        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in repo.list_runs(self.ws)} if self.ws else {}
+        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in workspace.list_runs(self.ws)} if self.ws else {}
         headers = [self.tr("Metric"), self.tr("{0} (baseline)").format(labels.get(c.baseline, c.baseline))]
         for r in c.runs:
             headers += [labels.get(r, r), self.tr("Δ vs baseline [95 % CI]"), self.tr("p")]

@@ -1,9 +1,8 @@
 """File > Export: run cards, the entries table, judgments and charts.
 
-Each action asks for a file name and calls the writer of the core: run cards through
-:func:`mteval_gui.scoring.runcard.write_run_card`, tables through
-:func:`mteval_gui.io.writers.write_table`, judgments through
-:func:`mteval_gui.io.judgments.write_judgments` (lossless, re-importable).
+Each action asks for a file name and calls the export of the application layer that
+``mteval export …`` calls too (:mod:`mteval_gui.app.exports`): run cards are checked against
+the schema before they are written, judgments are lossless and re-importable.
 """
 
 from __future__ import annotations
@@ -30,17 +29,6 @@ def _run_for_export(window: Any) -> str | None:
     return frame.runs[0].run_id if frame is not None and frame.runs else None
 
 
-def write_run_card_file(ws: Any, run_id: str, path: str | Path) -> Path:
-    from mteval_gui.errors import MtevalError
-    from mteval_gui.app.scoring import refresh_review_status
-    from mteval_gui.scoring.runcard import write_run_card
-
-    card = refresh_review_status(ws, run_id)  # the speaker-review block as of now
-    if card is None:
-        raise MtevalError(f"run {run_id!r} has not been scored yet: score it first")
-    return write_run_card(card, path)
-
-
 def export_run_card(window: Any) -> None:
     run_id = _run_for_export(window)
     if window.ws is None or run_id is None:
@@ -49,7 +37,9 @@ def export_run_card(window: Any) -> None:
     path = _ask(window, QCoreApplication.translate("MainWindow", "Export run card"), f"{run_id}.runcard.json", QCoreApplication.translate("MainWindow", "JSON (*.json)"))
     if path:
         try:
-            write_run_card_file(window.ws, run_id, path)
+            from mteval_gui.app.exports import export_run_card
+
+            export_run_card(window.ws, run_id, path)
         except Exception as exc:  # shown to the user
             show_error(window, exc)
             return
@@ -57,7 +47,7 @@ def export_run_card(window: Any) -> None:
 
 
 def export_entries_csv(window: Any) -> None:
-    from mteval_gui.io.writers import write_table
+    from mteval_gui.app.exports import export_table
 
     model = window.entries_page.model
     if model.frame is None:
@@ -68,7 +58,7 @@ def export_entries_csv(window: Any) -> None:
     if path:
         try:
             columns, rows = model.export_rows()
-            n = write_table(rows, path, columns=columns)
+            n = export_table(rows, path, columns=columns)
         except Exception as exc:  # shown to the user
             show_error(window, exc)
             return
@@ -76,8 +66,7 @@ def export_entries_csv(window: Any) -> None:
 
 
 def export_judgments(window: Any, fmt: str) -> None:
-    from mteval_gui.io.judgments import write_judgments
-    from mteval_gui.store import judgments as jstore
+    from mteval_gui.app.exports import export_judgments
 
     if window.ws is None:
         return
@@ -85,12 +74,11 @@ def export_judgments(window: Any, fmt: str) -> None:
                 QCoreApplication.translate("MainWindow", "CSV (*.csv)") if fmt == "csv" else QCoreApplication.translate("MainWindow", "JSON (*.json)"))
     if path:
         try:
-            reviewers, judgments = jstore.export_log(window.ws)
-            write_judgments(path, reviewers, judgments, fmt=fmt)
+            _, n, _ = export_judgments(window.ws, path, fmt)
         except Exception as exc:  # shown to the user
             show_error(window, exc)
             return
-        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "{0} judgments written to {1}").format(len(judgments), path), 8000)
+        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "{0} judgments written to {1}").format(n, path), 8000)
 
 
 def export_chart(window: Any) -> None:

@@ -23,8 +23,8 @@ from mteval_gui.errors import InputError
 from mteval_gui.qt.dialogs import describe_error
 from mteval_gui.app.tasks import FunctionJob, JobOutcome
 from mteval_gui.qt.workers import JobManager, Worker
-from mteval_gui.store import repo
-from mteval_gui.store.db import Workspace
+from mteval_gui.app import workspace
+from mteval_gui.app.workspace import Workspace
 
 KINDS = ("corpus", "run", "glossary", "analyzer")
 PREVIEW_ROWS = 10
@@ -104,7 +104,7 @@ class ImportDialog(QDialog):
             form.addRow(self.tr("Target language:"), self.tgt_edit)
         elif kind == "run":
             self.corpus_combo.addItem(self.tr("named in the file"), None)
-            for c in repo.list_corpora(ws):
+            for c in workspace.list_corpora(ws):
                 self.corpus_combo.addItem(c["corpus_id"], c["corpus_id"])
             self.id_edit.setPlaceholderText(self.tr("from the file"))
             self.model_edit.setPlaceholderText(self.tr("from the file"))
@@ -115,11 +115,10 @@ class ImportDialog(QDialog):
             self.id_edit.setPlaceholderText(self.tr("file name"))
             form.addRow(self.tr("Name:"), self.id_edit)
         else:
-            from mteval_gui.cards import list_cards
+            from mteval_gui.app.standards import language_choices
 
-            for info in list_cards():
-                if info.card is not None:
-                    self.lang_combo.addItem(f"{info.card.name} ({info.code})", info.code)
+            for code, label in language_choices():
+                self.lang_combo.addItem(label, code)
             form.addRow(self.tr("Language:"), self.lang_combo)
         lay.addLayout(form)
 
@@ -153,7 +152,7 @@ class ImportDialog(QDialog):
         lay.addWidget(self.buttons)
 
     def _formats(self) -> tuple[str, ...]:
-        from mteval_gui.io.detect import CORPUS_FORMATS, RUN_FORMATS
+        from mteval_gui.app.imports import CORPUS_FORMATS, RUN_FORMATS
 
         if self.kind == "corpus":
             return CORPUS_FORMATS
@@ -205,7 +204,7 @@ class ImportDialog(QDialog):
         if self.kind == "analyzer":
             self.summary.setText(self.tr("{0} ({1:,} bytes)").format(path.name, path.stat().st_size))
             return
-        from mteval_gui.io.detect import detect_format, preview
+        from mteval_gui.app.imports import detect_format, preview
 
         try:
             fmt = self.format_combo.currentData() or detect_format(path)
@@ -271,12 +270,9 @@ class ImportDialog(QDialog):
             return importer.import_run_file(ws, path, on_progress=on_progress, **opts)
         if self.kind == "glossary":
             return importer.import_glossary_file(ws, path, **opts)
-        from mteval_gui.cards import try_load_card
-        from mteval_gui.fst.install import install_analyzer
-        from mteval_gui.qt.settings_dialog import analyzer_base
+        from mteval_gui.app.analyzers import analyzer_root, install
 
-        lang = opts["lang"]
-        return install_analyzer(lang, path, card=try_load_card(lang), base=analyzer_base(ws))
+        return install(opts["lang"], path, root=analyzer_root(ws))
 
     def do_import(self) -> None:
         """Start the import in a worker thread; :attr:`import_finished` tells how it ended."""

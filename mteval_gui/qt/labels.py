@@ -191,3 +191,38 @@ def variant_class_description(name: str) -> str:
     """What a linter variant class means ("" for a class without a description)."""
     text = _VARIANT_CLASSES.get(name)
     return _t(text) if text else ""
+
+
+# workspace settings: key -> (label, help); the English text equals the settings model's
+# title and description (a test checks it), the translation comes from the .ts file
+_SETTINGS = {
+    "analyzer_dir": (QT_TRANSLATE_NOOP("settings", 'Analyzer folder'),
+        QT_TRANSLATE_NOOP("settings", "Folder with the installed analyzers, one sub-folder per language code (empty: the user data folder's analyzers folder).")),  # noqa: E501
+    "analyzer_paths": (QT_TRANSLATE_NOOP("settings", 'Analyzer files'),
+        QT_TRANSLATE_NOOP("settings", 'Analyzer files per language and kind ({lang: {strict|descriptive|generator: path}}); they win over the analyzer folder.')),  # noqa: E501
+    "gloss_files": (QT_TRANSLATE_NOOP("settings", 'Gloss files'),
+        QT_TRANSLATE_NOOP("settings", "Dictionaries of a language's semantic validator ({lang: [path, ...]}).")),  # noqa: E501
+    "comet_model": (QT_TRANSLATE_NOOP("settings", 'COMET model'),
+        QT_TRANSLATE_NOOP("settings", "Hugging Face id or local checkpoint (empty: the language card's choice, else wmt22-comet-da).")),  # noqa: E501
+    "default_reviewer": (QT_TRANSLATE_NOOP("settings", 'Default reviewer'),
+        QT_TRANSLATE_NOOP("settings", 'Reviewer selected when the workspace opens.')),  # noqa: E501
+    "glossaries": (QT_TRANSLATE_NOOP("settings", 'Corpus glossaries'),
+        QT_TRANSLATE_NOOP("settings", 'The glossary used for terminology, per corpus ({corpus_id: glossary_id}).')),  # noqa: E501
+    "ewebench_suite": (QT_TRANSLATE_NOOP("settings", 'ÈwéBench suite folder'),
+        QT_TRANSLATE_NOOP("settings", 'Folder of the ÈwéBench test files last opened.')),  # noqa: E501
+}
+
+
+def setting_label(key: str) -> str:
+    pair = _SETTINGS.get(key)
+    return QCoreApplication.translate("settings", pair[0]) if pair else key
+
+
+def setting_help(key: str) -> str:
+    pair = _SETTINGS.get(key)
+    return QCoreApplication.translate("settings", pair[1]) if pair else ""
+
+
+def setting_texts() -> dict[str, tuple[str, str]]:
+    """The untranslated (label, help) per key, for the consistency test."""
+    return dict(_SETTINGS)

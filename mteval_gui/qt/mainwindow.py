@@ -25,8 +25,10 @@ from mteval_gui.app.tasks import FunctionJob, JobOutcome, ProcessJob
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
 from mteval_gui.qt.workers import JobManager, Worker
-from mteval_gui.store import Workspace
-from mteval_gui.store import repo
+from mteval_gui.app import workspace
+from mteval_gui.app.scoring import SCORE_RUNS_TARGET
+from mteval_gui.app.settings import load_settings
+from mteval_gui.app.workspace import Workspace
 
 ENTRY_REFRESH_SECONDS = 2.0
 BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
@@ -198,7 +200,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"mteval-gui — {ws.path.name}")
         self.workspace_label.setText(str(ws.path))
         self.entries_page.ratings.set_workspace(ws)
-        default_reviewer = repo.get_setting(ws, "default_reviewer")
+        default_reviewer = load_settings(ws).default_reviewer
         if default_reviewer:
             self.entries_page.ratings.set_reviewer(default_reviewer)
         self.entries_page.set_frame(None)
@@ -241,7 +243,7 @@ class MainWindow(QMainWindow):
             self.runs_view.set_rows([])
             return
         try:
-            self.runs_view.set_corpora(repo.list_corpora(self.ws))
+            self.runs_view.set_corpora(workspace.list_corpora(self.ws))
             self.runs_view.set_rows(load_run_rows(self.ws, self.runs_view.corpus_combo.currentData()))
         except Exception as exc:  # shown to the user
             show_error(self, exc)
@@ -287,14 +289,14 @@ class MainWindow(QMainWindow):
 
     def _analyse_reference(self, text: str):
         from mteval_gui.app.entry_review import ReferenceAnalyser
-        from mteval_gui.qt.settings_dialog import analyzer_base
+        from mteval_gui.app.settings import analyzer_folder
 
         frame = self.entries_page.model.frame
         if self.ws is None or frame is None:
             return None
-        lang = repo.get_corpus_info(self.ws, frame.corpus_id)["target_lang"]
+        lang = workspace.target_language(self.ws, frame.corpus_id)
         if self._reference_analyser is None:
-            self._reference_analyser = ReferenceAnalyser(analyzer_base(self.ws))
+            self._reference_analyser = ReferenceAnalyser(analyzer_folder(self.ws))
         try:
             return self._reference_analyser.analyse(lang, text)
         except Exception as exc:  # shown to the user; the panel says no analysis is available
@@ -318,7 +320,7 @@ class MainWindow(QMainWindow):
         self._reload_frame()
 
     def toggle_random_order(self, checked: bool) -> None:
-        from mteval_gui.store import judgments as jstore
+        from mteval_gui.app.review import review_queue
 
         page = self.entries_page
         frame = page.model.frame
@@ -326,7 +328,7 @@ class MainWindow(QMainWindow):
             page.model.set_custom_order(None)
             self.random_action.setChecked(False)
             return
-        queue = jstore.review_queue(self.ws, [page.focus_run_id() or frame.runs[0].run_id],
+        queue = review_queue(self.ws, [page.focus_run_id() or frame.runs[0].run_id],
                                     page.ratings.reviewer_id, randomise=True)
         page.model.set_custom_order([e for _, e in queue])
         page.select_view_row(0)
@@ -336,22 +338,14 @@ class MainWindow(QMainWindow):
         self.entries_page.set_blind(self.blind)
 
     # ----- scoring -------------------------------------------------------------------------
-    def scoring_options(self) -> tuple[dict[str, Any], dict[str, str]]:
-        """Options and environment for the scorer, from the workspace settings."""
-        from mteval_gui.qt.settings_dialog import scoring_options
-
-        assert self.ws is not None
-        return scoring_options(self.ws)
-
     def score_runs(self, run_ids: list[str]) -> None:
         if self.ws is None or not run_ids:
             return
         if self.scoring_worker is not None:
             self.statusBar().showMessage(self.tr("Scoring is already running."), 4000)
             return
-        options, env = self.scoring_options()
-        job = ProcessJob("mteval_gui.qt.score_jobs:score_runs",
-                         {"db_path": str(self.ws.path), "run_ids": list(run_ids), "options": options, "env": env})
+        # the workspace settings are read by the scorer itself (as for `mteval score`)
+        job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(self.ws.path), "run_ids": list(run_ids)})
         worker = Worker(job, name="scoring")
         worker.progress.connect(self._scoring_progress)
         worker.partial.connect(self._scoring_partial)
@@ -454,7 +448,7 @@ class MainWindow(QMainWindow):
                     "failed": self.tr("Scoring failed.")}
         self.statusBar().showMessage(messages.get(outcome.status, ""), 8000)
         corpus = self.runs_view.corpus_combo.currentData()
-        self._background_load("runs", lambda ws: (repo.list_corpora(ws), _load_rows(ws, corpus)), self._apply_run_rows)
+        self._background_load("runs", lambda ws: (workspace.list_corpora(ws), _load_rows(ws, corpus)), self._apply_run_rows)
         self._reload_frame_in_background()
         self._update_actions()
         self.scoring_finished.emit(outcome)

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, 
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.labels import adequacy_labels, fluency_labels
-from mteval_gui.store import judgments as jstore
-from mteval_gui.store.db import Workspace
+from mteval_gui.app.review import judgment_history, list_reviewers, record_judgment, redo_last, undo_last
+from mteval_gui.app.workspace import Workspace
 
 DIMENSIONS = ("adequacy", "fluency")
 
@@ -133,7 +133,7 @@ class RatingsPanel(QWidget):
         current = select or self.reviewer_id
         self._loading = True
         self.reviewer_combo.clear()
-        reviewers = jstore.list_reviewers(self.ws) if self.ws is not None else []
+        reviewers = list_reviewers(self.ws) if self.ws is not None else []
         for r in reviewers:
             label = r.name if r.name == r.reviewer_id else f"{r.name} ({r.reviewer_id})"
             self.reviewer_combo.addItem(label, r.reviewer_id)
@@ -169,7 +169,7 @@ class RatingsPanel(QWidget):
     def current_judgment(self) -> Judgment | None:
         if not self._ready():
             return None
-        history = jstore.judgment_history(self.ws, self.reviewer_id, self.run_id, self.entry_id, "A")
+        history = judgment_history(self.ws, self.reviewer_id, self.run_id, self.entry_id, "A")
         current = [j for j in history if not j.undone and j.superseded_by is None]
         return current[-1] if current else None
 
@@ -248,7 +248,7 @@ class RatingsPanel(QWidget):
                      adequacy=self.values["adequacy"], fluency=self.values["fluency"],
                      note=self.note or None, flagged=self.flagged)
         try:
-            saved = jstore.record_judgment(self.ws, j)
+            saved = record_judgment(self.ws, j)
         except Exception as exc:  # shown to the user; the panel reloads what is really stored
             show_error(self, exc)
             self._load()
@@ -257,10 +257,10 @@ class RatingsPanel(QWidget):
         self.judgment_changed.emit(self.run_id, self.entry_id)
 
     def undo(self) -> None:
-        self._step(jstore.undo_last, self.tr("Undone"))
+        self._step(undo_last, self.tr("Undone"))
 
     def redo(self) -> None:
-        self._step(jstore.redo_last, self.tr("Redone"))
+        self._step(redo_last, self.tr("Redone"))
 
     def _step(self, fn, verb: str) -> None:
         if self.ws is None or not self.reviewer_id or not self.run_id:
@@ -271,7 +271,7 @@ class RatingsPanel(QWidget):
             show_error(self, exc)
             return
         if j is None:
-            self.status.setText(self.tr("Nothing to undo") if fn is jstore.undo_last else self.tr("Nothing to redo"))
+            self.status.setText(self.tr("Nothing to undo") if fn is undo_last else self.tr("Nothing to redo"))
             return
         if j.entry_id == self.entry_id:
             self._load()

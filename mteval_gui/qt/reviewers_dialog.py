@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayo
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.errors import MtevalError
 from mteval_gui.qt.dialogs import show_error
-from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
-from mteval_gui.store.db import Workspace
+from mteval_gui.app.review import add_reviewer, get_reviewer, list_reviewers, update_reviewer
+from mteval_gui.app.settings import load_settings, set_setting
+from mteval_gui.app.workspace import Workspace
 
 
 class ReviewersDialog(QDialog):
@@ -76,8 +76,8 @@ class ReviewersDialog(QDialog):
 
     def reload(self, select: str | None = None) -> None:
         self.list.clear()
-        default = repo.get_setting(self.ws, "default_reviewer")
-        for r in jstore.list_reviewers(self.ws):
+        default = load_settings(self.ws).default_reviewer
+        for r in list_reviewers(self.ws):
             item = QListWidgetItem(f"{r.name} ({r.reviewer_id})" + (" ★" if r.reviewer_id == default else ""))
             item.setData(Qt.ItemDataRole.UserRole, r.reviewer_id)
             self.list.addItem(item)
@@ -95,7 +95,7 @@ class ReviewersDialog(QDialog):
     def _picked(self, item: QListWidgetItem | None, _prev=None) -> None:
         if item is None:
             return
-        r = jstore.get_reviewer(self.ws, item.data(Qt.ItemDataRole.UserRole))
+        r = get_reviewer(self.ws, item.data(Qt.ItemDataRole.UserRole))
         if r is None:
             return
         self.id_edit.setText(r.reviewer_id)
@@ -116,9 +116,9 @@ class ReviewersDialog(QDialog):
         r = self.reviewer()
         try:
             if self.id_edit.isReadOnly():
-                saved = jstore.update_reviewer(self.ws, r)
+                saved = update_reviewer(self.ws, r)
             else:
-                saved = jstore.add_reviewer(self.ws, r)
+                saved = add_reviewer(self.ws, r)
                 self.last_added = saved.reviewer_id
         except MtevalError as exc:
             show_error(self, exc)
@@ -128,5 +128,5 @@ class ReviewersDialog(QDialog):
     def make_default(self) -> None:
         item = self.list.currentItem()
         if item is not None:
-            repo.set_setting(self.ws, "default_reviewer", item.data(Qt.ItemDataRole.UserRole))
+            set_setting(self.ws, "default_reviewer", item.data(Qt.ItemDataRole.UserRole))
             self.reload(item.data(Qt.ItemDataRole.UserRole))

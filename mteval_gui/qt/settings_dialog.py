@@ -1,78 +1,79 @@
-"""Workspace settings: analyzer folder, gloss files, COMET model, default reviewer.
+"""Workspace settings, one form field per :class:`~mteval_gui.domain.settings.WorkspaceSettings` key.
 
-They are stored in the workspace's ``settings`` table (keys ``analyzer_dir``,
-``gloss_files`` = ``{lang: [paths]}``, ``comet_model``, ``default_reviewer``) and turned
-into scorer options by :func:`scoring_options`. Next to the COMET model choice, the known
-COMET models with their status and a "Download…" button
+The labels and help texts come from the settings model (translated through
+:mod:`mteval_gui.qt.labels`); the values are validated by the model and written through
+:mod:`mteval_gui.app.settings`, the same path ``mteval settings set`` takes. Next to the COMET
+model choice, the known COMET models with their status and a "Download…" button
 (:class:`~mteval_gui.qt.comet_models.CometModelsPanel`, the GUI's only network use, on request).
+Settings chosen elsewhere (the corpora's glossaries at import, the ÈwéBench suite folder in
+its tab) are listed read-only.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QListWidget, QPushButton, QVBoxLayout, QWidget)
+                               QLineEdit, QListWidget, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
+from mteval_gui.app.review import list_reviewers
+from mteval_gui.app.settings import ANALYZER_KINDS, WorkspaceSettings, load_settings, save_settings
+from mteval_gui.app.workspace import Workspace
 from mteval_gui.paths import analyzers_dir
 from mteval_gui.qt.comet_models import CometModelsPanel
-from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
-from mteval_gui.store.db import Workspace
-
-KEY_ANALYZERS = "analyzer_dir"
-KEY_GLOSSES = "gloss_files"
-KEY_COMET = "comet_model"
-KEY_REVIEWER = "default_reviewer"
-
-
-def analyzer_base(ws: Workspace) -> Path:
-    """Folder analyzers are installed to and looked up in (workspace setting, else the user folder)."""
-    value = repo.get_setting(ws, KEY_ANALYZERS)
-    return Path(value) if value else analyzers_dir()
-
-
-def scoring_options(ws: Workspace) -> tuple[dict[str, Any], dict[str, str]]:
-    """(scorer options, environment for the scoring process) from the workspace settings."""
-    options: dict[str, Any] = {}
-    env: dict[str, str] = {}
-    glosses = repo.get_setting(ws, KEY_GLOSSES)
-    if glosses:
-        options["gloss_files"] = glosses
-    comet = repo.get_setting(ws, KEY_COMET)
-    if comet:
-        options["comet_model"] = comet
-    folder = repo.get_setting(ws, KEY_ANALYZERS)
-    if folder:
-        env["MTEVAL_ANALYZERS"] = str(folder)
-    return options, env
+from mteval_gui.qt.dialogs import show_error
+from mteval_gui.qt.labels import setting_help, setting_label
 
 
 class SettingsDialog(QDialog):
     def __init__(self, ws: Workspace, parent: QWidget | None = None):
         super().__init__(parent)
         self.ws = ws
+        self.settings = load_settings(ws)
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Workspace settings"))
-        self.resize(720, 560)
+        self.resize(760, 640)
         lay = QVBoxLayout(self)
         form = QFormLayout()
+        s = self.settings
 
         row = QHBoxLayout()
-        self.analyzer_edit = QLineEdit(str(repo.get_setting(ws, KEY_ANALYZERS) or ""))
+        self.analyzer_edit = QLineEdit(s.analyzer_dir or "")
         self.analyzer_edit.setPlaceholderText(str(analyzers_dir()))
         row.addWidget(self.analyzer_edit, 1)
         b = QPushButton(self.tr("Choose…"))
         b.clicked.connect(self._choose_folder)
         row.addWidget(b)
-        form.addRow(self.tr("Analyzer folder:"), row)
+        self._add_row(form, "analyzer_dir", row)
+
+        self.analyzer_table = QTableWidget(0, 3)
+        self.analyzer_table.setObjectName("analyzerPaths")
+        self.analyzer_table.setHorizontalHeaderLabels([self.tr("Language"), self.tr("Kind"), self.tr("File")])
+        self.analyzer_table.horizontalHeader().setStretchLastSection(True)
+        self.analyzer_table.setMaximumHeight(130)
+        for lang, kinds in sorted(s.analyzer_paths.items()):
+            for kind, path in sorted(kinds.items()):
+                self._add_analyzer_row(lang, kind, path)
+        at = QVBoxLayout()
+        at.addWidget(self.analyzer_table)
+        ab = QHBoxLayout()
+        add_an = QPushButton(self.tr("Add file…"))
+        add_an.clicked.connect(self._add_analyzer)
+        rm_an = QPushButton(self.tr("Remove"))
+        rm_an.clicked.connect(lambda: self.analyzer_table.removeRow(self.analyzer_table.currentRow()))
+        ab.addWidget(add_an)
+        ab.addWidget(rm_an)
+        ab.addStretch(1)
+        at.addLayout(ab)
+        self._add_row(form, "analyzer_paths", at)
 
         self.gloss_lang = QLineEdit("crk")
         self.gloss_lang.setMaximumWidth(80)
         self.gloss_list = QListWidget()
-        self._glosses: dict[str, list[str]] = {k: list(v) if isinstance(v, list) else [v]
-                                               for k, v in (repo.get_setting(ws, KEY_GLOSSES) or {}).items()}
+        self.gloss_list.setMaximumHeight(110)
+        self._glosses: dict[str, list[str]] = {k: list(v) for k, v in s.gloss_files.items()}
         self.gloss_lang.textChanged.connect(self._show_glosses)
         gl = QVBoxLayout()
         top = QHBoxLayout()
@@ -87,9 +88,9 @@ class SettingsDialog(QDialog):
         top.addStretch(1)
         gl.addLayout(top)
         gl.addWidget(self.gloss_list)
-        form.addRow(self.tr("Gloss files:"), gl)
+        self._add_row(form, "gloss_files", gl)
 
-        self.comet_edit = QLineEdit(str(repo.get_setting(ws, KEY_COMET) or ""))
+        self.comet_edit = QLineEdit(s.comet_model or "")
         self.comet_edit.setPlaceholderText(self.tr("model name or local checkpoint (default: from the language card)"))
         comet = QVBoxLayout()
         comet.addWidget(self.comet_edit)
@@ -97,15 +98,22 @@ class SettingsDialog(QDialog):
         self.comet_models.model_chosen.connect(self.comet_edit.setText)
         self.comet_models.select(self.comet_edit.text().strip())
         comet.addWidget(self.comet_models)
-        form.addRow(self.tr("COMET model:"), comet)
+        self._add_row(form, "comet_model", comet)
 
         self.reviewer_combo = QComboBox()
         self.reviewer_combo.addItem(self.tr("(none)"), None)
-        for r in jstore.list_reviewers(ws):
+        for r in list_reviewers(ws):
             self.reviewer_combo.addItem(f"{r.name} ({r.reviewer_id})", r.reviewer_id)
-        idx = self.reviewer_combo.findData(repo.get_setting(ws, KEY_REVIEWER))
+        idx = self.reviewer_combo.findData(s.default_reviewer)
         self.reviewer_combo.setCurrentIndex(max(idx, 0))
-        form.addRow(self.tr("Default reviewer:"), self.reviewer_combo)
+        self._add_row(form, "default_reviewer", self.reviewer_combo)
+
+        for key in ("glossaries", "ewebench_suite"):
+            value = getattr(s, key)
+            text = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else (value or "")
+            shown = QLabel(text or self.tr("(not set)"))
+            shown.setWordWrap(True)
+            self._add_row(form, key, shown)
         lay.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.save)
@@ -113,10 +121,47 @@ class SettingsDialog(QDialog):
         lay.addWidget(buttons)
         self._show_glosses()
 
+    def _add_row(self, form: QFormLayout, key: str, field: object) -> None:
+        label = QLabel(setting_label(key) + ":")
+        label.setToolTip(setting_help(key))
+        form.addRow(label, field)  # type: ignore[arg-type]
+
     def _choose_folder(self) -> None:
         d = QFileDialog.getExistingDirectory(self, self.tr("Analyzer folder"), self.analyzer_edit.text() or str(Path.home()))
         if d:
             self.analyzer_edit.setText(d)
+
+    def _add_analyzer_row(self, lang: str, kind: str, path: str) -> None:
+        r = self.analyzer_table.rowCount()
+        self.analyzer_table.insertRow(r)
+        self.analyzer_table.setItem(r, 0, QTableWidgetItem(lang))
+        combo = QComboBox()
+        for k in ANALYZER_KINDS:
+            combo.addItem(k, k)
+        combo.setCurrentIndex(max(combo.findData(kind), 0))
+        self.analyzer_table.setCellWidget(r, 1, combo)
+        self.analyzer_table.setItem(r, 2, QTableWidgetItem(path))
+
+    def _add_analyzer(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Analyzer file"), str(Path.home()),
+                                              self.tr("HFST analyzers (*.hfstol);;All files (*)"))
+        if path:
+            self.add_analyzer_file(self.gloss_lang.text().strip() or "crk", "strict", path)
+
+    def add_analyzer_file(self, lang: str, kind: str, path: str) -> None:
+        self._add_analyzer_row(lang, kind, path)
+
+    def analyzer_paths(self) -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for r in range(self.analyzer_table.rowCount()):
+            lang_item, path_item = self.analyzer_table.item(r, 0), self.analyzer_table.item(r, 2)
+            combo = self.analyzer_table.cellWidget(r, 1)
+            lang = lang_item.text().strip() if lang_item is not None else ""
+            path = path_item.text().strip() if path_item is not None else ""
+            kind = combo.currentData() if isinstance(combo, QComboBox) else "strict"
+            if lang and path:
+                out.setdefault(lang, {})[kind] = path
+        return out
 
     def _show_glosses(self, *_: object) -> None:
         self.gloss_list.clear()
@@ -149,9 +194,21 @@ class SettingsDialog(QDialog):
         super().done(result)
 
     def save(self) -> None:
-        repo.set_setting(self.ws, KEY_ANALYZERS, self.analyzer_edit.text().strip() or None)
-        glosses = {k: v for k, v in self._glosses.items() if k and v}
-        repo.set_setting(self.ws, KEY_GLOSSES, glosses or None)
-        repo.set_setting(self.ws, KEY_COMET, self.comet_edit.text().strip() or None)
-        repo.set_setting(self.ws, KEY_REVIEWER, self.reviewer_combo.currentData())
+        from pydantic import ValidationError
+
+        data = self.settings.model_dump()
+        data.update(
+            analyzer_dir=self.analyzer_edit.text().strip() or None,
+            analyzer_paths=self.analyzer_paths(),
+            gloss_files={k: v for k, v in self._glosses.items() if k and v},
+            comet_model=self.comet_edit.text().strip() or None,
+            default_reviewer=self.reviewer_combo.currentData(),
+        )
+        try:
+            settings = WorkspaceSettings.model_validate(data)
+        except ValidationError as exc:
+            show_error(self, exc)
+            return
+        save_settings(self.ws, settings)
+        self.settings = settings
         self.accept()

@@ -26,9 +26,9 @@ from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.labels import metric_label, tier_label
-from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
-from mteval_gui.store.db import Workspace
+from mteval_gui.app.review import signoff, signoff_status
+from mteval_gui.app import workspace
+from mteval_gui.app.workspace import Workspace
 
 
 def _ci(r: Any) -> str:
@@ -148,7 +148,7 @@ class ValidationView(QWidget):
 
     def _refresh_dashboard(self) -> None:
         self.corpus.clear()
-        for c in (repo.list_corpora(self.ws) if self.ws is not None else []):
+        for c in (workspace.list_corpora(self.ws) if self.ws is not None else []):
             self.corpus.addItem(c["corpus_id"], c["corpus_id"])
         self._fill_signoff_runs()
         self._clear()
@@ -170,7 +170,7 @@ class ValidationView(QWidget):
     def _scored_runs(self) -> list[str]:
         if self.ws is None or self.corpus.currentData() is None:
             return []
-        return [r["run_id"] for r in repo.list_runs(self.ws, self.corpus.currentData()) if r["has_run_card"]]
+        return [r["run_id"] for r in workspace.list_runs(self.ws, self.corpus.currentData()) if r["has_run_card"]]
 
     def compute(self) -> None:
         runs = self._scored_runs()
@@ -269,7 +269,7 @@ class ValidationView(QWidget):
         if self.ws is None or rid is None:
             self.signoff_state.setText("")
             return
-        st = jstore.signoff_status(self.ws, rid)
+        st = signoff_status(self.ws, rid)
         state = {None: self.tr("no decision yet"), True: self.tr("confirmed"), False: self.tr("not confirmed")}[st["confirmed"]]
         self.signoff_state.setText(self.tr("Tier {0}: {1} ({2} decision(s))").format(
             tier_label(st["tier"]), state, len(st["decisions"])))
@@ -285,7 +285,7 @@ class ValidationView(QWidget):
         from mteval_gui.app.scoring import refresh_review_status
 
         try:
-            jstore.signoff(self.ws, rid, reviewer, decision)
+            signoff(self.ws, rid, reviewer, decision)
             refresh_review_status(self.ws, rid)  # the stored run card's human_review block
         except Exception as exc:  # shown to the user
             show_error(self, exc)

@@ -11,7 +11,7 @@ The job:
    only when asked for (``include``/``metrics``, or ``options["heavy"] = True``).
 2. *score* — entries in batches of ``batch_size``; every batch is one commit through the
    sink (:class:`ResultSink`). Between batches the cancel token is checked
-   (:class:`ScoringCancelled`). The configuration hash (metrics, versions, params, options,
+   (:class:`~mteval_gui.errors.Cancelled`). The configuration hash (metrics, versions, params, options,
    batch size, corpus and run) identifies reusable batches: a rerun after a crash or a
    cancel skips the batches already committed. A metric that raises while scoring is
    ``failed`` (its reason kept); the others go on.
@@ -50,7 +50,7 @@ from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import (
     CI, Caveat, DatasetInfo, EntryResult, Fingerprint, FstInfo, HumanReview, RunCard, Scores, Totals,
 )
-from mteval_gui.errors import MtevalError, PluginError
+from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring import costspeed
 from mteval_gui.scoring.plugins import (
@@ -88,10 +88,6 @@ class Progress:
         return (self.done / self.total) if self.total else 0.0
 
 
-class ScoringCancelled(MtevalError):
-    """The job was cancelled between two batches; committed batches are kept for a rerun."""
-
-
 class CancelToken:
     """Cooperative cancellation: wraps a ``threading.Event`` (or a ``multiprocessing`` Event)."""
 
@@ -111,7 +107,7 @@ class CancelToken:
 
     def raise_if_cancelled(self) -> None:
         if self._event.is_set():
-            raise ScoringCancelled("scoring cancelled; committed batches are kept and a rerun resumes")
+            raise Cancelled("scoring cancelled; committed batches are kept and a rerun resumes")
 
 
 class _Throttle:
@@ -459,7 +455,7 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
 
 def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None] | None = None,
               cancel: CancelToken | None = None, sink: ResultSink | None = None) -> RunResult:
-    """Score one run; see the module docstring. Raises :class:`ScoringCancelled` when cancelled."""
+    """Score one run; see the module docstring. Raises :class:`~mteval_gui.errors.Cancelled` when cancelled."""
     t0 = time.perf_counter()
     cancel = cancel or CancelToken()
     sink = sink if sink is not None else MemorySink()
@@ -479,7 +475,7 @@ def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None
     config, config_hash = config_of(request, states)
     try:
         scored, reused = _score_batches(request, states, items, sink, config, config_hash, cancel, report)
-    except ScoringCancelled:
+    except Cancelled:
         sink.mark_job(request.run_id, "cancelled")
         raise
     report(Progress(0, 1, "aggregating", "corpus values"), force=True)

@@ -627,6 +627,11 @@ def get_setting(ws: Workspace, key: str, default: Any = None) -> Any:
     return default if r is None else json.loads(r[0])
 
 
+def all_settings(ws: Workspace) -> dict[str, Any]:
+    """Every stored setting, ``{key: value}`` sorted by key."""
+    return {k: json.loads(v) for k, v in ws.conn.execute("SELECT key, value FROM settings ORDER BY key")}
+
+
 def set_setting(ws: Workspace, key: str, value: Any) -> None:
     """Store a JSON-serialisable value (``None`` deletes the key)."""
     with ws.transaction() as conn:

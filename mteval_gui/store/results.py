@@ -191,6 +191,44 @@ def entry_value_fields(ws: Workspace, run_id: str, metric_id: str, keys: Sequenc
     return out
 
 
+def metric_ids_with_values(ws: Workspace, run_ids: Sequence[str], *, like: str | None = None) -> list[str]:
+    """Metric ids with stored per-entry results in any of ``run_ids`` (with a value unless ``like``
+    is given, which matches the id with SQL ``LIKE`` instead)."""
+    if not run_ids:
+        return []
+    marks = ",".join("?" * len(run_ids))
+    if like is None:
+        sql = (f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND value IS NOT NULL"
+               " ORDER BY metric_id")
+        return [r[0] for r in ws.conn.execute(sql, list(run_ids))]
+    sql = f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND metric_id LIKE ? ORDER BY metric_id"
+    return [r[0] for r in ws.conn.execute(sql, [*run_ids, like])]
+
+
+def entry_scores_with_verdict(ws: Workspace, run_id: str, metric_id: str,
+                              verdict: str | None = None) -> dict[str, dict[str, Any]]:
+    """Like :func:`entry_scores`, only the entries whose ``detail.verdict`` is ``verdict`` (filtered in
+    SQL: on a large run most rows are never decoded)."""
+    if verdict is None:
+        return entry_scores(ws, run_id, metric_id)
+    cur = ws.conn.execute("SELECT entry_id, data FROM entry_metrics WHERE run_id = ? AND metric_id = ?"
+                          " AND json_extract(data, '$.detail.verdict') = ?", (run_id, metric_id, verdict))
+    return {eid: json.loads(d) for eid, d in cur}
+
+
+def entry_scores_with_count(ws: Workspace, run_id: str, metric_id: str, key: str) -> list[tuple[str, dict[str, Any]]]:
+    """(entry_id, stored result) in corpus order for the entries whose ``values[key]`` is positive
+    (or absent: results stored without that count are read as well)."""
+    cur = ws.conn.execute(
+        "SELECT m.entry_id, m.data FROM entry_metrics m"
+        " JOIN runs r ON r.run_id = m.run_id"
+        " JOIN entries e ON e.corpus_id = r.corpus_id AND e.entry_id = m.entry_id"
+        " WHERE m.run_id = ? AND m.metric_id = ?"
+        " AND COALESCE(json_extract(m.data, ?), 1) > 0"
+        " ORDER BY e.position", (run_id, metric_id, f'$.values."{key}"'))
+    return [(eid, json.loads(d)) for eid, d in cur]
+
+
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
     """Every metric's stored result for one entry: ``{metric_id: {"value", "values", "detail"}}``."""
     cur = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ?",

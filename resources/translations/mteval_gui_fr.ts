@@ -1873,10 +1873,6 @@ Télécharger maintenant ?</translation>
         <translation>Choisir…</translation>
     </message>
     <message>
-        <source>Analyzer folder:</source>
-        <translation>Dossier des analyseurs :</translation>
-    </message>
-    <message>
         <source>Language:</source>
         <translation>Langue :</translation>
     </message>
@@ -1885,32 +1881,44 @@ Télécharger maintenant ?</translation>
         <translation>Ajouter un fichier…</translation>
     </message>
     <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Fichier</translation>
+    </message>
+    <message>
         <source>Remove</source>
         <translation>Retirer</translation>
     </message>
     <message>
-        <source>Gloss files:</source>
-        <translation>Fichiers de gloses :</translation>
+        <source>(not set)</source>
+        <translation>(non défini)</translation>
     </message>
     <message>
         <source>model name or local checkpoint (default: from the language card)</source>
         <translation>nom du modèle ou point de contrôle local (par défaut : selon la fiche de langue)</translation>
     </message>
     <message>
-        <source>COMET model:</source>
-        <translation>Modèle COMET :</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(aucun)</translation>
     </message>
     <message>
-        <source>Default reviewer:</source>
-        <translation>Évaluateur par défaut :</translation>
-    </message>
-    <message>
         <source>Analyzer folder</source>
         <translation>Dossier des analyseurs</translation>
+    </message>
+    <message>
+        <source>Analyzer file</source>
+        <translation>Fichier d’analyseur</translation>
+    </message>
+    <message>
+        <source>HFST analyzers (*.hfstol);;All files (*)</source>
+        <translation>Analyseurs HFST (*.hfstol);;Tous les fichiers (*)</translation>
     </message>
     <message>
         <source>Gloss file</source>
@@ -2384,6 +2392,65 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Flawless</source>
         <translation>Impeccable</translation>
+    </message>
+</context>
+<context>
+    <name>settings</name>
+    <message>
+        <source>Analyzer folder</source>
+        <translation>Dossier des analyseurs</translation>
+    </message>
+    <message>
+        <source>Folder with the installed analyzers, one sub-folder per language code (empty: the user data folder&apos;s analyzers folder).</source>
+        <translation>Dossier des analyseurs installés, un sous-dossier par code de langue (vide : le dossier des analyseurs du dossier de données de l’utilisateur).</translation>
+    </message>
+    <message>
+        <source>Analyzer files</source>
+        <translation>Fichiers d’analyseur</translation>
+    </message>
+    <message>
+        <source>Analyzer files per language and kind ({lang: {strict|descriptive|generator: path}}); they win over the analyzer folder.</source>
+        <translation>Fichiers d’analyseur par langue et par type ({langue : {strict|descriptive|generator : chemin}}) ; ils priment sur le dossier des analyseurs.</translation>
+    </message>
+    <message>
+        <source>Gloss files</source>
+        <translation>Fichiers de gloses</translation>
+    </message>
+    <message>
+        <source>Dictionaries of a language&apos;s semantic validator ({lang: [path, ...]}).</source>
+        <translation>Dictionnaires du validateur sémantique d’une langue ({langue : [chemin, …]}).</translation>
+    </message>
+    <message>
+        <source>COMET model</source>
+        <translation>Modèle COMET</translation>
+    </message>
+    <message>
+        <source>Hugging Face id or local checkpoint (empty: the language card&apos;s choice, else wmt22-comet-da).</source>
+        <translation>Identifiant Hugging Face ou point de contrôle local (vide : le choix de la fiche de langue, sinon wmt22-comet-da).</translation>
+    </message>
+    <message>
+        <source>Default reviewer</source>
+        <translation>Évaluateur par défaut</translation>
+    </message>
+    <message>
+        <source>Reviewer selected when the workspace opens.</source>
+        <translation>Évaluateur sélectionné à l’ouverture de l’espace de travail.</translation>
+    </message>
+    <message>
+        <source>Corpus glossaries</source>
+        <translation>Glossaires des corpus</translation>
+    </message>
+    <message>
+        <source>The glossary used for terminology, per corpus ({corpus_id: glossary_id}).</source>
+        <translation>Le glossaire utilisé pour la terminologie, par corpus ({corpus : glossaire}).</translation>
+    </message>
+    <message>
+        <source>ÈwéBench suite folder</source>
+        <translation>Dossier de la suite ÈwéBench</translation>
+    </message>
+    <message>
+        <source>Folder of the ÈwéBench test files last opened.</source>
+        <translation>Dossier des fichiers de tests ÈwéBench ouverts en dernier.</translation>
     </message>
 </context>
 </TS>

@@ -187,8 +187,10 @@ def test_option_flags():
 
     ns = argparse.Namespace(analyzer=None, multi_ref=True, heavy=False, gloss_file=["crk=/d/a.json", "crk=/d/b.tsv"],
                             comet_model="Unbabel/wmt22-comet-da")
-    assert scoring_options(ns) == {"multi_ref": True, "gloss_files": {"crk": ["/d/a.json", "/d/b.tsv"]},
-                                   "comet_model": "Unbabel/wmt22-comet-da"}
+    opts = scoring_options(ns)
+    assert opts.to_context() == {"multi_ref": True, "gloss_files": {"crk": ["/d/a.json", "/d/b.tsv"]},
+                                 "comet_model": "Unbabel/wmt22-comet-da"}
+    assert opts.model_fields_set == {"multi_ref", "gloss_files", "comet_model"}  # only these override the settings
     with pytest.raises(MtevalError, match="LANG=PATH"):
         scoring_options(argparse.Namespace(gloss_file=["crk"]))
 

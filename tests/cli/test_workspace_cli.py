@@ -10,6 +10,7 @@ import pytest
 
 from mteval_gui.cli import main
 from mteval_gui.store import Workspace, repo
+from mteval_gui.app.settings import load_settings
 
 CORPUS = [
     {"id": "a", "source": "he/she sleeps", "reference": "nipâw", "difficulty": 1},
@@ -154,7 +155,7 @@ def test_demo_builds_an_idempotent_workspace(tmp_path, capsys):
     runs = {r["run_id"]: (r["n_outputs"], r["n_missing"], r["n_errors"]) for r in repo.list_runs(ws)}
     assert runs == {"crk-demo-good": (28, 0, 0), "crk-demo-flawed": (28, 1, 1),
                     "ewe-demo-good": (25, 0, 0), "ewe-demo-flawed": (25, 1, 1)}
-    assert repo.get_setting(ws, "glossary.demo-fra-ewe") == "demo-fra-ewe-glossary"
+    assert load_settings(ws).glossaries == {"demo-fra-ewe": "demo-fra-ewe-glossary"}
     counts = repo.counts(ws)
     ws.close()
     assert run_cli(db, "demo", "--no-score") == 0
@@ -170,12 +171,27 @@ def test_settings_commands(tmp_path, capsys):
     capsys.readouterr()
     assert run_cli(db, "settings", "get", "gloss_files") == 0
     assert capsys.readouterr().out == '{"crk": ["/data/crkeng.importjson"]}\n'
+    assert run_cli(db, "settings", "list", "--json") == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "analyzer_dir": None, "analyzer_paths": {}, "gloss_files": {"crk": ["/data/crkeng.importjson"]},
+        "comet_model": "masakhane/africomet-mtl", "default_reviewer": None, "glossaries": {}, "ewebench_suite": None}
     assert run_cli(db, "settings", "list") == 0
-    assert capsys.readouterr().out == ('comet_model = "masakhane/africomet-mtl"\n'
-                                       'gloss_files = {"crk": ["/data/crkeng.importjson"]}\n')
+    listed = capsys.readouterr().out.splitlines()
+    assert 'comet_model = "masakhane/africomet-mtl"' in listed
+    assert "analyzer_dir = null   (default)" in listed
+    assert "    COMET model [str | None]: Hugging Face id or local checkpoint (empty: the language card's choice, else " \
+           "wmt22-comet-da)." in listed
     assert run_cli(db, "settings", "unset", "comet_model") == 0
-    assert run_cli(db, "settings", "get", "comet_model") == 1
-    assert "no setting 'comet_model'" in capsys.readouterr().err
+    capsys.readouterr()
+    assert run_cli(db, "settings", "get", "comet_model") == 0
+    assert capsys.readouterr().out == "null\n"
+    # a wrong type is refused with the key and its type, and nothing is written
+    assert run_cli(db, "settings", "set", "gloss_files", '"not a mapping"') == 1
+    assert "setting 'gloss_files' (dict[str, list[str]])" in capsys.readouterr().err
+    assert run_cli(db, "settings", "set", "analyzer_paths", '{"crk": {"strickt": "/a.hfstol"}}') == 1
+    assert "unknown analyzer kind(s) strickt" in capsys.readouterr().err
+    assert run_cli(db, "settings", "set", "no_such_key", "1") == 1
+    assert "unknown setting 'no_such_key'" in capsys.readouterr().err
 
 
 def test_every_command_has_help(capsys):

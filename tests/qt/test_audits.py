@@ -37,6 +37,7 @@ def audit_template(tmp_path_factory):
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
     from mteval_gui.app.scoring import score_workspace_run
+    from mteval_gui.domain.settings import ScoringOptions
     from mteval_gui.store import Workspace, repo
     from tests.fst._support import build_tiny_hfstol
 
@@ -47,7 +48,7 @@ def audit_template(tmp_path_factory):
                                entries=[Entry(id=i, source=s, reference=r) for i, s, r, _ in ENTRIES]))
     repo.add_run(ws, Run(meta=RunMeta(run_id="r1", model_slug="m"), corpus_id="c",
                          outputs=[Output(id=i, predicted=p) for i, _, _, p in ENTRIES]))
-    score_workspace_run(ws, "r1", metrics=["crk.lint", "core.fst"], options={"analyzer_path": str(analyzer)})
+    score_workspace_run(ws, "r1", metrics=["crk.lint", "core.fst"], options=ScoringOptions(analyzer_path=str(analyzer)))
     for rid in ("amy", "ben", "cat"):
         jstore.add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid.title()))
     ws.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -125,10 +125,10 @@ def test_closing_the_window_cancels_scoring(qtbot, small_ws):
 
 
 def test_export_run_card_and_entries(window, scored_ws, tmp_path):
-    from mteval_gui.qt.exports import write_run_card_file
+    from mteval_gui.app.exports import export_run_card
 
     window.open_workspace(scored_ws.path)
-    card_path = write_run_card_file(scored_ws, "good", tmp_path / "good.json")
+    card_path = export_run_card(scored_ws, "good", tmp_path / "good.json")
     card = json.loads(card_path.read_text(encoding="utf-8"))
     assert card["run_id"] == "good" and card["scores"]["composite"] == 1.0
     window.open_entries(["poor"])

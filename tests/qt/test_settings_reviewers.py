@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.reviewers_dialog import ReviewersDialog
-from mteval_gui.qt.settings_dialog import SettingsDialog, scoring_options
+from mteval_gui.app.settings import load_settings, scoring_options_for
+from mteval_gui.qt.settings_dialog import SettingsDialog
 from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
 
 
 def test_settings_saved_and_turned_into_scoring_options(qtbot, small_ws, tmp_path):
@@ -17,17 +17,29 @@ def test_settings_saved_and_turned_into_scoring_options(qtbot, small_ws, tmp_pat
     dlg.add_gloss_file("crk", str(tmp_path / "crk.importjson"))
     dlg.comet_edit.setText("Unbabel/wmt22-comet-da")
     dlg.reviewer_combo.setCurrentIndex(dlg.reviewer_combo.findData("amy"))
+    dlg.add_analyzer_file("crk", "descriptive", str(tmp_path / "desc.hfstol"))
     dlg.save()
-    assert repo.get_setting(small_ws, "default_reviewer") == "amy"
-    options, env = scoring_options(small_ws)
+    assert load_settings(small_ws).default_reviewer == "amy"
+    options = scoring_options_for(small_ws, "crk").to_context()
     assert options == {"gloss_files": {"crk": [str(tmp_path / "crk.importjson")]},
-                       "comet_model": "Unbabel/wmt22-comet-da"}
-    assert env == {"MTEVAL_ANALYZERS": str(tmp_path / "fst")}
+                       "comet_model": "Unbabel/wmt22-comet-da", "analyzers_dir": str(tmp_path / "fst"),
+                       "descriptive_analyzer_path": str(tmp_path / "desc.hfstol")}
     dlg2 = SettingsDialog(small_ws)
     qtbot.addWidget(dlg2)
+    assert dlg2.analyzer_paths() == {"crk": {"descriptive": str(tmp_path / "desc.hfstol")}}
     dlg2.comet_edit.setText("")
     dlg2.save()
-    assert "comet_model" not in scoring_options(small_ws)[0]
+    assert "comet_model" not in scoring_options_for(small_ws, "crk").to_context()
+
+
+def test_every_setting_has_a_translatable_label_equal_to_the_model():
+    from mteval_gui.domain.settings import WorkspaceSettings
+    from mteval_gui.qt.labels import setting_texts
+
+    texts = setting_texts()
+    assert sorted(texts) == sorted(WorkspaceSettings.keys())
+    for key, (label, help_text) in texts.items():
+        assert (label, help_text) == WorkspaceSettings.describe(key)[:2]
 
 
 def test_reviewers_dialog_adds_edits_and_sets_default(qtbot, small_ws):
@@ -44,7 +56,7 @@ def test_reviewers_dialog_adds_edits_and_sets_default(qtbot, small_ws):
     dlg.save()
     assert jstore.get_reviewer(small_ws, "mary-cardinal").consent_scope == "research only"
     dlg.make_default()
-    assert repo.get_setting(small_ws, "default_reviewer") == "mary-cardinal"
+    assert load_settings(small_ws).default_reviewer == "mary-cardinal"
 
 
 def test_reviewer_without_name_is_refused(qtbot, small_ws, monkeypatch):

@@ -96,14 +96,15 @@ def test_error_reported_then_finished(qtbot, manager):
     assert rec.events[-1][1].status == "failed"
 
 
-def test_foreign_cancel_exception_maps_to_cancelled(qtbot, manager):
-    class Stop(Exception):
-        pass
+def test_scorer_cancellation_is_the_job_cancellation(qtbot, manager):
+    from mteval_gui.scoring.runner import CancelToken
 
     def fn(on_progress, on_partial, cancel_event):
-        raise Stop("stop")
+        token = CancelToken(cancel_event)
+        token.cancel()
+        token.raise_if_cancelled()  # what the scorer does between two batches
 
-    worker = Worker(FunctionJob(fn, cancelled_types=(Stop,)))
+    worker = Worker(FunctionJob(fn))
     rec = Recorder(worker)
     with qtbot.waitSignal(worker.finished, timeout=5000):
         manager.start(worker)

@@ -9,8 +9,10 @@ import pytest
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
-from mteval_gui.app.scoring import compare_workspace_runs, run_statistics, score_workspace_run, score_workspace_run_in_process
-from mteval_gui.scoring.runner import CancelToken, ScoringCancelled
+from mteval_gui.app.compare import compare_workspace_runs, run_statistics
+from mteval_gui.app.scoring import score_in_process, score_workspace_run
+from mteval_gui.errors import Cancelled
+from mteval_gui.scoring.runner import CancelToken
 from mteval_gui.store import repo
 from mteval_gui.store.results import (
     clear_results, entry_details, entry_value_columns, entry_values, entry_values_bulk, load_run_card,
@@ -79,7 +81,7 @@ def test_workspace_job_resumes_after_cancel(workspace):
         runner_metrics.CALLS.clear()
         token = CancelToken()
         runner_metrics.CANCEL.update(token=token, after=10)
-        with pytest.raises(ScoringCancelled):
+        with pytest.raises(Cancelled):
             score_workspace_run(workspace, rid, metrics=metrics, batch_size=5, cancel=token, n_bootstrap=50)
         assert runner_metrics.CALLS["test.count"] == 10
         assert scoring_job(workspace, rid)["state"] == "cancelled"
@@ -130,27 +132,29 @@ def test_run_statistics_and_compare(workspace):
 def test_score_in_a_worker_process(workspace):
     (rid,) = _setup(workspace)
     seen = []
-    card = score_workspace_run_in_process(workspace.path, rid, on_progress=seen.append, metrics=["core.chrf"],
-                                          n_bootstrap=20)
+    card = score_in_process(workspace, rid, on_progress=seen.append, metrics=["core.chrf"], n_bootstrap=20)
     assert card.scores.chrf_plus_plus is not None
     assert seen and seen[-1].stage == "done"
     assert load_run_card(workspace, rid).scores.chrf_plus_plus == card.scores.chrf_plus_plus
 
 
 def test_workspace_settings_become_options_unless_given(workspace):
-    from mteval_gui.app.scoring import build_request, settings_options
+    from mteval_gui.app.scoring import build_request
+    from mteval_gui.app.settings import ScoringOptions, scoring_options_for, set_setting
 
     (rid,) = _setup(workspace)
-    repo.set_setting(workspace, "gloss_files", {"crk": ["/x/crkeng.importjson"]})
-    repo.set_setting(workspace, "comet_model", "masakhane/africomet-mtl")
-    repo.set_setting(workspace, "analyzer_paths", {"fra": {"strict": "/a/fra.hfstol", "descriptive": "/a/d.hfstol"},
-                                                   "crk": {"strict": "/a/crk.hfstol"}})
-    assert settings_options(workspace, "fra") == {
+    set_setting(workspace, "gloss_files", {"crk": ["/x/crkeng.importjson"]})
+    set_setting(workspace, "comet_model", "masakhane/africomet-mtl")
+    set_setting(workspace, "analyzer_paths", {"fra": {"strict": "/a/fra.hfstol", "descriptive": "/a/d.hfstol"},
+                                              "crk": {"strict": "/a/crk.hfstol"}})
+    set_setting(workspace, "analyzer_dir", "/a/folder")
+    assert scoring_options_for(workspace, "fra").to_context() == {
         "gloss_files": {"crk": ["/x/crkeng.importjson"]}, "comet_model": "masakhane/africomet-mtl",
-        "analyzer_path": "/a/fra.hfstol", "descriptive_analyzer_path": "/a/d.hfstol"}
-    req = build_request(workspace, rid, options={"comet_model": "Unbabel/wmt22-comet-da"})
+        "analyzer_path": "/a/fra.hfstol", "descriptive_analyzer_path": "/a/d.hfstol", "analyzers_dir": "/a/folder"}
+    req = build_request(workspace, rid, options=ScoringOptions(comet_model="Unbabel/wmt22-comet-da"))
     assert req.options["comet_model"] == "Unbabel/wmt22-comet-da"
     assert req.options["analyzer_path"] == "/a/fra.hfstol"
+    assert req.options["analyzers_dir"] == "/a/folder"  # the GUI's analyzer folder reaches every scorer
 
 
 def test_sql_side_readers(workspace):

@@ -11,11 +11,12 @@ from sacrebleu.metrics import CHRF
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
+from mteval_gui.errors import Cancelled
 from mteval_gui.scoring.composite import compute_composite
 from mteval_gui.scoring.plugins import metrics_for
 from mteval_gui.scoring.runcard import LYSS_SCORE_KEYS, validate_run_card
 from mteval_gui.scoring.runner import (
-    CancelToken, MemorySink, Progress, ScoringCancelled, ScoringRequest, score_run,
+    CancelToken, MemorySink, Progress, ScoringRequest, score_run,
 )
 from tests.scoring import runner_metrics
 
@@ -123,7 +124,7 @@ def test_cancel_then_resume_does_not_rescore_committed_batches():
                MetricRef(id="core.chrf", python_name="mteval_gui.scoring.metrics.surface:ChrfMetric")]
 
     runner_metrics.CANCEL.update(token=token, after=16)  # cancel requested while batch 2 is scored
-    with pytest.raises(ScoringCancelled):
+    with pytest.raises(Cancelled):
         score_run(_request(metrics=metrics, include=None), cancel=token, sink=sink)
     assert runner_metrics.CALLS["test.count"] == 16
     assert sink.states["toy-run"] == "cancelled"
@@ -141,7 +142,7 @@ def test_cancel_then_resume_does_not_rescore_committed_batches():
 def test_cancel_before_start():
     token = CancelToken()
     token.cancel()
-    with pytest.raises(ScoringCancelled):
+    with pytest.raises(Cancelled):
         score_run(_request(), cancel=token)
 
 

@@ -1,0 +1,172 @@
+"""Comparing scored runs: per-entry statistics rebuilt from stored results, paired tests.
+
+:func:`run_statistics` rebuilds a scored run's per-entry statistics from the stored results
+(checked against the run card's values) and :func:`compare_workspace_runs` runs paired tests
+of N runs against a baseline (approximate randomisation or paired bootstrap, optional Holm),
+with each system's own interval. The CLI (``mteval compare``) and the GUI's Compare tab both
+call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mteval_gui.domain.card import MetricRef
+from mteval_gui.domain.runcard import Caveat
+from mteval_gui.errors import MtevalError
+from mteval_gui.scoring import composite as comp
+from mteval_gui.scoring.plugins import EntryScore, instantiate
+from mteval_gui.scoring.runner import default_entry_statistics
+from mteval_gui.scoring.stats import (
+    DEFAULT_BOOTSTRAP, DEFAULT_SEED, EntryStats, PairedResult, Quantity, bootstrap_ci, compare_many,
+)
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+from mteval_gui.store.results import entry_scores, load_run_card_dict, scoring_job
+
+COMPARE_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "ter", "exact_match_rate", "equivalent_match_rate",
+                                 "fst_acceptance_rate", "semantic_score", "comet_score", "composite")
+
+
+
+@dataclass
+class RunStatistics:
+    """A scored run's per-entry statistics, rebuilt from stored results."""
+
+    run_id: str
+    corpus_id: str
+    entry_ids: list[str]
+    card: dict[str, Any]
+    stats: dict[str, EntryStats]  # scores key -> per-entry statistics
+    composite: Quantity | None
+    composite_metrics: frozenset[str] = frozenset()
+    profile: str | None = None
+    problems: dict[str, str] = field(default_factory=dict)
+
+    def quantity(self, key: str) -> Quantity | EntryStats | None:
+        return self.composite if key == "composite" else self.stats.get(key)
+
+
+def run_statistics(ws: Workspace, run_id: str, keys: Sequence[str] = COMPARE_KEYS) -> RunStatistics:
+    """Per-entry statistics of a scored run for ``keys`` (checked against the run card's values)."""
+    corpus_id = repo.get_run_info(ws, run_id)["corpus_id"]
+    card = load_run_card_dict(ws, run_id)
+    if card is None:
+        raise MtevalError(f"run {run_id!r} has not been scored yet: run `mteval score {run_id}` first")
+    ids = repo.entry_ids(ws, corpus_id)
+    job = scoring_job(ws, run_id) or {"config": {"metrics": []}}
+    refs = {m["id"]: MetricRef(id=m["id"], python_name=m["python_name"], params=m.get("params") or {})
+            for m in job["config"].get("metrics", [])}
+    sources: dict[str, str] = card.get("score_sources") or {}
+    scores: dict[str, Any] = card.get("scores") or {}
+    wanted = set(keys)
+    profile = card.get("composite_profile")
+    used = {i["metric"] for i in card.get("composite_breakdown") or []}
+    if "composite" in wanted:
+        wanted |= used
+    out: dict[str, EntryStats] = {}
+    problems: dict[str, str] = {}
+    cache: dict[str, dict[str, EntryStats]] = {}
+    for key in sorted(wanted - {"composite"}):
+        mid = sources.get(key)
+        value = scores.get(key)
+        if mid is None or value is None:
+            continue
+        if mid not in cache:
+            ref = refs.get(mid)
+            if ref is None:
+                problems[key] = f"{mid}: configuration not stored"
+                cache[mid] = {}
+                continue
+            try:
+                metric = instantiate(ref)
+                stored = entry_scores(ws, run_id, mid)
+                lst = [EntryScore.from_json(stored[i]) if i in stored else None for i in ids]
+                fn = getattr(metric, "entry_statistics", None)
+                cache[mid] = fn(lst) if callable(fn) and None not in lst else default_entry_statistics(metric.info, lst)
+            except Exception as exc:  # statistics of one metric are optional
+                problems[key] = f"{mid}: {type(exc).__name__}: {exc}"
+                cache[mid] = {}
+                continue
+        st = cache[mid].get(key)
+        if st is None:
+            continue
+        point = st.point()
+        if point is None or abs(point - float(value)) > 1e-9 * max(1.0, abs(float(value))):
+            problems[key] = f"stored per-entry statistics give {point}, the run card says {value}"
+            continue
+        out[key] = st
+    composite_q = None
+    if "composite" in keys and profile and used and scores.get("composite") is not None:
+        components = {k: out.get(k) or EntryStats.mean([float(scores[k])] * len(ids)) for k in used}
+
+        def combine(vals: dict[str, Any], _p: str = profile) -> Any:
+            return comp.composite_vectorised(vals, _p)
+
+        composite_q = Quantity(components, combine)
+    return RunStatistics(run_id, corpus_id, ids, card, out, composite_q, frozenset(used), profile, problems)
+
+
+@dataclass
+class Comparison:
+    """N runs against a baseline: per metric, per run, a paired result (and the system's own CI)."""
+
+    baseline: str
+    runs: list[str]
+    test: str
+    trials: int
+    seed: int | None
+    holm: bool
+    metrics: list[str]
+    results: dict[str, dict[str, PairedResult]]  # run -> metric -> result
+    scores: dict[str, dict[str, tuple[float | None, float | None, float | None]]]  # run -> metric -> (score, lo, hi)
+    caveats: list[Caveat] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str, *, test: str = "ar",
+                           trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED, holm: bool = False,
+                           keys: Sequence[str] = COMPARE_KEYS) -> Comparison:
+    """Paired tests of every run against ``baseline`` on the metrics all of them have."""
+    names = [r for r in dict.fromkeys([baseline, *run_ids])]
+    stats = {r: run_statistics(ws, r, keys) for r in names}
+    base = stats[baseline]
+    for r in names:
+        if stats[r].corpus_id != base.corpus_id:
+            raise MtevalError(f"run {r!r} is on corpus {stats[r].corpus_id!r}, the baseline on {base.corpus_id!r}; "
+                              "paired tests need the same corpus")
+    skipped: dict[str, str] = {}
+    metrics: list[str] = []
+    for key in keys:
+        if all(stats[r].quantity(key) is not None for r in names):
+            if key == "composite" and len({stats[r].composite_metrics for r in names}) > 1:
+                skipped[key] = "the runs' composites count different metrics (metric_coverage_differs)"
+                continue
+            metrics.append(key)
+        else:
+            missing = [r for r in names if stats[r].quantity(key) is None]
+            if len(missing) < len(names):  # some runs have it: say which do not
+                shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+                skipped[key] = f"no value or per-entry statistics in {shown}"
+    base_q = {k: base.quantity(k) for k in metrics}
+    systems = {r: {k: stats[r].quantity(k) for k in metrics} for r in names if r != baseline}
+    results = compare_many(base_q, systems, test=test, trials=trials, seed=seed, holm_correction=holm)  # type: ignore[arg-type]
+    scores: dict[str, dict[str, tuple[float | None, float | None, float | None]]] = {}
+    for r in names:
+        scores[r] = {}
+        for k in metrics:
+            q = stats[r].quantity(k)
+            iv = bootstrap_ci(q, n_bootstrap=trials, seed=seed)  # type: ignore[arg-type]
+            score = iv.score
+            if k == "composite":
+                score = stats[r].card["scores"].get("composite")
+            scores[r][k] = (score, iv.ci_lower, iv.ci_upper)
+    caveats = []
+    cov = comp.coverage_differs_caveat({r: stats[r].card for r in names})
+    if cov is not None:
+        caveats.append(cov)
+    return Comparison(baseline, [r for r in names if r != baseline], test, trials, seed, holm, metrics, results,
+                      scores, caveats, skipped)
+

@@ -1,0 +1,57 @@
+"""One-shot evaluation without a workspace: read a corpus file and a run file, score, return the card.
+
+``mteval evaluate`` runs this; the request is built the way a workspace run's is (same cards,
+same card hash, same corpus hash), only the results stay in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mteval_gui.domain.settings import ScoringOptions
+from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.corpus import read_corpus
+from mteval_gui.io.glossary import read_glossary
+from mteval_gui.io.runs import read_run
+from mteval_gui.scoring.runner import Progress, RunResult, score_run
+from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+from mteval_gui.store.repo import corpus_sha256
+
+
+@dataclass
+class Evaluation:
+    result: RunResult
+    missing: list[str] = field(default_factory=list)  # corpus ids without an output (scored as empty)
+
+
+def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: str | Path | None = None,
+                   target_lang: str | None = None, source_lang: str | None = None,
+                   glossary_path: str | Path | None = None, metrics: Sequence[str] | None = None,
+                   exclude: Sequence[str] = (), options: ScoringOptions | None = None, seed: int = DEFAULT_SEED,
+                   n_bootstrap: int = DEFAULT_BOOTSTRAP,
+                   on_progress: Callable[[Progress], None] | None = None) -> Evaluation:
+    """Score ``run_path`` against ``corpus_path``. Output ids absent from the corpus are an error."""
+    from mteval_gui.app.scoring import make_request
+
+    loaded = read_corpus(corpus_path, ref_path=ref_path, target_lang=target_lang, source_lang=source_lang)
+    corpus = loaded.value
+    if target_lang:
+        corpus.language_pair.target = target_lang
+    if source_lang:
+        corpus.language_pair.source = source_lang
+    ids = [e.id for e in corpus.entries]
+    run_loaded = read_run(run_path, entry_ids=ids)
+    run = run_loaded.value
+    known = set(ids)
+    unknown = [o.id for o in run.outputs if o.id not in known]
+    if unknown:
+        raise InputError([Defect(str(run_path), run_loaded.lines.get(u), f"output id {u!r} is not in the corpus")
+                          for u in unknown])
+    have = {o.id for o in run.outputs}
+    missing = [i for i in ids if i not in have]
+    glossary: dict[str, list[str]] = read_glossary(glossary_path).value if glossary_path else {}
+    request = make_request(corpus, run, corpus_sha256=corpus_sha256(corpus), options=options or ScoringOptions(),
+                           glossary=glossary, metrics=metrics, exclude=exclude, seed=seed, n_bootstrap=n_bootstrap)
+    return Evaluation(score_run(request, on_progress=on_progress), missing)

@@ -1,0 +1,122 @@
+"""Workspace settings, typed (:class:`~mteval_gui.domain.settings.WorkspaceSettings`).
+
+One way in and out for the settings dialog and ``mteval settings``: values are validated
+against the model before anything is written, so a wrong type is an error naming the key,
+never a silently ignored setting. Keys written by earlier versions (``glossary.<corpus>``)
+are read into :attr:`WorkspaceSettings.glossaries`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from mteval_gui.domain.settings import ANALYZER_KINDS, ScoringOptions, WorkspaceSettings
+from mteval_gui.errors import MtevalError
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+
+LEGACY_GLOSSARY_PREFIX = "glossary."
+
+__all__ = ["ANALYZER_KINDS", "ScoringOptions", "WorkspaceSettings", "SettingError", "load_settings", "save_settings",
+           "set_setting", "unset_setting", "setting_rows", "scoring_options_for", "analyzer_folder"]
+
+
+class SettingError(MtevalError):
+    """A setting key is unknown or its value has the wrong type."""
+
+
+def _problems(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ())) or 'value'}: {e.get('msg')}" for e in exc.errors())
+
+
+def load_settings(ws: Workspace) -> WorkspaceSettings:
+    """The workspace's settings; stored values that no longer validate are left at their default."""
+    stored = repo.all_settings(ws)
+    data: dict[str, Any] = {}
+    glossaries: dict[str, str] = {}
+    for key, value in stored.items():
+        if key.startswith(LEGACY_GLOSSARY_PREFIX) and isinstance(value, str):
+            glossaries[key[len(LEGACY_GLOSSARY_PREFIX):]] = value
+        elif key in WorkspaceSettings.model_fields:
+            data[key] = value
+    if glossaries:
+        data["glossaries"] = {**glossaries, **(data.get("glossaries") or {})}
+    out = WorkspaceSettings()
+    for key, value in data.items():
+        try:
+            setattr(out, key, value)
+        except ValidationError:
+            continue  # a broken stored value falls back to the default; `mteval settings list` shows it
+    return out
+
+
+def _store(ws: Workspace, key: str, value: Any) -> None:
+    default = WorkspaceSettings.describe(key)[2]
+    repo.set_setting(ws, key, None if value in (None, "", default) else value)
+
+
+def save_settings(ws: Workspace, settings: WorkspaceSettings) -> None:
+    """Write every key (defaults delete their row)."""
+    data = settings.model_dump(mode="json")
+    for key in WorkspaceSettings.keys():
+        _store(ws, key, data[key])
+    for key in repo.all_settings(ws):
+        if key.startswith(LEGACY_GLOSSARY_PREFIX):
+            repo.set_setting(ws, key, None)
+
+
+def set_setting(ws: Workspace, key: str, value: Any) -> WorkspaceSettings:
+    """Validate and store one key; returns the settings after the change."""
+    if key not in WorkspaceSettings.model_fields:
+        raise SettingError(f"unknown setting {key!r}; known settings: {', '.join(WorkspaceSettings.keys())}")
+    settings = load_settings(ws)
+    try:
+        setattr(settings, key, value)
+    except ValidationError as exc:
+        raise SettingError(f"setting {key!r} ({WorkspaceSettings.type_name(key)}): {_problems(exc)}") from exc
+    if key == "glossaries":
+        save_settings(ws, settings)  # also drops the keys of earlier versions
+    else:
+        _store(ws, key, settings.model_dump(mode="json")[key])
+    return settings
+
+
+def unset_setting(ws: Workspace, key: str) -> None:
+    if key not in WorkspaceSettings.model_fields:
+        raise SettingError(f"unknown setting {key!r}; known settings: {', '.join(WorkspaceSettings.keys())}")
+    if key == "glossaries":
+        for k in repo.all_settings(ws):
+            if k.startswith(LEGACY_GLOSSARY_PREFIX):
+                repo.set_setting(ws, k, None)
+    repo.set_setting(ws, key, None)
+
+
+def setting_rows(ws: Workspace) -> list[tuple[str, str, Any, bool, str]]:
+    """(key, type, value, is_default, label) for every key, for listing."""
+    settings = load_settings(ws)
+    data = settings.model_dump(mode="json")
+    rows = []
+    for key in WorkspaceSettings.keys():
+        label, _, default = WorkspaceSettings.describe(key)
+        rows.append((key, WorkspaceSettings.type_name(key), data[key], data[key] == default, label))
+    return rows
+
+
+def scoring_options_for(ws: Workspace, target_lang: str, overrides: ScoringOptions | None = None) -> ScoringOptions:
+    """The options a run with target language ``target_lang`` is scored with: the workspace
+    settings, then the caller's overrides (the set fields of ``overrides`` win)."""
+    base = ScoringOptions.from_settings(load_settings(ws), target_lang)
+    if overrides is None:
+        return base
+    return base.merged(**{k: v for k, v in overrides.model_dump().items() if k in overrides.model_fields_set})
+
+
+def analyzer_folder(ws: Workspace) -> Path:
+    """The folder analyzers are installed to and looked up in (the setting, else the user folder)."""
+    from mteval_gui.paths import analyzers_dir
+
+    folder = load_settings(ws).analyzer_dir
+    return Path(folder).expanduser() if folder else analyzers_dir()
