@@ -107,8 +107,9 @@ def char_script(ch: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def token_script(token: str) -> str | None:
-    """Majority script of a token's letters (ties: first seen)."""
+    """Majority script of a token's letters (ties: first seen; cached: words recur)."""
     counts: Counter[str] = Counter()
     for ch in token:
         s = char_script(ch)
