@@ -1,6 +1,7 @@
 """Loading and querying an HFST optimized-lookup analyzer (``.hfstol``).
 
-The ``hfst`` Python package is imported only when an analyzer is loaded, so importing the
+The lookup library (``hfst``, or ``pyhfst`` where hfst cannot be installed; see
+:mod:`mteval_gui.fst.backends`) is imported only when an analyzer is loaded, so importing the
 application stays fast and headless. A token is looked up in three steps (SPEC §2):
 
 1. it is turned into the analyzer form with :func:`mteval_gui.text.fst_form` (NFC, hyphen
@@ -17,6 +18,7 @@ so one analyzer may be shared by several metrics and threads.
 from __future__ import annotations
 
 import hashlib
+import stat
 import threading
 from collections.abc import MutableMapping
 from functools import lru_cache
@@ -25,6 +27,15 @@ from typing import Any
 
 from mteval_gui.errors import MtevalError
 from mteval_gui.fst.analysis import Analysis, WordAnalysis, parse_analysis, strip_flags
+from mteval_gui.fst.backends import (
+    BackendError,
+    Transducer,
+    UnreadableTransducer,
+    choose_backend,
+    lookupable,
+    open_transducer,
+)
+from mteval_gui.fst.olformat import HFST_MAGIC, FormatError, read_layout
 from mteval_gui.text import case_variants, fst_form, word_tokens
 
 DEFAULT_LRU_SIZE = 262_144
@@ -55,34 +66,41 @@ def sha256_file(path: str | Path) -> str:
     return got
 
 
-HFST_HEADER = b"HFST\x00"  # every file written by HFST 3 (all GiellaLT .hfstol analyzers) starts with it
+HFST_HEADER = HFST_MAGIC  # every file written by HFST 3 (all GiellaLT .hfstol analyzers) starts with it
 
 
-def read_transducer(path: str | Path) -> Any:
-    """Read the first transducer of an HFST file (imports ``hfst`` lazily)."""
+def check_regular_file(p: Path) -> None:
+    """Refuse at once what is not a regular file (a FIFO or a device would block or never end)."""
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise AnalyzerError(f"{p}: analyzer file not found") from exc
+    if not stat.S_ISREG(st.st_mode):
+        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise AnalyzerError(f"{p}: {what}, not an analyzer file")
+
+
+def read_transducer(path: str | Path, backend: str | None = None) -> Transducer:
+    """Read the first transducer of an HFST file with the chosen lookup backend.
+
+    The file's headers are checked here first (:func:`mteval_gui.fst.olformat.read_layout`):
+    hfst aborts the whole process on a truncated file or one that is not a transducer, and
+    pyhfst crashes on them, so such files never reach either library.
+    """
     p = Path(path)
-    if not p.is_file():
-        raise AnalyzerError(f"{p}: analyzer file not found")
-    with open(p, "rb") as fh:
-        head = fh.read(len(HFST_HEADER))
-    if head != HFST_HEADER:
-        # hfst aborts the whole process (an uncaught C++ exception) on some non-transducer files,
-        # so anything without the HFST 3 header is refused before hfst sees it
-        raise AnalyzerError(f"{p}: not a readable HFST transducer (the file does not start with the HFST header; "
-                            "GiellaLT .hfstol files do)")
+    check_regular_file(p)
     try:
-        import hfst
-    except ImportError as exc:  # the dependency is declared; a broken install is reported clearly
-        raise AnalyzerError(f"the hfst package is not importable ({exc}); reinstall mteval-gui") from exc
+        layout = read_layout(p)
+    except FormatError as exc:
+        raise AnalyzerError(f"{p}: not a readable HFST transducer ({exc})") from exc
+    except OSError as exc:
+        raise AnalyzerError(f"{p}: cannot read the analyzer file ({exc})") from exc
     try:
-        stream = hfst.HfstInputStream(str(p))
-        try:
-            t = stream.read()
-        finally:
-            stream.close()
-    except Exception as exc:  # hfst raises its own exception classes for unreadable files
-        raise AnalyzerError(f"{p}: not a readable HFST transducer ({type(exc).__name__}: {exc})") from exc
-    return t
+        return open_transducer(p, layout, backend)
+    except BackendError as exc:
+        raise AnalyzerError(f"{p}: {exc}") from exc
+    except UnreadableTransducer as exc:
+        raise AnalyzerError(f"{p}: not a readable HFST transducer ({exc})") from exc
 
 
 class Analyzer:
@@ -100,19 +118,24 @@ class Analyzer:
         self._lock = lock or threading.Lock()  # one lock per transducer object
         self._analyse_cached = lru_cache(maxsize=lru_size)(self._analyse_uncached)
         self.transducer_lookups = 0
+        self.backend: str | None = getattr(transducer, "backend", None)
+        self.backend_version: str | None = getattr(transducer, "version", None)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path, *, cache: PersistentCache | None = None,
-             lru_size: int = DEFAULT_LRU_SIZE) -> "Analyzer":
+             lru_size: int = DEFAULT_LRU_SIZE, backend: str | None = None) -> "Analyzer":
         p = Path(path)
-        t = read_transducer(p)
+        t = read_transducer(p, backend)
         return cls(t, path=p, sha256=sha256_file(p), cache=cache, lru_size=lru_size)
 
     # -- lookup -------------------------------------------------------------------------
     def lookup_strings(self, form: str) -> tuple[str, ...]:
-        """Analyses of exactly ``form`` (no case fallback), flag diacritics removed, de-duplicated."""
-        if not form:
+        """Analyses of exactly ``form`` (no case fallback), flag diacritics removed, de-duplicated.
+
+        Forms that are not :func:`~mteval_gui.fst.backends.lookupable` (too long, NUL...) have none.
+        """
+        if not lookupable(form):
             return ()
         pc = self.persistent_cache
         if pc is not None:
@@ -164,32 +187,39 @@ class Analyzer:
     def info(self) -> dict[str, str | None]:
         return {"file": self.name, "sha256": self.sha256}
 
+    def backend_info(self) -> dict[str, str | None]:
+        """``{backend, backend_version}``: which library answers the lookups (run card ``fst``)."""
+        return {"backend": self.backend, "backend_version": self.backend_version}
+
     def __repr__(self) -> str:
         return f"Analyzer({self.name!r}, sha256={self.sha256[:12] if self.sha256 else None})"
 
 
-_LOADED: dict[tuple[str, int, int], tuple[Any, str, threading.Lock]] = {}
+_LOADED: dict[tuple[str, int, int, str], tuple[Transducer, str, threading.Lock]] = {}
 _LOADED_LOCK = threading.Lock()
 
 
 def load_analyzer(path: str | Path, *, cache: PersistentCache | None = None,
-                  lru_size: int = DEFAULT_LRU_SIZE) -> Analyzer:
+                  lru_size: int = DEFAULT_LRU_SIZE, backend: str | None = None) -> Analyzer:
     """A new :class:`Analyzer` over a transducer read once per process.
 
-    The transducer (keyed by path, size and modification time) and its lock are shared;
+    ``backend`` (``hfst`` / ``pyhfst``) defaults to :func:`~mteval_gui.fst.backends.choose_backend`.
+    The transducer (keyed by path, size, modification time and backend) and its lock are shared;
     each call gets its own LRU cache and persistent cache, so concurrent scoring jobs
     (possibly on different workspaces) never write into each other's caches.
     """
     p = Path(path).expanduser()
+    check_regular_file(p)
+    st = p.stat()
     try:
-        st = p.stat()
-    except OSError as exc:
-        raise AnalyzerError(f"{p}: analyzer file not found") from exc
-    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+        name = choose_backend(backend)
+    except BackendError as exc:
+        raise AnalyzerError(str(exc)) from exc
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns, name)
     with _LOADED_LOCK:
         got = _LOADED.get(key)
         if got is None:
-            got = (read_transducer(p), sha256_file(p), threading.Lock())
+            got = (read_transducer(p, name), sha256_file(p), threading.Lock())
             _LOADED[key] = got
     transducer, sha, lock = got
     return Analyzer(transducer, path=p, sha256=sha, cache=cache, lru_size=lru_size, lock=lock)
@@ -210,5 +240,5 @@ def file_info(path: str | Path | None) -> dict[str, str | None]:
 
 __all__ = [
     "Analyzer", "AnalyzerError", "PersistentCache", "load_analyzer", "forget_loaded", "sha256_file",
-    "read_transducer", "file_info",
+    "read_transducer", "file_info", "check_regular_file",
 ]

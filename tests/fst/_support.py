@@ -7,6 +7,8 @@ import tarfile
 import time
 from pathlib import Path
 
+import pytest
+
 CRK_FILES = {
     "strict": "crk-strict-analyzer-for-dictionary.hfstol",
     "descriptive": "crk-descriptive-analyzer.hfstol",
@@ -28,7 +30,7 @@ def _escape(s: str) -> str:
 
 def build_tiny_hfstol(path: Path, lexicon: dict[str, list[str]] | None = None) -> Path:
     """Compile a small optimized-lookup analyzer with hfst (flag diacritics included)."""
-    import hfst
+    hfst = pytest.importorskip("hfst", reason="compiling test transducers needs hfst")
 
     lexicon = lexicon or TINY_LEXICON
     parts = []
@@ -43,6 +45,31 @@ def build_tiny_hfstol(path: Path, lexicon: dict[str, list[str]] | None = None) -
     t = hfst.regex(" | ".join(parts))
     t.convert(hfst.ImplementationType.HFST_OLW_TYPE)
     out = hfst.HfstOutputStream(filename=str(path), type=hfst.ImplementationType.HFST_OLW_TYPE)
+    out.write(t)
+    out.flush()
+    out.close()
+    return path
+
+
+def build_multichar_hfstol(path: Path, *, weighted: bool) -> Path:
+    """An analyzer with a multi-character input symbol and weighted ambiguity.
+
+    ``ab`` -> ``AB`` (``a`` then ``b``), ``abc`` -> ``X`` (the one symbol ``abc``), ``x`` -> ``Z`` (1.0),
+    ``W`` (1.5), ``Y`` (2.0). ``ab`` is what pyhfst's own tokeniser cannot read: ``ab`` is a prefix of
+    the symbol ``abc`` but not a symbol, and it gives up instead of taking ``a``.
+    """
+    hfst = pytest.importorskip("hfst", reason="compiling test transducers needs hfst")
+    b = hfst.HfstBasicTransducer()
+    for s in (1, 2, 3):
+        b.add_state(s)
+    for src, dst, inp, out, w in ((0, 1, "a", "A", 0.0), (1, 2, "b", "B", 0.0), (0, 2, "abc", "X", 0.0),
+                                  (0, 3, "x", "Z", 1.0), (0, 3, "x", "Y", 2.0), (0, 3, "x", "W", 1.5)):
+        b.add_transition(src, hfst.HfstBasicTransition(dst, inp, out, w))
+    b.set_final_weight(2, 0.0)
+    b.set_final_weight(3, 0.0)
+    t = hfst.HfstTransducer(b, hfst.ImplementationType.TROPICAL_OPENFST_TYPE)
+    t.convert(hfst.ImplementationType.HFST_OLW_TYPE if weighted else hfst.ImplementationType.HFST_OL_TYPE)
+    out = hfst.HfstOutputStream(filename=str(path), type=t.get_type())
     out.write(t)
     out.flush()
     out.close()

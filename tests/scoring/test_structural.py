@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from mteval_gui.cards import load_card
 from mteval_gui.domain.card import LanguageCard, OrthographyProfile, OrthographyRule
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output
+from mteval_gui.fst.backends import choose_backend
 from mteval_gui.scoring.metrics.orthography import OrthographyChecker
 from mteval_gui.scoring.metrics.structural import (
     FstAcceptanceMetric,
@@ -210,6 +212,8 @@ def test_crk_verbforms_runs(run, shared_data, crk_dir, monkeypatch):
         "sha256": "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e",
         "descriptive_file": "crk-descriptive-analyzer.hfstol",
         "descriptive_sha256": ctx.shared["fst.descriptive"].sha256,
+        "backend": choose_backend(),  # hfst unless MTEVAL_FST_BACKEND says otherwise
+        "backend_version": version(choose_backend()),
     }
     assert ctx.shared["target_accepts"]("nititwân") is True
     if run == "mixed":

@@ -63,7 +63,7 @@ def _strict(context: ScoringContext) -> Analyzer:
 
 
 def fst_run_card_info(context: ScoringContext, strict: Analyzer | None = None) -> dict[str, Any]:
-    """``{file, sha256, descriptive_file, descriptive_sha256}`` for the run card's ``fst`` block."""
+    """``{file, sha256, descriptive_file, descriptive_sha256, backend, backend_version}`` (run card ``fst``)."""
     card = context.target_card
     lang = context.target_lang
     opts = context.options or {}
@@ -72,9 +72,11 @@ def fst_run_card_info(context: ScoringContext, strict: Analyzer | None = None) -
             strict = shared_analyzer(context, "strict")
         except AnalyzerNotFound:
             strict = None
-    info: dict[str, Any] = {"file": None, "sha256": None, "descriptive_file": None, "descriptive_sha256": None}
+    info: dict[str, Any] = {"file": None, "sha256": None, "descriptive_file": None, "descriptive_sha256": None,
+                            "backend": None, "backend_version": None}
     if strict is not None:
         info["file"], info["sha256"] = strict.name, strict.sha256
+        info.update(strict.backend_info())
     desc = context.shared.get("fst.descriptive")
     if isinstance(desc, Analyzer):
         info["descriptive_file"], info["descriptive_sha256"] = desc.name, desc.sha256
