@@ -86,7 +86,8 @@ def _phases(argv: list[str]) -> None:
         sys.stdout.close()
         sys.stdout = saved
     total = time.perf_counter() - t_main
-    print(f"\nwhere `mteval evaluate` spends its time (one process, wall s; total {t_imported - t_start + total:.2f} s):")
+    print("\nwhere `mteval evaluate` spends its time "
+          f"(one process, wall s; total {t_imported - t_start + total:.2f} s):")
     print(f"  {'import mteval_gui.cli + scoring.runner':<44} {t_imported - t_start:6.2f}")
     loop = wall.pop("runner: scoring loop")
     finish = wall.pop("runner: aggregation + run card")

@@ -51,7 +51,7 @@ def _child(side: str, data: Path, system: str) -> None:
         from mteval_gui.scoring.plugins import EntryInput, ScoringContext
 
         items = [EntryInput(i, Entry(id=str(i), source="s", reference=r), Output(id=str(i), predicted=h))
-                 for i, (h, r) in enumerate(zip(hyps, refs))]
+                 for i, (h, r) in enumerate(zip(hyps, refs, strict=True))]
         ctx = ScoringContext(source_lang="fra", target_lang="ewe")
         t, c = time.perf_counter(), time.process_time()
         ter_kernel.kernel()

@@ -23,6 +23,10 @@ def edits(hyp: str, ref: str) -> int:
     return ter_kernel.ter_edits([(hyp.split(), ref.split())])[0]
 
 
+def _items(hyps: list[str], refs: list[str]) -> list:
+    return [item(i, "s", r, h) for i, (h, r) in enumerate(zip(hyps, refs, strict=True))]
+
+
 # sacrebleu's own test vectors (test/test_ter.py): corpus TER as a fraction
 REALISTIC_HYPS = [
     ('wählen Sie " Bild neu berechnen , " um beim Ändern der Bildgröße Pixel hinzuzufügen oder zu entfernen , '
@@ -58,17 +62,18 @@ SACREBLEU_VECTORS = [
 @pytest.mark.parametrize("hyps, refs, expected", SACREBLEU_VECTORS)
 def test_sacrebleu_test_vectors(hyps, refs, expected):
     ter = TER()
-    pairs = [(ter._preprocess_segment(h).split(), ter._preprocess_segment(r).split()) for h, r in zip(hyps, refs)]
+    pairs = [(ter._preprocess_segment(h).split(), ter._preprocess_segment(r).split())
+             for h, r in zip(hyps, refs, strict=True)]
     total = [sum(ter_kernel.ter_edits(pairs)), sum(len(r) for _, r in pairs)]
     assert ter._compute_score_from_stats(total).score == pytest.approx(100 * expected, abs=1e-3)  # sacrebleu's EPSILON
     if all(refs):  # the metric scores entries that have a reference
-        _, cs = run_metric(TerMetric(), [item(i, "s", r, h) for i, (h, r) in enumerate(zip(hyps, refs))])
+        _, cs = run_metric(TerMetric(), _items(hyps, refs))
         assert cs.values["ter"] == pytest.approx(100 * expected, abs=1e-3)
         assert cs.extra["implementation"] == "numba"
 
 
 def test_realistic_vector_segment_statistics():
-    per, cs = run_metric(TerMetric(), [item(i, "s", r, h) for i, (h, r) in enumerate(zip(REALISTIC_HYPS, REALISTIC_REFS))])
+    per, cs = run_metric(TerMetric(), _items(REALISTIC_HYPS, REALISTIC_REFS))
     assert [p.detail["stats"] for p in per] == [[10, 31], [0, 24], [2, 31], [5, 19], [0, 20]]
     assert cs.values["ter"] == pytest.approx(100 * 17 / 125, abs=1e-12)
 
@@ -161,7 +166,7 @@ def _sentence(rng: random.Random) -> str:
     return "".join(w + rng.choice([" ", " ", "", "  "]) for w in words)
 
 
-OPTIONS = [dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"), flags))
+OPTIONS = [dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"), flags, strict=True))
            for flags in itertools.product([False, True], repeat=4)]
 
 
@@ -170,13 +175,13 @@ def test_metric_options_equal_sacrebleu(options):
     rng = random.Random(str(options))
     hyps = [_sentence(rng) for _ in range(24)] + ["", "The cat"]
     refs = [_sentence(rng) or "x" for _ in range(24)] + ["the cat", ""]
-    items = [item(i, "s", r or None, h) for i, (h, r) in enumerate(zip(hyps, refs))]
+    items = [item(i, "s", r or None, h) for i, (h, r) in enumerate(zip(hyps, refs, strict=True))]
     per, cs = run_metric(TerMetric(**options), items, batch=7)
-    scored = [(h, r) for h, r in zip(hyps, refs) if r]
+    scored = [(h, r) for h, r in zip(hyps, refs, strict=True) if r]
     ter = TER(**options)
     assert cs.values["ter"] == pytest.approx(ter.corpus_score([h for h, _ in scored], [[r for _, r in scored]]).score,
                                              abs=1e-9)
-    for p, h, r in zip(per, hyps, refs):
+    for p, h, r in zip(per, hyps, refs, strict=True):
         if not r:
             assert p.value is None
             continue
@@ -192,6 +197,7 @@ def test_signature_is_sacrebleus():
     _, cs = run_metric(TerMetric(case_sensitive=True, no_punct=True), [item(0, "s", "a b", "a c")])
     assert cs.extra["signature"] == ("nrefs:1|case:mixed|tok:tercom|norm:no|punct:no|asian:no|version:"
                                      + sacrebleu.__version__)
+    assert cs.extra["implementation"] == "numba" and "implementation_note" not in cs.extra
 
 
 def test_multi_reference_takes_the_fewest_edits_and_the_mean_length():
@@ -214,9 +220,10 @@ def test_without_numba_sacrebleu_counts_the_edits(monkeypatch):
     monkeypatch.setattr(ter_kernel, "_compile", no_numba)
     assert ter_kernel.kernel() is None and ter_kernel.implementation() == "sacrebleu"
     assert edits("b a d c f e h g", "a b c d e f g h") == 4
-    per, cs = run_metric(TerMetric(), [item(i, "s", r, h) for i, (h, r) in enumerate(zip(REALISTIC_HYPS, REALISTIC_REFS))])
+    per, cs = run_metric(TerMetric(), _items(REALISTIC_HYPS, REALISTIC_REFS))
     assert [p.detail["stats"] for p in per] == [[10, 31], [0, 24], [2, 31], [5, 19], [0, 20]]
     assert cs.extra["implementation"] == "sacrebleu"
+    assert cs.extra["implementation_note"] == "numba is not available (No module named 'numba')"
 
 
 def test_compiled_code_is_cached_beside_the_source_or_per_user(monkeypatch, tmp_path, _isolated_home):

@@ -78,6 +78,10 @@ def _system(name: str) -> tuple[list[str], list[str]]:
     return hyp, ref
 
 
+def _items(hyps: list[str], refs: list[str]) -> list:
+    return [item(i, "s", r, h) for i, (h, r) in enumerate(zip(hyps, refs, strict=True))]
+
+
 def _digest(stats: list[list[float]]) -> str:
     return hashlib.sha256(";".join(f"{int(e)},{int(r)}" for e, r in stats).encode()).hexdigest()[:16]
 
@@ -90,15 +94,16 @@ def test_every_system_has_literals():
 def test_metric_statistics_equal_sacrebleu(system):
     edits, ref_len, digest, raw_edits, raw_ref_len, raw_digest = SACREBLEU_TER[system]
     hyp, ref = _system(system)
-    per, cs = run_metric(TerMetric(), [item(i, "s", r, h) for i, (h, r) in enumerate(zip(hyp, ref))], batch=500)
+    per, cs = run_metric(TerMetric(), _items(hyp, ref), batch=500)
     stats = [p.detail["stats"] for p in per]
     assert [sum(s[0] for s in stats), sum(s[1] for s in stats), _digest(stats)] == [edits, ref_len, digest]
     assert cs.values["ter"] == pytest.approx(100 * edits / ref_len, abs=1e-12)
     assert cs.extra["implementation"] == "numba"
     # the raw files, tokenised by sacrebleu, through the kernel directly
     ter = TER()
-    pairs = [(ter._preprocess_segment(h).split(), ter._preprocess_segment(r).split()) for h, r in zip(hyp, ref)]
-    raw = [[e, len(r)] for e, (_h, r) in zip(ter_kernel.ter_edits(pairs), pairs)]
+    pairs = [(ter._preprocess_segment(h).split(), ter._preprocess_segment(r).split())
+             for h, r in zip(hyp, ref, strict=True)]
+    raw = [[e, len(r)] for e, (_h, r) in zip(ter_kernel.ter_edits(pairs), pairs, strict=True)]
     assert [sum(s[0] for s in raw), sum(s[1] for s in raw), _digest(raw)] == [raw_edits, raw_ref_len, raw_digest]
 
 
@@ -113,6 +118,6 @@ def test_sampled_sentences_equal_sacrebleu_called_directly():
             hyps.append(hyp[i])
             refs.append(ref[i])
     hyps, refs = _nfc(hyps), _nfc(refs)
-    per, _cs = run_metric(TerMetric(), [item(i, "s", r, h) for i, (h, r) in enumerate(zip(hyps, refs))], batch=100)
+    per, _cs = run_metric(TerMetric(), _items(hyps, refs), batch=100)
     expected = TER()._extract_corpus_statistics(hyps, [refs])
     assert [p.detail["stats"] for p in per] == expected

@@ -199,8 +199,9 @@ class _SacrebleuMetric(BaseMetric, ABC):
         out: list[EntryScore] = [EntryScore(None) for _ in items]
         if not scored:
             return out
-        stats = self._segment_statistics([hypothesis_of(it) for _i, it, _r in scored], [refs for _i, _it, refs in scored])
-        for (i, _it, refs), st in zip(scored, stats):
+        stats = self._segment_statistics([hypothesis_of(it) for _i, it, _r in scored],
+                                         [refs for _i, _it, refs in scored])
+        for (i, _it, refs), st in zip(scored, stats, strict=True):
             st = [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in st]
             out[i] = EntryScore(self._sentence_value(st), detail={"stats": st, "nrefs": len(refs)})
         return out
@@ -211,7 +212,7 @@ class _SacrebleuMetric(BaseMetric, ABC):
         # the same steps as sacrebleu's _extract_corpus_statistics, with each reference's
         # n-grams cached (references recur for every system scored on a corpus)
         return [m._compute_segment_statistics(m._preprocess_segment(h), self._reference_info(r))
-                for h, r in zip(hyps, refs)]
+                for h, r in zip(hyps, refs, strict=True)]
 
     def _reference_info(self, refs: list[str]) -> dict[str, Any]:
         key = (type(self).__name__, tuple(sorted(self.sacrebleu_params.items(), key=lambda kv: kv[0])), tuple(refs))
@@ -340,7 +341,7 @@ class TerMetric(_SacrebleuMetric):
         m = self.metric
         hyp_words = [m._preprocess_segment(h).split() for h in hyps]
         ref_words = [self._reference_info(r)["ref_words"] for r in refs]
-        edits = iter(ter_kernel.ter_edits([(h, r) for h, rs in zip(hyp_words, ref_words) for r in rs]))
+        edits = iter(ter_kernel.ter_edits([(h, r) for h, rs in zip(hyp_words, ref_words, strict=True) for r in rs]))
         # sacrebleu's TER._compute_segment_statistics: fewest edits, mean reference length
         return [[min(next(edits) for _ in rs), sum(len(r) for r in rs) / len(rs)] for rs in ref_words]
 
@@ -351,6 +352,8 @@ class TerMetric(_SacrebleuMetric):
         cs = super().aggregate(per_entry, context)
         if cs.availability == "ok":
             cs.extra["implementation"] = self.implementation or ter_kernel.implementation()
+            if cs.extra["implementation"] != "numba":
+                cs.extra["implementation_note"] = ter_kernel.fallback_reason()
         return cs
 
 

@@ -60,7 +60,7 @@ OP_UNDEF = 4
 
 
 def _beam_width(ratio: float) -> int:
-    if BEAM_WIDTH < ratio / 2:
+    if ratio / 2 > BEAM_WIDTH:
         return math.ceil(ratio / 2 + BEAM_WIDTH)
     return BEAM_WIDTH
 
@@ -106,7 +106,7 @@ def _fill_rows(words: Any, ref: Any, cost: Any, op: Any, start: int, ratio: floa
                 best_op = OP_REF_WORD
             cost[i, j] = best
             op[i, j] = best_op
-    return cost[n, m]
+    return int(cost[n, m])
 
 
 def _alignment(op: Any, n: int, m: int, trace: Any, align: Any, hyp_err: Any, ref_err: Any) -> None:
@@ -120,7 +120,7 @@ def _alignment(op: Any, n: int, m: int, trace: Any, align: Any, hyp_err: Any, re
         o = op[i, j]
         trace[k] = o
         k += 1
-        if o == OP_MATCH or o == OP_SUB:
+        if o in (OP_MATCH, OP_SUB):
             i -= 1
             j -= 1
         elif o == OP_REF_WORD:
@@ -135,7 +135,7 @@ def _alignment(op: Any, n: int, m: int, trace: Any, align: Any, hyp_err: Any, re
     ref_err[0] = 0
     for t in range(k - 1, -1, -1):
         o = trace[t]
-        if o == OP_MATCH or o == OP_SUB:
+        if o in (OP_MATCH, OP_SUB):
             e = 1 if o == OP_SUB else 0
             ph += 1
             pr += 1
@@ -185,8 +185,8 @@ def _common_prefix(a: Any, b: Any) -> int:
 
 def _pair_edits(hyp: Any, ref: Any) -> int:
     """Shifts plus the beam edit distance after them (sacrebleu's ``translation_edit_rate``)."""
-    n = hyp.shape[0]
-    m = ref.shape[0]
+    n: int = hyp.shape[0]
+    m: int = ref.shape[0]
     if m == 0:
         return n
     words = hyp.copy()
@@ -268,7 +268,7 @@ def _pair_edits(hyp: Any, ref: Any) -> int:
         for x in range(n):
             words[x] = cand[x]
         distance = _fill_rows(words, ref, cost, op, p, ratio, beam)
-    return shifts + distance
+    return int(shifts + distance)
 
 
 def _batch_edits(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, out: Any) -> None:
@@ -302,15 +302,20 @@ def _compile() -> Callable[..., None]:
 
     for fn in _HELPERS:
         register_jitable(fn)
-    previous = numba.config.CACHE_DIR
+    config: Any = numba.config
+    previous = config.CACHE_DIR
     cache_dir = None if previous else numba_cache_dir(Path(__file__).resolve().parent)
     if cache_dir is not None:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        numba.config.CACHE_DIR = str(cache_dir)  # read when the dispatcher locates its cache
+        try:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            config.CACHE_DIR = str(cache_dir)  # read when the dispatcher locates its cache
+        except OSError:
+            pass  # numba's own per-user folder is then tried
     try:
-        return numba.njit(_SIGNATURE, cache=True, nogil=True)(_batch_edits)
+        compiled: Callable[..., None] = numba.njit(_SIGNATURE, cache=True, nogil=True)(_batch_edits)
+        return compiled
     finally:
-        numba.config.CACHE_DIR = previous
+        config.CACHE_DIR = previous
 
 
 def kernel() -> Callable[..., None] | None:
@@ -325,13 +330,20 @@ def kernel() -> Callable[..., None] | None:
                 _STATE["kernel"] = None
                 _STATE["implementation"] = "sacrebleu"
                 _STATE["reason"] = f"numba is not available ({exc})"
-        return _STATE["kernel"]
+        run: Callable[..., None] | None = _STATE["kernel"]
+        return run
 
 
 def implementation() -> str:
     """``"numba"`` (this module's compiled kernel) or ``"sacrebleu"`` (its pure-Python code)."""
     kernel()
     return str(_STATE["implementation"])
+
+
+def fallback_reason() -> str | None:
+    """Why sacrebleu's code counts the edits (None when the kernel does)."""
+    kernel()
+    return _STATE.get("reason")
 
 
 def ter_edits(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[int]:
