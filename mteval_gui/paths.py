@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 APP_NAME = "mteval-gui"
@@ -30,12 +30,12 @@ def _bundled(name: str) -> Path:
     raise FileNotFoundError(f"bundled folder {name!r} not found (looked in {', '.join(map(str, candidates))})")
 
 
-@lru_cache(maxsize=None)
+@cache
 def language_cards_dir() -> Path:
     return _bundled("language_cards")
 
 
-@lru_cache(maxsize=None)
+@cache
 def resources_dir() -> Path:
     return _bundled("resources")
 
@@ -46,12 +46,6 @@ def schemas_dir() -> Path:
 
 def demo_dir() -> Path:
     return resources_dir() / "demo"
-
-
-def eval_standards_dir() -> Path:
-    import eval_standards
-
-    return Path(eval_standards.__file__).resolve().parent
 
 
 def user_data_dir() -> Path:
@@ -66,6 +60,11 @@ def user_data_dir() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / APP_NAME
     return base
+
+
+def user_cards_dir() -> Path:
+    """Per-user folder of language cards (``mteval cards add`` copies cards here)."""
+    return user_data_dir() / "language_cards"
 
 
 def default_workspace_path() -> Path:

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from mteval_gui.errors import CardError
 from mteval_gui.text import folded_key, match_key, nfc
 
 EWE_LETTERS_LOWER = "ɖɛɔƒŋɣʋ"
@@ -36,10 +37,18 @@ WORD_RE = re.compile(rf"{_UNIT}+(?:{_JOIN}{_UNIT}+)*")
 
 
 def card_stamp(cards_dir: str | Path | None = None) -> tuple[str, int]:
-    """(folder of the Ewe card, modification time of ``ewe.json``): a cache key that changes on edit."""
-    from mteval_gui.cards import cards_dir as _dir
+    """(folder of the Ewe card in use, modification time of its ``ewe.json``): a cache key that changes on edit.
 
-    folder = str(_dir(cards_dir))
+    The card in use is the one the application looks up for ``ewe`` (a user card replaces the
+    bundled one); ``cards_dir`` names one folder instead.
+    """
+    from mteval_gui.cards import cards_dir as _dir
+    from mteval_gui.cards import find_card
+
+    try:
+        folder = str(find_card("ewe", cards_dir)[0].parent)
+    except CardError:
+        folder = str(_dir(cards_dir))
     try:
         mtime = os.stat(os.path.join(folder, "ewe.json")).st_mtime_ns
     except OSError:

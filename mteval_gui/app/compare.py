@@ -22,6 +22,7 @@ from mteval_gui.scoring.runner import default_entry_statistics
 from mteval_gui.scoring.stats import (
     DEFAULT_BOOTSTRAP, DEFAULT_SEED, EntryStats, PairedResult, Quantity, bootstrap_ci, compare_many,
 )
+from mteval_gui.standards import class_ref_problem
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.results import entry_scores, load_run_card_dict, scoring_job
@@ -78,6 +79,11 @@ def run_statistics(ws: Workspace, run_id: str, keys: Sequence[str] = COMPARE_KEY
             ref = refs.get(mid)
             if ref is None:
                 problems[key] = f"{mid}: configuration not stored"
+                cache[mid] = {}
+                continue
+            refused = class_ref_problem(ref.python_name)  # the workspace is data: import only what is installed
+            if refused is not None:
+                problems[key] = f"{mid}: python_name {refused}"
                 cache[mid] = {}
                 continue
             try:

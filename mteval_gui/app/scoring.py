@@ -26,14 +26,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mteval_gui.domain.card import LanguageCard
 from mteval_gui.domain.corpus import Corpus
 from mteval_gui.domain.run import Run
 from mteval_gui.domain.runcard import HumanReview, RunCard
 from mteval_gui.domain.settings import ScoringOptions
-from mteval_gui.errors import MtevalError
+from mteval_gui.errors import CardError, MtevalError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.runner import (
-    DEFAULT_BATCH_SIZE, CancelToken, Progress, RunResult, ScoringRequest, score_run,
+    DEFAULT_BATCH_SIZE,
+    CancelToken,
+    Progress,
+    RunResult,
+    ScoringRequest,
+    score_run,
 )
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store import repo
@@ -68,6 +74,27 @@ def _glossary(ws: Workspace, corpus_id: str, glossary: str | Mapping[str, Sequen
     return {str(k): list(v) for k, v in repo.get_glossary(ws, str(gid))["terms"].items()}
 
 
+def _language_card(corpus_id: str, side: str, code: str) -> tuple[LanguageCard | None, str | None]:
+    """(card, sha256) of a corpus language; (None, None) when no card exists (generic scoring).
+
+    A code that is not ISO 639-3 and a card that exists but has problems are refused
+    (:class:`CardError`): scoring never goes on with a card it silently dropped.
+    """
+    from mteval_gui.cards import card_info, code_problem
+
+    problem = code_problem(code)
+    if problem is not None:
+        raise CardError(f"corpus {corpus_id!r}: {side} {problem}; no language card is looked up for it")
+    try:
+        info = card_info(code)
+    except CardError:
+        return None, None
+    if info.card is None or not info.ok:
+        raise CardError(f"the {side} language card cannot be used (fix it or remove it; `mteval cards validate`)",
+                        card=str(info.path), problems=list(info.problems))
+    return info.card, info.sha256
+
+
 def make_request(corpus: Corpus, run: Run, *, corpus_sha256: str | None, options: ScoringOptions,
                  glossary: Mapping[str, Sequence[str]] | None = None, metrics: Sequence[str] | None = None,
                  exclude: Sequence[str] = (), params: Mapping[str, Any] | None = None,
@@ -76,18 +103,11 @@ def make_request(corpus: Corpus, run: Run, *, corpus_sha256: str | None, options
     """The :class:`ScoringRequest` of a run on a corpus: the language cards of both sides (and the
     target card's sha256), the options in the form metrics read them. Workspace runs and one-shot
     evaluations are both built here."""
-    from mteval_gui.cards import load_card_sha256, try_load_card
-
     target, source = corpus.language_pair.target, corpus.language_pair.source
-    card = try_load_card(target)
-    card_sha = None
-    if card is not None:
-        try:
-            card_sha = load_card_sha256(target)
-        except MtevalError:
-            card_sha = None
+    card, card_sha = _language_card(corpus.corpus_id, "target", target)
+    source_card, _ = _language_card(corpus.corpus_id, "source", source)
     return ScoringRequest(
-        run_id=run.meta.run_id, corpus=corpus, run=run, target_card=card, source_card=try_load_card(source),
+        run_id=run.meta.run_id, corpus=corpus, run=run, target_card=card, source_card=source_card,
         glossary={str(k): list(v) for k, v in (glossary or {}).items()}, include=list(metrics) if metrics else None,
         exclude=tuple(exclude), params=dict(params or {}), options=options.to_context(), batch_size=batch_size,
         seed=seed, n_bootstrap=n_bootstrap, card_sha256=card_sha, corpus_sha256=corpus_sha256,
