@@ -6,34 +6,68 @@ GUI (ratings panel, audits, validation dashboard, run card ``human_review`` bloc
 speaker review" badge). Recording, undoing and reading judgments are the store's own
 functions (each judgment is committed the moment it is made), named here for the interfaces.
 
-- :func:`run_review_status` -> ``{reviewers, judgments, agreement, confirmed}`` for a run card.
+- :func:`run_review_status` -> the run card's ``human_review`` block.
+- :func:`signoff_evidence` / :func:`signoff` / :func:`signoff_status` / :func:`signoff_candidates`
+  -> the tier sign-off and the speaker ratings it needs (below).
 - :func:`validation_study` -> agreement, metric-human correlations with CIs, progress.
 - :func:`linter_audit` / :func:`fst_audit` -> Task B linter precision, Task C FST false rejections.
 - :func:`linter_audit_queue` / :func:`fst_audit_queue` -> what to show reviewers for tasks B and C.
+
+Sign-off evidence. A deployable or fluent tier is a claim that speakers must back: confirming
+it needs Task A ratings (adequacy and/or fluency; a flag or a note alone is no rating) on at
+least ``min(30, entries)`` entries of the run, each rated by at least two reviewers, so that
+their agreement (Krippendorff's α, ordinal, adequacy) can be measured. Linter and FST audits
+(tasks B and C) judge the metrics, not the output, and do not count. A confirmation without
+that evidence is refused (:class:`SignoffRefused`, saying what is missing); one that lacks it
+afterwards (ratings undone, or a sign-off imported from a file) does not confirm the tier —
+the run stays "pending speaker review". Rejecting needs no evidence. Other tiers carry no
+review badge and can be confirmed as before.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mteval_gui.domain.judgments import Judgment
-from mteval_gui.errors import StoreError
-from mteval_gui.store import judgments as store
+from mteval_gui.domain.judgments import QUALITY_TIERS, SIGNOFF_DECISIONS, Judgment
+from mteval_gui.errors import MtevalError, StoreError
+from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.judgments import (
-    add_reviewer, current_judgments, export_log, get_reviewer, import_log, judgment_history, list_reviewers,
-    record_judgment, redo_last, review_progress, review_queue, signoff, signoff_status, undo_last, update_reviewer,
+    add_reviewer,
+    current_judgments,
+    export_log,
+    get_reviewer,
+    import_log,
+    judgment_history,
+    list_reviewers,
+    record_judgment,
+    redo_last,
+    review_progress,
+    review_queue,
+    undo_last,
+    update_reviewer,
 )
+from mteval_gui.store.judgments import signoff_status as decisions_status
 from mteval_gui.store.results import (
-    entry_scores_with_count, entry_scores_with_verdict, entry_values_bulk, metric_ids_with_values,
+    entry_scores_with_count,
+    entry_scores_with_verdict,
+    entry_values_bulk,
+    metric_ids_with_values,
 )
 from mteval_gui.validation.agreement import krippendorff_alpha
 from mteval_gui.validation.audits import (
-    ALL_CLASSES, UNCLASSIFIED, ClassPrecision, FstAudit, LinterAnswer, WordAnswer, linter_precision,
+    ALL_CLASSES,
+    UNCLASSIFIED,
+    ClassPrecision,
+    FstAudit,
+    LinterAnswer,
+    WordAnswer,
+    linter_precision,
 )
 from mteval_gui.validation.audits import fst_audit as _fst_audit
 from mteval_gui.validation.study import Item, Rating, StudyResult, ratings_by_item, run_study
@@ -44,7 +78,8 @@ __all__ = [
     "signoff_status", "undo_last", "update_reviewer", "ratings", "metric_values", "available_metrics",
     "validation_study", "run_review_status", "linter_audit_queue", "linter_audit", "rejected_words",
     "fst_audit_queue", "fst_audit", "allowlist_rows", "latest_current", "undo_task", "judgment_counts",
-    "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED",
+    "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED", "SIGNOFF_MIN_ENTRIES", "SIGNOFF_MIN_REVIEWERS",
+    "SignoffEvidence", "SignoffRefused", "SignoffCandidates", "signoff_evidence", "signoff_candidates",
 ]
 
 LINT_SUFFIX = ".lint"
@@ -67,7 +102,8 @@ def ratings(ws: Workspace, run_ids: Sequence[str]) -> list[Rating]:
     return out
 
 
-def metric_values(ws: Workspace, run_ids: Sequence[str], metric_ids: Sequence[str] | None = None) -> dict[str, dict[Item, float | None]]:
+def metric_values(ws: Workspace, run_ids: Sequence[str],
+                  metric_ids: Sequence[str] | None = None) -> dict[str, dict[Item, float | None]]:
     """``{metric_id: {(run_id, entry_id): value}}`` from the stored per-entry results."""
     out: dict[str, dict[Item, float | None]] = {}
     for run_id in run_ids:
@@ -107,22 +143,206 @@ def validation_study(
 
 
 def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
-    """The run card's ``human_review`` block: reviewers, judgments, agreement, confirmed.
+    """The run card's ``human_review`` block (the fields of :class:`~mteval_gui.domain.runcard.HumanReview`).
 
     ``reviewers``/``judgments`` count current judgments of tasks A-C; ``agreement`` is
-    Krippendorff's α (ordinal) of the adequacy ratings (None until computable); ``confirmed``
-    comes from the sign-offs on the run's present tier (None without one).
+    Krippendorff's α (ordinal) of the adequacy ratings (None until computable); ``rated_entries``,
+    ``raters`` and ``required_entries`` are the sign-off evidence (:func:`signoff_evidence`);
+    ``confirmed`` and ``confirmed_by`` come from :func:`signoff_status` (None without a decision on
+    the present tier, or when the confirmation lacks its evidence).
     """
     _require_runs(ws, [run_id])
     current = [j for j in current_judgments(ws, run_id=run_id) if j.task != "signoff"]
-    per_item = ratings_by_item(ratings(ws, [run_id]), "adequacy")
-    alpha = krippendorff_alpha([list(v.values()) for v in per_item.values()], "ordinal")
+    status = signoff_status(ws, run_id)
+    evidence: SignoffEvidence = status["evidence"]
     return {
         "reviewers": len({j.reviewer_id for j in current}),
         "judgments": len(current),
-        "agreement": None if alpha is None else round(alpha, 4),
-        "confirmed": signoff_status(ws, run_id)["confirmed"],
+        "agreement": evidence.agreement,
+        "confirmed": status["confirmed"],
+        "rated_entries": evidence.rated_entries,
+        "raters": evidence.reviewers,
+        "required_entries": evidence.required_entries,
+        "confirmed_by": status["confirmed_by"],
     }
+
+
+# --------------------------------------------------------------------------- sign-off
+
+SIGNOFF_MIN_ENTRIES = 30  # entries rated by SIGNOFF_MIN_REVIEWERS or more (fewer when the run is smaller)
+SIGNOFF_MIN_REVIEWERS = 2
+
+
+class SignoffRefused(MtevalError):
+    """A deployable or fluent tier cannot be confirmed yet: the speaker ratings behind it are missing."""
+
+    def __init__(self, evidence: SignoffEvidence) -> None:
+        self.evidence = evidence
+        super().__init__(
+            f"cannot confirm tier {evidence.tier} of {evidence.run_id}: a {evidence.tier} tier needs speaker "
+            f"ratings first; still missing: {'; '.join(evidence.missing)}. Rate its entries (task A) or import "
+            "judgments (`mteval judgments import`); rejecting the tier stays possible")
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+@dataclass(frozen=True)
+class SignoffEvidence:
+    """The speaker ratings behind a run's tier claim (see the module docstring)."""
+
+    run_id: str
+    tier: str | None
+    entries: int  # entries of the run
+    rated_entries: int  # entries rated (task A) by SIGNOFF_MIN_REVIEWERS or more reviewers
+    reviewers: int  # reviewers with a current task A rating on the run
+    agreement: float | None  # Krippendorff's α (ordinal) of the adequacy ratings, 4 places
+
+    @property
+    def gated(self) -> bool:
+        """Whether the tier needs a speaker sign-off (deployable, fluent)."""
+        return self.tier in REVIEW_GATED_TIERS
+
+    @property
+    def required_entries(self) -> int:
+        return max(1, min(SIGNOFF_MIN_ENTRIES, self.entries))
+
+    @property
+    def sufficient(self) -> bool:
+        """Enough ratings to confirm a review-gated tier."""
+        return self.rated_entries >= self.required_entries and self.reviewers >= SIGNOFF_MIN_REVIEWERS
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.tier is not None and (not self.gated or self.sufficient)
+
+    @property
+    def missing(self) -> list[str]:
+        """What is still needed before the tier can be confirmed (empty when nothing is)."""
+        out: list[str] = []
+        if self.tier is None:
+            return ["the run is not scored yet"]
+        if not self.gated:
+            return out
+        if self.rated_entries < self.required_entries:
+            more = self.required_entries - self.rated_entries
+            out.append(f"{_plural(more, 'more entry', 'more entries')} rated by at least {SIGNOFF_MIN_REVIEWERS} "
+                       f"reviewers ({self.rated_entries} of {self.required_entries} so far)")
+        if self.reviewers < SIGNOFF_MIN_REVIEWERS:
+            more = SIGNOFF_MIN_REVIEWERS - self.reviewers
+            out.append(f"{_plural(more, 'more reviewer', 'more reviewers')} "
+                       f"({self.reviewers} of {SIGNOFF_MIN_REVIEWERS} have rated entries of this run)")
+        return out
+
+    def summary(self) -> str:
+        """One line: how many entries and reviewers, and their agreement."""
+        alpha = "not computable" if self.agreement is None else f"{self.agreement:.3f}"
+        return (f"{_plural(self.rated_entries, 'entry', 'entries')} rated by at least {SIGNOFF_MIN_REVIEWERS} "
+                f"reviewers ({_plural(self.reviewers, 'reviewer', 'reviewers')} in all), Krippendorff's α {alpha}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entries": self.entries, "rated_entries": self.rated_entries, "required_entries": self.required_entries,
+                "reviewers": self.reviewers, "agreement": self.agreement}
+
+
+def _run_tier_and_size(ws: Workspace, run_id: str) -> tuple[str | None, int]:
+    _require_runs(ws, [run_id])
+    info = repo.get_run_info(ws, run_id)
+    return info.get("quality_tier"), int(repo.get_corpus_info(ws, info["corpus_id"])["entry_count"])
+
+
+def signoff_evidence(ws: Workspace, run_id: str) -> SignoffEvidence:
+    """The current task A ratings of a run measured against what a sign-off of its tier needs."""
+    tier, entries = _run_tier_and_size(ws, run_id)
+    rated = ratings(ws, [run_id])
+    raters_per_entry: dict[str, set[str]] = {}
+    for r in rated:
+        raters_per_entry.setdefault(r.entry_id, set()).add(r.rater)
+    per_item = ratings_by_item(rated, "adequacy")
+    alpha = krippendorff_alpha([list(v.values()) for v in per_item.values()], "ordinal")
+    return SignoffEvidence(
+        run_id=run_id, tier=tier, entries=entries,
+        rated_entries=sum(1 for who in raters_per_entry.values() if len(who) >= SIGNOFF_MIN_REVIEWERS),
+        reviewers=len({r.rater for r in rated}), agreement=None if alpha is None else round(alpha, 4))
+
+
+def signoff_status(ws: Workspace, run_id: str) -> dict[str, Any]:
+    """The sign-off decisions of a run and whether they confirm its present tier.
+
+    Keys: ``tier``, ``decisions`` and ``stale`` (decisions on another tier) as recorded;
+    ``evidence`` (:class:`SignoffEvidence`); ``confirmed``: False if a reviewer rejects the
+    present tier, True if one confirms it, none rejects it and — for a deployable or fluent
+    tier — the evidence suffices, None otherwise; ``confirmed_by``: the confirming reviewers
+    when ``confirmed``; ``unsupported``: True when confirmations exist but lack the evidence.
+    """
+    st = decisions_status(ws, run_id)
+    evidence = signoff_evidence(ws, run_id)
+    confirmed: bool | None = st["confirmed"]
+    unsupported = bool(confirmed) and evidence.gated and not evidence.sufficient
+    if unsupported:
+        confirmed = None
+    confirmers = sorted({d["reviewer_id"] for d in st["decisions"] if d["decision"] == "confirm"})
+    return {**st, "confirmed": confirmed, "evidence": evidence, "unsupported": unsupported,
+            "confirmed_by": confirmers if confirmed else []}
+
+
+def signoff(ws: Workspace, run_id: str, reviewer_id: str, decision: str, tier: str | None = None,
+            note: str | None = None) -> Judgment:
+    """Record a reviewer's decision on the run's tier (default: its present tier) and update its run card.
+
+    Confirming a deployable or fluent tier without the evidence raises :class:`SignoffRefused`
+    (nothing is recorded); the judgment of a confirmation carries the evidence in its payload
+    (``payload["evidence"]``: entries, rated entries, reviewers, agreement). Rejecting is always
+    possible.
+    """
+    if decision not in SIGNOFF_DECISIONS:
+        raise StoreError(f"sign-off decision {decision!r} is not one of {', '.join(SIGNOFF_DECISIONS)}")
+    evidence = signoff_evidence(ws, run_id)
+    tier = tier if tier is not None else evidence.tier
+    if tier is not None and tier not in QUALITY_TIERS:
+        raise StoreError(f"tier {tier!r} is not one of {', '.join(QUALITY_TIERS)}")
+    payload: dict[str, Any] = {"decision": decision}
+    if tier is not None:
+        payload["tier"] = tier
+    if decision == "confirm":
+        claimed = SignoffEvidence(run_id, tier, evidence.entries, evidence.rated_entries, evidence.reviewers,
+                                  evidence.agreement)
+        if not claimed.can_confirm:
+            raise SignoffRefused(claimed)
+        payload["evidence"] = claimed.to_json()
+    judgment = record_judgment(ws, Judgment(reviewer_id=reviewer_id, run_id=run_id, task="signoff",
+                                            payload=payload, note=note))
+    from mteval_gui.app.scoring import refresh_review_status
+
+    refresh_review_status(ws, run_id)
+    return judgment
+
+
+@dataclass(frozen=True)
+class SignoffCandidates:
+    """The scored runs whose tier needs a sign-off: those that can be confirmed now, and the others."""
+
+    ready: list[SignoffEvidence] = field(default_factory=list)
+    waiting: list[SignoffEvidence] = field(default_factory=list)  # ``missing`` says what each one lacks
+
+    @property
+    def ready_ids(self) -> list[str]:
+        return [e.run_id for e in self.ready]
+
+
+def signoff_candidates(ws: Workspace, corpus_id: str | None = None) -> SignoffCandidates:
+    """Scored runs (of one corpus, or all) with a deployable or fluent tier, split by whether the
+    tier can be confirmed now (the GUI's sign-off list shows ``ready``; ``waiting`` runs can still
+    be rejected)."""
+    ready: list[SignoffEvidence] = []
+    waiting: list[SignoffEvidence] = []
+    for row in repo.list_runs(ws, corpus_id):
+        if row.get("quality_tier") not in REVIEW_GATED_TIERS or not row.get("has_run_card"):
+            continue
+        ev = signoff_evidence(ws, row["run_id"])
+        (ready if ev.can_confirm else waiting).append(ev)
+    return SignoffCandidates(ready, waiting)
 
 
 # --------------------------------------------------------------------------- Task B
@@ -196,7 +416,8 @@ def rejected_words(ws: Workspace, run_id: str) -> list[tuple[str, str]]:
     return out
 
 
-def fst_audit_queue(ws: Workspace, run_ids: Sequence[str], *, limit: int | None = None, seed: int = 0) -> list[tuple[str, str, str]]:
+def fst_audit_queue(ws: Workspace, run_ids: Sequence[str], *, limit: int | None = None,
+                    seed: int = 0) -> list[tuple[str, str, str]]:
     """(run_id, entry_id, word) rejected-word occurrences to audit; a seeded random sample when ``limit`` is set."""
     _require_runs(ws, run_ids)
     items = [(run_id, entry_id, word) for run_id in run_ids for entry_id, word in rejected_words(ws, run_id)]

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mteval_gui.app.review import SignoffEvidence, signoff_status
 from mteval_gui.domain.runcard import RunCard
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
-from mteval_gui.app.review import signoff_status
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
@@ -39,7 +39,8 @@ class RunRow:
     scored_at: str | None = None
     composite: float | None = None
     tier: str | None = None
-    confirmed: bool | None = None  # speaker sign-off of the present tier
+    confirmed: bool | None = None  # speaker sign-off of the present tier (with its evidence)
+    review_evidence: SignoffEvidence | None = None  # deployable/fluent: the ratings a sign-off needs
     chrf: float | None = None
     chrf_ci: tuple[float | None, float | None] | None = None
     composite_ci: tuple[float | None, float | None] | None = None
@@ -116,7 +117,8 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
         r.total_cost, r.cost_per_entry = card.totals.total_cost_usd, card.totals.cost_per_entry_usd
         r.entries_per_minute, r.avg_latency = s.entries_per_minute, s.avg_latency_seconds
     if r.tier in REVIEW_GATED_TIERS:
-        r.confirmed = signoff_status(ws, r.run_id)["confirmed"]
+        status = signoff_status(ws, r.run_id)
+        r.confirmed, r.review_evidence = status["confirmed"], status["evidence"]
     return r
 
 

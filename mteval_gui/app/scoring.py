@@ -60,7 +60,7 @@ def _review_status(ws: Workspace, run_id: str) -> HumanReview | None:
         d = run_review_status(ws, run_id)
     except MtevalError:
         return None
-    return HumanReview(**{k: d.get(k) for k in ("reviewers", "judgments", "agreement", "confirmed") if k in d})
+    return HumanReview(**{k: v for k, v in d.items() if k in HumanReview.model_fields})
 
 
 def _glossary(ws: Workspace, corpus_id: str, glossary: str | Mapping[str, Sequence[str]] | None) -> dict[str, list[str]]:

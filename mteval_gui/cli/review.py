@@ -6,7 +6,9 @@
 - ``mteval judgments import FILE [--format csv|json]``
 - ``mteval judgments allowlist RUN... -o FILE.tsv|FILE.jsonl`` (Task C words speakers accept)
 - ``mteval validate RUN... [--metric ID ...] [--aspect adequacy|fluency|mean] [--json]``
-- ``mteval signoff RUN --reviewer ID confirm|reject [--tier TIER] [--note TEXT]``
+- ``mteval signoff RUN --reviewer ID confirm|reject [--tier TIER] [--note TEXT]``: confirming a
+  deployable or fluent tier needs task A ratings of min(30, entries) entries by 2+ reviewers
+  (:mod:`mteval_gui.app.review`); without them it is refused, naming what is missing.
 """
 
 from __future__ import annotations
@@ -212,12 +214,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_signoff(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import signoff, signoff_status
+    from mteval_gui.app.review import SignoffEvidence, signoff, signoff_status
 
     ws = open_workspace(args)
     j = signoff(ws, args.run, args.reviewer, args.decision, tier=args.tier, note=args.note)
     status = signoff_status(ws, args.run)
+    evidence: SignoffEvidence = status["evidence"]
     state = {True: "confirmed", False: "rejected", None: "pending speaker review"}[status["confirmed"]]
-    print(f"{args.reviewer} {args.decision}s tier {j.payload.get('tier') or '(none)'} of {args.run}; "
+    basis = f" on {evidence.summary()}" if args.decision == "confirm" and evidence.gated else ""
+    print(f"{args.reviewer} {args.decision}s tier {j.payload.get('tier') or '(none)'} of {args.run}{basis}; "
           f"the run's present tier {status['tier'] or '(unscored)'} is {state}")
     return 0

@@ -128,10 +128,25 @@ class Caveat(BaseModel):
 
 
 class HumanReview(BaseModel):
-    reviewers: int = 0
-    judgments: int = 0
-    agreement: float | None = None
-    confirmed: bool | None = None
+    """Speaker review of a run (SPEC §9): judgments, agreement and the sign-off of its tier."""
+
+    reviewers: int = Field(default=0, description="reviewers with a current judgment (tasks A-C) on the run")
+    judgments: int = Field(default=0, description="current judgments (tasks A-C) on the run")
+    agreement: float | None = Field(
+        default=None,
+        description="Krippendorff's alpha (ordinal) of the run's adequacy ratings (None until computable)")
+    confirmed: bool | None = Field(
+        default=None,
+        description="True: the present tier is confirmed by a sign-off with enough ratings behind it; "
+                    "False: rejected; None: no decision yet (or a confirmation without the evidence)")
+    rated_entries: int = Field(default=0, description="entries rated (task A) by at least two reviewers")
+    raters: int = Field(default=0, description="reviewers with a current task A rating on the run")
+    required_entries: int | None = Field(
+        default=None,
+        description="entries that must be rated by two or more reviewers before a deployable or fluent "
+                    "tier can be confirmed: min(30, entries)")
+    confirmed_by: list[str] = Field(default_factory=list,
+                                    description="reviewers whose confirmation of the present tier is in force")
 
 
 class EntryResult(BaseModel):

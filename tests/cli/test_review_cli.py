@@ -56,7 +56,7 @@ def _rate_everything(db):
         J.add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid))
     for k, rid in enumerate(("ana", "ben", "cat")):
         for run_id, values in ratings.items():
-            for eid, a in zip(ENTRIES, values):
+            for eid, a in zip(ENTRIES, values, strict=True):
                 a2 = max(1, min(5, a + (1 if (k + ENTRIES.index(eid)) % 4 == 0 else 0)))
                 J.record_judgment(ws, Judgment(reviewer_id=rid, run_id=run_id, entry_id=eid, adequacy=a2, fluency=a))
     ws.close()
@@ -124,11 +124,63 @@ def test_import_of_a_bad_file_exits_2_with_located_defects(db, tmp_path, capsys)
     ws.close()
 
 
-def test_signoff_and_allowlist(db, tmp_path, capsys):
+def _rate(db, reviewer, run_id, values):
+    ws = Workspace(db)
+    if J.get_reviewer(ws, reviewer) is None:
+        J.add_reviewer(ws, Reviewer(reviewer_id=reviewer, name=reviewer.title()))
+    for eid, a in zip(ENTRIES, values, strict=False):
+        J.record_judgment(ws, Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=eid, adequacy=a, fluency=a))
+    ws.close()
+
+
+def test_signoff_confirm_needs_ratings_by_two_reviewers(db, capsys):
     assert run(db, "reviewers", "add", "ana", "--name", "Ana") == 0
     capsys.readouterr()
+    # no rating at all: refused, saying how many entries and reviewers are still missing; nothing recorded
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 1
+    err = capsys.readouterr().err
+    assert ("cannot confirm tier deployable of sysA: a deployable tier needs speaker ratings first; still missing: "
+            "5 more entries rated by at least 2 reviewers (0 of 5 so far); 2 more reviewers (0 of 2 have rated "
+            "entries of this run)") in err
+    assert "rejecting the tier stays possible" in err
+    ws = Workspace(db)
+    assert J.current_judgments(ws, run_id="sysA", task="signoff") == []
+    ws.close()
+    # one reviewer, then a second one on 3 of the 5 entries: still refused
+    _rate(db, "ana", "sysA", [5, 4, 5, 3, 4])
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 1
+    err = capsys.readouterr().err
+    assert "5 more entries rated by at least 2 reviewers (0 of 5 so far); 1 more reviewer (1 of 2" in err
+    _rate(db, "ben", "sysA", [5, 4, 4])
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 1
+    err = capsys.readouterr().err
+    assert "still missing: 2 more entries rated by at least 2 reviewers (3 of 5 so far)." in err
+    _rate(db, "ben", "sysA", [5, 4, 4, 3, 5])
+    # units (5,5) (4,4) (5,4) (3,3) (4,5): ordinal D_o = 4·16/10 = 6.4, D_e = 1440/90 = 16, α = 1 - 6.4/16
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 0
+    assert capsys.readouterr().out.strip() == (
+        "ana confirms tier deployable of sysA on 5 entries rated by at least 2 reviewers (2 reviewers in all), "
+        "Krippendorff's α 0.600; the run's present tier deployable is confirmed")
+    ws = Workspace(db)
+    (j,) = J.current_judgments(ws, run_id="sysA", task="signoff")
+    assert j.payload["evidence"] == {"entries": 5, "rated_entries": 5, "required_entries": 5, "reviewers": 2,
+                                     "agreement": 0.6}
+    ws.close()
+
+
+def test_signoff_reject_needs_no_ratings(db, capsys):
+    assert run(db, "reviewers", "add", "ana", "--name", "Ana") == 0
+    capsys.readouterr()
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "reject", "--note", "wrong person marking") == 0
+    out = capsys.readouterr().out.strip()
+    assert out == "ana rejects tier deployable of sysA; the run's present tier deployable is rejected"
+
+
+def test_signoff_and_allowlist(db, tmp_path, capsys):
+    _rate(db, "ana", "sysA", [5, 4, 5, 3, 4])
+    _rate(db, "ben", "sysA", [5, 4, 4, 3, 5])
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm", "--note", "speakers agree") == 0
-    assert capsys.readouterr().out.strip() == "ana confirms tier deployable of sysA; the run's present tier deployable is confirmed"
+    assert "the run's present tier deployable is confirmed" in capsys.readouterr().out
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "reject") == 0
     assert "is rejected" in capsys.readouterr().out
     assert run(db, "signoff", "sysA", "--reviewer", "nobody", "confirm") == 1
@@ -140,3 +192,89 @@ def test_signoff_and_allowlist(db, tmp_path, capsys):
     out = tmp_path / "allow.tsv"
     assert run(db, "judgments", "allowlist", "sysB", "-o", str(out)) == 0
     assert out.read_text(encoding="utf-8").splitlines()[1] == "namôya\tEstablished\t1\t1\tsysB\te2"
+
+
+@pytest.fixture
+def fluent_db(tmp_path):
+    """A scored 36-entry run whose outputs equal their references: composite 1.0, tier fluent."""
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"e{i}", "source": f"the cat {i} sleeps",
+                                          "reference": f"le chat {i} dort"}) + "\n" for i in range(36)),
+                      encoding="utf-8")
+    runf = tmp_path / "oracle.jsonl"
+    runf.write_text(json.dumps({"run": {"run_id": "oracle"}}) + "\n" + "".join(
+        json.dumps({"id": f"e{i}", "predicted": f"le chat {i} dort"}) + "\n" for i in range(36)), encoding="utf-8")
+    db = str(tmp_path / "ws.sqlite")
+    assert main(["--db", db, "import", "corpus", str(corpus), "--id", "c", "--source-lang", "eng",
+                 "--target-lang", "fra"]) == 0
+    assert main(["--db", db, "import", "run", str(runf), "--corpus", "c"]) == 0
+    assert main(["--db", db, "score", "oracle", "--metrics", "core.exact", "core.chrf", "--bootstrap", "20"]) == 0
+    return db
+
+
+def _card_review(db, tmp_path):
+    out = tmp_path / "card.json"
+    assert main(["--db", db, "export", "runcard", "oracle", "-o", str(out)]) == 0
+    card = json.loads(out.read_text(encoding="utf-8"))
+    return card["human_review"], card["scores"]["quality_tier_display"]
+
+
+def test_fluent_run_is_not_confirmed_without_ratings(fluent_db, tmp_path, capsys):
+    from mteval_gui.app.runs import load_run_row
+
+    db = fluent_db
+    assert run(db, "reviewers", "add", "ana", "--name", "Ana") == 0
+    capsys.readouterr()
+    assert run(db, "signoff", "oracle", "--reviewer", "ana", "confirm") == 1
+    assert ("cannot confirm tier fluent of oracle: a fluent tier needs speaker ratings first; still missing: 30 more "
+            "entries rated by at least 2 reviewers (0 of 30 so far); 2 more reviewers") in capsys.readouterr().err
+    review, display = _card_review(db, tmp_path)
+    assert review["confirmed"] is None and review["reviewers"] == 0 and review["required_entries"] == 30
+    assert display == "fluent (pending speaker review)"
+    # a confirmation recorded without the evidence (an old workspace, an imported log) confirms nothing
+    ws = Workspace(db)
+    J.signoff(ws, "oracle", "ana", "confirm")
+    row = load_run_row(ws, "oracle")
+    assert row.confirmed is None and row.pending_review and row.review_evidence.rated_entries == 0
+    ws.close()
+    review, display = _card_review(db, tmp_path)
+    assert review["confirmed"] is None and display == "fluent (pending speaker review)"
+
+
+def test_fluent_run_confirmed_on_30_entries_by_two_reviewers(fluent_db, tmp_path, capsys):
+    from mteval_gui.app.review import signoff_candidates
+    from mteval_gui.app.runs import load_run_row
+
+    db = fluent_db
+    ws = Workspace(db)
+    for rid in ("ana", "ben"):
+        J.add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid.title()))
+    for i in range(29):
+        a = 5 if i % 3 else 4
+        for rid in ("ana", "ben"):
+            J.record_judgment(ws, Judgment(reviewer_id=rid, run_id="oracle", entry_id=f"e{i}",
+                                           adequacy=a if rid == "ana" or i != 0 else 5, fluency=5))
+    J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="oracle", entry_id="e29", adequacy=5))
+    cands = signoff_candidates(ws)
+    assert cands.ready == [] and [e.run_id for e in cands.waiting] == ["oracle"]
+    assert cands.waiting[0].missing == ["1 more entry rated by at least 2 reviewers (29 of 30 so far)"]
+    J.record_judgment(ws, Judgment(reviewer_id="ben", run_id="oracle", entry_id="e29", fluency=4))
+    assert signoff_candidates(ws).ready_ids == ["oracle"]
+    ws.close()
+    assert run(db, "signoff", "oracle", "--reviewer", "ana", "confirm") == 0
+    out = capsys.readouterr().out
+    assert "ana confirms tier fluent of oracle on 30 entries rated by at least 2 reviewers (2 reviewers in all)" in out
+    assert out.strip().endswith("the run's present tier fluent is confirmed")
+    review, display = _card_review(db, tmp_path)
+    ws = Workspace(db)
+    from mteval_gui.app.review import signoff_evidence
+
+    alpha = signoff_evidence(ws, "oracle").agreement
+    assert alpha is not None and f"Krippendorff's α {alpha:.3f}" in out
+    assert review == {"reviewers": 2, "judgments": 60, "agreement": alpha, "confirmed": True, "rated_entries": 30,
+                      "raters": 2, "required_entries": 30, "confirmed_by": ["ana"]}
+    assert display == "fluent (confirmed by speaker review)"
+    # ratings undone afterwards: the confirmation no longer stands
+    J.undo_last(ws, "ben", "oracle")
+    assert load_run_row(ws, "oracle").confirmed is None
+    ws.close()

@@ -184,6 +184,16 @@ def test_randomised_order_is_fixed_per_reviewer(window, scored_ws):
     assert ids() == ["e1", "e2", "e3", "e4", "e5"]
 
 
+def _rate_by_two(ws, run_id: str) -> None:
+    from mteval_gui.domain.judgments import Judgment
+
+    if jstore.get_reviewer(ws, "bo") is None:
+        jstore.add_reviewer(ws, Reviewer(reviewer_id="bo", name="Bo"))
+    for rid in ("amy", "bo"):
+        for eid in ("e1", "e2", "e3", "e4", "e5"):
+            jstore.record_judgment(ws, Judgment(reviewer_id=rid, run_id=run_id, entry_id=eid, adequacy=5, fluency=5))
+
+
 def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
     from mteval_gui.store.results import load_run_card
 
@@ -198,6 +208,7 @@ def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
     validation.refresh()
     validation.signoff_run.setCurrentIndex(validation.signoff_run.findData("good"))
     assert window.entries_page.ratings.reviewer_id == "amy"  # the only reviewer is preselected
+    _rate_by_two(scored_ws, "good")  # a fluent tier is confirmed on ratings of two reviewers
     validation.sign("confirm")
     assert validation.signoff_state.text() == "Tier fluent: confirmed (1 decision(s))"
     assert tier() == "fluent ✓"

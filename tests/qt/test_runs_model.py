@@ -81,4 +81,12 @@ def test_rows_from_scored_workspace(scored_ws):
     jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
     jstore.signoff(scored_ws, "good", "amy", "confirm")
     rows = {r.run_id: r for r in load_run_rows(scored_ws)}
+    assert rows["good"].confirmed is None and rows["good"].pending_review  # no ratings behind it
+    from mteval_gui.domain.judgments import Judgment
+
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="bo", name="Bo"))
+    for rid in ("amy", "bo"):
+        for eid in ("e1", "e2", "e3", "e4", "e5"):
+            jstore.record_judgment(scored_ws, Judgment(reviewer_id=rid, run_id="good", entry_id=eid, adequacy=5))
+    rows = {r.run_id: r for r in load_run_rows(scored_ws)}
     assert rows["good"].confirmed is True and not rows["good"].pending_review
