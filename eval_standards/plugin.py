@@ -2,16 +2,18 @@
 
 The bundled standards register themselves exactly as an installed plugin package does: the
 application finds this object through the entry point named in ``pyproject.toml`` and never
-imports ``eval_standards`` by name. Their language cards are the application's bundled cards
-(``language_cards/``), so no cards folder is declared here.
+imports ``eval_standards`` by name. ÈwéBench is the suite they provide. Their language cards
+are the application's bundled cards (``language_cards/``), so no cards folder is declared here.
 """
 
 from __future__ import annotations
 
-from mteval_gui.domain.plugin import StandardsPlugin
+from mteval_gui.domain.plugin import StandardsPlugin, SuiteDecl
 
 PLUGIN = StandardsPlugin(
     name="eval_standards",
     packages=["eval_standards"],
-    description="Plains Cree linter and semantic validator; Ewe orthography and quality heuristic",
+    suites=[SuiteDecl(name="ewebench", title="ÈwéBench", python_name="eval_standards.ewe.bench.suite:SUITE",
+                      description="score ÈwéBench LLM suites for Ewe (ÈwéScore)")],
+    description="Plains Cree linter and semantic validator; Ewe orthography, quality heuristic and ÈwéBench",
 )

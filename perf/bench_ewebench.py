@@ -21,11 +21,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from eval_standards.ewe.quality import ewe_quality  # noqa: E402
-from mteval_gui.benchmarks.ewebench import score_suite  # noqa: E402
-from mteval_gui.domain.ewebench import ResponseRecord, Responses  # noqa: E402
-from mteval_gui.io.ewebench import read_suite  # noqa: E402
-from mteval_gui.store import Workspace  # noqa: E402
-from mteval_gui.store.benchmarks import get_benchmark_run, save_benchmark_run  # noqa: E402
+from mteval_gui.app.bench import get_benchmark_run, open_suite, save_benchmark_run, score_suite  # noqa: E402
+from mteval_gui.app.workspace import Workspace  # noqa: E402
+from mteval_gui.domain.benchmark import ResponseRecord, Responses  # noqa: E402
+
+read_suite = open_suite("ewebench").read_suite
 
 TEXTS = [
     "Ŋdi na wò! Mele nyuie. Ame siwo le afi sia nye Kofi kple Ama.",

@@ -19,9 +19,11 @@ from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
 LEGACY_GLOSSARY_PREFIX = "glossary."
+LEGACY_SUITE_SUFFIX = "_suite"  # "<suite>_suite": one suite's folder, before suite_folders
 
 __all__ = ["ANALYZER_KINDS", "ScoringOptions", "WorkspaceSettings", "SettingError", "load_settings", "save_settings",
-           "set_setting", "unset_setting", "setting_rows", "scoring_options_for", "analyzer_folder"]
+           "set_setting", "unset_setting", "setting_rows", "scoring_options_for", "analyzer_folder",
+           "remember_suite_folder"]
 
 
 class SettingError(MtevalError):
@@ -37,13 +39,19 @@ def load_settings(ws: Workspace) -> WorkspaceSettings:
     stored = repo.all_settings(ws)
     data: dict[str, Any] = {}
     glossaries: dict[str, str] = {}
+    folders: dict[str, str] = {}
     for key, value in stored.items():
         if key.startswith(LEGACY_GLOSSARY_PREFIX) and isinstance(value, str):
             glossaries[key[len(LEGACY_GLOSSARY_PREFIX):]] = value
         elif key in WorkspaceSettings.model_fields:
             data[key] = value
+        elif _legacy_suite_key(key) and isinstance(value, str):
+            folders[key[: -len(LEGACY_SUITE_SUFFIX)]] = value
     if glossaries:
         data["glossaries"] = {**glossaries, **(data.get("glossaries") or {})}
+    if folders:
+        stored_folders = data.get("suite_folders")
+        data["suite_folders"] = {**folders, **(stored_folders if isinstance(stored_folders, dict) else {})}
     out = WorkspaceSettings()
     for key, value in data.items():
         try:
@@ -51,6 +59,17 @@ def load_settings(ws: Workspace) -> WorkspaceSettings:
         except ValidationError:
             continue  # a broken stored value falls back to the default; `mteval settings list` shows it
     return out
+
+
+def _legacy_suite_key(key: str) -> bool:
+    return (key.endswith(LEGACY_SUITE_SUFFIX) and key != LEGACY_SUITE_SUFFIX
+            and key not in WorkspaceSettings.model_fields)
+
+
+def remember_suite_folder(ws: Workspace, suite: str, folder: str) -> WorkspaceSettings:
+    """Store the folder of ``suite``'s test files last opened (``suite_folders``)."""
+    settings = load_settings(ws)
+    return set_setting(ws, "suite_folders", {**settings.suite_folders, suite: folder})
 
 
 def _store(ws: Workspace, key: str, value: Any) -> None:
@@ -64,7 +83,7 @@ def save_settings(ws: Workspace, settings: WorkspaceSettings) -> None:
     for key in WorkspaceSettings.keys():
         _store(ws, key, data[key])
     for key in repo.all_settings(ws):
-        if key.startswith(LEGACY_GLOSSARY_PREFIX):
+        if key.startswith(LEGACY_GLOSSARY_PREFIX) or _legacy_suite_key(key):
             repo.set_setting(ws, key, None)
 
 
@@ -77,7 +96,7 @@ def set_setting(ws: Workspace, key: str, value: Any) -> WorkspaceSettings:
         setattr(settings, key, value)
     except ValidationError as exc:
         raise SettingError(f"setting {key!r} ({WorkspaceSettings.type_name(key)}): {_problems(exc)}") from exc
-    if key == "glossaries":
+    if key in ("glossaries", "suite_folders"):
         save_settings(ws, settings)  # also drops the keys of earlier versions
     else:
         _store(ws, key, settings.model_dump(mode="json")[key])
@@ -87,9 +106,9 @@ def set_setting(ws: Workspace, key: str, value: Any) -> WorkspaceSettings:
 def unset_setting(ws: Workspace, key: str) -> None:
     if key not in WorkspaceSettings.model_fields:
         raise SettingError(f"unknown setting {key!r}; known settings: {', '.join(WorkspaceSettings.keys())}")
-    if key == "glossaries":
+    if key in ("glossaries", "suite_folders"):
         for k in repo.all_settings(ws):
-            if k.startswith(LEGACY_GLOSSARY_PREFIX):
+            if (k.startswith(LEGACY_GLOSSARY_PREFIX) if key == "glossaries" else _legacy_suite_key(k)):
                 repo.set_setting(ws, k, None)
     repo.set_setting(ws, key, None)
 

@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", metavar="PATH", help="workspace database (default: $MTEVAL_DB or the user data folder)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    late = []
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_"):
             continue
@@ -39,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)
+        if callable(getattr(module, "register_late", None)):
+            late.append(module.register_late)
+    for register_late in late:  # commands named by plugins (suites) never hide the application's own
+        register_late(sub)
     return parser
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from mteval_gui.app.standards import CardReport
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("cards", help="list, validate and add language cards",
                               description="List, validate and add language cards. Cards come from the user cards "
                                           "folder, the bundled cards ($MTEVAL_CARDS_DIR replaces them) and installed "

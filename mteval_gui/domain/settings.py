@@ -41,8 +41,9 @@ class WorkspaceSettings(BaseModel):
     glossaries: dict[str, str] = Field(
         default_factory=dict, title="Corpus glossaries",
         description="The glossary used for terminology, per corpus ({corpus_id: glossary_id}).")
-    ewebench_suite: str | None = Field(
-        None, title="ÈwéBench suite folder", description="Folder of the ÈwéBench test files last opened.")
+    suite_folders: dict[str, str] = Field(
+        default_factory=dict, title="Benchmark suite folders",
+        description="The folder of test files last opened for each benchmark suite ({suite: folder}).")
 
     @field_validator("analyzer_paths")
     @classmethod

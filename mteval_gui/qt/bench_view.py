@@ -1,15 +1,17 @@
-"""The ÈwéBench tab: models with their ÈwéScore and category scores, a chart, and every test.
+"""A benchmark suite's tab (one per installed suite, e.g. ÈwéBench): models with their suite score
+and category scores, a chart, and every test.
 
 Layout: a toolbar (score a responses file, open a results file, export, delete), the models
-table (ÈwéScore, passed/total, one column per category; inactive categories shown as "—"), a
-grouped bar chart of category scores per model (QtCharts), and below a category filter, the
-tests of the selected model (status, score, pass) and a detail pane with the prompt, the
-response and the score explanation (keywords found, format criteria passed/failed/unscored,
-each Ewe quality component). A "Run" page lists the ÈwéScore breakdown, suite defects,
-provider errors and missing responses.
+table (suite score, passed/total, one column per category of the suite; inactive categories
+shown as "—"), a grouped bar chart of category scores per model (QtCharts), and below a
+category filter, the tests of the selected model (status, score, pass) and a detail pane with
+the prompt, the response and the score explanation the suite's method wrote. A "Run" page
+lists the score breakdown, suite defects, provider errors and missing responses.
 
-Results scored here are stored in the workspace (``store.benchmarks``); without a workspace
-they stay in the tab until it closes. Sorting happens inside the item models.
+Everything suite-specific (title, score name, categories with titles, weights and short
+labels) comes from the suite's declaration (``app.bench.open_suite``). Results scored here are
+stored in the workspace; without a workspace they stay in the tab until it closes. Sorting
+happens inside the item models.
 """
 
 from __future__ import annotations
@@ -44,25 +46,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mteval_gui.domain.ewebench import CATEGORY_TITLES, CATEGORY_WEIGHTS, BenchmarkResult, BenchTestResult
+from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, open_suite, suite_infos
 from mteval_gui.app.workspace import Workspace
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
 
-SHORT = {
-    "linguistic_comprehension": "Ling.",
-    "text_generation": "Gen.",
-    "reasoning": "Reas.",
-    "translation": "Trans.",
-    "cultural_knowledge": "Cult.",
-    "instruction_following": "Instr.",
-    "multi_turn": "Multi",
-    "agentic": "Agent.",
-    "style_adaptation": "Style",
-    "robustness": "Robust.",
-}
 STATUS_COLOURS = {
     "passed": "#d8f0d8",
     "failed": "#f6dcdc",
@@ -157,26 +147,39 @@ class _SortedTableModel(QAbstractTableModel):
         self.endResetModel()
 
 
-class BenchModelsModel(_SortedTableModel):
-    """One row per model: ÈwéScore, passed/total and the ten category scores."""
+def default_suite() -> SuiteHandle:
+    """The first installed suite (the tab of a window with one suite)."""
+    infos = suite_infos()
+    if not infos:
+        from mteval_gui.app.bench import SuiteError
 
-    def __init__(self, parent=None):
+        raise SuiteError("no benchmark suite is installed")
+    return open_suite(infos[0].name)
+
+
+class BenchModelsModel(_SortedTableModel):
+    """One row per model: suite score, passed/total and the suite's category scores."""
+
+    def __init__(self, parent=None, suite: SuiteHandle | None = None):
         super().__init__(parent)
-        self.categories: list[str] = list(CATEGORY_WEIGHTS)
+        self.suite = suite if suite is not None else default_suite()
+        self.categories: list[str] = self.suite.definition.category_order()
         self._rebuild_columns()
 
     def _rebuild_columns(self) -> None:
+        d = self.suite.definition
         cols = [
             _Col("model", self.tr("Model"), lambda r: r.result.model.casefold()),
-            _Col("score", self.tr("ÈwéScore"), lambda r: r.result.ewe_score,
+            _Col("score", d.score_name, lambda r: r.result.score,
                  self.tr("Σ category score × weight / Σ weights of the categories that were run")),
             _Col("passed", self.tr("Passed"), lambda r: (r.result.passed / r.result.total) if r.result.total else None,
                  self.tr("Tests with score ≥ 0.7 / tests of the categories that were run")),
         ]
+        weights = d.weights()
         for cat in self.categories:
-            w = CATEGORY_WEIGHTS.get(cat, 0.0)
-            title = CATEGORY_TITLES.get(cat, cat)
-            cols.append(_Col(f"cat:{cat}", SHORT.get(cat, cat[:6]), self._cat_getter(cat),
+            w = weights.get(cat, 0.0)
+            title = d.category_title(cat)
+            cols.append(_Col(f"cat:{cat}", d.category_label(cat), self._cat_getter(cat),
                              self.tr("{0} (weight {1:.0f} %)").format(title, 100 * w)))
         cols.append(_Col("created", self.tr("Scored"), lambda r: r.result.created_at))
         self.columns = cols
@@ -189,7 +192,7 @@ class BenchModelsModel(_SortedTableModel):
         return get
 
     def set_rows(self, rows: list[BenchRow]) -> None:
-        cats = list(CATEGORY_WEIGHTS)
+        cats = self.suite.definition.category_order()
         for r in rows:
             for c in r.result.categories:
                 if c.category not in cats:
@@ -218,7 +221,7 @@ class BenchModelsModel(_SortedTableModel):
             if col.key == "model":
                 return res.model if row.stored else self.tr("{0} (not stored)").format(res.model)
             if col.key == "score":
-                return _num(res.ewe_score)
+                return _num(res.score)
             if col.key == "passed":
                 return f"{res.passed}/{res.total}"
             if col.key == "created":
@@ -236,7 +239,8 @@ class BenchModelsModel(_SortedTableModel):
                 if c is None:
                     return self.tr("not in this suite")
                 if not c.active:
-                    return self.tr("not run: no response for any test of this category (left out of the ÈwéScore)")
+                    return self.tr("not run: no response for any test of this category (left out of the {0})").format(
+                        self.suite.score_name)
                 return self.tr("{0}: {1:.1f} — passed {2}/{3}; errors {4}, missing {5}, unscorable {6}").format(
                     c.title, c.score or 0.0, c.passed, c.total, c.errors, c.missing, c.unscorable)
             if col.key == "model":
@@ -247,8 +251,9 @@ class BenchModelsModel(_SortedTableModel):
 class BenchTestsModel(_SortedTableModel):
     """The tests of one model (optionally one category): status, score and pass."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, suite: SuiteHandle | None = None):
         super().__init__(parent)
+        self.suite = suite if suite is not None else default_suite()
         self.columns = [
             _Col("test", self.tr("Test"), lambda t: t.test_id.casefold()),
             _Col("category", self.tr("Category"), lambda t: t.category),
@@ -282,7 +287,7 @@ class BenchTestsModel(_SortedTableModel):
             if col.key == "test":
                 return t.test_id
             if col.key == "category":
-                return CATEGORY_TITLES.get(t.category, t.category)
+                return self.suite.definition.category_title(t.category)
             if col.key == "method":
                 return t.method or "?"
             if col.key == "status":
@@ -305,8 +310,9 @@ class BenchTestsModel(_SortedTableModel):
 class CategoryChart(QChartView):
     """Grouped bars: one bar set per model, one group per category (0–100)."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, suite: SuiteHandle | None = None):
         super().__init__(parent)
+        self.suite = suite if suite is not None else default_suite()
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumHeight(220)
         self.chart_ = QChart()
@@ -322,18 +328,19 @@ class CategoryChart(QChartView):
         for axis in list(ch.axes()):
             ch.removeAxis(axis)
         self.bar_sets = []
-        cats = list(CATEGORY_WEIGHTS)
+        d = self.suite.definition
+        cats = d.category_order()
         for r in results:
             cats += [c.category for c in r.categories if c.category not in cats]
         cats = [c for c in cats if any(r.category(c) is not None for r in results)] if results else []
         self.categories = cats
         if not results:
-            ch.setTitle(self.tr("No ÈwéBench results yet"))
+            ch.setTitle(self.tr("No {0} results yet").format(self.suite.title))
             return
         ch.setTitle(self.tr("Category scores (0–100); hover a bar for details"))
         series = QBarSeries()
         for i, r in enumerate(results):
-            bs = QBarSet(f"{r.model} ({_num(r.ewe_score)})")
+            bs = QBarSet(f"{r.model} ({_num(r.score)})")
             bs.setColor(QColor(SERIES_COLOURS[i % len(SERIES_COLOURS)]))
             for c in cats:
                 cr = r.category(c)
@@ -344,7 +351,7 @@ class CategoryChart(QChartView):
         self._results = results
         ch.addSeries(series)
         ax = QBarCategoryAxis()
-        ax.append([SHORT.get(c, c[:6]) for c in cats])
+        ax.append([d.category_label(c) for c in cats])
         font = ax.labelsFont()
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
         ax.setLabelsFont(font)
@@ -363,7 +370,7 @@ class CategoryChart(QChartView):
         r = self._results[model_index]
         cat = self.categories[category_index]
         c = r.category(cat)
-        title = CATEGORY_TITLES.get(cat, cat)
+        title = self.suite.definition.category_title(cat)
         if c is None or not c.active:
             return self.tr("{0} — {1}: not run").format(r.model, title)
         return self.tr("{0} — {1}: {2} (passed {3}/{4})").format(r.model, title, _num(c.score), c.passed, c.total)
@@ -378,9 +385,10 @@ class CategoryChart(QChartView):
 class ScoreDialog(QDialog):
     """Choose a suite folder, a responses file (or folder) and a model name."""
 
-    def __init__(self, parent: QWidget | None = None, suite: str = "", responses: str = "", model: str = ""):
+    def __init__(self, parent: QWidget | None = None, suite: str = "", responses: str = "", model: str = "",
+                 title: str = ""):
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Score ÈwéBench responses"))
+        self.setWindowTitle(self.tr("Score {0} responses").format(title))
         form = QFormLayout(self)
         self.suite_edit = QLineEdit(suite)
         self.suite_edit.setObjectName("suiteEdit")
@@ -429,12 +437,15 @@ class ScoreDialog(QDialog):
 
 
 class BenchmarkTab(QWidget):
-    """The ÈwéBench tab of the main window. ``BenchmarkTab(workspace)``; ``set_workspace(ws)``."""
+    """The tab of one benchmark suite. ``BenchmarkTab(workspace, suite=NAME)`` (default: the first
+    installed suite); ``set_workspace(ws)``."""
 
     results_changed = Signal()
 
-    def __init__(self, workspace: Workspace | None = None, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace | None = None, parent: QWidget | None = None,
+                 suite: str | None = None):
         super().__init__(parent)
+        self.suite = open_suite(suite) if suite is not None else default_suite()
         self.setObjectName("benchmarkTab")
         self.ws: Workspace | None = None
         self._rows: list[BenchRow] = []
@@ -442,10 +453,12 @@ class BenchmarkTab(QWidget):
 
         bar = QHBoxLayout()
         self.score_button = QPushButton(self.tr("Score responses…"))
-        self.score_button.setToolTip(self.tr("Score a model's responses against an ÈwéBench suite folder"))
+        self.score_button.setToolTip(self.tr("Score a model's responses against a {0} suite folder").format(
+            self.suite.title))
         self.score_button.clicked.connect(self.choose_and_score)
         self.open_button = QPushButton(self.tr("Open results…"))
-        self.open_button.setToolTip(self.tr("Add a results file written by 'mteval ewebench score -o'"))
+        self.open_button.setToolTip(self.tr("Add a results file written by '{0}'").format(
+            f"mteval bench {self.suite.name} score -o"))
         self.open_button.clicked.connect(self.choose_and_open)
         self.export_button = QPushButton(self.tr("Export…"))
         self.export_button.setToolTip(self.tr("Write the selected model's results as JSON or CSV"))
@@ -460,22 +473,22 @@ class BenchmarkTab(QWidget):
         self.summary_label.setObjectName("benchSummary")
         bar.addWidget(self.summary_label)
 
-        self.models_model = BenchModelsModel(self)
+        self.models_model = BenchModelsModel(self, self.suite)
         self.models_view = QTableView()
         self.models_view.setObjectName("benchModels")
         self.models_view.setModel(self.models_model)
         self._table_defaults(self.models_view)
         self.models_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.models_view.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # best ÈwéScore first
+        self.models_view.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # best suite score first
         self.models_view.selectionModel().currentRowChanged.connect(lambda *_: self._model_selected())
 
-        self.chart = CategoryChart()
+        self.chart = CategoryChart(suite=self.suite)
         self.chart.setObjectName("benchChart")
 
         self.category_combo = QComboBox()
         self.category_combo.setObjectName("benchCategory")
         self.category_combo.currentIndexChanged.connect(lambda _: self._fill_tests())
-        self.tests_model = BenchTestsModel(self)
+        self.tests_model = BenchTestsModel(self, self.suite)
         self.tests_view = QTableView()
         self.tests_view.setObjectName("benchTests")
         self.tests_view.setModel(self.tests_model)
@@ -537,13 +550,13 @@ class BenchmarkTab(QWidget):
 
     # ----- data --------------------------------------------------------------------------------
     def set_workspace(self, ws: Workspace | None) -> None:
-        """Show the ÈwéBench runs stored in ``ws`` (None: an empty tab; results opened stay unsaved)."""
+        """Show the suite's runs stored in ``ws`` (None: an empty tab; results opened stay unsaved)."""
         self.ws = ws
         rows: list[BenchRow] = []
         if ws is not None:
-            from mteval_gui.app.bench import get_benchmark_run, list_benchmark_runs
+            from mteval_gui.app.bench import get_benchmark_run
 
-            for s in list_benchmark_runs(ws):
+            for s in self.suite.list_runs(ws):
                 rows.append(BenchRow(s.bench_run_id, get_benchmark_run(ws, s.bench_run_id), True))
         self._set_rows(rows)
 
@@ -582,16 +595,13 @@ class BenchmarkTab(QWidget):
 
     def score_files(self, suite_dir: str | Path, responses: str | Path, model: str | None = None) -> BenchmarkResult:
         """Read a suite and a responses file, score them and add the result (errors raise)."""
-        from mteval_gui.app.bench import score_suite
-        from mteval_gui.app.bench import read_responses, read_suite
-
-        suite = read_suite(suite_dir)
-        result = score_suite(suite, read_responses(responses, suite), model=model)
+        suite = self.suite.read_suite(suite_dir)
+        result = self.suite.score_suite(suite, self.suite.read_responses(responses, suite), model=model)
         self.add_result(result)
         if self.ws is not None:
-            from mteval_gui.app.settings import set_setting
+            from mteval_gui.app.settings import remember_suite_folder
 
-            set_setting(self.ws, "ewebench_suite", str(suite_dir))
+            remember_suite_folder(self.ws, self.suite.name, str(suite_dir))
         return result
 
     def open_results_file(self, path: str | Path) -> BenchmarkResult:
@@ -624,8 +634,8 @@ class BenchmarkTab(QWidget):
         if self.ws is not None:
             from mteval_gui.app.settings import load_settings
 
-            suite = load_settings(self.ws).ewebench_suite or ""
-        dlg = ScoreDialog(self, suite=suite)
+            suite = load_settings(self.ws).suite_folders.get(self.suite.name, "")
+        dlg = ScoreDialog(self, suite=suite, title=self.suite.title)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         suite_dir, responses, model = dlg.values()
@@ -637,8 +647,8 @@ class BenchmarkTab(QWidget):
     def choose_and_open(self) -> None:
         from mteval_gui.qt.dialogs import show_error
 
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open ÈwéBench results"), "",
-                                              self.tr("ÈwéBench results (*.json);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open {0} results").format(self.suite.title), "",
+                                              self.tr("{0} results (*.json);;All files (*)").format(self.suite.title))
         if not path:
             return
         try:
@@ -664,7 +674,8 @@ class BenchmarkTab(QWidget):
         result = self.selected_result()
         if result is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export ÈwéBench results"), f"ewebench-{result.model}.json",
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export {0} results").format(self.suite.title),
+                                              f"{self.suite.name}-{result.model}.json",
                                               self.tr("JSON (*.json);;CSV, one row per test (*.csv)"))
         if not path:
             return
@@ -680,7 +691,7 @@ class BenchmarkTab(QWidget):
         if row is None:
             return
         if ask and not confirm(self, self.tr("Delete results"),
-                               self.tr("Remove the ÈwéBench results of {0}?").format(row.result.model)):
+                               self.tr("Remove the {0} results of {1}?").format(self.suite.title, row.result.model)):
             return
         if row.stored and self.ws is not None:
             from mteval_gui.app.bench import delete_benchmark_run
@@ -735,7 +746,7 @@ class BenchmarkTab(QWidget):
         score = _num(t.score, 3)
         verdict = "" if t.passed is None else (self.tr("passed") if t.passed else self.tr("not passed"))
         parts = [f"<h3>{e(t.test_id)}</h3>",
-                 f"<p>{e(CATEGORY_TITLES.get(t.category, t.category))} · {e(t.method or '?')} · {e(status)} · "
+                 f"<p>{e(self.suite.definition.category_title(t.category))} · {e(t.method or '?')} · {e(status)} · "
                  f"<b>{self.tr('score')} {score}</b> {e(verdict)}</p>",
                  f"<h4>{self.tr('Prompt')}</h4><p style='white-space: pre-wrap'>{e(t.prompt)}</p>"]
         if t.error:
@@ -761,7 +772,7 @@ class BenchmarkTab(QWidget):
 
     def _run_html(self, r: BenchmarkResult) -> str:
         e = html.escape
-        parts = [f"<h3>{e(r.model)} — ÈwéScore {_num(r.ewe_score)}</h3>",
+        parts = [f"<h3>{e(r.model)} — {e(r.score_name)} {_num(r.score)}</h3>",
                  f"<p>{self.tr('Suite')}: {e(r.suite_path)}<br>{self.tr('Responses')}: {e(r.responses_path or '')}<br>"
                  f"{self.tr('Scored')}: {e(r.created_at)}</p>"]
         rows = []
@@ -776,7 +787,8 @@ class BenchmarkTab(QWidget):
                      + "".join(rows) + "</table>")
         inactive = [c.title for c in r.categories if not c.active]
         if inactive:
-            parts.append(f"<p>{self.tr('Not run (left out of the ÈwéScore)')}: {e(', '.join(inactive))}</p>")
+            left_out = self.tr("Not run (left out of the {0})").format(r.score_name)
+            parts.append(f"<p>{e(left_out)}: {e(', '.join(inactive))}</p>")
         if r.provider_errors:
             items = "".join(f"<li>{e(t.test_id)}: {e(t.error or '')}</li>" for t in r.provider_errors)
             parts.append(f"<h4>{self.tr('Provider errors (scored 0)')}</h4><ul>{items}</ul>")

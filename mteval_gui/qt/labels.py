@@ -208,8 +208,8 @@ _SETTINGS = {
         QT_TRANSLATE_NOOP("settings", 'Reviewer selected when the workspace opens.')),  # noqa: E501
     "glossaries": (QT_TRANSLATE_NOOP("settings", 'Corpus glossaries'),
         QT_TRANSLATE_NOOP("settings", 'The glossary used for terminology, per corpus ({corpus_id: glossary_id}).')),  # noqa: E501
-    "ewebench_suite": (QT_TRANSLATE_NOOP("settings", 'ÈwéBench suite folder'),
-        QT_TRANSLATE_NOOP("settings", 'Folder of the ÈwéBench test files last opened.')),  # noqa: E501
+    "suite_folders": (QT_TRANSLATE_NOOP("settings", 'Benchmark suite folders'),
+        QT_TRANSLATE_NOOP("settings", 'The folder of test files last opened for each benchmark suite ({suite: folder}).')),  # noqa: E501
 }
 
 

@@ -108,7 +108,7 @@ class SettingsDialog(QDialog):
         self.reviewer_combo.setCurrentIndex(max(idx, 0))
         self._add_row(form, "default_reviewer", self.reviewer_combo)
 
-        for key in ("glossaries", "ewebench_suite"):
+        for key in ("glossaries", "suite_folders"):
             value = getattr(s, key)
             text = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else (value or "")
             shown = QLabel(text or self.tr("(not set)"))

@@ -1,21 +1,27 @@
-"""ÈwéBench results in the workspace (tables ``benchmark_runs`` and ``benchmark_results``).
+"""Benchmark results in the workspace (tables ``benchmark_runs`` and ``benchmark_results``), any suite.
 
-- :func:`save_benchmark_run` writes one scored model (one transaction). The id is derived
-  from the model name, the suite and the responses checksums, so saving the same scoring
-  again replaces the earlier copy instead of duplicating it.
+- :func:`save_benchmark_run` writes one scored model (one transaction). The id is
+  ``<prefix>-<hash>`` (the prefix is the suite's, e.g. ``ewb``), the hash derived from the model
+  name, the suite and the responses checksums, so saving the same scoring again replaces the
+  earlier copy instead of duplicating it.
 - :func:`list_benchmark_runs` gives one summary per stored run (newest first).
-- :func:`get_benchmark_run` rebuilds the full :class:`~mteval_gui.domain.ewebench.BenchmarkResult`.
+- :func:`get_benchmark_run` rebuilds the full :class:`~mteval_gui.domain.benchmark.BenchmarkResult`.
 - :func:`delete_benchmark_run` removes a run and its test results.
+
+The suite's name, title and score name are kept in the run's ``meta``; runs stored before
+suites were plugins carry only the title (``benchmark``), which the caller maps to a suite
+(``suites``: title -> (name, score name)).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mteval_gui.domain.ewebench import (
+from mteval_gui.domain.benchmark import (
     BenchmarkResult,
     BenchTestResult,
     CategoryResult,
@@ -36,36 +42,40 @@ class BenchmarkRunSummary:
     suite: str
     suite_sha256: str | None
     responses_path: str | None
-    ewe_score: float | None
+    score: float | None
     categories: dict[str, float | None]  # category -> score (None = inactive)
     created_at: str
+    suite_name: str | None = None  # None: stored before suites were plugins and of no installed suite
+    benchmark: str | None = None  # the suite's title
 
 
-def benchmark_run_id(result: BenchmarkResult) -> str:
+def benchmark_run_id(result: BenchmarkResult, prefix: str = "bench") -> str:
     h = hashlib.sha256()
     for part in (result.model, result.suite_sha256, result.responses_sha256 or result.responses_path or ""):
         h.update(part.encode("utf-8") + b"\0")
-    return "ewb-" + h.hexdigest()[:16]
+    return f"{prefix}-" + h.hexdigest()[:16]
 
 
 def _dumps(x: Any) -> str:
     return json.dumps(x, ensure_ascii=False)
 
 
-def save_benchmark_run(ws: Workspace, result: BenchmarkResult) -> str:
+def save_benchmark_run(ws: Workspace, result: BenchmarkResult, *, prefix: str = "bench") -> str:
     """Store ``result`` (replacing a stored copy of the same scoring); returns its id."""
-    run_id = benchmark_run_id(result)
+    run_id = benchmark_run_id(result, prefix)
     categories = {c.category: c.model_dump(mode="json") for c in result.categories}
     defects = [dict(d.model_dump(mode="json"), source="suite") for d in result.suite_defects]
     defects += [dict(d.model_dump(mode="json"), source="responses") for d in result.response_warnings]
     meta = {
         "benchmark": result.benchmark,
+        "suite": result.suite,
+        "score_name": result.score_name,
         "format_version": result.format_version,
         "responses_sha256": result.responses_sha256,
         "pass_threshold": result.pass_threshold,
         "active_weight": result.active_weight,
         "normalisation": result.normalisation,
-        "lexicon": result.lexicon,
+        "resources": result.resources,
     }
     rows = []
     for pos, t in enumerate(result.tests):
@@ -77,7 +87,7 @@ def save_benchmark_run(ws: Workspace, result: BenchmarkResult) -> str:
         c.execute(
             "INSERT INTO benchmark_runs (bench_run_id, suite, suite_sha256, model, responses_path, score, categories, "
             "defects, created_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run_id, result.suite_path, result.suite_sha256, result.model, result.responses_path, result.ewe_score,
+            (run_id, result.suite_path, result.suite_sha256, result.model, result.responses_path, result.score,
              _dumps(categories), _dumps(defects), result.created_at, _dumps(meta)),
         )
         c.executemany(
@@ -88,29 +98,46 @@ def save_benchmark_run(ws: Workspace, result: BenchmarkResult) -> str:
     return run_id
 
 
-def list_benchmark_runs(ws: Workspace) -> list[BenchmarkRunSummary]:
+def _suite_of(meta: dict[str, Any], suites: Mapping[str, tuple[str, str]] | None) -> tuple[str | None, str | None]:
+    """(suite name, score name) of a stored run's ``meta``."""
+    if isinstance(meta.get("suite"), str):
+        return meta["suite"], meta.get("score_name")
+    known = (suites or {}).get(str(meta.get("benchmark")))
+    return (known[0], known[1]) if known else (None, None)
+
+
+def list_benchmark_runs(ws: Workspace, *, suite: str | None = None,
+                        suites: Mapping[str, tuple[str, str]] | None = None) -> list[BenchmarkRunSummary]:
+    """Stored runs (of one ``suite`` when given), newest first; ``suites`` as in the module docstring."""
     out = []
     for row in ws.conn.execute(
-        "SELECT bench_run_id, model, suite, suite_sha256, responses_path, score, categories, created_at "
+        "SELECT bench_run_id, model, suite, suite_sha256, responses_path, score, categories, created_at, meta "
         "FROM benchmark_runs ORDER BY created_at DESC, model"
     ):
+        meta = json.loads(row["meta"] or "{}")
+        name, _ = _suite_of(meta, suites)
+        if suite is not None and name != suite:
+            continue
         cats = json.loads(row["categories"] or "{}")
         out.append(BenchmarkRunSummary(
             bench_run_id=row["bench_run_id"], model=row["model"], suite=row["suite"], suite_sha256=row["suite_sha256"],
-            responses_path=row["responses_path"], ewe_score=row["score"],
+            responses_path=row["responses_path"], score=row["score"],
             categories={k: (v.get("score") if v.get("active") else None) for k, v in cats.items()},
-            created_at=row["created_at"],
+            created_at=row["created_at"], suite_name=name, benchmark=meta.get("benchmark"),
         ))
     return out
 
 
-def get_benchmark_run(ws: Workspace, bench_run_id: str) -> BenchmarkResult:
+def get_benchmark_run(ws: Workspace, bench_run_id: str,
+                      suites: Mapping[str, tuple[str, str]] | None = None) -> BenchmarkResult:
     row = ws.conn.execute("SELECT * FROM benchmark_runs WHERE bench_run_id = ?", (bench_run_id,)).fetchone()
     if row is None:
-        raise BenchmarkRunNotFound(f"no stored ÈwéBench run {bench_run_id!r}")
+        raise BenchmarkRunNotFound(f"no stored benchmark run {bench_run_id!r}")
     meta = json.loads(row["meta"] or "{}")
+    name, score_name = _suite_of(meta, suites)
     cats = [CategoryResult.model_validate(v) for v in json.loads(row["categories"] or "{}").values()]
-    suite_defects, warnings = [], []
+    suite_defects: list[SuiteDefect] = []
+    warnings: list[SuiteDefect] = []
     for d in json.loads(row["defects"] or "[]"):
         source = d.pop("source", "suite")
         (warnings if source == "responses" else suite_defects).append(SuiteDefect.model_validate(d))
@@ -118,18 +145,20 @@ def get_benchmark_run(ws: Workspace, bench_run_id: str) -> BenchmarkResult:
     for r in ws.conn.execute("SELECT * FROM benchmark_results WHERE bench_run_id = ?", (bench_run_id,)):
         payload = json.loads(r["explanation"] or "{}")
         tests.append((payload.get("position", 0), BenchTestResult(
-            test_id=r["test_id"], category=r["category"], method=r["method"], status=payload.get("status", "scored"),
-            score=r["score"], passed=None if r["passed"] is None else bool(r["passed"]), prompt=payload.get("prompt", ""),
+            test_id=r["test_id"], category=r["category"], method=r["method"],
+            status=payload.get("status", "scored"), score=r["score"],
+            passed=None if r["passed"] is None else bool(r["passed"]), prompt=payload.get("prompt", ""),
             response=r["response"], error=r["error"], explanation=payload.get("explanation", {}),
         )))
     tests.sort(key=lambda p: p[0])
-    extra = {k: meta[k] for k in ("format_version", "pass_threshold") if k in meta}
+    extra = {k: meta[k] for k in ("pass_threshold",) if k in meta}
     return BenchmarkResult(
+        benchmark=str(meta.get("benchmark") or name or "benchmark"), suite=name or "", score_name=score_name or "score",
         model=row["model"], suite_path=row["suite"], suite_sha256=row["suite_sha256"] or "",
         responses_path=row["responses_path"], responses_sha256=meta.get("responses_sha256"),
-        created_at=row["created_at"], ewe_score=row["score"], active_weight=meta.get("active_weight", 0.0),
+        created_at=row["created_at"], score=row["score"], active_weight=meta.get("active_weight", 0.0),
         categories=cats, tests=[t for _, t in tests], suite_defects=suite_defects, response_warnings=warnings,
-        normalisation=meta.get("normalisation", {}), lexicon=meta.get("lexicon", {}), **extra,
+        normalisation=meta.get("normalisation", {}), resources=meta.get("resources", meta.get("lexicon", {})), **extra,
     )
 
 
@@ -137,4 +166,4 @@ def delete_benchmark_run(ws: Workspace, bench_run_id: str) -> None:
     with ws.transaction() as c:
         cur = c.execute("DELETE FROM benchmark_runs WHERE bench_run_id = ?", (bench_run_id,))
         if cur.rowcount == 0:
-            raise BenchmarkRunNotFound(f"no stored ÈwéBench run {bench_run_id!r}")
+            raise BenchmarkRunNotFound(f"no stored benchmark run {bench_run_id!r}")

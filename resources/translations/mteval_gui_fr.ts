@@ -102,10 +102,6 @@
         <translation>Modèle</translation>
     </message>
     <message>
-        <source>ÈwéScore</source>
-        <translation>ÈwéScore</translation>
-    </message>
-    <message>
         <source>Σ category score × weight / Σ weights of the categories that were run</source>
         <translation>Σ score de catégorie × poids / Σ poids des catégories exécutées</translation>
     </message>
@@ -134,8 +130,8 @@
         <translation>absent de cette suite</translation>
     </message>
     <message>
-        <source>not run: no response for any test of this category (left out of the ÈwéScore)</source>
-        <translation>non exécutée : aucune réponse pour cette catégorie (exclue de l&apos;ÈwéScore)</translation>
+        <source>not run: no response for any test of this category (left out of the {0})</source>
+        <translation>non exécutée : aucune réponse pour cette catégorie (exclue du calcul du {0})</translation>
     </message>
     <message>
         <source>{0}: {1:.1f} — passed {2}/{3}; errors {4}, missing {5}, unscorable {6}</source>
@@ -196,16 +192,16 @@
         <translation>Évaluer des réponses…</translation>
     </message>
     <message>
-        <source>Score a model&apos;s responses against an ÈwéBench suite folder</source>
-        <translation>Évaluer les réponses d&apos;un modèle avec un dossier de suite ÈwéBench</translation>
-    </message>
-    <message>
         <source>Open results…</source>
         <translation>Ouvrir des résultats…</translation>
     </message>
     <message>
-        <source>Add a results file written by &apos;mteval ewebench score -o&apos;</source>
-        <translation>Ajouter un fichier de résultats écrit par « mteval ewebench score -o »</translation>
+        <source>Score a model&apos;s responses against a {0} suite folder</source>
+        <translation>Évaluer les réponses d’un modèle avec un dossier de suite {0}</translation>
+    </message>
+    <message>
+        <source>Add a results file written by &apos;{0}&apos;</source>
+        <translation>Ajouter un fichier de résultats écrit par « {0} »</translation>
     </message>
     <message>
         <source>Export…</source>
@@ -244,16 +240,24 @@
         <translation>Aucun résultat : évaluez un fichier de réponses</translation>
     </message>
     <message>
-        <source>Open ÈwéBench results</source>
-        <translation>Ouvrir des résultats ÈwéBench</translation>
+        <source>Open {0} results</source>
+        <translation>Ouvrir des résultats {0}</translation>
     </message>
     <message>
-        <source>ÈwéBench results (*.json);;All files (*)</source>
-        <translation>Résultats ÈwéBench (*.json);;Tous les fichiers (*)</translation>
+        <source>{0} results (*.json);;All files (*)</source>
+        <translation>Résultats {0} (*.json);;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <source>Export ÈwéBench results</source>
-        <translation>Exporter les résultats ÈwéBench</translation>
+        <source>Export {0} results</source>
+        <translation>Exporter les résultats {0}</translation>
+    </message>
+    <message>
+        <source>Remove the {0} results of {1}?</source>
+        <translation>Retirer les résultats {0} de {1} ?</translation>
+    </message>
+    <message>
+        <source>Not run (left out of the {0})</source>
+        <translation>Non exécutées (exclues du calcul du {0})</translation>
     </message>
     <message>
         <source>JSON (*.json);;CSV, one row per test (*.csv)</source>
@@ -262,10 +266,6 @@
     <message>
         <source>Delete results</source>
         <translation>Supprimer les résultats</translation>
-    </message>
-    <message>
-        <source>Remove the ÈwéBench results of {0}?</source>
-        <translation>Retirer les résultats ÈwéBench de {0} ?</translation>
     </message>
     <message>
         <source>All categories</source>
@@ -287,8 +287,8 @@
 <context>
     <name>CategoryChart</name>
     <message>
-        <source>No ÈwéBench results yet</source>
-        <translation>Pas encore de résultats ÈwéBench</translation>
+        <source>No {0} results yet</source>
+        <translation>Pas encore de résultats {0}</translation>
     </message>
     <message>
         <source>Category scores (0–100); hover a bar for details</source>
@@ -1432,10 +1432,6 @@ Télécharger maintenant ?</translation>
         <source>Validation</source>
         <translation>Validation</translation>
     </message>
-    <message>
-        <source>ÈwéBench</source>
-        <translation>ÈwéBench</translation>
-    </message>
 </context>
 <context>
     <name>ProgressPanel</name>
@@ -1826,8 +1822,8 @@ Télécharger maintenant ?</translation>
 <context>
     <name>ScoreDialog</name>
     <message>
-        <source>Score ÈwéBench responses</source>
-        <translation>Évaluer des réponses ÈwéBench</translation>
+        <source>Score {0} responses</source>
+        <translation>Évaluer des réponses {0}</translation>
     </message>
     <message>
         <source>from the responses file</source>
@@ -2445,12 +2441,12 @@ Télécharger maintenant ?</translation>
         <translation>Le glossaire utilisé pour la terminologie, par corpus ({corpus : glossaire}).</translation>
     </message>
     <message>
-        <source>ÈwéBench suite folder</source>
-        <translation>Dossier de la suite ÈwéBench</translation>
+        <source>Benchmark suite folders</source>
+        <translation>Dossiers des suites de benchmark</translation>
     </message>
     <message>
-        <source>Folder of the ÈwéBench test files last opened.</source>
-        <translation>Dossier des fichiers de tests ÈwéBench ouverts en dernier.</translation>
+        <source>The folder of test files last opened for each benchmark suite ({suite: folder}).</source>
+        <translation>Le dossier des fichiers de tests ouvert en dernier pour chaque suite de benchmark ({suite: dossier}).</translation>
     </message>
 </context>
 </TS>

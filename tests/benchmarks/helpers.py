@@ -6,6 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.app.bench import open_suite
+
+EWEBENCH = open_suite("ewebench")  # the suite as the application finds it (entry point of the bundled standards)
+read_suite = EWEBENCH.read_suite
+
 # A partial-run suite: three categories, responses for two of them.
 SMALL_SUITE: dict[str, list[dict[str, Any]]] = {
     "linguistic_comprehension": [

@@ -8,26 +8,22 @@ import json
 
 import pytest
 
-from mteval_gui.benchmarks.ewebench import score_suite
-from mteval_gui.domain.ewebench import Responses
-from mteval_gui.errors import InputError
-from mteval_gui.io.ewebench import read_responses, read_suite
-from mteval_gui.io.ewebench_export import (
-    TEST_COLUMNS,
-    categories_csv,
-    read_result_json,
-    results_csv,
-    write_result_json,
-    write_results_csv,
-)
-from mteval_gui.store.benchmarks import (
+from mteval_gui.app.bench import (
     BenchmarkRunNotFound,
     delete_benchmark_run,
     get_benchmark_run,
     list_benchmark_runs,
+    read_responses,
+    read_result_json,
     save_benchmark_run,
+    score_suite,
+    write_result_json,
+    write_results_csv,
 )
-from tests.benchmarks.helpers import SMALL_EWE_SCORE, SMALL_RESPONSES, write_jsonl, write_suite
+from mteval_gui.domain.benchmark import Responses
+from mteval_gui.errors import InputError
+from mteval_gui.io.benchmark_export import TEST_COLUMNS, categories_csv, results_csv
+from tests.benchmarks.helpers import SMALL_EWE_SCORE, SMALL_RESPONSES, read_suite, write_jsonl, write_suite
 
 
 @pytest.fixture
@@ -46,7 +42,7 @@ def test_jsonl_with_run_metadata_line(tmp_path, suite):
     assert r.model == "gpt-x" and set(r.records) == {"lc1", "lc2", "rs1", "rs2"}
     assert r.records["lc2"].line == 3
     result = score_suite(suite, r)
-    assert result.model == "gpt-x" and result.ewe_score == pytest.approx(SMALL_EWE_SCORE)
+    assert result.model == "gpt-x" and result.score == pytest.approx(SMALL_EWE_SCORE)
 
 
 def test_json_list_object_and_mapping_shapes_give_the_same_scores(tmp_path, suite):
@@ -73,7 +69,7 @@ def test_folder_of_category_files_with_id_key(tmp_path, suite):
                                              {"id": "rs2", "response": "Lã le agble me."}])
     (folder / "notes.txt").write_text("ignored", encoding="utf-8")
     result = score_suite(suite, read_responses(folder, suite), model="m")
-    assert result.ewe_score == pytest.approx(SMALL_EWE_SCORE)
+    assert result.score == pytest.approx(SMALL_EWE_SCORE)
 
 
 def test_folder_duplicate_across_files_is_an_error(tmp_path, suite):
@@ -150,7 +146,7 @@ def test_json_round_trip(tmp_path, result):
     assert back == result
     data = json.loads(p.read_text(encoding="utf-8"))
     assert data["benchmark"] == "ÈwéBench" and data["model"] == "m1"
-    assert data["ewe_score"] == pytest.approx((7.5 + 9.0) / 0.39)
+    assert data["score"] == pytest.approx((7.5 + 9.0) / 0.39)
 
 
 def test_read_result_json_rejects_other_files(tmp_path):
@@ -190,7 +186,7 @@ def test_store_round_trip(workspace, result, suite):
     runs = list_benchmark_runs(workspace)
     assert len(runs) == 1
     s = runs[0]
-    assert s.model == "m1" and s.ewe_score == pytest.approx(result.ewe_score)
+    assert s.model == "m1" and s.score == pytest.approx(result.score)
     assert s.categories == {"linguistic_comprehension": 50.0, "reasoning": 75.0, "translation": 0.0}
     # saving the same scoring again replaces it
     assert save_benchmark_run(workspace, result) == run_id
@@ -200,7 +196,7 @@ def test_store_round_trip(workspace, result, suite):
     other = score_suite(suite, Responses(), model="m2")
     other_id = save_benchmark_run(workspace, other)
     assert other_id != run_id
-    assert get_benchmark_run(workspace, other_id).ewe_score is None
+    assert get_benchmark_run(workspace, other_id).score is None
     assert {r.model for r in list_benchmark_runs(workspace)} == {"m1", "m2"}
     delete_benchmark_run(workspace, run_id)
     assert workspace.conn.execute("SELECT COUNT(*) FROM benchmark_results WHERE bench_run_id = ?",

@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from mteval_gui.benchmarks.ewebench.methods import (
+from eval_standards.ewe.bench.methods import (
     chosen_letters,
     exact_key,
     function_call_in,

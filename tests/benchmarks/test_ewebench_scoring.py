@@ -7,11 +7,12 @@ import unicodedata
 
 import pytest
 
-from mteval_gui.benchmarks.ewebench import ewe_score, rank_results, score_suite
-from mteval_gui.domain.ewebench import CATEGORY_WEIGHTS, CategoryResult, Responses, ResponseRecord
+from eval_standards.ewe.bench.suite import CATEGORY_WEIGHTS
+from mteval_gui.app.bench import rank_results, read_responses, score_suite
+from mteval_gui.benchmarks.scoring import weighted_score as ewe_score
+from mteval_gui.domain.benchmark import CategoryResult, ResponseRecord, Responses
 from mteval_gui.errors import InputError
-from mteval_gui.io.ewebench import read_responses, read_suite
-from tests.benchmarks.helpers import SMALL_EWE_SCORE, SMALL_RESPONSES, write_jsonl, write_suite
+from tests.benchmarks.helpers import EWEBENCH, SMALL_EWE_SCORE, SMALL_RESPONSES, read_suite, write_jsonl, write_suite
 
 REASONING_WITHOUT_EXPECTED = {"rs_logic_02", "rs_logic_04", "rs_logic_05", "rs_logic_07", "rs_logic_10",
                               "rs_logic_11", "rs_logic_12"}
@@ -35,9 +36,9 @@ def test_partial_run_ewe_score_is_weighted_over_active_categories(tmp_path):
     assert cats["reasoning"].passed == 1
     assert cats["translation"].active is False and cats["translation"].score is None
     assert result.active_weight == pytest.approx(0.27)
-    assert result.ewe_score == pytest.approx(550 / 9)  # (50·0.15 + 75·0.12) / 0.27 = 61.11…
-    assert round(result.ewe_score, 4) == 61.1111
-    assert result.ewe_score == pytest.approx(SMALL_EWE_SCORE)
+    assert result.score == pytest.approx(550 / 9)  # (50·0.15 + 75·0.12) / 0.27 = 61.11…
+    assert round(result.score, 4) == 61.1111
+    assert result.score == pytest.approx(SMALL_EWE_SCORE)
     tr = result.result("tr1")
     assert tr.status == "not_run" and tr.score is None and tr.passed is None
     assert result.passed == 2 and result.total == 4
@@ -49,7 +50,7 @@ def test_a_provider_error_activates_its_category_with_zero(tmp_path):
     result = score_suite(suite, read_responses(write_jsonl(tmp_path / "r.jsonl", records), suite))
     tr = result.category("translation")
     assert tr.active and tr.score == 0.0 and tr.errors == 1
-    assert result.ewe_score == pytest.approx((7.5 + 9.0 + 0.0) / 0.39)
+    assert result.score == pytest.approx((7.5 + 9.0 + 0.0) / 0.39)
     assert [t.test_id for t in result.provider_errors] == ["tr1"]
     assert result.result("tr1").error == "HTTP 429 rate limited"
 
@@ -176,7 +177,7 @@ def test_multiple_choice_test_scores(tmp_path):
     result = score_suite(suite, r)
     assert [t.score for t in result.tests] == [1.0, 0.0, 1.0]
     assert result.category("cultural_knowledge").score == pytest.approx(200 / 3)
-    assert result.ewe_score == pytest.approx(200 / 3)
+    assert result.score == pytest.approx(200 / 3)
 
 
 # ---------------------------------------------------------------------------- the real suite
@@ -197,7 +198,7 @@ def test_real_suite_with_empty_responses_file(shared_data, tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
     result = score_suite(suite, read_responses(empty, suite), model="nobody")
-    assert result.ewe_score is None and result.active_weight == 0.0
+    assert result.score is None and result.active_weight == 0.0
     assert all(not c.active for c in result.categories)
     assert all(t.status == "not_run" for t in result.tests)
     assert {d.test_id for d in result.suite_defects if d.severity == "error"} == REASONING_WITHOUT_EXPECTED
@@ -236,10 +237,10 @@ def test_real_suite_scores_any_responses_without_crashing(shared_data, tmp_path)
     assert all(t.response is None for t in result.provider_errors)
     missing = {t.test_id for t in result.missing}
     assert missing == {t.id for i, t in enumerate(suite.tests) if i % 11 == 5}
-    assert 0.0 < result.ewe_score < 100.0
+    assert 0.0 < result.score < 100.0
     # the ÈwéScore is the weighted mean of the category scores
     num = sum(c.score * c.weight for c in result.categories)
-    assert result.ewe_score == pytest.approx(num / sum(c.weight for c in result.categories))
+    assert result.score == pytest.approx(num / sum(c.weight for c in result.categories))
     # explanations are JSON-serialisable and say which format criteria were unscored
     json.dumps(result.model_dump(mode="json"))
     if_01 = result.result("if_format_01")
@@ -263,7 +264,7 @@ def test_real_agentic_tests(shared_data, tmp_path):
     result2 = score_suite(suite, read_responses(write_jsonl(tmp_path / "r2.jsonl", swapped), suite))
     # direct-call tests get no call (0); no-call tests get a call without any Ewe letter (0 on both criteria)
     assert result2.category("agentic").score == 0.0
-    assert result2.ewe_score == 0.0
+    assert result2.score == 0.0
 
 
 # ----------------------------------------------------------------------------------- ranking
@@ -276,7 +277,7 @@ def test_rank_results_orders_and_warns(tmp_path):
     none = score_suite(suite, Responses(), model="none")
     ranking = rank_results([good, none, best])
     assert [r.model for r in ranking.results] == ["best", "good", "none"]
-    assert best.ewe_score == pytest.approx((7.5 + 9.0 + 12.0) / 0.39)
+    assert best.score == pytest.approx((7.5 + 9.0 + 12.0) / 0.39)
     rows = ranking.rows()
     assert rows[1]["categories"]["translation"] is None
     assert rows[0]["categories"]["translation"] == 100.0
@@ -300,10 +301,10 @@ def test_responses_with_structural_defects_raise(tmp_path):
 
 
 def test_an_empty_response_earns_nothing_even_where_no_call_is_expected():
-    from mteval_gui.benchmarks.ewebench.scorer import score_test
-    from mteval_gui.domain.ewebench import BenchTest, ResponseRecord
+    from eval_standards.ewe.bench.model import EweTest
 
-    test = BenchTest(id="ag", prompt="p", method="format", category="agentic",
+    score_test = EWEBENCH.score_test
+    test = EweTest(id="ag", prompt="p", method="format", category="agentic",
                      expected_format={"contains_function_call": False})
     empty = score_test(test, ResponseRecord(test_id="ag", response="   "))
     assert empty.score == 0.0 and empty.passed is False and empty.explanation["empty_response"] is True

@@ -38,7 +38,7 @@ def test_score_prints_table_and_ewe_score(files, tmp_path, capsys):
     assert "inactive categories (partial run, left out of the ÈwéScore): translation" in lines
     assert f"  warning: {responses}:5: zz: the suite has no test with this id; ignored" in lines
     data = json.loads(out_json.read_text(encoding="utf-8"))
-    assert data["ewe_score"] == pytest.approx(550 / 9)
+    assert data["score"] == pytest.approx(550 / 9)
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     assert [r["test_id"] for r in rows] == ["lc1", "lc2", "rs1", "rs2", "tr1"]
 

@@ -8,11 +8,9 @@ import pytest
 
 from PySide6.QtCore import Qt
 
-from mteval_gui.benchmarks.ewebench import score_suite
-from mteval_gui.io.ewebench import read_responses, read_suite
+from mteval_gui.app.bench import list_benchmark_runs, read_responses, save_benchmark_run, score_suite
 from mteval_gui.qt.bench_view import BenchmarkTab, BenchModelsModel, BenchTestsModel, CategoryChart
-from mteval_gui.store.benchmarks import list_benchmark_runs, save_benchmark_run
-from tests.benchmarks.helpers import SMALL_RESPONSES, write_jsonl, write_suite
+from tests.benchmarks.helpers import SMALL_RESPONSES, read_suite, write_jsonl, write_suite
 
 FULL = SMALL_RESPONSES + [{"test_id": "tr1", "response": "Ŋdi"}]
 
@@ -93,7 +91,7 @@ def test_score_files_stores_and_selects(qtbot, workspace, suite_dir, tmp_path):
     responses = write_jsonl(tmp_path / "r.jsonl", SMALL_RESPONSES + [{"test_id": "tr1", "error": "HTTP 500"}])
     with qtbot.waitSignal(tab.results_changed):
         result = tab.score_files(suite_dir, responses, "m1")
-    assert result.ewe_score == pytest.approx((7.5 + 9.0) / 0.39)
+    assert result.score == pytest.approx((7.5 + 9.0) / 0.39)
     assert [s.model for s in list_benchmark_runs(workspace)] == ["m1"]
     assert tab.selected_result().model == "m1"
     tab.category_combo.setCurrentIndex(tab.category_combo.findData("translation"))
@@ -119,7 +117,7 @@ def test_unreadable_responses_raise_and_change_nothing(qtbot, workspace, suite_d
 
 
 def test_without_workspace_results_stay_unsaved(qtbot, results, tmp_path):
-    from mteval_gui.io.ewebench_export import write_result_json
+    from mteval_gui.app.bench import write_result_json
 
     tab = BenchmarkTab(None)
     qtbot.addWidget(tab)

@@ -1,9 +1,11 @@
-"""Reading ÈwéBench suites and model responses (SPEC §1.3, §10).
+"""Reading benchmark suites and model responses (SPEC §1.3, §10), whatever the suite.
 
 Suite: a folder of ``<category>.json`` files, each a JSON list of tests. The category is the
-file name. :func:`read_suite` never fails on a defective test: every problem becomes a
-:class:`~mteval_gui.domain.ewebench.SuiteDefect` (``file:line: test_id: message``) and scoring
-goes on; only an unreadable folder (absent, no ``.json`` file) raises ``InputError``.
+file name; the suite plugin checks each test (``BenchmarkSuite.check_test`` of
+:mod:`mteval_gui.benchmarks.suite`). :func:`read_suite` never fails on a defective test: every
+problem becomes a :class:`~mteval_gui.domain.benchmark.SuiteDefect` (``file:line: test_id:
+message``) and scoring goes on; only an unreadable folder (absent, no ``.json`` file) raises
+``InputError``.
 
 Responses (:func:`read_responses`), in any of these shapes:
 
@@ -12,9 +14,9 @@ Responses (:func:`read_responses`), in any of these shapes:
   ``tool_calls`` list counts as a function call). A first line ``{"run": {"model": ...}}`` or
   ``{"model": ...}`` without a test id holds metadata.
 - JSON: a list of such objects; or ``{"model": ..., "responses": [...]}``; or an object mapping
-  test ids to response strings; or an ÈwéBench reference report (``categories.*.details[]``
-  with ``response`` or ``response_preview``; previews may be cut at 200 characters, which is
-  reported).
+  test ids to response strings; or a harness report grouping records by category
+  (``categories.*.details[]`` with ``response`` or ``response_preview``, as the ÈwéBench
+  reference harness writes; previews may be cut at 200 characters, which is reported).
 - A folder: every ``*.json`` / ``*.jsonl`` file in it (e.g. one ``<category>.json`` per
   category), merged.
 
@@ -30,16 +32,9 @@ import hashlib
 import json
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from mteval_gui.domain.ewebench import (
-    CATEGORY_WEIGHTS,
-    ResponseRecord,
-    Responses,
-    Suite,
-    SuiteDefect,
-    check_test,
-)
+from mteval_gui.domain.benchmark import BenchTest, ResponseRecord, Responses, Suite, SuiteDefect
 from mteval_gui.errors import Defect, InputError
 
 ERROR_PREFIX = "[ERROR]"
@@ -107,8 +102,25 @@ def suite_files(folder: str | Path) -> list[Path]:
     return sorted(p for p in Path(folder).glob("*.json") if p.is_file())
 
 
-def read_suite(folder: str | Path) -> Suite:
-    """Read and check a suite folder (see module docstring)."""
+class SuiteFormat(Protocol):
+    """What reading a suite needs of its definition (a ``mteval_gui.benchmarks.suite.BenchmarkSuite``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    def category(self, name: str) -> object | None: ...
+
+    def category_order(self) -> list[str]: ...
+
+    def check_test(self, raw: Any, *, category: str, file: str, line: int | None,
+                   index: int) -> tuple[BenchTest | None, list[SuiteDefect]]: ...
+
+
+def read_suite(folder: str | Path, definition: SuiteFormat) -> Suite:
+    """Read a suite folder and check each test with the suite's ``definition`` (see module docstring)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(Defect(str(folder), None, "not a folder: a suite is a folder of <category>.json files"))
@@ -130,9 +142,10 @@ def read_suite(folder: str | Path) -> Suite:
             defects.append(SuiteDefect(file=fname, kind="unreadable", message=f"cannot read: {exc.strerror or exc}"))
             continue
         digest.update(fname.encode("utf-8") + b"\0" + hashlib.sha256(raw).digest())
-        if category not in CATEGORY_WEIGHTS:
+        if definition.category(category) is None:
             defects.append(SuiteDefect(file=fname, kind="unknown_category", severity="warning",
-                                       message=f"{category!r} is not an ÈwéBench category; its tests are scored with weight 0"))
+                                       message=f"{category!r} is not a category of {definition.title}; its tests "
+                                               "are scored with weight 0"))
         text, d = _decode(path, raw)
         if d is None:
             data, d = _loads(path, text or "")
@@ -146,8 +159,8 @@ def read_suite(folder: str | Path) -> Suite:
                                        message="a category file must be a JSON list of tests"))
             continue
         lines = _array_item_lines(text or "") or [None] * len(data)
-        for index, (item, line) in enumerate(zip(data, lines)):
-            test, found = check_test(item, category=category, file=fname, line=line, index=index)
+        for index, (item, line) in enumerate(zip(data, lines, strict=False)):
+            test, found = definition.check_test(item, category=category, file=fname, line=line, index=index)
             defects.extend(found)
             if test is None:
                 continue
@@ -159,7 +172,8 @@ def read_suite(folder: str | Path) -> Suite:
                 continue
             seen[test.id] = (fname, line)
             tests.append(test)
-    return Suite(path=str(folder), sha256=digest.hexdigest(), tests=tests, defects=defects, files=names)
+    return Suite(suite=definition.name, path=str(folder), sha256=digest.hexdigest(), tests=tests, defects=defects,
+                 files=names, category_order=definition.category_order())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,7 +271,7 @@ def _read_json(path: Path, text: str, col: _Collector) -> None:
         return
     if isinstance(data, list):
         lines = _array_item_lines(text) or [None] * len(data)
-        for i, (obj, line) in enumerate(zip(data, lines)):
+        for i, (obj, line) in enumerate(zip(data, lines, strict=False)):
             col.add(obj, fname, line, f"item {i}")
         return
     if not isinstance(data, dict):

@@ -1,9 +1,12 @@
-"""Writing and reading ÈwéBench results (JSON and CSV).
+"""Writing and reading benchmark results (JSON and CSV), whatever the suite.
 
 - JSON (:func:`write_result_json` / :func:`read_result_json`): the whole
-  :class:`~mteval_gui.domain.ewebench.BenchmarkResult` — ÈwéScore, categories, every test with
-  its response and explanation, suite defects, provider errors, normalisation and word-list
-  checksums. Reading it back gives an equal result (used by ``mteval ewebench compare``).
+  :class:`~mteval_gui.domain.benchmark.BenchmarkResult` — suite score, categories, every test
+  with its response and explanation, suite defects, provider errors, normalisation and the
+  checksums of the suite's data files. Reading it back gives an equal result (used by
+  ``mteval bench SUITE compare``). Files of format version 1 (written before suites were
+  plugins: ``ewe_score`` and ``lexicon``, no ``suite``) are read too; their suite is named by
+  the caller from their ``benchmark`` title.
 - CSV (:func:`write_results_csv`): one row per test; (:func:`write_categories_csv`): one row
   per category; (:func:`write_ranking_csv`): one row per model.
 
@@ -17,13 +20,13 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from mteval_gui.domain.ewebench import BENCHMARK_NAME, BenchmarkResult, BenchTestResult
+from mteval_gui.domain.benchmark import RESULT_FORMAT_VERSION, BenchmarkResult, BenchTestResult
 from mteval_gui.errors import Defect, InputError
 
 TEST_COLUMNS = ["model", "category", "test_id", "method", "status", "score", "passed", "response", "error", "explanation"]
@@ -53,8 +56,27 @@ def write_result_json(result: BenchmarkResult, path: str | Path) -> None:
     _atomic_write(path, json.dumps(result_to_json(result), ensure_ascii=False, indent=2) + "\n")
 
 
-def read_result_json(path: str | Path) -> BenchmarkResult:
-    """Read a results file written by :func:`write_result_json`; InputError if it is not one."""
+def _upgrade(data: dict[str, Any], suites: Mapping[str, tuple[str, str]]) -> dict[str, Any]:
+    """A version-1 document in the current shape: its ``<x>_score`` is ``score``, ``lexicon`` is ``resources``."""
+    if "suite" in data:
+        return data
+    name, score_name = suites[data["benchmark"]]
+    out = {k: v for k, v in data.items() if not (k.endswith("_score") and k != "score")}
+    olds = [k for k in data if k.endswith("_score") and k != "score"]
+    if "score" not in out and len(olds) == 1:
+        out["score"] = data[olds[0]]
+    if "lexicon" in out:
+        out["resources"] = out.pop("lexicon")
+    out.update(suite=name, score_name=score_name, format_version=RESULT_FORMAT_VERSION)
+    return out
+
+
+def read_result_json(path: str | Path, suites: Mapping[str, tuple[str, str]] | None = None) -> BenchmarkResult:
+    """Read a results file written by :func:`write_result_json`; InputError if it is not one.
+
+    ``suites`` maps the titles of the installed suites to (name, score name), to read files
+    of format version 1, which name only their suite's title.
+    """
     path = Path(path)
     name = str(path)
     try:
@@ -67,10 +89,12 @@ def read_result_json(path: str | Path) -> BenchmarkResult:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(Defect(name, exc.lineno, f"invalid JSON: {exc.msg}", exc.colno)) from exc
-    if not isinstance(data, dict) or data.get("benchmark") != BENCHMARK_NAME:
-        raise InputError(Defect(name, None, f"not an {BENCHMARK_NAME} results file (written by 'mteval ewebench score -o')"))
+    titles = dict(suites or {})
+    if not isinstance(data, dict) or not isinstance(data.get("benchmark"), str) or (
+            "suite" not in data and data.get("benchmark") not in titles):
+        raise InputError(Defect(name, None, "not a benchmark results file (written by 'mteval bench SUITE score -o')"))
     try:
-        return BenchmarkResult.model_validate(data)
+        return BenchmarkResult.model_validate(_upgrade(data, titles))
     except ValidationError as exc:
         defects = []
         for err in exc.errors():
@@ -121,10 +145,10 @@ def write_categories_csv(results: Sequence[BenchmarkResult], path: str | Path) -
 
 
 def ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str]) -> str:
-    header = ["rank", "model", "ewe_score", "passed", "total", *categories]
+    header = ["rank", "model", "score", "passed", "total", *categories]
     out = []
     for r in rows:
-        out.append([r["rank"], r["model"], _fmt(r["ewe_score"], 2), r["passed"], r["total"],
+        out.append([r["rank"], r["model"], _fmt(r["score"], 2), r["passed"], r["total"],
                     *(_fmt(r["categories"].get(c), 2) for c in categories)])
     return _csv(out, header)
 

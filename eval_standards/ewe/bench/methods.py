@@ -28,10 +28,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from eval_standards.ewe.bench.model import MARKDOWN_ELEMENTS, check_format_spec, multiple_choice_letter
 from eval_standards.ewe.lexicon import EweLexicon
 from eval_standards.ewe.orthography import ewe_letters_in, find_words, fold_key, word_keys
 from eval_standards.ewe.quality import ewe_quality, explain_quality
-from mteval_gui.domain.ewebench import MARKDOWN_ELEMENTS, check_format_spec, multiple_choice_letter
 from mteval_gui.text import match_key, nfc
 
 Explained = tuple[float, dict[str, Any]]
@@ -177,7 +177,8 @@ def response_length(response: str) -> int:
     return len(nfc(response or "").strip())
 
 
-def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] | None = None) -> tuple[float | None, dict[str, Any]]:
+def score_format(spec: dict[str, Any], response: str,
+                 tool_calls: Sequence[Any] | None = None) -> tuple[float | None, dict[str, Any]]:
     """Mean over the criteria the methodology defines; None when none of them is present."""
     scorable, problems = check_format_spec(spec)
     criteria: list[dict[str, Any]] = []

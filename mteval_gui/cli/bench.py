@@ -1,14 +1,16 @@
-"""``mteval ewebench``: score ÈwéBench suites for Ewe and compare models (SPEC §10).
+"""``mteval bench SUITE …`` (also ``mteval SUITE …``): score LLM benchmark suites, compare models.
 
-- ``mteval ewebench score --suite DIR --responses FILE [--model NAME] [-o results.json]
-  [--csv FILE] [--save] [--details]`` — a category table (score, passed/total, weight, active),
-  the ÈwéScore, suite defects, provider errors and missing responses.
-- ``mteval ewebench compare RESULTS.json|RUN_ID ... [--stored] [--csv FILE]`` — rank models.
-- ``mteval ewebench validate --suite DIR [--all]`` — list suite defects (exit 1 if a test
-  cannot be scored).
-- ``mteval ewebench list`` — stored runs of the workspace.
+Every suite an installed plugin provides (``mteval plugins`` lists them; ÈwéBench is
+``ewebench``) gets the same four commands:
 
-A category with no response at all is inactive (a partial run) and leaves the ÈwéScore;
+- ``score --suite DIR --responses FILE [--model NAME] [-o results.json] [--csv FILE] [--save]
+  [--details]`` — a category table (score, passed/total, weight, active), the suite score,
+  suite defects, provider errors and missing responses.
+- ``compare RESULTS.json|RUN_ID ... [--stored] [--csv FILE]`` — rank models.
+- ``validate --suite DIR [--all]`` — list suite defects (exit 1 if a test cannot be scored).
+- ``list`` — stored runs of the workspace.
+
+A category with no response at all is inactive (a partial run) and leaves the suite score;
 in an active category, missing responses, provider errors and unscorable tests score 0.
 """
 
@@ -18,55 +20,50 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from mteval_gui.domain.ewebench import BenchmarkResult, SuiteDefect
-from mteval_gui.errors import InputError
+from mteval_gui.errors import Defect, InputError
 
-SHORT = {
-    "linguistic_comprehension": "ling",
-    "text_generation": "gen",
-    "reasoning": "reas",
-    "translation": "trans",
-    "cultural_knowledge": "cult",
-    "instruction_following": "instr",
-    "multi_turn": "multi",
-    "agentic": "agent",
-    "style_adaptation": "style",
-    "robustness": "robust",
-}
-
-
-SCORING_RULES = """\
-how tests are scored (methodology with the fixes of the specification):
-  exact_match      equal after NFC, trimming, whitespace collapsing and casefolding; trailing
-                   . ! ? … ignored; look-alike letters are not folded
-  keywords         distinct expected keywords found as whole words (NFC, casefolded, Ewe
-                   look-alike letters folded) / distinct expected keywords
-  multiple_choice  the one letter chosen (leading "B", "B)", "(B)" or "Answer: B", "Réponse : B",
-                   "Ŋuɖoɖo: B"...); several different letters score 0
-  format           mean of the criteria the methodology defines (contains_ewe with ɖ ɛ ɔ ƒ ŋ ɣ ʋ in
-                   either case, min_length/max_length in characters, contains_function_call
-                   true/false, markdown_elements table/header/list/bold); other criteria are
-                   listed as unscored
-  ewe_quality      +0.3 Ewe letters, +0.05 per common Ewe word (max +0.4), -0.2 above 5 French
-                   words, +0.2 two or more sentences, +0.1 more than 20 characters; clamped to 0..1
-  composite        mean of keywords, ewe_quality and format
-a test passes at 0.7; category score = mean x 100; a category without any response is
-inactive (partial run) and leaves the ÈwéScore = sum(score x weight) / sum(active weights);
-provider errors, missing responses and tests the suite leaves unscorable score 0 and are listed;
-an empty response (no text, no function call) scores 0 whatever its method.
-"""
+if TYPE_CHECKING:
+    from mteval_gui.app.bench import BenchmarkResult, SuiteDefect, SuiteHandle, SuiteInfo
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("ewebench", help="score ÈwéBench LLM suites for Ewe (ÈwéScore)",
-                              description="Score ÈwéBench LLM suites for Ewe and compare models.",
-                              epilog=SCORING_RULES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="ewebench_command", metavar="ACTION")
-    sub.required = True
+    from mteval_gui.app.bench import suite_infos
 
-    sp = sub.add_parser("score", help="score one model's responses against a suite")
+    p = subparsers.add_parser("bench", help="score LLM benchmark suites of installed plugins and compare models",
+                              description="Score LLM benchmark suites (each installed suite is also a command of "
+                                          "its own: mteval SUITE ...).")
+    sub = p.add_subparsers(dest="bench_suite", metavar="SUITE")
+    sub.required = True
+    for info in suite_infos():
+        _add_suite(sub, info)
+
+
+def register_late(subparsers: Any) -> None:
+    """``mteval SUITE …`` for every installed suite whose name is not already a command."""
+    from mteval_gui.app.bench import suite_infos
+
+    for info in suite_infos():
+        if info.name not in subparsers.choices:
+            _add_suite(subparsers, info)
+
+
+def _add_suite(sub: Any, info: SuiteInfo) -> None:
+    from mteval_gui.app.bench import SuiteError, open_suite
+
+    try:
+        handle = open_suite(info.name)
+        epilog, description = handle.definition.scoring_rules, handle.definition.description or info.description
+    except SuiteError as exc:
+        epilog, description = None, f"{info.title}: {exc}"
+    p = sub.add_parser(info.name, help=info.description or f"score {info.title} suites", description=description,
+                       epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(suite_name=info.name)
+    acts = p.add_subparsers(dest="bench_command", metavar="ACTION")
+    acts.required = True
+
+    sp = acts.add_parser("score", help="score one model's responses against a suite")
     sp.add_argument("--suite", required=True, metavar="DIR", help="folder of <category>.json test files")
     sp.add_argument("--responses", required=True, metavar="FILE",
                     help="JSONL/JSON of {test_id, response} or {test_id, error}, or a folder of such files")
@@ -77,19 +74,29 @@ def register(subparsers: Any) -> None:
     sp.add_argument("--details", action="store_true", help="print every test with its score and explanation")
     sp.set_defaults(handler=cmd_score)
 
-    cp = sub.add_parser("compare", help="rank several models (results files or stored run ids)")
+    cp = acts.add_parser("compare", help="rank several models (results files or stored run ids)")
     cp.add_argument("items", nargs="*", metavar="RESULTS", help="results JSON files (from score -o) or stored run ids")
-    cp.add_argument("--stored", action="store_true", help="include every run stored in the workspace")
+    cp.add_argument("--stored", action="store_true", help="include every run of this suite stored in the workspace")
     cp.add_argument("--csv", metavar="FILE", help="write the ranking as CSV")
     cp.set_defaults(handler=cmd_compare)
 
-    vp = sub.add_parser("validate", help="list the defects of a suite")
+    vp = acts.add_parser("validate", help="list the defects of a suite")
     vp.add_argument("--suite", required=True, metavar="DIR")
     vp.add_argument("--all", action="store_true", help="also list notes (fields a test's method does not use)")
     vp.set_defaults(handler=cmd_validate)
 
-    lp = sub.add_parser("list", help="list ÈwéBench runs stored in the workspace")
+    lp = acts.add_parser("list", help=f"list {info.title} runs stored in the workspace")
     lp.set_defaults(handler=cmd_list)
+
+
+def _suite(args: argparse.Namespace) -> SuiteHandle:
+    from mteval_gui.app.bench import open_suite
+
+    return open_suite(args.suite_name)
+
+
+def _short(suite: SuiteHandle, category: str) -> str:
+    return suite.definition.category_label(category).rstrip(".").lower()
 
 
 # ------------------------------------------------------------------------------------- output
@@ -108,16 +115,17 @@ def print_category_table(result: BenchmarkResult, out: TextIO) -> None:
         out.write(f"{c.category:<{width}}  {_num(c.score):>6}  {passed:>7}  {c.weight:>6.2f}  {active}\n")
     total_w = sum(c.weight for c in result.categories)
     inactive = [c.category for c in result.categories if not c.active]
-    out.write(f"\nÈwéScore: {_num(result.ewe_score)} / 100")
-    if result.ewe_score is None:
+    out.write(f"\n{result.score_name}: {_num(result.score)} / 100")
+    if result.score is None:
         out.write("  (no category has a response)")
     out.write(f"   tests passed: {result.passed}/{result.total}")
     out.write(f"   active weight {result.active_weight:.2f} of {total_w:.2f}\n")
     if inactive:
-        out.write(f"inactive categories (partial run, left out of the ÈwéScore): {', '.join(inactive)}\n")
+        out.write(f"inactive categories (partial run, left out of the {result.score_name}): {', '.join(inactive)}\n")
 
 
-def print_defects(defects: Sequence[SuiteDefect], out: TextIO, *, title: str, show_info: bool = False) -> None:
+def print_defects(defects: Sequence[SuiteDefect], out: TextIO, *, title: str, show_info: bool = False,
+                  validate_hint: str = "") -> None:
     if not defects:
         return
     errors = [d for d in defects if d.severity == "error"]
@@ -136,15 +144,16 @@ def print_defects(defects: Sequence[SuiteDefect], out: TextIO, *, title: str, sh
         for d in infos:
             out.write(f"  note: {d}\n")
     elif infos:
-        out.write(f"  ({len(infos)} notes about fields a test's method does not use: 'mteval ewebench validate --all')\n")
+        out.write(f"  ({len(infos)} notes about fields a test's method does not use: '{validate_hint}')\n")
 
 
 def print_result(result: BenchmarkResult, out: TextIO, *, details: bool = False) -> None:
-    out.write(f"ÈwéBench — model: {result.model}\n")
+    out.write(f"{result.benchmark} — model: {result.model}\n")
     out.write(f"suite: {result.suite_path}   responses: {result.responses_path}\n\n")
     print_category_table(result, out)
-    print_defects(result.suite_defects, out, title="Suite defects")
-    print_defects(result.response_warnings, out, title="Responses")
+    hint = f"mteval bench {result.suite} validate --all"
+    print_defects(result.suite_defects, out, title="Suite defects", validate_hint=hint)
+    print_defects(result.response_warnings, out, title="Responses", validate_hint=hint)
     errs = result.provider_errors
     if errs:
         out.write(f"\nProvider errors ({len(errs)}, scored 0):\n")
@@ -170,13 +179,12 @@ def print_result(result: BenchmarkResult, out: TextIO, *, details: bool = False)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from mteval_gui.app.bench import score_suite
-    from mteval_gui.app.bench import read_responses, read_suite
     from mteval_gui.app.bench import write_result_json, write_results_csv
 
-    suite = read_suite(args.suite)
-    responses = read_responses(args.responses, suite)
-    result = score_suite(suite, responses, model=args.model)
+    bench = _suite(args)
+    suite = bench.read_suite(args.suite)
+    responses = bench.read_responses(args.responses, suite)
+    result = bench.score_suite(suite, responses, model=args.model)
     out = sys.stdout
     print_result(result, out, details=args.details)
     if args.output:
@@ -186,8 +194,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         write_results_csv(result, args.csv)
         out.write(f"per-test CSV written to {args.csv}\n")
     if args.save:
-        from mteval_gui.cli._common import open_workspace
         from mteval_gui.app.bench import save_benchmark_run
+        from mteval_gui.cli._common import open_workspace
 
         ws = open_workspace(args)
         try:
@@ -198,7 +206,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_items(args: argparse.Namespace) -> list[BenchmarkResult]:
+def _load_items(args: argparse.Namespace, bench: SuiteHandle) -> list[BenchmarkResult]:
     from mteval_gui.app.bench import read_result_json
 
     results: list[BenchmarkResult] = []
@@ -213,21 +221,19 @@ def _load_items(args: argparse.Namespace) -> list[BenchmarkResult]:
     if defects:
         raise InputError(defects)
     if stored_ids or args.stored:
+        from mteval_gui.app.bench import BenchmarkRunNotFound, get_benchmark_run
         from mteval_gui.cli._common import open_workspace
-        from mteval_gui.app.bench import BenchmarkRunNotFound, get_benchmark_run, list_benchmark_runs
 
         ws = open_workspace(args)
         try:
             ids = list(stored_ids)
             if args.stored:
-                ids += [s.bench_run_id for s in list_benchmark_runs(ws) if s.bench_run_id not in ids]
+                ids += [s.bench_run_id for s in bench.list_runs(ws) if s.bench_run_id not in ids]
             for i in ids:
                 try:
                     results.append(get_benchmark_run(ws, i))
                 except BenchmarkRunNotFound:
-                    from mteval_gui.errors import Defect
-
-                    defects.append(Defect(i, None, "neither a results file nor a stored ÈwéBench run id"))
+                    defects.append(Defect(i, None, f"neither a results file nor a stored {bench.title} run id"))
         finally:
             ws.close()
     if defects:
@@ -238,7 +244,8 @@ def _load_items(args: argparse.Namespace) -> list[BenchmarkResult]:
 def cmd_compare(args: argparse.Namespace) -> int:
     from mteval_gui.app.bench import rank_results
 
-    results = _load_items(args)
+    bench = _suite(args)
+    results = _load_items(args, bench)
     out = sys.stdout
     if not results:
         out.write("nothing to compare: give results files or run ids, or --stored\n")
@@ -246,13 +253,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
     ranking = rank_results(results)
     cats = ranking.categories
     mw = max([len("model")] + [len(r.model) for r in ranking.results])
-    heads = [SHORT.get(c, c[:6]) for c in cats]
-    out.write(f"{'#':>2}  {'model':<{mw}}  {'ÈwéScore':>8}  {'passed':>7}  " + "  ".join(f"{h:>6}" for h in heads) + "\n")
+    heads = [_short(bench, c) for c in cats]
+    name = bench.score_name
+    sw = max(8, len(name))
+    out.write(f"{'#':>2}  {'model':<{mw}}  {name:>{sw}}  {'passed':>7}  " + "  ".join(f"{h:>6}" for h in heads) + "\n")
     for row in ranking.rows():
         passed = f"{row['passed']}/{row['total']}"
         cells = "  ".join(f"{_num(row['categories'].get(c)):>6}" for c in cats)
-        out.write(f"{row['rank']:>2}  {row['model']:<{mw}}  {_num(row['ewe_score']):>8}  {passed:>7}  {cells}\n")
-    legend = ", ".join(f"{SHORT.get(c, c[:6])} = {c}" for c in cats)
+        out.write(f"{row['rank']:>2}  {row['model']:<{mw}}  {_num(row['score']):>{sw}}  {passed:>7}  {cells}\n")
+    legend = ", ".join(f"{_short(bench, c)} = {c}" for c in cats)
     out.write(f"\n{legend}; — = category not run\n")
     if ranking.caveats:
         out.write("\nCaveats:\n")
@@ -267,34 +276,36 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui.app.bench import read_suite
-
-    suite = read_suite(args.suite)
+    bench = _suite(args)
+    suite = bench.read_suite(args.suite)
     out = sys.stdout
     by_cat = ", ".join(f"{c} {len(suite.tests_of(c))}" for c in suite.categories)
     out.write(f"suite {suite.path}: {len(suite.tests)} tests ({by_cat})\n")
     if not suite.defects:
         out.write("no defects\n")
         return 0
-    print_defects(suite.defects, out, title="Defects", show_info=args.all)
+    print_defects(suite.defects, out, title="Defects", show_info=args.all,
+                  validate_hint=f"mteval bench {bench.name} validate --all")
     return 1 if suite.errors() else 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     from mteval_gui.cli._common import open_workspace
-    from mteval_gui.app.bench import list_benchmark_runs
 
+    bench = _suite(args)
     ws = open_workspace(args)
     try:
-        runs = list_benchmark_runs(ws)
+        runs = bench.list_runs(ws)
     finally:
         ws.close()
     out = sys.stdout
     if not runs:
-        out.write("no ÈwéBench runs stored\n")
+        out.write(f"no {bench.title} runs stored\n")
         return 0
     mw = max(len("model"), *(len(r.model) for r in runs))
-    out.write(f"{'id':<20}  {'model':<{mw}}  {'ÈwéScore':>8}  created\n")
+    name = bench.score_name
+    sw = max(8, len(name))
+    out.write(f"{'id':<20}  {'model':<{mw}}  {name:>{sw}}  created\n")
     for r in runs:
-        out.write(f"{r.bench_run_id:<20}  {r.model:<{mw}}  {_num(r.ewe_score):>8}  {r.created_at}\n")
+        out.write(f"{r.bench_run_id:<20}  {r.model:<{mw}}  {_num(r.score):>{sw}}  {r.created_at}\n")
     return 0

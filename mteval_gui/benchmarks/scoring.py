@@ -1,0 +1,198 @@
+"""Scoring a suite against one model's responses: tests, categories, suite score, ranking.
+
+The same for every suite (SPEC §10 for ÈwéBench; also shown to users):
+
+- A test is *answered* when the responses hold a record for its id (a response or a provider
+  error). A category is **active** when at least one of its tests is answered; otherwise it
+  is **inactive** (a partial run): its tests are ``not_run``, it has no score and it leaves
+  the suite score.
+- In an active category every test counts: ``scored`` tests by the suite's method, provider
+  ``error``s 0 (never scored as text), ``missing`` responses 0, ``unscorable`` tests (suite
+  defects of severity error) 0. An empty response (no text, no function call) scores 0
+  whatever its method: nothing is earned by saying nothing.
+- A test is passed when its score is ≥ the suite's pass threshold (0.7). Category score =
+  mean test score × 100.
+- Suite score = Σ category score × weight / Σ weights of active categories (None when no
+  weighted category is active). Categories the suite does not declare have weight 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.benchmarks.suite import BenchmarkSuite
+from mteval_gui.domain.benchmark import (
+    BenchmarkResult,
+    BenchTest,
+    BenchTestResult,
+    CategoryResult,
+    ResponseRecord,
+    Responses,
+    Suite,
+)
+
+
+def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseRecord | None, *,
+               category_active: bool = True, resources: Any = None) -> BenchTestResult:
+    """Score one test against its response record (None = no response)."""
+    base: dict[str, Any] = {"test_id": test.id, "category": test.category, "method": test.method,
+                            "prompt": test.display_prompt}
+    if not category_active:
+        return BenchTestResult(**base, status="not_run", score=None, passed=None,
+                               explanation={"lines": ["category not run (no response for any of its tests)"]})
+    if record is None:
+        return BenchTestResult(**base, status="missing", score=0.0, passed=False,
+                               explanation={"lines": ["no response for this test: scored 0"]})
+    if record.error is not None:
+        lines = [f"provider error: {record.error}", "scored 0 (not scored as text)"]
+        return BenchTestResult(**base, status="error", score=0.0, passed=False, error=record.error,
+                               response=record.response, explanation={"lines": lines})
+    response = record.response or ""
+    if test.unscorable:
+        return BenchTestResult(**base, status="unscorable", score=0.0, passed=False, response=response,
+                               explanation={"lines": [f"suite defect: {test.unscorable}"], "defect": test.unscorable})
+    score, expl = definition.score_test(test, response, record.tool_calls, resources)
+    if record.tool_calls:
+        expl["tool_calls"] = record.tool_calls
+    elif not response.strip():
+        # An empty answer earns nothing, not even for criteria it meets by saying nothing
+        # ("contains_function_call": false, "max_length"); the criteria are still explained.
+        score = 0.0
+        expl["empty_response"] = True
+        said = expl.get("lines")
+        expl["lines"] = ["empty response: scored 0"] + (list(said) if isinstance(said, list) else [])
+    return BenchTestResult(**base, status="scored", score=score, passed=score >= definition.pass_threshold,
+                           response=response, explanation=expl)
+
+
+def weighted_score(categories: Sequence[CategoryResult]) -> tuple[float | None, float]:
+    """(suite score, Σ active weights). None when no weighted category is active."""
+    active = [c for c in categories if c.active and c.score is not None and c.weight > 0]
+    total_w = sum(c.weight for c in active)
+    if total_w <= 0:
+        return None, 0.0
+    return sum((c.score or 0.0) * c.weight for c in active) / total_w, total_w
+
+
+def summarise_category(category: str, title: str, results: Sequence[BenchTestResult], weight: float,
+                       active: bool) -> CategoryResult:
+    total = len(results)
+    answered = sum(1 for r in results if r.status not in ("missing", "not_run"))
+    cr = CategoryResult(
+        category=category,
+        title=title,
+        weight=weight,
+        active=active,
+        total=total,
+        answered=answered if active else 0,
+        missing=sum(1 for r in results if r.status == "missing"),
+        errors=sum(1 for r in results if r.status == "error"),
+        unscorable=sum(1 for r in results if r.status == "unscorable"),
+    )
+    if active and total:
+        cr.score = sum(r.score or 0.0 for r in results) / total * 100
+        cr.passed = sum(1 for r in results if r.passed)
+    return cr
+
+
+def score_suite(definition: BenchmarkSuite, suite: Suite, responses: Responses, *, model: str | None = None,
+                weights: Mapping[str, float] | None = None, resources: Any = None,
+                created_at: str | None = None) -> BenchmarkResult:
+    """Score every test of ``suite`` against ``responses`` (see the module docstring)."""
+    weights = dict(definition.weights() if weights is None else weights)
+    res = resources if resources is not None else definition.prepare()
+    records = responses.records
+    active_cats = {t.category for t in suite.tests if t.id in records}
+    results = [score_test(definition, t, records.get(t.id), category_active=t.category in active_cats, resources=res)
+               for t in suite.tests]
+    categories = []
+    for cat in suite.categories:
+        cat_results = [r for r in results if r.category == cat]
+        categories.append(summarise_category(cat, definition.category_title(cat), cat_results,
+                                             float(weights.get(cat, 0.0)), cat in active_cats))
+    score, active_w = weighted_score(categories)
+    name = model or responses.model or (Path(responses.path).stem if responses.path else "model")
+    return BenchmarkResult(
+        benchmark=definition.title,
+        suite=definition.name,
+        score_name=definition.score_name,
+        model=name,
+        suite_path=suite.path,
+        suite_sha256=suite.sha256,
+        responses_path=responses.path,
+        responses_sha256=responses.sha256,
+        created_at=created_at or datetime.now(UTC).isoformat(timespec="seconds"),
+        pass_threshold=definition.pass_threshold,
+        score=score,
+        active_weight=active_w,
+        categories=categories,
+        tests=results,
+        suite_defects=list(suite.defects),
+        response_warnings=list(responses.warnings),
+        normalisation=definition.normalisation(res),
+        resources=definition.describe_resources(res),
+    )
+
+
+# ------------------------------------------------------------------------------------ ranking
+
+
+@dataclass
+class Ranking:
+    """Several models side by side, best suite score first (models without a score last)."""
+
+    results: list[BenchmarkResult]
+    categories: list[str]
+    caveats: list[str] = field(default_factory=list)
+
+    def rows(self) -> list[dict[str, Any]]:
+        out = []
+        for rank, r in enumerate(self.results, start=1):
+            cats = {c.category: c for c in r.categories}
+            out.append({
+                "rank": rank,
+                "model": r.model,
+                "score": r.score,
+                "passed": r.passed,
+                "total": r.total,
+                "categories": {c: (cats[c].score if c in cats and cats[c].active else None) for c in self.categories},
+                "created_at": r.created_at,
+            })
+        return out
+
+
+def rank_results(results: Sequence[BenchmarkResult], definition: BenchmarkSuite | None = None) -> Ranking:
+    """Order results by suite score and list caveats that make a comparison unfair."""
+    ordered = sorted(results, key=lambda r: (r.score is None, -(r.score or 0.0), r.model))
+    order = definition.category_order() if definition is not None else []
+    cats: list[str] = [c for c in order if any(r.category(c) for r in results)]
+    for r in results:
+        for c in r.categories:
+            if c.category not in cats:
+                cats.append(c.category)
+    caveats = []
+    if len({r.suite for r in results}) > 1:
+        caveats.append("suite_differs: the results come from different benchmark suites")
+    elif len({r.suite_sha256 for r in results}) > 1:
+        caveats.append("suite_differs: the results were scored on different suite files")
+    active_sets = {tuple(sorted(c.category for c in r.categories if c.active)) for r in results}
+    if len(active_sets) > 1:
+        caveats.append(f"coverage_differs: the models were run on different categories (partial runs); "
+                       f"{_score_names(results)} are weighted over different categories")
+    described = {str(sorted((k, v.get("sha256") if isinstance(v, dict) else v) for k, v in r.resources.items()))
+                 for r in results if r.resources}
+    if len(described) > 1:
+        caveats.append("word_lists_differ: the suite's word lists or data files changed between these results")
+    for r in results:
+        if r.score is None:
+            caveats.append(f"{r.model}: no category was run")
+    return Ranking(list(ordered), cats, caveats)
+
+
+def _score_names(results: Sequence[BenchmarkResult]) -> str:
+    names = sorted({r.score_name for r in results})
+    return ", ".join(f"{n}s" for n in names) if names else "scores"
