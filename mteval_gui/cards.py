@@ -35,8 +35,10 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -376,6 +378,34 @@ def find_card(code: str, directory: str | Path | None = None) -> tuple[Path, Car
             return path, source
     where = ", ".join(str(s.folder) for s in sources)
     raise CardError(f"no language card for {code!r} (looked in {where})", card=code)
+
+
+_STAMP_ENV = ("MTEVAL_HOME", "XDG_DATA_HOME", "APPDATA", CARDS_DIR_ENV)
+
+
+@lru_cache(maxsize=32)
+def _search_folders(directory: str | None, env: tuple[str | None, ...], plugins: int) -> tuple[str, ...]:
+    return tuple(str(s.folder) for s in card_sources(directory))
+
+
+def card_stamp(code: str, directory: str | Path | None = None) -> tuple[str, int]:
+    """(folder of the card looked up for ``code``, its modification time; -1 when there is none).
+
+    Cheap (one or two ``stat`` calls): a cache key for data derived from a card that changes
+    when the card is edited or another card takes its place.
+    """
+    check_code(code)
+    env = tuple(os.environ.get(k) for k in _STAMP_ENV)
+    folders = _search_folders(None if directory is None else str(directory), env, id(installed_plugins()))
+    name = f"{code}.json"
+    for folder in folders:
+        try:
+            st = os.stat(os.path.join(folder, name))
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            return folder, st.st_mtime_ns
+    return (folders[-1] if directory is not None else folders[1]) if folders else "", -1
 
 
 def card_info(code: str, directory: str | Path | None = None) -> CardInfo:

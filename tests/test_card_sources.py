@@ -260,3 +260,16 @@ def test_plugin_cards_add_languages_but_never_replace_bundled_or_other_plugins(t
         f"{b.cards_dir / 'xab.json'}: the plugin alpha_std card {a.cards_dir / 'xab.json'} has the same code; "
         "this plugin card is not used",
     ]
+
+
+def test_a_user_card_replacing_a_bundled_one_is_what_the_standard_reads():
+    from eval_standards.ewe.orthography import fold_key
+
+    card = json.loads((language_cards_dir() / "ewe.json").read_text(encoding="utf-8"))
+    card["orthography"]["folds"]["q"] = "ɣ"
+    assert fold_key("Q") == "q"
+    _write(user_cards_dir() / "ewe.json", card)
+    assert cards.card_stamp("ewe")[0] == str(user_cards_dir())
+    assert fold_key("Q") == "ɣ"
+    (user_cards_dir() / "ewe.json").unlink()
+    assert fold_key("Q") == "q"

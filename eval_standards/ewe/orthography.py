@@ -16,13 +16,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from mteval_gui.errors import CardError
 from mteval_gui.text import folded_key, match_key, nfc
 
 EWE_LETTERS_LOWER = "ɖɛɔƒŋɣʋ"
@@ -42,18 +40,9 @@ def card_stamp(cards_dir: str | Path | None = None) -> tuple[str, int]:
     The card in use is the one the application looks up for ``ewe`` (a user card replaces the
     bundled one); ``cards_dir`` names one folder instead.
     """
-    from mteval_gui.cards import cards_dir as _dir
-    from mteval_gui.cards import find_card
+    from mteval_gui.cards import card_stamp as _stamp
 
-    try:
-        folder = str(find_card("ewe", cards_dir)[0].parent)
-    except CardError:
-        folder = str(_dir(cards_dir))
-    try:
-        mtime = os.stat(os.path.join(folder, "ewe.json")).st_mtime_ns
-    except OSError:
-        mtime = -1
-    return folder, mtime
+    return _stamp("ewe", cards_dir)
 
 
 def card_folds(cards_dir: str | Path | None = None) -> dict[str, str]:
