@@ -25,7 +25,9 @@ Infinity), the file name matches ``code``, orthography regexes compile, folds an
 map single characters, the analyzer declaration is coherent, and every metric reference names
 a class of the built-in metrics or of an installed plugin package (checked without importing
 anything, :func:`mteval_gui.standards.class_ref_problem`). A card that names any other module
-is refused with its file and field.
+is refused with its file and field. Per-language validation levels (``metric_validation``)
+must name a built-in metric or one of the card's ``evalMetrics``, and an ``external`` level
+its evidence.
 """
 
 from __future__ import annotations
@@ -238,6 +240,7 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
         if ref.id in seen:
             problems.append(f"evalMetrics[{i}].id: duplicate metric id {ref.id!r}")
         seen.add(ref.id)
+    problems.extend(_validation_problems(card))
     an = card.analyzers
     if an is not None:
         if not any((an.strict, an.descriptive, an.generator)):
@@ -258,6 +261,22 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
     for name, rel in card.lexicon_files.items():
         if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
             problems.append(f"lexicon_files.{name}: {rel!r} must be a relative path inside the standard's data folder")
+    return problems
+
+
+def _validation_problems(card: LanguageCard) -> list[str]:
+    """``metric_validation`` names known metrics; an ``external`` level names its evidence."""
+    from mteval_gui.scoring.plugins import builtin_ids
+
+    problems: list[str] = []
+    known = builtin_ids() | {r.id for r in card.eval_metrics}
+    for metric_id in card.metric_validation:
+        decl = card.validation_of(metric_id)
+        if metric_id not in known:
+            problems.append(f"metric_validation.{metric_id}: no such metric (neither built in nor in evalMetrics)")
+        if decl is not None and decl.level == "external" and not (decl.evidence or "").strip():
+            problems.append(f"metric_validation.{metric_id}: level 'external' needs its evidence "
+                            '({"level": "external", "evidence": "the study or speaker data"})')
     return problems
 
 

@@ -498,6 +498,7 @@ class CrkLinterMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="crk.lint", version="1", display_name="Cree linter (equivalent match)", scale="0-1",
+        role="equivalence_verdict", label="Cree linter", labels={"fr": "Vérificateur cri"}, validation="heuristic",
         needs_reference=True, needs_fst=False, produces=("equivalent_match_rate", "equivalent_matches"),
         description="Share of entries whose output is the reference or an acceptable Plains Cree variant of it "
                     "(long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect).",

@@ -23,8 +23,6 @@ from mteval_gui.paths import demo_dir, user_data_dir
 from mteval_gui.store import Workspace, repo
 
 DEMO_DB_NAME = "demo.sqlite"
-# Heavy neural metrics are left out of the demo so that it scores in seconds on any machine.
-DEMO_EXCLUDED_METRICS = ("core.comet", "core.embedding_semantic")
 
 
 @dataclass(frozen=True)
@@ -96,11 +94,14 @@ def build_demo_workspace(path: str | Path | None = None) -> Workspace:
 def score_demo_workspace(ws: Workspace, *, on_progress: Callable[[Any], None] | None = None,
                          rescore: bool = False) -> list[str]:
     """Score every demo run not scored yet; returns problems to show (empty when all went well)."""
+    from mteval_gui.app.metrics import heavy_metric_ids
     from mteval_gui.app.scoring import score_workspace_run
 
+    # metrics that load a model are left out of the demo so that it scores in seconds on any machine
+    excluded = heavy_metric_ids()
     problems: list[str] = []
     for row in repo.list_runs(ws):
         if row["has_run_card"] and not rescore:
             continue
-        score_workspace_run(ws, row["run_id"], exclude=DEMO_EXCLUDED_METRICS, on_progress=on_progress)
+        score_workspace_run(ws, row["run_id"], exclude=excluded, on_progress=on_progress)
     return problems

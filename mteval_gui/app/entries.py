@@ -4,7 +4,9 @@ One call per source, never one query per entry, and only the columns the table s
 corpus entries (``repo.entry_columns``), each run's outputs (``repo.output_columns``), its
 stored per-entry values (``results.entry_value_columns``), verdicts
 (``results.entry_verdicts``) and FST rejection counts (``results.entry_value_fields``), and
-the review status from the current judgments.
+the review status from the current judgments. The verdict columns and the FST counts come
+from the run's metrics of roles ``equivalence_verdict``, ``semantic_verdict`` and
+``fst_analysis`` (:func:`mteval_gui.app.metrics.run_metrics`), a language's own metric first.
 """
 
 from __future__ import annotations
@@ -14,13 +16,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFrame, RunColumns
+from mteval_gui.app.metrics import run_metrics
 from mteval_gui.app.review import current_judgments
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-
-LINT_METRICS = ("crk.lint", "core.equivalent")  # first that stored a verdict gives the verdict column
-SEMANTIC_METRICS = ("crk.semantic", "core.embedding_semantic")
-FST_METRIC = "core.fst"
 
 
 def _obj(values) -> np.ndarray:
@@ -61,21 +60,26 @@ def load_run_columns(ws: Workspace, run_id: str, label: str, entry_ids: Sequence
         else:  # the run's outputs are stored in corpus order; align by id all the same
             predicted = _obj([""] * n)
             error = _obj([None] * n)
-            for eid, p, e in zip(cols["entry_id"], cols["predicted"], cols["error"]):
+            for eid, p, e in zip(cols["entry_id"], cols["predicted"], cols["error"], strict=False):
                 i = pos.get(eid)
                 if i is not None:
                     predicted[i], error[i] = p, e
     metrics = {mid: col for mid, col in results.entry_value_columns(ws, run_id, entry_ids).items()
                if not np.all(np.isnan(col))}
     if base is not None and not details:
+        descriptors = dict(base.descriptors)
+        if any(m not in descriptors for m in metrics):
+            descriptors = run_metrics(ws, run_id, metrics).descriptors
         return RunColumns(run_id=run_id, label=label, predicted=predicted, error=error, metrics=metrics,
                           lint_verdict=base.lint_verdict, semantic_verdict=base.semantic_verdict,
-                          fst_rejected=base.fst_rejected, review=base.review)
-    lint = _verdicts(ws, run_id, LINT_METRICS, pos, n)
-    semantic = _verdicts(ws, run_id, SEMANTIC_METRICS, pos, n)
+                          fst_rejected=base.fst_rejected, review=base.review, descriptors=descriptors)
+    catalog = run_metrics(ws, run_id, metrics)
+    lint = _verdicts(ws, run_id, catalog.by_role("equivalence_verdict"), pos, n)
+    semantic = _verdicts(ws, run_id, catalog.by_role("semantic_verdict"), pos, n)
     rejected = None
-    if FST_METRIC in metrics:
-        fields = results.entry_value_fields(ws, run_id, FST_METRIC, ("rejected", "tokens", "accepted"))
+    fst_metric = next((m for m in catalog.by_role("fst_analysis") if m in metrics), None)
+    if fst_metric is not None:
+        fields = results.entry_value_fields(ws, run_id, fst_metric, ("rejected", "tokens", "accepted"))
         rejected = np.full(n, -1, dtype=np.int64)
         for eid, i in pos.items():
             r = fields["rejected"].get(eid)
@@ -85,7 +89,7 @@ def load_run_columns(ws: Workspace, run_id: str, label: str, entry_ids: Sequence
                 rejected[i] = int(r)
     return RunColumns(run_id=run_id, label=label, predicted=predicted, error=error, metrics=metrics,
                       lint_verdict=lint, semantic_verdict=semantic, fst_rejected=rejected,
-                      review=review_status(ws, run_id, reviewer_id, entry_ids))
+                      review=review_status(ws, run_id, reviewer_id, entry_ids), descriptors=catalog.descriptors)
 
 
 def _verdicts(ws: Workspace, run_id: str, metric_ids: Sequence[str], pos: dict[str, int], n: int) -> np.ndarray | None:

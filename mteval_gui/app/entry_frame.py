@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from mteval_gui.domain.metrics import MetricDescriptor
+
 REVIEW_NONE, REVIEW_RATED, REVIEW_FLAGGED = 0, 1, 2
 
 
@@ -32,6 +34,7 @@ class RunColumns:
     semantic_verdict: np.ndarray | None = None  # object (str or None)
     fst_rejected: np.ndarray | None = None  # int64 count of rejected words; -1 = not analysed
     review: np.ndarray | None = None  # int8: REVIEW_NONE / REVIEW_RATED / REVIEW_FLAGGED
+    descriptors: dict[str, MetricDescriptor] = field(default_factory=dict)  # metric id -> declaration
 
 
 @dataclass

@@ -2,9 +2,11 @@
 
 Everything comes from the store: the corpus entry, each run's output, and the stored
 per-entry metric results (``entry_metrics``), including the FST analyses of every output
-word kept by ``core.fst`` — the pane never re-analyses. :func:`review_html` renders the
-texts, the character diff and the verdicts as HTML; :func:`fst_words` lists each output
-word with its analyses and whether it is a non-standard spelling.
+word kept by the run's ``fst_analysis`` metric — the pane never re-analyses. Metrics are
+found by role (:func:`mteval_gui.app.metrics.run_metrics`), never by id. :func:`review_html`
+renders the texts, the character diff, the verdicts and the headline values with their
+validation level as HTML; :func:`fst_words` lists each output word with its analyses and
+whether it is a non-standard spelling.
 """
 
 from __future__ import annotations
@@ -14,17 +16,18 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from mteval_gui.domain.corpus import Entry
-from mteval_gui.domain.run import Output
 from mteval_gui.app.diff import diff_html
+from mteval_gui.app.metrics import RunMetrics, describe, run_metrics
+from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.metrics import MetricRole
+from mteval_gui.domain.run import Output
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
-FST_METRIC = "core.fst"
-ORTHO_METRIC = "core.ortho"
 VERDICT_EXTRAS = ("classes", "matched", "pairs", "pairing", "coverage", "explanation")
-HEADLINE = ("core.chrf", "core.exact", "core.fst", "core.equivalent", "core.terminology",
-            "core.hallucination", "core.code_switching", "core.comet")
+# the values shown under each output, by role (the run's metric of that role, a language's own first)
+HEADLINE_ROLES: tuple[MetricRole, ...] = ("chrf", "exact", "fst_analysis", "equivalence_verdict", "terminology",
+                                          "hallucination", "code_switching", "comet")
 
 
 @dataclass
@@ -33,6 +36,21 @@ class OutputView:
     label: str
     output: Output
     details: dict[str, dict[str, Any]] = field(default_factory=dict)  # metric id -> EntryScore JSON
+    catalog: RunMetrics | None = None  # the run's metric declarations (from the registry when None)
+
+    @property
+    def metrics(self) -> RunMetrics:
+        """The run's metrics; every metric with stored details is in it."""
+        if self.catalog is None:
+            self.catalog = RunMetrics(self.run_id, {mid: describe(mid) for mid in self.details})
+        for mid in self.details:
+            if mid not in self.catalog.descriptors:
+                self.catalog.descriptors[mid] = describe(mid)
+        return self.catalog
+
+    def metric_of(self, role: MetricRole) -> str | None:
+        """The metric of ``role`` with stored details for this entry (a language's own first)."""
+        return next((m for m in self.metrics.by_role(role) if m in self.details), None)
 
     def value(self, metric_id: str) -> float | None:
         d = self.details.get(metric_id)
@@ -41,7 +59,7 @@ class OutputView:
 
     def verdicts(self) -> list[tuple[str, Any]]:
         """(metric id, verdict) for every metric that stored a verdict for this entry."""
-        out = []
+        out: list[tuple[str, Any]] = []
         for mid, d in self.details.items():
             detail = d.get("detail") or {}
             if not isinstance(detail, dict) or detail.get("verdict") is None:
@@ -51,10 +69,12 @@ class OutputView:
                 # a plain verdict name: its explanation sits next to it in the detail
                 v = {"verdict": v, **{k: detail[k] for k in VERDICT_EXTRAS if k in detail}}
             out.append((mid, v))
-        if any(mid.endswith(".lint") for mid, _ in out):
-            # the language's linter refines the generic equivalence verdict: show the linter's only
-            out = [(mid, v) for mid, v in out if mid != "core.equivalent"]
-        return out
+        catalog = self.metrics
+        # a language's own metric (its linter, its semantic validator) refines the built-in verdict
+        # of the same role: show the language's only
+        refined = {catalog.descriptor(mid).role for mid, _ in out if not catalog.descriptor(mid).builtin}
+        return [(mid, v) for mid, v in out
+                if not (catalog.descriptor(mid).builtin and catalog.descriptor(mid).role in refined)]
 
 
 @dataclass
@@ -85,13 +105,15 @@ def load_review_data(ws: Workspace, corpus_id: str, entry_id: str, runs: list[tu
     views = []
     for run_id, label in runs:
         output = repo.get_output(ws, run_id, entry_id)
-        views.append(OutputView(run_id, label, output, entry_details(ws, run_id, entry_id) or {}))
+        details = entry_details(ws, run_id, entry_id) or {}
+        views.append(OutputView(run_id, label, output, details, run_metrics(ws, run_id, details)))
     return ReviewData(entry, views)
 
 
 def fst_words(view: OutputView) -> list[FstWord] | None:
     """The output words with their analyses; None when the run has no FST results."""
-    fst = view.details.get(FST_METRIC)
+    fst_metric = view.metric_of("fst_analysis")
+    fst = view.details.get(fst_metric) if fst_metric is not None else None
     if not fst:
         return None
     detail = fst.get("detail") or {}
@@ -101,7 +123,8 @@ def fst_words(view: OutputView) -> list[FstWord] | None:
     if not isinstance(words, list):
         return None
     flagged: dict[str, list[dict[str, Any]]] = {}
-    ortho = (view.details.get(ORTHO_METRIC) or {}).get("detail") or {}
+    ortho_metric = view.metric_of("orthography")
+    ortho = (view.details.get(ortho_metric) or {}).get("detail") or {} if ortho_metric is not None else {}
     for f in ortho.get("flagged") or []:
         if isinstance(f, dict) and isinstance(f.get("token"), str):
             flagged[f["token"]] = [v for v in f.get("violations") or [] if isinstance(v, dict)]
@@ -154,7 +177,8 @@ def _render_value(v: Any) -> str:
 def verdict_html(metric_label: str, verdict: Any, colours: dict[str, str]) -> str:
     name = _verdict_name(verdict)
     colour = colours.get(name, "#eeeeee")
-    parts = [f'<p><b>{_e(metric_label)}</b> <span style="background-color:{colour};padding:2px;">&nbsp;{_e(name)}&nbsp;</span>']
+    parts = [f'<p><b>{_e(metric_label)}</b> '
+             f'<span style="background-color:{colour};padding:2px;">&nbsp;{_e(name)}&nbsp;</span>']
     if isinstance(verdict, dict):
         classes = verdict.get("classes") or verdict.get("variant_classes")
         if classes:
@@ -170,13 +194,16 @@ def verdict_html(metric_label: str, verdict: Any, colours: dict[str, str]) -> st
 
 
 def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric_names: dict[str, str],
-                verdict_colours: dict[str, str]) -> str:
+                verdict_colours: dict[str, str], validation_names: dict[str, str] | None = None) -> str:
     """The review pane's text: source, reference(s), outputs with diff, verdicts, metric values.
 
     ``blind`` hides the reference, the diff, the verdicts and every metric value.
     ``labels`` holds the translated section titles (keys: source, reference, variants,
     output, error, no_output, metrics, difficulty, terminology, phenomena).
+    ``metric_names``: metric id -> label; ``validation_names``: validation level -> the word
+    shown beside each value (default: the level).
     """
+    levels = validation_names or {}
     e = data.entry
     out = [f'<h3>{_e(labels["source"])}</h3><p class="text">{_e(e.source)}</p>']
     if not blind:
@@ -209,19 +236,18 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
             continue
         for mid, verdict in view.verdicts():
             out.append(verdict_html(metric_names.get(mid, mid), verdict, verdict_colours))
-        values = [(mid, view.value(mid)) for mid in HEADLINE if view.value(mid) is not None]
-        if values:
-            chips = " · ".join(f"{_e(metric_names.get(m, m))} <b>{_fmt(m, v)}</b>" for m, v in values)
-            out.append(f'<p class="metrics">{chips}</p>')
+        chips = []
+        for role in HEADLINE_ROLES:
+            mid = next((m for m in view.metrics.by_role(role) if view.value(m) is not None), None)
+            if mid is None:
+                continue
+            desc = view.metrics.descriptor(mid)
+            level = levels.get(desc.validation, desc.validation)
+            chips.append(f"{_e(metric_names.get(mid, desc.label))} <b>{_e(desc.format_value(view.value(mid)))}</b>"
+                         f' <span class="validation">({_e(level)})</span>')
+        if chips:
+            out.append(f'<p class="metrics">{" · ".join(chips)}</p>')
     return "".join(out)
-
-
-def _fmt(metric_id: str, v: float | None) -> str:
-    if v is None:
-        return "—"
-    if metric_id in ("core.chrf", "core.bleu", "core.ter"):
-        return f"{v:.1f}"
-    return f"{v:.3f}"
 
 
 class ReferenceAnalyser:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.app.metrics import run_metrics
 from mteval_gui.domain.judgments import QUALITY_TIERS, SIGNOFF_DECISIONS, Judgment
 from mteval_gui.errors import MtevalError, StoreError
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
@@ -54,6 +55,7 @@ from mteval_gui.store.judgments import (
 )
 from mteval_gui.store.judgments import signoff_status as decisions_status
 from mteval_gui.store.results import (
+    entry_details,
     entry_scores_with_count,
     entry_scores_with_verdict,
     entry_values_bulk,
@@ -79,11 +81,9 @@ __all__ = [
     "validation_study", "run_review_status", "linter_audit_queue", "linter_audit", "rejected_words",
     "fst_audit_queue", "fst_audit", "allowlist_rows", "latest_current", "undo_task", "judgment_counts",
     "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED", "SIGNOFF_MIN_ENTRIES", "SIGNOFF_MIN_REVIEWERS",
-    "SignoffEvidence", "SignoffRefused", "SignoffCandidates", "signoff_evidence", "signoff_candidates",
+    "SignoffEvidence", "SignoffRefused", "SignoffCandidates", "signoff_evidence", "signoff_candidates", "linter_ids",
+    "linter_detail",
 ]
-
-LINT_SUFFIX = ".lint"
-FST_METRIC = "core.fst"
 
 
 def _require_runs(ws: Workspace, run_ids: Sequence[str]) -> None:
@@ -348,14 +348,30 @@ def signoff_candidates(ws: Workspace, corpus_id: str | None = None) -> SignoffCa
 # --------------------------------------------------------------------------- Task B
 
 
+def linter_ids(ws: Workspace, run_id: str) -> list[str]:
+    """The run's language linters: the metrics of role ``equivalence_verdict`` a language
+    standard brings (the built-in fold rule is not a linter)."""
+    return run_metrics(ws, run_id).by_role("equivalence_verdict", builtin=False)
+
+
+def linter_detail(ws: Workspace, run_id: str, entry_id: str) -> dict[str, Any]:
+    """The language linter's per-entry detail (verdict, classes, explanation, pairs…) or {}."""
+    details = entry_details(ws, run_id, entry_id)
+    for metric_id in linter_ids(ws, run_id):
+        detail = (details.get(metric_id) or {}).get("detail")
+        if isinstance(detail, dict):
+            return detail
+    return {}
+
+
 def _lint_details(ws: Workspace, run_id: str, verdict: str | None = None) -> dict[str, dict[str, Any]]:
-    """``{entry_id: linter detail}`` from the run's language linter (a metric id ending in .lint).
+    """``{entry_id: linter detail}`` from the run's language linter (:func:`linter_ids`).
 
     With ``verdict``, only entries with that verdict are read (filtered in SQL: on a large run
     most rows are never decoded).
     """
     out: dict[str, dict[str, Any]] = {}
-    for metric_id in metric_ids_with_values(ws, [run_id], like=f"%{LINT_SUFFIX}"):
+    for metric_id in linter_ids(ws, run_id):
         for entry_id, data in entry_scores_with_verdict(ws, run_id, metric_id, verdict).items():
             detail = data.get("detail") or {}
             if isinstance(detail, dict):
@@ -405,8 +421,11 @@ def rejected_words(ws: Workspace, run_id: str) -> list[tuple[str, str]]:
     Only entries with a rejected word are decoded (``values.rejected`` filtered in SQL; results
     stored without that count are read as well).
     """
-    out = []
-    for entry_id, data in entry_scores_with_count(ws, run_id, FST_METRIC, "rejected"):
+    out: list[tuple[str, str]] = []
+    fst_metric = run_metrics(ws, run_id).first("fst_analysis")
+    if fst_metric is None:
+        return out
+    for entry_id, data in entry_scores_with_count(ws, run_id, fst_metric, "rejected"):
         seen = set()
         for w in (data.get("detail") or {}).get("analyses") or []:
             token = w.get("token")

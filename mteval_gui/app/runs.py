@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mteval_gui.app.metrics import run_metrics
 from mteval_gui.app.review import SignoffEvidence, signoff_status
-from mteval_gui.domain.runcard import RunCard
+from mteval_gui.domain.metrics import MetricRole
+from mteval_gui.domain.runcard import CompositeValidation, RunCard
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
 from mteval_gui.store import repo
@@ -54,6 +56,8 @@ class RunRow:
     cost_per_entry: float | None = None
     entries_per_minute: float | None = None
     avg_latency: float | None = None
+    validation: dict[str, str] = field(default_factory=dict)  # scores key / metric id -> validation level
+    composite_validation: CompositeValidation | None = None
     card: RunCard | None = None
 
     @property
@@ -116,6 +120,8 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
         r.breakdown = [b.model_dump() for b in card.composite_breakdown]
         r.total_cost, r.cost_per_entry = card.totals.total_cost_usd, card.totals.cost_per_entry_usd
         r.entries_per_minute, r.avg_latency = s.entries_per_minute, s.avg_latency_seconds
+        r.validation = dict(card.metric_validation)
+        r.composite_validation = card.composite_validation
     if r.tier in REVIEW_GATED_TIERS:
         status = signoff_status(ws, r.run_id)
         r.confirmed, r.review_evidence = status["confirmed"], status["evidence"]
@@ -127,6 +133,12 @@ def entry_values(ws: Workspace, run_id: str, metric_id: str) -> dict[str, float 
     from mteval_gui.store.results import entry_values as stored
 
     return stored(ws, run_id, metric_id)
+
+
+def role_values(ws: Workspace, run_id: str, role: MetricRole) -> dict[str, float | None]:
+    """``{entry_id: headline value}`` of the run's metric of ``role`` ({} when it has none)."""
+    metric_id = run_metrics(ws, run_id).first(role)
+    return entry_values(ws, run_id, metric_id) if metric_id is not None else {}
 
 
 def summary_card(ws: Workspace, run_id: str) -> RunCard | None:

@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mteval_gui.domain.metrics import ValidationLevel
+
 
 class _CardModel(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -42,6 +44,11 @@ class MetricRef(_CardModel):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
+class MetricValidationDecl(_CardModel):
+    level: ValidationLevel
+    evidence: str | None = Field(default=None, description="The study or speaker data the level rests on")
+
+
 class ModelSupport(_CardModel):
     model: str
     covered: bool = True
@@ -59,6 +66,17 @@ class LanguageCard(_CardModel):
     allowed_loanwords: list[str] = Field(default_factory=list)
     metric_model_support: dict[str, ModelSupport] = Field(default_factory=dict, alias="metricModelSupport")
     eval_metrics: list[MetricRef] = Field(default_factory=list, alias="evalMetrics")
+    metric_validation: dict[str, ValidationLevel | MetricValidationDecl] = Field(
+        default_factory=dict,
+        description="How far each metric is validated for this language, by metric id (a level, or "
+                    "{level, evidence}); overrides the metric's own declaration. 'external' needs evidence.")
     analyzers: AnalyzerDecl | None = None
     lexicon_files: dict[str, str] = Field(default_factory=dict, description="Named word lists, paths relative to eval_standards/<code>/data")
     notes: str | None = None
+
+    def validation_of(self, metric_id: str) -> MetricValidationDecl | None:
+        """This card's validation level for a metric (None when the card says nothing about it)."""
+        v = self.metric_validation.get(metric_id)
+        if v is None:
+            return None
+        return v if isinstance(v, MetricValidationDecl) else MetricValidationDecl(level=v)

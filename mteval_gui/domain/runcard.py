@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mteval_gui.domain.metrics import MetricDescriptor, ValidationLevel
+
 CARD_FORMAT = "mteval-runcard/1"
 
 
@@ -121,6 +123,18 @@ class CompositeItem(BaseModel):
     contribution: float
 
 
+class CompositeValidation(BaseModel):
+    """How far the composite's inputs are validated for the run's language.
+
+    The composite is an *engineering estimate* unless every metric it counts is validated
+    ``external`` for the language (see :mod:`mteval_gui.domain.metrics`).
+    """
+
+    engineering_estimate: bool
+    inputs: dict[str, ValidationLevel] = Field(default_factory=dict, description="composite input key -> level")
+    message: str = ""
+
+
 class Caveat(BaseModel):
     code: str
     message: str
@@ -187,6 +201,15 @@ class RunCard(BaseModel):
     metric_availability: dict[str, str] = Field(default_factory=dict)
     metric_reasons: dict[str, str] = Field(default_factory=dict)
     score_sources: dict[str, str] = Field(default_factory=dict, description="scores key -> metric id that supplied it")
+    metric_info: dict[str, MetricDescriptor] = Field(
+        default_factory=dict, description="metric id -> its declaration: role, label, display format, validation level")
+    metric_validation: dict[str, ValidationLevel] = Field(
+        default_factory=dict,
+        description="validation level for the run's target language, by metric id and by scores key "
+                    "(a key has the level of the metric that supplied it)")
+    composite_validation: CompositeValidation | None = Field(
+        default=None,
+        description="whether the composite is an engineering estimate for this language (null: no composite)")
     composite_profile: str | None = None
     composite_breakdown: list[CompositeItem] = Field(default_factory=list)
     score_caveats: list[Caveat] = Field(default_factory=list)

@@ -33,7 +33,7 @@ from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion, 
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.labels import variant_class_description
 from mteval_gui.app import workspace
-from mteval_gui.app.entry_review import entry_details
+from mteval_gui.app.review import linter_detail
 
 TEXT_STYLE = "font-size: 15pt;"
 CLASS_CHIP = "background-color:#e4ecf7;"
@@ -202,11 +202,7 @@ class LinterAuditView(AuditView):
         assert self.ws is not None
         entry = workspace.get_entry(self.ws, self.scope.corpus_id(), item["entry_id"])
         output = workspace.get_output(self.ws, item["run_id"], item["entry_id"])
-        detail: dict[str, Any] = {}
-        for metric_id, data in entry_details(self.ws, item["run_id"], item["entry_id"]).items():
-            if metric_id.endswith(".lint") and isinstance(data.get("detail"), dict):
-                detail = data["detail"]
-                break
+        detail: dict[str, Any] = linter_detail(self.ws, item["run_id"], item["entry_id"])
         a_label, a = self.tr("Reference"), entry.reference or ""
         matched = str(detail.get("matched") or "")
         if matched.startswith("variant "):

@@ -139,16 +139,16 @@ class ChartsView(QWidget):
             old.deleteLater()
 
     def _distribution(self, chart: QChart, runs: list[RunRow], kind: str) -> None:
-        from mteval_gui.app.runs import entry_values
+        from mteval_gui.app.runs import role_values
 
-        metric, scale, title = (("core.chrf", 100.0, self.tr("Per-entry chrF++")) if kind == "chrf"
-                                else ("core.fst", 1.0, self.tr("Per-entry FST acceptance")))
+        role, scale, title = (("chrf", 100.0, self.tr("Per-entry chrF++")) if kind == "chrf"
+                              else ("fst_analysis", 1.0, self.tr("Per-entry FST acceptance")))
         series = QBoxPlotSeries()
         names = []
         skipped = []
         for r in runs:
             assert self.ws is not None
-            values = np.array([v for v in entry_values(self.ws, r.run_id, metric).values() if v is not None], dtype=float)
+            values = np.array([v for v in role_values(self.ws, r.run_id, role).values() if v is not None], dtype=float)
             stats = box_stats(values)
             if stats is None:
                 skipped.append(r.run_id)

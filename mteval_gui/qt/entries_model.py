@@ -14,9 +14,10 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from mteval_gui.app.entry_frame import (REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame,
-                                       view_order)
-from mteval_gui.qt.labels import metric_label, review_label, verdict_colour
+from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame, view_order
+from mteval_gui.app.metrics import describe
+from mteval_gui.domain.metrics import MetricDescriptor
+from mteval_gui.qt.labels import metric_label, review_label, validation_explanation, validation_label, verdict_colour
 
 ENTRY_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 FRAME_ROW_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -41,12 +42,18 @@ ENTRY_FIELDS = ("position", "id", "source", "reference", "difficulty")
 RUN_FIELDS = ("predicted", "lint", "semantic", "fst_rejected", "review")
 
 
-def _fmt(metric: str | None, v: float) -> str:
-    if metric in ("core.chrf", "core.bleu", "core.ter"):
-        return f"{v:.1f}"
-    if metric == "core.exact":
-        return "✓" if v >= 1 else "✗"
-    return f"{v:.3f}"
+# metric columns shown by default, by role: one run, several runs side by side
+DEFAULT_ROLES_ONE_RUN = ("chrf", "fst_analysis", "exact")
+DEFAULT_ROLES_SIDE_BY_SIDE = ("chrf",)
+
+
+def descriptor_of(frame: EntryFrame | None, run_id: str | None, metric: str) -> MetricDescriptor:
+    """The declaration of a metric column: as recorded for the run, else from the registry."""
+    if frame is not None and run_id is not None:
+        d = next((r.descriptors.get(metric) for r in frame.runs if r.run_id == run_id), None)
+        if d is not None:
+            return d
+    return describe(metric)
 
 
 class EntriesModel(QAbstractTableModel):
@@ -86,7 +93,7 @@ class EntriesModel(QAbstractTableModel):
         self._columns = self._build_columns(frame)
         keys = {c.key for c in self._columns}
         if visible is None:
-            visible = [c.key for c in self._columns if self._default_visible(c, len(frame.runs))]
+            visible = [c.key for c in self._columns if self._default_visible(frame, c, len(frame.runs))]
         self._visible = [c for c in self._columns if c.key in set(visible) & keys]
         if self._filter.run_id and self._filter.run_id not in {r.run_id for r in frame.runs}:
             self._filter = EntryFilter()
@@ -106,18 +113,20 @@ class EntriesModel(QAbstractTableModel):
         for m in metrics:
             cols += [Column(f"{r.run_id}:metric:{m}", "metric", r.run_id, m) for r in frame.runs if m in r.metrics]
         cols += [Column(f"{r.run_id}:lint", "lint", r.run_id) for r in frame.runs if r.lint_verdict is not None]
-        cols += [Column(f"{r.run_id}:semantic", "semantic", r.run_id) for r in frame.runs if r.semantic_verdict is not None]
+        cols += [Column(f"{r.run_id}:semantic", "semantic", r.run_id) for r in frame.runs
+                 if r.semantic_verdict is not None]
         cols += [Column(f"{r.run_id}:fst_rejected", "fst_rejected", r.run_id) for r in frame.runs
                  if r.fst_rejected is not None]
         cols += [Column(f"{r.run_id}:review", "review", r.run_id) for r in frame.runs]
         return cols
 
     @staticmethod
-    def _default_visible(c: Column, n_runs: int) -> bool:
+    def _default_visible(frame: EntryFrame, c: Column, n_runs: int) -> bool:
         if c.field in ("position", "source", "reference", "predicted", "lint", "review"):
             return True
         if c.field == "metric":
-            return c.metric in (("core.chrf",) if n_runs > 1 else ("core.chrf", "core.fst", "core.exact"))
+            roles = DEFAULT_ROLES_SIDE_BY_SIDE if n_runs > 1 else DEFAULT_ROLES_ONE_RUN
+            return descriptor_of(frame, c.run_id, c.metric or "").role in roles
         return c.field == "difficulty" and n_runs == 1
 
     def clear(self) -> None:
@@ -310,7 +319,13 @@ class EntriesModel(QAbstractTableModel):
         if not 0 <= section < len(self._visible):
             return None
         c = self._visible[section]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.column_title(c)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if c.field == "metric":
+                level = descriptor_of(self._frame, c.run_id, c.metric or "").validation
+                line = self.tr("Validation: {0} — {1}").format(validation_label(level), validation_explanation(level))
+                return f"{self.column_title(c)}\n{line}"
             return self.column_title(c)
         return None
 
@@ -321,8 +336,8 @@ class EntriesModel(QAbstractTableModel):
             "predicted": self.tr("Output"), "lint": self.tr("Verdict"), "semantic": self.tr("Semantic"),
             "fst_rejected": self.tr("FST rejected"), "review": self.tr("Review"),
         }
-        title = metric_label(c.metric or "") if c.field == "metric" else titles[c.field]
         f = self._frame
+        title = metric_label(descriptor_of(f, c.run_id, c.metric or "")) if c.field == "metric" else titles[c.field]
         if c.run_id and f is not None and len(f.runs) > 1:
             return f"{f.run(c.run_id).label}: {title}"
         return title
@@ -386,7 +401,7 @@ class EntriesModel(QAbstractTableModel):
             v = r.metrics.get(c.metric or "")
             if v is None or math.isnan(v[fr]):
                 return ""
-            return _fmt(c.metric, float(v[fr]))
+            return descriptor_of(f, c.run_id, c.metric or "").format_value(float(v[fr]))
         if c.field in ("lint", "semantic"):
             v = r.lint_verdict if c.field == "lint" else r.semantic_verdict
             return "" if v is None or v[fr] is None else str(v[fr])

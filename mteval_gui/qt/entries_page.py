@@ -221,7 +221,8 @@ class EntriesPage(QWidget):
         self.metric_combo.clear()
         self.metric_combo.addItem(self.tr("Any metric value"), None)
         for mid in (run.metrics if run is not None else {}):
-            self.metric_combo.addItem(metric_label(mid), mid)
+            assert run is not None
+            self.metric_combo.addItem(metric_label(run.descriptors.get(mid) or mid), mid)
         idx = self.metric_combo.findData(current)
         self.metric_combo.setCurrentIndex(max(idx, 0))
         self.fst_box.setEnabled(run is not None and run.fst_rejected is not None)

@@ -6,36 +6,48 @@ translation covers them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale
 
+from mteval_gui.app.metrics import describe
 from mteval_gui.domain.judgments import ADEQUACY_LABELS, FLUENCY_LABELS
+from mteval_gui.domain.metrics import MetricDescriptor
 
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("labels", text)
 
 
-# metric id -> label (kept short: they are column headers)
-_METRICS = {
-    "core.exact": QT_TRANSLATE_NOOP("labels", "Exact"),
-    "core.equivalent": QT_TRANSLATE_NOOP("labels", "Equivalent"),
-    "core.chrf": QT_TRANSLATE_NOOP("labels", "chrF++"),
-    "core.bleu": QT_TRANSLATE_NOOP("labels", "BLEU"),
-    "core.ter": QT_TRANSLATE_NOOP("labels", "TER"),
-    "core.length_ratio": QT_TRANSLATE_NOOP("labels", "Length ratio"),
-    "core.fst": QT_TRANSLATE_NOOP("labels", "FST acceptance"),
-    "core.morph": QT_TRANSLATE_NOOP("labels", "Morphology"),
-    "core.ortho": QT_TRANSLATE_NOOP("labels", "Orthography"),
-    "core.comet": QT_TRANSLATE_NOOP("labels", "COMET"),
-    "core.embedding_semantic": QT_TRANSLATE_NOOP("labels", "Semantic (embeddings)"),
-    "core.code_switching": QT_TRANSLATE_NOOP("labels", "Code-switching"),
-    "core.hallucination": QT_TRANSLATE_NOOP("labels", "Hallucination"),
-    "core.terminology": QT_TRANSLATE_NOOP("labels", "Terminology"),
-    "core.consistency": QT_TRANSLATE_NOOP("labels", "Consistency"),
-    "core.compliance": QT_TRANSLATE_NOOP("labels", "Compliance"),
-    "crk.lint": QT_TRANSLATE_NOOP("labels", "Cree linter"),
-    "crk.semantic": QT_TRANSLATE_NOOP("labels", "Cree semantic"),
+# The built-in metrics' labels (``MetricInfo.label``), listed here so that the French
+# translation covers them; a plugin's metric brings its own translations (``MetricInfo.labels``).
+BUILTIN_METRIC_LABELS = (
+    QT_TRANSLATE_NOOP("labels", "Exact"),
+    QT_TRANSLATE_NOOP("labels", "Equivalent"),
+    QT_TRANSLATE_NOOP("labels", "chrF++"),
+    QT_TRANSLATE_NOOP("labels", "BLEU"),
+    QT_TRANSLATE_NOOP("labels", "TER"),
+    QT_TRANSLATE_NOOP("labels", "Length ratio"),
+    QT_TRANSLATE_NOOP("labels", "FST acceptance"),
+    QT_TRANSLATE_NOOP("labels", "Morphology"),
+    QT_TRANSLATE_NOOP("labels", "Orthography"),
+    QT_TRANSLATE_NOOP("labels", "COMET"),
+    QT_TRANSLATE_NOOP("labels", "Semantic (embeddings)"),
+    QT_TRANSLATE_NOOP("labels", "Code-switching"),
+    QT_TRANSLATE_NOOP("labels", "Hallucination"),
+    QT_TRANSLATE_NOOP("labels", "Terminology"),
+    QT_TRANSLATE_NOOP("labels", "Consistency"),
+    QT_TRANSLATE_NOOP("labels", "Compliance"),
+)
+
+# validation level -> (word shown beside a value, what it means)
+_VALIDATION = {
+    "external": (QT_TRANSLATE_NOOP("labels", "validated"),
+                 QT_TRANSLATE_NOOP("labels", "Shown to agree with human judgments for this language.")),
+    "proxy": (QT_TRANSLATE_NOOP("labels", "proxy"),
+              QT_TRANSLATE_NOOP("labels", "Validated against human judgments for other languages, used here as a stand-in.")),  # noqa: E501
+    "heuristic": (QT_TRANSLATE_NOOP("labels", "heuristic"),
+                  QT_TRANSLATE_NOOP("labels", "Rules written from linguistic knowledge, not yet measured against human judgments.")),  # noqa: E501
+    "unvalidated": (QT_TRANSLATE_NOOP("labels", "unvalidated"),
+                    QT_TRANSLATE_NOOP("labels", "No evidence yet that it tracks quality for this language.")),
 }
 
 # run-card ``scores`` key -> label
@@ -129,9 +141,35 @@ _VARIANT_CLASSES = {
 _REVIEW = {0: "", 1: QT_TRANSLATE_NOOP("labels", "rated"), 2: QT_TRANSLATE_NOOP("labels", "flagged")}
 
 
-def metric_label(metric_id: str) -> str:
-    label = _METRICS.get(metric_id)
-    return _t(label) if label else metric_id
+def interface_language() -> str:
+    """The interface language code ("en", "fr") the translators were installed for."""
+    return QLocale().name().split("_")[0]
+
+
+def metric_label(metric: str | MetricDescriptor) -> str:
+    """A metric's label: the application's translation when it has one, else the plugin's own
+    translation for the interface language, else the English label."""
+    desc = describe(metric) if isinstance(metric, str) else metric
+    translated = _t(desc.label)
+    if translated != desc.label:
+        return translated
+    return desc.label_for(interface_language())
+
+
+def validation_label(level: str | None) -> str:
+    """The word shown beside a value for its validation level ("" for none)."""
+    entry = _VALIDATION.get(level or "")
+    return _t(entry[0]) if entry else (level or "")
+
+
+def validation_explanation(level: str | None) -> str:
+    entry = _VALIDATION.get(level or "")
+    return _t(entry[1]) if entry else ""
+
+
+def validation_labels() -> dict[str, str]:
+    """Validation level -> its translated word."""
+    return {level: validation_label(level) for level in _VALIDATION}
 
 
 def score_label(key: str) -> str:
@@ -180,11 +218,6 @@ def adequacy_labels() -> dict[int, str]:
 
 def fluency_labels() -> dict[int, str]:
     return {k: _t(v) for k, v in FLUENCY_LABELS.items()}
-
-
-def known_metrics() -> list[str]:
-    """Metric ids that have a translated label."""
-    return list(_METRICS)
 
 
 def variant_class_description(name: str) -> str:

@@ -11,11 +11,21 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QSplitter, QTextBrowser, QTreeWidget,
-                               QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSplitter,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from mteval_gui.qt.labels import VERDICT_COLOURS, known_metrics, metric_label
 from mteval_gui.app.entry_review import FstWord, ReviewData, fst_words, review_html
+from mteval_gui.qt.labels import VERDICT_COLOURS, metric_label, validation_labels
 
 ACCEPTED_BG = "#d9f2d9"
 REJECTED_BG = "#f8d0d0"
@@ -27,6 +37,7 @@ p.text { font-size: 14pt; margin: 2px 0 4px 0; }
 p.meta { color: #555; }
 p.error { color: #a00000; font-style: italic; }
 p.metrics { color: #333; }
+span.validation { color: #777; font-size: 9pt; }
 table.pairs { border-color: #bbb; }
 """
 
@@ -99,12 +110,12 @@ class ReviewPane(QWidget):
         if data is None:
             self.text.setHtml(f"<p style='color:#777'>{self.tr('Select an entry to review it.')}</p>")
         else:
-            names = {mid: metric_label(mid) for mid in known_metrics()}
+            names: dict[str, str] = {}
             for view in data.outputs:
                 for mid in view.details:
-                    names.setdefault(mid, metric_label(mid))
+                    names.setdefault(mid, metric_label(view.metrics.descriptor(mid)))
             self.text.setHtml(review_html(data, blind=self.blind, labels=self._labels(), metric_names=names,
-                                          verdict_colours=VERDICT_COLOURS))
+                                          verdict_colours=VERDICT_COLOURS, validation_names=validation_labels()))
         self.fst_box.setVisible(not self.blind)
         self.run_combo.blockSignals(True)
         current = self.preferred_run or self.run_combo.currentData()

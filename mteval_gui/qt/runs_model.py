@@ -9,20 +9,36 @@ and speed. Tooltips explain every number's provenance.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from mteval_gui.qt.labels import (TIER_COLOURS, caveat_explanation, caveat_title, pending_review_label, score_label,
-                                  tier_label)
 from mteval_gui.app.runs import RunRow
+from mteval_gui.qt.labels import (
+    TIER_COLOURS,
+    caveat_explanation,
+    caveat_title,
+    pending_review_label,
+    score_label,
+    tier_label,
+    validation_explanation,
+    validation_label,
+)
 
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 
 _Index = QModelIndex | QPersistentModelIndex
+
+# column -> the run-card scores key it shows (its validation level is shown in the tooltip)
+SCORE_KEY_OF_COLUMN = {
+    "chrf": "chrf_plus_plus", "exact": "exact_match_rate", "equivalent": "equivalent_match_rate",
+    "fst": "fst_acceptance_rate", "semantic": "semantic_score", "comet": "comet_score",
+    "code_switching": "code_switching_rate", "hallucination": "hallucination_rate",
+}
 
 
 def _pct(v: float | None) -> str:
@@ -214,7 +230,16 @@ class RunsModel(QAbstractTableModel):
             return str(r.entries)
         return ""
 
+    def _validation_line(self, level: str) -> str:
+        return self.tr("Validation: {0} — {1}").format(validation_label(level), validation_explanation(level))
+
     def _tooltip(self, key: str, r: RunRow) -> str | None:
+        score_key = SCORE_KEY_OF_COLUMN.get(key)
+        if score_key is not None and r.scored:
+            level = r.validation.get(score_key)
+            if level is None:
+                return None
+            return f"{score_label(score_key)}\n{self._validation_line(level)}"
         if key == "caveats" and r.caveats:
             return "\n\n".join(f"{caveat_title(code)}: {caveat_explanation(code, msg)}" for code, msg in r.caveats)
         if key == "coverage" and r.availability:
@@ -226,8 +251,14 @@ class RunsModel(QAbstractTableModel):
             if r.composite_ci and r.composite_ci[0] is not None:
                 lines.append(self.tr("95 % CI {0:.4f}–{1:.4f}").format(r.composite_ci[0], r.composite_ci[1]))
             for b in r.breakdown:
+                level = r.validation.get(b["metric"])
+                shown = f" ({validation_label(level)})" if level else ""
                 lines.append(f"{score_label(b['metric'])}: {b['normalised']:.3f} × {100 * b['weight_share']:.0f} % "
-                             f"= {b['contribution']:.4f}")
+                             f"= {b['contribution']:.4f}{shown}")
+            cv = r.composite_validation
+            if cv is not None and cv.engineering_estimate:
+                lines.append(self.tr("Engineering estimate: its inputs are not all validated against human "
+                                     "judgments for this language."))
             if r.pending_review:
                 lines.append(self.tr("A speaker review must confirm this tier before it is claimed."))
             return "\n".join(lines)

@@ -28,22 +28,34 @@ value.
 cover the language), ``reasons`` (``{scores_key: why it is null}``).
 
 When a language card's metric and a built-in produce the same ``scores`` key, the card's
-metric supplies the value while its availability is ``ok`` (e.g. ``crk.lint`` for
-``equivalent_match_rate``); per-entry ``detail["verdict"]`` of the metrics supplying
-``equivalent_match_rate`` / ``semantic_score`` become the run card's ``lint_verdict`` /
-``semantic_verdict``.
+metric supplies the value while its availability is ``ok`` (e.g. a language's linter for
+``equivalent_match_rate``). Nothing is found by id: the run card and the interfaces find a
+metric by its :attr:`MetricInfo.role` and by the run card's ``score_sources``. The per-entry
+``detail["verdict"]`` of the language's metric of role ``equivalence_verdict`` becomes the
+run card's ``lint_verdict``, that of the built-in one its ``equivalence_verdict``, that of
+the metric supplying ``semantic_score`` its ``semantic_verdict``; the word analyses of the
+``fst_analysis`` metric its ``fst_analysis``.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, cast, runtime_checkable
 
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.metrics import (
+    METRIC_ROLES,
+    VALIDATION_LEVELS,
+    EntryDisplay,
+    MetricDescriptor,
+    MetricRole,
+    ValidationLevel,
+    role_for,
+)
 from mteval_gui.domain.run import Output
 from mteval_gui.errors import MtevalError, PluginError
 
@@ -66,7 +78,17 @@ class MetricUnavailable(MtevalError):
 
 @dataclass(frozen=True)
 class MetricInfo:
-    id: str  # "core.chrf", "crk.lint"
+    """A metric's declaration (see :mod:`mteval_gui.domain.metrics` for roles and validation levels).
+
+    ``role`` says what the interfaces and the run card use the metric for; left at ``other``
+    it is inferred from the first key of ``produces``. ``label`` is the short English label
+    (default: ``display_name``); ``labels`` the plugin's own translations by interface
+    language code (``{"fr": "…"}``), used when the application's translation has none.
+    ``decimals`` and ``display`` say how a per-entry value is shown. ``validation`` is how far
+    the metric has been validated in general; a language card may override it per language.
+    """
+
+    id: str  # "namespace.name", e.g. "core.chrf"
     version: str
     display_name: str
     scale: str  # "0-1", "0-100", "0-inf", "count"
@@ -76,6 +98,42 @@ class MetricInfo:
     heavy: bool = False  # loads a model; run in the worker only, may be opt-in
     produces: tuple[str, ...] = ()  # run-card ``scores`` keys this metric fills
     description: str = ""
+    role: MetricRole = "other"
+    label: str = ""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    decimals: int = 3
+    display: EntryDisplay = "number"
+    validation: ValidationLevel = "unvalidated"
+
+    def __post_init__(self) -> None:
+        if self.role not in METRIC_ROLES:
+            raise ValueError(f"metric {self.id}: role {self.role!r} is not one of {', '.join(METRIC_ROLES)}")
+        if self.validation not in VALIDATION_LEVELS:
+            raise ValueError(f"metric {self.id}: validation {self.validation!r} is not one of "
+                             f"{', '.join(VALIDATION_LEVELS)}")
+        if self.role == "other":
+            object.__setattr__(self, "role", role_for(self.produces))
+        if not self.label:
+            object.__setattr__(self, "label", self.display_name)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.version))
+
+    def validation_for(self, card: LanguageCard | None) -> tuple[ValidationLevel, str | None]:
+        """(level, evidence) for the language of ``card``: the card's override, else the declaration."""
+        decl = card.validation_of(self.id) if card is not None else None
+        if decl is not None:
+            return decl.level, decl.evidence
+        return self.validation, None
+
+    def descriptor(self, *, card: LanguageCard | None = None, builtin: bool = True) -> MetricDescriptor:
+        """The declaration as recorded in the run card and read by the interfaces."""
+        level, evidence = self.validation_for(card)
+        return MetricDescriptor(
+            id=self.id, role=self.role, label=self.label, labels=dict(self.labels), scale=self.scale,
+            decimals=self.decimals, display=self.display, higher_is_better=self.higher_is_better,
+            produces=list(self.produces), heavy=self.heavy, builtin=builtin, validation=level,
+            validation_evidence=evidence)
 
 
 @dataclass(frozen=True)
@@ -113,7 +171,7 @@ class EntryScore:
         return {"value": self.value, "values": self.values, "detail": self.detail}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "EntryScore":
+    def from_json(cls, d: dict[str, Any]) -> EntryScore:
         return cls(value=d.get("value"), values=d.get("values") or {}, detail=d.get("detail") or {})
 
 
@@ -210,13 +268,13 @@ def resolve(ref: MetricRef) -> type:
     for method in ("prepare", "score_entries", "aggregate"):
         if not callable(getattr(cls, method, None)):
             raise PluginError(ref.id, f"{ref.python_name} lacks {method}()")
-    return cls
+    return cast(type, cls)
 
 
 def instantiate(ref: MetricRef) -> Metric:
     cls = resolve(ref)
     try:
-        return cls(**ref.params)
+        return cast(Metric, cls(**ref.params))
     except Exception as exc:
         raise PluginError(ref.id, f"cannot construct {ref.python_name} with {ref.params}: {exc}") from exc
 
@@ -229,6 +287,13 @@ def builtin(id: str, python_name: str, **params: Any) -> MetricRef:
     ref = MetricRef(id=id, python_name=python_name, params=params)
     BUILTIN_METRICS.append(ref)
     return ref
+
+
+def builtin_ids() -> frozenset[str]:
+    """Ids of the built-in metrics (nothing is imported but the list of references)."""
+    from mteval_gui.scoring import builtins as _  # noqa: F401  (registers BUILTIN_METRICS)
+
+    return frozenset(r.id for r in BUILTIN_METRICS)
 
 
 def metrics_for(card: LanguageCard | None, *, include: Iterable[str] | None = None,

@@ -164,9 +164,29 @@ def _verdict_text(v: Any) -> str | None:
     return str(v)
 
 
+# per-entry value columns of the results table: column -> (role, the scores key its metric supplies)
+_VALUE_COLUMNS: dict[str, tuple[str, str]] = {
+    "length_ratio": ("length_ratio", "length_ratio"),
+    "code_switching": ("code_switching", "code_switching_rate"),
+    "hallucination": ("hallucination", "hallucination_rate"),
+    "terminology": ("terminology", "terminology_adherence"),
+    "compliance": ("compliance", "compliance_index"),
+    "comet": ("comet", "comet_score"),
+}
+
+
+def _metric_for(card: RunCard, role: str, key: str) -> str | None:
+    """The metric whose per-entry values fill a column: the one that supplied ``key``, else the
+    first metric of ``role`` the card declares."""
+    mid = card.score_sources.get(key)
+    if mid is not None:
+        return mid
+    return next((m for m, d in card.metric_info.items() if d.role == role), None)
+
+
 def results_table(card: RunCard) -> list[dict[str, Any]]:
     """One flat row per entry (columns :data:`RESULT_CSV_COLUMNS`) from a run card's ``results``."""
-    sources = card.score_sources
+    value_metric = {col: _metric_for(card, role, key) for col, (role, key) in _VALUE_COLUMNS.items()}
     rows = []
     for r in card.results:
         d = r.model_dump()
@@ -177,13 +197,9 @@ def results_table(card: RunCard) -> list[dict[str, Any]]:
             "exact_match": None if r.exact_match is None else int(r.exact_match),
             "equivalence_verdict": d.get("equivalence_verdict"),
             "entry_chrf": r.entry_chrf, "entry_bleu": d.get("entry_bleu"), "entry_ter": d.get("entry_ter"),
-            "length_ratio": metrics.get("core.length_ratio"), "fst_accepted": r.fst_accepted,
+            "fst_accepted": r.fst_accepted,
             "lint_verdict": _verdict_text(r.lint_verdict), "semantic_verdict": _verdict_text(r.semantic_verdict),
-            "code_switching": metrics.get(sources.get("code_switching_rate", "core.code_switching")),
-            "hallucination": metrics.get(sources.get("hallucination_rate", "core.hallucination")),
-            "terminology": metrics.get(sources.get("terminology_adherence", "core.terminology")),
-            "compliance": metrics.get(sources.get("compliance_index", "core.compliance")),
-            "comet": metrics.get(sources.get("comet_score", "core.comet")),
+            **{col: metrics.get(mid) if mid is not None else None for col, mid in value_metric.items()},
             "latency_seconds": r.latency_seconds,
         })
     return rows

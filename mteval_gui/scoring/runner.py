@@ -17,13 +17,18 @@ The job:
    ``failed`` (its reason kept); the others go on.
 3. *aggregate* — each metric's corpus values from all stored per-entry results.
    When several metrics produce the same ``scores`` key, a metric declared by the language
-   card (``evalMetrics``, e.g. ``crk.lint`` for ``equivalent_match_rate``) wins over a
+   card (``evalMetrics``, e.g. a language's linter for ``equivalent_match_rate``) wins over a
    built-in as long as its availability is ``ok``; otherwise the first built-in that has a
    value. The other producers' values stay in the metric rows.
 4. *statistics* — composite and tier, cost and speed, caveats, bootstrap intervals
    (chrF++, BLEU, exact match, FST acceptance, COMET, composite; per difficulty tier) and
    breakdowns by difficulty and provenance, all from per-entry sufficient statistics.
-5. *run card* — assembled, validated and handed to ``sink.write_run``.
+5. *run card* — assembled, validated and handed to ``sink.write_run``. Per-entry columns
+   (verdicts, word analyses, chrF++…) are taken from the metric of the right *role*
+   (:attr:`MetricInfo.role`), preferring the one that supplied the key (``score_sources``);
+   the card records each metric's declaration (``metric_info``), its validation level for
+   the language (``metric_validation``) and whether the composite is an engineering
+   estimate (``composite_validation``).
 
 Progress is a :class:`Progress` (done, total, stage, message), throttled to a few updates
 per second (stage changes and the last update always pass).
@@ -48,14 +53,15 @@ from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus, Entry
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import (
-    CI, Caveat, DatasetInfo, EntryResult, Fingerprint, FstInfo, HumanReview, RunCard, Scores, Totals,
+    CI, Caveat, CompositeValidation, DatasetInfo, EntryResult, Fingerprint, FstInfo, HumanReview, RunCard, Scores,
+    Totals,
 )
 from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring import costspeed
 from mteval_gui.scoring.plugins import (
-    CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, MetricUnavailable, ScoringContext, instantiate,
-    metrics_for,
+    CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, MetricUnavailable, ScoringContext, builtin_ids,
+    instantiate, metrics_for,
 )
 from mteval_gui.scoring.runcard import AVAILABILITY_KEYS, LYSS_SCORE_KEYS, ensure_valid, fingerprint
 from mteval_gui.scoring.stats import (
@@ -271,6 +277,7 @@ class _MetricState:
     availability: str = "ok"
     reason: str | None = None
     from_card: bool = False
+    language: bool = False  # a language standard's metric (declared by the card, or not a built-in)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -384,9 +391,11 @@ def _resolve_metrics(request: ScoringRequest) -> list[_MetricState]:
         if unknown:
             raise MtevalError(f"unknown metric id(s) {', '.join(unknown)}; available here: {', '.join(sorted(known))}")
     explicit = set(request.include or ())
+    builtins = builtin_ids()
     states = []
     for ref in refs:
-        st = _MetricState(ref=ref, from_card=ref.id in card_ids)
+        st = _MetricState(ref=ref, from_card=ref.id in card_ids,
+                          language=ref.id in card_ids or ref.id not in builtins)
         try:
             st.metric = instantiate(ref)
             st.info = st.metric.info
@@ -622,6 +631,23 @@ def _groups_breakdown(labels: Sequence[str | None], entry_stats: Mapping[str, En
     return out
 
 
+def _composite_validation(used: Mapping[str, float], levels: Mapping[str, str],
+                          language: str) -> CompositeValidation | None:
+    """Whether the composite is an engineering estimate: unless every input it counts is
+    validated ``external`` for the language, it is."""
+    if not used:
+        return None
+    inputs: dict[str, Any] = {key: levels.get(key, "unvalidated") for key in used}
+    weak = {k: v for k, v in inputs.items() if v != "external"}
+    if not weak:
+        return CompositeValidation(engineering_estimate=False, inputs=inputs,
+                                   message=f"every input is validated against human judgments for {language}")
+    listed = ", ".join(f"{k} ({v})" for k, v in weak.items())
+    return CompositeValidation(
+        engineering_estimate=True, inputs=inputs,
+        message=f"engineering estimate: not validated against human judgments for {language}: {listed}")
+
+
 def _ci_model(interval: Any) -> CI:
     return CI(**interval.as_dict())
 
@@ -724,13 +750,20 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
         if cs is not None and cs.extra.get("signature"):
             signatures[key] = str(cs.extra["signature"])
     fst_info = FstInfo()
-    for mid in (producers.get("fst_acceptance_rate"), "core.fst"):
+    fst_candidates = [producers.get("fst_acceptance_rate")] + [s.ref.id for s in states if s.info is not None
+                                                               and s.info.role == "fst_analysis"]
+    for mid in fst_candidates:
         cs = corpus_scores.get(mid or "")
         if cs is not None and isinstance(cs.extra.get("fst"), Mapping):
             fst_info = FstInfo(**{k: v for k, v in cs.extra["fst"].items() if k in FstInfo.model_fields})
             break
 
-    results = _entry_results(items, per_entry, producers)
+    results = _entry_results(items, per_entry, producers, states)
+    metric_info = {st.ref.id: st.info.descriptor(card=request.target_card, builtin=not st.language)
+                   for st in states if st.info is not None}
+    metric_validation: dict[str, Any] = {mid: d.validation for mid, d in metric_info.items()}
+    metric_validation.update({key: metric_info[mid].validation for key, mid in producers.items() if mid in metric_info})
+    composite_validation = _composite_validation(used, metric_validation, corpus.language_pair.target)
 
     fp_components = {
         "corpus_sha256": request.corpus_sha256, "run_sha256": run.content_sha256, "config_hash": config_hash,
@@ -749,6 +782,7 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
         fingerprint=Fingerprint(hash=fingerprint(fp_components), components=_json_safe(fp_components)),
         sacrebleu_signatures=signatures, normalisation=dict(NORMALISATION_POLICY),
         metric_availability=availability, metric_reasons=reasons, score_sources=dict(producers),
+        metric_info=metric_info, metric_validation=metric_validation, composite_validation=composite_validation,
         composite_profile=profile, composite_breakdown=cres.breakdown, score_caveats=caveats,
         fst=fst_info, language_card_sha256=request.card_sha256, human_review=review,
         bootstrap_seed=seed, results=results,
@@ -757,12 +791,15 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
     metric_rows = []
     for st in states:
         cs = corpus_scores.get(st.ref.id)
+        desc = metric_info.get(st.ref.id)
         metric_rows.append(MetricRow(
             metric_id=st.ref.id, availability=st.availability, reason=st.reason,
             values=_json_safe(cs.values) if cs is not None else {},
             extra=_json_safe({**(cs.extra if cs is not None else {}),
                               "version": st.info.version if st.info else None,
-                              "display_name": st.info.display_name if st.info else st.ref.id}),
+                              "display_name": st.info.display_name if st.info else st.ref.id,
+                              "descriptor": desc.model_dump(mode="json") if desc is not None else None,
+                              "supplies": sorted(k for k, m in producers.items() if m == st.ref.id)}),
         ))
     return RunResult(card, metric_rows, per_entry, entry_stats, producers, availability, unknown_ids=list(unknown))
 
@@ -787,21 +824,43 @@ def _verdict_dict(e: EntryScore | None) -> dict[str, Any] | None:
     return out
 
 
+def _pick(states: Sequence[_MetricState], per_entry: Mapping[str, list[EntryScore | None]],
+          producers: Mapping[str, str], role: str, key: str | None = None, *,
+          language: bool | None = None) -> str | None:
+    """The metric of ``role`` whose per-entry results a run-card column shows: the one that
+    supplied ``key`` when it has that role, else the first of that role (``language``: only a
+    language standard's metric, or only a built-in; such a metric must have run to the end)."""
+    by_id = {s.ref.id: s for s in states}
+
+    def fits(st: _MetricState | None) -> bool:
+        if st is None or st.info is None or st.info.role != role or st.ref.id not in per_entry:
+            return False
+        if language is None:
+            return True
+        return st.language == language and st.availability in ("ok", "below_coverage")
+
+    if key is not None and fits(by_id.get(producers.get(key, ""))):
+        return producers[key]
+    return next((s.ref.id for s in states if fits(s)), None)
+
+
 def _entry_results(items: Sequence[EntryInput], per_entry: Mapping[str, list[EntryScore | None]],
-                   producers: Mapping[str, str]) -> list[EntryResult]:
+                   producers: Mapping[str, str], states: Sequence[_MetricState]) -> list[EntryResult]:
     def col(mid: str | None) -> list[EntryScore | None]:
         if mid is None:
             return [None] * len(items)
         return per_entry.get(mid) or [None] * len(items)
 
-    exact = col("core.exact")
-    chrf = col(producers.get("chrf_plus_plus", "core.chrf"))
-    fst = col(producers.get("fst_acceptance_rate", "core.fst"))
-    equiv_mid = producers.get("equivalent_match_rate")
-    lint = col(equiv_mid if equiv_mid and not equiv_mid.startswith("core.") else None)
-    generic = col("core.equivalent")
+    def pick(role: str, key: str | None = None, language: bool | None = None) -> list[EntryScore | None]:
+        return col(_pick(states, per_entry, producers, role, key, language=language))
+
+    exact = pick("exact", "exact_match_rate")
+    chrf = pick("chrf", "chrf_plus_plus")
+    fst = pick("fst_analysis", "fst_acceptance_rate")
+    lint = pick("equivalence_verdict", "equivalent_match_rate", language=True)
+    generic = pick("equivalence_verdict", "equivalent_match_rate", language=False)
     semantic = col(producers.get("semantic_score"))
-    bleu, ter = col("core.bleu"), col("core.ter")
+    bleu, ter = pick("bleu", "bleu"), pick("ter", "ter")
     out = []
     for i, it in enumerate(items):
         e, o = it.entry, it.output

@@ -169,7 +169,7 @@ def entry_scores(ws: Workspace, run_id: str, metric_id: str) -> dict[str, dict[s
 
 
 def entry_verdicts(ws: Workspace, run_id: str, metric_id: str) -> dict[str, str | None]:
-    """``{entry_id: detail.verdict}`` of one metric (decoded in SQL; e.g. ``crk.lint``)."""
+    """``{entry_id: detail.verdict}`` of one metric (decoded in SQL; e.g. a linter's verdicts)."""
     cur = ws.conn.execute("SELECT entry_id, json_extract(data, '$.detail.verdict') FROM entry_metrics"
                           " WHERE run_id = ? AND metric_id = ?", (run_id, metric_id))
     return {eid: v for eid, v in cur}

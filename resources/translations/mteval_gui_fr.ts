@@ -534,6 +534,10 @@ Télécharger maintenant ?</translation>
 <context>
     <name>EntriesModel</name>
     <message>
+        <source>Validation: {0} — {1}</source>
+        <translation>Validation : {0} — {1}</translation>
+    </message>
+    <message>
         <source>#</source>
         <translation>n°</translation>
     </message>
@@ -1756,6 +1760,10 @@ Télécharger maintenant ?</translation>
         <translation>non confirmé</translation>
     </message>
     <message>
+        <source>Validation: {0} — {1}</source>
+        <translation>Validation : {0} — {1}</translation>
+    </message>
+    <message>
         <source>Every metric produced a value.</source>
         <translation>Chaque métrique a produit une valeur.</translation>
     </message>
@@ -1766,6 +1774,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>95 % CI {0:.4f}–{1:.4f}</source>
         <translation>IC 95 % {0:.4f}–{1:.4f}</translation>
+    </message>
+    <message>
+        <source>Engineering estimate: its inputs are not all validated against human judgments for this language.</source>
+        <translation>Estimation d’ingénierie : ses composantes ne sont pas toutes validées par des jugements humains pour cette langue.</translation>
     </message>
     <message>
         <source>A speaker review must confirm this tier before it is claimed.</source>
@@ -2166,12 +2178,36 @@ Télécharger maintenant ?</translation>
         <translation>Conformité</translation>
     </message>
     <message>
-        <source>Cree linter</source>
-        <translation>Vérificateur cri</translation>
+        <source>validated</source>
+        <translation>validée</translation>
     </message>
     <message>
-        <source>Cree semantic</source>
-        <translation>Sémantique crie</translation>
+        <source>Shown to agree with human judgments for this language.</source>
+        <translation>Accord démontré avec des jugements humains pour cette langue.</translation>
+    </message>
+    <message>
+        <source>proxy</source>
+        <translation>indirecte</translation>
+    </message>
+    <message>
+        <source>Validated against human judgments for other languages, used here as a stand-in.</source>
+        <translation>Validée par des jugements humains pour d’autres langues, employée ici par substitution.</translation>
+    </message>
+    <message>
+        <source>heuristic</source>
+        <translation>heuristique</translation>
+    </message>
+    <message>
+        <source>Rules written from linguistic knowledge, not yet measured against human judgments.</source>
+        <translation>Règles tirées de connaissances linguistiques, pas encore mesurées par rapport à des jugements humains.</translation>
+    </message>
+    <message>
+        <source>unvalidated</source>
+        <translation>non validée</translation>
+    </message>
+    <message>
+        <source>No evidence yet that it tracks quality for this language.</source>
+        <translation>Aucune preuve encore qu’elle suive la qualité pour cette langue.</translation>
     </message>
     <message>
         <source>Composite</source>

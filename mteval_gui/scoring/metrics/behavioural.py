@@ -165,6 +165,7 @@ class CodeSwitchingMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.code_switching", version="1", display_name="Code-switching rate", scale="0-1",
+        role="code_switching", label="Code-switching", validation="heuristic",
         higher_is_better=False, produces=("code_switching_rate",),
         description="Share of output words that are source-language words (script or same-script lexical signal).",
     )
@@ -322,6 +323,7 @@ class HallucinationMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.hallucination", version="1", display_name="Hallucination rate", scale="0-1",
+        role="hallucination", label="Hallucination", validation="heuristic",
         higher_is_better=False, produces=("hallucination_rate",),
         description="Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1.",
     )
@@ -415,6 +417,7 @@ class TerminologyMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.terminology", version="1", display_name="Terminology adherence", scale="0-1",
+        role="terminology", label="Terminology", validation="heuristic",
         produces=("terminology_adherence",),
         description="Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.",
     )
@@ -455,6 +458,7 @@ class ConsistencyMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.consistency", version="1", display_name="Consistency", scale="0-1",
+        role="consistency", label="Consistency", validation="heuristic",
         produces=("consistency_score",),
         description="For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms.",
     )

@@ -120,6 +120,7 @@ class ComplianceMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.compliance", version="1", display_name="Compliance index", scale="0-1",
+        role="compliance", label="Compliance", validation="heuristic",
         produces=("compliance_index", "compliance_index_raw", "repair_effectiveness"),
         description="0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite.",
     )

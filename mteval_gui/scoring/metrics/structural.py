@@ -108,6 +108,9 @@ class FstAcceptanceMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.fst",
+        role="fst_analysis",
+        label="FST acceptance",
+        validation="heuristic",
         version="1",
         display_name="FST acceptance",
         scale="0-1",
@@ -202,6 +205,9 @@ class MorphologicalAccuracyMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.morph",
+        role="morphology",
+        label="Morphology",
+        validation="heuristic",
         version="1",
         display_name="Morphological accuracy",
         scale="0-1",
@@ -293,6 +299,9 @@ class OrthographicAccuracyMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.ortho",
+        role="orthography",
+        label="Orthography",
+        validation="heuristic",
         version="1",
         display_name="Orthographic accuracy",
         scale="0-1",

@@ -68,6 +68,7 @@ class ExactMatchMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.exact", version="1", display_name="Exact match", scale="0-1",
+        role="exact", label="Exact", display="check", validation="proxy",
         needs_reference=True, produces=("exact_match_rate", "exact_matches"),
         description="Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.",
     )
@@ -98,12 +99,14 @@ class EquivalentMatchMetric(BaseMetric):
     """Generic equivalent match (SPEC §3): EXACT, EQUIVALENT (reference or a variant after the
     card's orthographic folds), NO_OUTPUT (empty output) or MISS.
 
-    A language's own linter (e.g. ``crk.lint``) may produce ``equivalent_match_rate`` too;
-    the runner then prefers the language's value (see :mod:`mteval_gui.scoring.runner`).
+    A language's own linter (a card's metric of role ``equivalence_verdict``) may produce
+    ``equivalent_match_rate`` too; the runner then prefers the language's value (see
+    :mod:`mteval_gui.scoring.runner`).
     """
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.equivalent", version="1", display_name="Equivalent match", scale="0-1",
+        role="equivalence_verdict", label="Equivalent", validation="heuristic",
         needs_reference=True, produces=("equivalent_match_rate", "equivalent_matches"),
         description="Share of entries matching the reference or an accepted variant after the language's orthographic folds.",
     )
@@ -250,6 +253,7 @@ class ChrfMetric(_SacrebleuMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.chrf", version="1", display_name="chrF++", scale="0-100",
+        role="chrf", label="chrF++", decimals=1, validation="proxy",
         needs_reference=True, produces=("chrf_plus_plus",),
         description="Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2).",
     )
@@ -280,6 +284,7 @@ class BleuMetric(_SacrebleuMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.bleu", version="1", display_name="BLEU", scale="0-100",
+        role="bleu", label="BLEU", decimals=1, validation="proxy",
         needs_reference=True, produces=("bleu",),
         description="Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite.",
     )
@@ -319,6 +324,7 @@ class TerMetric(_SacrebleuMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.ter", version="1", display_name="TER", scale="0-inf", higher_is_better=False,
+        role="ter", label="TER", decimals=1, validation="proxy",
         needs_reference=True, produces=("ter",),
         description="Edits per reference word (sacrebleu TER). Reported, not in the composite.",
     )
@@ -362,6 +368,7 @@ class LengthRatioMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.length_ratio", version="1", display_name="Length ratio", scale="0-inf",
+        role="length_ratio", label="Length ratio", validation="heuristic",
         needs_reference=True, produces=("length_ratio",),
         description="Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.",
     )
