@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.metrics import MetricDescriptor, MetricRole, unknown_descriptor
 from mteval_gui.errors import MtevalError, PluginError
+from mteval_gui.standards import class_ref_problem
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
@@ -32,7 +33,8 @@ __all__ = ["MetricDescriptor", "RunMetrics", "describe", "heavy_metric_ids", "ru
 
 @lru_cache(maxsize=8)
 def _registry(cards: str) -> dict[str, tuple[MetricRef, bool]]:
-    """metric id -> (reference, built-in?) for the built-ins and every valid card's ``evalMetrics``."""
+    """metric id -> (reference, built-in?) for the built-ins and every valid card's ``evalMetrics``
+    (``cards``: the card sources, the cache key)."""
     from mteval_gui.cards import list_cards
     from mteval_gui.scoring.plugins import metrics_for
 
@@ -55,6 +57,8 @@ def _describe(metric_id: str, python_name: str | None, lang: str | None, cards: 
     if found is None:
         return unknown_descriptor(metric_id)
     ref, builtin = found
+    if class_ref_problem(ref.python_name) is not None:  # stored data names it: import only what is installed
+        return unknown_descriptor(metric_id)
     try:
         cls = resolve(ref)
     except PluginError:
@@ -70,9 +74,10 @@ def describe(metric_id: str, *, python_name: str | None = None, lang: str | None
     A metric the registry does not know and ``python_name`` does not locate gets a descriptor
     labelled with its id (role ``other``).
     """
-    from mteval_gui.cards import cards_dir
+    from mteval_gui.cards import card_sources
 
-    return _describe(metric_id, python_name, lang, str(cards_dir()))
+    sources = "|".join(f"{s.kind}:{s.folder}" for s in card_sources())
+    return _describe(metric_id, python_name, lang, sources)
 
 
 def builtin_descriptors() -> list[MetricDescriptor]:

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.scoring.role_metrics import LINTER_ID, make_zzx_workspace
+from tests.scoring.role_metrics import LINTER_ID, install_zzx_plugin, make_zzx_workspace, uninstall_zzx_plugin
 
 
 @pytest.fixture
 def zzx_ws(tmp_path, monkeypatch):
-    ws = make_zzx_workspace(tmp_path / "ws.sqlite", tmp_path / "cards", monkeypatch)
+    install_zzx_plugin(monkeypatch)
+    ws = make_zzx_workspace(tmp_path / "ws.sqlite", monkeypatch)
     yield ws
     ws.close()
+    monkeypatch.undo()
+    uninstall_zzx_plugin()
 
 
 def test_run_metrics_by_role(zzx_ws):

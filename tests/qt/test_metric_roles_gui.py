@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTranslator
 
 from mteval_gui.domain.metrics import MetricDescriptor
-from tests.scoring.role_metrics import LINTER_ID, make_zzx_workspace
+from tests.scoring.role_metrics import LINTER_ID, install_zzx_plugin, make_zzx_workspace, uninstall_zzx_plugin
 
 
 @pytest.fixture
@@ -25,9 +25,12 @@ def french(qapp):
 
 @pytest.fixture
 def zzx_ws(tmp_path, monkeypatch):
-    ws = make_zzx_workspace(tmp_path / "ws.sqlite", tmp_path / "cards", monkeypatch)
+    install_zzx_plugin(monkeypatch)
+    ws = make_zzx_workspace(tmp_path / "ws.sqlite", monkeypatch)
     yield ws
     ws.close()
+    monkeypatch.undo()
+    uninstall_zzx_plugin()
 
 
 def test_label_from_qt_translation_else_plugin_else_english(french):

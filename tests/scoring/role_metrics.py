@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from mteval_gui.domain.plugin import StandardsPlugin
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
 
 LINTER_ID = "zzx.checker"
@@ -37,30 +38,40 @@ class ZzxChecker(BaseMetric):
         return CorpusScore({"equivalent_match_rate": hits / len(per_entry), "equivalent_matches": hits})
 
 
-ZZX_CARD = {
-    "code": "zzx", "name": "Zzx",
-    "evalMetrics": [{"id": LINTER_ID, "python_name": "tests.scoring.role_metrics:ZzxChecker"}],
-}
 ZZX_ENTRIES = [("e1", "the dog", "a b"), ("e2", "the cat sleeps", "c d e"), ("e3", "we eat", "f g"),
                ("e4", "they sing", "h")]
 ZZX_OUTPUTS = ["a b", "c x e", "f", "h i"]
+# the plugin package's declaration (its entry point's object); its card is zzx_cards/zzx.json
+PLUGIN = StandardsPlugin(name="zzx_standard", packages=["tests.scoring.role_metrics"], cards="zzx_cards")
 
 
-def make_zzx_workspace(path, cards_dir, monkeypatch):
-    """A workspace with a 4-entry eng→zzx corpus and one run scored with the zzx card's linter.
+def install_zzx_plugin(monkeypatch) -> None:
+    """Make this module an installed plugin package (entry point ``zzx_standard``) for one test."""
+    import importlib.metadata
 
-    The card lives in ``cards_dir`` (``MTEVAL_CARDS_DIR`` is pointed at it)."""
-    import json
-    from pathlib import Path
+    from mteval_gui import standards
 
+    found = standards._entry_points()
+    ep = importlib.metadata.EntryPoint("zzx_standard", f"{__name__}:PLUGIN", standards.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(standards, "_entry_points", lambda: [*found, (ep, "zzx-standard", "1.0", False)])
+    standards.refresh_plugins()
+    assert standards.installed_plugins().get("zzx_standard") is not None, standards.installed_plugins().problems
+
+
+def uninstall_zzx_plugin() -> None:
+    from mteval_gui import standards
+
+    standards.refresh_plugins()
+
+
+def make_zzx_workspace(path, monkeypatch):
+    """A workspace with a 4-entry eng→zzx corpus and one run scored with the zzx plugin's linter
+    (the plugin must be installed, :func:`install_zzx_plugin`)."""
     from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
     from mteval_gui.store import Workspace, repo
 
-    Path(cards_dir).mkdir(parents=True, exist_ok=True)
-    (Path(cards_dir) / "zzx.json").write_text(json.dumps(ZZX_CARD), encoding="utf-8")
-    monkeypatch.setenv("MTEVAL_CARDS_DIR", str(cards_dir))
     ws = Workspace(path)
     repo.add_corpus(ws, Corpus(corpus_id="zz", language_pair=LanguagePair(source="eng", target="zzx"),
                                entries=[Entry(id=i, source=s, reference=r) for i, s, r in ZZX_ENTRIES]))
