@@ -36,6 +36,10 @@ from typing import Any, Protocol
 
 from mteval_gui.domain.benchmark import BenchTest, ResponseRecord, Responses, Suite, SuiteDefect
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.jsonparse import JSONProblem
+from mteval_gui.io.jsonparse import loads as strict_loads
+from mteval_gui.io.records import MAX_ID_LENGTH
+from mteval_gui.io.textfile import LineIndex, nul_defects, read_bytes
 
 ERROR_PREFIX = "[ERROR]"
 _WS = " \t\n\r"
@@ -81,17 +85,25 @@ def _array_item_lines(text: str) -> list[int] | None:
 
 def _decode(path: Path, raw: bytes) -> tuple[str | None, Defect | None]:
     try:
-        return raw.decode("utf-8-sig"), None
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return None, Defect(str(path), line, f"invalid UTF-8 at byte {exc.start}")
+    nul = nul_defects(text, str(path), limit=1)
+    if nul:
+        return None, nul[0]
+    return text, None
 
 
 def _loads(path: Path, text: str) -> tuple[Any, Defect | None]:
+    """Strict JSON (no duplicate keys, NaN, huge numbers, deep nesting or lone surrogates)."""
     try:
-        return json.loads(text), None
+        return strict_loads(text), None
     except json.JSONDecodeError as exc:
         return None, Defect(str(path), exc.lineno, f"invalid JSON: {exc.msg}", exc.colno)
+    except JSONProblem as exc:
+        line, col = LineIndex(text).position(exc.pos)
+        return None, Defect(str(path), line, f"invalid JSON: {exc.message}", col)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,7 +111,8 @@ def _loads(path: Path, text: str) -> tuple[Any, Defect | None]:
 
 
 def suite_files(folder: str | Path) -> list[Path]:
-    return sorted(p for p in Path(folder).glob("*.json") if p.is_file())
+    """The ``*.json`` entries of a suite folder (sub-folders left out; FIFOs and devices are kept, to be refused)."""
+    return sorted(p for p in Path(folder).glob("*.json") if not p.is_dir())
 
 
 class SuiteFormat(Protocol):
@@ -137,9 +150,9 @@ def read_suite(folder: str | Path, definition: SuiteFormat) -> Suite:
         fname = path.name
         names[category] = fname
         try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            defects.append(SuiteDefect(file=fname, kind="unreadable", message=f"cannot read: {exc.strerror or exc}"))
+            raw = read_bytes(path)
+        except InputError as exc:
+            defects.append(SuiteDefect(file=fname, kind="unreadable", message=exc.defects[0].message))
             continue
         digest.update(fname.encode("utf-8") + b"\0" + hashlib.sha256(raw).digest())
         if definition.category(category) is None:
@@ -160,6 +173,11 @@ def read_suite(folder: str | Path, definition: SuiteFormat) -> Suite:
             continue
         lines = _array_item_lines(text or "") or [None] * len(data)
         for index, (item, line) in enumerate(zip(data, lines, strict=False)):
+            if isinstance(item, dict) and isinstance(item.get("id"), str) and len(item["id"].strip()) > MAX_ID_LENGTH:
+                defects.append(SuiteDefect(file=fname, line=line, kind="invalid_id",
+                                           message=f"item {index}: id is {len(item['id'].strip())} characters long "
+                                                   f"(at most {MAX_ID_LENGTH}); not scored"))
+                continue
             test, found = definition.check_test(item, category=category, file=fname, line=line, index=index)
             defects.extend(found)
             if test is None:
@@ -207,6 +225,9 @@ class _Collector:
             self.defects.append(Defect(file, loc_line, f"{prefix}record has no test_id"))
             return
         tid = _nfc(str(tid).strip())
+        if len(tid) > MAX_ID_LENGTH:
+            self.defects.append(Defect(file, loc_line, f"{prefix}test_id is {len(tid)} characters long (at most {MAX_ID_LENGTH})"))
+            return
         error = obj.get("error")
         response = obj.get("response")
         tool_calls = obj.get("tool_calls")
@@ -242,13 +263,17 @@ class _Collector:
 def _read_jsonl(path: Path, text: str, col: _Collector) -> None:
     fname = str(path)
     first = True
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = strict_loads(line)
         except json.JSONDecodeError as exc:
             col.defects.append(Defect(fname, lineno, f"invalid JSON: {exc.msg}", exc.colno))
+            first = False
+            continue
+        except JSONProblem as exc:
+            col.defects.append(Defect(fname, lineno, f"invalid JSON: {exc.message}", exc.pos + 1))
             first = False
             continue
         if first and isinstance(obj, dict) and "test_id" not in obj and "id" not in obj and (
@@ -312,20 +337,20 @@ def read_responses(path: str | Path, suite: Suite | None = None) -> Responses:
     """Read responses (file or folder, see module docstring). Raises InputError on structural defects."""
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in (".json", ".jsonl"))
+        files = sorted(p for p in path.iterdir() if not p.is_dir() and p.suffix.lower() in (".json", ".jsonl"))
         if not files:
             raise InputError(Defect(str(path), None, "no .json or .jsonl responses file in this folder"))
-    elif path.is_file():
-        files = [path]
+    elif path.exists():
+        files = [path]  # read_bytes refuses what is not a regular file
     else:
         raise InputError(Defect(str(path), None, "no such file or folder"))
     col = _Collector(suite)
     digest = hashlib.sha256()
     for f in files:
         try:
-            raw = f.read_bytes()
-        except OSError as exc:
-            col.defects.append(Defect(str(f), None, f"cannot read: {exc.strerror or exc}"))
+            raw = read_bytes(f)
+        except InputError as exc:
+            col.defects.extend(exc.defects)
             continue
         digest.update(f.name.encode("utf-8") + b"\0" + hashlib.sha256(raw).digest())
         text, d = _decode(f, raw)

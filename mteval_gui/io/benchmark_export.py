@@ -28,6 +28,9 @@ from pydantic import ValidationError
 
 from mteval_gui.domain.benchmark import RESULT_FORMAT_VERSION, BenchmarkResult, BenchTestResult
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.jsonparse import JSONProblem
+from mteval_gui.io.jsonparse import loads as strict_loads
+from mteval_gui.io.textfile import LineIndex, read_bytes
 
 TEST_COLUMNS = ["model", "category", "test_id", "method", "status", "score", "passed", "response", "error", "explanation"]
 CATEGORY_COLUMNS = ["model", "category", "weight", "active", "score", "passed", "total", "answered", "missing",
@@ -79,16 +82,18 @@ def read_result_json(path: str | Path, suites: Mapping[str, tuple[str, str]] | N
     """
     path = Path(path)
     name = str(path)
+    raw = read_bytes(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(Defect(name, None, f"cannot read: {exc.strerror or exc}")) from exc
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(Defect(name, None, f"invalid UTF-8 at byte {exc.start}")) from exc
     try:
-        data = json.loads(text)
+        data = strict_loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(Defect(name, exc.lineno, f"invalid JSON: {exc.msg}", exc.colno)) from exc
+    except JSONProblem as exc:
+        line, col = LineIndex(text).position(exc.pos)
+        raise InputError(Defect(name, line, f"invalid JSON: {exc.message}", col)) from exc
     titles = dict(suites or {})
     if not isinstance(data, dict) or not isinstance(data.get("benchmark"), str) or (
             "suite" not in data and data.get("benchmark") not in titles):

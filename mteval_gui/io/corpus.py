@@ -27,9 +27,18 @@ from typing import Any
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.common import Loaded, default_name, paused_gc
-from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
-from mteval_gui.io.langcodes import code_from_extension, code_from_name, normalise_code, pair_from_stem
-from mteval_gui.io.records import ENTRY_ALIASES, ENTRY_FIELDS, entry_from_record, make_entry, nfc, nfc_deep, record_id
+from mteval_gui.io.jsonparse import BAD, loads_cell, parse_document, parse_jsonl
+from mteval_gui.io.langcodes import code_from_extension, code_from_name, code_problem, language_code, normalise_code, pair_from_stem
+from mteval_gui.io.records import (
+    ENTRY_ALIASES,
+    ENTRY_FIELDS,
+    entry_from_record,
+    id_problem,
+    make_entry,
+    nfc,
+    nfc_deep,
+    record_id,
+)
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
 
 CORPUS_META_FIELDS = ("corpus_id", "version", "language_pair", "license", "attribution", "description")
@@ -83,15 +92,27 @@ def _language_pair(value: Any, dl: DefectList, line: int | None) -> dict[str, st
             dl.add(line, "language_pair must have 'source' and 'target' codes")
             return None
         extra = {k: v for k, v in value.items() if k not in ("source", "target")}
-        return {"source": normalise_code(src), "target": normalise_code(tgt), **extra}
+        return _checked_pair(src, tgt, extra, dl, line)
     if isinstance(value, str):
         for sep in ("-", "→", ">", "_"):
             if sep in value:
                 a, _, b = value.partition(sep)
                 if a.strip() and b.strip():
-                    return {"source": normalise_code(a), "target": normalise_code(b)}
+                    return _checked_pair(a, b, {}, dl, line)
     dl.add(line, f"language_pair must be an object {{source, target}} or 'src-tgt', got {value!r}")
     return None
+
+
+def _checked_pair(src: str, tgt: str, extra: dict[str, Any], dl: DefectList, line: int | None) -> dict[str, Any] | None:
+    codes = []
+    for side, raw in (("source", src), ("target", tgt)):
+        code, problem = language_code(raw.strip())
+        if problem:
+            dl.add(line, f"language_pair {side}: {problem}")
+        codes.append(code)
+    if None in codes:
+        return None
+    return {"source": codes[0], "target": codes[1], **extra}
 
 
 def _split_meta(meta: dict[str, Any], dl: DefectList, line: int | None) -> dict[str, Any]:
@@ -118,6 +139,9 @@ def _split_meta(meta: dict[str, Any], dl: DefectList, line: int | None) -> dict[
         elif v is not None and not isinstance(v, str):
             dl.add(line, f"{k} must be a string")
             out.pop(k)
+        if k in out and record_id(out[k]) is None:
+            dl.add(line, id_problem(out[k], k))
+            out.pop(k)
     for k in ("license", "attribution", "description"):
         v = out.get(k)
         if v is not None and not isinstance(v, str):
@@ -142,9 +166,24 @@ def _finish(
     guessed_pair: tuple[str | None, str | None] = (None, None),
 ) -> Loaded[Corpus]:
     lp = dict(meta.get("language_pair") or {})
-    src = normalise_code(source_lang) or lp.get("source") or guessed_pair[0]
-    tgt = normalise_code(target_lang) or lp.get("target") or guessed_pair[1]
-    if not src or not tgt:
+    refused_pair = "language_pair" in meta and meta["language_pair"] is None  # already reported
+    given: list[str | None] = []
+    for option, raw in (("--source-lang", source_lang), ("--target-lang", target_lang)):
+        code, problem = language_code(raw) if raw else (None, None)
+        if problem:
+            dl.add(None, f"{option}: {problem}")
+            refused_pair = True
+        given.append(code)
+    for option, raw in (("--id", corpus_id), ("--version", version)):
+        if raw is not None and record_id(raw) is None:
+            dl.add(None, f"{option}: {id_problem(raw, 'the ' + option.lstrip('-'))}")
+    src = given[0] or lp.get("source") or guessed_pair[0]
+    tgt = given[1] or lp.get("target") or guessed_pair[1]
+    for side, code in (("source", src), ("target", tgt)):
+        problem = code_problem(code) if code else None
+        if problem:
+            dl.add(None, f"{side} language: {problem}")
+    if (not src or not tgt) and not refused_pair:
         missing = " and ".join(n for n, v in (("--source-lang", src), ("--target-lang", tgt)) if not v)
         dl.add(None, f"the file does not say which languages it holds: give {missing}")
     dl.raise_if_any()
@@ -213,7 +252,7 @@ def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: Defe
     pair = pair_from_stem(stem) if stem else None
     src = pair[0] if pair else code_from_name(config.get("source_lang"))
     tgt = pair[1] if pair else (normalise_code(config.get("target_lang_code")) or code_from_name(config.get("target_lang")))
-    if src and tgt:
+    if src or tgt:
         meta["language_pair"] = {"source": src, "target": tgt}
     return meta, entries, lines
 
@@ -241,16 +280,16 @@ def _parse_cell(col: str, value: str, dl: DefectList, line: int) -> Any:
         v = value.strip()
         if v.startswith("["):
             try:
-                return json.loads(v)
-            except json.JSONDecodeError as exc:
-                dl.add(line, f"column '{col}': invalid JSON list: {exc.msg}")
+                return loads_cell(v)
+            except ValueError as exc:
+                dl.add(line, f"column '{col}': invalid JSON list: {exc}")
                 return None
         return [p.strip() for p in v.split("|") if p.strip()]
     if col in _JSON_COLUMNS or (col == "provenance" and value.lstrip().startswith("{")):
         try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
-            dl.add(line, f"column '{col}': invalid JSON: {exc.msg} at character {exc.pos + 1}")
+            return loads_cell(value)
+        except ValueError as exc:
+            dl.add(line, f"column '{col}': invalid JSON: {exc}")
             return None
     if col == "difficulty":
         try:
@@ -264,24 +303,39 @@ def _parse_cell(col: str, value: str, dl: DefectList, line: int) -> Any:
     return value
 
 
+class _UnclosedQuote(Exception):
+    def __init__(self, line: int, message: str):
+        self.line = line
+        self.message = message
+
+
 def _table_rows(tf: TextFile, delimiter: str) -> list[tuple[int, list[str]]]:
     if delimiter == "\t":
         return [(i, line.split("\t")) for i, line in enumerate(tf.lines(), 1)]
-    reader = csv.reader(io.StringIO(tf.text, newline=""), delimiter=delimiter)
+    # strict: a quote that is never closed, or text after a closing quote, is an error
+    # (the lenient reader swallows every later row into one cell)
+    reader = csv.reader(io.StringIO(tf.text, newline=""), delimiter=delimiter, strict=True)
     rows = []
     start = 1
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return rows
+        except csv.Error as exc:
+            if "unexpected end of data" in str(exc):
+                raise _UnclosedQuote(start, "a quoted cell that starts on this line is never closed") from None
+            raise _UnclosedQuote(reader.line_num, f"malformed CSV: {exc}") from None
         rows.append((start, row))
         start = reader.line_num + 1
-    return rows
 
 
 def _read_table(tf: TextFile, delimiter: str, dl: DefectList, warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
     try:
         rows = _table_rows(tf, delimiter)
-    except csv.Error as exc:
-        dl.add(None, f"malformed CSV: {exc}")
+    except _UnclosedQuote as exc:
+        dl.add(exc.line, exc.message)
         dl.raise_if_any()
         raise AssertionError("unreachable") from exc
     rows = [(i, r) for i, r in rows if any(c.strip() for c in r)]
@@ -310,8 +364,8 @@ def _read_table(tf: TextFile, delimiter: str, dl: DefectList, warnings: list[str
     records: list[tuple[int, Any]] = []
     width = len(columns)
     for line, cells in rows[1:]:
-        if len(cells) > width:
-            dl.add(line, f"row has {len(cells)} cells but the header names {width} columns")
+        if len(cells) != width:
+            dl.add(line, f"row has {len(cells)} cell{'s' if len(cells) != 1 else ''} but the header names {width} columns")
             continue
         rec: dict[str, Any] = {}
         for col, value in zip(columns, cells):

@@ -18,8 +18,8 @@ from typing import Any
 
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.corpus import is_harness_report
-from mteval_gui.io.jsonparse import parse_document
-from mteval_gui.io.textfile import decode, read_text
+from mteval_gui.io.jsonparse import JSONProblem, loads, parse_document
+from mteval_gui.io.textfile import decode, read_bytes, read_text
 
 CORPUS_FORMATS = ("json", "jsonl", "tsv", "csv", "text", "harness-report")
 RUN_FORMATS = ("json", "jsonl", "text", "harness-report")
@@ -28,13 +28,7 @@ _SNIFF_BYTES = 65536
 
 
 def _head(path: Path) -> str:
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(_SNIFF_BYTES)
-    except FileNotFoundError:
-        raise InputError(Defect(str(path), None, "file not found")) from None
-    except OSError as exc:
-        raise InputError(Defect(str(path), None, f"cannot read: {exc.strerror or exc}")) from None
+    data = read_bytes(path, limit=_SNIFF_BYTES)
     text, _, _ = decode(data, str(path))
     return text
 
@@ -66,7 +60,7 @@ def detect_format(path: str | Path) -> str:
             try:
                 json.loads(lines[0])
                 return "jsonl"
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):  # the reader reports what is wrong
                 pass
         return "harness-report" if _looks_like_report(head) else "json"
     first = stripped.split("\n", 1)[0].lower()
@@ -117,27 +111,29 @@ def preview(path: str | Path, n: int = 10, fmt: str | None = None) -> Preview:
     fmt = fmt or detect_format(path)
     p = Preview(path, fmt, "text")
     if fmt == "jsonl":
-        with path.open("rb") as fh:
-            count = 0
-            for i, raw in enumerate(fh, 1):
-                text, defects, _ = decode(raw, str(path))
-                p.defects.extend(Defect(d.file, i, d.message, d.column) for d in defects)
-                if not text.strip():
-                    continue
-                count += 1
-                if len(p.rows) >= n:
-                    continue
-                try:
-                    rec = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    p.defects.append(Defect(str(path), i, f"invalid JSON: {exc.msg}", exc.colno))
-                    continue
-                if count == 1 and isinstance(rec, dict) and ("run" in rec or "corpus" in rec) and "id" not in rec:
-                    p.meta = rec.get("run") or rec.get("corpus") or {}
-                    count -= 1
-                    continue
-                p.rows.append(rec if isinstance(rec, dict) else {"value": rec})
-            p.total = count
+        count = 0
+        for i, raw in enumerate(read_bytes(path).splitlines(keepends=True), 1):
+            text, defects, _ = decode(raw, str(path))
+            p.defects.extend(Defect(d.file, i, d.message, d.column) for d in defects)
+            if not text.strip():
+                continue
+            count += 1
+            if len(p.rows) >= n:
+                continue
+            try:
+                rec = loads(text)
+            except json.JSONDecodeError as exc:
+                p.defects.append(Defect(str(path), i, f"invalid JSON: {exc.msg}", exc.colno))
+                continue
+            except JSONProblem as exc:
+                p.defects.append(Defect(str(path), i, f"invalid JSON: {exc.message}", exc.pos + 1))
+                continue
+            if count == 1 and isinstance(rec, dict) and ("run" in rec or "corpus" in rec) and "id" not in rec:
+                p.meta = rec.get("run") or rec.get("corpus") or {}
+                count -= 1
+                continue
+            p.rows.append(rec if isinstance(rec, dict) else {"value": rec})
+        p.total = count
         p.kind = _kind_of(p.rows)
     elif fmt in ("json", "harness-report"):
         tf = read_text(path)
@@ -177,7 +173,7 @@ def preview(path: str | Path, n: int = 10, fmt: str | None = None) -> Preview:
             table = [line.split("\t") for line in tf.lines() if line.strip()]
         else:
             try:
-                table = [r for r in csv.reader(io.StringIO(tf.text, newline="")) if any(c.strip() for c in r)]
+                table = [r for r in csv.reader(io.StringIO(tf.text, newline=""), strict=True) if any(c.strip() for c in r)]
             except csv.Error as exc:
                 p.defects.append(Defect(str(path), None, f"malformed CSV: {exc}"))
                 table = []

@@ -40,7 +40,9 @@ from typing import Any
 
 from mteval_gui.domain.judgments import TASKS, Judgment, Reviewer
 from mteval_gui.errors import Defect, InputError
-from mteval_gui.io.jsonparse import parse_document
+from mteval_gui.io.jsonparse import INT64_MAX, loads_cell, parse_document
+from mteval_gui.io.langcodes import language_code
+from mteval_gui.io.records import MAX_ID_LENGTH
 from mteval_gui.io.textfile import read_text
 
 FORMAT = "mteval-judgments/1"
@@ -105,7 +107,8 @@ def dumps_json(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], sco
     def array(items: list[dict[str, Any]]) -> str:
         if not items:
             return "[]"
-        return "[\n" + ",\n".join("    " + json.dumps(x, ensure_ascii=False, sort_keys=False) for x in items) + "\n  ]"
+        return "[\n" + ",\n".join("    " + json.dumps(x, ensure_ascii=False, sort_keys=False, allow_nan=False)
+                                   for x in items) + "\n  ]"
 
     head = {"format": FORMAT, "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     if scope is not None:
@@ -123,7 +126,7 @@ def _cell(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
     return str(value)
 
 
@@ -196,7 +199,8 @@ class _Row:
 
     def text(self, data: dict[str, Any], key: str, *, required: bool = False) -> str | None:
         v = data.get(key)
-        if isinstance(v, int) and not isinstance(v, bool) and key in ("entry_id", "run_id", "reviewer_id"):
+        is_id = key in ("entry_id", "run_id", "reviewer_id")
+        if isinstance(v, int) and not isinstance(v, bool) and is_id:
             v = str(v)
         if v is None or (isinstance(v, str) and v == "" and required):
             if required:
@@ -204,6 +208,9 @@ class _Row:
             return None
         if not isinstance(v, str):
             self.bad(f"{key} must be text, not {type(v).__name__}")
+            return None
+        if is_id and len(v.strip()) > MAX_ID_LENGTH:
+            self.bad(f"{key} is {len(v.strip())} characters long (at most {MAX_ID_LENGTH})")
             return None
         return v
 
@@ -213,10 +220,13 @@ class _Row:
             return None
         if isinstance(v, str):
             s = v.strip()
+            if len(s) > 20 and s.lstrip("+-").isdigit():
+                self.bad(f"{key} is a {len(s.lstrip('+-'))}-digit number (at most 64 bits)")
+                return None
             try:
                 v = int(s)
             except ValueError:
-                self.bad(f"{key} {s!r} is not a whole number")
+                self.bad(f"{key} {s[:40]!r} is not a whole number")
                 return None
         if isinstance(v, bool) or not isinstance(v, int):
             if isinstance(v, float) and v.is_integer():
@@ -224,6 +234,9 @@ class _Row:
             else:
                 self.bad(f"{key} {v!r} is not a whole number")
                 return None
+        if v > INT64_MAX or v < -INT64_MAX - 1:
+            self.bad(f"{key} {v} is out of range (at most 64 bits)")
+            return None
         if lo is not None and hi is not None and not lo <= v <= hi:
             self.bad(f"{key} {v} is out of range {lo}-{hi}")
             return None
@@ -251,9 +264,9 @@ class _Row:
             return {}
         if isinstance(v, str):
             try:
-                v = json.loads(v)
-            except json.JSONDecodeError as exc:
-                self.bad(f"{key} is not valid JSON: {exc.msg}")
+                v = loads_cell(v)
+            except ValueError as exc:
+                self.bad(f"{key} is not valid JSON: {exc}")
                 return {}
         if not isinstance(v, dict):
             self.bad(f"{key} must be a JSON object")
@@ -268,9 +281,9 @@ class _Row:
             s = v.strip()
             if s.startswith("["):
                 try:
-                    v = json.loads(s)
-                except json.JSONDecodeError as exc:
-                    self.bad(f"{key} is not a valid JSON list: {exc.msg}")
+                    v = loads_cell(s)
+                except ValueError as exc:
+                    self.bad(f"{key} is not a valid JSON list: {exc}")
                     return []
             else:
                 return [x.strip() for x in s.split("|") if x.strip()]
@@ -289,7 +302,13 @@ def _reviewer(data: dict[str, Any], row: _Row) -> Reviewer | None:
     dialect = row.text(data, "dialect")
     scope = row.text(data, "consent_scope")
     created = row.text(data, "created_at")
-    languages = row.string_list(data, "languages")
+    languages = []
+    for code in row.string_list(data, "languages"):
+        checked, problem = language_code(code)
+        if problem:
+            row.bad(f"languages: {problem}")
+        else:
+            languages.append(checked)
     if not row.ok or rid is None or name is None:
         return None
     return Reviewer(reviewer_id=rid, name=name, dialect=dialect or None, languages=languages,
@@ -371,11 +390,15 @@ def _read_json(text_name: str, tf, out: JudgmentFile) -> None:
 
 
 def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
-    reader = csv.reader(io.StringIO(text))
+    # strict: an unclosed quote is an error (the lenient reader swallows every later row)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
     except StopIteration:
         out.defects.append(Defect(text_name, 1, "empty file: expected a header row"))
+        return
+    except csv.Error as exc:
+        out.defects.append(Defect(text_name, 1, f"malformed CSV: {_csv_message(exc)}"))
         return
     header = [h.strip() for h in header]
     known = set(CSV_COLUMNS) | set(PAYLOAD_COLUMNS)
@@ -397,7 +420,7 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
         except StopIteration:
             break
         except csv.Error as exc:
-            out.defects.append(Defect(text_name, previous_end + 1, f"malformed CSV: {exc}"))
+            out.defects.append(Defect(text_name, previous_end + 1, f"malformed CSV: {_csv_message(exc)}"))
             break
         line = previous_end + 1
         previous_end = reader.line_num
@@ -439,6 +462,12 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
                 out.judgments.append((line, j))
         else:
             row.bad(f"record {record!r} is not 'reviewer' or 'judgment'")
+
+
+def _csv_message(exc: csv.Error) -> str:
+    if "unexpected end of data" in str(exc):
+        return "a quoted cell that starts on this line is never closed"
+    return str(exc)
 
 
 def read_judgments(path: str | Path, *, fmt: str | None = None, name: str | None = None) -> JudgmentFile:

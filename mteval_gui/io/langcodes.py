@@ -3,6 +3,11 @@
 Only what importers need to guess a language pair: two-letter ISO 639-1 codes of file
 extensions (``test.fr``) and English language names of harness reports ("Northern Sámi").
 Anything else must be given explicitly (``--source-lang`` / ``--target-lang``).
+
+Wherever a code enters the application (a corpus' language pair, a command-line argument,
+a reviewer's languages) it must be an ISO 639-3 code, three lowercase letters
+(:func:`language_code` checks it): a code names files to load (language cards), so
+``"../../evil/zzq"`` must never get past the reader.
 """
 
 from __future__ import annotations
@@ -33,6 +38,27 @@ _PAIR_PREFIX = re.compile(r"^([a-z]{3})[-_]([a-z]{3})(?:[-_.]|$)")
 def _fold(s: str) -> str:
     s = unicodedata.normalize("NFKD", s.strip().lower())
     return "".join(ch for ch in s if not unicodedata.combining(ch))
+
+
+def code_problem(code: object) -> str | None:
+    """Why ``code`` is not an ISO 639-3 code (None if it is one)."""
+    if isinstance(code, str) and _CODE3.fullmatch(code):
+        return None
+    shown = repr(code) if not isinstance(code, str) or len(code) <= 40 else repr(code[:40] + "...")
+    return f"language code {shown} is not an ISO 639-3 code (three lowercase letters, e.g. crk, ewe, fra)"
+
+
+def language_code(code: object) -> tuple[str | None, str | None]:
+    """``(code, None)`` for a usable code (``fr`` and ``FRA`` become ``fra``), ``(None, problem)`` otherwise."""
+    if not isinstance(code, str):
+        return None, code_problem(code)
+    c = normalise_code(code)
+    problem = code_problem(c)
+    return (None, problem) if problem else (c, None)
+
+
+def is_code(code: object) -> bool:
+    return isinstance(code, str) and bool(_CODE3.fullmatch(code))
 
 
 def normalise_code(code: str | None) -> str | None:

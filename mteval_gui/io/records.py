@@ -9,6 +9,7 @@ warning); fields an output does not define are kept as the output's extra data.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -129,15 +130,45 @@ def _type_name(v: Any) -> str:
     return type(v).__name__
 
 
+MAX_ID_LENGTH = 256
+_INT64_MAX = 2**63 - 1
+
+
+def _shown(v: Any, n: int = 40) -> str:
+    r = repr(v)
+    return r if len(r) <= n else f"{r[:n]}... ({len(r)} characters)"
+
+
 def record_id(v: Any) -> str | None:
     """An id as a string (ints are stringified); None if it is not usable as an id."""
     if isinstance(v, bool):
         return None
     if isinstance(v, int):
-        return str(v)
+        s = str(v)
+        return s if len(s) <= MAX_ID_LENGTH else None
     if isinstance(v, str) and v.strip():
-        return nfc(v.strip())
+        s = nfc(v.strip())
+        return s if len(s) <= MAX_ID_LENGTH and not _has_control(s) else None
     return None
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def _has_control(s: str) -> bool:
+    return _CONTROL.search(s) is not None
+
+
+def id_problem(v: Any, what: str = "id") -> str:
+    """Why ``v`` is not usable as an id (for a value :func:`record_id` refused)."""
+    if isinstance(v, (int, str)) and not isinstance(v, bool):
+        s = str(v).strip()
+        if len(s) > MAX_ID_LENGTH:
+            return f"{what} is {len(s)} characters long (at most {MAX_ID_LENGTH})"
+        if s and _has_control(s):
+            return f"{what} {s!r} holds a control character (tab, newline...)"
+    shown = repr(v) if len(repr(v)) <= 60 else repr(v)[:60] + "..."
+    return f"{what} must be a non-empty string or an integer, got {shown}"
 
 
 def _str_list(v: Any) -> list[str] | None:
@@ -174,7 +205,7 @@ def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[s
     if "id" not in fields or fields["id"] is None:
         dl.add(line, "missing id")
     elif eid is None:
-        dl.add(line, f"id must be a non-empty string or an integer, got {fields['id']!r}")
+        dl.add(line, id_problem(fields["id"]))
 
     src = fields.get("source")
     label = f"entry {eid!r}: " if eid else ""
@@ -212,9 +243,9 @@ def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[s
         if isinstance(diff, float) and diff.is_integer():
             diff = int(diff)
         if isinstance(diff, bool) or not isinstance(diff, int):
-            dl.add(line, f"{label}difficulty must be an integer 1-5, got {diff!r}")
+            dl.add(line, f"{label}difficulty must be an integer 1-5, got {_shown(diff)}")
         elif not 1 <= diff <= 5:
-            dl.add(line, f"{label}difficulty {diff} out of range 1-5")
+            dl.add(line, f"{label}difficulty {_shown(diff)} out of range 1-5")
     for key in ("domain", "register", "segment"):
         v = fields.get(key)
         if v is not None and not isinstance(v, str):
@@ -273,7 +304,7 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
     if fields.get("id") is None:
         dl.add(line, "missing id")
     elif oid is None:
-        dl.add(line, f"id must be a non-empty string or an integer, got {fields['id']!r}")
+        dl.add(line, id_problem(fields["id"]))
     label = f"output {oid!r}: " if oid else ""
     pred = fields.get("predicted")
     if pred is not None and not isinstance(pred, str):
@@ -284,9 +315,11 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
     for key in ("latency_s", "cost_usd"):
         v = fields.get(key)
         if v is not None and not _number(v):
-            dl.add(line, f"{label}{key} must be a number, got {v!r}")
+            dl.add(line, f"{label}{key} must be a number, got {_shown(v)}")
         elif v is not None and v < 0:
-            dl.add(line, f"{label}{key} must not be negative, got {v!r}")
+            dl.add(line, f"{label}{key} must not be negative, got {_shown(v)}")
+        elif isinstance(v, int) and v > _INT64_MAX:
+            dl.add(line, f"{label}{key} is out of range, got {_shown(v)}")
     cached = fields.get("cached")
     if cached is not None:
         if cached in (0, 1) and not isinstance(cached, float):
@@ -302,10 +335,12 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
             for key in USAGE_FIELDS:
                 v = usage.get(key)
                 if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-                    if isinstance(v, float) and v.is_integer():
+                    if isinstance(v, float) and v.is_integer() and 0 <= v <= _INT64_MAX:
                         usage = {**usage, key: int(v)}
                     else:
-                        dl.add(line, f"{label}usage.{key} must be an integer, got {v!r}")
+                        dl.add(line, f"{label}usage.{key} must be an integer, got {_shown(v)}")
+                elif v is not None and not 0 <= v <= _INT64_MAX:
+                    dl.add(line, f"{label}usage.{key} must be a count from 0 to 2^63-1, got {_shown(v)}")
             usage_obj = make_usage(usage)
     err = fields.get("error")
     if err is not None and not isinstance(err, str):

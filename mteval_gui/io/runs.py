@@ -26,7 +26,7 @@ from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.common import Loaded, default_name, paused_gc
 from mteval_gui.io.corpus import is_harness_report
 from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
-from mteval_gui.io.records import make_output, nfc, nfc_deep, output_from_record
+from mteval_gui.io.records import id_problem, make_output, nfc, nfc_deep, output_from_record, record_id
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
 
 _CORPUS_HINT_KEYS = ("corpus_id", "dataset_id", "corpus")
@@ -53,6 +53,10 @@ def _meta(raw: Any, dl: DefectList, line: int | None, hints: dict[str, Any]) -> 
     rid = raw.get("run_id")
     if rid is not None and not isinstance(rid, (str, int)):
         dl.add(line, "run metadata run_id must be a string")
+        rid = None
+    elif rid is not None and record_id(rid) is None:
+        dl.add(line, f"run metadata {id_problem(rid, 'run_id')}")
+        rid = None
     out = probe.model_dump(exclude_unset=True)
     out.pop("run_id", None)
     if rid is not None:
@@ -200,6 +204,9 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     tf = read_text(path)
     dl = DefectList(tf.name)
     dl.extend_defects(tf.defects)
+    for option, raw in (("--run-id", run_id), ("--corpus", corpus_id), ("--model-slug", model_slug)):
+        if raw is not None and record_id(raw) is None:
+            dl.add(None, f"{option}: {id_problem(raw, 'the ' + option.lstrip('-'))}")
     hints: dict[str, Any] = {}
     if fmt == "jsonl":
         meta, outputs, lines = _read_jsonl(tf, dl, hints)
@@ -208,6 +215,10 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     else:
         meta = {}
         outputs, lines = _read_text(tf, dl, entry_ids)
+    declared = meta.get("run_id")
+    if declared is not None and record_id(declared) is None:
+        dl.add(1, f"run metadata {id_problem(declared, 'run_id')}")
+        meta.pop("run_id")
     if not outputs and not dl:
         dl.add(None, "no outputs found")
     dl.raise_if_any()

@@ -3,11 +3,19 @@
 Every reader starts here. Invalid UTF-8 does not stop reading: each bad byte sequence
 becomes a :class:`~mteval_gui.errors.Defect` with its line and column, the text is decoded
 with replacement characters, and parsing continues so that one report lists every problem.
+NUL characters are defects too (no input format of the application holds them).
+
+Only regular files are read: a folder, a FIFO, a socket or a device (``/dev/zero``) is
+refused at once, before anything could block or read without end. The file is opened
+without blocking and checked on the open descriptor, so a path swapped for a FIFO between
+the check and the read cannot hang the reader either.
 """
 
 from __future__ import annotations
 
 import bisect
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,17 +135,65 @@ def decode(data: bytes, name: str) -> tuple[str, list[Defect], bool]:
     return text, defects, had_bom
 
 
-def read_text(path: str | Path, *, name: str | None = None) -> TextFile:
-    """Read ``path`` as UTF-8 text. An unreadable file raises :class:`InputError`."""
-    p = Path(path)
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def read_bytes(path: str | Path, *, name: str | None = None, limit: int | None = None) -> bytes:
+    """The bytes of a regular file (at most ``limit`` of them); anything else raises :class:`InputError`."""
     display = name or str(path)
     try:
-        data = p.read_bytes()
+        st = os.stat(path)
     except FileNotFoundError:
         raise InputError(Defect(display, None, "file not found")) from None
-    except IsADirectoryError:
-        raise InputError(Defect(display, None, "is a folder, not a file")) from None
     except OSError as exc:
         raise InputError(Defect(display, None, f"cannot read: {exc.strerror or exc}")) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(Defect(display, None, f"is {_kind(st.st_mode)}, not a regular file")) from None
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise InputError(Defect(display, None, f"cannot read: {exc.strerror or exc}")) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(Defect(display, None, f"is {_kind(st.st_mode)}, not a regular file"))
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read() if limit is None else fh.read(limit)
+    except OSError as exc:
+        raise InputError(Defect(display, None, f"cannot read: {exc.strerror or exc}")) from None
+    finally:
+        os.close(fd)
+
+
+def nul_defects(text: str, name: str, limit: int = 20) -> list[Defect]:
+    """One defect per NUL character (at most ``limit``), with line and column."""
+    out: list[Defect] = []
+    i = text.find("\0")
+    if i < 0:
+        return out
+    index = LineIndex(text)
+    while i >= 0 and len(out) < limit:
+        line, col = index.position(i)
+        out.append(Defect(name, line, "NUL character (\\0) in the file: is it a binary file?", col))
+        i = text.find("\0", i + 1)
+    return out
+
+
+def read_text(path: str | Path, *, name: str | None = None) -> TextFile:
+    """Read ``path`` as UTF-8 text. An unreadable file or a file that is not a regular file raises :class:`InputError`."""
+    p = Path(path)
+    display = name or str(path)
+    data = read_bytes(p, name=display)
     text, defects, had_bom = decode(data, display)
+    defects.extend(nul_defects(text, display))
     return TextFile(p, display, text, defects, had_bom)

@@ -44,8 +44,12 @@ def migrate(conn: sqlite3.Connection, path: Path | None) -> int:
     for version in range(current, SCHEMA_VERSION):
         try:
             conn.execute("BEGIN")
-            for stmt in _split(MIGRATIONS[version]):
-                conn.execute(stmt)
+            step = MIGRATIONS[version]
+            if callable(step):
+                step(conn)
+            else:
+                for stmt in _split(step):
+                    conn.execute(stmt)
             conn.execute(f"PRAGMA user_version={version + 1}")
             conn.execute("COMMIT")
         except sqlite3.Error as exc:

@@ -18,6 +18,7 @@ process being killed at any later moment (only a power cut can lose the last com
 from __future__ import annotations
 
 import json
+import math
 import random
 import sqlite3
 from collections import Counter, defaultdict
@@ -35,6 +36,7 @@ from mteval_gui.domain.judgments import (
 )
 from mteval_gui.errors import Defect, InputError, StoreError
 from mteval_gui.store.db import Workspace
+from mteval_gui.store.schema import finite_json
 from mteval_gui.text import nfc
 
 TARGET_ITEMS = 200
@@ -45,7 +47,11 @@ _COLUMNS = (
     "payload, version, created_at, superseded_by, undone"
 )
 _CURRENT = "undone = 0 AND superseded_by IS NULL"
-_ITEM_SQL = "(CASE WHEN task = 'C' THEN COALESCE(json_extract(payload, '$.word'), '') ELSE '' END)"
+# json_valid guards the query against a payload SQLite cannot read (one bad row must not make
+# every query of its reviewer, run and entry fail with "malformed JSON")
+_ITEM_SQL = ("(CASE WHEN task = 'C' AND json_valid(payload) THEN COALESCE(json_extract(payload, '$.word'), '') "
+             "ELSE '' END)")
+MAX_PAYLOAD_DEPTH = 20
 
 
 def now_iso() -> str:
@@ -147,6 +153,41 @@ def update_reviewer(ws: Workspace, reviewer: Reviewer) -> Reviewer:
 # --------------------------------------------------------------------------- judgments
 
 
+def _load_payload(raw: str | None) -> dict[str, Any]:
+    """A stored payload; NaN or infinities written by older versions come back as None."""
+    try:
+        value = json.loads(raw or "{}", parse_constant=lambda _: None)
+    except (ValueError, RecursionError):
+        return {"unreadable_payload": raw}
+    if not isinstance(value, dict):
+        return {"unreadable_payload": raw}
+    return finite_json(value)
+
+
+def payload_problems(payload: Any) -> list[str]:
+    """Why a payload cannot be stored as strict JSON (NaN, infinities, deep nesting, non-JSON values)."""
+    stack: list[tuple[Any, int]] = [(payload, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            return [f"payload holds {v!r}, which is not a JSON number"]
+        if isinstance(v, bool) or v is None or isinstance(v, (str, int, float)):
+            if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**63:
+                return ["payload holds an integer beyond 64 bits"]
+            continue
+        if depth > MAX_PAYLOAD_DEPTH:
+            return [f"payload is nested deeper than {MAX_PAYLOAD_DEPTH} levels"]
+        if isinstance(v, dict):
+            if not all(isinstance(k, str) for k in v):
+                return ["payload keys must be text"]
+            stack.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, depth + 1) for x in v)
+        else:
+            return [f"payload holds a {type(v).__name__}, which is not a JSON value"]
+    return []
+
+
 def _row_to_judgment(row: sqlite3.Row) -> Judgment:
     return Judgment(
         judgment_id=row["judgment_id"],
@@ -158,7 +199,7 @@ def _row_to_judgment(row: sqlite3.Row) -> Judgment:
         fluency=row["fluency"],
         note=row["note"],
         flagged=bool(row["flagged"]),
-        payload=json.loads(row["payload"] or "{}"),
+        payload=_load_payload(row["payload"]),
         version=row["version"],
         created_at=row["created_at"],
         superseded_by=row["superseded_by"],
@@ -207,7 +248,7 @@ def _insert_judgment(c: sqlite3.Connection, j: Judgment) -> int:
         "version, created_at, superseded_by, undone) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             j.reviewer_id, j.run_id, j.entry_id, j.task, j.adequacy, j.fluency, j.note, int(j.flagged),
-            json.dumps(j.payload, ensure_ascii=False, sort_keys=True), j.version, j.created_at,
+            json.dumps(j.payload, ensure_ascii=False, sort_keys=True, allow_nan=False), j.version, j.created_at,
             j.superseded_by, int(j.undone),
         ),
     )
@@ -239,7 +280,7 @@ def record_judgment(ws: Workspace, judgment: Judgment) -> Judgment:
     ignored: the store assigns them. ``created_at`` is kept when given (imports), else now.
     """
     j = normalise_judgment(judgment)
-    problems = judgment_problems(j)
+    problems = payload_problems(j.payload) or judgment_problems(j)
     if problems:
         raise StoreError("judgment not saved: " + "; ".join(problems))
     with ws.transaction() as c:
@@ -568,7 +609,7 @@ def import_log(
         known_reviewers = set(file_reviewers)
         for line, raw in judgments:
             j = normalise_judgment(raw)
-            problems = judgment_problems(j) + _reference_problems(c, j, known_reviewers)
+            problems = payload_problems(j.payload) or (judgment_problems(j) + _reference_problems(c, j, known_reviewers))
             for p in problems:
                 defect(line, p)
             if not problems:

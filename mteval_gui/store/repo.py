@@ -51,8 +51,10 @@ class NotFoundError(StoreError):
     """A corpus, run, entry or glossary id that the workspace does not hold."""
 
 
-# one encoder for every JSON column (json.dumps with options builds a new encoder per call)
-_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+# one encoder for every JSON column (json.dumps with options builds a new encoder per call);
+# strict: NaN and infinities are refused (SQLite's JSON functions cannot read them)
+_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, allow_nan=False).encode
+_LANG_CODE = re.compile(r"[a-z]{3}")
 
 
 def _dumps(v: Any, empty: str) -> str:
@@ -119,12 +121,18 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
         if e.id in seen:
             defects.append(Defect(where, None, f"duplicate id {e.id!r} (entry {i + 1})"))
         seen.add(e.id)
+    lp = corpus.language_pair
+    for side, code in (("source", lp.source), ("target", lp.target)):
+        if not isinstance(code, str) or not _LANG_CODE.fullmatch(code):
+            defects.append(Defect(where, None, f"{side} language {code!r} is not an ISO 639-3 code (three lowercase letters)"))
     if defects:
         raise InputError(defects)
     cid = corpus.corpus_id
-    rows = [_entry_row(cid, i, e) for i, e in enumerate(corpus.entries)]
+    try:
+        rows = [_entry_row(cid, i, e) for i, e in enumerate(corpus.entries)]
+    except ValueError as exc:  # NaN or infinity in a JSON field
+        raise InputError(Defect(where, None, f"an entry holds a value that is not JSON: {exc}")) from None
     sha = sha256_rows([corpus.language_pair.source, corpus.language_pair.target], (r[1:] for r in rows))
-    lp = corpus.language_pair
     lp_extra = {k: v for k, v in lp.model_dump().items() if k not in ("source", "target")}
     metadata = dict(corpus.metadata)
     if lp_extra:
@@ -355,7 +363,11 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
     if defects:
         raise InputError(defects)
     order = sorted(positions.items(), key=lambda kv: kv[1])
-    rows = [_output_row(pos, eid, by_id.get(eid)) for eid, pos in order]
+    try:
+        rows = [_output_row(pos, eid, by_id.get(eid)) for eid, pos in order]
+        _encode(_meta_dict(run.meta))
+    except ValueError as exc:  # NaN or infinity in a JSON field
+        raise InputError(Defect(where, None, f"the run holds a value that is not JSON: {exc}")) from None
     missing = [eid for eid, _ in order if eid not in by_id]
     meta = _meta_dict(run.meta)
     head = {k: v for k, v in meta.items() if k != "run_id"}

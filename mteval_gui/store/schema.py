@@ -15,9 +15,18 @@ Tables:
   points the previous one at it (``superseded_by``); undo marks the newest ``undone`` and
   restores the previous one.
 - ``benchmark_runs`` / ``benchmark_results``: ÈwéBench results per model (``meta``: run metadata, v2).
+
+v3 repairs judgment payloads holding NaN (older versions wrote them; SQLite's JSON functions
+refuse them, which blocked every later judgment of the same reviewer, run and entry).
 """
 
 from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections.abc import Callable
+from typing import Any
 
 # LYSS §9.1 denormalised run columns: run-card path -> column name
 RUN_CARD_COLUMNS: dict[str, str] = {
@@ -253,6 +262,38 @@ ALTER TABLE benchmark_runs ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
 CREATE INDEX idx_benchmark_runs_model ON benchmark_runs(model);
 """
 
-# MIGRATIONS[i] brings a database from user_version i to i+1.
-MIGRATIONS: list[str] = [_V1, _V2]
+
+def finite_json(v: Any) -> Any:
+    """``v`` with every NaN or infinity replaced by None (lists and objects walked)."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, list):
+        return [finite_json(x) for x in v]
+    if isinstance(v, dict):
+        return {k: finite_json(x) for k, x in v.items()}
+    return v
+
+
+def repair_payload(raw: str | None) -> str:
+    """A judgment payload as strict JSON: NaN and infinities become null; unreadable text is kept as a string."""
+    try:
+        value = json.loads(raw or "{}")
+    except (ValueError, RecursionError):
+        return json.dumps({"unreadable_payload": raw}, ensure_ascii=False, sort_keys=True)
+    if not isinstance(value, dict):
+        value = {"unreadable_payload": raw}
+    return json.dumps(finite_json(value), ensure_ascii=False, sort_keys=True, allow_nan=False)
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    """Judgment payloads that SQLite cannot read as JSON (NaN written by older versions) are repaired."""
+    bad = conn.execute("SELECT judgment_id, payload FROM judgments WHERE NOT json_valid(payload)").fetchall()
+    for jid, raw in bad:
+        conn.execute("UPDATE judgments SET payload = ? WHERE judgment_id = ?", (repair_payload(raw), jid))
+
+
+Migration = str | Callable[[sqlite3.Connection], None]
+# MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
+# run inside the migration's transaction.
+MIGRATIONS: list[Migration] = [_V1, _V2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)
