@@ -252,7 +252,15 @@ def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: Defe
     pair = pair_from_stem(stem) if stem else None
     src = pair[0] if pair else code_from_name(config.get("source_lang"))
     tgt = pair[1] if pair else (normalise_code(config.get("target_lang_code")) or code_from_name(config.get("target_lang")))
-    if src or tgt:
+    refused = False
+    for key, code in (("source_lang", src), ("target_lang_code", tgt)):
+        problem = code_problem(code) if code else None
+        if problem:
+            dl.add(None, f"config {key}: {problem}")
+            refused = True
+    if refused:
+        meta["language_pair"] = None  # reported: no second message about missing languages
+    elif src or tgt:
         meta["language_pair"] = {"source": src, "target": tgt}
     return meta, entries, lines
 

@@ -473,10 +473,10 @@ def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
     if not escape_problems(tf.text, limit=1):
         joined = "[" + ",".join(line for _, line in numbered) + "]"
         try:
-            values, _ = raw_decode(joined, 0, check_depth=False)
+            values, end = raw_decode(joined, 0, check_depth=False)
         except (json.JSONDecodeError, JSONProblem):
             values = None
-        if values is not None and len(values) == len(numbered) and not any(
+        if values is not None and end == len(joined) and len(values) == len(numbered) and not any(
                 too_deep(line, v) for (_, line), v in zip(numbered, values)):
             return [(i, v) for (i, _), v in zip(numbered, values)]
     out: list[tuple[int, Any]] = []

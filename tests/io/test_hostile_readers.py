@@ -203,7 +203,10 @@ def test_a_harness_report_with_a_bad_target_code(tmp_path):
     report = {"run_id": "r", "config": {"target_lang_code": "ab/cd"}, "overall": {},
               "entries": [{"id": "1", "source": "x", "expected": "y", "predicted": "y"}]}
     p = write(tmp_path / "rep.json", json.dumps(report))
-    assert "target language: language code 'ab/cd' is not an ISO 639-3 code" in " ".join(defects(read_corpus, p, source_lang="eng"))
+    expected = [f"{p}: config target_lang_code: language code 'ab/cd' is not an ISO 639-3 code "
+                "(three lowercase letters, e.g. crk, ewe, fra)"]
+    assert defects(read_corpus, p, source_lang="eng") == expected
+    assert defects(read_corpus, p, source_lang="eng", target_lang="crk") == expected  # even when overridden
 
 
 def test_reviewer_languages_are_iso_codes(tmp_path):
@@ -253,3 +256,8 @@ def test_a_fifo_in_a_suite_folder_is_a_defect(tmp_path):
     assert [t.id for t in s.tests] == ["g1"]
     assert [(d.file, d.kind, d.message) for d in s.defects if d.kind == "unreadable"] == [
         ("culture.json", "unreadable", "is a FIFO (named pipe), not a regular file")]
+
+
+def test_text_after_the_last_jsonl_record_is_refused(tmp_path):
+    p = write(tmp_path / "c.jsonl", '{"id": "a", "source": "x"}\n{"id": "b", "source": "y"} ]]\n')
+    assert defects(corpus, p) == [f"{p}:2:28: invalid JSON: Extra data"]
