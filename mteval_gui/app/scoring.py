@@ -145,7 +145,22 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
                         glossary: str | Mapping[str, Sequence[str]] | None = None,
                         on_progress: Callable[[Progress], None] | None = None,
                         cancel: CancelToken | None = None) -> RunResult:
-    """Score a workspace run (resuming committed batches) and store its run card."""
+    """Score a workspace run (resuming committed batches) and store its run card.
+
+    One job scores a run at a time: a second one raises ``RunBusy`` (a ``StoreError``) naming the first.
+    """
+    from mteval_gui.store.locks import run_lock
+
+    with run_lock(ws, run_id, purpose="scored"):
+        return _score_workspace_run(ws, run_id, metrics=metrics, exclude=exclude, batch_size=batch_size, seed=seed,
+                                    n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary,
+                                    on_progress=on_progress, cancel=cancel)
+
+
+def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None, exclude: Sequence[str],
+                         batch_size: int, seed: int, n_bootstrap: int, options: ScoringOptions | None,
+                         params: Mapping[str, Any] | None, glossary: str | Mapping[str, Sequence[str]] | None,
+                         on_progress: Callable[[Progress], None] | None, cancel: CancelToken | None) -> RunResult:
     from mteval_gui.store.fst_cache import WorkspaceFstCache
 
     request = build_request(ws, run_id, metrics=metrics, exclude=exclude, batch_size=batch_size, seed=seed,

@@ -28,9 +28,12 @@ __all__ = [
 ]
 
 
-def open_workspace(path: str | Path | None = None) -> Workspace:
-    """Open (creating and migrating when needed) the workspace at ``path``, else the default one."""
-    return Workspace(Path(path) if path is not None else default_workspace_path())
+def open_workspace(path: str | Path | None = None, *, convert: bool = False) -> Workspace:
+    """Open (creating and migrating when needed) the workspace at ``path``, else the default one.
+
+    ``convert`` turns another application's SQLite file into a workspace (after a backup).
+    """
+    return Workspace(Path(path) if path is not None else default_workspace_path(), convert=convert)
 
 
 def workspace_summary(ws: Workspace) -> dict[str, Any]:

@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mteval-gui {__version__}")
     parser.add_argument("--db", metavar="PATH", help="workspace database (default: $MTEVAL_DB or the user data folder)")
+    parser.add_argument("--convert", action="store_true",
+                        help="turn another application's SQLite file given as --db into a workspace (backed up first)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     late = []

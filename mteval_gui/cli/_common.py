@@ -16,9 +16,10 @@ def workspace_path(args: Any) -> Path:
 
 
 def open_workspace(args: Any):
+    """The workspace of ``--db``; a new one is written only by the first change (a failed command leaves no file)."""
     from mteval_gui.app.workspace import Workspace
 
-    return Workspace(workspace_path(args))
+    return Workspace(workspace_path(args), convert=bool(getattr(args, "convert", False)), defer_create=True)
 
 
 class ProgressBar:

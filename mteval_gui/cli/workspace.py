@@ -188,7 +188,7 @@ def cmd_workspace_init(args: argparse.Namespace) -> int:
 
     path = Path(args.path) if args.path else workspace_path(args)
     existed = path.exists()
-    ws = open_path(path)
+    ws = open_path(path, convert=bool(getattr(args, "convert", False)))
     print(f"{'opened' if existed else 'created'} workspace {ws.path} (schema version {ws.schema_version()})")
     ws.close()
     return 0

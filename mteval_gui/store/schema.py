@@ -18,6 +18,7 @@ Tables:
 
 v3 repairs judgment payloads holding NaN (older versions wrote them; SQLite's JSON functions
 refuse them, which blocked every later judgment of the same reviewer, run and entry).
+v4 adds ``run_locks``: the job scoring a run (store/locks.py).
 """
 
 from __future__ import annotations
@@ -292,8 +293,21 @@ def _v3(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE judgments SET payload = ? WHERE judgment_id = ?", (repair_payload(raw), jid))
 
 
+# v4: per-run locks (one scoring job per run at a time; see store/locks.py)
+_V4 = """
+CREATE TABLE run_locks (
+    run_id TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
+    token TEXT NOT NULL,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    process_started TEXT,
+    purpose TEXT NOT NULL,
+    acquired_at TEXT NOT NULL
+);
+"""
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _v3]
+MIGRATIONS: list[Migration] = [_V1, _V2, _v3, _V4]
 SCHEMA_VERSION = len(MIGRATIONS)

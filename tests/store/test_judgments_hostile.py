@@ -51,7 +51,8 @@ def test_an_old_workspace_with_nan_is_repaired_and_its_export_imports_back(tmp_p
     path = tmp_path / "old.sqlite"
     ws = _workspace(path)
     _insert_raw(ws, NAN_PAYLOAD)
-    ws.conn.execute("PRAGMA user_version = 2")  # as an older version left it
+    ws.conn.execute("DROP TABLE run_locks")  # as schema 2 was
+    ws.conn.execute("PRAGMA user_version = 2")
     ws.close()
     ws = Workspace(path)
     assert ws.schema_version() == SCHEMA_VERSION
