@@ -238,11 +238,8 @@ def _publish(tmp: Path, path: Path) -> bool:
             tmp.unlink()
 
 
-def _new_database(tmp: Path, *, wal: bool = True) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(tmp), timeout=30.0, isolation_level=None, check_same_thread=True)
-    _pragmas(conn, wal=wal)
-    if not wal:
-        conn.execute("PRAGMA journal_mode=DELETE")
+def _new_database(tmp: Path) -> sqlite3.Connection:
+    conn = _connect(tmp)
     migrate(conn, None)
     return conn
 
@@ -428,7 +425,7 @@ class Workspace:
                 return
             tmp = _pending_name(self.path)
             try:
-                c = _new_database(tmp, wal=False)
+                c = _new_database(tmp)
             except (OSError, sqlite3.Error) as exc:
                 raise self._write_error(exc) from exc
             try:
@@ -444,7 +441,7 @@ class Workspace:
                     self._rollback(c)
                     raise
                 changed = c.total_changes != before
-                c.close()
+                c.close()  # the last connection: its WAL is checkpointed into the file and removed
                 if changed:
                     if not _publish(tmp, self.path):
                         raise StoreError(f"{self.path}: another program created this file meanwhile; nothing was written")
@@ -453,7 +450,7 @@ class Workspace:
             finally:
                 with contextlib.suppress(sqlite3.Error):
                     c.close()
-                for p in (tmp, Path(f"{tmp}-journal")):
+                for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm"), Path(f"{tmp}-journal")):
                     with contextlib.suppress(FileNotFoundError):
                         p.unlink()
 

@@ -48,12 +48,9 @@ CLI_SUBSET = (
 
 
 def _importer() -> Any:
-    try:  # the application layer, once the import use case lives there
-        from mteval_gui.app import imports
-        return imports
-    except ImportError:
-        from mteval_gui import importer
-        return importer
+    from mteval_gui.app import imports
+
+    return imports
 
 
 def _make_workspace(path: Path) -> None:
