@@ -29,6 +29,7 @@ from mteval_gui.domain.run import Output, Run, RunMeta, Usage
 from mteval_gui.errors import Defect, InputError, StoreError
 from mteval_gui.store.db import Workspace, utcnow
 from mteval_gui.store.hashing import sha256_rows
+from mteval_gui.store.search import unindex_corpus, unindex_run
 
 
 _setattr = object.__setattr__
@@ -145,6 +146,7 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
                 raise InputError(Defect(where, None,
                                         f"corpus {cid!r} is already in the workspace{same} (imported from "
                                         f"{old['source_path'] or 'unknown'}); choose another id or replace it"))
+            unindex_corpus(conn, cid)
             conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (cid,))
         conn.execute(
             "INSERT INTO corpora (corpus_id, version, source_lang, target_lang, license, attribution, description,"
@@ -270,6 +272,7 @@ def find_corpus(ws: Workspace, *, sha256: str | None = None, source_name: str | 
 def delete_corpus(ws: Workspace, corpus_id: str) -> bool:
     """Delete a corpus with its entries and runs. Returns False if it did not exist."""
     with ws.transaction() as conn:
+        unindex_corpus(conn, corpus_id)
         cur = conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (corpus_id,))
     return cur.rowcount > 0
 
@@ -559,6 +562,7 @@ def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any
 def delete_run(ws: Workspace, run_id: str) -> bool:
     """Delete a run with its outputs, scores and judgments. Returns False if it did not exist."""
     with ws.transaction() as conn:
+        unindex_run(conn, run_id)
         cur = conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
     return cur.rowcount > 0
 

@@ -19,6 +19,8 @@ Tables:
 v3 repairs judgment payloads holding NaN (older versions wrote them; SQLite's JSON functions
 refuse them, which blocked every later judgment of the same reviewer, run and entry).
 v4 adds ``run_locks``: the job scoring a run (store/locks.py).
+v5 adds ``entries_fts`` and ``outputs_fts``, FTS5 trigram indexes kept in sync by triggers
+(store/search.py), made with sqlite-utils.
 """
 
 from __future__ import annotations
@@ -306,8 +308,16 @@ CREATE TABLE run_locks (
 );
 """
 
+
+def _v5(conn: sqlite3.Connection) -> None:
+    """Full-text search: FTS5 trigram indexes over sources, references and outputs (sqlite-utils)."""
+    from mteval_gui.store.search import enable_search
+
+    enable_search(conn)
+
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _v3, _V4]
+MIGRATIONS: list[Migration] = [_V1, _V2, _v3, _V4, _v5]
 SCHEMA_VERSION = len(MIGRATIONS)
