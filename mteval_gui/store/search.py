@@ -183,15 +183,17 @@ def search_positions(ws: Workspace, corpus_id: str, text: str, *, run_ids: Seque
         return _scan(conn, corpus_id, needle.casefold(), entry_cols, runs)
     parts: list[str] = []
     params: list[Any] = []
-    if entry_cols:  # driven by the index: the cost follows the number of hits, not the corpus size
+    # driven by the index (CROSS JOIN keeps it the outer loop: as an inner loop SQLite would run
+    # the full-text query once per row): the cost follows the number of hits, not the corpus size
+    if entry_cols:
         match = " OR ".join(f"{c} : {_phrase(needle)}" for c in entry_cols)
-        parts.append("SELECT e.position FROM entries_fts f JOIN entries e ON e.rowid = f.rowid"
+        parts.append("SELECT e.position FROM entries_fts f CROSS JOIN entries e ON e.rowid = f.rowid"
                      " WHERE entries_fts MATCH ? AND e.corpus_id = ?")
         params += [match, corpus_id]
     if runs:
         marks = ",".join("?" * len(runs))
-        parts.append("SELECT e.position FROM outputs_fts f JOIN outputs o ON o.rowid = f.rowid"
-                     " JOIN entries e ON e.corpus_id = ? AND e.entry_id = o.entry_id"
+        parts.append("SELECT e.position FROM outputs_fts f CROSS JOIN outputs o ON o.rowid = f.rowid"
+                     " CROSS JOIN entries e ON e.corpus_id = ? AND e.entry_id = o.entry_id"
                      f" WHERE outputs_fts MATCH ? AND o.run_id IN ({marks})")
         params += [corpus_id, _phrase(needle), *runs]
     if not parts:
