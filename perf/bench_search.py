@@ -104,8 +104,8 @@ def main() -> None:
             hits = search_positions(ws, "big", q, run_ids=runs)
             mask = filter_mask(frame, EntryFilter(text=q))
             assert hits == np.flatnonzero(mask).tolist(), q
-            t_q = best(lambda: search_positions(ws, "big", q, run_ids=runs), args.repeat)
-            t_np = best(lambda: filter_mask(frame, EntryFilter(text=q)), args.repeat)
+            t_q = best(lambda q=q: search_positions(ws, "big", q, run_ids=runs), args.repeat)
+            t_np = best(lambda q=q: filter_mask(frame, EntryFilter(text=q)), args.repeat)
             print(f"{q:<16} {len(hits):>7,} {t_q:>9.3f} {t_np:>10.3f}")
         ws.close()
 

@@ -36,7 +36,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
@@ -56,7 +56,7 @@ except ImportError:  # pragma: no cover - not on Linux or macOS
 
 
 def utcnow() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _pragmas(conn: sqlite3.Connection, *, read_only: bool = False, wal: bool = True) -> None:
@@ -134,7 +134,7 @@ def identify(conn: sqlite3.Connection) -> str:
     if app_id == 0 and not tables and conn.execute("PRAGMA user_version").fetchone()[0] == 0:
         return "empty"
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if app_id == 0 and 1 <= version and _CORE_TABLES <= tables:
+    if app_id == 0 and version >= 1 and tables >= _CORE_TABLES:
         return "workspace"  # made before workspaces carried an application_id
     return "foreign"
 
@@ -162,7 +162,7 @@ def _backup_path(path: Path, label: str) -> Path:
     candidate = path.with_name(f"{path.name}.{label}.bak")
     if not candidate.exists():
         return candidate
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     return path.with_name(f"{path.name}.{label}.{stamp}-{secrets.token_hex(2)}.bak")
 
 

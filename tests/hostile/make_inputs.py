@@ -276,7 +276,7 @@ GLOSSARY_TSV: dict[str, bytes] = {
     "raw-nul": "hello\ttânisi\x00\n".encode(),
     "invalid-utf8": b"hello\tt\xe2nisi\n",
     "missing-target": b"hello\n",
-    "duplicate-term": "hello\ta\nhello\tb\n".encode(),
+    "duplicate-term": b"hello\ta\nhello\tb\n",
     "three-cells": b"hello\ta\tb\n",
 }
 

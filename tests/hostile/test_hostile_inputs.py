@@ -33,7 +33,15 @@ from mteval_gui.io.ewebench import read_responses, read_suite
 from mteval_gui.io.judgments import read_judgments
 from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as J
-from tests.hostile.make_inputs import CORPUS_ID, ENTRY_IDS, REVIEWER_ID, RUN_ID, HostileInput, make_controls, make_inputs
+from tests.hostile.make_inputs import (
+    CORPUS_ID,
+    ENTRY_IDS,
+    REVIEWER_ID,
+    RUN_ID,
+    HostileInput,
+    make_controls,
+    make_inputs,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = 60.0  # per input: far beyond what any rejection takes; only a blocked reader reaches it
