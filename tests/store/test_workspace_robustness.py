@@ -79,13 +79,23 @@ def test_eight_processes_creating_one_workspace(tmp_path, start):
 
 # ----------------------------------------------------------------------------- migration backups
 
+def _to_previous_schema(conn: sqlite3.Connection) -> None:
+    """Undo the last migration step (the full-text indexes) and its version number."""
+    import sqlite_utils
+
+    db = sqlite_utils.Database(conn)
+    for table in ("entries", "outputs"):
+        db[table].disable_fts()
+    conn.execute("DROP TABLE fts_indexed")
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION - 1}")
+
+
 def test_the_migration_backup_holds_commits_still_in_the_wal(tmp_path):
     path = tmp_path / "ws.sqlite"
     Workspace(path).close()
     writer = sqlite3.connect(str(path), isolation_level=None)
     writer.execute("PRAGMA wal_autocheckpoint=0")
-    writer.execute("DROP TABLE run_locks")  # as the workspace was before schema 4
-    writer.execute(f"PRAGMA user_version={SCHEMA_VERSION - 1}")
+    _to_previous_schema(writer)
     writer.execute("INSERT INTO settings VALUES ('early', '1')")
     reader = sqlite3.connect(str(path), isolation_level=None)
     reader.execute("BEGIN")
@@ -112,8 +122,7 @@ def test_a_second_backup_does_not_overwrite_the_first(tmp_path):
     for _ in range(2):
         Workspace(path).close()
         c = sqlite3.connect(str(path), isolation_level=None)
-        c.execute("DROP TABLE run_locks")
-        c.execute(f"PRAGMA user_version={SCHEMA_VERSION - 1}")
+        _to_previous_schema(c)
         c.close()
         Workspace(path).close()
     assert len(list(tmp_path.glob(f"ws.sqlite.v{SCHEMA_VERSION - 1}*.bak"))) == 2
