@@ -29,7 +29,8 @@ import pytest
 
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.errors import Defect, InputError
-from mteval_gui.io.ewebench import read_responses, read_suite
+from mteval_gui.io.benchmark import read_responses
+from tests.benchmarks.helpers import read_suite
 from mteval_gui.io.judgments import read_judgments
 from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as J

@@ -10,7 +10,8 @@ import pytest
 
 from mteval_gui.errors import InputError
 from mteval_gui.io import read_corpus, read_glossary, read_run
-from mteval_gui.io.ewebench import read_responses, read_suite
+from mteval_gui.io.benchmark import read_responses
+from tests.benchmarks.helpers import read_suite
 from mteval_gui.io.jsonparse import MAX_DEPTH, escape_problems, first_problem, loads
 from mteval_gui.io.judgments import read_judgments
 
