@@ -162,15 +162,16 @@ def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import fst_audit, linter_audit, validation_study
+    from mteval_gui.app.review import esa_scores, fst_audit, linter_audit, validation_study
 
     ws = open_workspace(args)
     study = validation_study(ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap, seed=args.seed)
     lint = linter_audit(ws, args.runs)
     fst = fst_audit(ws, args.runs)
+    esa = esa_scores(ws, args.runs)
     if args.json:
         doc = {"runs": list(args.runs), **study.to_json(), "linter_audit": [r.to_json() for r in lint],
-               "fst_audit": fst.to_json()}
+               "fst_audit": fst.to_json(), "esa": {run_id: e.to_json() for run_id, e in esa.items()}}
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=2, default=list)
         print()
         return 0
@@ -196,6 +197,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "n/a (3+ runs needed)" if sp.n < 3 else "n/a")
             out.write(f"  {m.metric_id:<26} {m.kendall.n:>5}  {_with_ci(m.kendall.value, m.kendall.ci_lower, m.kendall.ci_upper):<26} "
                       f"{_with_ci(m.spearman.value, m.spearman.ci_lower, m.spearman.ci_upper):<26} {sp.n:>4}  {system}\n")
+    if any(e.judgments for e in esa.values()):
+        out.write("\nESA from error spans (0-100 = 100 - minor - 5 x major, mean over entries):\n")
+        for run_id, e in esa.items():
+            cats = ", ".join(f"{c} {n['minor']}/{n['major']}" for c, n in e.by_category.items())
+            out.write(f"  {run_id:<26} {_num(e.score, 2):>7}  {len(e.entries)} entries, {e.judgments} judgments, "
+                      f"{e.minor} minor, {e.major} major{f'  (minor/major by category: {cats})' if cats else ''}\n")
     if lint:
         out.write("\nlinter audit (Task B): precision of EQUIVALENT calls per variant class (Wilson 95% CI):\n")
         for r in lint:

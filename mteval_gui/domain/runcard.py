@@ -161,6 +161,9 @@ class HumanReview(BaseModel):
                     "tier can be confirmed: min(30, entries)")
     confirmed_by: list[str] = Field(default_factory=list,
                                     description="reviewers whose confirmation of the present tier is in force")
+    esa_score: float | None = Field(
+        default=None, description="ESA 0-100 from speakers' error spans: 100 - minor - 5 x major, mean over entries")
+    esa_entries: int = Field(default=0, description="entries with at least one judgment carrying error spans")
 
 
 class EntryResult(BaseModel):
