@@ -106,7 +106,7 @@ def categories_for_run(ws: Workspace, run_id: str) -> tuple[str, ...]:
     return categories_for_language(corpus.get("target_lang"))
 
 
-def _category_problems(ws: Workspace, j: Judgment, cache: dict[str, tuple[str, ...]]) -> list[str]:
+def category_problems(ws: Workspace, j: Judgment, cache: dict[str, tuple[str, ...]]) -> list[str]:
     spans = judgment_spans(j)
     used = {s.get("category") for s in spans or () if isinstance(s, dict) and isinstance(s.get("category"), str)}
     if not used or not repo.run_exists(ws, j.run_id):
@@ -120,7 +120,7 @@ def _category_problems(ws: Workspace, j: Judgment, cache: dict[str, tuple[str, .
 def record_judgment(ws: Workspace, judgment: Judgment) -> Judgment:
     """Save a judgment now (see :func:`mteval_gui.store.judgments.record_judgment`); error-span
     categories must be the built-in ones or those of the run's language card."""
-    problems = _category_problems(ws, judgment, {})
+    problems = category_problems(ws, judgment, {})
     if problems:
         raise StoreError("judgment not saved: " + "; ".join(problems))
     return _record_judgment(ws, judgment)
@@ -556,11 +556,20 @@ def judgment_counts(ws: Workspace) -> dict[str, int]:
 
 
 def import_judgments_file(ws: Workspace, path: str | Path, *, fmt: str | None = None) -> dict[str, Any]:
-    """Merge a judgment file into the workspace, all or nothing (lossless rules of :func:`import_log`)."""
+    """Merge a judgment file into the workspace, all or nothing (lossless rules of :func:`import_log`).
+
+    A review pack's answers file (:mod:`mteval_gui.app.review_pack`) is recognised and checked
+    against the pack it came from."""
     from mteval_gui.io.judgments import read_judgments
+    from mteval_gui.io.review_pack import is_answers_file
+
+    if is_answers_file(path):
+        from mteval_gui.app.review_pack import import_pack_answers
+
+        return import_pack_answers(ws, path)
 
     read = read_judgments(path, fmt=fmt)
     cache: dict[str, tuple[str, ...]] = {}
     defects = list(read.defects) + [Defect(read.name, line, p) for line, j in read.judgments
-                                    for p in _category_problems(ws, j, cache)]
+                                    for p in category_problems(ws, j, cache)]
     return import_log(ws, read.reviewers, read.judgments, file=read.name, defects=defects)

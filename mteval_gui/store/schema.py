@@ -15,6 +15,9 @@ Tables:
   points the previous one at it (``superseded_by``); undo marks the newest ``undone`` and
   restores the previous one.
 - ``benchmark_runs`` / ``benchmark_results``: ÈwéBench results per model (``meta``: run metadata, v2).
+- ``review_packs``: the offline review packs exported to speakers (v3); ``corpus_versions``: each new
+  version of a corpus made by promoting speakers' corrections to variants (v3); ``consent_log``:
+  withdrawals of a reviewer's judgments (v3).
 """
 
 from __future__ import annotations
@@ -253,6 +256,39 @@ ALTER TABLE benchmark_runs ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
 CREATE INDEX idx_benchmark_runs_model ON benchmark_runs(model);
 """
 
+# v3: speakers' review packs, corpus versions (variants promoted from speakers) and the consent log.
+# ``review_packs.items``: JSON [[run_id, entry_id, word-or-null], ...] in pack order.
+# ``corpus_versions.changes``: JSON [{"entry_id", "variant", "reviewer_id", "run_id", "judgment_id", "basis"}].
+# ``consent_log``: when and by whom a reviewer's judgments were withdrawn (never what they were).
+_V3 = """
+CREATE TABLE review_packs (
+    pack_id TEXT PRIMARY KEY,
+    reviewer_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    content_sha256 TEXT NOT NULL,
+    items TEXT NOT NULL,
+    meta TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE corpus_versions (
+    corpus_id TEXT NOT NULL REFERENCES corpora(corpus_id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    parent_version TEXT,
+    sha256 TEXT NOT NULL,
+    changes TEXT NOT NULL DEFAULT '[]',
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (corpus_id, version)
+);
+CREATE TABLE consent_log (
+    event_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    reviewer_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    done_by TEXT NOT NULL,
+    done_at TEXT NOT NULL
+);
+"""
+
 # MIGRATIONS[i] brings a database from user_version i to i+1.
-MIGRATIONS: list[str] = [_V1, _V2]
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 SCHEMA_VERSION = len(MIGRATIONS)
