@@ -98,6 +98,10 @@ class DatasetInfo(BaseModel):
     language_pair: str
     sha256: str | None = None
     entry_count: int
+    speaker_variants: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Accepted variants of this corpus version that came from speakers (entry_id, variant, basis, "
+                    "reviewer_id, run_id, judgment_id, version)")
 
 
 class Fingerprint(BaseModel):
