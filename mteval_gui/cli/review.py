@@ -2,6 +2,8 @@
 
 - ``mteval reviewers add ID --name NAME [--dialect D] [--language L ...] [--consent TEXT]``
 - ``mteval reviewers list [--json]``
+- ``mteval reviewers export ID -o FILE`` (their own judgments), ``mteval reviewers withdraw ID --by NAME --yes``
+  (consent withdrawn: judgments deleted, audit record of when and by whom), ``mteval reviewers consent-log``
 - ``mteval judgments export RUN... | --all -o FILE [--format csv|json]``
 - ``mteval judgments import FILE [--format csv|json]``
 - ``mteval judgments allowlist RUN... -o FILE.tsv|FILE.jsonl`` (Task C words speakers accept)
@@ -34,6 +36,18 @@ def register(subparsers: Any) -> None:
                      help="a language the reviewer reads (ISO 639-3; repeat for several)")
     add.add_argument("--consent", dest="consent_scope", metavar="TEXT", help="what the reviewer consented to")
     add.set_defaults(handler=cmd_reviewers_add)
+    ex_own = rsub.add_parser("export", help="export one reviewer's own judgments (every version) and details")
+    ex_own.add_argument("reviewer_id", metavar="ID")
+    ex_own.add_argument("-o", "--output", required=True, metavar="FILE", help="output file (.csv or .json)")
+    ex_own.add_argument("--format", choices=("csv", "json"), help="file format (default: from the file name)")
+    ex_own.set_defaults(handler=cmd_reviewers_export)
+    wd = rsub.add_parser("withdraw", help="delete a reviewer's judgments and details (consent withdrawn)")
+    wd.add_argument("reviewer_id", metavar="ID")
+    wd.add_argument("--by", required=True, metavar="NAME", help="who withdraws them (kept in the audit record)")
+    wd.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+    wd.set_defaults(handler=cmd_reviewers_withdraw)
+    cl = rsub.add_parser("consent-log", help="when and by whom judgments were withdrawn")
+    cl.set_defaults(handler=cmd_consent_log)
     ls = rsub.add_parser("list", help="list reviewers")
     ls.add_argument("--json", action="store_true", help="print JSON")
     ls.set_defaults(handler=cmd_reviewers_list)
@@ -107,6 +121,36 @@ def cmd_reviewers_list(args: argparse.Namespace) -> int:
     for r in reviewers:
         print(f"{r.reviewer_id:<14} {r.name:<24} {r.dialect or '-':<18} {','.join(r.languages) or '-':<12} "
               f"{counts.get(r.reviewer_id, 0):>9}  {r.consent_scope or '-'}")
+    return 0
+
+
+def cmd_reviewers_export(args: argparse.Namespace) -> int:
+    from mteval_gui.app.consent import export_reviewer_judgments
+
+    ws = open_workspace(args)
+    path, n = export_reviewer_judgments(ws, args.reviewer_id, args.output, args.format)
+    print(f"wrote {n} judgment versions of {args.reviewer_id} to {path}")
+    return 0
+
+
+def cmd_reviewers_withdraw(args: argparse.Namespace) -> int:
+    from mteval_gui.app.consent import withdraw_reviewer
+
+    if not args.yes:
+        raise MtevalError(f"withdrawing deletes every judgment of {args.reviewer_id} and cannot be undone: "
+                          "export them first (`mteval reviewers export`) if they want a copy, then add --yes")
+    ws = open_workspace(args)
+    record = withdraw_reviewer(ws, args.reviewer_id, args.by)
+    print(f"withdrew the judgments of {record['reviewer_id']} ({record['done_at']}, by {record['done_by']})")
+    return 0
+
+
+def cmd_consent_log(args: argparse.Namespace) -> int:
+    from mteval_gui.app.consent import consent_log
+
+    ws = open_workspace(args)
+    for r in consent_log(ws):
+        print(f"{r['done_at']}  {r['action']:<9} {r['reviewer_id']:<14} by {r['done_by']}")
     return 0
 
 

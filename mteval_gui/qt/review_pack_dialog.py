@@ -33,16 +33,12 @@ from mteval_gui.app.review_pack import export_review_pack
 from mteval_gui.qt.dialogs import show_error
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ReviewPackDialog", text)
-
-
 class ReviewPackDialog(QDialog):
     """Runs, reviewer, task, number of items, blind: what a review pack holds."""
 
     def __init__(self, ws: Any, selected_runs: list[str] | None = None, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle(_tr("Export review pack"))
+        self.setWindowTitle(self.tr("Export review pack"))
         self.ws = ws
         lay = QVBoxLayout(self)
         form = QFormLayout()
@@ -54,32 +50,32 @@ class ReviewPackDialog(QDialog):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if run_id in (selected_runs or []) else Qt.CheckState.Unchecked)
             self.runs.addItem(item)
-        form.addRow(_tr("Runs:"), self.runs)
+        form.addRow(self.tr("Runs:"), self.runs)
         self.reviewer = QComboBox()
         self.reviewer.setObjectName("packReviewer")
         for r in list_reviewers(ws):
             self.reviewer.addItem(r.name if r.name == r.reviewer_id else f"{r.name} ({r.reviewer_id})", r.reviewer_id)
-        form.addRow(_tr("Reviewer:"), self.reviewer)
+        form.addRow(self.tr("Reviewer:"), self.reviewer)
         self.task = QComboBox()
         self.task.setObjectName("packTask")
-        for code, label in (("a", _tr("A: adequacy and fluency, error spans, corrections")),
-                            ("b", _tr("B: linter audit (pairs called EQUIVALENT)")),
-                            ("c", _tr("C: FST audit (rejected words)"))):
+        for code, label in (("a", self.tr("A: adequacy and fluency, error spans, corrections")),
+                            ("b", self.tr("B: linter audit (pairs called EQUIVALENT)")),
+                            ("c", self.tr("C: FST audit (rejected words)"))):
             self.task.addItem(label, code)
-        form.addRow(_tr("Task:"), self.task)
+        form.addRow(self.tr("Task:"), self.task)
         self.entries = QSpinBox()
         self.entries.setObjectName("packEntries")
         self.entries.setRange(0, 1_000_000)
-        self.entries.setSpecialValueText(_tr("all"))
+        self.entries.setSpecialValueText(self.tr("all"))
         self.entries.setValue(50)
-        form.addRow(_tr("Items:"), self.entries)
-        self.blind = QCheckBox(_tr("Blind (hide the reference and the systems, shuffle)"))
+        form.addRow(self.tr("Items:"), self.entries)
+        self.blind = QCheckBox(self.tr("Blind (hide the reference and the systems, shuffle)"))
         self.blind.setObjectName("packBlind")
         form.addRow("", self.blind)
         self.language = QComboBox()
-        for code, label in ((None, _tr("the reviewer's browser")), ("en", "English"), ("fr", "Français")):
+        for code, label in ((None, self.tr("the reviewer's browser")), ("en", "English"), ("fr", "Français")):
             self.language.addItem(label, code)
-        form.addRow(_tr("Interface:"), self.language)
+        form.addRow(self.tr("Interface:"), self.language)
         lay.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -108,8 +104,10 @@ def export_pack(window: Any) -> None:
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return
     reviewer = dialog.reviewer.currentData() or "reviewer"
-    path, _ = QFileDialog.getSaveFileName(window, _tr("Export review pack"),
-                                          str(Path.home() / f"review-{reviewer}.html"), _tr("HTML (*.html)"))
+    path, _ = QFileDialog.getSaveFileName(window, QCoreApplication.translate(
+        "ReviewPackDialog", "Export review pack"),
+                                          str(Path.home() / f"review-{reviewer}.html"), QCoreApplication.translate(
+        "ReviewPackDialog", "HTML (*.html)"))
     if not path:
         return
     try:
@@ -117,15 +115,18 @@ def export_pack(window: Any) -> None:
     except Exception as exc:  # noqa: BLE001 (shown to the user)
         show_error(window, exc)
         return
-    window.statusBar().showMessage(_tr("Review pack {0} written to {1} ({2} items, {3} KiB)").format(
+    window.statusBar().showMessage(QCoreApplication.translate(
+        "ReviewPackDialog", "Review pack {0} written to {1} ({2} items, {3} KiB)").format(
         done.pack_id, done.path, done.items, done.bytes // 1024), 10000)
 
 
 def import_judgments(window: Any) -> None:
     if window.ws is None:
         return
-    path, _ = QFileDialog.getOpenFileName(window, _tr("Import judgments or review-pack answers"), str(Path.home()),
-                                          _tr("Judgments (*.json *.csv)"))
+    path, _ = QFileDialog.getOpenFileName(window, QCoreApplication.translate(
+        "ReviewPackDialog", "Import judgments or review-pack answers"), str(Path.home()),
+                                          QCoreApplication.translate(
+        "ReviewPackDialog", "Judgments (*.json *.csv)"))
     if not path:
         return
     try:
@@ -133,6 +134,7 @@ def import_judgments(window: Any) -> None:
     except Exception as exc:  # noqa: BLE001 (shown; an InputError lists every file:line defect)
         show_error(window, exc)
         return
-    window.statusBar().showMessage(_tr("Imported {0} judgments ({1} already present)").format(
+    window.statusBar().showMessage(QCoreApplication.translate(
+        "ReviewPackDialog", "Imported {0} judgments ({1} already present)").format(
         summary["judgments_added"], summary["judgments_unchanged"]), 10000)
     window.refresh_runs()  # review counts and the pending-review badges
