@@ -47,6 +47,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from mteval_gui.domain.card import LanguageCard
+from mteval_gui.domain.judgments import CATEGORY_ID, ERROR_CATEGORIES
 from mteval_gui.errors import CardError
 from mteval_gui.standards import Plugins, class_ref_problem, installed_plugins
 
@@ -258,6 +259,18 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
         for fname, digest in an.sha256.items():
             if not re.match(r"^[0-9a-f]{64}$", digest):
                 problems.append(f"analyzers.sha256.{fname}: not a hex sha256 digest")
+    seen_categories: set[str] = set()
+    for i, cat in enumerate(card.error_categories):
+        if not CATEGORY_ID.match(cat.id):
+            problems.append(f"errorCategories[{i}].id: {cat.id!r} must be lower case letters, digits, '-' or '_' "
+                            "(at most 40, starting with a letter)")
+        elif cat.id in ERROR_CATEGORIES:
+            problems.append(f"errorCategories[{i}].id: {cat.id!r} is already a built-in category")
+        elif cat.id in seen_categories:
+            problems.append(f"errorCategories[{i}].id: duplicate category {cat.id!r}")
+        if cat.label is not None and not cat.label.strip():
+            problems.append(f"errorCategories[{i}].label: empty (leave it out to show the id)")
+        seen_categories.add(cat.id)
     for name, rel in card.lexicon_files.items():
         if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
             problems.append(f"lexicon_files.{name}: {rel!r} must be a relative path inside the standard's data folder")
@@ -498,3 +511,9 @@ def add_card(path: str | Path, *, replace: bool = False) -> AddedCard:
             os.unlink(tmp)
         raise
     return AddedCard(read_card(target, source=CardSource("user", folder)), existing)
+
+
+def error_categories(card: LanguageCard | None) -> tuple[str, ...]:
+    """The error-span categories for a language: the built-in list, then the card's own."""
+    extra = tuple(c.id for c in card.error_categories) if card is not None else ()
+    return ERROR_CATEGORIES + tuple(c for c in extra if c not in ERROR_CATEGORIES)

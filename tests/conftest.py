@@ -37,6 +37,8 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("MTEVAL_HOME", str(home))
     monkeypatch.delenv("MTEVAL_DB", raising=False)
     monkeypatch.delenv("MTEVAL_ANALYZERS", raising=False)
+    # review packs embed fonts: only the system's, never a user's own font folders
+    monkeypatch.setenv("MTEVAL_FONT_DIRS", os.pathsep.join(("/usr/share/fonts", "/usr/local/share/fonts")))
     yield home
 
 

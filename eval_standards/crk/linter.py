@@ -232,6 +232,9 @@ class CrkLinter:
         best: LintResult | None = None
         for i, ref in enumerate(references):
             res = self.lint(ref, prediction, openness=openness)
+            if i > 0 and res.verdict == EXACT:
+                # EXACT is a match of the reference (SPEC §3): an accepted variant makes it EQUIVALENT
+                res = LintResult(EQUIVALENT, explanation=f"{res.explanation} to accepted variant {i}")
             res.matched = "reference" if i == 0 else f"variant {i}"
             if best is None or res.rank() < best.rank():
                 best = res

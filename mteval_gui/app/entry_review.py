@@ -37,6 +37,8 @@ class OutputView:
     output: Output
     details: dict[str, dict[str, Any]] = field(default_factory=dict)  # metric id -> EntryScore JSON
     catalog: RunMetrics | None = None  # the run's metric declarations (from the registry when None)
+    # speakers' current error spans and corrections: [{"reviewer_id", "spans", "correction"}]
+    speaker_marks: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def metrics(self) -> RunMetrics:
@@ -106,8 +108,49 @@ def load_review_data(ws: Workspace, corpus_id: str, entry_id: str, runs: list[tu
     for run_id, label in runs:
         output = repo.get_output(ws, run_id, entry_id)
         details = entry_details(ws, run_id, entry_id) or {}
-        views.append(OutputView(run_id, label, output, details, run_metrics(ws, run_id, details)))
+        views.append(OutputView(run_id, label, output, details, run_metrics(ws, run_id, details),
+                                speaker_marks=speaker_marks(ws, run_id, entry_id)))
     return ReviewData(entry, views)
+
+
+def speaker_marks(ws: Workspace, run_id: str, entry_id: str) -> list[dict[str, Any]]:
+    """Each reviewer's current error spans and correction on one output (tasks A and B)."""
+    from mteval_gui.domain.judgments import judgment_correction, judgment_spans
+    from mteval_gui.store.judgments import current_judgments
+
+    out = []
+    for j in current_judgments(ws, run_id=run_id, entry_id=entry_id):
+        spans, correction = judgment_spans(j), judgment_correction(j)
+        if spans or correction:
+            out.append({"reviewer_id": j.reviewer_id, "task": j.task, "spans": spans or [], "correction": correction})
+    return out
+
+
+SEVERITY_COLOURS = {"minor": "#fff1a8", "major": "#f6b8b8"}
+
+
+def spans_html(text: str, spans: list[dict[str, Any]]) -> str:
+    """``text`` with its error spans highlighted (major over minor where they overlap)."""
+    marks = [0] * len(text)
+    rank = {"minor": 1, "major": 2}
+    for sp in spans:
+        start, end = sp.get("start"), sp.get("end")
+        if isinstance(start, int) and isinstance(end, int):
+            for i in range(max(0, start), min(len(text), end)):
+                marks[i] = max(marks[i], rank.get(str(sp.get("severity")), 2))
+    out, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and marks[j] == marks[i]:
+            j += 1
+        chunk = _e(text[i:j])
+        if marks[i]:
+            severity = "minor" if marks[i] == 1 else "major"
+            out.append(f'<span style="background-color:{SEVERITY_COLOURS[severity]};">{chunk}</span>')
+        else:
+            out.append(chunk)
+        i = j
+    return "".join(out)
 
 
 def fst_words(view: OutputView) -> list[FstWord] | None:
@@ -234,6 +277,16 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
             out.append(f'<p class="text">{diff_html(e.reference, o.predicted)}</p>')
         if blind:
             continue
+        for mark in view.speaker_marks:
+            who = _e(mark["reviewer_id"])
+            if mark["spans"]:
+                cats = ", ".join(f'{_e(sp.get("severity"))} {_e(sp.get("category") or "")}'.strip()
+                                 for sp in mark["spans"])
+                out.append(f'<p><i>{_e(labels.get("spans", "Error spans"))} ({who})</i>: '
+                           f'{spans_html(o.predicted, mark["spans"])} <span class="meta">[{cats}]</span></p>')
+            if mark["correction"]:
+                out.append(f'<p><i>{_e(labels.get("correction", "Correction"))} ({who})</i>: '
+                           f'<span class="text">{_e(mark["correction"])}</span></p>')
         for mid, verdict in view.verdicts():
             out.append(verdict_html(metric_names.get(mid, mid), verdict, verdict_colours))
         chips = []

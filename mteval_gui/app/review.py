@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.app.metrics import run_metrics
-from mteval_gui.domain.judgments import QUALITY_TIERS, SIGNOFF_DECISIONS, Judgment
-from mteval_gui.errors import MtevalError, StoreError
+from mteval_gui.cards import error_categories, try_load_card
+from mteval_gui.domain.judgments import QUALITY_TIERS, SIGNOFF_DECISIONS, Judgment, judgment_spans
+from mteval_gui.errors import Defect, MtevalError, StoreError
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
@@ -46,7 +47,6 @@ from mteval_gui.store.judgments import (
     import_log,
     judgment_history,
     list_reviewers,
-    record_judgment,
     redo_last,
     review_progress,
     review_queue,
@@ -54,6 +54,7 @@ from mteval_gui.store.judgments import (
     update_reviewer,
 )
 from mteval_gui.store.judgments import signoff_status as decisions_status
+from mteval_gui.store.judgments import record_judgment as _record_judgment
 from mteval_gui.store.results import (
     entry_details,
     entry_scores_with_count,
@@ -72,6 +73,7 @@ from mteval_gui.validation.audits import (
     linter_precision,
 )
 from mteval_gui.validation.audits import fst_audit as _fst_audit
+from mteval_gui.validation.esa import EsaRun, SpanJudgment, esa_by_run
 from mteval_gui.validation.study import Item, Rating, StudyResult, ratings_by_item, run_study
 
 __all__ = [
@@ -82,7 +84,7 @@ __all__ = [
     "fst_audit_queue", "fst_audit", "allowlist_rows", "latest_current", "undo_task", "judgment_counts",
     "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED", "SIGNOFF_MIN_ENTRIES", "SIGNOFF_MIN_REVIEWERS",
     "SignoffEvidence", "SignoffRefused", "SignoffCandidates", "signoff_evidence", "signoff_candidates", "linter_ids",
-    "linter_detail",
+    "linter_detail", "categories_for_run", "categories_for_language", "esa_scores", "EsaRun",
 ]
 
 
@@ -90,6 +92,51 @@ def _require_runs(ws: Workspace, run_ids: Sequence[str]) -> None:
     for run_id in run_ids:
         if not repo.run_exists(ws, run_id):
             raise StoreError(f"unknown run {run_id!r}")
+
+
+def categories_for_language(language: str | None) -> tuple[str, ...]:
+    """Error-span categories for a target language: the built-in MQM-style list and the card's own."""
+    return error_categories(try_load_card(language))
+
+
+def categories_for_run(ws: Workspace, run_id: str) -> tuple[str, ...]:
+    """Error-span categories allowed on the run's outputs (from its target language's card)."""
+    info = repo.get_run_info(ws, run_id)
+    corpus = repo.get_corpus_info(ws, info["corpus_id"])
+    return categories_for_language(corpus.get("target_lang"))
+
+
+def category_problems(ws: Workspace, j: Judgment, cache: dict[str, tuple[str, ...]]) -> list[str]:
+    spans = judgment_spans(j)
+    used = {s.get("category") for s in spans or () if isinstance(s, dict) and isinstance(s.get("category"), str)}
+    if not used or not repo.run_exists(ws, j.run_id):
+        return []
+    if j.run_id not in cache:
+        cache[j.run_id] = categories_for_run(ws, j.run_id)
+    allowed = cache[j.run_id]
+    return [f"error-span category {c!r} is not one of {', '.join(allowed)}" for c in sorted(used - set(allowed))]
+
+
+def record_judgment(ws: Workspace, judgment: Judgment) -> Judgment:
+    """Save a judgment now (see :func:`mteval_gui.store.judgments.record_judgment`); error-span
+    categories must be the built-in ones or those of the run's language card."""
+    problems = category_problems(ws, judgment, {})
+    if problems:
+        raise StoreError("judgment not saved: " + "; ".join(problems))
+    return _record_judgment(ws, judgment)
+
+
+def esa_scores(ws: Workspace, run_ids: Sequence[str]) -> dict[str, EsaRun]:
+    """ESA per run from the current judgments that carry error spans (:mod:`mteval_gui.validation.esa`);
+    a run without such judgments has ``score`` None."""
+    _require_runs(ws, run_ids)
+    span_judgments = [
+        SpanJudgment((j.run_id, j.entry_id), j.reviewer_id, tuple(spans))
+        for run_id in run_ids for j in current_judgments(ws, run_id=run_id)
+        if j.entry_id is not None and (spans := judgment_spans(j)) is not None
+    ]
+    found = esa_by_run(span_judgments)
+    return {run_id: found.get(run_id, EsaRun(run_id)) for run_id in run_ids}
 
 
 def ratings(ws: Workspace, run_ids: Sequence[str]) -> list[Rating]:
@@ -154,6 +201,7 @@ def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
     _require_runs(ws, [run_id])
     current = [j for j in current_judgments(ws, run_id=run_id) if j.task != "signoff"]
     status = signoff_status(ws, run_id)
+    esa = esa_scores(ws, [run_id])[run_id]
     evidence: SignoffEvidence = status["evidence"]
     return {
         "reviewers": len({j.reviewer_id for j in current}),
@@ -164,6 +212,8 @@ def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
         "raters": evidence.reviewers,
         "required_entries": evidence.required_entries,
         "confirmed_by": status["confirmed_by"],
+        "esa_score": esa.score,
+        "esa_entries": len(esa.entries),
     }
 
 
@@ -506,8 +556,20 @@ def judgment_counts(ws: Workspace) -> dict[str, int]:
 
 
 def import_judgments_file(ws: Workspace, path: str | Path, *, fmt: str | None = None) -> dict[str, Any]:
-    """Merge a judgment file into the workspace, all or nothing (lossless rules of :func:`import_log`)."""
+    """Merge a judgment file into the workspace, all or nothing (lossless rules of :func:`import_log`).
+
+    A review pack's answers file (:mod:`mteval_gui.app.review_pack`) is recognised and checked
+    against the pack it came from."""
     from mteval_gui.io.judgments import read_judgments
+    from mteval_gui.io.review_pack import is_answers_file
+
+    if is_answers_file(path):
+        from mteval_gui.app.review_pack import import_pack_answers
+
+        return import_pack_answers(ws, path)
 
     read = read_judgments(path, fmt=fmt)
-    return import_log(ws, read.reviewers, read.judgments, file=read.name, defects=read.defects)
+    cache: dict[str, tuple[str, ...]] = {}
+    defects = list(read.defects) + [Defect(read.name, line, p) for line, j in read.judgments
+                                    for p in category_problems(ws, j, cache)]
+    return import_log(ws, read.reviewers, read.judgments, file=read.name, defects=defects)

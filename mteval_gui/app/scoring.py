@@ -135,6 +135,9 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
         glossary=_glossary(ws, run.corpus_id, glossary), metrics=metrics, exclude=exclude, params=params,
         batch_size=batch_size, seed=seed, n_bootstrap=n_bootstrap, human_review=_review_status(ws, run_id))
     request.run_id = run_id
+    from mteval_gui.store.versions import speaker_variants
+
+    request.speaker_variants = speaker_variants(ws, run.corpus_id)
     return request
 
 

@@ -2,6 +2,8 @@
 
 - ``mteval reviewers add ID --name NAME [--dialect D] [--language L ...] [--consent TEXT]``
 - ``mteval reviewers list [--json]``
+- ``mteval reviewers export ID -o FILE`` (their own judgments), ``mteval reviewers withdraw ID --by NAME --yes``
+  (consent withdrawn: judgments deleted, audit record of when and by whom), ``mteval reviewers consent-log``
 - ``mteval judgments export RUN... | --all -o FILE [--format csv|json]``
 - ``mteval judgments import FILE [--format csv|json]``
 - ``mteval judgments allowlist RUN... -o FILE.tsv|FILE.jsonl`` (Task C words speakers accept)
@@ -34,6 +36,18 @@ def register(subparsers: Any) -> None:
                      help="a language the reviewer reads (ISO 639-3; repeat for several)")
     add.add_argument("--consent", dest="consent_scope", metavar="TEXT", help="what the reviewer consented to")
     add.set_defaults(handler=cmd_reviewers_add)
+    ex_own = rsub.add_parser("export", help="export one reviewer's own judgments (every version) and details")
+    ex_own.add_argument("reviewer_id", metavar="ID")
+    ex_own.add_argument("-o", "--output", required=True, metavar="FILE", help="output file (.csv or .json)")
+    ex_own.add_argument("--format", choices=("csv", "json"), help="file format (default: from the file name)")
+    ex_own.set_defaults(handler=cmd_reviewers_export)
+    wd = rsub.add_parser("withdraw", help="delete a reviewer's judgments and details (consent withdrawn)")
+    wd.add_argument("reviewer_id", metavar="ID")
+    wd.add_argument("--by", required=True, metavar="NAME", help="who withdraws them (kept in the audit record)")
+    wd.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+    wd.set_defaults(handler=cmd_reviewers_withdraw)
+    cl = rsub.add_parser("consent-log", help="when and by whom judgments were withdrawn")
+    cl.set_defaults(handler=cmd_consent_log)
     ls = rsub.add_parser("list", help="list reviewers")
     ls.add_argument("--json", action="store_true", help="print JSON")
     ls.set_defaults(handler=cmd_reviewers_list)
@@ -110,6 +124,36 @@ def cmd_reviewers_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reviewers_export(args: argparse.Namespace) -> int:
+    from mteval_gui.app.consent import export_reviewer_judgments
+
+    ws = open_workspace(args)
+    path, n = export_reviewer_judgments(ws, args.reviewer_id, args.output, args.format)
+    print(f"wrote {n} judgment versions of {args.reviewer_id} to {path}")
+    return 0
+
+
+def cmd_reviewers_withdraw(args: argparse.Namespace) -> int:
+    from mteval_gui.app.consent import withdraw_reviewer
+
+    if not args.yes:
+        raise MtevalError(f"withdrawing deletes every judgment of {args.reviewer_id} and cannot be undone: "
+                          "export them first (`mteval reviewers export`) if they want a copy, then add --yes")
+    ws = open_workspace(args)
+    record = withdraw_reviewer(ws, args.reviewer_id, args.by)
+    print(f"withdrew the judgments of {record['reviewer_id']} ({record['done_at']}, by {record['done_by']})")
+    return 0
+
+
+def cmd_consent_log(args: argparse.Namespace) -> int:
+    from mteval_gui.app.consent import consent_log
+
+    ws = open_workspace(args)
+    for r in consent_log(ws):
+        print(f"{r['done_at']}  {r['action']:<9} {r['reviewer_id']:<14} by {r['done_by']}")
+    return 0
+
+
 # --------------------------------------------------------------------------- files
 
 
@@ -162,15 +206,16 @@ def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import fst_audit, linter_audit, validation_study
+    from mteval_gui.app.review import esa_scores, fst_audit, linter_audit, validation_study
 
     ws = open_workspace(args)
     study = validation_study(ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap, seed=args.seed)
     lint = linter_audit(ws, args.runs)
     fst = fst_audit(ws, args.runs)
+    esa = esa_scores(ws, args.runs)
     if args.json:
         doc = {"runs": list(args.runs), **study.to_json(), "linter_audit": [r.to_json() for r in lint],
-               "fst_audit": fst.to_json()}
+               "fst_audit": fst.to_json(), "esa": {run_id: e.to_json() for run_id, e in esa.items()}}
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=2, default=list)
         print()
         return 0
@@ -196,6 +241,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "n/a (3+ runs needed)" if sp.n < 3 else "n/a")
             out.write(f"  {m.metric_id:<26} {m.kendall.n:>5}  {_with_ci(m.kendall.value, m.kendall.ci_lower, m.kendall.ci_upper):<26} "
                       f"{_with_ci(m.spearman.value, m.spearman.ci_lower, m.spearman.ci_upper):<26} {sp.n:>4}  {system}\n")
+    if any(e.judgments for e in esa.values()):
+        out.write("\nESA from error spans (0-100 = 100 - minor - 5 x major, mean over entries):\n")
+        for run_id, e in esa.items():
+            cats = ", ".join(f"{c} {n['minor']}/{n['major']}" for c, n in e.by_category.items())
+            out.write(f"  {run_id:<26} {_num(e.score, 2):>7}  {len(e.entries)} entries, {e.judgments} judgments, "
+                      f"{e.minor} minor, {e.major} major{f'  (minor/major by category: {cats})' if cats else ''}\n")
     if lint:
         out.write("\nlinter audit (Task B): precision of EQUIVALENT calls per variant class (Wilson 95% CI):\n")
         for r in lint:

@@ -55,6 +55,12 @@ class ModelSupport(_CardModel):
     note: str | None = None
 
 
+class ErrorCategory(_CardModel):
+    id: str = Field(description="Category id, lower case (letters, digits, '-', '_'), e.g. 'morphology'")
+    label: str | None = Field(default=None, description="Name shown to reviewers (default: the id)")
+    description: str | None = None
+
+
 class LanguageCard(_CardModel):
     code: str = Field(description="ISO 639-3 code")
     name: str
@@ -72,6 +78,10 @@ class LanguageCard(_CardModel):
                     "{level, evidence}); overrides the metric's own declaration. 'external' needs evidence.")
     analyzers: AnalyzerDecl | None = None
     lexicon_files: dict[str, str] = Field(default_factory=dict, description="Named word lists, paths relative to eval_standards/<code>/data")
+    error_categories: list[ErrorCategory] = Field(
+        default_factory=list, alias="errorCategories",
+        description="Error-span categories added to the built-in MQM-style list for this language",
+    )
     notes: str | None = None
 
     def validation_of(self, metric_id: str) -> MetricValidationDecl | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +21,14 @@ WORD_VALID = ("Yes", "No", "Unsure")
 WORD_KINDS = ("Established", "Loanword", "Name", "Dialectal", "Neologism", "Other")
 # Review sign-off
 SIGNOFF_DECISIONS = ("confirm", "reject")
+# Error spans (ESA: Kocmi et al. 2024, "Error Span Annotation", WMT): severities, and the
+# short MQM-style category list (MQM core typology) a language card may extend
+SPAN_SEVERITIES = ("minor", "major")
+ERROR_CATEGORIES = ("mistranslation", "omission", "addition", "untranslated", "grammar", "spelling",
+                    "punctuation", "terminology", "style", "other")
+CATEGORY_ID = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+# tasks whose judgments are about the system output as a whole (spans and corrections apply)
+OUTPUT_TASKS = ("A", "B")
 QUALITY_TIERS = ("fluent", "deployable", "functional", "emerging", "baseline", "unscored")
 
 
@@ -38,9 +47,17 @@ class Judgment(BaseModel):
     """One judgment by one reviewer on one entry of one run.
 
     Task A: ``adequacy``/``fluency`` 1-5, ``note``, ``flagged``.
-    Task B (linter audit): ``payload = {"same_meaning": "Yes|No|Depends", "natural": "Yes|A better|B better|Neither", "classes": [...]}``.
-    Task C (FST audit): ``payload = {"word": ..., "valid": "Yes|No|Unsure", "kind": "Established|Loanword|Name|Dialectal|Neologism|Other"}``.
+    Task B (linter audit): ``payload = {"same_meaning": "Yes|No|Depends",
+    "natural": "Yes|A better|B better|Neither", "classes": [...]}``.
+    Task C (FST audit): ``payload = {"word": ..., "valid": "Yes|No|Unsure",
+    "kind": "Established|Loanword|Name|Dialectal|Neologism|Other"}``.
     signoff: ``payload = {"decision": "confirm|reject", "tier": ...}`` with ``entry_id`` None.
+
+    Tasks A and B may also carry, in the payload, ESA error spans ``spans = [{"start", "end",
+    "severity": "minor|major", "category"}]`` (character offsets into the NFC output, end
+    exclusive; ``category`` one of :data:`ERROR_CATEGORIES`, those the language card adds, or
+    None) and a corrected translation ``correction``. A ``spans`` list that is present but
+    empty means the reviewer looked for errors and found none.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -94,6 +111,8 @@ def judgment_problems(j: Judgment) -> list[str]:
             problems.append("a sign-off concerns a whole run: entry_id must be empty")
         problems += _choice(p, "decision", SIGNOFF_DECISIONS, required=True)
         problems += _choice(p, "tier", QUALITY_TIERS, required=False)
+        if "spans" in p or "correction" in p:
+            problems.append("a sign-off carries no error spans or correction")
         return problems
     if not j.entry_id:
         problems.append(f"task {j.task} judgment needs an entry_id")
@@ -103,10 +122,71 @@ def judgment_problems(j: Judgment) -> list[str]:
         classes = p.get("classes")
         if classes is not None and not (isinstance(classes, list) and all(isinstance(c, str) for c in classes)):
             problems.append("classes must be a list of variant class names")
-    elif j.task == "C":
+    if j.task in OUTPUT_TASKS:
+        problems += span_problems(p.get("spans"))
+        correction = p.get("correction")
+        if correction is not None and (not isinstance(correction, str) or not correction.strip()):
+            problems.append("correction must be a non-empty text")
+    elif "spans" in p or "correction" in p:
+        problems.append(f"task {j.task} judgments carry no error spans or correction (tasks A and B do)")
+    if j.task == "C":
         word = p.get("word")
         if not isinstance(word, str) or not word.strip():
             problems.append("task C judgment needs payload 'word' (the rejected word)")
         problems += _choice(p, "valid", WORD_VALID, required=False)
         problems += _choice(p, "kind", WORD_KINDS, required=False)
     return problems
+
+
+def span_problems(spans: Any, output_length: int | None = None, categories: tuple[str, ...] | None = None) -> list[str]:
+    """What is wrong with a payload's ``spans`` (None = no spans recorded).
+
+    ``output_length`` (characters of the NFC output) bounds the offsets when known;
+    ``categories`` is the allowed list (default: the ids' form only).
+    """
+    if spans is None:
+        return []
+    if not isinstance(spans, list):
+        return ["spans must be a list of error spans"]
+    problems: list[str] = []
+    seen: set[tuple[Any, ...]] = set()
+    for i, span in enumerate(spans, 1):
+        where = f"span {i}"
+        if not isinstance(span, dict):
+            problems.append(f"{where} must be an object with start, end, severity and category")
+            continue
+        unknown = sorted(set(span) - {"start", "end", "severity", "category"})
+        if unknown:
+            problems.append(f"{where}: unknown field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+        start, end = span.get("start"), span.get("end")
+        if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+            problems.append(f"{where}: start and end must be whole numbers (character offsets)")
+        elif not 0 <= start < end:
+            problems.append(f"{where}: start {start} and end {end} do not delimit a span (0 <= start < end)")
+        elif output_length is not None and end > output_length:
+            problems.append(f"{where}: end {end} is past the end of the output ({output_length} characters)")
+        severity = span.get("severity")
+        if severity not in SPAN_SEVERITIES:
+            problems.append(f"{where}: severity {severity!r} is not one of {', '.join(SPAN_SEVERITIES)}")
+        category = span.get("category")
+        if category is not None:
+            if not isinstance(category, str) or not CATEGORY_ID.match(category):
+                problems.append(f"{where}: category {category!r} is not a category id")
+            elif categories is not None and category not in categories:
+                problems.append(f"{where}: category {category!r} is not one of {', '.join(categories)}")
+        key = (start, end, severity, category)
+        if key in seen:
+            problems.append(f"{where} repeats an earlier span")
+        seen.add(key)
+    return problems
+
+
+def judgment_spans(j: Judgment) -> list[dict[str, Any]] | None:
+    """The judgment's error spans (None when the reviewer marked none, [] when they found no error)."""
+    spans = j.payload.get("spans")
+    return spans if isinstance(spans, list) else None
+
+
+def judgment_correction(j: Judgment) -> str | None:
+    value = j.payload.get("correction")
+    return value if isinstance(value, str) and value.strip() else None

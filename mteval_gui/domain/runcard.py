@@ -98,6 +98,10 @@ class DatasetInfo(BaseModel):
     language_pair: str
     sha256: str | None = None
     entry_count: int
+    speaker_variants: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Accepted variants of this corpus version that came from speakers (entry_id, variant, basis, "
+                    "reviewer_id, run_id, judgment_id, version)")
 
 
 class Fingerprint(BaseModel):
@@ -161,6 +165,9 @@ class HumanReview(BaseModel):
                     "tier can be confirmed: min(30, entries)")
     confirmed_by: list[str] = Field(default_factory=list,
                                     description="reviewers whose confirmation of the present tier is in force")
+    esa_score: float | None = Field(
+        default=None, description="ESA 0-100 from speakers' error spans: 100 - minor - 5 x major, mean over entries")
+    esa_entries: int = Field(default=0, description="entries with at least one judgment carrying error spans")
 
 
 class EntryResult(BaseModel):

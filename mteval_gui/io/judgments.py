@@ -17,8 +17,10 @@ A bare JSON list is read as a list of judgments.
 judgment (``record`` = ``judgment``, the default when the column is absent) with the columns
 of :data:`CSV_COLUMNS`; ``languages`` is a JSON list (``|``-separated is accepted) and
 ``payload`` a JSON object. For sheets filled in by hand, the payload fields ``word``,
-``valid``, ``kind``, ``same_meaning``, ``natural``, ``classes`` (``|``-separated), ``decision``
-and ``tier`` may also be given as columns.
+``valid``, ``kind``, ``same_meaning``, ``natural``, ``classes`` (``|``-separated), ``decision``,
+``tier`` and ``correction`` may also be given as columns. Error spans (``payload.spans``, a list of
+``{"start", "end", "severity", "category"}``) and corrections travel in the payload like every
+other answer, so they are versioned and round-trip with the rest.
 
 Rows without ``judgment_id`` are new judgments (recorded in file order on import). Reading
 checks types and ranges; the workspace checks references (unknown reviewer, run or entry)
@@ -55,7 +57,7 @@ CSV_COLUMNS = (
     "record", "reviewer_id", "name", "dialect", "languages", "consent_scope", "judgment_id", "run_id", "entry_id",
     "task", "adequacy", "fluency", "note", "flagged", "payload", "version", "created_at", "superseded_by", "undone",
 )
-PAYLOAD_COLUMNS = ("word", "valid", "kind", "same_meaning", "natural", "classes", "decision", "tier")
+PAYLOAD_COLUMNS = ("word", "valid", "kind", "same_meaning", "natural", "classes", "decision", "tier", "correction")
 _TOP_KEYS = {"format", "exported_at", "scope", "reviewers", "judgments"}
 
 

@@ -19,6 +19,7 @@ from mteval_gui.qt.entries_model import EntriesModel
 from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, distinct
 from mteval_gui.qt.labels import metric_label
 from mteval_gui.qt.ratings import RatingsPanel
+from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.review_pane import ReviewPane
 
 COLUMN_WIDTHS = {"position": 44, "id": 80, "source": 190, "reference": 150, "difficulty": 64, "predicted": 170,
@@ -107,6 +108,7 @@ class EntriesPage(QWidget):
         outer.addWidget(split, 1)
         self.ratings.install_shortcuts(self)
         self.ratings.judgment_changed.connect(self._judgment_changed)
+        self.review.promote_requested.connect(self.promote_variants)
         self._install_navigation()
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
@@ -404,3 +406,22 @@ class EntriesPage(QWidget):
             return
         status = review_status(ws, run_id, self.ratings.reviewer_id, [entry_id])
         self.model.set_review_status(run_id, entry_id, int(status[0]))
+
+    def promote_variants(self, run_id: str, entry_id: str) -> None:
+        """The review pane's action: this entry's speaker corrections become accepted variants (new corpus version)."""
+        from mteval_gui.app.variants import promote_variants
+
+        ws = self.ratings.ws
+        if ws is None:
+            return
+        try:
+            done = promote_variants(ws, [run_id], entry_ids=[entry_id], by=self.ratings.reviewer_id)
+        except Exception as exc:  # noqa: BLE001 (shown to the user)
+            show_error(self, exc)
+            return
+        added = [c.variant for p in done for c in p.added]
+        versions = ", ".join(f"{p.corpus_id} {p.old_version} -> {p.new_version}" for p in done if p.new_version)
+        self._row_changed()
+        self.ratings.status.setText(
+            self.tr("Added {0} variant(s) ({1}); rescore the runs to use them").format(len(added), versions)
+            if added else self.tr("Nothing new: the corrections are already the reference or accepted variants"))

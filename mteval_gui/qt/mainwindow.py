@@ -114,6 +114,8 @@ class MainWindow(QMainWindow):
             self._action(f, self.tr("Import &run…"), lambda: self.import_file("run"), "Ctrl+Shift+I", "importRun"),
             self._action(f, self.tr("Import &glossary…"), lambda: self.import_file("glossary")),
             self._action(f, self.tr("Install &analyzer…"), lambda: self.import_file("analyzer")),
+            self._action(f, self.tr("Import &judgments or review-pack answers…"), self.import_judgments,
+                         name="importJudgments"),
         ]
         f.addSeparator()
         exp = f.addMenu(self.tr("&Export"))
@@ -123,6 +125,8 @@ class MainWindow(QMainWindow):
             self._action(exp, self.tr("Judgments (CSV)…"), lambda: self.export_judgments("csv")),
             self._action(exp, self.tr("Judgments (JSON)…"), lambda: self.export_judgments("json")),
             self._action(exp, self.tr("Chart (PNG/SVG)…"), self.export_chart),
+            self._action(exp, self.tr("Review pack for a speaker (HTML)…"), self.export_review_pack,
+                         name="exportReviewPack"),
         ]
         f.addSeparator()
         self.settings_action = self._action(f, self.tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
@@ -579,6 +583,16 @@ class MainWindow(QMainWindow):
         from mteval_gui.qt import exports
 
         exports.export_chart(self)
+
+    def export_review_pack(self) -> None:
+        from mteval_gui.qt import review_pack_dialog
+
+        review_pack_dialog.export_pack(self)
+
+    def import_judgments(self) -> None:
+        from mteval_gui.qt import review_pack_dialog
+
+        review_pack_dialog.import_judgments(self)
 
     # ----- window --------------------------------------------------------------------------
     def _restore_layout(self) -> None:

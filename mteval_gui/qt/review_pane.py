@@ -9,13 +9,14 @@ the reference, verdicts, metric values and the FST panel.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSplitter,
     QTextBrowser,
     QTreeWidget,
@@ -43,6 +44,9 @@ table.pairs { border-color: #bbb; }
 
 
 class ReviewPane(QWidget):
+    # run_id, entry_id: make this entry's speaker corrections (and approved outputs) accepted variants
+    promote_requested = Signal(str, str)
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("reviewPane")
@@ -54,6 +58,13 @@ class ReviewPane(QWidget):
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        self.promote_button = QPushButton(self.tr("Accept speakers' corrections as variants"))
+        self.promote_button.setObjectName("promoteButton")
+        self.promote_button.setToolTip(self.tr("Add this entry's speaker corrections, and outputs speakers rated "
+                                               "adequacy 5 or judged equivalent and natural, to the corpus as "
+                                               "accepted variants (a new corpus version)"))
+        self.promote_button.clicked.connect(self._promote)
+        lay.addWidget(self.promote_button)
         split = QSplitter(Qt.Orientation.Vertical)
         self.text = QTextBrowser()
         self.text.setObjectName("reviewText")
@@ -97,7 +108,7 @@ class ReviewPane(QWidget):
             "source": self.tr("Source"), "reference": self.tr("Reference"), "variants": self.tr("Accepted variants"),
             "output": self.tr("Output"), "error": self.tr("System error"), "no_output": self.tr("(no output)"),
             "metrics": self.tr("Metrics"), "difficulty": self.tr("Difficulty"), "terminology": self.tr("Terminology"),
-            "phenomena": self.tr("Phenomena"),
+            "phenomena": self.tr("Phenomena"), "spans": self.tr("Error spans"), "correction": self.tr("Correction"),
         }
 
     def set_blind(self, blind: bool) -> None:
@@ -117,6 +128,8 @@ class ReviewPane(QWidget):
             self.text.setHtml(review_html(data, blind=self.blind, labels=self._labels(), metric_names=names,
                                           verdict_colours=VERDICT_COLOURS, validation_names=validation_labels()))
         self.fst_box.setVisible(not self.blind)
+        self.promote_button.setVisible(bool(not self.blind and data is not None and any(
+            m.get("correction") for v in data.outputs for m in v.speaker_marks)))
         self.run_combo.blockSignals(True)
         current = self.preferred_run or self.run_combo.currentData()
         self.run_combo.clear()
@@ -127,6 +140,14 @@ class ReviewPane(QWidget):
         self.run_combo.setVisible(self.run_combo.count() > 1)
         self.run_combo.blockSignals(False)
         self._fill_fst()
+
+    def _promote(self) -> None:
+        data = self.data
+        if data is None:
+            return
+        for view in data.outputs:
+            if any(m.get("correction") for m in view.speaker_marks):
+                self.promote_requested.emit(view.run_id, data.entry.id)
 
     def _fill_fst(self, *_: object) -> None:
         self.fst.clear()

@@ -253,6 +253,7 @@ class ScoringRequest:
     card_sha256: str | None = None
     corpus_sha256: str | None = None
     human_review: HumanReview | None = None
+    speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
 
 
 @dataclass
@@ -777,7 +778,8 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
         elapsed_seconds=run.meta.elapsed_seconds, model_slug=run.meta.model_slug, model_id=run.meta.model_id,
         condition=run.meta.condition,
         dataset=DatasetInfo(id=corpus.corpus_id, version=corpus.version, language_pair=lp,
-                            sha256=request.corpus_sha256, entry_count=n),
+                            sha256=request.corpus_sha256, entry_count=n,
+                            speaker_variants=list(request.speaker_variants)),
         scores=scores_model, totals=totals,
         fingerprint=Fingerprint(hash=fingerprint(fp_components), components=_json_safe(fp_components)),
         sacrebleu_signatures=signatures, normalisation=dict(NORMALISATION_POLICY),

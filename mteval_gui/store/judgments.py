@@ -33,6 +33,7 @@ from mteval_gui.domain.judgments import (
     Reviewer,
     judgment_item,
     judgment_problems,
+    span_problems,
 )
 from mteval_gui.errors import Defect, InputError, StoreError
 from mteval_gui.store.db import Workspace
@@ -212,6 +213,17 @@ def normalise_judgment(j: Judgment) -> Judgment:
     payload = dict(j.payload)
     if j.task == "C" and isinstance(payload.get("word"), str):
         payload["word"] = nfc(payload["word"]).strip()
+    if isinstance(payload.get("correction"), str):
+        correction = _blank_to_none(payload["correction"])
+        if correction is None:
+            del payload["correction"]
+        else:
+            payload["correction"] = correction.strip()
+    spans = payload.get("spans")
+    if isinstance(spans, list) and all(
+        isinstance(s, dict) and type(s.get("start")) is int and type(s.get("end")) is int for s in spans
+    ):
+        payload["spans"] = sorted(spans, key=lambda s: (s["start"], s["end"]))
     return j.model_copy(update={
         "note": _blank_to_none(j.note),
         "payload": payload,
@@ -239,6 +251,9 @@ def _reference_problems(c: sqlite3.Connection, j: Judgment, known_reviewers: Ite
         "SELECT 1 FROM entries WHERE corpus_id = ? AND entry_id = ?", (run["corpus_id"], j.entry_id)
     ).fetchone():
         problems.append(f"unknown entry {j.entry_id!r} (not in corpus {run['corpus_id']!r} of run {j.run_id!r})")
+    elif isinstance(j.payload.get("spans"), list) and j.payload["spans"]:
+        out = c.execute("SELECT predicted FROM outputs WHERE run_id = ? AND entry_id = ?", (j.run_id, j.entry_id)).fetchone()
+        problems += span_problems(j.payload["spans"], len(nfc(out["predicted"] if out else "")))
     return problems
 
 
@@ -291,12 +306,13 @@ def record_judgment(ws: Workspace, judgment: Judgment) -> Judgment:
 
 
 def current_judgments(
-    ws: Workspace, run_id: str | None = None, reviewer_id: str | None = None, task: str | None = None
+    ws: Workspace, run_id: str | None = None, reviewer_id: str | None = None, task: str | None = None,
+    entry_id: str | None = None,
 ) -> list[Judgment]:
     """The judgments in force (latest, not undone), oldest first."""
     sql = f"SELECT {_COLUMNS} FROM judgments WHERE {_CURRENT}"
     params: list[Any] = []
-    for column, value in (("run_id", run_id), ("reviewer_id", reviewer_id), ("task", task)):
+    for column, value in (("run_id", run_id), ("reviewer_id", reviewer_id), ("task", task), ("entry_id", entry_id)):
         if value is not None:
             sql += f" AND {column} = ?"
             params.append(value)

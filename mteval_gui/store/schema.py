@@ -15,11 +15,14 @@ Tables:
   points the previous one at it (``superseded_by``); undo marks the newest ``undone`` and
   restores the previous one.
 - ``benchmark_runs`` / ``benchmark_results``: ÈwéBench results per model (``meta``: run metadata, v2).
+- ``review_packs``: the offline review packs exported to speakers (v3); ``corpus_versions``: each new
+  version of a corpus made by promoting speakers' corrections to variants (v3); ``consent_log``:
+  withdrawals of a reviewer's judgments (v3).
 
-v3 repairs judgment payloads holding NaN (older versions wrote them; SQLite's JSON functions
+v4 repairs judgment payloads holding NaN (older versions wrote them; SQLite's JSON functions
 refuse them, which blocked every later judgment of the same reviewer, run and entry).
-v4 adds ``run_locks``: the job scoring a run (store/locks.py).
-v5 adds ``entries_fts`` and ``outputs_fts``, FTS5 trigram indexes kept in sync by triggers
+v5 adds ``run_locks``: the job scoring a run (store/locks.py).
+v6 adds ``entries_fts`` and ``outputs_fts``, FTS5 trigram indexes kept in sync by the store
 (store/search.py), made with sqlite-utils.
 """
 
@@ -265,6 +268,39 @@ ALTER TABLE benchmark_runs ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
 CREATE INDEX idx_benchmark_runs_model ON benchmark_runs(model);
 """
 
+# v3: speakers' review packs, corpus versions (variants promoted from speakers) and the consent log.
+# ``review_packs.items``: JSON [[run_id, entry_id, word-or-null], ...] in pack order.
+# ``corpus_versions.changes``: JSON [{"entry_id", "variant", "reviewer_id", "run_id", "judgment_id", "basis"}].
+# ``consent_log``: when and by whom a reviewer's judgments were withdrawn (never what they were).
+_V3 = """
+CREATE TABLE review_packs (
+    pack_id TEXT PRIMARY KEY,
+    reviewer_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    content_sha256 TEXT NOT NULL,
+    items TEXT NOT NULL,
+    meta TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE corpus_versions (
+    corpus_id TEXT NOT NULL REFERENCES corpora(corpus_id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    parent_version TEXT,
+    sha256 TEXT NOT NULL,
+    changes TEXT NOT NULL DEFAULT '[]',
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (corpus_id, version)
+);
+CREATE TABLE consent_log (
+    event_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    reviewer_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    done_by TEXT NOT NULL,
+    done_at TEXT NOT NULL
+);
+"""
+
 
 def finite_json(v: Any) -> Any:
     """``v`` with every NaN or infinity replaced by None (lists and objects walked)."""
@@ -288,15 +324,15 @@ def repair_payload(raw: str | None) -> str:
     return json.dumps(finite_json(value), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
-def _v3(conn: sqlite3.Connection) -> None:
+def _v4(conn: sqlite3.Connection) -> None:
     """Judgment payloads that SQLite cannot read as JSON (NaN written by older versions) are repaired."""
     bad = conn.execute("SELECT judgment_id, payload FROM judgments WHERE NOT json_valid(payload)").fetchall()
     for jid, raw in bad:
         conn.execute("UPDATE judgments SET payload = ? WHERE judgment_id = ?", (repair_payload(raw), jid))
 
 
-# v4: per-run locks (one scoring job per run at a time; see store/locks.py)
-_V4 = """
+# v5: per-run locks (one scoring job per run at a time; see store/locks.py)
+_V5 = """
 CREATE TABLE run_locks (
     run_id TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
     token TEXT NOT NULL,
@@ -309,7 +345,7 @@ CREATE TABLE run_locks (
 """
 
 
-def _v5(conn: sqlite3.Connection) -> None:
+def _v6(conn: sqlite3.Connection) -> None:
     """Full-text search: FTS5 trigram indexes over sources, references and outputs (sqlite-utils)."""
     from mteval_gui.store.search import enable_search
 
@@ -319,5 +355,5 @@ def _v5(conn: sqlite3.Connection) -> None:
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _v3, _V4, _v5]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -652,6 +652,14 @@ Télécharger maintenant ?</translation>
         <source>{0} of {1} entries</source>
         <translation>{0} entrées sur {1}</translation>
     </message>
+    <message>
+        <source>Added {0} variant(s) ({1}); rescore the runs to use them</source>
+        <translation>{0} variante(s) ajoutée(s) ({1}) ; réévaluez les exécutions pour les utiliser</translation>
+    </message>
+    <message>
+        <source>Nothing new: the corrections are already the reference or accepted variants</source>
+        <translation>Rien de nouveau : les corrections sont déjà la référence ou des variantes acceptées</translation>
+    </message>
 </context>
 <context>
     <name>FstAuditView</name>
@@ -1237,6 +1245,10 @@ Télécharger maintenant ?</translation>
         <translation>Installer un &amp;analyseur…</translation>
     </message>
     <message>
+        <source>Import &amp;judgments or review-pack answers…</source>
+        <translation>Importer des &amp;jugements ou les réponses d&apos;un paquet d&apos;évaluation…</translation>
+    </message>
+    <message>
         <source>&amp;Export</source>
         <translation>&amp;Exporter</translation>
     </message>
@@ -1259,6 +1271,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Chart (PNG/SVG)…</source>
         <translation>Graphique (PNG/SVG)…</translation>
+    </message>
+    <message>
+        <source>Review pack for a speaker (HTML)…</source>
+        <translation>Paquet d&apos;évaluation pour un locuteur (HTML)…</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
@@ -1516,7 +1532,86 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>ReviewPackDialog</name>
+    <message>
+        <source>Export review pack</source>
+        <translation>Exporter un paquet d&apos;évaluation</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>Exécutions :</translation>
+    </message>
+    <message>
+        <source>Reviewer:</source>
+        <translation>Évaluateur·rice :</translation>
+    </message>
+    <message>
+        <source>A: adequacy and fluency, error spans, corrections</source>
+        <translation>A : adéquation et fluidité, segments erronés, corrections</translation>
+    </message>
+    <message>
+        <source>B: linter audit (pairs called EQUIVALENT)</source>
+        <translation>B : audit du linter (paires jugées EQUIVALENT)</translation>
+    </message>
+    <message>
+        <source>C: FST audit (rejected words)</source>
+        <translation>C : audit du FST (mots rejetés)</translation>
+    </message>
+    <message>
+        <source>Task:</source>
+        <translation>Tâche :</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>tous</translation>
+    </message>
+    <message>
+        <source>Items:</source>
+        <translation>Éléments :</translation>
+    </message>
+    <message>
+        <source>Blind (hide the reference and the systems, shuffle)</source>
+        <translation>À l&apos;aveugle (masquer la référence et les systèmes, mélanger)</translation>
+    </message>
+    <message>
+        <source>the reviewer&apos;s browser</source>
+        <translation>celle du navigateur</translation>
+    </message>
+    <message>
+        <source>Interface:</source>
+        <translation>Interface :</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Review pack {0} written to {1} ({2} items, {3} KiB)</source>
+        <translation>Paquet d&apos;évaluation {0} écrit dans {1} ({2} éléments, {3} Kio)</translation>
+    </message>
+    <message>
+        <source>Import judgments or review-pack answers</source>
+        <translation>Importer des jugements ou les réponses d&apos;un paquet d&apos;évaluation</translation>
+    </message>
+    <message>
+        <source>Judgments (*.json *.csv)</source>
+        <translation>Jugements (*.json *.csv)</translation>
+    </message>
+    <message>
+        <source>Imported {0} judgments ({1} already present)</source>
+        <translation>{0} jugements importés ({1} déjà présents)</translation>
+    </message>
+</context>
+<context>
     <name>ReviewPane</name>
+    <message>
+        <source>Accept speakers&apos; corrections as variants</source>
+        <translation>Accepter les corrections des locuteurs comme variantes</translation>
+    </message>
+    <message>
+        <source>Add this entry&apos;s speaker corrections, and outputs speakers rated adequacy 5 or judged equivalent and natural, to the corpus as accepted variants (a new corpus version)</source>
+        <translation>Ajouter au corpus, comme variantes acceptées (une nouvelle version du corpus), les corrections des locuteurs pour cette entrée et les sorties notées 5 en adéquation ou jugées équivalentes et naturelles</translation>
+    </message>
     <message>
         <source>FST analyses</source>
         <translation>Analyses FST</translation>
@@ -1580,6 +1675,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Phenomena</source>
         <translation>Phénomènes</translation>
+    </message>
+    <message>
+        <source>Error spans</source>
+        <translation>Segments erronés</translation>
+    </message>
+    <message>
+        <source>Correction</source>
+        <translation>Correction</translation>
     </message>
     <message>
         <source>No FST analyses stored for this run (score it with an analyzer installed).</source>

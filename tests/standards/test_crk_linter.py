@@ -141,6 +141,13 @@ def test_variant_is_matched_and_named(plain_linter):
     assert (res.verdict, res.classes, res.matched) == (EQUIVALENT, ["LONG_VOWEL_MACRON"], "variant 1")
 
 
+def test_output_identical_to_a_variant_is_equivalent_not_exact(plain_linter):
+    res = plain_linter.lint_entry(["nititwân", "ê-itwêyân"], "ê-itwêyân")
+    assert (res.verdict, res.classes, res.matched) == (EQUIVALENT, [], "variant 1")
+    assert res.explanation == "identical to accepted variant 1"
+    assert plain_linter.lint_entry(["nititwân", "ê-itwêyân"], "nititwân").verdict == EXACT
+
+
 def test_synonym_needs_the_analyzer(plain_linter):
     # verbs are compared through their analyses; without an analyzer no synonym is claimed
     assert plain_linter.lint_entry(["takosin"], "takohtêw").verdict == MISS

@@ -35,3 +35,10 @@ def add_entry_metric(ws: Workspace, run_id: str, metric_id: str, values: dict[st
                 "INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data) VALUES (?,?,?,?, '{}')",
                 (run_id, eid, metric_id, v),
             )
+
+
+def add_outputs(ws: Workspace, run_id: str, outputs: dict[str, str]) -> None:
+    with ws.transaction() as c:
+        for pos, (eid, text) in enumerate(outputs.items()):
+            c.execute("INSERT INTO outputs (run_id, entry_id, position, predicted) VALUES (?,?,?,?)",
+                      (run_id, eid, pos, text))

@@ -44,7 +44,8 @@ def test_run_review_status_feeds_the_run_card(ws):
     status = review.run_review_status(ws, "good")
     units = [[ADEQ["good"][r][i] for r in ("ana", "ben", "cat")] for i in range(6)]
     assert status == {"reviewers": 3, "judgments": 18, "agreement": round(krippendorff_alpha(units, "ordinal"), 4),
-                      "confirmed": None, "rated_entries": 6, "raters": 3, "required_entries": 6, "confirmed_by": []}
+                      "confirmed": None, "rated_entries": 6, "raters": 3, "required_entries": 6, "confirmed_by": [],
+                      "esa_score": None, "esa_entries": 0}
     J.signoff(ws, "good", "ana", "confirm")  # 6 entries (all of the run) rated by 3 reviewers: enough evidence
     status = review.run_review_status(ws, "good")
     assert status["confirmed"] is True and status["confirmed_by"] == ["ana"]

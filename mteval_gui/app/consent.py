@@ -1,0 +1,37 @@
+"""Consent (OCAP: ownership, control, access, possession): a reviewer's judgments are theirs.
+
+- :func:`export_reviewer_judgments`: every version of every judgment of one reviewer, with
+  their reviewer record, as a judgment file (CSV or JSON, re-importable like any export);
+- :func:`withdraw_reviewer`: delete them (see :mod:`mteval_gui.store.consent`), leaving an audit
+  record of when and by whom, not of what.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.errors import StoreError
+from mteval_gui.io.judgments import write_judgments
+from mteval_gui.store import consent
+from mteval_gui.store import judgments as jstore
+from mteval_gui.store.db import Workspace
+
+consent_log = consent.consent_log
+__all__ = ["export_reviewer_judgments", "withdraw_reviewer", "consent_log"]
+
+
+def export_reviewer_judgments(ws: Workspace, reviewer_id: str, path: str | Path,
+                              fmt: str | None = None) -> tuple[Path, int]:
+    """Write the reviewer's own judgment log (every version) and reviewer record to ``path``."""
+    reviewer = jstore.get_reviewer(ws, reviewer_id)
+    if reviewer is None:
+        raise StoreError(f"unknown reviewer {reviewer_id!r}")
+    _, log = jstore.export_log(ws)
+    own = [j for j in log if j.reviewer_id == reviewer_id]
+    return write_judgments(path, [reviewer], own, fmt=fmt, scope=f"reviewer {reviewer_id}"), len(own)
+
+
+def withdraw_reviewer(ws: Workspace, reviewer_id: str, done_by: str) -> dict[str, Any]:
+    """Delete the reviewer's judgments, packs and details; returns the audit record."""
+    return consent.withdraw_reviewer(ws, reviewer_id, done_by)

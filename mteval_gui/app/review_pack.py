@@ -1,0 +1,277 @@
+"""Offline review packs: export one HTML file per speaker, merge the answers it exports.
+
+:func:`export_review_pack` picks the items of a task (A: ratings of every entry; B: the pairs
+the linter called EQUIVALENT; C: the words the analyzer rejected), with each entry's source,
+the output, the reference (unless blind) and the neighbouring entries of the same document
+(entries sharing ``metadata.document`` / ``doc_id`` / ``document_id``, else ``segment``), plus
+the reviewer's earlier answers on those items so the pack continues the same judgment log.
+The file is written by :mod:`mteval_gui.io.review_pack` and the pack is recorded in the
+workspace (``review_packs``): its id, its content hash, its reviewer, task and items.
+
+:func:`import_pack_answers` (also reached through ``mteval judgments import`` and the GUI's
+judgment import, which recognise the answers format) refuses, with the reason, a file whose
+pack this workspace did not export, whose pack hash is not that pack's (a file from another
+pack), or whose answers were altered after export; otherwise the answers become judgments
+merged with the lossless rules of :func:`mteval_gui.store.judgments.import_log`. In blind
+packs the runs are not named anywhere in the file: items are numbers that only the
+workspace's record of the pack resolves.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from mteval_gui import __version__
+from mteval_gui.cards import error_categories, try_load_card
+from mteval_gui.domain.judgments import ERROR_CATEGORIES, Judgment
+from mteval_gui.errors import Defect, InputError, MtevalError, StoreError
+from mteval_gui.io import review_pack as packio
+from mteval_gui.store import judgments as jstore
+from mteval_gui.store import repo
+from mteval_gui.store.db import Workspace
+from mteval_gui.store.packs import PackRecord, get_pack, record_pack
+
+TASKS = {"a": "A", "b": "B", "c": "C"}
+DOC_KEYS = ("document", "doc_id", "document_id", "doc")
+CONTEXT_BEFORE = 2
+CONTEXT_AFTER = 2
+UI_LANGUAGES = ("en", "fr")
+
+
+@dataclass
+class PackExport:
+    path: Path
+    pack_id: str
+    content_sha256: str
+    items: int
+    bytes: int
+    fonts: list[dict[str, Any]] = field(default_factory=list)
+    missing_characters: list[str] = field(default_factory=list)
+
+
+def _document_of(entry: Any) -> str | None:
+    meta = entry.metadata or {}
+    for key in DOC_KEYS:
+        value = meta.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+            return str(value)
+    return entry.segment or None
+
+
+def _context(entries: list[Any], index: dict[str, int], entry_id: str, blind: bool) -> list[dict[str, Any]]:
+    pos = index[entry_id]
+    doc = _document_of(entries[pos])
+    if doc is None:
+        return []
+    same = [i for i, e in enumerate(entries) if _document_of(e) == doc]
+    k = same.index(pos)
+    out = []
+    for j in same[max(0, k - CONTEXT_BEFORE):k] + same[k + 1:k + 1 + CONTEXT_AFTER]:
+        e = entries[j]
+        item: dict[str, Any] = {"entry_id": e.id, "offset": same.index(j) - k, "source": e.source}
+        if not blind and e.reference is not None:
+            item["reference"] = e.reference
+        out.append(item)
+    return out
+
+
+def _queue(ws: Workspace, run_ids: Sequence[str], reviewer_id: str, task: str, limit: int | None,
+           blind: bool, seed: int) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+    """(run_id, entry_id, word, extra) items of the pack, in pack order."""
+    from mteval_gui.app.review import fst_audit_queue, linter_audit_queue
+
+    items: list[tuple[str, str, str | None, dict[str, Any]]]
+    if task == "A":
+        queue = jstore.review_queue(ws, run_ids, reviewer_id, randomise=blind, seed=seed)
+        if not blind:  # the same entry's outputs side by side, entry after entry
+            order = {r: i for i, r in enumerate(run_ids)}
+            positions: dict[tuple[str, str], int] = {}
+            for run_id in run_ids:
+                corpus_id = repo.get_run_info(ws, run_id)["corpus_id"]
+                for p, e in enumerate(repo.entry_ids(ws, corpus_id)):
+                    positions[(run_id, e)] = p
+            queue.sort(key=lambda it: (positions[it], order[it[0]]))
+        items = [(r, e, None, {}) for r, e in queue]
+    elif task == "B":
+        found = linter_audit_queue(ws, run_ids)
+        if blind:
+            import random
+
+            random.Random(f"{reviewer_id}\x1f{seed}").shuffle(found)
+        items = [(q["run_id"], q["entry_id"], None, {"classes": list(q["classes"])}) for q in found]
+    else:
+        items = [(r, e, w, {}) for r, e, w in fst_audit_queue(ws, run_ids, limit=limit, seed=seed)]
+    return items[:limit] if limit is not None else items
+
+
+def _history_rows(ws: Workspace, reviewer_id: str, task: str,
+                  items: list[tuple[str, str, str | None, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The reviewer's earlier versions of the pack's judgments, as pack log rows."""
+    found: list[tuple[int, Judgment]] = []
+    for n, (run_id, entry_id, word, _) in enumerate(items):
+        for j in jstore.judgment_history(ws, reviewer_id, run_id, entry_id, task, word):
+            found.append((n, j))
+    found.sort(key=lambda it: it[1].judgment_id or 0)
+    local = {j.judgment_id: i + 1 for i, (_, j) in enumerate(found)}
+    rows = []
+    for n, j in found:
+        payload = dict(j.payload)
+        rows.append({"id": local[j.judgment_id], "item": n, "version": j.version, "created_at": j.created_at,
+                     "adequacy": j.adequacy, "fluency": j.fluency, "note": j.note, "flagged": j.flagged,
+                     "payload": payload, "superseded_by": local.get(j.superseded_by) if j.superseded_by else None,
+                     "undone": j.undone})
+    return rows
+
+
+def export_review_pack(
+    ws: Workspace, run_ids: Sequence[str], reviewer_id: str, output: str | Path, *, task: str = "a",
+    entries: int | None = None, blind: bool = False, ui_lang: str | None = None, seed: int = 0,
+) -> PackExport:
+    """Write the review pack of ``run_ids`` for ``reviewer_id`` to ``output`` and record it."""
+    task_code = TASKS.get(task.lower())
+    if task_code is None:
+        raise MtevalError(f"task {task!r} is not one of a, b, c")
+    if not run_ids:
+        raise MtevalError("name at least one run")
+    if entries is not None and entries < 1:
+        raise MtevalError("--entries must be at least 1")
+    if ui_lang is not None and ui_lang not in UI_LANGUAGES:
+        raise MtevalError(f"interface language {ui_lang!r} is not one of {', '.join(UI_LANGUAGES)}")
+    reviewer = jstore.get_reviewer(ws, reviewer_id)
+    if reviewer is None:
+        raise StoreError(f"unknown reviewer {reviewer_id!r} (add one with `mteval reviewers add`)")
+    runs = []
+    for run_id in run_ids:
+        if not repo.run_exists(ws, run_id):
+            raise StoreError(f"unknown run {run_id!r}")
+        runs.append(repo.get_run_info(ws, run_id))
+    corpora = {r["corpus_id"]: repo.get_corpus_info(ws, r["corpus_id"]) for r in runs}
+    targets = {c["target_lang"] for c in corpora.values()}
+    sources = {c["source_lang"] for c in corpora.values()}
+    if len(targets) > 1 or len(sources) > 1:
+        raise MtevalError("a review pack covers one language pair: these runs translate "
+                          + ", ".join(sorted(f"{c['source_lang']}-{c['target_lang']}" for c in corpora.values())))
+    target, source = targets.pop(), sources.pop()
+    card = try_load_card(target)
+
+    queue = _queue(ws, list(run_ids), reviewer_id, task_code, entries, blind, seed)
+    if not queue:
+        raise MtevalError({"A": "the runs have no entries", "B": "no pair of these runs was called EQUIVALENT by a "
+                           "linter (score them with the language's linter first)",
+                           "C": "the analyzer rejected no word in these runs (or they were scored without one)"}
+                          [task_code])
+    corpus_entries = {cid: repo.get_entries(ws, cid) for cid in corpora}
+    indexes = {cid: {e.id: i for i, e in enumerate(es)} for cid, es in corpus_entries.items()}
+    run_corpus = {r["run_id"]: r["corpus_id"] for r in runs}
+    labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in runs}
+    items = []
+    for run_id, entry_id, word, extra in queue:
+        cid = run_corpus[run_id]
+        entry = corpus_entries[cid][indexes[cid][entry_id]]
+        out = repo.get_output(ws, run_id, entry_id)
+        item: dict[str, Any] = {"entry_id": entry_id, "source": entry.source, "output": out.predicted or ""}
+        if out.error:
+            item["error"] = out.error
+        if not blind:
+            item["run_label"] = labels[run_id]
+            if entry.reference is not None:
+                item["reference"] = entry.reference
+        elif task_code == "B" and entry.reference is not None:
+            item["reference"] = entry.reference  # the pair is the question itself
+        if word is not None:
+            item["word"] = word
+        item.update(extra)
+        context = _context(corpus_entries[cid], indexes[cid], entry_id, blind)
+        if context:
+            item["context"] = context
+        items.append(item)
+
+    categories = [{"id": c} for c in ERROR_CATEGORIES]
+    categories += [{"id": c.id, "label": c.label or c.id} for c in (card.error_categories if card else [])
+                   if c.id in error_categories(card)]
+    pack_id = "rp-" + secrets.token_hex(6)
+    created = jstore.now_iso()
+    data: dict[str, Any] = {
+        "format": packio.PACK_FORMAT, "pack_id": pack_id, "created_at": created, "harness_version": __version__,
+        "task": task_code, "blind": blind, "ui_lang": ui_lang,
+        "reviewer": {"reviewer_id": reviewer.reviewer_id, "name": reviewer.name},
+        "language": {"source": source, "target": target,
+                     "target_name": (card.names.get(target) or card.name) if card else target},
+        "categories": categories, "items": items, "log": _history_rows(ws, reviewer_id, task_code, queue),
+    }
+    data["content_sha256"] = packio.content_sha256(data)
+    scripts = card.scripts if card else ["Latn"]
+    text_for_fonts = (packio.canonical_json(data) + packio.ui_text()
+                      + packio.script_repertoire(scripts, card.orthography.alphabet if card else None))
+    fonts = packio.plan_fonts(text_for_fonts, scripts)
+    html_text = packio.render_pack(data, fonts, f"{data['language']['target_name']} — {reviewer.name} ({pack_id})")
+    path = packio.write_pack(output, html_text)
+    record_pack(ws, PackRecord(pack_id, reviewer_id, task_code, data["content_sha256"],
+                               [(r, e, w) for r, e, w, _ in queue],
+                               {"runs": list(run_ids), "blind": blind, "entries": entries, "seed": seed,
+                                "ui_lang": ui_lang, "path": str(path)}, created))
+    return PackExport(path, pack_id, data["content_sha256"], len(items), path.stat().st_size,
+                      [{"family": f.family, "file": f.file, "characters": f.characters, "woff_bytes": f.woff_bytes}
+                       for f in fonts.fonts], fonts.missing)
+
+
+def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
+    """Merge a pack's answers file into the workspace (all or nothing, refused with the reason)."""
+    from mteval_gui.app.review import category_problems
+
+    read = packio.read_answers(path)
+    name = read.name
+    if read.defects:
+        raise InputError(read.defects)
+    assert read.pack_id is not None
+    pack = get_pack(ws, read.pack_id)
+    if pack is None:
+        raise InputError(Defect(name, None, f"review pack {read.pack_id} was not exported from this workspace: "
+                                            "import its answers into the workspace that made the pack"))
+    if pack.content_sha256 != read.pack_sha256:
+        raise InputError(Defect(name, None, f"these answers are for another pack: their pack hash "
+                                            f"{str(read.pack_sha256)[:12]}… is not the hash of pack {pack.pack_id} "
+                                            f"({pack.content_sha256[:12]}…)"))
+    problems = []
+    if read.reviewer_id != pack.reviewer_id:
+        problems.append(Defect(name, 1,
+                               f"reviewer {read.reviewer_id!r} is not the pack's reviewer {pack.reviewer_id!r}"))
+    if read.task != pack.task:
+        problems.append(Defect(name, 1, f"task {read.task!r} is not the pack's task {pack.task!r}"))
+    if problems:
+        raise InputError(problems)
+    judgments: list[tuple[int | None, Judgment]] = []
+    defects: list[Defect] = []
+    cache: dict[str, tuple[str, ...]] = {}
+    for line, a in read.answers:
+        n = a["item"]
+        if not 0 <= n < len(pack.items):
+            defects.append(Defect(name, line,
+                                  f"item {n} is not in pack {pack.pack_id} (it has {len(pack.items)} items)"))
+            continue
+        run_id, entry_id, word = pack.items[n]
+        raw_payload = a.get("payload")
+        payload: dict[str, Any] = dict(raw_payload) if isinstance(raw_payload, dict) else {}
+        if word is not None:
+            payload = {**payload, "word": word}
+        try:
+            j = Judgment(judgment_id=a["id"], reviewer_id=pack.reviewer_id, run_id=run_id, entry_id=entry_id,
+                         task=pack.task, adequacy=a.get("adequacy"), fluency=a.get("fluency"),  # type: ignore[arg-type]
+                         note=a.get("note"), flagged=bool(a.get("flagged")), payload=payload, version=a["version"],
+                         created_at=a.get("created_at"), superseded_by=a.get("superseded_by"),
+                         undone=bool(a.get("undone")))
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = ".".join(str(p) for p in err.get("loc", ()))
+                defects.append(Defect(name, line, f"{loc}: {err.get('msg')}"))
+            continue
+        defects += [Defect(name, line, p) for p in category_problems(ws, j, cache)]
+        judgments.append((line, j))
+    summary = jstore.import_log(ws, [], judgments, file=name, defects=defects)
+    return {**summary, "pack_id": pack.pack_id}

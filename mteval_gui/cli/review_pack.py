@@ -1,0 +1,48 @@
+"""Offline review packs for speakers.
+
+- ``mteval review-pack export RUN... --reviewer ID [--task a|b|c] [--entries N] [--blind] [--lang en|fr]
+  [--seed N] -o pack.html``: one self-contained HTML file (data, code, fonts) that works offline.
+
+Its answers come back with ``mteval judgments import answers-….json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mteval_gui.cli._common import open_workspace
+
+
+def register(subparsers: Any) -> None:
+    rp = subparsers.add_parser("review-pack", help="offline review packs for speakers (one HTML file each)")
+    sub = rp.add_subparsers(dest="review_pack_command", metavar="ACTION")
+    sub.required = True
+    ex = sub.add_parser("export", help="write a self-contained HTML review pack for one reviewer")
+    ex.add_argument("runs", nargs="+", metavar="RUN")
+    ex.add_argument("--reviewer", required=True, metavar="ID", help="the reviewer who will answer the pack")
+    ex.add_argument("--task", choices=("a", "b", "c"), default="a",
+                    help="a: adequacy/fluency ratings, error spans, corrections (default); b: linter audit; "
+                         "c: FST audit")
+    ex.add_argument("--entries", type=int, metavar="N", help="at most N items")
+    ex.add_argument("--blind", action="store_true", help="hide the reference and the systems; shuffle the items")
+    ex.add_argument("--lang", choices=("en", "fr"), help="interface language (default: the browser's)")
+    ex.add_argument("--seed", type=int, default=0, help="seed of the blind order and of task C's sample")
+    ex.add_argument("-o", "--output", required=True, metavar="FILE.html")
+    ex.set_defaults(handler=cmd_export)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from mteval_gui.app.review_pack import export_review_pack
+
+    ws = open_workspace(args)
+    done = export_review_pack(ws, args.runs, args.reviewer, args.output, task=args.task, entries=args.entries,
+                              blind=args.blind, ui_lang=args.lang, seed=args.seed)
+    fonts = ", ".join(f"{f['file']} ({f['characters']} characters)" for f in done.fonts) or "none"
+    print(f"wrote review pack {done.pack_id} to {done.path}: {done.items} items, {done.bytes / 1024:.0f} KiB; "
+          f"fonts: {fonts}")
+    if done.missing_characters:
+        print(f"warning: no installed font covers {''.join(done.missing_characters)}; the browser's own fonts "
+              "will be used for those characters")
+    print(f"answers come back with `mteval judgments import answers-{done.pack_id}.json`")
+    return 0

@@ -1,0 +1,366 @@
+"""Review packs: one self-contained HTML file a speaker opens offline, and the answers it exports.
+
+**The pack** (``write_pack``) is one HTML file holding the pack's data (a JSON block), the
+reviewing code and style (``resources/review_pack/pack.js`` and ``pack.css``, plain JS/CSS) and
+the fonts the texts need, subset with fontTools to the characters the pack uses and embedded
+as WOFF ``data:`` URLs. Its Content-Security-Policy (``default-src 'none'``, the one inline
+script and style allowed by their sha256 hashes, fonts only from ``data:``) forbids every
+network access, and the file names no external URL at all.
+
+The pack's ``content_sha256`` is the sha256 of the canonical JSON (sorted keys, no spaces,
+UTF-8) of its data without that key.
+
+**The answers file** (``mteval-review-answers/1``) is what the pack exports::
+
+    {"format": "mteval-review-answers/1", "pack_id", "pack_sha256", "reviewer_id", "task", "exported_at",
+     "answers": [{"id", "item", "version", "created_at", "adequacy", "fluency", "note", "flagged",
+                  "payload", "superseded_by", "undone"}, ...],
+     "answers_sha256": sha256 of the canonical JSON of "answers"}
+
+``item`` indexes the pack's items; ``id`` and ``superseded_by`` number the pack's own log.
+:func:`read_answers` checks the shape and the answers hash; the workspace checks the rest.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import os
+import tempfile
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.jsonparse import parse_document
+from mteval_gui.io.textfile import read_text
+
+PACK_FORMAT = "mteval-review-pack/1"
+ANSWERS_FORMAT = "mteval-review-answers/1"
+FONT_DIRS_ENV = "MTEVAL_FONT_DIRS"
+ANSWER_FIELDS = ("id", "item", "version", "created_at", "adequacy", "fluency", "note", "flagged", "payload",
+                 "superseded_by", "undone")
+_ANSWERS_KEYS = {"format", "pack_id", "pack_sha256", "reviewer_id", "task", "exported_at", "answers", "answers_sha256"}
+
+# Preferred font files per ISO 15924 script (first found wins); any other installed font that
+# covers the remaining characters is found by scanning.
+SCRIPT_FONTS: dict[str, tuple[str, ...]] = {
+    "Latn": ("NotoSans-Regular.ttf", "DejaVuSans.ttf"),
+    "Cyrl": ("NotoSans-Regular.ttf", "DejaVuSans.ttf"),
+    "Grek": ("NotoSans-Regular.ttf", "DejaVuSans.ttf"),
+    "Cans": ("NotoSansCanadianAboriginal-Regular.ttf",),
+    "Cher": ("NotoSansCherokee-Regular.ttf",),
+    "Ethi": ("NotoSansEthiopic-Regular.ttf",),
+    "Arab": ("NotoNaskhArabic-Regular.ttf", "NotoSansArabic-Regular.ttf"),
+}
+BASE_FONTS = ("NotoSans-Regular.ttf", "DejaVuSans.ttf")
+# whole blocks embedded for scripts whose letters a speaker may type in a correction
+SCRIPT_REPERTOIRES: dict[str, tuple[range, ...]] = {
+    "Cans": (range(0x1400, 0x1680),),  # Unified Canadian Aboriginal Syllabics
+    "Cher": (range(0x13A0, 0x1400), range(0xAB70, 0xABC0)),
+}
+
+
+def script_repertoire(scripts: Sequence[str], alphabet: str | None = None) -> str:
+    """Characters a pack embeds fonts for beyond its texts: the scripts' blocks, the alphabet in both cases."""
+    chars = [chr(c) for script in scripts for block in SCRIPT_REPERTOIRES.get(script, ()) for c in block]
+    if alphabet:
+        chars += list(alphabet) + list(alphabet.upper())
+    return "".join(chars)
+
+
+def canonical_json(value: Any) -> str:
+    """The canonical text hashed for packs and answers (the same as the pack's own ``canon``)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def content_sha256(data: dict[str, Any]) -> str:
+    """The pack's content hash: its data without ``content_sha256``."""
+    return sha256_text(canonical_json({k: v for k, v in data.items() if k != "content_sha256"}))
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+def font_dirs() -> list[Path]:
+    """Folders searched for fonts: ``$MTEVAL_FONT_DIRS`` (os.pathsep-separated), else the system's."""
+    env = os.environ.get(FONT_DIRS_ENV)
+    if env is not None:
+        return [Path(p) for p in env.split(os.pathsep) if p]
+    dirs = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path("/Library/Fonts"),
+            Path("/System/Library/Fonts"), Path(os.environ.get("WINDIR", "C:/Windows")) / "Fonts"]
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    dirs += [Path(data_home) / "fonts", Path.home() / ".fonts"]
+    return dirs
+
+
+def _font_files() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for d in font_dirs():
+        if not d.is_dir():
+            continue
+        for p in sorted(d.rglob("*")):
+            if p.suffix.lower() in (".ttf", ".otf") and p.is_file():
+                found.setdefault(p.name, p)
+    return found
+
+
+@dataclass
+class EmbeddedFont:
+    family: str
+    file: str
+    characters: int
+    woff_bytes: int
+    css: str
+
+
+@dataclass
+class FontPlan:
+    fonts: list[EmbeddedFont] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # characters no installed font covers
+
+    @property
+    def css(self) -> str:
+        return "\n".join(f.css for f in self.fonts)
+
+    @property
+    def families(self) -> list[str]:
+        return [f.family for f in self.fonts]
+
+
+def _needed(text: str) -> list[str]:
+    chars = set(unicodedata.normalize("NFC", text)) | set(unicodedata.normalize("NFD", text))
+    return sorted(c for c in chars if not c.isspace() and unicodedata.category(c)[0] != "C")
+
+
+def plan_fonts(text: str, scripts: Sequence[str]) -> FontPlan:
+    """Subset fonts covering every character of ``text``: the scripts' preferred fonts first."""
+    from fontTools.ttLib import TTFont
+
+    files = _font_files()
+    order: list[Path] = []
+    lists = [[files[n] for n in SCRIPT_FONTS.get(script, ()) + BASE_FONTS if n in files]
+             for script in [*scripts, "Latn"]]
+    for paths in [[p[0] for p in lists if p], [x for p in lists for x in p[1:]]]:  # each script's first choice first
+        order += [x for x in paths if x not in order]
+    remaining = set(_needed(text))
+    plan = FontPlan()
+    cmaps: dict[Path, set[int]] = {}
+
+    def coverage(path: Path) -> set[int]:
+        if path not in cmaps:
+            try:
+                with TTFont(str(path), lazy=True, fontNumber=0) as font:
+                    cmaps[path] = set(font.getBestCmap() or {})
+            except (OSError, ValueError, KeyError, AssertionError):  # an unreadable font is skipped
+                cmaps[path] = set()
+        return cmaps[path]
+
+    chosen: list[tuple[Path, set[str]]] = []
+    for path in order:
+        take = {c for c in remaining if ord(c) in coverage(path)}
+        if take:
+            chosen.append((path, take))
+            remaining -= take
+        if not remaining:
+            break
+    if remaining:  # scan the other installed fonts, regular faces first
+        others = sorted((p for p in files.values() if p not in order),
+                        key=lambda p: (0 if "Regular" in p.name else 1, p.name))
+        for path in others:
+            take = {c for c in remaining if ord(c) in coverage(path)}
+            if take:
+                chosen.append((path, take))
+                remaining -= take
+            if not remaining:
+                break
+    for i, (path, chars) in enumerate(chosen):
+        plan.fonts.append(_subset(path, chars, f"PackSans{i}"))
+    plan.missing = sorted(remaining)
+    return plan
+
+
+def _subset(path: Path, chars: Iterable[str], family: str) -> EmbeddedFont:
+    import logging
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # "table not subset" notices are not for users
+    codepoints = sorted({ord(c) for c in chars})
+    options = subset.Options()
+    options.flavor = "woff"
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    options.hinting = False
+    font = TTFont(str(path), fontNumber=0)
+    sub = subset.Subsetter(options)
+    sub.populate(unicodes=codepoints)
+    sub.subset(font)
+    buf = io.BytesIO()
+    font.flavor = "woff"
+    font.save(buf)
+    data = buf.getvalue()
+    b64 = base64.b64encode(data).decode("ascii")
+    css = (f"@font-face {{ font-family: \"{family}\"; font-style: normal; font-weight: 400; "
+           f"src: url(data:font/woff;base64,{b64}) format(\"woff\"); }}")
+    return EmbeddedFont(family, path.name, len(codepoints), len(data), css)
+
+
+# --------------------------------------------------------------------------- the HTML file
+
+
+def _asset(name: str) -> str:
+    from mteval_gui.paths import resources_dir
+
+    return (resources_dir() / "review_pack" / name).read_text(encoding="utf-8")
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def _html_escape(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def ui_text() -> str:
+    """Every character the pack's own interface may show (for the font subset)."""
+    return _asset("pack.js")
+
+
+def render_pack(data: dict[str, Any], fonts: FontPlan, title: str) -> str:
+    """The pack's HTML text."""
+    families = ", ".join(f'"{f}"' for f in fonts.families)
+    css = fonts.css + "\n" + _asset("pack.css")
+    if families:
+        css += f"\nhtml {{ font-family: {families}, \"Noto Sans\", \"DejaVu Sans\", sans-serif; }}\n"
+    js = _asset("pack.js")
+    blob = json.dumps(data, ensure_ascii=False, sort_keys=True, allow_nan=False).replace("<", "\\u003c")
+    csp = (f"default-src 'none'; script-src {_csp_hash(js)}; style-src {_csp_hash(css)}; font-src data:; "
+           "img-src 'none'; connect-src 'none'; media-src 'none'; object-src 'none'; frame-src 'none'; "
+           "worker-src 'none'; manifest-src 'none'; base-uri 'none'; form-action 'none'")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n"
+        "<meta name=\"referrer\" content=\"no-referrer\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{_html_escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
+        "<noscript>This review pack needs JavaScript. / Ce paquet d'évaluation a besoin de JavaScript.</noscript>\n"
+        "<div id=\"app\"></div>\n"
+        f"<script type=\"application/json\" id=\"pack-data\">{blob}</script>\n"
+        f"<script>{js}</script>\n</body>\n</html>\n"
+    )
+
+
+def write_pack(path: str | Path, html_text: str) -> Path:
+    """Write the pack atomically."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=str(p.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(html_text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return p
+
+
+# --------------------------------------------------------------------------- the answers file
+
+
+@dataclass
+class AnswersFile:
+    """An answers file as read: header, answers with their line numbers, defects found."""
+
+    name: str
+    pack_id: str | None = None
+    pack_sha256: str | None = None
+    reviewer_id: str | None = None
+    task: str | None = None
+    answers: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)
+    defects: list[Defect] = field(default_factory=list)
+
+
+def is_answers_file(path: str | Path) -> bool:
+    """Whether a JSON file declares the answers format (checked on its first kilobytes)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return ANSWERS_FORMAT in head
+
+
+def read_answers(path: str | Path, *, name: str | None = None) -> AnswersFile:
+    """Read an answers file: its shape and its answers hash are checked here (defects collected)."""
+    display = name or str(path)
+    tf = read_text(path, name=display)
+    out = AnswersFile(display, defects=tf.defects)
+    if tf.defects:
+        return out
+    doc = parse_document(tf, key="answers")
+    if doc is None:
+        return out
+    data = doc.data
+
+    def bad(line: int | None, message: str) -> None:
+        out.defects.append(Defect(display, line, message))
+
+    if not isinstance(data, dict) or data.get("format") != ANSWERS_FORMAT:
+        bad(1, f"not a review-pack answers file (format {ANSWERS_FORMAT!r} expected)")
+        return out
+    unknown = sorted(set(data) - _ANSWERS_KEYS)
+    if unknown:
+        bad(1, f"unknown top-level key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    for key in ("pack_id", "pack_sha256", "reviewer_id", "task", "answers_sha256"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            bad(1, f"missing {key}")
+    answers = data.get("answers")
+    if not isinstance(answers, list):
+        bad(1, '"answers" must be a list')
+        return out
+    if out.defects:
+        return out
+    out.pack_id, out.pack_sha256 = data["pack_id"], data["pack_sha256"]
+    out.reviewer_id, out.task = data["reviewer_id"], data["task"]
+    if sha256_text(canonical_json(answers)) != data["answers_sha256"]:
+        bad(None, "the answers were changed after the pack exported them (their sha256 does not match "
+                  "answers_sha256): export them again from the pack")
+        return out
+    lines: list[int | None] = list(doc.item_lines) if doc.item_lines else [None] * len(answers)
+    for line, item in zip(lines, answers, strict=False):
+        if not isinstance(item, dict):
+            bad(line, "an answer must be a JSON object")
+            continue
+        unknown = sorted(set(item) - set(ANSWER_FIELDS))
+        missing = [k for k in ("id", "item", "version")
+                   if not isinstance(item.get(k), int) or isinstance(item.get(k), bool)]
+        if unknown:
+            bad(line, f"unknown answer field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+        if missing:
+            bad(line, f"answer needs whole numbers for {', '.join(missing)}")
+        if not unknown and not missing:
+            out.answers.append((line, item))
+    return out
+
+
+def check_answers_file(path: str | Path) -> None:
+    """Raise the defects of an answers file (shape and hash) as one :class:`InputError`."""
+    read = read_answers(path)
+    if read.defects:
+        raise InputError(read.defects)

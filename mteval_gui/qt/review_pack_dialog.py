@@ -1,0 +1,140 @@
+"""File > Export > Review pack: one offline HTML file for a speaker; File > Import judgments merges its answers.
+
+The dialog asks for the runs, the reviewer, the task, how many items and whether the pack is
+blind, then calls :func:`mteval_gui.app.review_pack.export_review_pack` (what ``mteval
+review-pack export`` calls). Importing goes through
+:func:`mteval_gui.app.review.import_judgments_file`, which recognises a pack's answers file
+and refuses, with the reason, answers from another pack or altered ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mteval_gui.app import workspace
+from mteval_gui.app.review import import_judgments_file, list_reviewers
+from mteval_gui.app.review_pack import export_review_pack
+from mteval_gui.qt.dialogs import show_error
+
+
+class ReviewPackDialog(QDialog):
+    """Runs, reviewer, task, number of items, blind: what a review pack holds."""
+
+    def __init__(self, ws: Any, selected_runs: list[str] | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Export review pack"))
+        self.ws = ws
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.runs = QListWidget()
+        self.runs.setObjectName("packRuns")
+        for run_id, label in workspace.run_labels(ws).items():
+            item = QListWidgetItem(label if label == run_id else f"{label} ({run_id})")
+            item.setData(Qt.ItemDataRole.UserRole, run_id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if run_id in (selected_runs or []) else Qt.CheckState.Unchecked)
+            self.runs.addItem(item)
+        form.addRow(self.tr("Runs:"), self.runs)
+        self.reviewer = QComboBox()
+        self.reviewer.setObjectName("packReviewer")
+        for r in list_reviewers(ws):
+            self.reviewer.addItem(r.name if r.name == r.reviewer_id else f"{r.name} ({r.reviewer_id})", r.reviewer_id)
+        form.addRow(self.tr("Reviewer:"), self.reviewer)
+        self.task = QComboBox()
+        self.task.setObjectName("packTask")
+        for code, label in (("a", self.tr("A: adequacy and fluency, error spans, corrections")),
+                            ("b", self.tr("B: linter audit (pairs called EQUIVALENT)")),
+                            ("c", self.tr("C: FST audit (rejected words)"))):
+            self.task.addItem(label, code)
+        form.addRow(self.tr("Task:"), self.task)
+        self.entries = QSpinBox()
+        self.entries.setObjectName("packEntries")
+        self.entries.setRange(0, 1_000_000)
+        self.entries.setSpecialValueText(self.tr("all"))
+        self.entries.setValue(50)
+        form.addRow(self.tr("Items:"), self.entries)
+        self.blind = QCheckBox(self.tr("Blind (hide the reference and the systems, shuffle)"))
+        self.blind.setObjectName("packBlind")
+        form.addRow("", self.blind)
+        self.language = QComboBox()
+        for code, label in ((None, self.tr("the reviewer's browser")), ("en", "English"), ("fr", "Français")):
+            self.language.addItem(label, code)
+        form.addRow(self.tr("Interface:"), self.language)
+        lay.addLayout(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+    def chosen_runs(self) -> list[str]:
+        return [self.runs.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.runs.count())
+                if self.runs.item(i).checkState() == Qt.CheckState.Checked]
+
+    def options(self) -> dict[str, Any]:
+        return {"run_ids": self.chosen_runs(), "reviewer_id": self.reviewer.currentData(),
+                "task": self.task.currentData(), "entries": self.entries.value() or None,
+                "blind": self.blind.isChecked(), "ui_lang": self.language.currentData()}
+
+    def export_to(self, path: str | Path) -> Any:
+        o = self.options()
+        return export_review_pack(self.ws, o["run_ids"], o["reviewer_id"] or "", path, task=o["task"],
+                                  entries=o["entries"], blind=o["blind"], ui_lang=o["ui_lang"])
+
+
+def export_pack(window: Any) -> None:
+    if window.ws is None:
+        return
+    dialog = ReviewPackDialog(window.ws, window.runs_view.selected_run_ids(), window)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return
+    reviewer = dialog.reviewer.currentData() or "reviewer"
+    path, _ = QFileDialog.getSaveFileName(window, QCoreApplication.translate(
+        "ReviewPackDialog", "Export review pack"),
+                                          str(Path.home() / f"review-{reviewer}.html"), QCoreApplication.translate(
+        "ReviewPackDialog", "HTML (*.html)"))
+    if not path:
+        return
+    try:
+        done = dialog.export_to(path)
+    except Exception as exc:  # noqa: BLE001 (shown to the user)
+        show_error(window, exc)
+        return
+    window.statusBar().showMessage(QCoreApplication.translate(
+        "ReviewPackDialog", "Review pack {0} written to {1} ({2} items, {3} KiB)").format(
+        done.pack_id, done.path, done.items, done.bytes // 1024), 10000)
+
+
+def import_judgments(window: Any) -> None:
+    if window.ws is None:
+        return
+    path, _ = QFileDialog.getOpenFileName(window, QCoreApplication.translate(
+        "ReviewPackDialog", "Import judgments or review-pack answers"), str(Path.home()),
+                                          QCoreApplication.translate(
+        "ReviewPackDialog", "Judgments (*.json *.csv)"))
+    if not path:
+        return
+    try:
+        summary = import_judgments_file(window.ws, path)
+    except Exception as exc:  # noqa: BLE001 (shown; an InputError lists every file:line defect)
+        show_error(window, exc)
+        return
+    window.statusBar().showMessage(QCoreApplication.translate(
+        "ReviewPackDialog", "Imported {0} judgments ({1} already present)").format(
+        summary["judgments_added"], summary["judgments_unchanged"]), 10000)
+    window.refresh_runs()  # review counts and the pending-review badges

@@ -1,0 +1,715 @@
+/* mteval review pack: one entry at a time, every answer kept in this browser's storage.
+ *
+ * The pack's data is the JSON block #pack-data. Answers form a log like the workspace's
+ * judgment log: a changed answer adds a version and points the previous one at it
+ * (superseded_by); undo marks the newest version undone and makes the one it replaced
+ * current again; redo reverses the last undo while nothing new was recorded. The log is
+ * written to localStorage after every change (texts being typed are kept as drafts at every
+ * keystroke and become a version when the field is left), so closing the tab loses nothing.
+ * "Export answers" writes a JSON file with the pack id, the pack's content hash and a hash
+ * of the answers, for `mteval judgments import`.
+ *
+ * No network access of any kind: no external URL, no fetch, no worker; the page's
+ * Content-Security-Policy forbids them anyway.
+ */
+(function () {
+  "use strict";
+
+  var PACK = JSON.parse(document.getElementById("pack-data").textContent);
+  var STORE_KEY = "mteval-review-pack:" + PACK.pack_id;
+  var ANSWERS_FORMAT = "mteval-review-answers/1";
+  var TASK = PACK.task;
+  var OUTPUT_TASK = TASK === "A" || TASK === "B";
+
+  // ------------------------------------------------------------------ texts (English, French)
+  var TEXT = {
+    en: {
+      title: "Review", of: "of", answered: "answered", source: "Source", reference: "Reference",
+      output: "Output", context: "Same document", error: "System error", noOutput: "(no output)",
+      adequacy: "Adequacy", fluency: "Fluency", flag: "Flag (F)", note: "Note", correction: "Corrected translation",
+      correctionHint: "Type a better translation if you have one", spans: "Error spans",
+      spansHint: "Select words of the output, then mark them minor or major.", minor: "Minor", major: "Major",
+      category: "Category", noCategory: "(no category)", remove: "Remove", noSpans: "No error marked.",
+      prev: "Previous", next: "Next", nextOpen: "Next unanswered (Enter)", exportBtn: "Export answers",
+      undo: "Undo (Ctrl+Z)", redo: "Redo", saved: "Saved", undone: "Undone", redone: "Redone",
+      nothingUndo: "Nothing to undo", nothingRedo: "Nothing to redo", exported: "Answers written to",
+      allDone: "Every item is answered. Export your answers when you are ready.",
+      sameMeaning: "Same meaning?", natural: "Both natural?", valid: "Valid word?", kind: "Kind",
+      pairA: "A (reference)", pairB: "B (output)", classes: "Variant classes", word: "Word",
+      keysA: "Keys: 1-5 rate, Tab switches adequacy/fluency, F flags, Enter goes to the next unanswered item.",
+      keysB: "Keys: Y/N/D same meaning, 1-4 natural, Enter goes to the next unanswered pair.",
+      keysC: "Keys: Y/N/U valid word, 1-6 kind, Enter goes to the next unanswered word.",
+      reviewer: "Reviewer", language: "Français", selectFirst: "Select part of the output first.",
+      version: "version", blind: "Blind review: the reference and the systems are hidden.",
+      adequacyLabels: ["None", "Little", "Much", "Most", "All"],
+      fluencyLabels: ["Incomprehensible", "Disfluent", "Non-native", "Good", "Flawless"],
+      yes: "Yes", no: "No", depends: "Depends", aBetter: "A better", bBetter: "B better", neither: "Neither",
+      unsure: "Unsure", established: "Established", loanword: "Loanword", name: "Name", dialectal: "Dialectal",
+      neologism: "Neologism", other: "Other",
+      cat: {mistranslation: "Mistranslation", omission: "Omission", addition: "Addition", untranslated: "Untranslated",
+            grammar: "Grammar", spelling: "Spelling", punctuation: "Punctuation", terminology: "Terminology",
+            style: "Style", other: "Other"}
+    },
+    fr: {
+      title: "Évaluation", of: "sur", answered: "répondus", source: "Source", reference: "Référence",
+      output: "Sortie", context: "Même document", error: "Erreur du système", noOutput: "(pas de sortie)",
+      adequacy: "Adéquation", fluency: "Fluidité", flag: "Signaler (F)", note: "Note",
+      correction: "Traduction corrigée", correctionHint: "Tapez une meilleure traduction si vous en avez une",
+      spans: "Segments erronés", spansHint: "Sélectionnez des mots de la sortie, puis marquez-les mineurs ou majeurs.",
+      minor: "Mineure", major: "Majeure", category: "Catégorie", noCategory: "(sans catégorie)", remove: "Retirer",
+      noSpans: "Aucune erreur marquée.", prev: "Précédent", next: "Suivant", nextOpen: "Suivant sans réponse (Entrée)",
+      exportBtn: "Exporter les réponses", undo: "Annuler (Ctrl+Z)", redo: "Rétablir", saved: "Enregistré",
+      undone: "Annulé", redone: "Rétabli", nothingUndo: "Rien à annuler", nothingRedo: "Rien à rétablir",
+      exported: "Réponses écrites dans",
+      allDone: "Tous les éléments ont une réponse. Exportez vos réponses quand vous êtes prêt·e.",
+      sameMeaning: "Même sens ?", natural: "Les deux naturels ?", valid: "Mot valide ?", kind: "Type",
+      pairA: "A (référence)", pairB: "B (sortie)", classes: "Classes de variantes", word: "Mot",
+      keysA: "Touches : 1-5 notent, Tab passe de l'adéquation à la fluidité, F signale, Entrée va au suivant sans réponse.",
+      keysB: "Touches : O/N/D même sens, 1-4 naturel, Entrée va à la paire suivante sans réponse.",
+      keysC: "Touches : O/N/I mot valide, 1-6 type, Entrée va au mot suivant sans réponse.",
+      reviewer: "Évaluateur·rice", language: "English", selectFirst: "Sélectionnez d'abord une partie de la sortie.",
+      version: "version", blind: "Évaluation à l'aveugle : la référence et les systèmes sont masqués.",
+      adequacyLabels: ["Rien", "Peu", "Beaucoup", "La plupart", "Tout"],
+      fluencyLabels: ["Incompréhensible", "Peu fluide", "Non natif", "Bon", "Impeccable"],
+      yes: "Oui", no: "Non", depends: "Ça dépend", aBetter: "A meilleur", bBetter: "B meilleur",
+      neither: "Aucun des deux", unsure: "Incertain", established: "Établi", loanword: "Emprunt", name: "Nom propre",
+      dialectal: "Dialectal", neologism: "Néologisme", other: "Autre",
+      cat: {mistranslation: "Contresens", omission: "Omission", addition: "Ajout", untranslated: "Non traduit",
+            grammar: "Grammaire", spelling: "Orthographe", punctuation: "Ponctuation", terminology: "Terminologie",
+            style: "Style", other: "Autre"}
+    }
+  };
+
+  // questions per task: [payload key, [[stored value, text key, keys...], ...]]
+  var QUESTIONS = {
+    B: [["same_meaning", "sameMeaning", [["Yes", "yes", "y", "o"], ["No", "no", "n"], ["Depends", "depends", "d"]]],
+        ["natural", "natural", [["Yes", "yes", "1"], ["A better", "aBetter", "2"], ["B better", "bBetter", "3"],
+                                ["Neither", "neither", "4"]]]],
+    C: [["valid", "valid", [["Yes", "yes", "y", "o"], ["No", "no", "n"], ["Unsure", "unsure", "u", "i"]]],
+        ["kind", "kind", [["Established", "established", "1"], ["Loanword", "loanword", "2"], ["Name", "name", "3"],
+                          ["Dialectal", "dialectal", "4"], ["Neologism", "neologism", "5"], ["Other", "other", "6"]]]]
+  };
+
+  // ------------------------------------------------------------------ state and storage
+  var state = load();
+  var lastSelection = null; // {start, end} in code points of the current output
+  var message = "";
+
+  function fresh() {
+    return {log: (PACK.log || []).map(function (r) { return copy(r); }), drafts: {}, pos: 0, redo: [],
+            lang: null, active: "adequacy"};
+  }
+
+  function load() {
+    var raw = null;
+    try { raw = window.localStorage.getItem(STORE_KEY); } catch (e) { raw = null; }
+    if (!raw) { return fresh(); }
+    try {
+      var s = JSON.parse(raw);
+      if (!s || !Array.isArray(s.log)) { return fresh(); }
+      s.drafts = s.drafts || {}; s.redo = s.redo || []; s.active = s.active || "adequacy";
+      return s;
+    } catch (e) { return fresh(); }
+  }
+
+  function save() {
+    try {
+      window.localStorage.setItem(STORE_KEY, JSON.stringify(state));
+    } catch (e) {
+      message = "localStorage: " + e;
+    }
+  }
+
+  function copy(v) { return JSON.parse(JSON.stringify(v)); }
+
+  function lang() {
+    if (state.lang) { return state.lang; }
+    if (PACK.ui_lang) { return PACK.ui_lang; }
+    var nav = (navigator.language || "en").toLowerCase();
+    return nav.indexOf("fr") === 0 ? "fr" : "en";
+  }
+
+  function t(key) { return TEXT[lang()][key]; }
+
+  function nowIso() { return new Date().toISOString().replace("Z", "+00:00"); }
+
+  // ------------------------------------------------------------------ the answer log
+  function current(item) {
+    for (var i = state.log.length - 1; i >= 0; i--) {
+      var r = state.log[i];
+      if (r.item === item && !r.undone && r.superseded_by === null) { return r; }
+    }
+    return null;
+  }
+
+  function blankAnswer() {
+    return {adequacy: null, fluency: null, note: null, flagged: false, payload: {}};
+  }
+
+  function answerOf(item) {
+    var c = current(item);
+    if (!c) { return blankAnswer(); }
+    return {adequacy: c.adequacy, fluency: c.fluency, note: c.note, flagged: c.flagged, payload: copy(c.payload)};
+  }
+
+  function sameAnswer(a, b) {
+    return canon([a.adequacy, a.fluency, a.note, a.flagged, a.payload]) ===
+           canon([b.adequacy, b.fluency, b.note, b.flagged, b.payload]);
+  }
+
+  function record(item, change) {
+    var before = answerOf(item);
+    if (TASK === "C") { before.payload.word = PACK.items[item].word; }
+    if (TASK === "B" && PACK.items[item].classes) { before.payload.classes = PACK.items[item].classes; }
+    var after = copy(before);
+    change(after);
+    if (sameAnswer(before, after)) { return; }
+    var maxId = 0, maxVersion = 0;
+    state.log.forEach(function (r) {
+      if (r.id > maxId) { maxId = r.id; }
+      if (r.item === item && r.version > maxVersion) { maxVersion = r.version; }
+    });
+    var row = {id: maxId + 1, item: item, version: maxVersion + 1, created_at: nowIso(),
+               adequacy: after.adequacy, fluency: after.fluency, note: after.note, flagged: after.flagged,
+               payload: after.payload, superseded_by: null, undone: false};
+    var prev = current(item);
+    if (prev) { prev.superseded_by = row.id; }
+    state.log.push(row);
+    state.redo = [];
+    message = t("saved") + " (" + t("version") + " " + row.version + ")";
+    save();
+  }
+
+  function undo() {
+    commitDrafts();
+    var newest = null;
+    state.log.forEach(function (r) {
+      if (!r.undone && r.superseded_by === null && (!newest || r.id > newest.id)) { newest = r; }
+    });
+    if (!newest) { message = t("nothingUndo"); render(); return; }
+    newest.undone = true;
+    state.log.forEach(function (r) { if (r.superseded_by === newest.id) { r.superseded_by = null; } });
+    state.redo.push(newest.id);
+    state.pos = newest.item;
+    message = t("undone");
+    save(); render();
+  }
+
+  function redo() {
+    var id = state.redo.pop();
+    var row = state.log.filter(function (r) { return r.id === id; })[0];
+    if (!row) { message = t("nothingRedo"); render(); return; }
+    var prev = current(row.item);
+    if (prev) { prev.superseded_by = row.id; }
+    row.undone = false;
+    state.pos = row.item;
+    message = t("redone");
+    save(); render();
+  }
+
+  function complete(item) {
+    var a = current(item);
+    if (!a) { return false; }
+    var p = a.payload || {};
+    if (TASK === "A") { return a.adequacy !== null && a.fluency !== null; }
+    if (TASK === "B") { return p.same_meaning != null && p.natural != null; }
+    return p.valid === "No" || p.valid === "Unsure" || (p.valid === "Yes" && p.kind != null);
+  }
+
+  // texts typed into the note and correction fields: drafts at each keystroke, a version on leaving
+  function cleanText(s) {
+    if (s === null || s === undefined) { return null; }
+    s = String(s).normalize("NFC").replace(/\r\n?/g, "\n").trim();
+    return s ? s : null;
+  }
+
+  function commitDrafts() {
+    Object.keys(state.drafts).forEach(function (key) {
+      var d = state.drafts[key], item = Number(key);
+      delete state.drafts[key];
+      record(item, function (a) {
+        if ("note" in d) { a.note = cleanText(d.note); }
+        if ("correction" in d) {
+          var c = cleanText(d.correction);
+          if (c === null) { delete a.payload.correction; } else { a.payload.correction = c; }
+        }
+      });
+    });
+    save();
+  }
+
+  function draft(field, value) {
+    var key = String(state.pos);
+    state.drafts[key] = state.drafts[key] || {};
+    state.drafts[key][field] = value;
+    save();
+  }
+
+  // ------------------------------------------------------------------ code points vs UTF-16
+  function cpLength(s) { return Array.from(s).length; }
+
+  function cpToUnit(s, cp) {
+    var chars = Array.from(s);
+    return chars.slice(0, cp).join("").length;
+  }
+
+  // ------------------------------------------------------------------ canonical JSON and SHA-256
+  function canon(v) {
+    if (Array.isArray(v)) { return "[" + v.map(canon).join(",") + "]"; }
+    if (v !== null && typeof v === "object") {
+      return "{" + Object.keys(v).sort().map(function (k) { return JSON.stringify(k) + ":" + canon(v[k]); }).join(",") + "}";
+    }
+    return JSON.stringify(v);
+  }
+
+  var K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
+
+  function sha256Hex(text) {
+    var bytes = new TextEncoder().encode(text);
+    var n = bytes.length, total = ((n + 9 + 63) >> 6) << 6;
+    var m = new Uint8Array(total);
+    m.set(bytes); m[n] = 0x80;
+    var bits = n * 8;
+    for (var b = 0; b < 8; b++) { m[total - 1 - b] = Math.floor(bits / Math.pow(2, 8 * b)) & 0xff; }
+    var h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var w = new Array(64);
+    for (var off = 0; off < total; off += 64) {
+      for (var i = 0; i < 16; i++) {
+        w[i] = (m[off + 4 * i] << 24) | (m[off + 4 * i + 1] << 16) | (m[off + 4 * i + 2] << 8) | m[off + 4 * i + 3];
+      }
+      for (i = 16; i < 64; i++) {
+        var x = w[i - 15], y = w[i - 2];
+        var s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+        var s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+        w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+      }
+      var a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+      for (i = 0; i < 64; i++) {
+        var S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+        var ch = (e & f) ^ (~e & g);
+        var t1 = (hh + S1 + ch + K[i] + w[i]) | 0;
+        var S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+        var maj = (a & bb) ^ (a & c) ^ (bb & c);
+        var t2 = (S0 + maj) | 0;
+        hh = g; g = f; f = e; e = (d + t1) | 0; d = c; c = bb; bb = a; a = (t1 + t2) | 0;
+      }
+      h[0] = (h[0] + a) | 0; h[1] = (h[1] + bb) | 0; h[2] = (h[2] + c) | 0; h[3] = (h[3] + d) | 0;
+      h[4] = (h[4] + e) | 0; h[5] = (h[5] + f) | 0; h[6] = (h[6] + g) | 0; h[7] = (h[7] + hh) | 0;
+    }
+    return h.map(function (v) { return ("00000000" + (v >>> 0).toString(16)).slice(-8); }).join("");
+  }
+
+  // ------------------------------------------------------------------ export
+  function answersDocument() {
+    commitDrafts();
+    var answers = state.log.slice().sort(function (a, b) { return a.id - b.id; });
+    return {format: ANSWERS_FORMAT, pack_id: PACK.pack_id, pack_sha256: PACK.content_sha256,
+            reviewer_id: PACK.reviewer.reviewer_id, task: TASK, exported_at: nowIso(),
+            answers: answers, answers_sha256: sha256Hex(canon(answers))};
+  }
+
+  function exportAnswers() {
+    var doc = answersDocument();
+    var text = JSON.stringify(doc, null, 1) + "\n";
+    var name = "answers-" + PACK.pack_id + ".json";
+    var blob = new Blob([text], {type: "application/json"});
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+    message = t("exported") + " " + name;
+    render();
+  }
+
+  // ------------------------------------------------------------------ DOM helpers
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    return e;
+  }
+
+  function button(label, cls, onClick, id) {
+    var b = el("button", cls, label);
+    b.type = "button";
+    if (id) { b.id = id; }
+    b.addEventListener("click", function (ev) { ev.preventDefault(); onClick(); });
+    return b;
+  }
+
+  function section(title) {
+    var s = el("section", "block");
+    if (title) { s.appendChild(el("h2", null, title)); }
+    return s;
+  }
+
+  // ------------------------------------------------------------------ rendering
+  function go(pos) {
+    commitDrafts();
+    var n = PACK.items.length;
+    state.pos = Math.max(0, Math.min(n - 1, pos));
+    state.active = "adequacy";
+    lastSelection = null;
+    message = "";
+    save(); render();
+    window.scrollTo(0, 0);
+  }
+
+  function nextOpen() {
+    commitDrafts();
+    var n = PACK.items.length;
+    for (var k = 1; k <= n; k++) {
+      var i = (state.pos + k) % n;
+      if (!complete(i)) { go(i); return; }
+    }
+    message = t("allDone");
+    render();
+  }
+
+  function outputText(item) { return item.output || ""; }
+
+  function renderOutput(item, spans) {
+    var text = outputText(item);
+    var box = el("div", "text output");
+    box.id = "output";
+    box.setAttribute("lang", PACK.language.target_tag || PACK.language.target);
+    if (item.error) { box.appendChild(el("span", "error", t("error") + ": " + item.error)); return box; }
+    if (!text.trim()) { box.appendChild(el("span", "error", t("noOutput"))); return box; }
+    var marks = new Array(cpLength(text)).fill(0);
+    spans.forEach(function (sp) {
+      for (var i = sp.start; i < sp.end && i < marks.length; i++) {
+        marks[i] = Math.max(marks[i], sp.severity === "minor" ? 1 : 2);
+      }
+    });
+    var chars = Array.from(text), i = 0;
+    while (i < chars.length) {
+      var j = i;
+      while (j < chars.length && marks[j] === marks[i]) { j++; }
+      var chunk = chars.slice(i, j).join("");
+      if (marks[i]) { box.appendChild(el("mark", marks[i] === 1 ? "minor" : "major", chunk)); }
+      else { box.appendChild(document.createTextNode(chunk)); }
+      i = j;
+    }
+    return box;
+  }
+
+  function selectionIn(box) {
+    var sel = window.getSelection();
+    if (!sel || sel.rangeCount === 0 || sel.isCollapsed) { return null; }
+    var range = sel.getRangeAt(0);
+    if (!box.contains(range.startContainer) || !box.contains(range.endContainer)) { return null; }
+    var pre = document.createRange();
+    pre.selectNodeContents(box);
+    pre.setEnd(range.startContainer, range.startOffset);
+    var startUnits = pre.toString().length;
+    var endUnits = startUnits + range.toString().length;
+    var text = box.textContent;
+    var start = cpLength(text.slice(0, startUnits)), end = cpLength(text.slice(0, endUnits));
+    // trim white space at the edges of the selection
+    var chars = Array.from(text);
+    while (start < end && /\s/.test(chars[start])) { start++; }
+    while (end > start && /\s/.test(chars[end - 1])) { end--; }
+    return start < end ? {start: start, end: end} : null;
+  }
+
+  function categoryLabel(c) {
+    var builtin = TEXT[lang()].cat[c.id];
+    return c.label || builtin || c.id;
+  }
+
+  function addSpan(severity) {
+    var sel = lastSelection;
+    if (!sel) { message = t("selectFirst"); render(); return; }
+    var cat = document.getElementById("span-category").value || null;
+    record(state.pos, function (a) {
+      var spans = (a.payload.spans || []).filter(function (s) {
+        return !(s.start === sel.start && s.end === sel.end && s.severity === severity && s.category === cat);
+      });
+      spans.push({start: sel.start, end: sel.end, severity: severity, category: cat});
+      spans.sort(function (x, y) { return x.start - y.start || x.end - y.end; });
+      a.payload.spans = spans;
+    });
+    lastSelection = null;
+    if (window.getSelection) { window.getSelection().removeAllRanges(); }
+    render();
+  }
+
+  function removeSpan(index) {
+    record(state.pos, function (a) {
+      var spans = (a.payload.spans || []).slice();
+      spans.splice(index, 1);
+      a.payload.spans = spans;
+    });
+    render();
+  }
+
+  function choiceRow(title, options, selected, onPick, rowId, active) {
+    var row = el("div", "question" + (active ? " active" : ""));
+    row.id = rowId;
+    row.appendChild(el("div", "qtitle", (active ? "▶ " : "") + title));
+    var choices = el("div", "choices");
+    options.forEach(function (o) {
+      var b = button(o.label, "choice" + (o.value === selected ? " on" : ""), function () { onPick(o.value); },
+                     rowId + "-" + String(o.value).replace(/\s+/g, "-"));
+      b.setAttribute("aria-pressed", o.value === selected ? "true" : "false");
+      choices.appendChild(b);
+    });
+    row.appendChild(choices);
+    return row;
+  }
+
+  function rate(dim, value) {
+    record(state.pos, function (a) { a[dim] = value; });
+    if (dim === "adequacy") { state.active = "fluency"; }
+    save(); render();
+  }
+
+  function answerTask(key, value) {
+    record(state.pos, function (a) { a.payload[key] = value; });
+    render();
+  }
+
+  function renderQuestions(root, answer) {
+    var q = section(null);
+    q.classList.add("questions");
+    if (TASK === "A") {
+      ["adequacy", "fluency"].forEach(function (dim) {
+        var labels = t(dim + "Labels");
+        var options = [1, 2, 3, 4, 5].map(function (v) { return {value: v, label: v + " " + labels[v - 1]}; });
+        q.appendChild(choiceRow(t(dim), options, answer[dim], function (v) { rate(dim, v); }, dim,
+                                state.active === dim));
+      });
+      var flag = el("label", "flag");
+      var box = el("input");
+      box.type = "checkbox"; box.id = "flag"; box.checked = !!answer.flagged;
+      box.addEventListener("change", function () { record(state.pos, function (a) { a.flagged = box.checked; }); render(); });
+      flag.appendChild(box); flag.appendChild(document.createTextNode(" " + t("flag")));
+      q.appendChild(flag);
+      var note = el("textarea", "note");
+      note.id = "note"; note.rows = 2; note.placeholder = t("note");
+      var d = state.drafts[String(state.pos)];
+      note.value = d && "note" in d ? d.note : (answer.note || "");
+      note.addEventListener("input", function () { draft("note", note.value); });
+      note.addEventListener("change", function () { commitDrafts(); refreshStatus(); });
+      q.appendChild(note);
+    } else {
+      QUESTIONS[TASK].forEach(function (spec, index) {
+        var options = spec[2].map(function (o) {
+          return {value: o[0], label: o[2].toUpperCase() + " " + t(o[1])};
+        });
+        q.appendChild(choiceRow(t(spec[1]), options, answer.payload[spec[0]], function (v) { answerTask(spec[0], v); },
+                                spec[0], index === 0 ? answer.payload[spec[0]] == null : answer.payload[QUESTIONS[TASK][0][0]] != null));
+      });
+    }
+    root.appendChild(q);
+  }
+
+  function renderSpans(root, item, answer) {
+    var s = section(t("spans"));
+    s.appendChild(el("p", "hint", t("spansHint")));
+    var tools = el("div", "spantools");
+    var select = el("select");
+    select.id = "span-category";
+    var none = el("option", null, t("noCategory")); none.value = ""; select.appendChild(none);
+    (PACK.categories || []).forEach(function (c) {
+      var o = el("option", null, categoryLabel(c)); o.value = c.id; select.appendChild(o);
+    });
+    select.setAttribute("aria-label", t("category"));
+    tools.appendChild(select);
+    // pointerdown keeps the selection on touch screens (the button would otherwise take it)
+    [["minor", "span-minor"], ["major", "span-major"]].forEach(function (x) {
+      var b = button(t(x[0]), "choice " + x[0], function () { addSpan(x[0]); }, x[1]);
+      b.addEventListener("pointerdown", function () { rememberSelection(); });
+      b.addEventListener("mousedown", function (ev) { ev.preventDefault(); });
+      tools.appendChild(b);
+    });
+    s.appendChild(tools);
+    var spans = answer.payload.spans || [];
+    var list = el("ul", "spans");
+    list.id = "span-list";
+    var text = outputText(item);
+    spans.forEach(function (sp, i) {
+      var li = el("li", sp.severity);
+      var chars = Array.from(text);
+      li.appendChild(el("span", "spantext", chars.slice(sp.start, sp.end).join("")));
+      var cat = (PACK.categories || []).filter(function (c) { return c.id === sp.category; })[0];
+      li.appendChild(el("span", "spanmeta", " " + t(sp.severity) + (cat ? " · " + categoryLabel(cat) : "")));
+      li.appendChild(button("×", "remove", function () { removeSpan(i); }, "span-remove-" + i));
+      list.appendChild(li);
+    });
+    if (!spans.length) { list.appendChild(el("li", "none", t("noSpans"))); }
+    s.appendChild(list);
+    root.appendChild(s);
+
+    var c = section(t("correction"));
+    var area = el("textarea", "correction");
+    area.id = "correction"; area.rows = 2; area.placeholder = t("correctionHint");
+    area.setAttribute("lang", PACK.language.target);
+    var d = state.drafts[String(state.pos)];
+    area.value = d && "correction" in d ? d.correction : (answer.payload.correction || "");
+    area.addEventListener("input", function () { draft("correction", area.value); });
+    area.addEventListener("change", function () { commitDrafts(); refreshStatus(); });
+    c.appendChild(area);
+    root.appendChild(c);
+  }
+
+  function rememberSelection() {
+    var box = document.getElementById("output");
+    if (!box) { return; }
+    var sel = selectionIn(box);
+    if (sel) { lastSelection = sel; return; }
+    var browserSel = window.getSelection();
+    if (browserSel && !browserSel.isCollapsed) { lastSelection = null; } // text selected elsewhere
+  }
+
+  function refreshStatus() {
+    var status = document.getElementById("status");
+    if (status) { status.textContent = message || t("keys" + TASK); }
+    var progress = document.getElementById("progress");
+    if (progress) { progress.textContent = progressText(); }
+  }
+
+  function progressText() {
+    var done = PACK.items.filter(function (_, i) { return complete(i); }).length;
+    return (state.pos + 1) + " " + t("of") + " " + PACK.items.length + " · " + done + " " + t("answered");
+  }
+
+  function render() {
+    var app = document.getElementById("app");
+    var active = document.activeElement && document.activeElement.id;
+    app.textContent = "";
+    document.documentElement.lang = lang();
+    var pos = state.pos, item = PACK.items[pos];
+
+    var head = el("header", "top");
+    head.appendChild(el("h1", null, t("title") + " · " + (PACK.language.target_name || PACK.language.target)));
+    var progress = el("div", "progress", progressText());
+    progress.id = "progress";
+    head.appendChild(progress);
+    var tools = el("div", "tools");
+    tools.appendChild(button(t("language"), "small", function () {
+      state.lang = lang() === "fr" ? "en" : "fr"; save(); render();
+    }, "lang"));
+    tools.appendChild(button(t("exportBtn"), "small primary", exportAnswers, "export"));
+    head.appendChild(tools);
+    app.appendChild(head);
+    if (PACK.blind) { app.appendChild(el("p", "hint", t("blind"))); }
+
+    var answer = answerOf(pos);
+    var main = el("main");
+    var src = section(t("source"));
+    var srcText = el("div", "text", item.source);
+    srcText.setAttribute("lang", PACK.language.source);
+    src.appendChild(srcText);
+    main.appendChild(src);
+    if (item.reference !== undefined && item.reference !== null && !PACK.blind) {
+      var ref = section(TASK === "B" ? t("pairA") : t("reference"));
+      var refText = el("div", "text", item.reference);
+      refText.setAttribute("lang", PACK.language.target);
+      ref.appendChild(refText);
+      main.appendChild(ref);
+    }
+    var out = section((TASK === "B" ? t("pairB") : t("output")) + (item.run_label ? " — " + item.run_label : ""));
+    out.appendChild(renderOutput(item, OUTPUT_TASK ? (answer.payload.spans || []) : []));
+    if (TASK === "C") {
+      out.appendChild(el("p", "word", t("word") + ": " + item.word));
+    }
+    if (TASK === "B" && item.classes && item.classes.length) {
+      out.appendChild(el("p", "hint", t("classes") + ": " + item.classes.join(", ")));
+    }
+    main.appendChild(out);
+    if (item.context && item.context.length) {
+      var ctx = section(t("context"));
+      item.context.forEach(function (c) {
+        var p = el("div", "context" + (c.offset < 0 ? " before" : " after"));
+        p.appendChild(el("span", "ctxsource", c.source));
+        if (c.reference && !PACK.blind) { p.appendChild(el("span", "ctxref", c.reference)); }
+        ctx.appendChild(p);
+      });
+      main.appendChild(ctx);
+    }
+    renderQuestions(main, answer);
+    if (OUTPUT_TASK) { renderSpans(main, item, answer); }
+    app.appendChild(main);
+
+    var nav = el("nav", "bottom");
+    nav.appendChild(button("← " + t("prev"), "nav", function () { go(state.pos - 1); }, "prev"));
+    nav.appendChild(button(t("nextOpen"), "nav primary", nextOpen, "next-open"));
+    nav.appendChild(button(t("next") + " →", "nav", function () { go(state.pos + 1); }, "next"));
+    nav.appendChild(button(t("undo"), "nav small", undo, "undo"));
+    app.appendChild(nav);
+    var status = el("p", "status", message || t("keys" + TASK));
+    status.id = "status";
+    app.appendChild(status);
+    var who = el("p", "hint", t("reviewer") + ": " + PACK.reviewer.name + " · " + PACK.pack_id);
+    app.appendChild(who);
+    if (active) {
+      var again = document.getElementById(active);
+      if (again && (again.tagName === "TEXTAREA" || again.tagName === "SELECT")) { again.focus(); }
+    }
+  }
+
+  // ------------------------------------------------------------------ keyboard
+  function inField(target) {
+    var tag = target && target.tagName;
+    return tag === "TEXTAREA" || tag === "INPUT" || tag === "SELECT";
+  }
+
+  document.addEventListener("selectionchange", rememberSelection);
+
+  document.addEventListener("keydown", function (ev) {
+    var key = ev.key;
+    if ((ev.ctrlKey || ev.metaKey) && (key === "z" || key === "Z")) {
+      if (inField(ev.target) && ev.target.type !== "checkbox") { return; }
+      ev.preventDefault();
+      if (ev.shiftKey) { redo(); } else { undo(); }
+      return;
+    }
+    if ((ev.ctrlKey || ev.metaKey) && (key === "y" || key === "Y") && !inField(ev.target)) {
+      ev.preventDefault(); redo(); return;
+    }
+    if (inField(ev.target) && ev.target.type !== "checkbox") {
+      if (key === "Escape") { ev.target.blur(); }
+      return;
+    }
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    var lower = key.length === 1 ? key.toLowerCase() : key;
+    if (key === "Enter") { ev.preventDefault(); nextOpen(); return; }
+    if (key === "ArrowRight") { go(state.pos + 1); return; }
+    if (key === "ArrowLeft") { go(state.pos - 1); return; }
+    if (TASK === "A") {
+      if (/^[1-5]$/.test(key)) { ev.preventDefault(); rate(state.active, Number(key)); return; }
+      if (key === "Tab") {
+        ev.preventDefault();
+        state.active = state.active === "adequacy" ? "fluency" : "adequacy";
+        save(); render(); return;
+      }
+      if (lower === "f") {
+        ev.preventDefault();
+        record(state.pos, function (a) { a.flagged = !a.flagged; });
+        render(); return;
+      }
+      return;
+    }
+    QUESTIONS[TASK].forEach(function (spec) {
+      spec[2].forEach(function (o) {
+        if (o.slice(2).indexOf(lower) >= 0) { ev.preventDefault(); answerTask(spec[0], o[0]); }
+      });
+    });
+  });
+
+  window.addEventListener("pagehide", function () { save(); });
+  window.mtevalReviewPack = {answersDocument: answersDocument, sha256Hex: sha256Hex, canon: canon};
+  if (state.pos >= PACK.items.length) { state.pos = 0; }
+  render();
+}());
