@@ -1,7 +1,7 @@
 """A review pack in a real browser (Debian's chromium driven by selenium), with networking disabled.
 
-Rate three entries with the keyboard, mark an error span, type a correction, close and reopen the
-pack (answers kept, also across a browser restart), export the answers, import them into the
+Rate three entries with the keyboard, mark an error span, type a correction, close the tab and
+reopen the pack (answers kept), export the answers, import them into the
 workspace and compare what is stored with what the pack exported.
 """
 
@@ -135,22 +135,18 @@ def test_pack_round_trip_through_the_browser(tmp_path, shared_data):
         assert driver.find_element(By.ID, "flag").is_selected()
         assert "3 answered" in driver.find_element(By.ID, "progress").text
 
-        # close the page and open it again: everything is still there
-        driver.get("about:blank")
+        # close the tab and open the pack again in a new one: everything is still there
+        before = _state(driver, done.pack_id)
+        old = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        new_tab = driver.current_window_handle
+        driver.switch_to.window(old)
+        driver.close()
+        driver.switch_to.window(new_tab)
         driver.get(pack_url)
         _wait(lambda: driver.find_elements(By.ID, "progress"))
         assert "3 answered" in driver.find_element(By.ID, "progress").text
-        before_restart = _state(driver, done.pack_id)
-        urls = _requests(driver)
-    finally:
-        driver.quit()
-
-    # and after the browser itself was closed and started again on the same profile
-    driver = _browser(profile)
-    try:
-        driver.get(pack_url)
-        _wait(lambda: driver.find_elements(By.ID, "progress"))
-        assert _state(driver, done.pack_id)["log"] == before_restart["log"]
+        assert _state(driver, done.pack_id)["log"] == before["log"]
         driver.find_element(By.ID, "prev").click()
         driver.find_element(By.ID, "prev").click()
         assert driver.find_element(By.ID, "progress").text.startswith("1 of 50")
@@ -159,7 +155,7 @@ def test_pack_round_trip_through_the_browser(tmp_path, shared_data):
         driver.find_element(By.ID, "export").click()
         exported = _wait(lambda: next(iter(downloads.glob("answers-*.json")), None))
         _wait(lambda: exported.stat().st_size > 0 and not list(downloads.glob("*.crdownload")))
-        urls += _requests(driver)
+        urls = _requests(driver)
         console = driver.get_log("browser")
     finally:
         driver.quit()
