@@ -3,17 +3,31 @@
 - Qt runs offscreen; core tests never import Qt.
 - ``shared_data`` tests read ``../shared`` (or ``$MTEVAL_SHARED``); they skip when it is
   absent, except in CI (``CI=true``) where a missing folder is a failure.
-- Every test gets its own ``MTEVAL_HOME`` so nothing touches the user's real data.
+- Nothing reads or writes the user's real folders: before any fixture runs (session-scoped
+  ones included), ``MTEVAL_HOME``, the XDG folders and the Hugging Face cache point into one
+  temporary folder per test session, and the variables that name real files are removed;
+  every test then gets its own ``MTEVAL_HOME`` on top.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# --- user folders, isolated for the whole session (session fixtures included) -------------------
+SESSION_ROOT = Path(tempfile.mkdtemp(prefix="mteval-tests-"))
+for _var, _sub in (("MTEVAL_HOME", "mteval-home"), ("XDG_DATA_HOME", "xdg-data"), ("XDG_CACHE_HOME", "xdg-cache"),
+                   ("XDG_CONFIG_HOME", "xdg-config"), ("XDG_STATE_HOME", "xdg-state"), ("HF_HOME", "hf-home"),
+                   ("HF_HUB_CACHE", "hf-home/hub")):
+    os.environ[_var] = str(SESSION_ROOT / _sub)
+for _var in ("MTEVAL_DB", "MTEVAL_ANALYZERS", "MTEVAL_CARDS_DIR", "MTEVAL_FST_BACKEND", "HF_TOKEN"):
+    os.environ.pop(_var, None)
+os.environ["HF_HUB_OFFLINE"] = "1"  # tests never touch the network; the download tests unset it locally
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("MTEVAL_SHARED", REPO.parent / "shared")).resolve()

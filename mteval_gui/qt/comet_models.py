@@ -7,8 +7,8 @@ status (:func:`mteval_gui.app.models.comet_model_status`). "Download…" is the 
 the GUI that uses the network: it asks first, saying so and how large the download is, then
 runs :func:`mteval_gui.app.models.download_comet_model` in a worker thread
 (:mod:`mteval_gui.qt.workers`) while the panel shows what is happening and how much has
-arrived in the model cache. Errors go through :func:`mteval_gui.qt.dialogs.show_error`.
-A download cannot be interrupted once started; the dialog stays open until it ends.
+arrived in the model cache. "Cancel download" stops it at once; the files fetched so far are
+kept and the next download resumes them. Errors go through :func:`mteval_gui.qt.dialogs.show_error`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from mteval_gui.app import models as modelhub
+from mteval_gui.app.models import cached_bytes, hub_cache_dir
 from mteval_gui.qt.dialogs import confirm, show_error
 from mteval_gui.app.tasks import FunctionJob, JobOutcome
 from mteval_gui.qt.workers import JobManager, Worker
@@ -39,32 +40,6 @@ def model_state(status: str) -> str:
     if status.startswith("downloaded") and " but " not in status:
         return "downloaded"
     return "incomplete"
-
-
-def hub_cache_dir() -> Path | None:
-    """The Hugging Face cache scoring reads models from (None without huggingface_hub)."""
-    try:
-        from huggingface_hub import constants
-    except ImportError:
-        return None
-    return Path(constants.HF_HUB_CACHE)
-
-
-def cached_bytes(name: str, cache: Path | None) -> int:
-    """Bytes of model ``name`` present in the cache (finished and partial files)."""
-    if cache is None:
-        return 0
-    folder = cache / f"models--{name.replace('/', '--')}" / "blobs"
-    total = 0
-    try:
-        for f in folder.iterdir():
-            try:
-                total += f.stat().st_size
-            except OSError:
-                continue
-    except OSError:
-        return 0
-    return total
 
 
 class CometModelsPanel(QWidget):
@@ -112,6 +87,11 @@ class CometModelsPanel(QWidget):
         self.download_button.setToolTip(self.tr("Fetch the selected model from Hugging Face (uses the network)"))
         self.download_button.clicked.connect(self.download_selected)
         row.addWidget(self.download_button)
+        self.cancel_button = QPushButton(self.tr("Cancel download"))
+        self.cancel_button.setObjectName("cancelCometDownload")
+        self.cancel_button.clicked.connect(self.cancel_download)
+        self.cancel_button.setEnabled(False)
+        row.addWidget(self.cancel_button)
         self.status = QLabel()
         self.status.setObjectName("cometDownloadStatus")
         self.status.setWordWrap(True)
@@ -172,6 +152,12 @@ class CometModelsPanel(QWidget):
         name = self.selected()
         self.use_button.setEnabled(name is not None)
         self.download_button.setEnabled(name is not None and self.downloading is None)
+        self.cancel_button.setEnabled(self.downloading is not None)
+
+    def cancel_download(self) -> None:
+        """Stop the running download (its files are kept for the next one)."""
+        if self.worker is not None:
+            self.worker.cancel()
 
     def use_selected(self) -> None:
         name = self.selected()
@@ -185,8 +171,8 @@ class CometModelsPanel(QWidget):
         return self.tr(
             "Downloading {0} uses the network: it fetches the model from Hugging Face, about {1} "
             "(the size of COMET models built on XLM-R large), plus its encoder's tokenizer, into {2}.\n\n"
-            "Scoring itself never uses the network. A download cannot be interrupted once started; "
-            "this dialog stays open until it ends.\n\nDownload now?").format(name, APPROX_DOWNLOAD, where)
+            "Scoring itself never uses the network. Cancel stops the download at once; the files fetched "
+            "so far are kept and the next download resumes them.\n\nDownload now?").format(name, APPROX_DOWNLOAD, where)
 
     def download_selected(self) -> None:
         name = self.selected()
@@ -200,7 +186,9 @@ class CometModelsPanel(QWidget):
     def start_download(self, name: str) -> None:
         """Run the download in a worker thread (only after the user confirmed it)."""
         def job(on_progress, on_partial, cancel_event) -> Any:
-            return modelhub.download_comet_model(name, echo=on_progress)
+            from mteval_gui.app.scoring import CancelToken
+
+            return modelhub.download_comet_model(name, echo=on_progress, cancel=CancelToken(cancel_event))
 
         self.downloading = name
         self._messages = []
@@ -238,6 +226,8 @@ class CometModelsPanel(QWidget):
         self.worker = None
         if outcome.status == "done":
             self.status.setText(self.tr("{0} is ready: scoring finds it offline.").format(name))
+        elif outcome.status == "cancelled":
+            self.status.setText(self.tr("Download of {0} cancelled; the next download resumes it.").format(name))
         else:
             self.status.setText(self.tr("Download of {0} failed.").format(name))
         self.reload()

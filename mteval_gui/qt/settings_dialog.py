@@ -189,7 +189,7 @@ class SettingsDialog(QDialog):
     def done(self, result: int) -> None:  # Qt override
         """Close, unless a model download is still running (it cannot be interrupted)."""
         if self.comet_models.busy():
-            self.comet_models.status.setText(self.tr("The download is still running; the dialog can close when it ends."))
+            self.comet_models.status.setText(self.tr("The download is still running: cancel it or wait for it to end."))
             return
         super().done(result)
 

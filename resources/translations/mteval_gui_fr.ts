@@ -404,6 +404,10 @@
         <translation>Récupérer le modèle sélectionné sur Hugging Face (utilise le réseau)</translation>
     </message>
     <message>
+        <source>Cancel download</source>
+        <translation>Annuler le téléchargement</translation>
+    </message>
+    <message>
         <source>downloaded</source>
         <translation>téléchargé</translation>
     </message>
@@ -426,12 +430,12 @@
     <message>
         <source>Downloading {0} uses the network: it fetches the model from Hugging Face, about {1} (the size of COMET models built on XLM-R large), plus its encoder&apos;s tokenizer, into {2}.
 
-Scoring itself never uses the network. A download cannot be interrupted once started; this dialog stays open until it ends.
+Scoring itself never uses the network. Cancel stops the download at once; the files fetched so far are kept and the next download resumes them.
 
 Download now?</source>
-        <translation>Télécharger {0} utilise le réseau : le modèle est récupéré sur Hugging Face, environ {1} (la taille des modèles COMET construits sur XLM-R large), ainsi que le tokeniseur de son encodeur, dans {2}.
+        <translation>Télécharger {0} utilise le réseau : le modèle est récupéré sur Hugging Face, environ {1} (la taille des modèles COMET fondés sur XLM-R large), avec le tokeniseur de son encodeur, dans {2}.
 
-L&apos;évaluation elle-même n&apos;utilise jamais le réseau. Un téléchargement commencé ne peut pas être interrompu ; cette fenêtre reste ouverte jusqu&apos;à sa fin.
+Le calcul des scores n’utilise jamais le réseau. Annuler arrête aussitôt le téléchargement ; les fichiers déjà reçus sont conservés et le prochain téléchargement reprend là où il s’est arrêté.
 
 Télécharger maintenant ?</translation>
     </message>
@@ -454,6 +458,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>{0} is ready: scoring finds it offline.</source>
         <translation>{0} est prêt : l&apos;évaluation le trouve hors ligne.</translation>
+    </message>
+    <message>
+        <source>Download of {0} cancelled; the next download resumes it.</source>
+        <translation>Téléchargement de {0} annulé ; le prochain téléchargement le reprendra.</translation>
     </message>
     <message>
         <source>Download of {0} failed.</source>
@@ -2040,8 +2048,8 @@ Télécharger maintenant ?</translation>
         <translation>Dictionnaires (*.importjson *.json *.tsv *.txt);;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <source>The download is still running; the dialog can close when it ends.</source>
-        <translation>Le téléchargement est en cours ; la fenêtre pourra se fermer quand il sera terminé.</translation>
+        <source>The download is still running: cancel it or wait for it to end.</source>
+        <translation>Le téléchargement est en cours : annulez-le ou attendez qu’il se termine.</translation>
     </message>
 </context>
 <context>

@@ -16,8 +16,10 @@ from urllib.parse import unquote, urlsplit
 
 
 class FakeHub:
-    def __init__(self, repos: dict[str, Path]):
+    def __init__(self, repos: dict[str, Path], *, slow: float = 0.0):
+        """``slow``: seconds to wait between 64 kB chunks of a file body (to test cancel and resume)."""
         self.repos = {rid: Path(folder) for rid, folder in repos.items()}
+        self.slow = slow
         self.requests: list[str] = []
         hub = self
 
@@ -59,8 +61,20 @@ class FakeHub:
             h.send_header(k, v)
         h.send_header("Content-Length", str(len(data)))
         h.end_headers()
-        if body:
+        if not body:
+            return
+        if not self.slow:
             h.wfile.write(data)
+            return
+        import time
+
+        try:
+            for i in range(0, len(data), 1 << 12):
+                h.wfile.write(data[i:i + (1 << 12)])
+                h.wfile.flush()
+                time.sleep(self.slow)
+        except (BrokenPipeError, ConnectionResetError):  # the client went away (cancelled)
+            return
 
     def _serve(self, h: BaseHTTPRequestHandler, body: bool) -> None:
         path = unquote(urlsplit(h.path).path)
@@ -84,6 +98,13 @@ class FakeHub:
                 return self._send(h, 404, b"not found", {"X-Error-Code": "EntryNotFound"}, body)
             data = file.read_bytes()
             etag = hashlib.sha256(data).hexdigest()
-            return self._send(h, 200, data, {"ETag": f'"{etag}"', "X-Repo-Commit": self.commit(repo_id),
-                                             "Content-Type": "application/octet-stream"}, body)
+            headers = {"ETag": f'"{etag}"', "X-Repo-Commit": self.commit(repo_id),
+                       "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"}
+            wanted = h.headers.get("Range", "")
+            if body and wanted.startswith("bytes=") and wanted.endswith("-"):  # a resumed download
+                start = int(wanted[len("bytes="):-1])
+                self.requests[-1] += f" (from byte {start})"
+                headers["Content-Range"] = f"bytes {start}-{len(data) - 1}/{len(data)}"
+                return self._send(h, 206, data[start:], headers, body)
+            return self._send(h, 200, data, headers, body)
         return self._send(h, 404, b"not found", {}, body)

@@ -138,3 +138,97 @@ def test_download_of_an_unknown_model_reports_it(hub_repos, capsys):
 def test_download_refuses_local_paths(tmp_path, capsys):
     assert main(["models", "download", str(tmp_path)]) == 1
     assert f"{tmp_path} is a local path: it is used as it is, nothing to download" in capsys.readouterr().err
+
+
+def _cli(args: list[str], cache: Path, cwd: Path, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``mteval`` in a fresh interpreter: nothing imported beforehand (import order cannot hide a crash)."""
+    env = {**os.environ, "HF_HUB_CACHE": str(cache), "PYTHONPATH": str(REPO), **(extra_env or {})}
+    env.pop("HF_HUB_OFFLINE", None)
+    return subprocess.run([sys.executable, "-m", "mteval_gui", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=300)
+
+
+def test_download_in_a_fresh_process_works(hub_repos, tmp_path):
+    from tests.cli.fake_hub import FakeHub
+
+    cache = tmp_path / "fresh-cache"
+    with FakeHub(hub_repos) as hub:
+        proc = _cli(["models", "download", "test-org/tiny-comet", "--endpoint", hub.endpoint], cache, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert "test-org/tiny-comet is ready: " in proc.stdout
+    assert "verifying" in proc.stdout
+
+
+def test_download_without_a_network_is_one_line(tmp_path):
+    pytest.importorskip("huggingface_hub")
+    with socket.socket() as s:  # a port nothing listens on: connections are refused, as offline
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = _cli(["models", "download", "Unbabel/wmt22-comet-da", "--endpoint", f"http://127.0.0.1:{port}"],
+                tmp_path / "cache", tmp_path, {"HF_HUB_ETAG_TIMEOUT": "2", "HF_HUB_DOWNLOAD_TIMEOUT": "2"})
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"mteval: error: cannot reach http://127.0.0.1:{port} to download Unbabel/wmt22-comet-da")
+    assert lines[0].endswith("run `mteval models add FOLDER`")
+
+
+def test_download_is_cancelled_at_once_then_resumes_and_is_verified(hub_repos, hf_cache):
+    import threading
+
+    from mteval_gui.app.models import cached_bytes, download_comet_model, verify_snapshot
+    from mteval_gui.app.scoring import CancelToken
+    from mteval_gui.errors import Cancelled
+    from tests.cli.fake_hub import FakeHub
+
+    token = CancelToken()
+    size = (hub_repos["test-org/tiny-comet"] / "checkpoints" / "model.ckpt").stat().st_size
+    small = (hub_repos["test-org/tiny-comet"] / "hparams.yaml").stat().st_size
+
+    def progress(p):
+        if p.done > small:  # the checkpoint has started arriving
+            token.cancel()
+
+    with FakeHub(hub_repos, slow=0.1) as hub:
+        t = threading.Timer(120, token.cancel)  # a safety net; the first bytes cancel long before
+        t.start()
+        try:
+            with pytest.raises(Cancelled, match="the next download resumes"):
+                download_comet_model("test-org/tiny-comet", endpoint=hub.endpoint, on_progress=progress,
+                                     cancel=token, echo=lambda m: None)
+        finally:
+            t.cancel()
+    partial = cached_bytes("test-org/tiny-comet", hf_cache)
+    assert 0 < partial < size  # stopped part-way, the partial file kept
+    with FakeHub(hub_repos) as hub:
+        ckpt = download_comet_model("test-org/tiny-comet", endpoint=hub.endpoint, echo=lambda m: None)
+        ckpt_gets = [r for r in hub.requests if r.startswith("GET") and "model.ckpt" in r]
+    assert ckpt.is_file() and ckpt.stat().st_size == size
+    assert len(ckpt_gets) == 1 and "(from byte " in ckpt_gets[0]  # resumed from the partial file
+    snapshot = ckpt.parent.parent
+    assert verify_snapshot(snapshot) == []
+    blob = Path(os.path.realpath(snapshot / "hparams.yaml"))
+    blob.chmod(0o644)
+    blob.write_text(blob.read_text(encoding="utf-8") + "# tampered\n", encoding="utf-8")
+    assert verify_snapshot(snapshot) == [f"hparams.yaml: content does not match its hash {blob.name}"]
+
+
+def test_a_model_folder_copied_by_hand_is_added_and_found_offline(hub_repos, tmp_path, capsys):
+    from mteval_gui.scoring.metrics.comet import locate_comet_model
+
+    src = tmp_path / "copied" / "tiny-comet"
+    import shutil
+
+    shutil.copytree(hub_repos["test-org/tiny-comet"], src)
+    assert main(["models", "add", str(src), "--name", "my-org/tiny"]) == 1  # its encoder is not on this machine
+    assert "--encoder FOLDER" in capsys.readouterr().err
+    assert main(["models", "add", str(src), "--name", "my-org/tiny", "--encoder", str(hub_repos["test-org/tiny-xlmr"])]) == 0
+    assert "COMET model 'my-org/tiny' added" in capsys.readouterr().out
+    located = locate_comet_model("my-org/tiny")
+    assert located.checkpoint.is_file() and located.hparams.is_file()
+    assert main(["models", "list"]) == 0
+    assert "  my-org/tiny\n    added by hand (" in capsys.readouterr().out
+    assert main(["models", "add", str(src), "--name", "my-org/tiny", "--encoder", str(hub_repos["test-org/tiny-xlmr"])]) == 1
+    assert "already added" in capsys.readouterr().err

@@ -12,7 +12,8 @@ import pytest
 from mteval_gui.app import models as modelhub
 from mteval_gui.errors import MtevalError
 from mteval_gui.qt import comet_models
-from mteval_gui.qt.comet_models import CometModelsPanel, cached_bytes, model_state
+from mteval_gui.app.models import cached_bytes
+from mteval_gui.qt.comet_models import CometModelsPanel, model_state
 from mteval_gui.qt.settings_dialog import SettingsDialog
 
 MODELS = {"Unbabel/wmt22-comet-da": [("fra", True), ("crk", False)], "masakhane/africomet-mtl": [("ewe", True)]}
@@ -28,7 +29,7 @@ def hub(monkeypatch):
     calls: list[str] = []
     state = {"fail": None}
 
-    def fake_download(name, *, endpoint=None, echo=print):
+    def fake_download(name, *, endpoint=None, echo=print, cancel=None, on_progress=None):
         calls.append(name)
         echo(f"downloading {name} ...")
         if state["fail"]:
@@ -129,7 +130,7 @@ def test_dialog_stays_open_while_downloading(qtbot, small_ws, hub, monkeypatch):
     release = threading.Event()
     original = modelhub.download_comet_model
 
-    def slow(name, *, endpoint=None, echo=print):
+    def slow(name, *, endpoint=None, echo=print, cancel=None, on_progress=None):
         release.wait(10)
         return original(name, endpoint=endpoint, echo=echo)
 
@@ -157,3 +158,31 @@ def test_panel_without_models_is_empty(qtbot, monkeypatch):
     panel = CometModelsPanel()
     qtbot.addWidget(panel)
     assert panel.names() == [] and not panel.download_button.isEnabled()
+
+
+def test_a_running_download_can_be_cancelled(qtbot, small_ws, hub, monkeypatch):
+    import threading
+
+    from mteval_gui.errors import Cancelled
+
+    started = threading.Event()
+
+    def endless(name, *, endpoint=None, echo=print, cancel=None, on_progress=None):
+        started.set()
+        while not cancel.cancelled:  # what the child-process download does between polls
+            threading.Event().wait(0.01)
+        raise Cancelled("download cancelled")
+
+    monkeypatch.setattr(modelhub, "download_comet_model", endless)
+    panel = CometModelsPanel()
+    qtbot.addWidget(panel)
+    panel.select("masakhane/africomet-mtl")
+    assert not panel.cancel_button.isEnabled()
+    panel.start_download("masakhane/africomet-mtl")
+    assert panel.cancel_button.isEnabled()
+    assert started.wait(5)
+    with qtbot.waitSignal(panel.download_finished, timeout=10000) as blocker:
+        panel.cancel_download()
+    assert blocker.args[0].status == "cancelled"
+    assert "cancelled" in panel.status.text() and not panel.busy()
+    qtbot.waitUntil(lambda: panel.jobs.active == 0)

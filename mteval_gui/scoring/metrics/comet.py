@@ -71,7 +71,8 @@ _NOISY_LOGGERS = ("pytorch_lightning", "lightning", "lightning.pytorch", "lightn
 
 
 def not_downloaded_message(name: str, detail: str = "") -> str:
-    msg = f"COMET model {name} not downloaded: run `mteval models download {name}` once online"
+    msg = (f"COMET model {name} not downloaded: run `mteval models download {name}` once online "
+           "(or `mteval models add FOLDER` for a model folder copied by hand)")
     return f"{msg} ({detail})" if detail else msg
 
 
@@ -145,6 +146,18 @@ def looks_like_path(name: str) -> bool:
             or name.count("/") > 1 or (len(name) > 1 and name[1] == ":"))
 
 
+def added_models_dir() -> Path:
+    """Where ``mteval models add`` puts model folders copied by hand (one folder per model)."""
+    from mteval_gui.paths import models_dir
+
+    return models_dir() / "comet"
+
+
+def model_slug(name: str) -> str:
+    """The folder name of an added model (``org/name`` -> ``org--name``)."""
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name.replace("/", "--")).strip(".") or "model"
+
+
 def _hparams_for(checkpoint: Path) -> Path:
     return checkpoint.parent.parent / "hparams.yaml"
 
@@ -165,6 +178,9 @@ def locate_comet_model(name: str, *, cache_dir: str | Path | None = None) -> Loc
         return LocatedModel(str(name), ckpt.resolve(), hparams)
     if looks_like_path(name):
         raise MetricUnavailable(f"COMET checkpoint {name} does not exist")
+    added = added_models_dir() / model_slug(name)
+    if (added / CHECKPOINT_IN_FOLDER).is_file() and (added / "hparams.yaml").is_file():
+        return LocatedModel(name, (added / CHECKPOINT_IN_FOLDER).resolve(), added / "hparams.yaml")
     try:
         from huggingface_hub import try_to_load_from_cache
     except ImportError as exc:
