@@ -115,7 +115,8 @@ def test_model_not_in_the_local_cache_is_unavailable_with_the_download_command(m
     with pytest.raises(MetricUnavailable) as err:
         cm.CometMetric().prepare(ctx(EWE))
     assert err.value.reason == ("COMET model masakhane/africomet-mtl not downloaded: "
-                                "run `mteval models download masakhane/africomet-mtl` once online")
+                                "run `mteval models download masakhane/africomet-mtl` once online "
+                                "(or `mteval models add FOLDER` for a model folder copied by hand)")
 
 
 def test_missing_local_checkpoint_paths(tmp_path):
@@ -264,7 +265,8 @@ def test_run_completes_when_the_comet_model_is_not_downloaded(monkeypatch, tmp_p
     card = result.run_card
     assert card.metric_availability["core.comet"] == "unavailable"
     assert card.metric_reasons["core.comet"] == ("COMET model Unbabel/wmt22-comet-da not downloaded: "
-                                                 "run `mteval models download Unbabel/wmt22-comet-da` once online")
+                                                 "run `mteval models download Unbabel/wmt22-comet-da` once online "
+                                                 "(or `mteval models add FOLDER` for a model folder copied by hand)")
     assert card.scores.comet_score is None
     assert card.scores.exact_match_rate == pytest.approx(1 / 3)
 
