@@ -226,7 +226,8 @@ class _Collector:
             return
         tid = _nfc(str(tid).strip())
         if len(tid) > MAX_ID_LENGTH:
-            self.defects.append(Defect(file, loc_line, f"{prefix}test_id is {len(tid)} characters long (at most {MAX_ID_LENGTH})"))
+            self.defects.append(Defect(file, loc_line,
+                                       f"{prefix}test_id is {len(tid)} characters long (at most {MAX_ID_LENGTH})"))
             return
         error = obj.get("error")
         response = obj.get("response")
@@ -238,7 +239,8 @@ class _Collector:
         if error is not None and not error.strip():
             error = None
         if response is not None and not isinstance(response, str):
-            self.defects.append(Defect(file, loc_line, f"{prefix}{tid}: response must be a string, not {type(response).__name__}"))
+            self.defects.append(Defect(file, loc_line,
+                                       f"{prefix}{tid}: response must be a string, not {type(response).__name__}"))
             return
         if error is None and response is None and not tool_calls:
             self.defects.append(Defect(file, loc_line, f"{prefix}{tid}: record has neither response nor error"))
@@ -321,7 +323,8 @@ def _read_json(path: Path, text: str, col: _Collector) -> None:
         if previews:
             col.warnings.append(SuiteDefect(
                 file=fname, kind="truncated_responses", severity="warning",
-                message=f"{previews} responses are 'response_preview' texts, which the reference harness cuts at 200 characters"))
+                message=f"{previews} responses are 'response_preview' texts, which the reference harness cuts at "
+                        "200 characters"))
         return
     meta_keys = {"model", "model_slug", "model_id", "model_name", "run"}
     items = {k: v for k, v in data.items() if k not in meta_keys}

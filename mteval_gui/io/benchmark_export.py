@@ -32,7 +32,8 @@ from mteval_gui.io.jsonparse import JSONProblem
 from mteval_gui.io.jsonparse import loads as strict_loads
 from mteval_gui.io.textfile import LineIndex, read_bytes
 
-TEST_COLUMNS = ["model", "category", "test_id", "method", "status", "score", "passed", "response", "error", "explanation"]
+TEST_COLUMNS = ["model", "category", "test_id", "method", "status", "score", "passed", "response", "error",
+                "explanation"]
 CATEGORY_COLUMNS = ["model", "category", "weight", "active", "score", "passed", "total", "answered", "missing",
                     "errors", "unscorable"]
 
