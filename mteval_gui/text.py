@@ -23,7 +23,7 @@ NORMALISATION_POLICY = {
 
 _WS = re.compile(r"\s+")
 HYPHEN_LOOKALIKES = "\u2010\u2011\u2012\u2013\u2212"
-_HYPHEN_TABLE = str.maketrans({c: "-" for c in HYPHEN_LOOKALIKES})
+_HYPHEN_TABLE = str.maketrans(dict.fromkeys(HYPHEN_LOOKALIKES, "-"))
 _NUMERIC = re.compile(r"^[\d.,:/%+\-]+$")
 
 

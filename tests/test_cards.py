@@ -32,7 +32,10 @@ def test_crk_card_declares_analyzers_and_folds():
 def test_ewe_card_folds_lookalikes_and_uses_africomet():
     c = cards.load_card("ewe")
     folds = c.orthography.folds
-    assert apply_folds("\u00d0e \u0110e \u00f0e \u0111e \u028ae \u0251", folds) == "\u0189e \u0189e \u0256e \u0256e \u028be a"
+    assert (
+        apply_folds("\u00d0e \u0110e \u00f0e \u0111e \u028ae \u0251", folds)
+        == "\u0189e \u0189e \u0256e \u0256e \u028be a"
+    )
     assert c.metric_model_support["comet"].model == "masakhane/africomet-mtl"
     assert c.metric_model_support["comet"].covered is True
 

@@ -19,20 +19,28 @@ class OrthographyRule(_CardModel):
 
 
 class OrthographyProfile(_CardModel):
-    alphabet: str | None = Field(default=None, description="Every letter allowed in a word (both cases); None = no check")
+    alphabet: str | None = Field(
+        default=None, description="Every letter allowed in a word (both cases); None = no check"
+    )
     extra_allowed: str = Field(default="-'’", description="Non-letter characters allowed inside words")
     forbidden: dict[str, str] = Field(default_factory=dict, description="Forbidden character -> reason")
     lookalikes: dict[str, str] = Field(default_factory=dict, description="Look-alike character -> the letter meant")
-    folds: dict[str, str] = Field(default_factory=dict, description="Orthographic folds for equivalence (never exact match)")
+    folds: dict[str, str] = Field(
+        default_factory=dict, description="Orthographic folds for equivalence (never exact match)"
+    )
     rules: list[OrthographyRule] = Field(default_factory=list)
     digits_in_words_forbidden: bool = False
 
 
 class AnalyzerDecl(_CardModel):
     strict: str | None = Field(default=None, description="File name of the normative analyzer (.hfstol)")
-    descriptive: str | None = Field(default=None, description="File name of an analyzer that also accepts non-standard spellings")
+    descriptive: str | None = Field(
+        default=None, description="File name of an analyzer that also accepts non-standard spellings"
+    )
     generator: str | None = None
-    source_url: str | None = Field(default=None, description="Where 'Install analyzer' downloads from (only when the user asks)")
+    source_url: str | None = Field(
+        default=None, description="Where 'Install analyzer' downloads from (only when the user asks)"
+    )
     source_format: str = Field(default="hfstol", description="hfstol | deb")
     sha256: dict[str, str] = Field(default_factory=dict, description="file name -> expected sha256")
     license: str | None = None
@@ -77,7 +85,9 @@ class LanguageCard(_CardModel):
         description="How far each metric is validated for this language, by metric id (a level, or "
                     "{level, evidence}); overrides the metric's own declaration. 'external' needs evidence.")
     analyzers: AnalyzerDecl | None = None
-    lexicon_files: dict[str, str] = Field(default_factory=dict, description="Named word lists, paths relative to eval_standards/<code>/data")
+    lexicon_files: dict[str, str] = Field(
+        default_factory=dict, description="Named word lists, paths relative to eval_standards/<code>/data"
+    )
     error_categories: list[ErrorCategory] = Field(
         default_factory=list, alias="errorCategories",
         description="Error-span categories added to the built-in MQM-style list for this language",

@@ -114,8 +114,8 @@ class FstInfo(BaseModel):
     sha256: str | None = None
     descriptive_file: str | None = None
     descriptive_sha256: str | None = None
-    backend: str | None = Field(None, description="library that answered the lookups: hfst or pyhfst")
-    backend_version: str | None = Field(None, description="version of that library")
+    backend: str | None = Field(default=None, description="library that answered the lookups: hfst or pyhfst")
+    backend_version: str | None = Field(default=None, description="version of that library")
 
 
 class CompositeItem(BaseModel):

@@ -93,14 +93,14 @@ class ScoringOptions(BaseModel):
         """The options as metrics read them (``ScoringContext.options``): unset ones left out."""
         return {k: v for k, v in self.model_dump(mode="json").items() if v not in (None, {}, [], False)}
 
-    def merged(self, **overrides: Any) -> "ScoringOptions":
+    def merged(self, **overrides: Any) -> ScoringOptions:
         """A copy with the overrides that are set (not None / empty) applied."""
         data = self.model_dump()
         data.update({k: v for k, v in overrides.items() if v not in (None, {}, [])})
         return ScoringOptions.model_validate(data)
 
     @classmethod
-    def from_settings(cls, settings: WorkspaceSettings, target_lang: str) -> "ScoringOptions":
+    def from_settings(cls, settings: WorkspaceSettings, target_lang: str) -> ScoringOptions:
         """The options a workspace's settings give to a run whose target language is ``target_lang``."""
         mine = settings.analyzer_paths.get(target_lang, {})
         return cls(
