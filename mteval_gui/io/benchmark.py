@@ -171,7 +171,7 @@ def read_suite(folder: str | Path, definition: SuiteFormat) -> Suite:
             defects.append(SuiteDefect(file=fname, line=1, kind="not_a_list",
                                        message="a category file must be a JSON list of tests"))
             continue
-        lines = _array_item_lines(text or "") or [None] * len(data)
+        lines: list[int] | list[None] = _array_item_lines(text or "") or [None] * len(data)
         for index, (item, line) in enumerate(zip(data, lines, strict=False)):
             if isinstance(item, dict) and isinstance(item.get("id"), str) and len(item["id"].strip()) > MAX_ID_LENGTH:
                 defects.append(SuiteDefect(file=fname, line=line, kind="invalid_id",
@@ -207,7 +207,8 @@ class _Collector:
         self.model: str | None = None
 
     def meta(self, obj: dict[str, Any]) -> None:
-        run = obj.get("run") if isinstance(obj.get("run"), dict) else obj
+        found = obj.get("run")
+        run: dict[str, Any] = found if isinstance(found, dict) else obj
         for key in ("model", "model_slug", "model_id", "model_name"):
             v = run.get(key)
             if isinstance(v, str) and v.strip() and self.model is None:
@@ -297,7 +298,7 @@ def _read_json(path: Path, text: str, col: _Collector) -> None:
         col.defects.append(d)
         return
     if isinstance(data, list):
-        lines = _array_item_lines(text) or [None] * len(data)
+        lines: list[int] | list[None] = _array_item_lines(text) or [None] * len(data)
         for i, (obj, line) in enumerate(zip(data, lines, strict=False)):
             col.add(obj, fname, line, f"item {i}")
         return

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,14 @@ from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.common import Loaded, default_name, paused_gc
 from mteval_gui.io.jsonparse import BAD, loads_cell, parse_document, parse_jsonl
-from mteval_gui.io.langcodes import code_from_extension, code_from_name, code_problem, language_code, normalise_code, pair_from_stem
+from mteval_gui.io.langcodes import (
+    code_from_extension,
+    code_from_name,
+    code_problem,
+    language_code,
+    normalise_code,
+    pair_from_stem,
+)
 from mteval_gui.io.records import (
     ENTRY_ALIASES,
     ENTRY_FIELDS,
@@ -56,7 +64,9 @@ def is_harness_report(data: Any) -> bool:
     return first is not None and ("predicted" in first or "expected" in first)
 
 
-def _collect_entries(records: list[tuple[int | None, Any]], dl: DefectList, warnings: list[str]) -> tuple[list[Entry], dict[str, int]]:
+def _collect_entries(
+    records: Sequence[tuple[int | None, Any]], dl: DefectList, warnings: list[str]
+) -> tuple[list[Entry], dict[str, int]]:
     entries: list[Entry] = []
     lines: dict[str, int] = {}
     unknown: set[str] = set()
@@ -204,43 +214,48 @@ def _finish(
     return Loaded(corpus, fmt, warnings, lines)
 
 
-def _read_json(tf: TextFile, dl: DefectList, warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int], str]:
+def _read_json(
+    tf: TextFile, dl: DefectList, warnings: list[str]
+) -> tuple[dict[str, Any], list[Entry], dict[str, int], str]:
     parsed = parse_document(tf)
     dl.extend_defects(tf.defects)
     if parsed is None:
         dl.raise_if_any()
         raise AssertionError("unreachable")
     data = parsed.data
+    meta: dict[str, Any]
     if is_harness_report(data):
         meta, entries, lines = _report_entries(data, parsed.item_lines, dl, warnings)
         return meta, entries, lines, "harness-report"
     if isinstance(data, list):
-        meta: dict[str, Any] = {}
+        meta = {}
         records = data
     elif isinstance(data, dict) and isinstance(data.get("entries"), list):
-        head = data.get("corpus") if isinstance(data.get("corpus"), dict) else {}
+        corpus = data.get("corpus")
+        head: dict[str, Any] = corpus if isinstance(corpus, dict) else {}
         meta = _split_meta({**{k: v for k, v in data.items() if k != "corpus"}, **head}, dl, 1)
         records = data["entries"]
     else:
         dl.add(1, "expected a list of entries or an object with an 'entries' list")
         dl.raise_if_any()
         raise AssertionError("unreachable")
-    item_lines = parsed.item_lines or [None] * len(records)
-    entries, lines = _collect_entries(list(zip(item_lines, records)), dl, warnings)
+    item_lines: Sequence[int | None] = parsed.item_lines or [None] * len(records)
+    entries, lines = _collect_entries(list(zip(item_lines, records, strict=True)), dl, warnings)
     return meta, entries, lines, "json"
 
 
 def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: DefectList,
                     warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
-    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    found = data.get("config")
+    config: dict[str, Any] = found if isinstance(found, dict) else {}
     records = []
     for rec in data["entries"]:
         if isinstance(rec, dict):
             rec = {k: rec[k] for k in ("id", "source", "expected", "difficulty", "domain", "segment")
                    if k in rec and rec[k] not in (None, "")}
         records.append(rec)
-    item_lines = item_lines or [None] * len(records)
-    entries, lines = _collect_entries(list(zip(item_lines, records)), dl, warnings)
+    lines_of: Sequence[int | None] = item_lines or [None] * len(records)
+    entries, lines = _collect_entries(list(zip(lines_of, records, strict=True)), dl, warnings)
     corpus_path = config.get("corpus_path") or ""
     meta: dict[str, Any] = {"metadata": {"harness_corpus_path": corpus_path, "harness_run_id": data.get("run_id")}}
     stem = Path(corpus_path).name
@@ -251,7 +266,11 @@ def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: Defe
         meta["corpus_id"] = stem
     pair = pair_from_stem(stem) if stem else None
     src = pair[0] if pair else code_from_name(config.get("source_lang"))
-    tgt = pair[1] if pair else (normalise_code(config.get("target_lang_code")) or code_from_name(config.get("target_lang")))
+    tgt = (
+        pair[1]
+        if pair
+        else (normalise_code(config.get("target_lang_code")) or code_from_name(config.get("target_lang")))
+    )
     refused = False
     for key, code in (("source_lang", src), ("target_lang_code", tgt)):
         problem = code_problem(code) if code else None
@@ -265,7 +284,9 @@ def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: Defe
     return meta, entries, lines
 
 
-def _read_jsonl(tf: TextFile, dl: DefectList, warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
+def _read_jsonl(
+    tf: TextFile, dl: DefectList, warnings: list[str]
+) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
     records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
@@ -323,7 +344,7 @@ def _table_rows(tf: TextFile, delimiter: str) -> list[tuple[int, list[str]]]:
     # strict: a quote that is never closed, or text after a closing quote, is an error
     # (the lenient reader swallows every later row into one cell)
     reader = csv.reader(io.StringIO(tf.text, newline=""), delimiter=delimiter, strict=True)
-    rows = []
+    rows: list[tuple[int, list[str]]] = []
     start = 1
     while True:
         try:
@@ -338,7 +359,9 @@ def _table_rows(tf: TextFile, delimiter: str) -> list[tuple[int, list[str]]]:
         start = reader.line_num + 1
 
 
-def _read_table(tf: TextFile, delimiter: str, dl: DefectList, warnings: list[str]) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
+def _read_table(
+    tf: TextFile, delimiter: str, dl: DefectList, warnings: list[str]
+) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
     try:
         rows = _table_rows(tf, delimiter)
@@ -373,10 +396,12 @@ def _read_table(tf: TextFile, delimiter: str, dl: DefectList, warnings: list[str
     width = len(columns)
     for line, cells in rows[1:]:
         if len(cells) != width:
-            dl.add(line, f"row has {len(cells)} cell{'s' if len(cells) != 1 else ''} but the header names {width} columns")
+            dl.add(
+                line, f"row has {len(cells)} cell{'s' if len(cells) != 1 else ''} but the header names {width} columns"
+            )
             continue
         rec: dict[str, Any] = {}
-        for col, value in zip(columns, cells):
+        for col, value in zip(columns, cells, strict=True):
             v = _parse_cell(col, value, dl, line)
             if v is not None:
                 rec[col] = v
@@ -385,7 +410,9 @@ def _read_table(tf: TextFile, delimiter: str, dl: DefectList, warnings: list[str
     return {}, entries, lines
 
 
-def _read_text_pair(tf: TextFile, ref: TextFile | None, dl: DefectList, warnings: list[str]) -> tuple[list[Entry], dict[str, int]]:
+def _read_text_pair(
+    tf: TextFile, ref: TextFile | None, dl: DefectList, warnings: list[str]
+) -> tuple[list[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
     src_lines = tf.lines()
     ref_lines: list[str] | None = None
@@ -394,8 +421,13 @@ def _read_text_pair(tf: TextFile, ref: TextFile | None, dl: DefectList, warnings
         ref_lines = ref.lines()
         if len(ref_lines) != len(src_lines):
             first_unpaired = min(len(ref_lines), len(src_lines)) + 1
-            dl.append(Defect(ref.name, first_unpaired,
-                             f"line-count mismatch: {ref.name} has {len(ref_lines)} lines but {tf.name} has {len(src_lines)}"))
+            dl.append(
+                Defect(
+                    ref.name,
+                    first_unpaired,
+                    f"line-count mismatch: {ref.name} has {len(ref_lines)} lines but {tf.name} has {len(src_lines)}",
+                )
+            )
     entries: list[Entry] = []
     lines: dict[str, int] = {}
     empty_refs = 0
@@ -444,7 +476,9 @@ def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | No
         fmt = "text"
     fmt = fmt or detect_format(path)
     if fmt not in CORPUS_FORMATS:
-        raise InputError(Defect(str(path), None, f"cannot read a corpus from format {fmt!r} (one of: {', '.join(CORPUS_FORMATS)})"))
+        raise InputError(
+            Defect(str(path), None, f"cannot read a corpus from format {fmt!r} (one of: {', '.join(CORPUS_FORMATS)})")
+        )
     tf = read_text(path)
     dl = DefectList(tf.name)
     warnings: list[str] = []

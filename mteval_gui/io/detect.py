@@ -16,7 +16,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from mteval_gui.errors import Defect, InputError
+from mteval_gui.errors import Defect
 from mteval_gui.io.corpus import is_harness_report
 from mteval_gui.io.jsonparse import JSONProblem, loads, parse_document
 from mteval_gui.io.textfile import decode, read_bytes, read_text
@@ -164,7 +164,9 @@ def preview(path: str | Path, n: int = 10, fmt: str | None = None) -> Preview:
                     p.kind = _kind_of(p.rows)
                 elif isinstance(data, dict) and data and all(isinstance(v, (list, str)) for v in data.values()):
                     p.kind = "glossary"
-                    p.rows = [{"term": k, "targets": v if isinstance(v, list) else [v]} for k, v in islice(data.items(), n)]
+                    p.rows = [
+                        {"term": k, "targets": v if isinstance(v, list) else [v]} for k, v in islice(data.items(), n)
+                    ]
                     p.total = len(data)
     elif fmt in ("tsv", "csv"):
         tf = read_text(path)
@@ -173,17 +175,24 @@ def preview(path: str | Path, n: int = 10, fmt: str | None = None) -> Preview:
             table = [line.split("\t") for line in tf.lines() if line.strip()]
         else:
             try:
-                table = [r for r in csv.reader(io.StringIO(tf.text, newline=""), strict=True) if any(c.strip() for c in r)]
+                table = [
+                    r for r in csv.reader(io.StringIO(tf.text, newline=""), strict=True) if any(c.strip() for c in r)
+                ]
             except csv.Error as exc:
                 p.defects.append(Defect(str(path), None, f"malformed CSV: {exc}"))
                 table = []
         if table:
             header = [h.strip().lstrip("\ufeff") for h in table[0]]
             p.columns = header
-            p.rows = [dict(zip(header, r)) for r in table[1:n + 1]]
+            # a preview shows ragged rows as they are
+            p.rows = [dict(zip(header, r, strict=False)) for r in table[1:n + 1]]
             p.total = len(table) - 1
             low = {h.lower() for h in header}
-            p.kind = "corpus" if "source" in low else ("run" if "predicted" in low else "glossary" if len(header) == 2 else "text")
+            p.kind = (
+                "corpus"
+                if "source" in low
+                else ("run" if "predicted" in low else "glossary" if len(header) == 2 else "text")
+            )
     else:
         tf = read_text(path)
         p.defects.extend(tf.defects)

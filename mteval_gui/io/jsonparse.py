@@ -422,6 +422,8 @@ def parse_document(tf: TextFile, key: str = "entries") -> ParsedJSON | None:
         return None
     walker = _Walker(text)
     start = _skip(text, 0)
+    data: Any
+    offsets: list[int] | None
     try:
         if start < len(text) and text[start] == "[":
             data, offsets, end = walker.array(start)
@@ -477,8 +479,8 @@ def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
         except (json.JSONDecodeError, JSONProblem):
             values = None
         if values is not None and end == len(joined) and len(values) == len(numbered) and not any(
-                too_deep(line, v) for (_, line), v in zip(numbered, values)):
-            return [(i, v) for (i, _), v in zip(numbered, values)]
+                too_deep(line, v) for (_, line), v in zip(numbered, values, strict=True)):
+            return [(i, v) for (i, _), v in zip(numbered, values, strict=True)]
     out: list[tuple[int, Any]] = []
     for i, line in numbered:
         try:

@@ -36,16 +36,16 @@ import os
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from mteval_gui.domain.judgments import TASKS, Judgment, Reviewer
+from mteval_gui.domain.judgments import TASKS, Judgment, Reviewer, Task
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.jsonparse import INT64_MAX, loads_cell, parse_document
 from mteval_gui.io.langcodes import language_code
 from mteval_gui.io.records import MAX_ID_LENGTH
-from mteval_gui.io.textfile import read_text
+from mteval_gui.io.textfile import TextFile, read_text
 
 FORMAT = "mteval-judgments/1"
 REVIEWER_FIELDS = ("reviewer_id", "name", "dialect", "languages", "consent_scope", "created_at")
@@ -72,10 +72,7 @@ class JudgmentFile:
 
 
 def file_format(path: str | Path, fmt: str | None = None) -> str:
-    if fmt:
-        fmt = fmt.lower()
-    else:
-        fmt = Path(path).suffix.lower().lstrip(".")
+    fmt = fmt.lower() if fmt else Path(path).suffix.lower().lstrip(".")
     if fmt not in ("csv", "json"):
         raise InputError(Defect(str(path), None, "unknown judgment file format: use .csv or .json (or --format)"))
     return fmt
@@ -112,7 +109,7 @@ def dumps_json(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], sco
         return "[\n" + ",\n".join("    " + json.dumps(x, ensure_ascii=False, sort_keys=False, allow_nan=False)
                                    for x in items) + "\n  ]"
 
-    head = {"format": FORMAT, "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    head = {"format": FORMAT, "exported_at": datetime.now(UTC).isoformat(timespec="seconds")}
     if scope is not None:
         head["scope"] = scope
     lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
@@ -177,8 +174,14 @@ def write_allowlist(path: str | Path, rows: Iterable[dict[str, Any]], *, fmt: st
             w.writerow([_cell(r.get(c)) for c in ALLOWLIST_COLUMNS])
         text = buf.getvalue()
     elif kind == "jsonl":
-        text = "".join(json.dumps({"word": r["word"], "expect": "accept", **{k: r.get(k) for k in ALLOWLIST_COLUMNS[1:]}},
-                                  ensure_ascii=False) + "\n" for r in rows)
+        text = "".join(
+            json.dumps(
+                {"word": r["word"], "expect": "accept", **{k: r.get(k) for k in ALLOWLIST_COLUMNS[1:]}},
+                ensure_ascii=False,
+            )
+            + "\n"
+            for r in rows
+        )
     else:
         raise InputError(Defect(str(p), None, "unknown allowlist format: use .tsv or .jsonl"))
     _atomic_write(p, text)
@@ -304,10 +307,10 @@ def _reviewer(data: dict[str, Any], row: _Row) -> Reviewer | None:
     dialect = row.text(data, "dialect")
     scope = row.text(data, "consent_scope")
     created = row.text(data, "created_at")
-    languages = []
+    languages: list[str] = []
     for code in row.string_list(data, "languages"):
         checked, problem = language_code(code)
-        if problem:
+        if checked is None:
             row.bad(f"languages: {problem}")
         else:
             languages.append(checked)
@@ -342,22 +345,28 @@ def _judgment(data: dict[str, Any], row: _Row) -> Judgment | None:
     version = row.integer(data, "version", 1)
     if not row.ok or rid is None or run is None:
         return None
-    return Judgment(reviewer_id=rid, run_id=run, entry_id=entry or None, task=task, version=version or 1, **fields)
+    return Judgment(
+        reviewer_id=rid, run_id=run, entry_id=entry or None, task=cast(Task, task), version=version or 1, **fields
+    )
 
 
-def _read_json(text_name: str, tf, out: JudgmentFile) -> None:
+def _read_json(text_name: str, tf: TextFile, out: JudgmentFile) -> None:
     doc = parse_document(tf, key="judgments")
     if doc is None:
         return
     data = doc.data
+    jlines: Sequence[int | None]
+    rlines: Sequence[int | None]
     if isinstance(data, list):
         jlines = doc.item_lines or [None] * len(data)
         reviewers: list[Any] = []
-        rlines: list[int | None] = []
+        rlines = []
     elif isinstance(data, dict):
         unknown = sorted(set(data) - _TOP_KEYS)
         if unknown:
-            out.defects.append(Defect(text_name, 1, f"unknown top-level key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"))
+            out.defects.append(
+                Defect(text_name, 1, f"unknown top-level key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+            )
         fmt = data.get("format")
         if fmt is not None and fmt != FORMAT:
             out.defects.append(Defect(text_name, 1, f"format {fmt!r} is not {FORMAT!r}"))
@@ -371,9 +380,11 @@ def _read_json(text_name: str, tf, out: JudgmentFile) -> None:
         rlines = (rdoc.item_lines if rdoc and rdoc.item_lines else None) or [None] * len(reviewers)
         data = judgments
     else:
-        out.defects.append(Defect(text_name, 1, "a judgment file is a JSON object with reviewers and judgments, or a list"))
+        out.defects.append(
+            Defect(text_name, 1, "a judgment file is a JSON object with reviewers and judgments, or a list")
+        )
         return
-    for line, item in zip(rlines, reviewers):
+    for line, item in zip(rlines, reviewers, strict=True):
         row = _Row(text_name, line, out.defects)
         if not isinstance(item, dict):
             row.bad("a reviewer must be a JSON object")
@@ -381,7 +392,7 @@ def _read_json(text_name: str, tf, out: JudgmentFile) -> None:
         r = _reviewer(item, row)
         if r is not None:
             out.reviewers.append((line, r))
-    for line, item in zip(jlines, data):
+    for line, item in zip(jlines, data, strict=True):
         row = _Row(text_name, line, out.defects)
         if not isinstance(item, dict):
             row.bad("a judgment must be a JSON object")
@@ -406,7 +417,9 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
     known = set(CSV_COLUMNS) | set(PAYLOAD_COLUMNS)
     unknown = [h for h in header if h not in known]
     if unknown:
-        out.defects.append(Defect(text_name, 1, f"unknown column{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"))
+        out.defects.append(
+            Defect(text_name, 1, f"unknown column{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+        )
     dupes = sorted({h for h in header if header.count(h) > 1})
     if dupes:
         out.defects.append(Defect(text_name, 1, f"duplicate column{'s' if len(dupes) > 1 else ''}: {', '.join(dupes)}"))
@@ -431,9 +444,10 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
         if len(cells) != len(header):
             out.defects.append(Defect(text_name, line, f"{len(cells)} cells, the header has {len(header)}"))
             continue
-        raw = {h: (c if c != "" else None) for h, c in zip(header, cells)}
+        raw = {h: (c if c != "" else None) for h, c in zip(header, cells, strict=True)}
         record = (raw.pop("record", None) or "judgment").strip().lower()
         row = _Row(text_name, line, out.defects)
+        data: dict[str, Any]
         if record == "reviewer":
             data = {k: v for k, v in raw.items() if k in REVIEWER_FIELDS}
             extra = sorted(k for k, v in raw.items() if k not in REVIEWER_FIELDS and v is not None)
@@ -445,7 +459,9 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
                 out.reviewers.append((line, r))
         elif record == "judgment":
             data = {k: v for k, v in raw.items() if k in JUDGMENT_FIELDS}
-            extra = sorted(k for k, v in raw.items() if k in ("name", "dialect", "languages", "consent_scope") and v is not None)
+            extra = sorted(
+                k for k, v in raw.items() if k in ("name", "dialect", "languages", "consent_scope") and v is not None
+            )
             if extra:
                 row.bad(f"a judgment row has reviewer cells filled in: {', '.join(extra)}")
                 continue

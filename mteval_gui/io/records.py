@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Mapping, Set
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output, Usage
@@ -46,9 +48,10 @@ _ENTRY_NAMES = tuple(Entry.model_fields)
 _OUTPUT_NAMES = tuple(Output.model_fields)
 _USAGE_NAMES = tuple(Usage.model_fields)
 _setattr = object.__setattr__
+_Model = TypeVar("_Model", bound=BaseModel)
 
 
-def construct(cls: type, values: dict[str, Any], extra: dict[str, Any] | None = None) -> Any:
+def construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] | None = None) -> _Model:
     """A model instance from already-checked values holding every field (no re-validation).
 
     Equivalent to ``cls.model_construct`` without its per-field default resolution, which
@@ -177,7 +180,9 @@ def _str_list(v: Any) -> list[str] | None:
     return None
 
 
-def split_fields(rec: dict[str, Any], known: Collection[str], aliases: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def split_fields(
+    rec: dict[str, Any], known: Set[str], aliases: Mapping[str, str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """(known fields, the rest) of a record; an alias names its field unless the field itself is given first."""
     if rec.keys() <= known:
         return rec, {}
@@ -268,7 +273,7 @@ def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[s
     if not isinstance(meta, dict):
         dl.add(line, f"{label}metadata must be an object, got {_type_name(meta)}")
         meta = {}
-    if len(dl) + dl.dropped > n_before:
+    if len(dl) + dl.dropped > n_before or eid is None or not isinstance(src, str):  # each reported above
         return None
     if extra:
         meta = {**nfc_deep(extra), **meta}
@@ -347,7 +352,7 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
         err = json.dumps(err, ensure_ascii=False)
     if isinstance(err, str) and not err.strip():
         err = None
-    if len(dl) + dl.dropped > n_before:
+    if len(dl) + dl.dropped > n_before or oid is None:  # a missing or bad id is reported above
         return None
     return make_output(
         oid,

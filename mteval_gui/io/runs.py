@@ -79,7 +79,9 @@ def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) 
     return outputs, lines
 
 
-def _read_jsonl(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
+def _read_jsonl(
+    tf: TextFile, dl: DefectList, hints: dict[str, Any]
+) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
     records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
     for n, (i, rec) in enumerate(parse_jsonl(tf, dl)):
@@ -94,7 +96,8 @@ def _read_jsonl(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[di
 
 
 def _report_meta(data: dict[str, Any], hints: dict[str, Any]) -> dict[str, Any]:
-    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    found = data.get("config")
+    config: dict[str, Any] = found if isinstance(found, dict) else {}
     meta: dict[str, Any] = {}
     if data.get("run_id"):
         meta["run_id"] = str(data["run_id"])
@@ -116,7 +119,9 @@ def _report_meta(data: dict[str, Any], hints: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def _report_outputs(data: dict[str, Any], item_lines: list[int] | None, dl: DefectList) -> tuple[list[Output], dict[str, int], dict[str, str]]:
+def _report_outputs(
+    data: dict[str, Any], item_lines: list[int] | None, dl: DefectList
+) -> tuple[list[Output], dict[str, int], dict[str, str]]:
     keep = ("id", "predicted", "raw_predicted", "latency_s", "cost_usd", "cached", "usage", "error", "tool_call_count")
     records = []
     sources: dict[str, str] = {}
@@ -126,12 +131,14 @@ def _report_outputs(data: dict[str, Any], item_lines: list[int] | None, dl: Defe
                 sources[str(rec["id"])] = nfc(rec["source"])
             rec = {k: rec[k] for k in keep if k in rec and rec[k] is not None}
         records.append(rec)
-    item_lines = item_lines or [None] * len(records)
-    outputs, lines = _collect_outputs(list(zip(item_lines, records)), dl)
+    lines_of: Sequence[int | None] = item_lines or [None] * len(records)
+    outputs, lines = _collect_outputs(list(zip(lines_of, records, strict=True)), dl)
     return outputs, lines, sources
 
 
-def _read_json(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[dict[str, Any], list[Output], dict[str, int], str]:
+def _read_json(
+    tf: TextFile, dl: DefectList, hints: dict[str, Any]
+) -> tuple[dict[str, Any], list[Output], dict[str, int], str]:
     parsed = parse_document(tf, key="outputs")
     if parsed is not None and isinstance(parsed.data, dict) and "outputs" not in parsed.data:
         parsed = parse_document(tf, key="entries")
@@ -140,16 +147,22 @@ def _read_json(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[dic
         dl.raise_if_any()
         raise AssertionError("unreachable")
     data = parsed.data
+    meta: dict[str, Any]
     if is_harness_report(data):
+        if "outputs" in data:  # the item lines found are those of 'outputs'; a report's records are its 'entries'
+            parsed = parse_document(tf, key="entries")
+            if parsed is None:
+                raise AssertionError("unreachable: the same text was decoded above")
         meta = _report_meta(data, hints)
         outputs, lines, sources = _report_outputs(data, parsed.item_lines, dl)
         hints["sources"] = sources
         return meta, outputs, lines, "harness-report"
+    records: list[Any]
     if isinstance(data, list):
-        meta: dict[str, Any] = {}
+        meta = {}
         records = data
     elif isinstance(data, dict) and isinstance(data.get("outputs", data.get("entries")), list):
-        records = data.get("outputs", data.get("entries"))
+        records = data["outputs"] if "outputs" in data else data["entries"]
         head = data.get("run", data.get("meta"))
         if head is None:
             head = {k: v for k, v in data.items() if k not in ("outputs", "entries")}
@@ -158,20 +171,25 @@ def _read_json(tf: TextFile, dl: DefectList, hints: dict[str, Any]) -> tuple[dic
         dl.add(1, "expected a list of outputs or an object with an 'outputs' list")
         dl.raise_if_any()
         raise AssertionError("unreachable")
-    item_lines = parsed.item_lines or [None] * len(records)
-    outputs, lines = _collect_outputs(list(zip(item_lines, records)), dl)
+    item_lines: Sequence[int | None] = parsed.item_lines or [None] * len(records)
+    outputs, lines = _collect_outputs(list(zip(item_lines, records, strict=True)), dl)
     return meta, outputs, lines, "json"
 
 
 def _read_text(tf: TextFile, dl: DefectList, entry_ids: Sequence[str] | None) -> tuple[list[Output], dict[str, int]]:
     if entry_ids is None:
-        raise InputError(Defect(tf.name, None, "a hypothesis text file is aligned with a corpus: choose the corpus it belongs to"))
+        raise InputError(
+            Defect(tf.name, None, "a hypothesis text file is aligned with a corpus: choose the corpus it belongs to")
+        )
     hyps = tf.lines()
     if len(hyps) != len(entry_ids):
         first_unpaired = min(len(hyps), len(entry_ids)) + 1
-        dl.add(first_unpaired, f"line-count mismatch: the file has {len(hyps)} lines but the corpus has {len(entry_ids)} entries")
+        dl.add(
+            first_unpaired,
+            f"line-count mismatch: the file has {len(hyps)} lines but the corpus has {len(entry_ids)} entries",
+        )
         return [], {}
-    outputs = [make_output(eid, nfc(h)) for eid, h in zip(entry_ids, hyps)]
+    outputs = [make_output(eid, nfc(h)) for eid, h in zip(entry_ids, hyps, strict=True)]
     return outputs, {eid: i for i, eid in enumerate(entry_ids, 1)}
 
 
@@ -187,7 +205,8 @@ def read_run(
     """Read a run file. ``entry_ids`` (corpus order) is needed for hypothesis text files.
 
     ``hints`` of the result may hold ``corpus_id`` (named by the file), ``declared_run_id``
-    (the run id written in the file), and for harness reports ``harness_corpus_path`` and ``sources`` (entry id -> source text).
+    (the run id written in the file), and for harness reports ``harness_corpus_path`` and ``sources``
+    (entry id -> source text).
     """
     with paused_gc():
         return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
@@ -200,7 +219,9 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     path = Path(path)
     fmt = fmt or detect_format(path)
     if fmt not in RUN_FORMATS:
-        raise InputError(Defect(str(path), None, f"cannot read a run from format {fmt!r} (one of: {', '.join(RUN_FORMATS)})"))
+        raise InputError(
+            Defect(str(path), None, f"cannot read a run from format {fmt!r} (one of: {', '.join(RUN_FORMATS)})")
+        )
     tf = read_text(path)
     dl = DefectList(tf.name)
     dl.extend_defects(tf.defects)

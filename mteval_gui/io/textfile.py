@@ -25,7 +25,7 @@ MAX_DEFECTS = 200
 _BOM = b"\xef\xbb\xbf"
 
 
-class DefectList(list):
+class DefectList(list[Defect]):
     """A list of defects for one file, capped so a broken 100k-line file stays readable."""
 
     def __init__(self, file: str, limit: int = MAX_DEFECTS):
@@ -190,7 +190,10 @@ def nul_defects(text: str, name: str, limit: int = 20) -> list[Defect]:
 
 
 def read_text(path: str | Path, *, name: str | None = None) -> TextFile:
-    """Read ``path`` as UTF-8 text. An unreadable file or a file that is not a regular file raises :class:`InputError`."""
+    """Read ``path`` as UTF-8 text.
+
+    An unreadable file or a file that is not a regular file raises :class:`InputError`.
+    """
     p = Path(path)
     display = name or str(path)
     data = read_bytes(p, name=display)

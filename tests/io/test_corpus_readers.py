@@ -70,9 +70,12 @@ def test_jsonl_with_corpus_header_bom_crlf_and_nfc(tmp_path):
 
 
 def test_tsv_with_list_and_json_columns(tmp_path):
-    text = ("id\tsource\treference\tvariants\tterminology\tdifficulty\tphenomena\texpected_morphology\n"
-            "e1\tI say so\tnititwân\tnititwān|nititwan\t{\"say\": [\"itwêw\"]}\t1\tperson|number\t{\"nititwân\": \"itwêw+V+AI+Ind+1Sg\"}\n"
-            "e2\tyou leave\tkisipwêhtân\t[\"kisipwēhtān\"]\t\t\t\t\n")
+    text = (
+        "id\tsource\treference\tvariants\tterminology\tdifficulty\tphenomena\texpected_morphology\n"
+        'e1\tI say so\tnititwân\tnititwān|nititwan\t{"say": ["itwêw"]}\t1\tperson|number\t'
+        '{"nititwân": "itwêw+V+AI+Ind+1Sg"}\n'
+        'e2\tyou leave\tkisipwêhtân\t["kisipwēhtān"]\t\t\t\t\n'
+    )
     c = read_corpus(write(tmp_path / "c.tsv", text), source_lang="eng", target_lang="crk").value
     e1, e2 = c.entries
     assert e1.variants == ["nititwān", "nititwan"]
@@ -98,7 +101,10 @@ def test_line_aligned_text_files_guess_languages(tmp_path):
     c = loaded.value
     assert loaded.format == "text"
     assert str(c.language_pair) == "fra-ewe"
-    assert [(e.id, e.source, e.reference) for e in c.entries] == [("1", "Bonjour.", "Ŋdi na wò."), ("2", "Merci.", "Akpe.")]
+    assert [(e.id, e.source, e.reference) for e in c.entries] == [
+        ("1", "Bonjour.", "Ŋdi na wò."),
+        ("2", "Merci.", "Akpe."),
+    ]
     assert c.corpus_id == f"{tmp_path.name}-test"
 
 
@@ -191,11 +197,16 @@ def test_line_count_mismatch(tmp_path):
     write(tmp_path / "a.ewe", "ɖeka\neve")
     with pytest.raises(InputError) as ei:
         read_corpus(tmp_path / "a.fr", ref_path=tmp_path / "a.ewe")
-    assert _defects(ei.value) == [f"{tmp_path / 'a.ewe'}:3: line-count mismatch: {tmp_path / 'a.ewe'} has 2 lines but {tmp_path / 'a.fr'} has 3"]
+    assert _defects(ei.value) == [
+        f"{tmp_path / 'a.ewe'}:3: line-count mismatch: {tmp_path / 'a.ewe'} has 2 lines but {tmp_path / 'a.fr'} has 3"
+    ]
 
 
 def test_invalid_utf8_located_and_everything_reported(tmp_path):
-    p = write(tmp_path / "a.jsonl", b'{"id": "1", "source": "ok"}\n{"id": "2", "source": "caf\xe9 \xff"}\n{"id": "1", "source": "dup"}\n')
+    p = write(
+        tmp_path / "a.jsonl",
+        b'{"id": "1", "source": "ok"}\n{"id": "2", "source": "caf\xe9 \xff"}\n{"id": "1", "source": "dup"}\n',
+    )
     with pytest.raises(InputError) as ei:
         read_corpus(p, source_lang="fra", target_lang="ewe")
     assert _defects(ei.value) == [
@@ -209,7 +220,9 @@ def test_unknown_language_pair_is_a_defect(tmp_path):
     p = write(tmp_path / "c.jsonl", '{"id": 1, "source": "x"}\n')
     with pytest.raises(InputError) as ei:
         read_corpus(p)
-    assert _defects(ei.value) == [f"{p}: the file does not say which languages it holds: give --source-lang and --target-lang"]
+    assert _defects(ei.value) == [
+        f"{p}: the file does not say which languages it holds: give --source-lang and --target-lang"
+    ]
 
 
 def test_empty_source_line_in_text(tmp_path):

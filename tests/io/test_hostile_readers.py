@@ -11,9 +11,9 @@ import pytest
 from mteval_gui.errors import InputError
 from mteval_gui.io import read_corpus, read_glossary, read_run
 from mteval_gui.io.benchmark import read_responses
-from tests.benchmarks.helpers import read_suite
 from mteval_gui.io.jsonparse import MAX_DEPTH, escape_problems, first_problem, loads
 from mteval_gui.io.judgments import read_judgments
+from tests.benchmarks.helpers import read_suite
 
 
 def write(path, text):
@@ -47,7 +47,9 @@ def test_duplicate_key_in_a_jsonl_line_and_in_a_root_object(tmp_path):
 
 def test_duplicate_adequacy_in_a_judgment_file_is_refused(tmp_path):
     # the standard library keeps the last value: adequacy 5 would silently become 1
-    p = write(tmp_path / "j.json", '[{"reviewer_id": "r", "run_id": "x", "entry_id": "1", "adequacy": 5, "adequacy": 1}]')
+    p = write(
+        tmp_path / "j.json", '[{"reviewer_id": "r", "run_id": "x", "entry_id": "1", "adequacy": 5, "adequacy": 1}]'
+    )
     read = read_judgments(p)
     assert [str(d) for d in read.defects] == [
         f"{p}:1:70: invalid JSON: duplicate key 'adequacy' (a key may appear once in an object)"]
@@ -167,15 +169,20 @@ def test_text_after_a_closing_quote_is_refused(tmp_path):
 @pytest.mark.parametrize("suffix,sep", [("tsv", "\t"), ("csv", ",")])
 def test_a_row_missing_a_column_is_refused(tmp_path, suffix, sep):
     # it used to become a reference-free entry
-    p = write(tmp_path / f"c.{suffix}", sep.join(["id", "source", "reference"]) + "\n1" + sep + "x\n2" + sep + "y" + sep + "z\n")
+    p = write(
+        tmp_path / f"c.{suffix}",
+        sep.join(["id", "source", "reference"]) + "\n1" + sep + "x\n2" + sep + "y" + sep + "z\n",
+    )
     assert defects(corpus, p) == [f"{p}:2: row has 2 cells but the header names 3 columns"]
 
 
 def test_json_cells_of_a_table_are_strict(tmp_path):
     p = write(tmp_path / "c.tsv", 'id\tsource\tmetadata\n1\tx\t{"a": 1, "a": 2}\n2\ty\t{"v": NaN}\n')
     assert defects(corpus, p) == [
-        f"{p}:2: column 'metadata': invalid JSON: duplicate key 'a' (a key may appear once in an object) at character 10",
-        f"{p}:3: column 'metadata': invalid JSON: NaN is not JSON (use a number or null) at character 7"]
+        f"{p}:2: column 'metadata': invalid JSON: duplicate key 'a' (a key may appear once in an object) "
+        "at character 10",
+        f"{p}:3: column 'metadata': invalid JSON: NaN is not JSON (use a number or null) at character 7",
+    ]
     j = write(tmp_path / "j.csv", 'reviewer_id,run_id,entry_id,task,payload\nr,x,1,C,"{""word"": ""a"", ""n"": NaN}"\n')
     assert [str(d) for d in read_judgments(j).defects] == [
         f"{j}:2: payload is not valid JSON: NaN is not JSON (use a number or null) at character 20"]
@@ -184,19 +191,32 @@ def test_json_cells_of_a_table_are_strict(tmp_path):
 # ----------------------------------------------------------------------------- language codes and ids
 
 def test_a_target_language_that_is_a_path_is_rejected_at_import(tmp_path):
-    p = write(tmp_path / "c.json", json.dumps({"corpus_id": "e", "language_pair": {"source": "eng", "target": "../../evil/zzq"},
-                                               "entries": [{"id": "a", "source": "x"}]}))
+    p = write(
+        tmp_path / "c.json",
+        json.dumps(
+            {
+                "corpus_id": "e",
+                "language_pair": {"source": "eng", "target": "../../evil/zzq"},
+                "entries": [{"id": "a", "source": "x"}],
+            }
+        ),
+    )
     assert defects(read_corpus, p) == [
         f"{p}:1: language_pair target: language code '../../evil/zzq' is not an ISO 639-3 code "
         "(three lowercase letters, e.g. crk, ewe, fra)"]
-    p = write(tmp_path / "d.jsonl", json.dumps({"corpus": {"language_pair": "eng-crk/../x"}}) + '\n{"id": "a", "source": "x"}\n')
+    p = write(
+        tmp_path / "d.jsonl",
+        json.dumps({"corpus": {"language_pair": "eng-crk/../x"}}) + '\n{"id": "a", "source": "x"}\n',
+    )
     assert "language code 'crk/../x' is not an ISO 639-3 code" in defects(read_corpus, p)[0]
 
 
 def test_language_arguments_are_checked(tmp_path):
     p = write(tmp_path / "c.jsonl", '{"id": "a", "source": "x"}\n')
     assert defects(read_corpus, p, source_lang="eng", target_lang="../crk") == [
-        f"{p}: --target-lang: language code '../crk' is not an ISO 639-3 code (three lowercase letters, e.g. crk, ewe, fra)"]
+        f"{p}: --target-lang: language code '../crk' is not an ISO 639-3 code "
+        "(three lowercase letters, e.g. crk, ewe, fra)"
+    ]
     assert corpus(p, source_lang="EN", target_lang="CRK").value.language_pair.target == "crk"
 
 
@@ -211,10 +231,14 @@ def test_a_harness_report_with_a_bad_target_code(tmp_path):
 
 
 def test_reviewer_languages_are_iso_codes(tmp_path):
-    p = write(tmp_path / "j.json", json.dumps({"reviewers": [{"reviewer_id": "r", "name": "R", "languages": ["crk", "x/../y"]}],
-                                               "judgments": []}))
+    p = write(
+        tmp_path / "j.json",
+        json.dumps({"reviewers": [{"reviewer_id": "r", "name": "R", "languages": ["crk", "x/../y"]}], "judgments": []}),
+    )
     assert [str(d) for d in read_judgments(p).defects] == [
-        f"{p}:1: languages: language code 'x/../y' is not an ISO 639-3 code (three lowercase letters, e.g. crk, ewe, fra)"]
+        f"{p}:1: languages: language code 'x/../y' is not an ISO 639-3 code "
+        "(three lowercase letters, e.g. crk, ewe, fra)"
+    ]
 
 
 def test_id_arguments_are_checked(tmp_path):

@@ -60,7 +60,9 @@ def test_round_trip_is_lossless(populated, tmp_path, suffix):
     assert summary["reviewers_added"] == 3 and summary["judgments_added"] == len(log) == 7
     assert J.export_log(other) == (reviewers, log)
     again = write_judgments(tmp_path / f"again.{suffix}", *J.export_log(other))
-    strip = (lambda t: [ln for ln in t.splitlines() if '"exported_at"' not in ln])
+    def strip(t: str) -> list[str]:
+        return [ln for ln in t.splitlines() if '"exported_at"' not in ln]
+
     assert strip(again.read_text(encoding="utf-8")) == strip(path.read_text(encoding="utf-8"))
     # re-import is a no-op
     assert J.import_log(other, read.reviewers, read.judgments, file=read.name)["judgments_added"] == 0
@@ -144,15 +146,16 @@ def test_bad_json_defects_are_located(populated, tmp_path):
     bad.write_text(
         '{"format": "mteval-judgments/1",\n'
         ' "reviewers": [\n'
-        '   {"reviewer_id": "r-ana", "name": "Ana Cardinal", "dialect": "Plains (y-dialect)", "languages": ["crk", "eng"],'
+        '   {"reviewer_id": "r-ana", "name": "Ana Cardinal", "dialect": "Plains (y-dialect)", '
+        '"languages": ["crk", "eng"],'
         ' "consent_scope": "research; publication, anonymised"}\n'
-        ' ],\n'
+        " ],\n"
         ' "judgments": [\n'
         '   {"reviewer_id": "r-ana", "run_id": "oracle", "entry_id": 1, "adequacy": 4},\n'
         '   {"reviewer_id": "r-ana", "run_id": "oracle", "entry_id": "4", "fluency": 0},\n'
         '   {"reviewer_id": "r-ana", "run_id": "oracle", "entry_id": "2", "score": 3},\n'
         '   "not an object"\n'
-        ' ]}\n',
+        " ]}\n",
         encoding="utf-8",
     )
     read = read_judgments(bad)
@@ -185,7 +188,10 @@ def test_unknown_extension_and_empty_csv(tmp_path):
 def test_allowlist_writers(tmp_path):
     rows = [{"word": "namôya", "kind": "Established", "occurrences": 2, "raters": 3, "run_id": "r1", "entry_id": "7"}]
     tsv = write_allowlist(tmp_path / "allow.tsv", rows)
-    assert tsv.read_text(encoding="utf-8") == "word\tkind\toccurrences\traters\trun_id\tentry_id\nnamôya\tEstablished\t2\t3\tr1\t7\n"
+    assert (
+        tsv.read_text(encoding="utf-8")
+        == "word\tkind\toccurrences\traters\trun_id\tentry_id\nnamôya\tEstablished\t2\t3\tr1\t7\n"
+    )
     jl = write_allowlist(tmp_path / "cases.jsonl", rows)
     assert json.loads(jl.read_text(encoding="utf-8")) == {
         "word": "namôya", "expect": "accept", "kind": "Established", "occurrences": 2, "raters": 3,

@@ -63,7 +63,9 @@ def test_hypothesis_line_count_mismatch(tmp_path):
     p = write(tmp_path / "h.txt", "a\nb\n")
     with pytest.raises(InputError) as ei:
         read_run(p, entry_ids=["1", "2", "3"])
-    assert [str(d) for d in ei.value.defects] == [f"{p}:3: line-count mismatch: the file has 2 lines but the corpus has 3 entries"]
+    assert [str(d) for d in ei.value.defects] == [
+        f"{p}:3: line-count mismatch: the file has 2 lines but the corpus has 3 entries"
+    ]
 
 
 def test_hypothesis_needs_corpus(tmp_path):
@@ -73,23 +75,67 @@ def test_hypothesis_needs_corpus(tmp_path):
 
 
 def test_harness_report_as_run(tmp_path):
-    report = {"run_id": "run_x", "config": {"corpus_path": "d/eng-cym-dev-v1.json", "model": "google/g",
-                                            "_model_id": "google/g-001", "prompt_version": "naive", "temperature": 0.0},
-              "overall": {"corpus_chrf": 50.0},
-              "entries": [{"id": "t1", "source": "Hi", "expected": "Helo", "predicted": "Shwmae", "raw_predicted": "Shwmae",
-                           "latency_s": 0.2, "cost_usd": 0.001, "error": None, "chrf_score": 10.0, "tool_call_count": 0},
-                          {"id": "t2", "source": "Bye", "expected": "Hwyl", "predicted": "", "error": "timeout"}]}
+    report = {
+        "run_id": "run_x",
+        "config": {
+            "corpus_path": "d/eng-cym-dev-v1.json",
+            "model": "google/g",
+            "_model_id": "google/g-001",
+            "prompt_version": "naive",
+            "temperature": 0.0,
+        },
+        "overall": {"corpus_chrf": 50.0},
+        "entries": [
+            {
+                "id": "t1",
+                "source": "Hi",
+                "expected": "Helo",
+                "predicted": "Shwmae",
+                "raw_predicted": "Shwmae",
+                "latency_s": 0.2,
+                "cost_usd": 0.001,
+                "error": None,
+                "chrf_score": 10.0,
+                "tool_call_count": 0,
+            },
+            {"id": "t2", "source": "Bye", "expected": "Hwyl", "predicted": "", "error": "timeout"},
+        ],
+    }
     loaded = read_run(write(tmp_path / "x_report.json", json.dumps(report)))
     run = loaded.value
     assert loaded.format == "harness-report"
     m = run.meta
-    assert (m.run_id, m.model_slug, m.model_id, m.condition, m.temperature) == ("run_x", "google/g", "google/g-001", "naive", 0.0)
+    assert (m.run_id, m.model_slug, m.model_id, m.condition, m.temperature) == (
+        "run_x",
+        "google/g",
+        "google/g-001",
+        "naive",
+        0.0,
+    )
     assert m.model_extra["harness_overall"] == {"corpus_chrf": 50.0}
     assert loaded.hints["harness_corpus_path"] == "d/eng-cym-dev-v1.json"
     assert loaded.hints["sources"] == {"t1": "Hi", "t2": "Bye"}
     t1, t2 = run.outputs
-    assert (t1.predicted, t1.raw_predicted, t1.latency_s, t1.model_extra) == ("Shwmae", "Shwmae", 0.2, {"tool_call_count": 0})
+    assert (t1.predicted, t1.raw_predicted, t1.latency_s, t1.model_extra) == (
+        "Shwmae",
+        "Shwmae",
+        0.2,
+        {"tool_call_count": 0},
+    )
     assert (t2.predicted, t2.error) == ("", "timeout")
+
+
+def test_harness_report_with_an_outputs_key_reads_every_entry_at_its_line(tmp_path):
+    text = ('{"config": {"model": "m"},\n'
+            ' "outputs": [1],\n'
+            ' "entries": [\n'
+            '  {"id": "a", "predicted": "x"},\n'
+            '  {"id": "b", "predicted": "y"}\n'
+            ' ]}\n')
+    loaded = read_run(write(tmp_path / "r_report.json", text))
+    assert loaded.format == "harness-report"
+    assert [o.id for o in loaded.value.outputs] == ["a", "b"]
+    assert loaded.lines == {"a": 4, "b": 5}
 
 
 def test_run_defects_collected(tmp_path):
@@ -148,7 +194,9 @@ def test_preview_jsonl_run_and_tsv_corpus(tmp_path):
 def test_preview_lists_defects_without_raising(tmp_path):
     pv = preview(write(tmp_path / "c.jsonl", '{"id": 1, "source": "a"}\n{oops\n'), n=5)
     assert pv.kind == "corpus" and len(pv.rows) == 1
-    assert [str(d) for d in pv.defects] == [f"{tmp_path / 'c.jsonl'}:2:2: invalid JSON: Expecting property name enclosed in double quotes"]
+    assert [str(d) for d in pv.defects] == [
+        f"{tmp_path / 'c.jsonl'}:2:2: invalid JSON: Expecting property name enclosed in double quotes"
+    ]
 
 
 def test_constructed_models_equal_validated_models(tmp_path):
@@ -161,7 +209,10 @@ def test_constructed_models_equal_validated_models(tmp_path):
     for e in corpus.entries:
         assert Entry.model_validate(e.model_dump()) == e
     run = read_run(demo_dir() / "crk-verbs.good.jsonl").value
-    p = write(tmp_path / "x.jsonl", '{"id": "a", "predicted": "x", "usage": {"prompt_tokens": 3, "extra_tokens": 1}, "note": 1}\n')
+    p = write(
+        tmp_path / "x.jsonl",
+        '{"id": "a", "predicted": "x", "usage": {"prompt_tokens": 3, "extra_tokens": 1}, "note": 1}\n',
+    )
     for o in run.outputs + read_run(p).value.outputs:
         again = Output.model_validate(o.model_dump())
         assert again == o

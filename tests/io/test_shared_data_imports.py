@@ -37,10 +37,16 @@ def test_mafand_fr_ewe_corpus_and_all_fr_ewe_predictions(workspace, shared_data)
 
 def test_crk_verbforms_corpus_and_runs(workspace, shared_data):
     d = shared_data / "crk" / "verbforms"
-    res = import_corpus_file(workspace, d / "corpus.jsonl", corpus_id="crk-verbforms", source_lang="eng", target_lang="crk")
+    res = import_corpus_file(
+        workspace, d / "corpus.jsonl", corpus_id="crk-verbforms", source_lang="eng", target_lang="crk"
+    )
     assert res.count == 571
     e = repo.get_entry(workspace, "crk-verbforms", "crk-v0001")
-    assert (e.source, e.reference, e.expected_morphology) == ("I say so", "nititwân", {"nititwân": "itwêw+V+AI+Ind+1Sg"})
+    assert (e.source, e.reference, e.expected_morphology) == (
+        "I say so",
+        "nititwân",
+        {"nititwân": "itwêw+V+AI+Ind+1Sg"},
+    )
     ids = {}
     for f in sorted((d / "runs").glob("*.jsonl")):
         r = import_run_file(workspace, f, corpus_id="crk-verbforms")
@@ -69,7 +75,12 @@ def test_crk_verbforms_corpus_and_runs(workspace, shared_data):
 
 def test_tatoeba_corpora_and_all_reports(workspace, shared_data):
     d = shared_data / "tatoeba"
-    expected = {"tatoeba-eng-cym-dev": 47, "tatoeba-eng-pam-dev": 48, "tatoeba-eng-sme-dev": 58, "tatoeba-eng-sna-dev": 47}
+    expected = {
+        "tatoeba-eng-cym-dev": 47,
+        "tatoeba-eng-pam-dev": 48,
+        "tatoeba-eng-sme-dev": 58,
+        "tatoeba-eng-sna-dev": 47,
+    }
     for f in sorted((d / "corpora").glob("*.json")):
         res = import_corpus_file(workspace, f)
         assert expected[res.id] == res.count

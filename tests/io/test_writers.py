@@ -25,24 +25,47 @@ def test_run_round_trip(tmp_path):
 
 
 def test_tsv_table_cells(tmp_path):
-    n = write_table([{"id": "1", "variants": ["a", "b"], "note": "x\ty\nz", "ok": True, "empty": None}], tmp_path / "t.tsv")
+    n = write_table(
+        [{"id": "1", "variants": ["a", "b"], "note": "x\ty\nz", "ok": True, "empty": None}], tmp_path / "t.tsv"
+    )
     assert n == 1
-    assert (tmp_path / "t.tsv").read_text(encoding="utf-8") == 'id\tvariants\tnote\tok\tempty\n1\t["a", "b"]\tx y z\ttrue\t\n'
+    assert (tmp_path / "t.tsv").read_text(
+        encoding="utf-8"
+    ) == 'id\tvariants\tnote\tok\tempty\n1\t["a", "b"]\tx y z\ttrue\t\n'
 
 
 def test_preview_report_and_glossary(tmp_path):
-    report = {"run_id": "r", "config": {"model": "m"}, "overall": {},
-              "entries": [{"id": str(i), "source": "s", "expected": "e", "predicted": "p", "chrf_score": 1} for i in range(12)]}
+    report = {
+        "run_id": "r",
+        "config": {"model": "m"},
+        "overall": {},
+        "entries": [
+            {"id": str(i), "source": "s", "expected": "e", "predicted": "p", "chrf_score": 1} for i in range(12)
+        ],
+    }
     p = tmp_path / "x_report.json"
     p.write_text(json.dumps(report), encoding="utf-8")
     pv = preview(p, n=3)
-    assert (pv.format, pv.kind, pv.total, pv.columns) == ("harness-report", "report", 12, ["id", "source", "expected", "predicted"])
+    assert (pv.format, pv.kind, pv.total, pv.columns) == (
+        "harness-report",
+        "report",
+        12,
+        ["id", "source", "expected", "predicted"],
+    )
     assert pv.meta["run_id"] == "r" and pv.meta["model"] == "m"
     g = tmp_path / "g.json"
     g.write_text(json.dumps({"eau": ["tsi"], "livre": "agbalẽ"}, ensure_ascii=False), encoding="utf-8")
     pv = preview(g)
-    assert (pv.kind, pv.rows) == ("glossary", [{"term": "eau", "targets": ["tsi"]}, {"term": "livre", "targets": ["agbalẽ"]}])
+    assert (pv.kind, pv.rows) == (
+        "glossary",
+        [{"term": "eau", "targets": ["tsi"]}, {"term": "livre", "targets": ["agbalẽ"]}],
+    )
     t = tmp_path / "h.txt"
     t.write_text("a\nb\n", encoding="utf-8")
     pv = preview(t)
-    assert (pv.format, pv.kind, pv.total, pv.rows) == ("text", "text", 2, [{"line": 1, "text": "a"}, {"line": 2, "text": "b"}])
+    assert (pv.format, pv.kind, pv.total, pv.rows) == (
+        "text",
+        "text",
+        2,
+        [{"line": 1, "text": "a"}, {"line": 2, "text": "b"}],
+    )
