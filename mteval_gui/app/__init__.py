@@ -6,8 +6,9 @@ the store or the core directly; this package joins the workspace (``store``) to 
 
 - ``workspace``: open a workspace, read what it holds; ``settings``: typed workspace settings.
 - ``imports``: corpora, runs, glossaries; ``analyzers``: list and install analyzers.
-- ``scoring``: scoring requests, jobs and the one background runner; ``evaluate``: one-shot
-  scoring of files; ``compare``: paired tests between scored runs.
+- ``scoring``: scoring requests, jobs and the one background runner; ``scoring_config``: what
+  to score and with which configuration (stored with each run, reused, stale runs found);
+  ``evaluate``: one-shot scoring of files; ``compare``: paired tests between scored runs.
 - ``runs``: the runs table (with the tier display); ``entries`` / ``entry_frame``: the entries
   table; ``entry_review``: what the review pane shows; ``diff``: character diffs.
 - ``review``: reviewers, judgments, sign-off, metric validation and audits.

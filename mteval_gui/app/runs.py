@@ -2,7 +2,7 @@
 
 A :class:`RunRow` combines the ``runs`` row (denormalised LYSS §9.1 columns, output counts),
 the stored run card (confidence intervals, caveats, metric availability, composite profile
-and breakdown, cost and speed) and the speaker sign-off state that decides whether a
+and breakdown, cost and speed, the scoring configuration) and the speaker sign-off state that decides whether a
 deployable or fluent tier is shown as confirmed or "pending speaker review"
 (:attr:`RunRow.tier_display`, the one place that decides it).
 """
@@ -15,7 +15,7 @@ from typing import Any
 from mteval_gui.app.metrics import run_metrics
 from mteval_gui.app.review import SignoffEvidence, signoff_status
 from mteval_gui.domain.metrics import MetricRole
-from mteval_gui.domain.runcard import CompositeValidation, RunCard
+from mteval_gui.domain.runcard import CompositeValidation, RunCard, ScoringConfiguration
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
 from mteval_gui.store import repo
@@ -59,6 +59,9 @@ class RunRow:
     validation: dict[str, str] = field(default_factory=dict)  # scores key / metric id -> validation level
     composite_validation: CompositeValidation | None = None
     card: RunCard | None = None
+    # how the run was scored: the run card's ``scoring`` block, else the configuration of a job in
+    # progress or interrupted (None: never scored, or scored before configurations were stored)
+    scoring: ScoringConfiguration | None = None
 
     @property
     def scored(self) -> bool:
@@ -122,6 +125,9 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
         r.entries_per_minute, r.avg_latency = s.entries_per_minute, s.avg_latency_seconds
         r.validation = dict(card.metric_validation)
         r.composite_validation = card.composite_validation
+        r.scoring = card.scoring
+    if r.scoring is None and row.get("scoring_config"):
+        r.scoring = ScoringConfiguration.model_validate(row["scoring_config"])
     if r.tier in REVIEW_GATED_TIERS:
         status = signoff_status(ws, r.run_id)
         r.confirmed, r.review_evidence = status["confirmed"], status["evidence"]

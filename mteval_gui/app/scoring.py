@@ -3,12 +3,15 @@
 This module joins the store and the pure scoring core:
 
 - :func:`build_request` loads the corpus, the run, the language cards, the glossary and the
-  review status from the workspace; the options are the workspace settings
-  (:func:`mteval_gui.app.settings.scoring_options_for`) with the caller's overrides on top,
-  so the CLI and the GUI score a workspace the same way.
+  review status from the workspace for a :class:`~mteval_gui.domain.runcard.ScoringConfiguration`
+  (by default the workspace settings — :func:`mteval_gui.app.settings.scoring_options_for` —
+  with the caller's overrides on top), so the CLI and the GUI score a workspace the same way.
 - :func:`score_workspace_run` calls :func:`mteval_gui.scoring.runner.score_run` with the
   workspace sink (:class:`mteval_gui.store.results.ResultsStore`): results are committed per
-  batch and a rerun resumes.
+  batch and a rerun resumes; the configuration is stored with the run and in its run card
+  (``scoring``). Which runs a request scores, and with which configuration (stored ones are
+  reused, stale ones rescored, current ones left alone), is decided by
+  :func:`mteval_gui.app.scoring_config.plan_scoring`.
 - :func:`score_runs` scores several runs one after the other; it is the target of the one
   background runner, :class:`mteval_gui.app.tasks.ProcessJob` (``SCORE_RUNS_TARGET``), used
   by ``mteval score --process`` and by the GUI: a long sacrebleu or HFST call holding the
@@ -16,8 +19,8 @@ This module joins the store and the pure scoring core:
 - :func:`refresh_review_status` brings a scored run's ``human_review`` block and displayed
   tier up to date without rescoring.
 
-The run glossary is the argument ``glossary`` (a glossary id or ``{term: [targets]}``);
-without it the corpus's glossary from the settings (``glossaries``), if any.
+The run glossary is the argument ``glossary`` (a workspace glossary id); without it the
+corpus's glossary from the settings (``glossaries``), if any.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mteval_gui.app.scoring_config import ScoringOverrides, plan_scoring, resolve_configuration
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.domain.corpus import Corpus
 from mteval_gui.domain.run import Run
-from mteval_gui.domain.runcard import HumanReview, RunCard
+from mteval_gui.domain.runcard import HumanReview, RunCard, ScoringConfiguration
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import CardError, MtevalError
 from mteval_gui.scoring import composite as comp
@@ -49,7 +53,7 @@ from mteval_gui.store.results import ResultsStore, load_run_card, load_run_card_
 SCORE_RUNS_TARGET = "mteval_gui.app.scoring:score_runs"
 __all__ = ["CancelToken", "Progress", "RunResult", "SCORE_RUNS_TARGET", "RunProgress", "make_request",
            "build_request", "score_workspace_run", "score_in_process", "score_runs", "refresh_review_status",
-           "partial_rescore_problem"]
+           "ScoringOverrides", "plan_scoring", "resolve_configuration"]
 SCORING_STAGE = "scoring"
 
 
@@ -63,15 +67,10 @@ def _review_status(ws: Workspace, run_id: str) -> HumanReview | None:
     return HumanReview(**{k: v for k, v in d.items() if k in HumanReview.model_fields})
 
 
-def _glossary(ws: Workspace, corpus_id: str, glossary: str | Mapping[str, Sequence[str]] | None) -> dict[str, list[str]]:
-    from mteval_gui.app.settings import load_settings
-
-    if isinstance(glossary, Mapping):
-        return {str(k): list(v) for k, v in glossary.items()}
-    gid = glossary or load_settings(ws).glossaries.get(corpus_id)
-    if not gid:
+def _glossary_terms(ws: Workspace, glossary_id: str | None) -> dict[str, list[str]]:
+    if not glossary_id:
         return {}
-    return {str(k): list(v) for k, v in repo.get_glossary(ws, str(gid))["terms"].items()}
+    return {str(k): list(v) for k, v in repo.get_glossary(ws, glossary_id)["terms"].items()}
 
 
 def _language_card(corpus_id: str, side: str, code: str) -> tuple[LanguageCard | None, str | None]:
@@ -115,25 +114,39 @@ def make_request(corpus: Corpus, run: Run, *, corpus_sha256: str | None, options
     )
 
 
+def _configuration(ws: Workspace, run_id: str, configuration: ScoringConfiguration | None, *,
+                   metrics: Sequence[str] | None, exclude: Sequence[str], batch_size: int, seed: int,
+                   n_bootstrap: int, options: ScoringOptions | None, params: Mapping[str, Any] | None,
+                   glossary: str | None) -> ScoringConfiguration:
+    if configuration is not None:
+        return configuration
+    overrides = ScoringOverrides(tuple(metrics) if metrics else None, tuple(exclude), options, glossary, seed,
+                                 n_bootstrap, batch_size, dict(params) if params else None)
+    return resolve_configuration(ws, run_id, None, overrides)
+
+
 def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None = None,
                   exclude: Sequence[str] = (), batch_size: int = DEFAULT_BATCH_SIZE, seed: int = DEFAULT_SEED,
                   n_bootstrap: int = DEFAULT_BOOTSTRAP, options: ScoringOptions | None = None,
-                  params: Mapping[str, Any] | None = None,
-                  glossary: str | Mapping[str, Sequence[str]] | None = None) -> ScoringRequest:
+                  params: Mapping[str, Any] | None = None, glossary: str | None = None,
+                  configuration: ScoringConfiguration | None = None) -> ScoringRequest:
     """The :class:`ScoringRequest` of a workspace run (nothing is scored yet).
 
-    ``options`` are overrides: the fields the caller set win over the workspace settings.
+    With ``configuration`` the other arguments are ignored; without it the configuration is the
+    workspace settings with these arguments on top (``options``: the fields the caller set win).
     """
-    from mteval_gui.app.settings import scoring_options_for
-
+    config = _configuration(ws, run_id, configuration, metrics=metrics, exclude=exclude, batch_size=batch_size,
+                            seed=seed, n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary)
     run = repo.get_run(ws, run_id)
     corpus = repo.get_corpus(ws, run.corpus_id)
     info = repo.get_corpus_info(ws, run.corpus_id)
     request = make_request(
-        corpus, run, corpus_sha256=info.get("sha256"),
-        options=scoring_options_for(ws, corpus.language_pair.target, options),
-        glossary=_glossary(ws, run.corpus_id, glossary), metrics=metrics, exclude=exclude, params=params,
-        batch_size=batch_size, seed=seed, n_bootstrap=n_bootstrap, human_review=_review_status(ws, run_id))
+        corpus, run, corpus_sha256=info.get("sha256"), options=config.options,
+        glossary=_glossary_terms(ws, config.glossary), metrics=config.metrics, exclude=config.exclude,
+        params=config.params, batch_size=config.batch_size or DEFAULT_BATCH_SIZE,
+        seed=config.seed if config.seed is not None else DEFAULT_SEED,
+        n_bootstrap=config.n_bootstrap if config.n_bootstrap is not None else DEFAULT_BOOTSTRAP,
+        human_review=_review_status(ws, run_id))
     request.run_id = run_id
     from mteval_gui.store.versions import speaker_variants
 
@@ -141,39 +154,63 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
     return request
 
 
+class _ConfiguredResults(ResultsStore):
+    """The workspace sink that stores the job's configuration with the run: when the job begins,
+    then completed (metric versions, COMET model) in the run card's ``scoring`` block."""
+
+    def __init__(self, ws: Workspace, configuration: ScoringConfiguration) -> None:
+        super().__init__(ws, configuration.model_dump(mode="json"))
+        self.configuration = configuration
+
+    def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
+        versions = {m.metric_id: (m.extra or {}).get("version") for m in metric_rows}
+        comet = ((run_card.get("scores") or {}).get("comet_model") or None) if any(
+            m.metric_id == "core.comet" and m.availability == "ok" for m in metric_rows) else None
+        self.configuration = self.configuration.model_copy(update={"metric_versions": versions, "comet_model": comet})
+        super().write_run(run_id, {**run_card, "scoring": self.configuration.model_dump(mode="json")}, metric_rows)
+
+
 def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None = None,
                         exclude: Sequence[str] = (), batch_size: int = DEFAULT_BATCH_SIZE, seed: int = DEFAULT_SEED,
                         n_bootstrap: int = DEFAULT_BOOTSTRAP, options: ScoringOptions | None = None,
-                        params: Mapping[str, Any] | None = None,
-                        glossary: str | Mapping[str, Sequence[str]] | None = None,
+                        params: Mapping[str, Any] | None = None, glossary: str | None = None,
+                        configuration: ScoringConfiguration | None = None,
                         on_progress: Callable[[Progress], None] | None = None,
                         cancel: CancelToken | None = None) -> RunResult:
-    """Score a workspace run (resuming committed batches) and store its run card.
+    """Score a workspace run (resuming committed batches) and store its run card and configuration.
 
-    One job scores a run at a time: a second one raises ``RunBusy`` (a ``StoreError``) naming the first.
+    ``configuration`` (e.g. from :func:`~mteval_gui.app.scoring_config.plan_scoring`) says exactly
+    how; without it, the workspace settings with the other arguments on top (the run is scored
+    as asked, whatever it was scored with before). One job scores a run at a time: a second one
+    raises ``RunBusy`` (a ``StoreError``) naming the first.
     """
     from mteval_gui.store.locks import run_lock
 
     with run_lock(ws, run_id, purpose="scored"):
         return _score_workspace_run(ws, run_id, metrics=metrics, exclude=exclude, batch_size=batch_size, seed=seed,
                                     n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary,
-                                    on_progress=on_progress, cancel=cancel)
+                                    configuration=configuration, on_progress=on_progress, cancel=cancel)
 
 
 def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None, exclude: Sequence[str],
                          batch_size: int, seed: int, n_bootstrap: int, options: ScoringOptions | None,
-                         params: Mapping[str, Any] | None, glossary: str | Mapping[str, Sequence[str]] | None,
+                         params: Mapping[str, Any] | None, glossary: str | None,
+                         configuration: ScoringConfiguration | None,
                          on_progress: Callable[[Progress], None] | None, cancel: CancelToken | None) -> RunResult:
     from mteval_gui.store.fst_cache import WorkspaceFstCache
 
-    request = build_request(ws, run_id, metrics=metrics, exclude=exclude, batch_size=batch_size, seed=seed,
-                            n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary)
+    config = _configuration(ws, run_id, configuration, metrics=metrics, exclude=exclude, batch_size=batch_size,
+                            seed=seed, n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary)
+    request = build_request(ws, run_id, configuration=config)
     factory = WorkspaceFstCache.factory(ws)
     request.options["fst_cache"] = factory
+    sink = _ConfiguredResults(ws, config)
     try:
-        return score_run(request, on_progress=on_progress, cancel=cancel, sink=ResultsStore(ws))
+        result = score_run(request, on_progress=on_progress, cancel=cancel, sink=sink)
     finally:
         factory.flush()
+    result.run_card = result.run_card.model_copy(update={"scoring": sink.configuration})
+    return result
 
 
 def refresh_review_status(ws: Workspace, run_id: str) -> RunCard | None:
@@ -191,35 +228,22 @@ def refresh_review_status(ws: Workspace, run_id: str) -> RunCard | None:
     return RunCard.model_validate(card)
 
 
-def partial_rescore_problem(ws: Workspace, run_ids: Sequence[str], metrics: Sequence[str] | None) -> str | None:
-    """Why scoring only ``metrics`` would drop other scores of an already scored run (None: it would not)."""
-    if not metrics:
-        return None
-    wanted = set(metrics)
-    for run_id in run_ids:
-        card = load_run_card(ws, run_id)
-        if card is None:
-            continue
-        others = sorted(m for m, a in card.metric_availability.items() if "." in m and a == "ok" and m not in wanted)
-        if others:
-            return (f"run {run_id} is already scored with {len(others)} other metric(s) ({', '.join(others[:6])}"
-                    f"{', …' if len(others) > 6 else ''}); --metrics would keep only {', '.join(sorted(wanted))}")
-    return None
-
-
 def score_in_process(ws: Workspace, run_id: str, *, options: ScoringOptions | None = None,
+                     configuration: ScoringConfiguration | None = None,
                      on_progress: Callable[[Any], None] | None = None, cancel: CancelToken | None = None,
                      **score_kwargs: Any) -> RunCard:
     """:func:`score_workspace_run` in a child process (the runner the GUI uses); returns the stored card.
 
-    Cancelling the token stops the child between batches (:class:`~mteval_gui.errors.Cancelled`).
+    ``configuration`` as for :func:`score_workspace_run`; without it the configuration is made
+    here from the settings, ``options`` and ``score_kwargs``. Cancelling the token stops the
+    child between batches (:class:`~mteval_gui.errors.Cancelled`).
     """
     from mteval_gui.app.tasks import ProcessJob
 
-    job = ProcessJob(SCORE_RUNS_TARGET, {
-        "db_path": str(ws.path), "run_ids": [run_id],
-        "options": options.model_dump(mode="json", exclude_unset=True) if options is not None else None,
-        "score_kwargs": score_kwargs})
+    if configuration is None:
+        configuration = resolve_configuration(ws, run_id, None, ScoringOverrides.of(options=options, **score_kwargs))
+    job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(ws.path), "run_ids": [run_id],
+                                         "configurations": {run_id: configuration.model_dump(mode="json")}})
     job.run(on_progress or (lambda _p: None), lambda _x: None,
             should_cancel=(lambda: cancel.cancelled) if cancel is not None else None)
     card = load_run_card(ws, run_id)
@@ -245,32 +269,50 @@ class RunProgress:
 
 
 def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None = None, *,
-               score_kwargs: dict[str, Any] | None = None,
-               on_progress: Callable[[Any], None], on_partial: Callable[[Any], None],
+               score_kwargs: dict[str, Any] | None = None, configurations: dict[str, Any] | None = None,
+               replace: bool = False, on_progress: Callable[[Any], None], on_partial: Callable[[Any], None],
                cancel_event: Any) -> list[dict[str, Any]]:
     """Score ``run_ids`` one after the other (the target of :class:`~mteval_gui.app.tasks.ProcessJob`).
 
+    With ``configurations`` (``{run_id: ScoringConfiguration JSON}``, e.g. from
+    :meth:`~mteval_gui.app.scoring_config.ScoringPlan.job_kwargs`) each run is scored with its
+    own. Without, the runs are planned here by :func:`~mteval_gui.app.scoring_config.plan_scoring`
+    — the rule ``mteval score`` follows: unscored, incomplete and stale runs are scored, current
+    ones skipped, a change to a scored run's configuration needs ``replace`` (else
+    :class:`~mteval_gui.errors.MtevalError` before anything is scored). ``options`` (a
+    :class:`ScoringOptions` as JSON) and ``score_kwargs`` (``metrics``, ``exclude``, ``glossary``,
+    ``seed``, ``n_bootstrap``, ``batch_size``, ``params``) are the overrides.
+
     Reports :class:`RunProgress`; partial results are ``{"run_id", "done", "total"}`` after each
-    committed batch and ``{"run_id", "finished": True, "composite", "tier"}`` when a
-    run's card is stored. ``options`` is a :class:`ScoringOptions` as JSON (overrides of the
-    workspace settings); ``score_kwargs`` the other arguments of :func:`score_workspace_run`.
-    Cancelling stops between batches (:class:`~mteval_gui.errors.Cancelled`); stored batches
-    are kept and a rerun resumes.
+    committed batch, ``{"run_id", "finished": True, "composite", "tier"}`` when a run's card is
+    stored and ``{"run_id", "skipped": True, "message"}`` for a run left alone. Cancelling stops
+    between batches (:class:`~mteval_gui.errors.Cancelled`); stored batches are kept and a rerun
+    resumes.
     """
     token = CancelToken(cancel_event)
     ws = Workspace(db_path)
-    overrides = ScoringOptions(**options) if options else None
     summaries: list[dict[str, Any]] = []
     try:
-        for index, run_id in enumerate(run_ids):
+        if configurations is not None:
+            jobs = [(run_id, ScoringConfiguration.model_validate(configurations[run_id])) for run_id in run_ids]
+        else:
+            overrides = ScoringOverrides.of(options=ScoringOptions(**options) if options else None,
+                                            **(score_kwargs or {}))
+            plan = plan_scoring(ws, run_ids, overrides, replace=replace)
+            plan.require_allowed()
+            for p in plan.skipped:
+                summary = {"run_id": p.run_id, "skipped": True, "message": p.message}
+                on_partial(summary)
+                summaries.append(summary)
+            jobs = [(p.run_id, p.configuration) for p in plan.to_score]
+        for index, (run_id, configuration) in enumerate(jobs):
             def progress(p: Any, run_id: str = run_id, index: int = index) -> None:
-                on_progress(RunProgress(run_id, index, len(run_ids), int(p.done), int(p.total), str(p.stage),
+                on_progress(RunProgress(run_id, index, len(jobs), int(p.done), int(p.total), str(p.stage),
                                         str(getattr(p, "message", "") or "")))
                 if p.stage == SCORING_STAGE and p.done > 0:
                     on_partial({"run_id": run_id, "done": int(p.done), "total": int(p.total)})
 
-            result = score_workspace_run(ws, run_id, options=overrides, on_progress=progress, cancel=token,
-                                         **(score_kwargs or {}))
+            result = score_workspace_run(ws, run_id, configuration=configuration, on_progress=progress, cancel=token)
             card = result.run_card
             summary = {"run_id": run_id, "finished": True, "composite": card.scores.composite,
                        "tier": card.scores.quality_tier}

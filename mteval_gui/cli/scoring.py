@@ -1,8 +1,12 @@
 """Scoring commands.
 
-- ``mteval score RUN… [--all] [--metrics ID…] [--batch-size N] [--seed N] [--gloss-file LANG=PATH]
-  [--comet-model NAME] [--heavy]`` — score workspace runs with a progress bar. Ctrl-C stops between two batches (a second Ctrl-C stops at
-  once); committed batches are kept and running the command again resumes.
+- ``mteval score RUN… [--all] [--replace] [--metrics ID…] [--batch-size N] [--seed N]
+  [--gloss-file LANG=PATH] [--comet-model NAME] [--heavy]`` — score workspace runs with a
+  progress bar: unscored, incomplete and stale runs (an input changed) are scored, current ones
+  left alone; a scored run keeps its stored configuration, and changing it needs ``--replace``
+  (the command says what changes; :mod:`mteval_gui.app.scoring_config`). Ctrl-C stops between
+  two batches (a second Ctrl-C stops at once); committed batches are kept and running the
+  command again resumes.
 - ``mteval evaluate --corpus FILE --run FILE [--lang CODE] [--glossary FILE] [--analyzer PATH]
   -o card.json`` — one shot, no workspace: read, score, write the run card.
 - ``mteval compare RUN… --baseline RUN [--test ar|bootstrap] [--holm]`` — paired tests of each
@@ -29,15 +33,18 @@ from mteval_gui.errors import Cancelled, MtevalError
 def register(subparsers: Any) -> None:
     sp = subparsers.add_parser("score", help="score workspace runs (resumable; Ctrl-C stops between batches)")
     sp.add_argument("runs", nargs="*", metavar="RUN", help="run ids (see `mteval list runs`)")
-    sp.add_argument("--all", action="store_true", help="score every run of the workspace")
+    sp.add_argument("--all", action="store_true",
+                    help="every run of the workspace that is unscored, incomplete or stale (an input changed)")
     sp.add_argument("--metrics", nargs="+", metavar="ID",
                     help="score only these metric ids (e.g. core.chrf); on a scored run this needs --replace")
     sp.add_argument("--replace", action="store_true",
-                    help="with --metrics on a scored run: replace its scores by those of the named metrics only")
-    sp.add_argument("--exclude", nargs="+", metavar="ID", default=[], help="skip these metric ids")
-    sp.add_argument("--batch-size", type=int, default=50, metavar="N", help="entries per committed batch (default 50)")
-    sp.add_argument("--seed", type=int, default=12345, metavar="N", help="bootstrap seed (default 12345)")
-    sp.add_argument("--bootstrap", type=int, default=1000, metavar="B", help="bootstrap resamples (default 1000)")
+                    help="score scored runs again: with their stored configuration, changed by the options given")
+    sp.add_argument("--exclude", nargs="+", metavar="ID", help="skip these metric ids")
+    sp.add_argument("--batch-size", type=int, metavar="N",
+                    help="entries per committed batch (default: the stored one, else 50)")
+    sp.add_argument("--seed", type=int, metavar="N", help="bootstrap seed (default: the stored one, else 12345)")
+    sp.add_argument("--bootstrap", type=int, metavar="B",
+                    help="bootstrap resamples (default: the stored number, else 1000)")
     sp.add_argument("--glossary", metavar="ID", help="workspace glossary id used for terminology")
     sp.add_argument("--analyzer", metavar="PATH", help="analyzer (.hfstol) to use instead of the installed one")
     sp.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
@@ -49,7 +56,8 @@ def register(subparsers: Any) -> None:
     ep = subparsers.add_parser("evaluate", help="score a corpus file and a run file without a workspace")
     ep.add_argument("--corpus", required=True, metavar="FILE", help="corpus file (JSON, JSONL, TSV, CSV, harness)")
     ep.add_argument("--ref", metavar="FILE", help="reference file when the corpus is a plain source text file")
-    ep.add_argument("--run", required=True, metavar="FILE", help="run file (JSONL/JSON, hypothesis text, harness report)")
+    ep.add_argument("--run", required=True, metavar="FILE",
+                    help="run file (JSONL/JSON, hypothesis text, harness report)")
     ep.add_argument("--lang", "--target-lang", dest="lang", metavar="CODE",
                     help="target language (ISO 639-3) when the corpus does not say")
     ep.add_argument("--source-lang", metavar="CODE", help="source language (ISO 639-3) when the corpus does not say")
@@ -128,7 +136,7 @@ class _Interrupts:
         self.token = token
         self._old: Any = None
 
-    def __enter__(self) -> "_Interrupts":
+    def __enter__(self) -> _Interrupts:
         try:
             self._old = signal.signal(signal.SIGINT, self._handle)
         except ValueError:  # not the main thread: no signal handling
@@ -179,44 +187,50 @@ def _unavailable_lines(card: Any) -> list[str]:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.app import workspace
-    from mteval_gui.app.scoring import partial_rescore_problem, score_in_process, score_workspace_run
-    from mteval_gui.app.scoring import CancelToken
+    from mteval_gui.app.scoring import CancelToken, score_in_process, score_workspace_run
+    from mteval_gui.app.scoring_config import ScoringOverrides, plan_scoring
 
     ws = open_workspace(args)
     runs = list(args.runs)
-    if args.all:
-        runs += [r["run_id"] for r in workspace.list_runs(ws) if r["run_id"] not in runs]
-    if not runs:
+    if not runs and not args.all:
         raise MtevalError("name at least one run (or --all)")
     for r in runs:
         workspace.require_run(ws, r)
-    if not args.replace:
-        problem = partial_rescore_problem(ws, runs, args.metrics)
-        if problem:
-            raise MtevalError(problem + ". Add --replace to do that, or use --heavy (optionally with --exclude) "
-                              "to add model-based metrics to the full set")
-    options = scoring_options(args)
+    if args.all:
+        runs += [r["run_id"] for r in workspace.list_runs(ws) if r["run_id"] not in runs]
+    overrides = ScoringOverrides.of(metrics=args.metrics, exclude=args.exclude, options=scoring_options(args),
+                                    glossary=args.glossary, seed=args.seed, n_bootstrap=args.bootstrap,
+                                    batch_size=args.batch_size)
+    plan = plan_scoring(ws, runs, overrides, replace=args.replace)
+    plan.require_allowed()
+    for p in plan.skipped:
+        print(p.message)
     token = CancelToken()
-    kwargs: dict[str, Any] = dict(metrics=args.metrics, exclude=args.exclude, batch_size=args.batch_size,
-                                  seed=args.seed, n_bootstrap=args.bootstrap, glossary=args.glossary)
     with _Interrupts(token):
-        for run_id in runs:
+        for p in plan.to_score:
+            run_id = p.run_id
+            if p.message:
+                print(p.message)
             bar = ProgressBar(run_id)
             try:
                 if args.process:
-                    card = score_in_process(ws, run_id, options=options, on_progress=bar, cancel=token, **kwargs)
+                    card = score_in_process(ws, run_id, configuration=p.configuration, on_progress=bar, cancel=token)
                 else:
-                    card = score_workspace_run(ws, run_id, options=options, on_progress=bar, cancel=token,
-                                               **kwargs).run_card
+                    card = score_workspace_run(ws, run_id, configuration=p.configuration, on_progress=bar,
+                                               cancel=token).run_card
             except Cancelled:
                 bar.close()
                 print(f"mteval: {run_id}: cancelled; committed batches are kept: run the same command again "
-                      "(same metrics and --batch-size) to resume", file=sys.stderr)
+                      "to resume", file=sys.stderr)
                 return EXIT_CANCELLED
             bar.close()
             print(_summary_line(card))
             for line in _unavailable_lines(card):
                 print(line)
+    if not runs:
+        print("the workspace has no runs: import one first (`mteval import run FILE --corpus ID`)")
+    elif not plan.to_score:
+        print(f"nothing to score: {'every run is' if len(plan.runs) > 1 else 'the run is'} up to date")
     return 0
 
 

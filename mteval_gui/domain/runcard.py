@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from mteval_gui.domain.metrics import MetricDescriptor, ValidationLevel
+from mteval_gui.domain.settings import ScoringOptions
 
 CARD_FORMAT = "mteval-runcard/1"
 
@@ -170,6 +171,43 @@ class HumanReview(BaseModel):
     esa_entries: int = Field(default=0, description="entries with at least one judgment carrying error spans")
 
 
+class ScoringFile(BaseModel):
+    """A file a scoring job read (an analyzer or a gloss dictionary), with its content hash."""
+
+    role: str = Field(description="analyzer or gloss")
+    kind: str | None = Field(default=None, description="analyzer kind: strict, descriptive or generator")
+    language: str
+    path: str = Field(description="absolute path when scored")
+    sha256: str | None = Field(default=None, description="sha256 of the content (a folder: of its files); "
+                                                           "null: the file did not exist")
+
+
+class ScoringConfiguration(BaseModel):
+    """How a run was scored: what to score it again with, and the inputs that make it stale when they change."""
+
+    metrics: list[str] | None = Field(default=None,
+                                      description="metric ids asked for (null: every metric that applies)")
+    exclude: list[str] = Field(default_factory=list, description="metric ids left out")
+    options: ScoringOptions = Field(default_factory=ScoringOptions,
+                                    description="analyzer files, gloss files (of the run's target language), "
+                                                "COMET model, multi-reference and heavy-metric switches")
+    glossary: str | None = Field(default=None, description="workspace glossary id used for terminology")
+    glossary_sha256: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict, description="metric parameters")
+    seed: int | None = None
+    n_bootstrap: int | None = None
+    batch_size: int | None = None
+    files: list[ScoringFile] = Field(default_factory=list, description="analyzer and gloss files read")
+    comet_model: str | None = Field(default=None, description="the COMET model the job used, if COMET ran")
+    metric_versions: dict[str, str | None] = Field(default_factory=dict,
+                                                   description="metric id -> version, every metric of the job")
+    corpus_sha256: str | None = None
+    run_sha256: str | None = None
+    language_card_sha256: str | None = None
+    recorded: bool = Field(default=True, description="false: reconstructed from a scoring job of an older "
+                                                     "version that did not record its configuration")
+
+
 class EntryResult(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -224,4 +262,7 @@ class RunCard(BaseModel):
     language_card_sha256: str | None = None
     human_review: HumanReview = Field(default_factory=HumanReview)
     bootstrap_seed: int | None = None
+    scoring: ScoringConfiguration | None = Field(
+        default=None, description="the scoring configuration: metric set, options, files read (sha256), "
+                                  "metric versions and input hashes; a rescore reuses it")
     results: list[EntryResult] = Field(default_factory=list)

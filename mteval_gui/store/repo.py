@@ -442,11 +442,18 @@ def _run_row(ws: Workspace, run_id: str) -> dict[str, Any]:
 
 
 def get_run_info(ws: Workspace, run_id: str) -> dict[str, Any]:
-    """The runs row of ``run_id`` (run card JSON left out; ``meta``/``pricing`` decoded)."""
-    d = _run_row(ws, run_id)
-    d.pop("run_card", None)
+    """The runs row of ``run_id`` without the run card JSON (not even read) plus ``has_run_card``;
+    ``meta``, ``pricing`` and ``scoring_config`` decoded."""
+    cols = ", ".join(f'"{c}"' for c in _run_columns(ws))
+    row = ws.conn.execute(f"SELECT {cols}, run_card IS NOT NULL AS has_run_card FROM runs WHERE run_id = ?",
+                          (run_id,)).fetchone()
+    if row is None:
+        raise NotFoundError(f"no run {run_id!r} in the workspace")
+    d = dict(row)
+    d["has_run_card"] = bool(d["has_run_card"])
     d["meta"] = _loads(d.get("meta"), {})
     d["pricing"] = _loads(d.get("pricing"))
+    d["scoring_config"] = _loads(d.get("scoring_config"))
     return d
 
 
@@ -532,7 +539,7 @@ def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any
     """Rows of the runs table (without the run card JSON) plus output counts, in import order.
 
     Extra keys: ``n_outputs``, ``n_missing``, ``n_errors``, ``n_empty`` (missing, error or
-    blank output), ``has_run_card``; ``meta`` and ``pricing`` are decoded.
+    blank output), ``has_run_card``; ``meta``, ``pricing`` and ``scoring_config`` are decoded.
     """
     cols = ", ".join(f'r."{c}"' for c in _run_columns(ws))
     sql = (
@@ -552,6 +559,7 @@ def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any
         d = dict(row)
         d["meta"] = _loads(d.get("meta"), {})
         d["pricing"] = _loads(d.get("pricing"))
+        d["scoring_config"] = _loads(d.get("scoring_config"))
         d["has_run_card"] = bool(d["has_run_card"])
         for k in ("n_outputs", "n_missing", "n_errors", "n_empty"):
             d[k] = int(d[k] or 0)

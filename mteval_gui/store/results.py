@@ -45,10 +45,15 @@ def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
 
 
 class ResultsStore:
-    """The workspace sink of a scoring job (one instance per thread; uses ``ws.conn``)."""
+    """The workspace sink of a scoring job (one instance per thread; uses ``ws.conn``).
 
-    def __init__(self, ws: Workspace) -> None:
+    ``scoring_config`` (JSON) is stored as the run's ``scoring_config`` when the job begins, in
+    the same transaction; when the run card is written, its ``scoring`` block replaces it.
+    """
+
+    def __init__(self, ws: Workspace, scoring_config: Mapping[str, Any] | None = None) -> None:
         self.ws = ws
+        self.scoring_config = scoring_config
 
     # -- job -----------------------------------------------------------------
 
@@ -67,6 +72,9 @@ class ResultsStore:
                 (run_id, _dumps(config), config_hash, batch_size, n_batches, utcnow()),
             )
             conn.execute("UPDATE runs SET status = 'scoring' WHERE run_id = ?", (run_id,))
+            if self.scoring_config is not None:
+                conn.execute("UPDATE runs SET scoring_config = ? WHERE run_id = ?",
+                             (_dumps(dict(self.scoring_config)), run_id))
         return self.done_batches(run_id, config_hash)
 
     def done_batches(self, run_id: str, config_hash: str) -> set[int]:
@@ -110,6 +118,9 @@ class ResultsStore:
             conn.execute(
                 f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
                 (*cols.values(), _dumps(run_card), utcnow(), run_id))
+            if run_card.get("scoring") is not None:
+                conn.execute("UPDATE runs SET scoring_config = ? WHERE run_id = ?",
+                             (_dumps(run_card["scoring"]), run_id))
 
     def mark_job(self, run_id: str, state: str) -> None:
         with self.ws.transaction() as conn:
@@ -266,6 +277,14 @@ def run_metric_rows(ws: Workspace, run_id: str) -> list[dict[str, Any]]:
             for m, a, r, v, x in cur]
 
 
+def load_scoring_config(ws: Workspace, run_id: str) -> dict[str, Any] | None:
+    """The stored scoring configuration of the run's latest job (None: never recorded)."""
+    row = ws.conn.execute("SELECT scoring_config FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return json.loads(row[0])
+
+
 def scoring_job(ws: Workspace, run_id: str) -> dict[str, Any] | None:
     """The run's scoring job: config, hash, batch size, batches done, state (None if never scored)."""
     row = ws.conn.execute("SELECT * FROM scoring_jobs WHERE run_id = ?", (run_id,)).fetchone()
@@ -286,5 +305,5 @@ def clear_results(ws: Workspace, run_id: str) -> None:
             conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
         cols = ", ".join(f'"{c}" = NULL' for c in RUN_CARD_COLUMNS.values()
                          if c not in ("model_slug", "condition", "elapsed_seconds"))
-        conn.execute(f"UPDATE runs SET {cols}, run_card = NULL, status = 'imported', scored_at = NULL WHERE run_id = ?",
-                     (run_id,))
+        conn.execute(f"UPDATE runs SET {cols}, run_card = NULL, scoring_config = NULL, status = 'imported',"
+                     " scored_at = NULL WHERE run_id = ?", (run_id,))

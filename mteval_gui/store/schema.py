@@ -24,6 +24,8 @@ refuse them, which blocked every later judgment of the same reviewer, run and en
 v5 adds ``run_locks``: the job scoring a run (store/locks.py).
 v6 adds ``entries_fts`` and ``outputs_fts``, FTS5 trigram indexes kept in sync by the store
 (store/search.py), made with sqlite-utils.
+v7 adds ``runs.scoring_config``: the scoring configuration of the run's latest job (JSON of
+``ScoringConfiguration``), written when the job starts and completed when its run card is stored.
 """
 
 from __future__ import annotations
@@ -352,8 +354,14 @@ def _v6(conn: sqlite3.Connection) -> None:
     enable_search(conn)
 
 
+# v7: the scoring configuration stored with each scored run.
+_V7 = """
+ALTER TABLE runs ADD COLUMN scoring_config TEXT;
+"""
+
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _V7]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -220,7 +220,8 @@ def test_partial_metric_rescore_of_a_scored_run_needs_replace(toy_ws, capsys):
     # naming fewer metrics would silently drop chrF++ from the stored card: refused, card kept
     assert main(["--db", db, "score", "good", "--metrics", "core.exact", "--bootstrap", "20"]) == 1
     err = capsys.readouterr().err
-    assert "already scored with 1 other metric(s) (core.chrf)" in err and "--replace" in err
+    assert ("good: already scored with another configuration; this would change: metrics: core.chrf, core.exact "
+            "→ core.exact (drops core.chrf)") in err and "add --replace" in err
     from mteval_gui.store import Workspace
     from mteval_gui.store.results import load_run_card
 
