@@ -164,8 +164,8 @@ class _ConfiguredResults(ResultsStore):
 
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
         versions = {m.metric_id: (m.extra or {}).get("version") for m in metric_rows}
-        comet = ((run_card.get("scores") or {}).get("comet_model") or None) if any(
-            m.metric_id == "core.comet" and m.availability == "ok" for m in metric_rows) else None
+        comet_ran = (run_card.get("metric_availability") or {}).get("comet_score") == "ok"
+        comet = ((run_card.get("scores") or {}).get("comet_model") or None) if comet_ran else None
         self.configuration = self.configuration.model_copy(update={"metric_versions": versions, "comet_model": comet})
         super().write_run(run_id, {**run_card, "scoring": self.configuration.model_dump(mode="json")}, metric_rows)
 
