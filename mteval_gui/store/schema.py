@@ -354,14 +354,14 @@ def _v6(conn: sqlite3.Connection) -> None:
     enable_search(conn)
 
 
-# v7: the scoring configuration stored with each scored run.
-_V7 = """
-ALTER TABLE runs ADD COLUMN scoring_config TEXT;
-"""
+def _v7(conn: sqlite3.Connection) -> None:
+    """The scoring configuration stored with each scored run (a column added once)."""
+    if "scoring_config" not in {r[1] for r in conn.execute("PRAGMA table_info(runs)")}:
+        conn.execute("ALTER TABLE runs ADD COLUMN scoring_config TEXT")
 
 
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _V7]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -12,7 +12,7 @@ from mteval_gui.domain.corpus import Corpus, LanguagePair
 from mteval_gui.domain.run import Run, RunMeta
 from mteval_gui.io.records import make_entry, make_output
 from mteval_gui.store import Workspace, repo
-from mteval_gui.store.schema import SCHEMA_VERSION
+from mteval_gui.store.schema import MIGRATIONS, _v6
 from mteval_gui.store.search import search_enabled, search_entries, search_positions
 
 SOURCES = ["He sees the dog", "She walks to the river", "The \"quoted\" word", "Ahcâhk nipâw", "Two dogs"]
@@ -113,7 +113,7 @@ def test_an_older_workspace_gets_its_index_on_migration(tmp_path):
     for t in ("entries", "outputs"):
         w.db[t].disable_fts()
     w.conn.execute("DROP TABLE fts_indexed")
-    w.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION - 1}")
+    w.conn.execute(f"PRAGMA user_version={MIGRATIONS.index(_v6)}")  # the version before the indexes
     w.close()
     w = Workspace(path)
     assert search_entries(w, "c", "pimohtêw", run_ids=["a"]) == ["e1"]
