@@ -2,9 +2,11 @@
 
 A :class:`RunRow` combines the ``runs`` row (denormalised LYSS §9.1 columns, output counts),
 the stored run card (confidence intervals, caveats, metric availability, composite profile
-and breakdown, cost and speed, the scoring configuration) and the speaker sign-off state that decides whether a
-deployable or fluent tier is shown as confirmed or "pending speaker review"
-(:attr:`RunRow.tier_display`, the one place that decides it).
+and breakdown, cost and speed, the scoring configuration), whether the results are current
+(:attr:`RunRow.status_display`: "stale" when an input changed since, "stale (settings)" when the
+workspace settings now differ from the stored configuration; :mod:`mteval_gui.app.scoring_config`)
+and the speaker sign-off state that decides whether a deployable or fluent tier is shown as
+confirmed or "pending speaker review" (:attr:`RunRow.tier_display`, the one place that decides it).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from mteval_gui.app.metrics import run_metrics
 from mteval_gui.app.review import SignoffEvidence, signoff_status
+from mteval_gui.app.scoring_config import scoring_state
 from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.domain.runcard import CompositeValidation, RunCard, ScoringConfiguration
 from mteval_gui.scoring import composite as comp
@@ -62,10 +65,40 @@ class RunRow:
     # how the run was scored: the run card's ``scoring`` block, else the configuration of a job in
     # progress or interrupted (None: never scored, or scored before configurations were stored)
     scoring: ScoringConfiguration | None = None
+    # where the scored results stand (app.scoring_config): "current", "stale" or "incomplete"
+    # (None: never scored); what made them stale; where the workspace settings now differ
+    freshness: str | None = None
+    stale_reasons: list[str] = field(default_factory=list)
+    settings_changes: list[str] = field(default_factory=list)
 
     @property
     def scored(self) -> bool:
         return self.card is not None
+
+    @property
+    def stale(self) -> bool:
+        """The results no longer match their inputs, or the workspace settings now differ from the
+        configuration they were scored with."""
+        return bool(self.stale_reasons or self.settings_changes)
+
+    @property
+    def status_display(self) -> str:
+        """The status as shown in the runs tables: "stale" when an input changed, "stale (settings)"
+        when only the workspace settings differ from the stored configuration."""
+        if self.scored and self.stale_reasons:
+            return "stale"
+        if self.scored and self.settings_changes:
+            return "stale (settings)"
+        return self.status
+
+    @property
+    def freshness_lines(self) -> list[str]:
+        """Why the run is stale, one line each (empty: it is not)."""
+        out = [f"input changed: {r}" for r in self.stale_reasons]
+        if self.settings_changes:
+            out.append("the workspace settings differ from its stored configuration (stored → settings): "
+                       + "; ".join(self.settings_changes))
+        return out
 
     @property
     def pending_review(self) -> bool:
@@ -128,6 +161,15 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
         r.scoring = card.scoring
     if r.scoring is None and row.get("scoring_config"):
         r.scoring = ScoringConfiguration.model_validate(row["scoring_config"])
+    if card is not None or row.get("scoring_config"):
+        state = scoring_state(ws, r.run_id)
+        r.freshness = None if state.state == "unscored" else state.state
+        r.stale_reasons, r.settings_changes = list(state.stale), list(state.settings)
+        if r.status == "scoring" and state.state == "incomplete":
+            from mteval_gui.store.locks import run_lock_holder
+
+            if run_lock_holder(ws, r.run_id) is None:
+                r.status = "interrupted"  # its job died: scoring it again resumes
     if r.tier in REVIEW_GATED_TIERS:
         status = signoff_status(ws, r.run_id)
         r.confirmed, r.review_evidence = status["confirmed"], status["evidence"]

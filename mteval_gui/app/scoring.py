@@ -174,7 +174,7 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
                         exclude: Sequence[str] = (), batch_size: int = DEFAULT_BATCH_SIZE, seed: int = DEFAULT_SEED,
                         n_bootstrap: int = DEFAULT_BOOTSTRAP, options: ScoringOptions | None = None,
                         params: Mapping[str, Any] | None = None, glossary: str | None = None,
-                        configuration: ScoringConfiguration | None = None,
+                        configuration: ScoringConfiguration | None = None, replace: bool = True,
                         on_progress: Callable[[Progress], None] | None = None,
                         cancel: CancelToken | None = None) -> RunResult:
     """Score a workspace run (resuming committed batches) and store its run card and configuration.
@@ -183,13 +183,32 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
     how; without it, the workspace settings with the other arguments on top (the run is scored
     as asked, whatever it was scored with before). One job scores a run at a time: a second one
     raises ``RunBusy`` (a ``StoreError``) naming the first.
+
+    ``replace=False`` (a plan made without ``replace``, as ``mteval score`` and the GUI do) checks
+    again once the run is ours: if another job has meanwhile completed the run with another
+    configuration, nothing is scored and :class:`~mteval_gui.errors.MtevalError` says what would
+    change — a plan made while that job was running must not wipe its results.
     """
     from mteval_gui.store.locks import run_lock
 
     with run_lock(ws, run_id, purpose="scored"):
+        if configuration is not None and not replace:
+            _require_unchanged(ws, run_id, configuration)
         return _score_workspace_run(ws, run_id, metrics=metrics, exclude=exclude, batch_size=batch_size, seed=seed,
                                     n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary,
                                     configuration=configuration, on_progress=on_progress, cancel=cancel)
+
+
+def _require_unchanged(ws: Workspace, run_id: str, configuration: ScoringConfiguration) -> None:
+    from mteval_gui.app.scoring_config import configuration_changes, stored_configuration
+
+    if not repo.get_run_info(ws, run_id).get("has_run_card"):
+        return
+    stored = stored_configuration(ws, run_id)
+    changes = configuration_changes(stored, configuration) if stored is not None else []
+    if changes:
+        raise MtevalError(f"{run_id}: another job scored it meanwhile with another configuration; this would change: "
+                          f"{'; '.join(changes)}\nnothing was scored: add --replace to score it again that way")
 
 
 def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None, exclude: Sequence[str],
@@ -229,12 +248,12 @@ def refresh_review_status(ws: Workspace, run_id: str) -> RunCard | None:
 
 
 def score_in_process(ws: Workspace, run_id: str, *, options: ScoringOptions | None = None,
-                     configuration: ScoringConfiguration | None = None,
+                     configuration: ScoringConfiguration | None = None, replace: bool = True,
                      on_progress: Callable[[Any], None] | None = None, cancel: CancelToken | None = None,
                      **score_kwargs: Any) -> RunCard:
     """:func:`score_workspace_run` in a child process (the runner the GUI uses); returns the stored card.
 
-    ``configuration`` as for :func:`score_workspace_run`; without it the configuration is made
+    ``configuration`` and ``replace`` as for :func:`score_workspace_run`; without it the configuration is made
     here from the settings, ``options`` and ``score_kwargs``. Cancelling the token stops the
     child between batches (:class:`~mteval_gui.errors.Cancelled`).
     """
@@ -242,7 +261,7 @@ def score_in_process(ws: Workspace, run_id: str, *, options: ScoringOptions | No
 
     if configuration is None:
         configuration = resolve_configuration(ws, run_id, None, ScoringOverrides.of(options=options, **score_kwargs))
-    job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(ws.path), "run_ids": [run_id],
+    job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(ws.path), "run_ids": [run_id], "replace": replace,
                                          "configurations": {run_id: configuration.model_dump(mode="json")}})
     job.run(on_progress or (lambda _p: None), lambda _x: None,
             should_cancel=(lambda: cancel.cancelled) if cancel is not None else None)
@@ -312,7 +331,8 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
                 if p.stage == SCORING_STAGE and p.done > 0:
                     on_partial({"run_id": run_id, "done": int(p.done), "total": int(p.total)})
 
-            result = score_workspace_run(ws, run_id, configuration=configuration, on_progress=progress, cancel=token)
+            result = score_workspace_run(ws, run_id, configuration=configuration, replace=replace,
+                                         on_progress=progress, cancel=token)
             card = result.run_card
             summary = {"run_id": run_id, "finished": True, "composite": card.scores.composite,
                        "tier": card.scores.quality_tier}

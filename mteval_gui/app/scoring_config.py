@@ -47,7 +47,7 @@ from mteval_gui.store.db import Workspace
 from mteval_gui.store.results import load_run_card_dict, scoring_job
 
 __all__ = ["ScoringOverrides", "RunPlan", "ScoringPlan", "plan_scoring", "resolve_configuration",
-           "stored_configuration", "configuration_changes", "stale_reasons", "scoring_state"]
+           "stored_configuration", "configuration_changes", "stale_reasons", "settings_differences", "scoring_state"]
 
 State = Literal["unscored", "incomplete", "stale", "current"]
 Action = Literal["score", "resume", "rescore", "skip", "refuse"]
@@ -409,6 +409,40 @@ def _stale(run: _Run, stored: ScoringConfiguration, now: ScoringConfiguration) -
     return out
 
 
+def _norm(path: str | None) -> str | None:
+    return str(Path(path).expanduser().resolve()) if path else None
+
+
+def settings_differences(ws: Workspace, run_id: str, stored: ScoringConfiguration) -> list[str]:
+    """Where the workspace settings now say otherwise than the run's stored configuration (one
+    line each, stored → settings): analyzer folder and files, gloss files of the run's language,
+    the COMET model (when COMET was asked for) and the corpus's glossary. Such a run keeps its
+    stored configuration when scored again; only options given with ``replace`` change it."""
+    return _settings_diff(ws, _Run.load(ws, run_id), stored)
+
+
+def _settings_diff(ws: Workspace, run: _Run, stored: ScoringConfiguration) -> list[str]:
+    from mteval_gui.app.settings import load_settings, scoring_options_for
+
+    settings = _for_target(scoring_options_for(ws, run.target), run.target)
+    mine = stored.options
+    out = []
+    for key in ("analyzers_dir", "analyzer_path", "descriptive_analyzer_path", "generator_path"):
+        a, b = _norm(getattr(mine, key)), _norm(getattr(settings, key))
+        if a != b:
+            out.append(f"{_OPTION_LABELS[key]}: {_value(a)} → {_value(b)}")
+    a_gloss = [_norm(p) for p in mine.gloss_files.get(run.target, [])]
+    b_gloss = [_norm(p) for p in settings.gloss_files.get(run.target, [])]
+    if a_gloss != b_gloss:
+        out.append(f"gloss files ({run.target}): {_value(a_gloss)} → {_value(b_gloss)}")
+    if (mine.heavy or stored.comet_model) and (mine.comet_model or None) != (settings.comet_model or None):
+        out.append(f"{_OPTION_LABELS['comet_model']}: {_value(mine.comet_model)} → {_value(settings.comet_model)}")
+    glossary = load_settings(ws).glossaries.get(run.info["corpus_id"]) or None
+    if (stored.glossary or None) != glossary:
+        out.append(f"glossary: {_value(stored.glossary)} → {_value(glossary)}")
+    return out
+
+
 # --------------------------------------------------------------------------- the plan
 
 
@@ -423,6 +457,8 @@ class RunPlan:
     stored: ScoringConfiguration | None = None
     stale: list[str] = field(default_factory=list)  # inputs changed since it was scored
     changes: list[str] = field(default_factory=list)  # what the request changes in the stored configuration
+    # where the workspace settings differ from the stored configuration (not applied: see settings_differences)
+    settings: list[str] = field(default_factory=list)
 
     @property
     def scores(self) -> bool:
@@ -432,19 +468,24 @@ class RunPlan:
     def message(self) -> str:
         """One line for the user: what happens to the run, and why ("" for a first scoring)."""
         changes = "; ".join(self.changes)
+        kept = ""
+        if self.settings and not self.changes:
+            kept = (f"; the workspace settings differ ({'; '.join(self.settings)}) but are not applied: "
+                    "options given with --replace change the stored configuration")
         if self.action == "skip":
-            return f"{self.run_id}: up to date (same configuration and inputs); --replace scores it again"
+            return f"{self.run_id}: up to date (same configuration and inputs); --replace scores it again" + kept
         if self.action == "refuse":
             return f"{self.run_id}: already scored with another configuration; this would change: {changes}"
         if self.action == "resume":
-            return f"{self.run_id}: resuming its interrupted scoring job" + (f"; changed: {changes}" if changes else "")
+            changed = f"; changed: {changes}" if changes else ""
+            return f"{self.run_id}: resuming its interrupted scoring job{changed}{kept}"
         if self.action == "rescore":
             line = f"{self.run_id}: scoring it again with its stored configuration"
             if changes:
                 line += f", changed: {changes}"
             if self.stale:
                 line += f" (inputs changed since: {'; '.join(self.stale)})"
-            return line
+            return line + kept
         return f"{self.run_id}: starting over; changed: {changes}" if changes else ""
 
 
@@ -485,7 +526,7 @@ class ScoringPlan:
     def job_kwargs(self, db_path: str | Path) -> dict[str, Any]:
         """Arguments of :data:`mteval_gui.app.scoring.SCORE_RUNS_TARGET` that carry out exactly this
         plan (the runs to score, each with its configuration) in a background process."""
-        return {"db_path": str(db_path), "run_ids": [p.run_id for p in self.to_score],
+        return {"db_path": str(db_path), "run_ids": [p.run_id for p in self.to_score], "replace": self.replace,
                 "configurations": {p.run_id: p.configuration.model_dump(mode="json") for p in self.to_score}}
 
 
@@ -513,7 +554,7 @@ def _plan_one(ws: Workspace, run_id: str, overrides: ScoringOverrides, replace: 
         action = "resume"
     else:
         action = "skip"
-    return RunPlan(run_id, state, action, wanted, stored, stale, changes)
+    return RunPlan(run_id, state, action, wanted, stored, stale, changes, _settings_diff(ws, run, stored))
 
 
 def scoring_state(ws: Workspace, run_id: str) -> RunPlan:

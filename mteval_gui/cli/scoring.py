@@ -214,10 +214,11 @@ def cmd_score(args: argparse.Namespace) -> int:
             bar = ProgressBar(run_id)
             try:
                 if args.process:
-                    card = score_in_process(ws, run_id, configuration=p.configuration, on_progress=bar, cancel=token)
+                    card = score_in_process(ws, run_id, configuration=p.configuration, replace=args.replace,
+                                            on_progress=bar, cancel=token)
                 else:
-                    card = score_workspace_run(ws, run_id, configuration=p.configuration, on_progress=bar,
-                                               cancel=token).run_card
+                    card = score_workspace_run(ws, run_id, configuration=p.configuration, replace=args.replace,
+                                               on_progress=bar, cancel=token).run_card
             except Cancelled:
                 bar.close()
                 print(f"mteval: {run_id}: cancelled; committed batches are kept: run the same command again "

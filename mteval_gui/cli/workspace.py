@@ -277,17 +277,27 @@ def cmd_list_corpora(args: argparse.Namespace, ws: Any) -> int:
 def runs_table_rows(ws: Any, corpus_id: str | None = None) -> tuple[list[list[str]], list[str]]:
     """The runs table as printed by ``mteval list runs`` and ``mteval demo``.
 
-    Deployable and fluent tiers read "pending speaker review" until a reviewer signs the run off.
+    Deployable and fluent tiers read "pending speaker review" until a reviewer signs the run off;
+    the status of a scored run reads "stale" when an input changed since it was scored and "stale
+    (settings)" when the workspace settings now differ from the configuration it was scored with.
     """
+    rows, header, _ = _runs_table(ws, corpus_id)
+    return rows, header
+
+
+def _runs_table(ws: Any, corpus_id: str | None) -> tuple[list[list[str]], list[str], list[str]]:
+    """The runs table, and the lines that say why runs are stale."""
     from mteval_gui.app.runs import load_run_rows
 
     header = ["run", "corpus", "model", "n", "missing", "errors", "composite", "tier", "chrF++", "exact", "status"]
-    rows = []
+    rows, notes = [], []
     for r in load_run_rows(ws, corpus_id):
         rows.append([r.run_id, r.corpus_id, r.model_slug or "-", str(r.entries), str(r.missing),
                      str(r.errors), _fmt(r.composite, 4), r.tier_display or "-",
-                     _fmt(r.chrf), _fmt(r.metrics.get("exact_match_rate"), 3), r.status])
-    return rows, header
+                     _fmt(r.chrf), _fmt(r.metrics.get("exact_match_rate"), 3), r.status_display])
+        if r.scored:
+            notes += [f"{r.run_id}: {line}" for line in r.freshness_lines]
+    return rows, header, notes
 
 
 @with_workspace
@@ -297,8 +307,13 @@ def cmd_list_runs(args: argparse.Namespace, ws: Any) -> int:
     if args.json:
         print(json.dumps(list_runs(ws, args.corpus_id), ensure_ascii=False, indent=1, default=str))
         return 0
-    rows, header = runs_table_rows(ws, args.corpus_id)
+    rows, header, notes = _runs_table(ws, args.corpus_id)
     print_table(rows, header)
+    for line in notes:
+        print(line)
+    if notes:
+        print("`mteval score --all` rescores runs whose inputs changed, with their stored configuration; "
+              "options given with --replace change it")
     return 0
 
 

@@ -29,6 +29,7 @@ from mteval_gui.app import workspace
 from mteval_gui.app.scoring import SCORE_RUNS_TARGET
 from mteval_gui.app.settings import load_settings
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.errors import MtevalError
 
 ENTRY_REFRESH_SECONDS = 2.0
 BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
@@ -348,8 +349,26 @@ class MainWindow(QMainWindow):
         if self.scoring_worker is not None:
             self.statusBar().showMessage(self.tr("Scoring is already running."), 4000)
             return
-        # the workspace settings are read by the scorer itself (as for `mteval score`)
-        job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(self.ws.path), "run_ids": list(run_ids)})
+        from mteval_gui.app.scoring_config import plan_scoring
+
+        # the rule of `mteval score`: unscored, interrupted and stale runs are scored (a scored run
+        # with its stored configuration), a run that is up to date only when the user says so
+        try:
+            plan = plan_scoring(self.ws, run_ids)
+            current = plan.skipped
+            if current and self._confirm_rescore([p.message for p in current]):
+                plan = plan_scoring(self.ws, run_ids, replace=True)
+        except MtevalError as exc:
+            show_error(self, exc)
+            return
+        if not plan.to_score:
+            self.statusBar().showMessage(self.tr("Nothing to score: the selected runs are up to date."), 8000)
+            return
+        notes = [p.message for p in plan.to_score if p.message]
+        if notes:
+            self.statusBar().showMessage("  ·  ".join(notes), 15000)
+        run_ids = [p.run_id for p in plan.to_score]
+        job = ProcessJob(SCORE_RUNS_TARGET, plan.job_kwargs(self.ws.path))
         worker = Worker(job, name="scoring")
         worker.progress.connect(self._scoring_progress)
         worker.partial.connect(self._scoring_partial)
@@ -360,6 +379,18 @@ class MainWindow(QMainWindow):
         self.progress.start(self.tr("Scoring {0} run(s)").format(len(run_ids)))
         self.jobs.start(worker)
         self._update_actions()
+
+    def _confirm_rescore(self, messages: list[str]) -> bool:
+        """Ask whether runs that are up to date are scored again (with their stored configuration)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        text = self.tr("{0} of the selected runs are up to date: their inputs have not changed since they were "
+                       "scored. Score them again with their stored configuration?").format(len(messages))
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Score again?"), text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setDetailedText("\n".join(messages))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def _scoring_error(self, exc: BaseException) -> None:
         show_error(self, exc)

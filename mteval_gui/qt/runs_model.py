@@ -172,7 +172,7 @@ class RunsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if col.key == "tier" and r.tier:
                 return QBrush(QColor(TIER_COLOURS.get(r.tier, "#333333")))
-            if col.key == "caveats" and r.caveats:
+            if col.key == "caveats" and r.caveats or col.key == "composite" and r.scored and r.stale:
                 return QBrush(QColor("#a05a00"))
             if not r.scored and col.key not in ("run", "model", "corpus", "errors", "entries"):
                 return QBrush(QColor("#888888"))
@@ -190,7 +190,9 @@ class RunsModel(QAbstractTableModel):
         if key == "corpus":
             return r.corpus_id
         if key == "composite":
-            return _num(r.composite, 4) if r.scored else self.tr("not scored")
+            if not r.scored:
+                return self.tr("interrupted") if r.status == "interrupted" else self.tr("not scored")
+            return _num(r.composite, 4) + (" · " + self.tr("stale") if r.stale else "")
         if key == "tier":
             if not r.scored:
                 return ""
@@ -230,6 +232,21 @@ class RunsModel(QAbstractTableModel):
             return str(r.entries)
         return ""
 
+    def _freshness_lines(self, r: RunRow) -> list[str]:
+        """Why a scored run is stale (an input changed, or the settings differ from how it was scored)."""
+        lines = []
+        if r.stale_reasons:
+            lines.append(self.tr("Stale: an input changed since it was scored (Score rescores it with its stored "
+                                 "configuration):"))
+            lines += [f"  • {reason}" for reason in r.stale_reasons]
+        if r.settings_changes:
+            lines.append(self.tr("The workspace settings differ from the configuration it was scored with "
+                                 "(stored → settings); scoring it again keeps the stored one:"))
+            lines += [f"  • {change}" for change in r.settings_changes]
+        if lines:
+            lines.append("")
+        return lines
+
     def _validation_line(self, level: str) -> str:
         return self.tr("Validation: {0} — {1}").format(validation_label(level), validation_explanation(level))
 
@@ -247,7 +264,8 @@ class RunsModel(QAbstractTableModel):
                        for m, a in sorted(r.score_availability.items()) if a != "ok"]
             return "\n".join(missing) if missing else self.tr("Every metric produced a value.")
         if key in ("composite", "tier") and r.scored:
-            lines = [self.tr("Profile {0}").format(r.profile or "—")]
+            lines = self._freshness_lines(r) if key == "composite" else []
+            lines.append(self.tr("Profile {0}").format(r.profile or "—"))
             if r.composite_ci and r.composite_ci[0] is not None:
                 lines.append(self.tr("95 % CI {0:.4f}–{1:.4f}").format(r.composite_ci[0], r.composite_ci[1]))
             for b in r.breakdown:

@@ -1405,8 +1405,20 @@ Télécharger maintenant ?</translation>
         <translation>Une évaluation est déjà en cours.</translation>
     </message>
     <message>
+        <source>Nothing to score: the selected runs are up to date.</source>
+        <translation>Rien à évaluer : les exécutions sélectionnées sont à jour.</translation>
+    </message>
+    <message>
         <source>Scoring {0} run(s)</source>
         <translation>Évaluation de {0} exécution(s)</translation>
+    </message>
+    <message>
+        <source>{0} of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
+        <translation>{0} des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</translation>
+    </message>
+    <message>
+        <source>Score again?</source>
+        <translation>Évaluer à nouveau ?</translation>
     </message>
     <message>
         <source>Run {0}/{1} {2}</source>
@@ -1867,8 +1879,24 @@ Télécharger maintenant ?</translation>
         <translation>non évalué</translation>
     </message>
     <message>
+        <source>interrupted</source>
+        <translation>interrompue</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>périmée</translation>
+    </message>
+    <message>
         <source>not confirmed</source>
         <translation>non confirmé</translation>
+    </message>
+    <message>
+        <source>Stale: an input changed since it was scored (Score rescores it with its stored configuration):</source>
+        <translation>Périmée : une entrée a changé depuis son évaluation (Évaluer la réévalue avec sa configuration enregistrée) :</translation>
+    </message>
+    <message>
+        <source>The workspace settings differ from the configuration it was scored with (stored → settings); scoring it again keeps the stored one:</source>
+        <translation>Les paramètres de l’espace de travail diffèrent de la configuration de son évaluation (enregistrée → paramètres) ; une nouvelle évaluation garde celle qui est enregistrée :</translation>
     </message>
     <message>
         <source>Validation: {0} — {1}</source>

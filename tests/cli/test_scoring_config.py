@@ -102,7 +102,8 @@ def test_score_all_skips_current_runs_and_replace_reuses_the_stored_configuratio
     assert _card(toy, "half")["scoring"]["options"]["gloss_files"] == {}  # the settings, not good's options
     assert main(["--db", toy, "score", "good", "--replace"]) == 0
     out = capsys.readouterr().out
-    assert "good: scoring it again with its stored configuration\n" in out
+    assert (f"good: scoring it again with its stored configuration; the workspace settings differ (gloss files "
+            f"(fra): {gloss.resolve()} → none) but are not applied") in out
     again = _card(toy, "good")["scoring"]
     assert again["metrics"] == ["core.exact", "core.chrf"] and again["n_bootstrap"] == 20
     assert again["options"]["gloss_files"] == {"fra": [str(gloss.resolve())]}
@@ -268,6 +269,15 @@ def test_score_all_keeps_the_gloss_file_of_scored_cree_runs(tmp_path, capsys):
     assert composites == {r: first[r]["scores"]["composite"] for r in ids}
     assert {r: _card(db, r) for r in ids} == first  # nothing rescored, not even the time stamps
     assert out.count(": up to date (same configuration and inputs)") == 5 and "composite" not in out
+    # it says that the workspace settings (no gloss file) are not what these runs were scored with
+    assert out.count(f"the workspace settings differ (analyzer file: {analyzer.resolve()} → none; gloss files (crk): "
+                     f"{gloss.resolve()} → none) but are not applied") == 5
+    assert main(["--db", db, "list", "runs"]) == 0
+    listed = capsys.readouterr().out
+    status = {line.split()[0]: line.split()[-1] for line in listed.splitlines()
+              if line.startswith("crk-") and not line.split()[0].endswith(":")}
+    assert status == dict.fromkeys(ids, "(settings)")  # "stale (settings)"
+    assert listed.count(f"gloss files (crk): {gloss.resolve()} → none") == 5
     for card in first.values():
         assert card["scoring"]["options"]["gloss_files"] == {"crk": [str(gloss.resolve())]}
         files = {(f["role"], f["kind"]): f for f in card["scoring"]["files"]}

@@ -1,0 +1,115 @@
+"""The GUI's Score action follows the rule of `mteval score`: a scored run keeps its stored
+configuration, an up-to-date run is scored again only when the user says so, and the Runs
+table marks a run stale when an input changed or the workspace settings differ from how it
+was scored."""
+
+from __future__ import annotations
+
+import pytest
+
+from mteval_gui.app.preferences import AppSettings
+from mteval_gui.app.scoring import score_workspace_run
+from mteval_gui.app.settings import set_setting
+from mteval_gui.domain.settings import ScoringOptions
+from mteval_gui.qt.main import build_window
+from mteval_gui.store.results import load_run_card_dict
+
+
+@pytest.fixture
+def window(qtbot):
+    w = build_window(AppSettings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def _row(window, run_id):
+    return next(r for r in window.runs_view.model.rows if r.run_id == run_id)
+
+
+def _composite_cell(window, run_id):
+    model = window.runs_view.model
+    index = model.index(model.row_of(run_id), model.column_index("composite"))
+    return index.data(), model.data(index, 3)  # display text, tooltip (Qt.ToolTipRole)
+
+
+def test_the_runs_table_marks_a_run_scored_with_other_settings_stale(window, scored_ws, tmp_path):
+    assert window.open_workspace(scored_ws.path)
+    text, _ = _composite_cell(window, "good")
+    assert text == "1.0000" and _row(window, "good").status_display == "scored"
+    gloss = tmp_path / "crk.tsv"
+    gloss.write_text("atim\tdog\n", encoding="utf-8")
+    set_setting(scored_ws, "gloss_files", {"crk": [str(gloss)]})
+    assert window.open_workspace(scored_ws.path)
+    row = _row(window, "good")
+    assert row.settings_changes == [f"gloss files (crk): none → {gloss.resolve()}"] and row.stale_reasons == []
+    assert row.status_display == "stale (settings)" and row.freshness == "current"
+    text, tip = _composite_cell(window, "good")
+    assert text == "1.0000 · stale"
+    assert f"  • gloss files (crk): none → {gloss.resolve()}" in tip
+    assert "scoring it again keeps the stored one" in tip
+
+
+def test_score_asks_before_scoring_an_up_to_date_run_again_and_keeps_its_configuration(window, scored_ws, tmp_path,
+                                                                                         qtbot, monkeypatch):
+    gloss = tmp_path / "crk.tsv"
+    gloss.write_text("atim\tdog\n", encoding="utf-8")
+    set_setting(scored_ws, "gloss_files", {"crk": [str(gloss)]})
+    assert window.open_workspace(scored_ws.path)
+    before = load_run_card_dict(scored_ws, "good")
+    asked: list[list[str]] = []
+    monkeypatch.setattr(window, "_confirm_rescore", lambda messages: asked.append(messages) or False)
+    window.score_runs(["good"])
+    assert window.scoring_worker is None  # declined: nothing started
+    (messages,) = asked
+    assert messages == [f"good: up to date (same configuration and inputs); --replace scores it again; the workspace "
+                        f"settings differ (gloss files (crk): none → {gloss.resolve()}) but are not applied: options "
+                        f"given with --replace change the stored configuration"]
+    assert "Nothing to score" in window.statusBar().currentMessage()
+    assert load_run_card_dict(scored_ws, "good") == before
+    monkeypatch.setattr(window, "_confirm_rescore", lambda messages: True)
+    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+        window.score_runs(["good"])
+    assert blocker.args[0].status == "done"
+    after = load_run_card_dict(scored_ws, "good")
+    assert after["timestamp"] != before["timestamp"]  # scored again ...
+    assert after["scoring"]["options"]["gloss_files"] == {}  # ... with its stored configuration, not the settings
+    assert after["scores"]["composite"] == before["scores"]["composite"]
+    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
+
+
+def test_score_rescores_a_stale_run_with_its_stored_gloss_file_without_asking(window, small_ws, tmp_path, qtbot,
+                                                                             monkeypatch):
+    gloss = tmp_path / "crk.tsv"
+    gloss.write_text("atim\tdog\n", encoding="utf-8")
+    score_workspace_run(small_ws, "good", options=ScoringOptions(gloss_files={"crk": [str(gloss)]}),
+                        metrics=["core.exact", "core.chrf"], n_bootstrap=20)
+    first = load_run_card_dict(small_ws, "good")
+    gloss.write_text("atim\tdog\nnikamowak\tthey sing\n", encoding="utf-8")
+    assert window.open_workspace(small_ws.path)
+    row = _row(window, "good")
+    assert row.stale_reasons == [f"gloss file {gloss.resolve()} changed content"]
+    assert row.status_display == "stale" and row.freshness == "stale"
+    text, tip = _composite_cell(window, "good")
+    assert text == "1.0000 · stale" and f"  • gloss file {gloss.resolve()} changed content" in tip
+
+    def never(_messages):
+        raise AssertionError("a stale run is scored without asking")
+
+    monkeypatch.setattr(window, "_confirm_rescore", never)
+    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+        window.score_runs(["good"])
+        assert "good: scoring it again with its stored configuration (inputs changed since: gloss file" in (
+            window.statusBar().currentMessage())
+    assert blocker.args[0].status == "done"
+    card = load_run_card_dict(small_ws, "good")
+    assert card["scoring"]["options"]["gloss_files"] == {"crk": [str(gloss.resolve())]}
+    assert card["scoring"]["metrics"] == ["core.exact", "core.chrf"] and card["scoring"]["n_bootstrap"] == 20
+    assert card["scoring"]["files"][0]["sha256"] != first["scoring"]["files"][0]["sha256"]
+    qtbot.waitUntil(lambda: not _row(window, "good").stale_reasons, timeout=20000)
+    # current now; still marked because the workspace settings name no gloss file
+    assert _row(window, "good").settings_changes == [f"gloss files (crk): {gloss.resolve()} → none"]
+    assert _row(window, "good").status_display == "stale (settings)"
+    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
