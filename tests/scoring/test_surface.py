@@ -115,3 +115,28 @@ def test_length_ratio():
     assert [p.value for p in per] == [0.5, 2.0, None, 0.0]
     assert cs.values["length_ratio"] == pytest.approx(2.5 / 3)
     assert cs.extra["total_ratio"] == pytest.approx(10 / 12)
+
+
+def test_an_empty_string_reference_is_scored_as_sacrebleu_scores_it():
+    hyps, refs = ["a b", "c d e"], ["", "c d e"]
+    items = [item(i, f"s{i}", r, h) for i, (h, r) in enumerate(zip(hyps, refs))]
+    per, cs = run_metric(TerMetric(), items)
+    assert cs.values["ter"] == pytest.approx(TER().corpus_score(hyps, [refs]).score, abs=1e-9)
+    assert cs.values["ter"] == pytest.approx(200 / 3)
+    assert per[0].detail["stats"] == [2, 0]
+    per, cs = run_metric(ChrfMetric(), items)
+    assert cs.values["chrf_plus_plus"] == pytest.approx(CHRF(word_order=2).corpus_score(hyps, [refs]).score, abs=1e-9)
+    per, cs = run_metric(BleuMetric(), items)
+    assert cs.values["bleu"] == pytest.approx(BLEU().corpus_score(hyps, [refs]).score, abs=1e-9)
+    per, cs = run_metric(ExactMatchMetric(), items)
+    assert [p.value for p in per] == [0.0, 1.0] and cs.values["exact_match_rate"] == 0.5
+    per, cs = run_metric(EquivalentMatchMetric(), items)
+    assert [p.detail["verdict"] for p in per] == ["MISS", "EXACT"]
+    per, cs = run_metric(LengthRatioMetric(), items)
+    assert [p.value for p in per] == [None, 1.0] and cs.values["length_ratio"] == 1.0
+
+
+def test_only_a_null_reference_makes_an_entry_reference_free():
+    items = [item(0, "s", None, "a b"), item(1, "s", "c d e", "c d e")]
+    per, cs = run_metric(TerMetric(), items)
+    assert per[0].value is None and cs.values["ter"] == 0.0 and cs.extra["entries"] == 1

@@ -6,8 +6,10 @@ computed from the summed statistics (never from averaged sentence scores), with 
 arithmetic as sacrebleu's corpus score, so stored results reproduce sacrebleu exactly and
 feed the bootstrap and paired tests without re-running sacrebleu.
 
-Texts are compared in NFC (SPEC §2). Entries without a reference do not take part in
-reference-based metrics; an empty or failed output is an empty hypothesis.
+Texts are compared in NFC (SPEC §2). Only an entry whose reference is null is
+reference-free: an empty-string reference is a reference, scored as sacrebleu scores it (every
+hypothesis word is an insertion for TER, a length ratio is undefined for it). An empty or
+failed output is an empty hypothesis.
 
 Multi-reference scoring (``multi_ref`` param or ``options["multi_ref"]``) uses the
 reference plus the entry's variants; the number of references goes into the sacrebleu
@@ -37,21 +39,20 @@ VERDICTS = ("EXACT", "EQUIVALENT", "MISS", "NO_OUTPUT")
 
 
 def reference_of(item: EntryInput) -> str | None:
-    """The entry's reference in NFC, or None when it has none (empty counts as none)."""
+    """The entry's reference in NFC; None only when it is null (``""`` is a reference)."""
     ref = item.entry.reference
-    return nfc(ref) if ref else None
+    return nfc(ref) if ref is not None else None
 
 
 def references_of(item: EntryInput, multi_ref: bool) -> list[str]:
-    """Reference (and with ``multi_ref`` the variants), NFC, without duplicates."""
-    if not multi_ref:
-        r = reference_of(item)
-        return [r] if r is not None else []
-    out: list[str] = []
-    for r in item.entry.references():
-        r = nfc(r)
-        if r and r not in out:
-            out.append(r)
+    """Reference (and with ``multi_ref`` the non-empty variants), NFC, without duplicates."""
+    r = reference_of(item)
+    out: list[str] = [r] if r is not None else []
+    if multi_ref:
+        for v in item.entry.variants:
+            v = nfc(v)
+            if v and v not in out:
+                out.append(v)
     return out
 
 
@@ -117,20 +118,20 @@ class EquivalentMatchMetric(BaseMetric):
         self.folds = dict(card.orthography.folds) if card is not None else {}
 
     def verdict(self, item: EntryInput) -> tuple[str | None, str | None]:
-        refs = [r for r in item.entry.references() if r]
-        if not refs:
+        ref = reference_of(item)
+        variants = [v for v in item.entry.variants if v]
+        if ref is None and not variants:
             return None, None
         if not item.predicted.strip():
             return "NO_OUTPUT", None
-        ref = reference_of(item)
         if ref is not None and match_key(item.predicted) == match_key(ref):
             return "EXACT", "reference"
         hyp = folded_key(item.predicted, self.folds)
-        for i, r in enumerate(refs):
-            if hyp == folded_key(r, self.folds):
-                if r == item.entry.reference:
-                    return "EQUIVALENT", "reference (orthographic folds)"
-                return "EQUIVALENT", f"variant {i if item.entry.reference else i + 1}"
+        if ref and hyp == folded_key(ref, self.folds):
+            return "EQUIVALENT", "reference (orthographic folds)"
+        for i, v in enumerate(variants, 1):
+            if hyp == folded_key(v, self.folds):
+                return "EQUIVALENT", f"variant {i}"
         return "MISS", None
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
@@ -381,6 +382,10 @@ class LengthRatioMetric(BaseMetric):
                 out.append(EntryScore(None))
                 continue
             hyp = hypothesis_of(it)
+            if not ref:  # a ratio to an empty reference is undefined
+                out.append(EntryScore(None, values={"chars": len(hyp), "ref_chars": 0},
+                                      detail={"skipped": "empty reference"}))
+                continue
             out.append(EntryScore(len(hyp) / len(ref), values={"chars": len(hyp), "ref_chars": len(ref)}))
         return out
 
