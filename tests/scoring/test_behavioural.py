@@ -82,10 +82,23 @@ def test_hallucination_caps_at_one_and_ignores_case_without_case():
 
 
 def test_hallucination_metric_corpus_mean():
-    items = [item(0, "Hello there", "Bonjour", ""), item(1, "Hi", "Salut", "Salut")]
+    items = [item(0, "Hello there", "Bonjour", "Bonjour à tous mes chers amis"), item(1, "Hi", "Salut", "Salut")]
     per, cs = run_metric(HallucinationMetric(), items)
     assert [p.value for p in per] == [pytest.approx(0.4), 0.0]
     assert cs.values["hallucination_rate"] == pytest.approx(0.2)
+
+
+def test_hallucination_is_the_share_over_entries_with_output():
+    items = [item(0, "Hello there", "Bonjour", ""), item(1, "Hi", "Salut", "Salut"),
+             item(2, "Good night", "Bonne nuit", "", error="HTTP 503"),
+             item(3, "Hello there friend", "Bonjour mon ami", "Hello there friend")]
+    per, cs = run_metric(HallucinationMetric(), items)
+    assert [p.value for p in per] == [None, 0.0, None, pytest.approx(0.1)]
+    assert [p.detail.get("verdict") for p in per] == ["NO_OUTPUT", None, "NO_OUTPUT", None]
+    assert cs.values["hallucination_rate"] == pytest.approx(0.05)
+    assert cs.extra["entries_with_output"] == 2 and cs.extra["no_output"] == 2
+    per, cs = run_metric(HallucinationMetric(), [item(0, "Hi", "Salut", "", error="timeout")])
+    assert cs.values["hallucination_rate"] is None and cs.availability == "not_applicable"
 
 
 def _term_items():

@@ -22,6 +22,10 @@ L = 1 when output/reference characters fall outside [0.5, 2.0] (output/source ou
 (1 − distinct/total), E = share of the output's numbers and mid-sentence capitalised
 words that are absent from the source (capitalisation only for languages with case),
 C = 1 when the output echoes the source (equal, or containing a source of ≥ 3 words).
+Only entries with an output are scored: an empty or failed output has no content that could
+be invented, so it is ``None`` here (verdict NO_OUTPUT) and is counted by ``errors`` /
+``empty_outputs`` and the equivalence verdicts instead; the corpus value is the mean over the
+entries with output.
 
 **Terminology adherence**: terms = the entry's ``terminology`` ∪ the run glossary. A term
 counts when it occurs in the source (whole words, ``match_key``); it is a hit when one
@@ -335,6 +339,10 @@ class HallucinationMetric(BaseMetric):
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         out = []
         for it in items:
+            if not it.predicted.strip():
+                out.append(EntryScore(None, detail={"verdict": "NO_OUTPUT",
+                                                    "reason": "error" if it.output.error else "empty output"}))
+                continue
             c = hallucination_components(it.predicted, it.entry.source, it.entry.reference, has_case=self.has_case)
             absent = c.pop("absent_entities")
             out.append(EntryScore(hallucination_score(c), values=dict(c), detail={"absent_entities": absent}))
@@ -345,8 +353,13 @@ class HallucinationMetric(BaseMetric):
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         st = self.entry_statistics(per_entry)["hallucination_rate"]
-        comps = {k: sum(float(e.values.get(k, 0.0)) for e in per_entry) / max(1, len(per_entry)) for k in "LREC"}
-        return CorpusScore({"hallucination_rate": st.point()}, extra={"components_mean": comps})
+        scored = [e for e in per_entry if e.value is not None]
+        extra: dict[str, Any] = {"entries_with_output": len(scored), "no_output": len(per_entry) - len(scored)}
+        if not scored:
+            return CorpusScore({"hallucination_rate": None}, availability="not_applicable",
+                               reason="no entry has an output", extra=extra)
+        extra["components_mean"] = {k: sum(float(e.values.get(k, 0.0)) for e in scored) / len(scored) for k in "LREC"}
+        return CorpusScore({"hallucination_rate": st.point()}, extra=extra)
 
 
 # ----------------------------------------------------------------------------- terminology
