@@ -8,21 +8,29 @@ these functions, so the rules are the same everywhere:
 - re-importing the same corpus or run is recognised (``created`` is False), not duplicated;
 - a harness report is imported as a run of the corpus its configuration names
   (``corpus_path``): the workspace corpus with that id or file name; when the workspace has
-  no such corpus, the report's own entries (source, expected) become the corpus first.
+  no such corpus, the report's own entries (source, expected) become the corpus first;
+- a run whose language contradicts its corpus is imported with a warning: its file name names
+  the opposite direction or another target (``mt5_ewe_fr_news.txt`` into a fra→ewe corpus),
+  or at least a fifth of a sample of its outputs are wholly in another language than the
+  corpus's target (the wrong-language judge of code-switching).
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.domain.run import Run
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.common import paused_gc
 from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.detect import CORPUS_FORMATS, RUN_FORMATS, detect_format, preview
 from mteval_gui.io.glossary import read_glossary
+from mteval_gui.io.langcodes import ISO1_TO_3
 from mteval_gui.io.runs import read_run
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
@@ -173,6 +181,7 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
         differ = sum(1 for e in repo.get_entries(ws, corpus_id) if e.id in sources and sources[e.id] != e.source)
         if differ:
             warnings.append(f"{differ} entr{'y' if differ == 1 else 'ies'} of the report have a source text different from corpus {corpus_id!r}")
+    warnings.extend(run_language_warnings(ws, run, corpus_id, path.name))
     _progress(on_progress, 1, 3, "checking")
     try:
         res = repo.import_run(ws, run, source_path=str(path.resolve()), locations=loaded.lines,
@@ -208,3 +217,83 @@ def import_glossary_file(ws: Workspace, path: str | Path, *, name: str | None = 
     created = gid not in before
     warnings = [] if created else [f"glossary {gid!r} is already in the workspace with the same terms; nothing imported"]
     return ImportResult("glossary", gid, created, len(loaded.value), loaded.format, None, warnings)
+
+
+LANGUAGE_SAMPLE = 200  # outputs judged by the import-time language check
+WRONG_LANGUAGE_WARN_SHARE = 0.2
+_NAME_TOKEN = re.compile(r"[a-z]+")
+
+
+def _name_code(token: str, known: frozenset[str]) -> str | None:
+    if token in ISO1_TO_3:
+        return ISO1_TO_3[token]
+    return token if len(token) == 3 and token in known else None
+
+
+def _known_codes() -> frozenset[str]:
+    from mteval_gui.cards import card_codes
+
+    try:
+        return frozenset(card_codes())
+    except (OSError, ValueError):
+        return frozenset()
+
+
+def language_pair_in_name(name: str) -> tuple[str, str] | None:
+    """The first two adjacent language codes of a file name (``mt5_ewe_fr_news.txt`` -> (ewe, fra))."""
+    stem = name.rsplit(".", 1)[0].lower() if "." in name else name.lower()
+    tokens = _NAME_TOKEN.findall(stem)
+    known = _known_codes()
+    for a, b in zip(tokens, tokens[1:], strict=False):
+        ca, cb = _name_code(a, known), _name_code(b, known)
+        if ca and cb and ca != cb:
+            return ca, cb
+    return None
+
+
+def run_language_warnings(ws: Workspace, run: Run, corpus_id: str, file_name: str) -> list[str]:
+    """Warnings when a run's file name or outputs say another language than its corpus's target."""
+    info = repo.get_corpus_info(ws, corpus_id)
+    src, tgt = info["source_lang"], info["target_lang"]
+    out: list[str] = []
+    named = language_pair_in_name(file_name)
+    if named is not None and (src in named or tgt in named) and named != (src, tgt):
+        out.append(f"{file_name}: the file name says {named[0]}→{named[1]}, but corpus {corpus_id!r} is "
+                   f"{src}→{tgt}: is this the right corpus?")
+    judged = _sample_language(ws, run, corpus_id, src, tgt)
+    if judged is not None:
+        wrong, total, by_lang = judged
+        if total and wrong / total >= WRONG_LANGUAGE_WARN_SHARE:
+            langs = ", ".join(f"{code} ({n})" for code, n in by_lang.most_common())
+            out.append(f"{file_name}: {wrong} of {total} sampled outputs are wholly in another language than "
+                       f"{tgt} ({langs}): is this the right corpus?")
+    return out
+
+
+def _sample_language(ws: Workspace, run: Run, corpus_id: str, src: str,
+                     tgt: str) -> tuple[int, int, Counter[str]] | None:
+    from mteval_gui.cards import try_load_card
+    from mteval_gui.scoring.metrics.language_id import LanguageJudge
+    from mteval_gui.text import match_key, word_tokens
+
+    outputs = [o for o in run.outputs if (o.predicted or "").strip() and not o.error]
+    if not outputs:
+        return None
+    step = max(1, len(outputs) // LANGUAGE_SAMPLE)
+    sample = outputs[::step][:LANGUAGE_SAMPLE]
+    tcard, scard = try_load_card(tgt), try_load_card(src)
+    judge = LanguageJudge(src, tgt, target_card=tcard, source_card=scard,
+                          loanwords=tcard.allowed_loanwords if tcard is not None else ())
+    if not judge.available:
+        return None
+    refs = {e.id: e for e in repo.get_entries(ws, corpus_id)}
+    wrong = 0
+    by_lang: Counter[str] = Counter()
+    for o in sample:
+        e = refs.get(o.id)
+        neutral = frozenset(match_key(t) for r in (e.references() if e is not None else []) for t in word_tokens(r))
+        verdict = judge.judge(o.predicted or "", neutral)
+        if verdict.wrong_language:
+            wrong += 1
+            by_lang[str(verdict.language)] += 1
+    return wrong, len(sample), by_lang

@@ -69,6 +69,16 @@ class ErrorCategory(_CardModel):
     description: str | None = None
 
 
+class LanguageIdProfile(_CardModel):
+    """What tells a text in this language apart when a language-identification model does not know it."""
+
+    frequent_words: list[str] = Field(
+        default_factory=list,
+        description="Very frequent words of the language (function words), matched as whole words, "
+                    "case-insensitively: evidence that an output is written in this language")
+    source: str | None = Field(default=None, description="Where the words come from")
+
+
 class LanguageCard(_CardModel):
     code: str = Field(description="ISO 639-3 code")
     name: str
@@ -92,6 +102,10 @@ class LanguageCard(_CardModel):
         default_factory=list, alias="errorCategories",
         description="Error-span categories added to the built-in MQM-style list for this language",
     )
+
+
+    language_id: LanguageIdProfile | None = Field(
+        default=None, description="Evidence used to recognise outputs in this language (wrong-language detection)")
     notes: str | None = None
 
     def validation_of(self, metric_id: str) -> MetricValidationDecl | None:

@@ -65,6 +65,7 @@ NEAR_CONSTANT_MIN = 3
 LENGTH_DEFLATION = 0.75
 LENGTH_INFLATION = 1.5
 SMALL_SAMPLE = 30
+WRONG_LANGUAGE_SHARE = 0.2  # share of entries wholly in another language than the target
 
 
 class CompositeError(MtevalError):
@@ -225,6 +226,19 @@ def compute_caveats(sources: Sequence[str], outputs: Sequence[str], references: 
         caveats.append(Caveat(code="small_sample", message=f"only {n} entries (< {SMALL_SAMPLE}); intervals are wide",
                               detail={"entries": n, "threshold": SMALL_SAMPLE}))
     return caveats
+
+
+def wrong_language_caveat(wrong: int, total: int, by_language: Mapping[str, int],
+                          target: str) -> Caveat | None:
+    """``wrong_language_output`` when ≥ 20 % of the entries are wholly in another language than the target."""
+    if total <= 0 or wrong / total < WRONG_LANGUAGE_SHARE:
+        return None
+    langs = ", ".join(f"{code} ({count})" for code, count in sorted(by_language.items(), key=lambda kv: -kv[1]))
+    return Caveat(code="wrong_language_output",
+                  message=f"{wrong} of {total} outputs ({wrong / total:.0%}) are wholly in another language than "
+                          f"{target}: {langs}; they count 1.0 in code_switching_rate",
+                  detail={"entries": wrong, "total": total, "share": wrong / total, "by_language": dict(by_language),
+                          "threshold": WRONG_LANGUAGE_SHARE, "target": target})
 
 
 def errors_caveat(errors: int, total: int) -> Caveat | None:

@@ -35,6 +35,19 @@ def test_mafand_fr_ewe_corpus_and_all_fr_ewe_predictions(workspace, shared_data)
     assert repo.get_output(workspace, "mt5_fr_ewe_news", "1563").predicted == last
 
 
+def test_a_run_in_the_opposite_direction_is_imported_with_warnings(workspace, shared_data):
+    d = shared_data / "ewe" / "mafand-fr-ewe"
+    import_corpus_file(workspace, d / "test.fr", ref_path=d / "test.ewe", corpus_id="mafand-fr-ewe")
+    r = import_run_file(workspace, d / "predictions" / "mt5_ewe_fr_news.txt", corpus_id="mafand-fr-ewe")
+    assert r.created and r.count == 1563
+    assert r.warnings == [
+        "mt5_ewe_fr_news.txt: the file name says ewe→fra, but corpus 'mafand-fr-ewe' is fra→ewe: "
+        "is this the right corpus?",
+        "mt5_ewe_fr_news.txt: 198 of 200 sampled outputs are wholly in another language than ewe (fra (197), eng (1)): "
+        "is this the right corpus?",
+    ]
+
+
 def test_crk_verbforms_corpus_and_runs(workspace, shared_data):
     d = shared_data / "crk" / "verbforms"
     res = import_corpus_file(

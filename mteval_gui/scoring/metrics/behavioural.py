@@ -15,6 +15,12 @@ These detect failure modes rather than measure quality. Lower is better for the 
   (``context.shared["target_lexicon"]``), is not an allowed loanword of the target
   card, and does not occur in the entry's reference or variants (names and numbers that the
   reference itself carries over are not switches).
+- *whole-entry signal*: an output judged wholly in another language than the target (the
+  source, or another candidate language; see :mod:`~mteval_gui.scoring.metrics.language_id`)
+  counts 1.0 (its token rate is kept as ``detail["token_rate"]``). At ≥ 20 % of such entries
+  the run gets the caveat ``wrong_language_output``. Parameters: ``detect_language`` (default
+  true) and ``languages`` (other candidate languages besides the source and the target;
+  default English and French).
 
 **Hallucination** (per entry): ``min(1, 0.4·L + 0.3·R + 0.2·E + 0.1·C)`` with
 L = 1 when output/reference characters fall outside [0.5, 2.0] (output/source outside
@@ -47,6 +53,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from mteval_gui.scoring.composite import wrong_language_caveat
+from mteval_gui.scoring.metrics.language_id import DEFAULT_CANDIDATES, LanguageJudge
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
 from mteval_gui.scoring.stats import EntryStats
 from mteval_gui.text import match_key, nfc, word_tokens
@@ -89,7 +97,8 @@ SCRIPT_NAME_PREFIXES: dict[str, tuple[str, ...]] = {
     "Syrc": ("SYRIAC",),
 }
 _COMPOSITE_SCRIPTS = {"Jpan": ("Hani", "Hira", "Kana"), "Kore": ("Hang", "Hani"), "Hans": ("Hani",), "Hant": ("Hani",)}
-_PREFIX_TO_SCRIPT = sorted(((p, code) for code, ps in SCRIPT_NAME_PREFIXES.items() for p in ps), key=lambda x: -len(x[0]))
+_PREFIX_TO_SCRIPT = sorted(((p, code) for code, ps in SCRIPT_NAME_PREFIXES.items() for p in ps),
+                           key=lambda x: -len(x[0]))
 
 
 def expand_scripts(codes: Iterable[str]) -> set[str]:
@@ -165,14 +174,22 @@ def _keyset(words: Iterable[str]) -> set[str]:
 
 
 class CodeSwitchingMetric(BaseMetric):
-    """Share of output tokens in the source language (lower is better)."""
+    """Share of output tokens in the source language (lower is better); an entry wholly in
+    another language than the target counts 1.0 (see :mod:`~mteval_gui.scoring.metrics.language_id`)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.code_switching", version="1", display_name="Code-switching rate", scale="0-1",
+        id="core.code_switching", version="2", display_name="Code-switching rate", scale="0-1",
         role="code_switching", label="Code-switching", validation="heuristic",
         higher_is_better=False, produces=("code_switching_rate",),
-        description="Share of output words that are source-language words (script or same-script lexical signal).",
+        description="Share of output words that are source-language words (script or same-script lexical "
+                    "signal); 1.0 for an output wholly in another language than the target.",
     )
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.detect_language = bool(params.get("detect_language", True))
+        self.languages = tuple(params.get("languages", DEFAULT_CANDIDATES))
+        self._judge: LanguageJudge | None = None
 
     def prepare(self, context: ScoringContext) -> None:
         super().prepare(context)
@@ -180,6 +197,7 @@ class CodeSwitchingMetric(BaseMetric):
         self.target_scripts = expand_scripts(tc.scripts) if tc is not None else None
         self.source_scripts = expand_scripts(sc.scripts) if sc is not None else None
         self.loanwords = _keyset(tc.allowed_loanwords) if tc is not None else set()
+        self._judge = None
 
     def _accepts(self) -> Callable[[str], bool] | None:
         shared = self.context.shared if self.context else {}
@@ -195,16 +213,30 @@ class CodeSwitchingMetric(BaseMetric):
             if accepts is not None:
                 try:
                     return bool(accepts(tok))
-                except Exception:  # an analyzer failure on one word is not a verdict
+                except (RuntimeError, ValueError, UnicodeError):  # an analyzer failure on one word is not a verdict
                     return False
             return False
 
         return ok
 
+    def judge(self) -> LanguageJudge | None:
+        """The job's language judge (built at the first batch: analyzers are shared by then)."""
+        if not self.detect_language or self.context is None:
+            return None
+        if self._judge is None:
+            ctx = self.context
+            self._judge = LanguageJudge(
+                ctx.source_lang, ctx.target_lang, target_card=ctx.target_card, source_card=ctx.source_card,
+                accepts=target_accepts(ctx.shared), lexicon=ctx.shared.get("target_lexicon") or (),
+                extra_candidates=self.languages, loanwords=self.loanwords, script_of=token_script,
+                target_scripts=self.target_scripts or (), source_scripts=self.source_scripts or ())
+        return self._judge
+
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         shared = self.context.shared if self.context else {}
         source_lexicon = shared.get("source_lexicon") or set()
         accepts = self._accepts()
+        judge = self.judge()
         out = []
         for it in items:
             tokens = word_tokens(it.predicted)
@@ -238,8 +270,15 @@ class CodeSwitchingMetric(BaseMetric):
                     continue
                 switched.append(tok)
                 kinds["lexical"] += 1
-            out.append(EntryScore(len(switched) / len(tokens),
-                                  detail={"tokens": len(tokens), "switched": switched, **kinds}))
+            detail: dict[str, Any] = {"tokens": len(tokens), "switched": switched, **kinds}
+            value = len(switched) / len(tokens)
+            if judge is not None:
+                verdict = judge.judge(it.predicted, ref_words, tokens)
+                detail.update(verdict.to_json())
+                if verdict.wrong_language:
+                    detail["token_rate"] = value
+                    value = 1.0
+            out.append(EntryScore(value, detail=detail))
         return out
 
     def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
@@ -248,10 +287,22 @@ class CodeSwitchingMetric(BaseMetric):
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         st = self.entry_statistics(per_entry)["code_switching_rate"]
         lexical = bool(target_accepts(context.shared) or context.shared.get("target_lexicon"))
-        return CorpusScore({"code_switching_rate": st.point()},
-                           extra={"target_lexicon_used": lexical,
-                                  "switched_tokens": sum(len(e.detail.get("switched", [])) for e in per_entry),
-                                  "tokens": sum(int(e.detail.get("tokens", 0)) for e in per_entry)})
+        wrong = Counter(str(e.detail.get("language")) for e in per_entry if e.detail.get("wrong_language"))
+        n_wrong = sum(wrong.values())
+        extra: dict[str, Any] = {
+            "target_lexicon_used": lexical,
+            "switched_tokens": sum(len(e.detail.get("switched", [])) for e in per_entry),
+            "tokens": sum(int(e.detail.get("tokens", 0)) for e in per_entry),
+            "wrong_language_entries": n_wrong,
+            "wrong_language_share": n_wrong / len(per_entry) if per_entry else None,
+            "wrong_language_by_language": dict(wrong.most_common()),
+        }
+        judge = self.judge()
+        extra["language_id"] = judge.describe() if judge is not None else None
+        caveat = wrong_language_caveat(n_wrong, len(per_entry), dict(wrong), context.target_lang)
+        if caveat is not None:
+            extra["caveats"] = [caveat.model_dump()]
+        return CorpusScore({"code_switching_rate": st.point()}, extra=extra)
 
 
 # ----------------------------------------------------------------------------- hallucination
@@ -285,7 +336,8 @@ def mid_sentence_capitalised(text: str) -> list[str]:
     return out
 
 
-def hallucination_components(predicted: str, source: str, reference: str | None, *, has_case: bool = True) -> dict[str, float]:
+def hallucination_components(predicted: str, source: str, reference: str | None, *,
+                             has_case: bool = True) -> dict[str, float]:
     pred = nfc(predicted or "")
     src = nfc(source or "")
     ref = nfc(reference) if reference else None
@@ -318,7 +370,7 @@ def hallucination_components(predicted: str, source: str, reference: str | None,
 
 def hallucination_score(c: Mapping[str, Any]) -> float:
     w = HALLUCINATION_WEIGHTS
-    total = w["L"] * c["L"] + w["R"] * c["R"] + w["E"] * c["E"] + w["C"] * c["C"]
+    total = float(w["L"] * c["L"] + w["R"] * c["R"] + w["E"] * c["E"] + w["C"] * c["C"])
     return min(1.0, round(total, 12))  # 0.4+0.3+0.2+0.1 is 0.999… in binary floating point
 
 
@@ -329,7 +381,8 @@ class HallucinationMetric(BaseMetric):
         id="core.hallucination", version="1", display_name="Hallucination rate", scale="0-1",
         role="hallucination", label="Hallucination", validation="heuristic",
         higher_is_better=False, produces=("hallucination_rate",),
-        description="Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1.",
+        description="Length anomaly, repeated trigrams, invented numbers/names and source echo, "
+                    "weighted 0.4/0.3/0.2/0.1, over the entries with an output.",
     )
 
     def prepare(self, context: ScoringContext) -> None:
@@ -365,7 +418,8 @@ class HallucinationMetric(BaseMetric):
 # ----------------------------------------------------------------------------- terminology
 
 
-def merge_terms(entry_terms: Mapping[str, Sequence[str]], glossary: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+def merge_terms(entry_terms: Mapping[str, Sequence[str]],
+                glossary: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
     """Per-entry terminology ∪ glossary (targets of a term present in both are united)."""
     out: dict[str, list[str]] = {}
     for src in (glossary, entry_terms):
@@ -415,7 +469,7 @@ def term_renderings(item: EntryInput, glossary: Mapping[str, Sequence[str]],
                     for w in word_tokens(item.predicted):
                         try:
                             out_lemmas |= {match_key(x) for x in lemmas_of(w)}
-                        except Exception:  # an analyzer failure on one word is not a verdict
+                        except (RuntimeError, ValueError, UnicodeError):  # one word's failure is not a verdict
                             continue
                 for t in targets:
                     if " " not in t.strip() and match_key(t) in out_lemmas:
@@ -432,7 +486,8 @@ class TerminologyMetric(BaseMetric):
         id="core.terminology", version="1", display_name="Terminology adherence", scale="0-1",
         role="terminology", label="Terminology", validation="heuristic",
         produces=("terminology_adherence",),
-        description="Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.",
+        description="Hits over terms found in the source (per-entry terminology ∪ glossary); "
+                    "empty output misses every term.",
     )
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:

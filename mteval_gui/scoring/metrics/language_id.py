@@ -1,0 +1,262 @@
+"""Which language an output is written in: whole-entry language identification.
+
+Used by code-switching (an entry wholly in another language counts 1.0, and the run gets the
+caveat ``wrong_language_output``) and by run import (a warning when a run's outputs are not
+in its corpus's target language).
+
+The signal combines two things, because the language-identification model (lingua, offline:
+its n-gram models ship inside the wheel, nothing is downloaded) knows about 75 languages and
+many target languages of this tool are not among them (Ewe, Plains Cree, Sámi...):
+
+1. **Target evidence**, from the target language card: the share of the output's words that
+   are written in a target script the source does not use (Cyrillic for an English→Russian
+   pair), that carry a letter of the target alphabet absent from the source alphabet (Ewe
+   ``ɖ ɛ ƒ ɣ ŋ ɔ ʋ`` against French), that are among the card's frequent words
+   (``language_id.frequent_words``), or that the target analyzer accepts. Words that the entry's reference also contains
+   (names, numbers carried over) and the card's allowed loanwords are neutral. When at least
+   :data:`MIN_TARGET_EVIDENCE` of the words are target words, the output is in the target.
+2. **The detector** (lingua, high-accuracy mode, restricted to the *candidate* languages: the
+   source, the target when lingua knows it, English and French, plus any the metric is given)
+   on the whole output. The output is in another language when one candidate other than the
+   target gets a relative confidence ≥ :data:`MIN_CONFIDENCE`. When the target is unknown to
+   the detector and the card gives no evidence at all (no alphabet difference, no frequent
+   words, no analyzer), only the *source* language is trusted, since the detector must place
+   a text of an unknown language among the candidates.
+
+Measured on MAFAND-MT (16 fr→ewe and 16 ewe→fr system outputs scored against the fr→ewe
+corpus; numbers in the README): the French outputs are judged wrong-language on 88–98 % of
+entries, the Ewe outputs on 0–10 %.
+
+lingua is imported inside functions; without it :func:`identifier_for` returns None and only
+the target evidence is available (an output is then never judged wholly wrong-language).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mteval_gui.domain.card import LanguageCard
+from mteval_gui.text import match_key, nfc, word_tokens
+
+MIN_CONFIDENCE = 0.5  # relative confidence of the detected language (lingua's, summing to 1 over the candidates)
+MIN_TARGET_EVIDENCE = 0.2  # share of target words from which an output is in the target language
+DEFAULT_CANDIDATES: tuple[str, ...] = ("eng", "fra")  # the languages LLM outputs most often fall back to
+DETECTOR = "lingua"
+
+# ISO 639-3 individual-language codes of this tool's cards -> the macrolanguage code lingua uses
+_MACRO: dict[str, str] = {
+    "arb": "ara", "zsm": "msa", "pes": "fas", "prs": "fas", "cmn": "zho", "yue": "zho", "swh": "swa",
+    "ekk": "est", "lvs": "lav", "als": "sqi", "khk": "mon", "nor": "nob", "ydd": "yid", "azj": "aze",
+}
+
+
+def detector_code(code: str) -> str:
+    """The code lingua knows ``code`` by (macrolanguages for individual languages)."""
+    return _MACRO.get(code, code)
+
+
+def detector_version() -> str | None:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - stdlib
+        return None
+    try:
+        return version("lingua-language-detector")
+    except PackageNotFoundError:
+        return None
+
+
+def _lingua_languages() -> dict[str, Any] | None:
+    try:
+        from lingua import Language
+    except ImportError:
+        return None
+    return {lang.iso_code_639_3.name.lower(): lang for lang in Language.all()}
+
+
+def known_languages() -> frozenset[str]:
+    """ISO 639-3 codes the detector knows (empty without lingua)."""
+    langs = _lingua_languages()
+    return frozenset(langs) if langs else frozenset()
+
+
+@dataclass(frozen=True)
+class LanguageGuess:
+    code: str  # ISO 639-3 code of the candidate (as given, not the macrolanguage)
+    confidence: float  # relative confidence over the candidates, 0-1
+
+
+class LanguageIdentifier:
+    """A lingua detector over a fixed set of candidate languages (thread-safe, built once)."""
+
+    def __init__(self, candidates: Sequence[str]) -> None:
+        langs = _lingua_languages()
+        if langs is None:
+            raise ImportError("lingua-language-detector is not installed")
+        from lingua import LanguageDetectorBuilder
+
+        self.codes: dict[Any, str] = {}
+        for code in candidates:
+            lang = langs.get(detector_code(code))
+            if lang is not None and lang not in self.codes:
+                self.codes[lang] = code
+        if len(self.codes) < 2:
+            raise ValueError(f"the detector needs two candidate languages it knows; got {', '.join(candidates)}")
+        self.candidates = tuple(self.codes.values())
+        self._detector = LanguageDetectorBuilder.from_languages(*self.codes).build()
+        self._lock = threading.Lock()
+
+    def identify(self, text: str) -> LanguageGuess | None:
+        """The most likely candidate and its relative confidence; None for text without letters."""
+        if not any(c.isalpha() for c in text):
+            return None
+        with self._lock:
+            values = self._detector.compute_language_confidence_values(text)
+        if not values or values[0].value <= 0:
+            return None
+        top = values[0]
+        return LanguageGuess(self.codes[top.language], float(top.value))
+
+
+_IDENTIFIERS: dict[tuple[str, ...], LanguageIdentifier | None] = {}
+_IDENTIFIERS_LOCK = threading.Lock()
+
+
+def identifier_for(candidates: Iterable[str]) -> LanguageIdentifier | None:
+    """The shared identifier over ``candidates`` (None without lingua or with < 2 known candidates)."""
+    key = tuple(sorted(dict.fromkeys(candidates)))
+    with _IDENTIFIERS_LOCK:
+        if key not in _IDENTIFIERS:
+            try:
+                _IDENTIFIERS[key] = LanguageIdentifier(key)
+            except (ImportError, ValueError):
+                _IDENTIFIERS[key] = None
+        return _IDENTIFIERS[key]
+
+
+def _alphabet(card: LanguageCard | None) -> frozenset[str] | None:
+    if card is None or not card.orthography.alphabet:
+        return None
+    letters = {c for c in nfc(card.orthography.alphabet) if c.isalpha()}
+    return frozenset(letters | {c.casefold() for c in letters})
+
+
+def target_only_letters(target: LanguageCard | None, source: LanguageCard | None) -> frozenset[str]:
+    """Letters of the target alphabet that the source alphabet lacks (casefolded); empty when
+    either card has no alphabet."""
+    t, s = _alphabet(target), _alphabet(source)
+    if t is None or s is None:
+        return frozenset()
+    return frozenset(c.casefold() for c in t - s if c.casefold() not in s)
+
+
+def frequent_words(card: LanguageCard | None) -> frozenset[str]:
+    if card is None or card.language_id is None:
+        return frozenset()
+    return frozenset(match_key(w) for w in card.language_id.frequent_words if w.strip())
+
+
+@dataclass(frozen=True)
+class LanguageJudgement:
+    wrong_language: bool
+    language: str | None  # detected candidate (None when the detector was not needed or not sure)
+    confidence: float | None
+    target_evidence: float | None  # share of target words among the non-neutral words
+
+    def to_json(self) -> dict[str, Any]:
+        return {"wrong_language": self.wrong_language, "language": self.language,
+                "language_confidence": None if self.confidence is None else round(self.confidence, 4),
+                "target_evidence": None if self.target_evidence is None else round(self.target_evidence, 4)}
+
+
+class LanguageJudge:
+    """Tells whether one output is in the target language or wholly in another one."""
+
+    def __init__(self, source_lang: str, target_lang: str, *, target_card: LanguageCard | None = None,
+                 source_card: LanguageCard | None = None, accepts: Callable[[str], bool] | None = None,
+                 lexicon: Iterable[str] = (), extra_candidates: Iterable[str] = DEFAULT_CANDIDATES,
+                 loanwords: Iterable[str] = (), script_of: Callable[[str], str | None] | None = None,
+                 target_scripts: Iterable[str] = (), source_scripts: Iterable[str] = ()) -> None:
+        self.source_lang, self.target_lang = source_lang, target_lang
+        self.letters = target_only_letters(target_card, source_card)
+        self.script_of = script_of
+        self.scripts = frozenset(target_scripts) - frozenset(source_scripts) if script_of is not None else frozenset()
+        self.lexicon = frequent_words(target_card) | {match_key(w) for w in lexicon if w}
+        self.accepts = accepts
+        self.loanwords = frozenset(match_key(w) for w in loanwords if w)
+        self.has_evidence = bool(self.letters or self.lexicon or self.scripts or accepts is not None)
+        known = known_languages()
+        self.target_known = detector_code(target_lang) in known
+        candidates = [source_lang, *([target_lang] if self.target_known else []), *extra_candidates]
+        self.identifier = identifier_for(c for c in candidates if c != target_lang or self.target_known)
+
+    @property
+    def available(self) -> bool:
+        return self.identifier is not None
+
+    def describe(self) -> dict[str, Any]:
+        """What the judgement rests on (run card ``extra``)."""
+        return {
+            "detector": DETECTOR if self.identifier is not None else None,
+            "detector_version": detector_version() if self.identifier is not None else None,
+            "candidates": list(self.identifier.candidates) if self.identifier is not None else [],
+            "target_known_to_detector": self.target_known,
+            "target_scripts": sorted(self.scripts),
+            "target_letters": "".join(sorted(self.letters)),
+            "target_frequent_words": len(self.lexicon),
+            "target_analyzer": self.accepts is not None,
+            "min_confidence": MIN_CONFIDENCE,
+            "min_target_evidence": MIN_TARGET_EVIDENCE,
+        }
+
+    def _is_target_word(self, key: str, token: str) -> bool:
+        if self.scripts and self.script_of is not None and self.script_of(token) in self.scripts:
+            return True
+        if self.letters and any(c in self.letters for c in key):
+            return True
+        if key in self.lexicon:
+            return True
+        if self.accepts is not None:
+            try:
+                return bool(self.accepts(token))
+            except (RuntimeError, ValueError, UnicodeError):  # an analyzer failure on one word is not a verdict
+                return False
+        return False
+
+    def evidence(self, tokens: Sequence[str], neutral: frozenset[str]) -> float | None:
+        """Share of target words among the words that are neither neutral nor loanwords."""
+        if not self.has_evidence:
+            return None
+        hits = counted = 0
+        for tok in tokens:
+            key = match_key(tok)
+            if self._is_target_word(key, tok):
+                hits += 1
+                counted += 1
+            elif key not in neutral and key not in self.loanwords:
+                counted += 1
+        return hits / counted if counted else None
+
+    def judge(self, predicted: str, neutral: frozenset[str] = frozenset(),
+              tokens: Sequence[str] | None = None) -> LanguageJudgement:
+        """``neutral``: match keys of words that prove nothing (the reference's words)."""
+        toks = list(tokens) if tokens is not None else word_tokens(predicted)
+        if not toks:
+            return LanguageJudgement(False, None, None, None)
+        ev = self.evidence(toks, neutral)
+        if ev is not None and ev >= MIN_TARGET_EVIDENCE:
+            return LanguageJudgement(False, None, None, ev)
+        if self.has_evidence and ev is None:  # only names and loanwords: nothing to judge
+            return LanguageJudgement(False, None, None, None)
+        if self.identifier is None:
+            return LanguageJudgement(False, None, None, ev)
+        guess = self.identifier.identify(nfc(predicted))
+        if guess is None or guess.confidence < MIN_CONFIDENCE:
+            return LanguageJudgement(False, guess.code if guess else None, guess.confidence if guess else None, ev)
+        if guess.code == self.target_lang:
+            return LanguageJudgement(False, guess.code, guess.confidence, ev)
+        trusted = self.target_known or self.has_evidence or guess.code == self.source_lang
+        return LanguageJudgement(trusted, guess.code, guess.confidence, ev)
