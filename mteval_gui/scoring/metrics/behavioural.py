@@ -378,7 +378,7 @@ class HallucinationMetric(BaseMetric):
     """``min(1, 0.4·L + 0.3·R + 0.2·E + 0.1·C)`` per entry; corpus = mean (lower is better)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.hallucination", version="1", display_name="Hallucination rate", scale="0-1",
+        id="core.hallucination", version="2", display_name="Hallucination rate", scale="0-1",
         role="hallucination", label="Hallucination", validation="heuristic",
         higher_is_better=False, produces=("hallucination_rate",),
         description="Length anomaly, repeated trigrams, invented numbers/names and source echo, "

@@ -68,7 +68,7 @@ class ExactMatchMetric(BaseMetric):
     """Exact match: ``match_key(output) == match_key(reference)`` (SPEC §2; punctuation kept)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.exact", version="1", display_name="Exact match", scale="0-1",
+        id="core.exact", version="2", display_name="Exact match", scale="0-1",
         role="exact", label="Exact", display="check", validation="proxy",
         needs_reference=True, produces=("exact_match_rate", "exact_matches"),
         description="Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.",
@@ -106,7 +106,7 @@ class EquivalentMatchMetric(BaseMetric):
     """
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.equivalent", version="1", display_name="Equivalent match", scale="0-1",
+        id="core.equivalent", version="2", display_name="Equivalent match", scale="0-1",
         role="equivalence_verdict", label="Equivalent", validation="heuristic",
         needs_reference=True, produces=("equivalent_match_rate", "equivalent_matches"),
         description="Share of entries matching the reference or an accepted variant after the language's orthographic folds.",
@@ -253,7 +253,7 @@ class ChrfMetric(_SacrebleuMetric):
     """chrF++ (sacrebleu ``CHRF(word_order=2)``), 0–100."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.chrf", version="1", display_name="chrF++", scale="0-100",
+        id="core.chrf", version="2", display_name="chrF++", scale="0-100",
         role="chrf", label="chrF++", decimals=1, validation="proxy",
         needs_reference=True, produces=("chrf_plus_plus",),
         description="Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2).",
@@ -284,7 +284,7 @@ class BleuMetric(_SacrebleuMetric):
     """
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.bleu", version="1", display_name="BLEU", scale="0-100",
+        id="core.bleu", version="2", display_name="BLEU", scale="0-100",
         role="bleu", label="BLEU", decimals=1, validation="proxy",
         needs_reference=True, produces=("bleu",),
         description="Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite.",
@@ -324,7 +324,7 @@ class TerMetric(_SacrebleuMetric):
     """
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.ter", version="1", display_name="TER", scale="0-inf", higher_is_better=False,
+        id="core.ter", version="2", display_name="TER", scale="0-inf", higher_is_better=False,
         role="ter", label="TER", decimals=1, validation="proxy",
         needs_reference=True, produces=("ter",),
         description="Edits per reference word (sacrebleu TER). Reported, not in the composite.",
@@ -368,7 +368,7 @@ class LengthRatioMetric(BaseMetric):
     """``len(output) / len(reference)`` in characters (NFC); corpus = mean over entries with a reference."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.length_ratio", version="1", display_name="Length ratio", scale="0-inf",
+        id="core.length_ratio", version="2", display_name="Length ratio", scale="0-inf",
         role="length_ratio", label="Length ratio", validation="heuristic",
         needs_reference=True, produces=("length_ratio",),
         description="Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.",
