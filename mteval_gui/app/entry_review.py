@@ -92,6 +92,7 @@ class FstWord:
     analyses: tuple[str, ...]
     non_standard: str | None = None  # the message when only the descriptive analyzer accepts it
     violations: tuple[str, ...] = ()
+    folded: str | None = None  # the respelling (card's orthographic folds) the analyzer accepted
 
 
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
@@ -181,7 +182,9 @@ def fst_words(view: OutputView) -> list[FstWord] | None:
         violations = flagged.get(token, [])
         non_std = next((str(v.get("message", "")) for v in violations if v.get("code") == "non_standard"), None)
         others = tuple(str(v.get("message", v.get("code", ""))) for v in violations if v.get("code") != "non_standard")
-        out.append(FstWord(token, accepted, analyses, non_std, others))
+        folded = w.get("folded")
+        out.append(FstWord(token, accepted, analyses, non_std, others,
+                           str(folded) if accepted and isinstance(folded, str) else None))
     return out
 
 

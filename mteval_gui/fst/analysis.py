@@ -58,7 +58,7 @@ class Analysis:
         return self.raw
 
     @classmethod
-    def from_json(cls, d: Any) -> "Analysis":
+    def from_json(cls, d: Any) -> Analysis:
         if isinstance(d, str):
             return parse_analysis(d)
         return parse_analysis(d["raw"])
@@ -96,12 +96,15 @@ class WordAnalysis:
     """The analyses of one token of a text.
 
     ``form`` is what was looked up successfully (one of the case variants of the analyzer
-    form) or, for a rejected token, the analyzer form as written.
+    form) or, for a rejected token, the analyzer form as written. ``folded`` is set when the
+    word was accepted only after a respelling — the language card's orthographic folds
+    (Cree ``ā`` → ``â``) or typographic hyphens turned into ``-`` — and holds that respelling.
     """
 
     token: str
     form: str
     analyses: tuple[Analysis, ...] = ()
+    folded: str | None = None
 
     @property
     def accepted(self) -> bool:
@@ -112,15 +115,18 @@ class WordAnalysis:
         return frozenset(a.lemma for a in self.analyses)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "token": self.token,
             "form": self.form,
             "accepted": self.accepted,
             "analyses": [a.raw for a in self.analyses],
         }
+        if self.folded is not None:
+            d["folded"] = self.folded
+        return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "WordAnalysis":
+    def from_json(cls, d: dict[str, Any]) -> WordAnalysis:
         return cls(
             token=d["token"],
             form=d.get("form", d["token"]),

@@ -9,6 +9,11 @@ application stays fast and headless. A token is looked up in three steps (SPEC ย
 2. the case variants are tried in order: as written, first letter lowered, all lowered;
 3. the first variant with at least one analysis wins; flag diacritics are stripped.
 
+:meth:`Analyzer.analyse_folded` adds a fourth step for the metrics: a word rejected as
+written is looked up again after the language card's orthographic folds (Cree macrons to
+circumflexes); a word accepted that way, or only once its typographic hyphens became ``-``,
+carries the respelling in :attr:`WordAnalysis.folded`.
+
 Two caches sit in front of the transducer: an in-memory LRU cache per token and an optional
 persistent mapping (exact form -> list of analysis strings) keyed by the analyzer's sha256
 outside this module (the workspace table ``fst_cache``). Lookups are serialised by a lock,
@@ -20,7 +25,8 @@ from __future__ import annotations
 import hashlib
 import stat
 import threading
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -36,7 +42,7 @@ from mteval_gui.fst.backends import (
     open_transducer,
 )
 from mteval_gui.fst.olformat import HFST_MAGIC, FormatError, read_layout
-from mteval_gui.text import case_variants, fst_form, word_tokens
+from mteval_gui.text import HYPHEN_LOOKALIKES, apply_folds, case_variants, fst_form, nfc, word_tokens
 
 DEFAULT_LRU_SIZE = 262_144
 
@@ -124,7 +130,7 @@ class Analyzer:
     # -- construction -------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path, *, cache: PersistentCache | None = None,
-             lru_size: int = DEFAULT_LRU_SIZE, backend: str | None = None) -> "Analyzer":
+             lru_size: int = DEFAULT_LRU_SIZE, backend: str | None = None) -> Analyzer:
         p = Path(path)
         t = read_transducer(p, backend)
         return cls(t, path=p, sha256=sha256_file(p), cache=cache, lru_size=lru_size)
@@ -172,6 +178,29 @@ class Analyzer:
 
     def accepts(self, token: str) -> bool:
         return bool(self._analyse_cached(token).analyses)
+
+    def analyse_folded(self, token: str, folds: Mapping[str, str] | None = None) -> WordAnalysis:
+        """:meth:`analyse`, then, for a rejected word, the lookup of its spelling after ``folds``
+        (a card's orthographic folds). ``folded`` is set on a word accepted only after a respelling
+        (the folds, or typographic hyphens turned into ``-``)."""
+        w = self._analyse_cached(token)
+        if w.analyses:
+            if any(c in HYPHEN_LOOKALIKES for c in token):
+                return replace(w, folded=fst_form(token))
+            return w
+        if not folds:
+            return w
+        respelt = apply_folds(nfc(token), folds)
+        if respelt == nfc(token):
+            return w
+        f = self._analyse_cached(respelt)
+        if not f.analyses:
+            return w
+        return WordAnalysis(token=token, form=f.form, analyses=f.analyses, folded=fst_form(respelt))
+
+    def analyse_text_folded(self, text: str | None, folds: Mapping[str, str] | None = None) -> list[WordAnalysis]:
+        """:meth:`analyse_folded` of every word token of a text, in order."""
+        return [self.analyse_folded(t, folds) for t in word_tokens(text)]
 
     def analyse_text(self, text: str | None) -> list[WordAnalysis]:
         """Analyse every word token (SPEC ยง2 tokens) of a text, in order."""

@@ -2,7 +2,8 @@
 
 The upper part is rich text built by :func:`mteval_gui.app.entry_review.review_html`; the
 lower part lists each output word with all its analyses, accepted words green, rejected
-red, non-standard spellings (accepted only by the descriptive analyzer) orange. Reference
+red, non-standard spellings (accepted only by the descriptive analyzer) and words accepted
+only after the card's orthographic folds (the respelling in the tooltip) orange. Reference
 words can be analysed on demand with the language's installed analyzer. Blind mode hides
 the reference, verdicts, metric values and the FST panel.
 """
@@ -189,6 +190,8 @@ class ReviewPane(QWidget):
         for w in words:
             if w.non_standard:
                 status, bg = self.tr("non-standard spelling"), NON_STANDARD_BG
+            elif w.accepted and w.folded:
+                status, bg = self.tr("accepted after fold"), NON_STANDARD_BG
             elif w.accepted:
                 status, bg = self.tr("accepted"), ACCEPTED_BG
             else:
@@ -199,11 +202,14 @@ class ReviewPane(QWidget):
             for col in range(3):
                 item.setBackground(col, QBrush(QColor(bg)))
             tips = [*w.analyses]
+            folded = self.tr("accepted as %1 after the orthographic folds").replace("%1", w.folded) if w.folded else ""
             if w.non_standard:
                 tips.append(w.non_standard)
+            if folded:
+                tips.append(folded)
             tips += list(w.violations)
             item.setToolTip(2, "\n".join(tips))
-            item.setToolTip(1, "\n".join([w.non_standard or "", *w.violations]).strip())
+            item.setToolTip(1, "\n".join([w.non_standard or "", folded, *w.violations]).strip())
             for a in w.analyses:
                 item.addChild(QTreeWidgetItem(["", "", a]))
             if parent is None:

@@ -1721,12 +1721,20 @@ Télécharger maintenant ?</translation>
         <translation>graphie non standard</translation>
     </message>
     <message>
+        <source>accepted after fold</source>
+        <translation>acceptée après normalisation</translation>
+    </message>
+    <message>
         <source>accepted</source>
         <translation>accepté</translation>
     </message>
     <message>
         <source>rejected</source>
         <translation>rejeté</translation>
+    </message>
+    <message>
+        <source>accepted as %1 after the orthographic folds</source>
+        <translation>acceptée sous la forme %1 après les normalisations orthographiques</translation>
     </message>
 </context>
 <context>

@@ -24,6 +24,23 @@ def test_fst_words_from_stored_detail():
                      FstWord("atim", True, ("atim+N+A+Sg", "atim+N+A+Obv"))]
 
 
+def test_a_word_accepted_after_the_folds_is_marked(qtbot, scored_ws):
+    view = OutputView("r", "r", Output(id="e1", predicted="nipāw"), {
+        "core.fst": {"value": 1.0, "detail": {"analyses": [
+            {"token": "nipāw", "form": "nipâw", "accepted": True, "analyses": ["nipâw+V+AI+Ind+3Sg"],
+             "folded": "nipâw"}]}}})
+    assert fst_words(view) == [FstWord("nipāw", True, ("nipâw+V+AI+Ind+3Sg",), None, (), "nipâw")]
+    data = load_review_data(scored_ws, "mini", "e1", [("poor", "model-poor")])
+    data.outputs[0].details["core.fst"] = view.details["core.fst"]
+    pane = ReviewPane()
+    qtbot.addWidget(pane)
+    pane.show_data(data)
+    item = pane.fst.topLevelItem(0)
+    assert (item.text(0), item.text(1)) == ("nipāw", "accepted after fold")
+    assert item.background(0).color() == QColor(NON_STANDARD_BG)
+    assert "accepted as nipâw after the orthographic folds" in item.toolTip(2)
+
+
 def test_pane_shows_verdicts_and_colours(qtbot, scored_ws):
     data = load_review_data(scored_ws, "mini", "e1", [("poor", "model-poor")])
     data.outputs[0].details["core.fst"] = {"value": 0.5, "detail": {"analyses": [

@@ -191,3 +191,24 @@ def test_crk_with_analyzer_uses_the_structural_and_language_metrics():
     assert first.lint_verdict is not None and first.lint_verdict["verdict"] in ("EXACT", "EQUIVALENT", "MISS", "NO_OUTPUT")
     # an English copy is code-switching into Cree
     assert card.scores.code_switching_rate > 0
+
+
+def test_crk_macron_run_is_accepted_after_the_folds_and_ranks_above_the_wrong_person_run():
+    from mteval_gui.cards import try_load_card
+    from mteval_gui.io.runs import read_run
+
+    corpus, _ = _crk()
+    analyzer = SHARED_DATA / "crk" / "fst" / "crk-strict-analyzer-for-dictionary.hfstol"
+    cards = {}
+    for name in ("macron", "wrong-person"):
+        run = read_run(SHARED_DATA / "crk" / "verbforms" / "runs" / f"{name}.jsonl").value
+        cards[name] = score_run(ScoringRequest(run_id=name, corpus=corpus, run=run, target_card=try_load_card("crk"),
+                                               source_card=try_load_card("eng"), n_bootstrap=50,
+                                               options={"analyzer_path": str(analyzer)})).run_card
+    macron, wrong = cards["macron"], cards["wrong-person"]
+    assert macron.scores.fst_acceptance_rate == 1.0 >= 0.95
+    assert macron.scores.morphological_accuracy == 1.0
+    assert macron.scores.composite == 0.8399 > wrong.scores.composite == 0.6598
+    fold = next(c for c in macron.score_caveats if c.code == "fst_accepts_after_fold")
+    assert fold.detail == {"words": 540, "total": 571, "share": pytest.approx(540 / 571)}
+    assert "fst_accepts_after_fold" not in [c.code for c in wrong.score_caveats]

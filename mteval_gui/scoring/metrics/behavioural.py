@@ -526,7 +526,7 @@ class ConsistencyMetric(BaseMetric):
 
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.consistency", version="1", display_name="Consistency", scale="0-1",
-        role="consistency", label="Consistency", validation="heuristic",
+        role="consistency", label="Consistency", validation="unvalidated",
         produces=("consistency_score",),
         description="For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms.",
     )

@@ -4,6 +4,13 @@ All three use the target language's analyzers through :func:`mteval_gui.fst.shar
 so one job loads each analyzer file once and every metric (and the language's own plugins)
 shares it via ``context.shared["fst.strict"]`` / ``["fst.descriptive"]``.
 
+Every lookup of an output word goes through :meth:`~mteval_gui.fst.Analyzer.analyse_folded`:
+a word rejected as written is looked up again after the card's orthographic folds (Cree ``ā``
+→ ``â``). Such a word counts as accepted for FST acceptance and morphological accuracy, is
+marked ``folded`` in the stored analyses (the review pane's FST panel shows it) and counts
+against orthographic accuracy (violation ``fst_after_fold``); the run gets the caveat
+``fst_accepts_after_fold`` with the share of such words.
+
 - ``core.fst`` — per entry: accepted tokens / tokens (0 for an empty output); corpus:
   ``fst_acceptance_rate`` = macro mean of entry rates (LYSS), ``fst_acceptance_rate_micro`` =
   accepted / tokens over the corpus, ``fst_accepted`` = accepted tokens. Every word's
@@ -24,7 +31,7 @@ shares it via ``context.shared["fst.strict"]`` / ``["fst.descriptive"]``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from mteval_gui.fst import (
@@ -53,13 +60,37 @@ MORPH_MIN_COVERAGE = 0.25
 TARGET_ACCEPTS_KEY = "target_accepts"
 
 
+def card_folds(context: ScoringContext) -> dict[str, str]:
+    """The target card's orthographic folds (empty without a card)."""
+    card = context.target_card
+    return dict(card.orthography.folds) if card is not None else {}
+
+
+def _fold_accepts(analyzer: Analyzer, folds: Mapping[str, str]) -> Callable[[str], bool]:
+    def accepts(token: str) -> bool:
+        return analyzer.analyse_folded(token, folds).accepted
+    return accepts
+
+
 def _strict(context: ScoringContext) -> Analyzer:
     try:
         analyzer = shared_analyzer(context, "strict")
     except AnalyzerNotFound as exc:
         raise MetricUnavailable(str(exc)) from exc
-    context.shared.setdefault(TARGET_ACCEPTS_KEY, analyzer.accepts)
+    context.shared.setdefault(TARGET_ACCEPTS_KEY, _fold_accepts(analyzer, card_folds(context)))
     return analyzer
+
+
+def fold_caveat(folded: int, words: int, folds: Mapping[str, str]) -> dict[str, Any] | None:
+    """Run-card caveat ``fst_accepts_after_fold`` (``{code, message, detail}``) when any word needed the folds."""
+    if folded <= 0 or words <= 0:
+        return None
+    shown = ", ".join(f"{a}→{b}" for a, b in list(folds.items())[:4]) or "typographic hyphens → -"
+    return {"code": "fst_accepts_after_fold",
+            "message": f"{folded} of {words} output words ({folded / words:.1%}) are accepted by the analyzer only "
+                       f"after an orthographic fold ({shown}); they count as accepted for FST acceptance and "
+                       f"morphology and against orthographic accuracy",
+            "detail": {"words": folded, "total": words, "share": folded / words}}
 
 
 def fst_run_card_info(context: ScoringContext, strict: Analyzer | None = None) -> dict[str, Any]:
@@ -111,7 +142,7 @@ class FstAcceptanceMetric(BaseMetric):
         role="fst_analysis",
         label="FST acceptance",
         validation="heuristic",
-        version="1",
+        version="2",
         display_name="FST acceptance",
         scale="0-1",
         needs_fst=True,
@@ -127,6 +158,7 @@ class FstAcceptanceMetric(BaseMetric):
     def prepare(self, context: ScoringContext) -> None:
         super().prepare(context)
         self.analyzer = _strict(context)
+        self.folds = card_folds(context)
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         an = self.analyzer
@@ -134,15 +166,17 @@ class FstAcceptanceMetric(BaseMetric):
             raise MetricUnavailable("core.fst was not prepared")
         out = []
         for it in items:
-            words = an.analyse_text(it.predicted)
+            words = an.analyse_text_folded(it.predicted, self.folds)
             n = len(words)
             acc = sum(1 for w in words if w.analyses)
+            folded = sum(1 for w in words if w.analyses and w.folded is not None)
             out.append(EntryScore(
                 value=(acc / n) if n else 0.0,
                 values={
                     "accepted": acc,
                     "rejected": n - acc,
                     "tokens": n,
+                    "accepted_after_fold": folded,
                     "fst_acceptance_rate_micro.num": acc,
                     "fst_acceptance_rate_micro.den": n,
                 },
@@ -154,8 +188,14 @@ class FstAcceptanceMetric(BaseMetric):
         rates = [e.value for e in per_entry if e.value is not None]
         accepted = sum(int(e.values.get("accepted", 0)) for e in per_entry)
         tokens = sum(int(e.values.get("tokens", 0)) for e in per_entry)
+        folded = sum(int(e.values.get("accepted_after_fold", 0)) for e in per_entry)
         flush_persistent_caches(self.analyzer)
-        extra = {"fst": fst_run_card_info(context, self.analyzer), "tokens": tokens}
+        extra: dict[str, Any] = {"fst": fst_run_card_info(context, self.analyzer), "tokens": tokens,
+                                 "accepted_after_fold": folded,
+                                 "accepted_after_fold_share": _ratio(folded, tokens)}
+        caveat = fold_caveat(folded, tokens, card_folds(context))
+        if caveat is not None:
+            extra["caveats"] = [caveat]
         if not rates:
             return CorpusScore({"fst_acceptance_rate": None, "fst_acceptance_rate_micro": None, "fst_accepted": None},
                                availability="not_applicable", reason="no entries", extra=extra)
@@ -173,7 +213,8 @@ def _gold_key(word: str) -> str:
     return fst_form(nfc(word))
 
 
-def reference_analyses(entry: Any, analyzer: Analyzer) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
+def reference_analyses(entry: Any,
+                       analyzer: Analyzer) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
     """Lemmas, (lemma, tag set) pairs and per-word analysis strings of an entry's reference.
 
     ``expected_morphology`` (gold) replaces the analyzer's analyses of the words it annotates
@@ -207,8 +248,8 @@ class MorphologicalAccuracyMetric(BaseMetric):
         id="core.morph",
         role="morphology",
         label="Morphology",
-        validation="heuristic",
-        version="1",
+        validation="unvalidated",
+        version="2",
         display_name="Morphological accuracy",
         scale="0-1",
         needs_reference=True,
@@ -226,6 +267,7 @@ class MorphologicalAccuracyMetric(BaseMetric):
     def prepare(self, context: ScoringContext) -> None:
         super().prepare(context)
         self.analyzer = _strict(context)
+        self.folds = card_folds(context)
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         an = self.analyzer
@@ -241,7 +283,7 @@ class MorphologicalAccuracyMetric(BaseMetric):
             lemmas, pairs, _ = reference_analyses(e, an)
             correct = covered = analysable = 0
             words: list[dict[str, Any]] = []
-            for w in an.analyse_text(it.predicted):
+            for w in an.analyse_text_folded(it.predicted, self.folds):
                 status = self._status(w, lemmas, pairs)
                 if status != "rejected":
                     analysable += 1
@@ -301,8 +343,8 @@ class OrthographicAccuracyMetric(BaseMetric):
         id="core.ortho",
         role="orthography",
         label="Orthography",
-        validation="heuristic",
-        version="1",
+        validation="unvalidated",
+        version="2",
         display_name="Orthographic accuracy",
         scale="0-1",
         produces=("orthographic_accuracy",),
@@ -323,19 +365,26 @@ class OrthographicAccuracyMetric(BaseMetric):
         self.checker = OrthographyChecker.for_card(card) if card is not None else None
         self.strict = optional_shared_analyzer(context, "strict")
         self.descriptive = optional_shared_analyzer(context, "descriptive") if self.strict is not None else None
+        self.folds = card_folds(context)
         if self.strict is not None:
-            context.shared.setdefault(TARGET_ACCEPTS_KEY, self.strict.accepts)
+            context.shared.setdefault(TARGET_ACCEPTS_KEY, _fold_accepts(self.strict, self.folds))
         if (self.checker is None or not self.checker.has_checks) and self.descriptive is None:
             raise MetricUnavailable(f"no orthography profile for {context.target_lang}", "not_applicable")
 
     def _violations(self, token: str) -> list[Violation]:
         out = self.checker.check(token) if self.checker is not None else []
+        if self.strict is not None:
+            w = self.strict.analyse_folded(token, self.folds)
+            if w.accepted and w.folded is not None:
+                out.append(Violation("fst_after_fold",
+                                     f"accepted by {self.strict.name} only as {w.folded!r} (orthographic fold)"))
+                return out
         if self.descriptive is not None and self.strict is not None and not self.strict.accepts(token):
             d = self.descriptive.analyse(token)
             if d.analyses:
                 out.append(Violation("non_standard",
-                                     f"non-standard spelling: rejected by {self.strict.name}, accepted by {self.descriptive.name} "
-                                     f"as {d.analyses[0].raw}"))
+                                     f"non-standard spelling: rejected by {self.strict.name}, accepted by "
+                                     f"{self.descriptive.name} as {d.analyses[0].raw}"))
         return out
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
