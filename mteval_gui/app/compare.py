@@ -132,10 +132,29 @@ class Comparison:
     skipped: dict[str, str] = field(default_factory=dict)
 
 
+SHORT_SEGMENTS_REASON = "short segments"
+
+
+def short_segments_reason(cards: dict[str, dict[str, Any]]) -> str | None:
+    """Why BLEU is left out when one of the runs' cards has the caveat ``short_segments`` (None otherwise)."""
+    for run_id, card in cards.items():
+        cav = comp.has_short_segments(card)
+        if cav is not None:
+            median = cav.detail.get("median_reference_tokens")
+            return (f"{SHORT_SEGMENTS_REASON}: the median reference of {run_id} has {median:g} "
+                    f"token{'s' if median != 1 else ''} "
+                    f"(< {comp.SHORT_SEGMENT_TOKENS}), where BLEU's 4-grams hardly exist and BLEU says little")
+    return None
+
+
 def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str, *, test: str = "ar",
                            trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED, holm: bool = False,
-                           keys: Sequence[str] = COMPARE_KEYS) -> Comparison:
-    """Paired tests of every run against ``baseline`` on the metrics all of them have."""
+                           keys: Sequence[str] = COMPARE_KEYS, short_bleu: bool = False) -> Comparison:
+    """Paired tests of every run against ``baseline`` on the metrics all of them have.
+
+    BLEU is left out (with the reason in ``skipped``) when a run has the caveat ``short_segments``,
+    unless ``short_bleu`` is true.
+    """
     names = [r for r in dict.fromkeys([baseline, *run_ids])]
     stats = {r: run_statistics(ws, r, keys) for r in names}
     base = stats[baseline]
@@ -145,7 +164,11 @@ def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str,
                               "paired tests need the same corpus")
     skipped: dict[str, str] = {}
     metrics: list[str] = []
+    short = None if short_bleu else short_segments_reason({r: stats[r].card for r in names})
     for key in keys:
+        if key == "bleu" and short is not None:
+            skipped[key] = short
+            continue
         if all(stats[r].quantity(key) is not None for r in names):
             if key == "composite" and len({stats[r].composite_metrics for r in names}) > 1:
                 skipped[key] = "the runs' composites count different metrics (metric_coverage_differs)"

@@ -174,8 +174,12 @@ def validation_study(
     aspect: str = "adequacy",
     n_bootstrap: int = 1000,
     seed: int = 12345,
+    short_bleu: bool = False,
 ) -> StudyResult:
-    """The metric-vs-human study over the runs' current Task A ratings."""
+    """The metric-vs-human study over the runs' current Task A ratings.
+
+    BLEU is left out (listed in ``excluded`` with the reason) when one of the runs has the
+    caveat ``short_segments``, unless ``short_bleu`` is true."""
     _require_runs(ws, run_ids)
     if metric_ids is not None:
         known = set(available_metrics(ws, run_ids))
@@ -186,7 +190,20 @@ def validation_study(
                 f"{', '.join(run_ids)} (available: {', '.join(sorted(known)) or 'none; score the runs first'})"
             )
     values = metric_values(ws, run_ids, metric_ids)
-    return run_study(ratings(ws, run_ids), values, aspect=aspect, n_bootstrap=n_bootstrap, seed=seed)
+    excluded: dict[str, str] = {}
+    if not short_bleu:
+        from mteval_gui.app.compare import short_segments_reason
+        from mteval_gui.store.results import load_run_card_dict
+
+        cards = {r: c for r in run_ids if (c := load_run_card_dict(ws, r)) is not None}
+        why = short_segments_reason(cards)
+        if why is not None:
+            for card in cards.values():
+                mid = (card.get("score_sources") or {}).get("bleu")
+                if mid:
+                    excluded[mid] = why
+    return run_study(ratings(ws, run_ids), values, aspect=aspect, n_bootstrap=n_bootstrap, seed=seed,
+                     excluded=excluded)
 
 
 def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:

@@ -78,6 +78,9 @@ def register(subparsers: Any) -> None:
                     help="human score to correlate with (default adequacy)")
     vp.add_argument("--bootstrap", type=int, default=1000, metavar="B", help="bootstrap resamples (default 1000)")
     vp.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
+    vp.add_argument("--short-bleu", action="store_true",
+                    help="correlate BLEU even when the median reference has fewer than 4 tokens "
+                         "(caveat short_segments)")
     vp.add_argument("--json", action="store_true", help="print the full study as JSON (with scatter points)")
     vp.set_defaults(handler=cmd_validate)
 
@@ -209,7 +212,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from mteval_gui.app.review import esa_scores, fst_audit, linter_audit, validation_study
 
     ws = open_workspace(args)
-    study = validation_study(ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap, seed=args.seed)
+    study = validation_study(ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap,
+                             seed=args.seed, short_bleu=args.short_bleu)
     lint = linter_audit(ws, args.runs)
     fst = fst_audit(ws, args.runs)
     esa = esa_scores(ws, args.runs)
@@ -241,6 +245,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "n/a (3+ runs needed)" if sp.n < 3 else "n/a")
             out.write(f"  {m.metric_id:<26} {m.kendall.n:>5}  {_with_ci(m.kendall.value, m.kendall.ci_lower, m.kendall.ci_upper):<26} "
                       f"{_with_ci(m.spearman.value, m.spearman.ci_lower, m.spearman.ci_upper):<26} {sp.n:>4}  {system}\n")
+    for mid, why in study.excluded.items():
+        out.write(f"  {mid}: left out ({why}; --short-bleu correlates it anyway)\n")
     if any(e.judgments for e in esa.values()):
         out.write("\nESA from error spans (0-100 = 100 - minor - 5 x major, mean over entries):\n")
         for run_id, e in esa.items():

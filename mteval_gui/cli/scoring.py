@@ -83,6 +83,8 @@ def register(subparsers: Any) -> None:
     cp.add_argument("--seed", type=int, default=12345, metavar="N")
     cp.add_argument("--metrics", nargs="+", metavar="KEY",
                     help="run-card score keys (default: chrf_plus_plus bleu ter exact_match_rate ... composite)")
+    cp.add_argument("--short-bleu", action="store_true",
+                    help="compare BLEU even when the median reference has fewer than 4 tokens (caveat short_segments)")
     cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cp.set_defaults(handler=cmd_compare)
 
@@ -266,12 +268,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from mteval_gui.app.compare import COMPARE_KEYS, compare_workspace_runs
+    from mteval_gui.app.compare import COMPARE_KEYS, SHORT_SEGMENTS_REASON, compare_workspace_runs
 
     ws = open_workspace(args)
     keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
     cmp = compare_workspace_runs(ws, args.runs, args.baseline, test=args.test, trials=args.trials, seed=args.seed,
-                                 holm=args.holm, keys=keys)
+                                 holm=args.holm, keys=keys, short_bleu=args.short_bleu)
     if args.json:
         out = {
             "baseline": cmp.baseline, "test": cmp.test, "trials": cmp.trials, "seed": cmp.seed, "holm": cmp.holm,
@@ -306,7 +308,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 line += f"{_p(res.p_adjusted):>10}"
             print(line)
     for key, why in cmp.skipped.items():
-        print(f"\n{key}: not compared ({why})")
+        hint = "; --short-bleu compares it anyway" if key == "bleu" and why.startswith(SHORT_SEGMENTS_REASON) else ""
+        print(f"\n{key}: not compared ({why}{hint})")
     for c in cmp.caveats:
         print(f"\ncaveat {c.code}: {c.message}")
     return 0

@@ -55,6 +55,11 @@ class CompareView(QWidget):
         bar.addWidget(self.test)
         self.holm = QCheckBox(self.tr("Holm correction"))
         bar.addWidget(self.holm)
+        self.short_bleu = QCheckBox(self.tr("BLEU on short segments"))
+        self.short_bleu.setObjectName("shortBleuBox")
+        self.short_bleu.setToolTip(self.tr("Compare BLEU even when the median reference has fewer than 4 tokens "
+                                           "(caveat short_segments), where BLEU says little"))
+        bar.addWidget(self.short_bleu)
         self.run_button = QPushButton(self.tr("Compare"))
         self.run_button.setObjectName("compareButton")
         self.run_button.clicked.connect(self.compute)
@@ -116,7 +121,8 @@ class CompareView(QWidget):
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             self.comparison = compare_workspace_runs(self.ws, self.run_ids, self.baseline.currentData(),
-                                                     test=self.test.currentData(), holm=self.holm.isChecked())
+                                                     test=self.test.currentData(), holm=self.holm.isChecked(),
+                                                     short_bleu=self.short_bleu.isChecked())
         except Exception as exc:  # shown to the user
             QApplication.restoreOverrideCursor()
             show_error(self, exc)

@@ -121,6 +121,12 @@ _CAVEATS = {
                                    QT_TRANSLATE_NOOP("labels", "The COMET model's encoder was not trained on the target language: its score says little.")),
     "comet_coverage_unknown": (QT_TRANSLATE_NOOP("labels", "COMET coverage unknown"),
                                QT_TRANSLATE_NOOP("labels", "It is not known whether the COMET model covers the target language.")),
+    "wrong_language_output": (QT_TRANSLATE_NOOP("labels", "Wrong language"),
+                              QT_TRANSLATE_NOOP("labels", "At least a fifth of the outputs are wholly in another language than the target (often the source): each counts as fully code-switched.")),
+    "fst_accepts_after_fold": (QT_TRANSLATE_NOOP("labels", "Accepted after folds"),
+                               QT_TRANSLATE_NOOP("labels", "Some words are accepted by the analyzer only after the language's orthographic folds (e.g. macrons read as circumflexes): they count for morphology but against orthography.")),
+    "short_segments": (QT_TRANSLATE_NOOP("labels", "Short segments"),
+                       QT_TRANSLATE_NOOP("labels", "The median reference has fewer than 4 tokens: BLEU says little on such segments and is left out of comparisons and correlations unless asked for.")),
     "metric_coverage_differs": (QT_TRANSLATE_NOOP("labels", "Coverage differs"),
                                 QT_TRANSLATE_NOOP("labels", "The compared runs were scored with different metrics: composites are not directly comparable.")),
 }

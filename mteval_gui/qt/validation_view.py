@@ -212,8 +212,11 @@ class ValidationView(QWidget):
                 self.table.setItem(row, col, QTableWidgetItem(_ci(r)))
             self.table.setItem(row, 4, QTableWidgetItem(str(m.kendall.n)))
         self.table.resizeColumnsToContents()
-        self.note.setText(self.tr("Correlations use the mean rating per item; intervals are percentile bootstrap "
-                                  "({0} resamples, seed {1}).").format(s.n_bootstrap, s.seed))
+        note = self.tr("Correlations use the mean rating per item; intervals are percentile bootstrap "
+                       "({0} resamples, seed {1}).").format(s.n_bootstrap, s.seed)
+        for mid, why in s.excluded.items():
+            note += "\n" + self.tr("{0} left out: {1}").format(metric_label(mid), why)
+        self.note.setText(note)
         if s.metrics:
             self.table.selectRow(0)
 

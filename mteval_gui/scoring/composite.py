@@ -66,6 +66,7 @@ LENGTH_DEFLATION = 0.75
 LENGTH_INFLATION = 1.5
 SMALL_SAMPLE = 30
 WRONG_LANGUAGE_SHARE = 0.2  # share of entries wholly in another language than the target
+SHORT_SEGMENT_TOKENS = 4  # BLEU is flagged when the median reference has fewer tokens
 
 
 class CompositeError(MtevalError):
@@ -239,6 +240,27 @@ def wrong_language_caveat(wrong: int, total: int, by_language: Mapping[str, int]
                           f"{target}: {langs}; they count 1.0 in code_switching_rate",
                   detail={"entries": wrong, "total": total, "share": wrong / total, "by_language": dict(by_language),
                           "threshold": WRONG_LANGUAGE_SHARE, "target": target})
+
+
+def short_segments_caveat(median_tokens: float | None) -> Caveat | None:
+    """``short_segments`` when the median reference has fewer than 4 tokens (BLEU's 4-grams rarely exist)."""
+    if median_tokens is None or median_tokens >= SHORT_SEGMENT_TOKENS:
+        return None
+    return Caveat(code="short_segments",
+                  message=f"the median reference has {median_tokens:g} token{'s' if median_tokens != 1 else ''} "
+                          f"(< {SHORT_SEGMENT_TOKENS}): BLEU's 4-grams hardly exist in such segments, so BLEU says "
+                          f"little; it is left out of comparisons and of validation correlations unless asked for",
+                  detail={"median_reference_tokens": median_tokens, "threshold": SHORT_SEGMENT_TOKENS,
+                          "metric": "bleu"})
+
+
+def has_short_segments(card: Mapping[str, Any]) -> Caveat | None:
+    """The ``short_segments`` caveat of a run card (dict form), if it has one."""
+    for c in card.get("score_caveats") or []:
+        code = c.get("code") if isinstance(c, Mapping) else getattr(c, "code", None)
+        if code == "short_segments":
+            return c if isinstance(c, Caveat) else Caveat.model_validate(c)
+    return None
 
 
 def errors_caveat(errors: int, total: int) -> Caveat | None:

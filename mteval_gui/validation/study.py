@@ -140,12 +140,13 @@ class StudyResult:
     progress: Progress
     n_bootstrap: int
     seed: int
+    excluded: dict[str, str] = field(default_factory=dict)  # metric id -> why it was left out
 
     def to_json(self) -> dict[str, object]:
         return {
             "aspect": self.aspect, "agreement": {k: v.to_json() for k, v in self.agreement.items()},
             "metrics": [m.to_json() for m in self.metrics], "progress": self.progress.to_json(),
-            "n_bootstrap": self.n_bootstrap, "seed": self.seed,
+            "n_bootstrap": self.n_bootstrap, "seed": self.seed, "excluded": dict(self.excluded),
         }
 
 
@@ -190,11 +191,18 @@ def run_study(
     aspect: str = "adequacy",
     n_bootstrap: int = 1000,
     seed: int = 12345,
+    excluded: Mapping[str, str] | None = None,
 ) -> StudyResult:
-    """Agreement, per-metric correlations and progress for one set of ratings."""
+    """Agreement, per-metric correlations and progress for one set of ratings.
+
+    Metrics named in ``excluded`` (metric id -> reason) are left out of the correlations and
+    listed with their reason (BLEU on short segments)."""
     if aspect not in ASPECTS:
         raise ValueError(f"unknown aspect {aspect!r} (use one of {', '.join(ASPECTS)})")
+    skip = dict(excluded or {})
     human = human_means(ratings, aspect)
     agree = {a: agreement(ratings, a, n_bootstrap=n_bootstrap, seed=seed) for a in ("adequacy", "fluency")}
-    rows = [correlate_metric(mid, vals, human, n_bootstrap=n_bootstrap, seed=seed) for mid, vals in sorted(metric_values.items())]
-    return StudyResult(aspect, agree, rows, progress(ratings), n_bootstrap, seed)
+    rows = [correlate_metric(mid, vals, human, n_bootstrap=n_bootstrap, seed=seed)
+            for mid, vals in sorted(metric_values.items()) if mid not in skip]
+    left_out = {mid: why for mid, why in skip.items() if mid in metric_values}
+    return StudyResult(aspect, agree, rows, progress(ratings), n_bootstrap, seed, left_out)

@@ -491,6 +491,14 @@ Télécharger maintenant ?</translation>
         <translation>correction de Holm</translation>
     </message>
     <message>
+        <source>BLEU on short segments</source>
+        <translation>BLEU sur segments courts</translation>
+    </message>
+    <message>
+        <source>Compare BLEU even when the median reference has fewer than 4 tokens (caveat short_segments), where BLEU says little</source>
+        <translation>Comparer le BLEU même quand la référence médiane a moins de 4 mots (avertissement short_segments), où le BLEU dit peu de chose</translation>
+    </message>
+    <message>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -2207,6 +2215,10 @@ Télécharger maintenant ?</translation>
         <translation>Les corrélations utilisent la note moyenne par item ; intervalles bootstrap par percentiles ({0} rééchantillonnages, graine {1}).</translation>
     </message>
     <message>
+        <source>{0} left out: {1}</source>
+        <translation>{0} écarté : {1}</translation>
+    </message>
+    <message>
         <source>{0} against human {1}</source>
         <translation>{0} face à {1} humaine</translation>
     </message>
@@ -2475,6 +2487,30 @@ Télécharger maintenant ?</translation>
     <message>
         <source>It is not known whether the COMET model covers the target language.</source>
         <translation>On ne sait pas si le modèle COMET couvre la langue cible.</translation>
+    </message>
+    <message>
+        <source>Wrong language</source>
+        <translation>Mauvaise langue</translation>
+    </message>
+    <message>
+        <source>At least a fifth of the outputs are wholly in another language than the target (often the source): each counts as fully code-switched.</source>
+        <translation>Au moins un cinquième des sorties sont entièrement dans une autre langue que la langue cible (souvent la langue source) : chacune compte comme entièrement en alternance codique.</translation>
+    </message>
+    <message>
+        <source>Accepted after folds</source>
+        <translation>Acceptés après normalisation</translation>
+    </message>
+    <message>
+        <source>Some words are accepted by the analyzer only after the language&apos;s orthographic folds (e.g. macrons read as circumflexes): they count for morphology but against orthography.</source>
+        <translation>Certains mots ne sont acceptés par l&apos;analyseur qu&apos;après les normalisations orthographiques de la langue (p. ex. macrons lus comme circonflexes) : ils comptent pour la morphologie mais contre l&apos;orthographe.</translation>
+    </message>
+    <message>
+        <source>Short segments</source>
+        <translation>Segments courts</translation>
+    </message>
+    <message>
+        <source>The median reference has fewer than 4 tokens: BLEU says little on such segments and is left out of comparisons and correlations unless asked for.</source>
+        <translation>La référence médiane a moins de 4 mots : le BLEU dit peu de chose sur de tels segments et est écarté des comparaisons et des corrélations sauf demande.</translation>
     </message>
     <message>
         <source>Coverage differs</source>

@@ -261,3 +261,35 @@ def test_exported_run_card_carries_the_current_speaker_review(toy_ws, tmp_path, 
     assert main(["--db", db, "export", "runcard", "good", "-o", str(out)]) == 0
     review = json.loads(out.read_text(encoding="utf-8"))["human_review"]
     assert review["reviewers"] == 1 and review["judgments"] == 2
+
+
+@pytest.mark.shared_data
+def test_bleu_on_the_cree_verb_forms_is_flagged_and_left_out_of_compare(tmp_path, capsys):
+    folder = SHARED_DATA / "crk" / "verbforms"
+    db = str(tmp_path / "crk.sqlite")
+    assert main(["--db", db, "import", "corpus", str(folder / "corpus.jsonl"), "--id", "crk-verbs",
+                 "--source-lang", "eng", "--target-lang", "crk"]) == 0
+    for name in ("oracle", "mixed"):
+        assert main(["--db", db, "import", "run", str(folder / "runs" / f"{name}.jsonl"), "--corpus", "crk-verbs",
+                     "--run-id", f"crk-{name}"]) == 0
+    assert main(["--db", db, "score", "--all", "--metrics", "core.chrf", "core.bleu", "core.exact",
+                 "--bootstrap", "200"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "oracle.json"
+    assert main(["--db", db, "export", "runcard", "crk-oracle", "-o", str(out)]) == 0
+    card = json.loads(out.read_text(encoding="utf-8"))
+    short = [c for c in card["score_caveats"] if c["code"] == "short_segments"]
+    assert short and short[0]["detail"]["median_reference_tokens"] == 1
+    assert card["scores"]["bleu"] == 0.0 and card["scores"]["chrf_plus_plus"] == pytest.approx(100.0)
+    capsys.readouterr()
+    assert main(["--db", db, "compare", "crk-mixed", "--baseline", "crk-oracle", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "bleu" not in data["metrics"] and "bleu" not in data["comparisons"]["crk-mixed"]
+    assert data["skipped"]["bleu"] == ("short segments: the median reference of crk-oracle has 1 token (< 4), "
+                                       "where BLEU's 4-grams hardly exist and BLEU says little")
+    assert data["comparisons"]["crk-mixed"]["chrf_plus_plus"]["delta"] < 0
+    assert main(["--db", db, "compare", "crk-mixed", "--baseline", "crk-oracle"]) == 0
+    table = capsys.readouterr().out
+    assert "bleu: not compared (short segments:" in table and "--short-bleu compares it anyway" in table
+    assert main(["--db", db, "compare", "crk-mixed", "--baseline", "crk-oracle", "--short-bleu", "--json"]) == 0
+    assert "bleu" in json.loads(capsys.readouterr().out)["metrics"]

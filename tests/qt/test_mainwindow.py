@@ -150,6 +150,19 @@ def test_compare_tab(window, scored_ws):
     assert 0 < float(p) <= 1
 
 
+def test_compare_tab_says_why_bleu_is_left_out_on_short_segments(window, scored_ws):
+    window.open_workspace(scored_ws.path)
+    window.compare_runs(["good", "poor"])
+    compare = window.extra_tabs["compare"]
+    metrics = [compare.table.item(r, 0).text() for r in range(compare.table.rowCount())]
+    assert "BLEU" not in metrics
+    assert "Not compared: BLEU: short segments: the median reference of" in compare.note.text()
+    compare.short_bleu.setChecked(True)
+    compare.compute()
+    metrics = [compare.table.item(r, 0).text() for r in range(compare.table.rowCount())]
+    assert "BLEU" in metrics and "short segments" not in compare.note.text()
+
+
 def test_charts_export_png_and_svg(window, scored_ws, tmp_path):
     window.open_workspace(scored_ws.path)
     charts = window.extra_tabs["charts"]

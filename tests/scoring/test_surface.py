@@ -140,3 +140,18 @@ def test_only_a_null_reference_makes_an_entry_reference_free():
     items = [item(0, "s", None, "a b"), item(1, "s", "c d e", "c d e")]
     per, cs = run_metric(TerMetric(), items)
     assert per[0].value is None and cs.values["ter"] == 0.0 and cs.extra["entries"] == 1
+
+
+def test_bleu_on_short_references_gets_the_short_segments_caveat():
+    items = [item(0, "he sleeps", "nipâw", "nipâw"), item(1, "I see him", "niwâpamâw", "niwâpamâw"),
+             item(2, "you eat", "kimîcison", "kimîcisonâwâw"), item(3, "s", None, "x")]
+    per, cs = run_metric(BleuMetric(), items)
+    assert cs.extra["median_reference_tokens"] == 1.0
+    assert cs.extra["caveats"] == [{
+        "code": "short_segments",
+        "message": "the median reference has 1 token (< 4): BLEU's 4-grams hardly exist in such segments, so BLEU "
+                   "says little; it is left out of comparisons and of validation correlations unless asked for",
+        "detail": {"median_reference_tokens": 1.0, "threshold": 4, "metric": "bleu"}}]
+    long = [item(i, "s", "le chat noir dort ici", "le chat noir dort") for i in range(3)]
+    _, cs = run_metric(BleuMetric(), long)
+    assert cs.extra["median_reference_tokens"] == 5.0 and "caveats" not in cs.extra

@@ -103,3 +103,25 @@ def test_fst_audit_queue_audit_and_allowlist(ws):
     assert (audit.valid, audit.invalid, audit.false_rejection.value) == (1, 1, 0.5)
     assert review.allowlist_rows(audit) == [
         {"word": "namôya", "kind": "Established", "occurrences": 1, "raters": 2, "run_id": "good", "entry_id": "e1"}]
+
+
+def test_bleu_on_short_segments_is_left_out_of_the_correlations_unless_asked_for(ws):
+    bleu = {"good": [60, 50, 70, 40, 80, 30], "poor": [5, 0, 10, 5, 0, 0], "mid": [30, 20, 40, 10, 35, 20]}
+    short = {"code": "short_segments", "message": "the median reference has 1 token (< 4)",
+             "detail": {"median_reference_tokens": 1.0, "threshold": 4, "metric": "bleu"}}
+    for run in ADEQ:
+        add_entry_metric(ws, run, "core.bleu", dict(zip(ENTRIES, map(float, bleu[run]), strict=True)))
+        card = {"score_sources": {"bleu": "core.bleu", "chrf_plus_plus": "core.chrf"},
+                "score_caveats": [short] if run == "mid" else []}
+        with ws.transaction() as c:
+            c.execute("UPDATE runs SET run_card = ? WHERE run_id = ?", (json.dumps(card), run))
+    study = review.validation_study(ws, ["good", "poor", "mid"], n_bootstrap=50, seed=2)
+    assert [m.metric_id for m in study.metrics] == ["core.chrf"]
+    assert study.excluded == {"core.bleu": "short segments: the median reference of mid has 1 token (< 4), "
+                                           "where BLEU's 4-grams hardly exist and BLEU says little"}
+    assert study.to_json()["excluded"] == study.excluded
+    asked = review.validation_study(ws, ["good", "poor", "mid"], n_bootstrap=50, seed=2, short_bleu=True)
+    assert [m.metric_id for m in asked.metrics] == ["core.bleu", "core.chrf"] and asked.excluded == {}
+    # runs without the caveat: BLEU is correlated
+    study = review.validation_study(ws, ["good", "poor"], n_bootstrap=50, seed=2)
+    assert [m.metric_id for m in study.metrics] == ["core.bleu", "core.chrf"]

@@ -18,11 +18,13 @@ signature (``nrefs:var`` when it varies).
 
 from __future__ import annotations
 
+import statistics
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from mteval_gui.scoring.composite import short_segments_caveat
 from mteval_gui.scoring.metrics import ter_kernel
 from mteval_gui.scoring.plugins import (
     BaseMetric,
@@ -279,6 +281,9 @@ class ChrfMetric(_SacrebleuMetric):
 class BleuMetric(_SacrebleuMetric):
     """BLEU (sacrebleu defaults: 13a tokenizer, exp smoothing), 0–100; never in the composite.
 
+    When the median reference has fewer than 4 tokens the run gets the caveat ``short_segments``
+    and comparisons and validation correlations leave BLEU out unless asked for.
+
     The per-entry value is sentence BLEU with effective order (sacrebleu's recommendation);
     the corpus value is standard corpus BLEU from summed statistics.
     """
@@ -313,6 +318,19 @@ class BleuMetric(_SacrebleuMetric):
         n = p["max_ngram_order"]
         return EntryStats.rows("bleu", [e.detail.get("stats") for e in per_entry], 2 + 2 * n,
                                max_ngram_order=n, smooth_method=p["smooth_method"], smooth_value=p["smooth_value"])
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        """Corpus BLEU; with the median reference length (in BLEU's tokens) and, below 4 tokens,
+        the caveat ``short_segments``."""
+        cs = super().aggregate(per_entry, context)
+        ref_lens = [float(e.detail["stats"][1]) for e in per_entry if e.detail.get("stats")]
+        if ref_lens:
+            median = float(statistics.median(ref_lens))
+            cs.extra["median_reference_tokens"] = median
+            caveat = short_segments_caveat(median)
+            if caveat is not None:
+                cs.extra["caveats"] = [caveat.model_dump()]
+        return cs
 
 
 class TerMetric(_SacrebleuMetric):
