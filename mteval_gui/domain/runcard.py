@@ -23,6 +23,28 @@ class CI(BaseModel):
     unreliable: bool | None = None
 
 
+# The seed's (LYSS §8.1, §9.1) and the reference harness's names for corpus values and intervals,
+# carried as aliases beside this tool's keys so the harness's readers can use the cards:
+# scores key alias -> the key whose value it repeats
+SEED_SCORE_ALIASES: dict[str, str] = {
+    "corpus_chrf": "chrf_plus_plus", "corpus_bleu": "bleu", "corpus_ter": "ter", "corpus_comet": "comet_score",
+    "composite_score": "composite",
+}
+# flat interval aliases (``<prefix>_ci_lower`` / ``<prefix>_ci_upper``) -> confidence_intervals key
+SEED_CI_PREFIXES: dict[str, str] = {
+    "chrf": "chrf_plus_plus", "bleu": "bleu", "exact_match": "exact_match_rate", "fst": "fst_acceptance_rate",
+    "comet": "comet_score", "composite": "composite",
+}
+# confidence_intervals (and confidence_intervals_by_tier) key aliases -> this tool's key
+SEED_INTERVAL_ALIASES: dict[str, str] = {
+    "corpus_chrf": "chrf_plus_plus", "corpus_bleu": "bleu", "corpus_comet": "comet_score", "composite_score": "composite",
+}
+
+
+def _alias(of: str) -> Any:
+    return Field(default=None, description=f"alias of {of} (the seed's and the reference harness's name)")
+
+
 class Scores(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -76,6 +98,30 @@ class Scores(BaseModel):
     total: int = 0
     evaluated: int = 0
     errors: int = 0
+    # seed / reference-harness names (same values as the keys they name)
+    corpus_chrf: float | None = _alias("chrf_plus_plus")
+    corpus_bleu: float | None = _alias("bleu")
+    corpus_ter: float | None = _alias("ter")
+    corpus_comet: float | None = _alias("comet_score")
+    composite_score: float | None = _alias("composite")
+    chrf_ci_lower: float | None = _alias("confidence_intervals.chrf_plus_plus.ci_lower")
+    chrf_ci_upper: float | None = _alias("confidence_intervals.chrf_plus_plus.ci_upper")
+    bleu_ci_lower: float | None = _alias("confidence_intervals.bleu.ci_lower")
+    bleu_ci_upper: float | None = _alias("confidence_intervals.bleu.ci_upper")
+    exact_match_ci_lower: float | None = _alias("confidence_intervals.exact_match_rate.ci_lower")
+    exact_match_ci_upper: float | None = _alias("confidence_intervals.exact_match_rate.ci_upper")
+    fst_ci_lower: float | None = _alias("confidence_intervals.fst_acceptance_rate.ci_lower")
+    fst_ci_upper: float | None = _alias("confidence_intervals.fst_acceptance_rate.ci_upper")
+    comet_ci_lower: float | None = _alias("confidence_intervals.comet_score.ci_lower")
+    comet_ci_upper: float | None = _alias("confidence_intervals.comet_score.ci_upper")
+    composite_ci_lower: float | None = _alias("confidence_intervals.composite.ci_lower")
+    composite_ci_upper: float | None = _alias("confidence_intervals.composite.ci_upper")
+    # the calibrated embedding fallback (see core.embedding_semantic)
+    embedding_similarity: float | None = Field(
+        default=None, description="embedding similarity rescaled so that shuffled outputs score 0 and identical 1")
+    embedding_similarity_raw: float | None = Field(default=None, description="mean raw cosine similarity")
+    embedding_shuffled_baseline: float | None = Field(
+        default=None, description="mean cosine of each output against another entry (the 0 of the rescaled value)")
 
 
 class Totals(BaseModel):
@@ -240,6 +286,8 @@ class RunCard(BaseModel):
     dataset: DatasetInfo
     scores: Scores
     totals: Totals
+    corpus_bleu: float | None = Field(default=None, description="alias of scores.bleu (the reference harness reads "
+                                                                 "it at the top level)")
     fingerprint: Fingerprint
     sacrebleu_signatures: dict[str, str] = Field(default_factory=dict)
     normalisation: dict[str, str] = Field(default_factory=dict)

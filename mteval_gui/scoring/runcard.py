@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mteval_gui.domain.runcard import RunCard
+from mteval_gui.domain.runcard import SEED_CI_PREFIXES, SEED_INTERVAL_ALIASES, SEED_SCORE_ALIASES, RunCard
 from mteval_gui.errors import MtevalError
 
 # LYSS §9 scores keys, in the order of the seed's example (every one is always present)
@@ -41,6 +41,28 @@ AVAILABILITY_KEYS: tuple[str, ...] = (
 )
 
 SCHEMA_FILE = "runcard.json"
+
+
+def add_seed_aliases(score_values: dict[str, Any]) -> None:
+    """Fill the seed's and the reference harness's names (``corpus_chrf``, ``chrf_ci_lower``,
+    ``confidence_intervals.corpus_chrf``, …) from this tool's keys, in place."""
+    for alias, key in SEED_SCORE_ALIASES.items():
+        score_values[alias] = score_values.get(key)
+    cis = score_values.get("confidence_intervals") or {}
+    for prefix, key in SEED_CI_PREFIXES.items():
+        ci = cis.get(key)
+        lo = ci.get("ci_lower") if isinstance(ci, Mapping) else getattr(ci, "ci_lower", None)
+        hi = ci.get("ci_upper") if isinstance(ci, Mapping) else getattr(ci, "ci_upper", None)
+        score_values[f"{prefix}_ci_lower"], score_values[f"{prefix}_ci_upper"] = lo, hi
+    for block in ("confidence_intervals", "confidence_intervals_by_tier"):
+        d = score_values.get(block)
+        if not isinstance(d, dict):
+            continue
+        targets = [d] if block == "confidence_intervals" else [v for v in d.values() if isinstance(v, dict)]
+        for t in targets:
+            for alias, key in SEED_INTERVAL_ALIASES.items():
+                if key in t:
+                    t[alias] = t[key]
 
 
 class RunCardInvalid(MtevalError):

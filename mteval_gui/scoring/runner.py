@@ -63,7 +63,7 @@ from mteval_gui.scoring.plugins import (
     CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, MetricUnavailable, ScoringContext, builtin_ids,
     instantiate, metrics_for,
 )
-from mteval_gui.scoring.runcard import AVAILABILITY_KEYS, LYSS_SCORE_KEYS, ensure_valid, fingerprint
+from mteval_gui.scoring.runcard import AVAILABILITY_KEYS, LYSS_SCORE_KEYS, add_seed_aliases, ensure_valid, fingerprint
 from mteval_gui.scoring.stats import (
     DEFAULT_ALPHA, DEFAULT_BOOTSTRAP, DEFAULT_SEED, EntryStats, Quantity, bootstrap_ci, by_group_ci,
 )
@@ -741,6 +741,7 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
     for ik in ("exact_matches", "equivalent_matches", "fst_accepted"):
         if score_values.get(ik) is not None:
             score_values[ik] = int(score_values[ik])
+    add_seed_aliases(score_values)
     scores_model = Scores(**score_values)
     totals = Totals(**tokens, **costs)
 
@@ -780,7 +781,7 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
         dataset=DatasetInfo(id=corpus.corpus_id, version=corpus.version, language_pair=lp,
                             sha256=request.corpus_sha256, entry_count=n,
                             speaker_variants=list(request.speaker_variants)),
-        scores=scores_model, totals=totals,
+        scores=scores_model, totals=totals, corpus_bleu=scores_model.bleu,
         fingerprint=Fingerprint(hash=fingerprint(fp_components), components=_json_safe(fp_components)),
         sacrebleu_signatures=signatures, normalisation=dict(NORMALISATION_POLICY),
         metric_availability=availability, metric_reasons=reasons, score_sources=dict(producers),

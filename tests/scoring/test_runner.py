@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import pickle
 
 import pytest
@@ -230,3 +231,27 @@ def test_unknown_metric_ids_are_reported():
 
     with pytest.raises(MtevalError, match="unknown metric id.*core.chrff.*available here: .*core.chrf"):
         score_run(_request(include=["core.chrff"]))
+
+
+def test_run_cards_carry_the_seed_and_reference_harness_names():
+    card = score_run(_request(include=[*SURFACE, "core.bleu"])).run_card
+    s = card.scores
+    d = json.loads(card.model_dump_json())
+    ci = s.confidence_intervals
+    assert s.corpus_chrf == s.chrf_plus_plus and s.corpus_bleu == s.bleu and s.corpus_ter is None
+    assert s.composite_score == s.composite and s.corpus_comet is None
+    assert (s.chrf_ci_lower, s.chrf_ci_upper) == (ci["chrf_plus_plus"].ci_lower, ci["chrf_plus_plus"].ci_upper)
+    assert (s.exact_match_ci_lower, s.exact_match_ci_upper) == (ci["exact_match_rate"].ci_lower,
+                                                                ci["exact_match_rate"].ci_upper)
+    assert (s.composite_ci_lower, s.composite_ci_upper) == (ci["composite"].ci_lower, ci["composite"].ci_upper)
+    assert s.bleu_ci_lower == ci["bleu"].ci_lower and s.fst_ci_lower is None and s.comet_ci_upper is None
+    assert ci["corpus_chrf"] == ci["chrf_plus_plus"] and ci["composite_score"] == ci["composite"]
+    assert ci["corpus_bleu"] == ci["bleu"] and "corpus_comet" not in ci
+    assert all(t["corpus_chrf"] == t["chrf_plus_plus"] for t in s.confidence_intervals_by_tier.values())
+    assert card.corpus_bleu == s.bleu
+    # what the reference harness's publisher reads from a run card (mt_eval_harness/publish.py)
+    cis = d["scores"]["confidence_intervals"]
+    assert cis.get("corpus_chrf", {}).get("ci_lower") == s.chrf_ci_lower
+    assert cis.get("composite_score", {}).get("ci_upper") == s.composite_ci_upper
+    assert d.get("corpus_bleu") == s.bleu and d["scores"].get("composite") == s.composite
+    assert validate_run_card(card) == []
