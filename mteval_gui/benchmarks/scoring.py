@@ -6,12 +6,14 @@ The same for every suite (SPEC §10 for ÈwéBench; also shown to users):
   error). A category is **active** when at least one of its tests is answered; otherwise it
   is **inactive** (a partial run): its tests are ``not_run``, it has no score and it leaves
   the suite score.
-- In an active category every test counts: ``scored`` tests by the suite's method, provider
-  ``error``s 0 (never scored as text), ``missing`` responses 0, ``unscorable`` tests (suite
-  defects of severity error) 0. An empty response (no text, no function call) scores 0
-  whatever its method: nothing is earned by saying nothing.
+- In an active category every test counts but the unscorable: ``scored`` tests by the suite's
+  method, provider ``error``s 0 (never scored as text), ``missing`` responses 0.
+  ``unscorable`` tests (suite defects of severity error: no expectation, no criterion that can
+  be checked) have no score, are listed and are left out of the category's mean. An empty
+  response (no text, no function call) scores 0 whatever its method: nothing is earned by
+  saying nothing.
 - A test is passed when its score is ≥ the suite's pass threshold (0.7). Category score =
-  mean test score × 100.
+  mean score × 100 of its tests that can be scored (None when none can).
 - Suite score = Σ category score × weight / Σ weights of active categories (None when no
   weighted category is active). Categories the suite does not declare have weight 0.
 """
@@ -53,8 +55,10 @@ def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseReco
                                response=record.response, explanation={"lines": lines})
     response = record.response or ""
     if test.unscorable:
-        return BenchTestResult(**base, status="unscorable", score=0.0, passed=False, response=response,
-                               explanation={"lines": [f"suite defect: {test.unscorable}"], "defect": test.unscorable})
+        return BenchTestResult(**base, status="unscorable", score=None, passed=None, response=response,
+                               explanation={"lines": [f"suite defect: {test.unscorable}",
+                                                      "not scored; left out of the category's mean"],
+                                            "defect": test.unscorable})
     score, expl = definition.score_test(test, response, record.tool_calls, resources)
     if record.tool_calls:
         expl["tool_calls"] = record.tool_calls
@@ -94,7 +98,8 @@ def summarise_category(category: str, title: str, results: Sequence[BenchTestRes
         unscorable=sum(1 for r in results if r.status == "unscorable"),
     )
     if active and total:
-        cr.score = sum(r.score or 0.0 for r in results) / total * 100
+        counted = [r for r in results if r.status != "unscorable"]
+        cr.score = sum(r.score or 0.0 for r in counted) / len(counted) * 100 if counted else None
         cr.passed = sum(1 for r in results if r.passed)
     return cr
 

@@ -11,7 +11,8 @@ Every suite an installed plugin provides (``mteval plugins`` lists them; ÈwéBe
 - ``list`` — stored runs of the workspace.
 
 A category with no response at all is inactive (a partial run) and leaves the suite score;
-in an active category, missing responses, provider errors and unscorable tests score 0.
+in an active category, missing responses and provider errors score 0; unscorable tests (suite
+defects) are listed and left out of their category's mean.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def print_result(result: BenchmarkResult, out: TextIO, *, details: bool = False)
         out.write(f"\nMissing responses ({len(missing)}, scored 0): {', '.join(t.test_id for t in missing)}\n")
     unscorable = result.unscorable
     if unscorable:
-        out.write(f"\nUnscorable tests ({len(unscorable)}, scored 0 — suite defects): "
+        out.write(f"\nUnscorable tests ({len(unscorable)}, suite defects, left out of their category's mean): "
                   f"{', '.join(t.test_id for t in unscorable)}\n")
     if details:
         out.write("\nTests:\n")

@@ -10,13 +10,14 @@ e.g. "ÈwéScore").
 Suite defects never stop scoring. Each is one :class:`SuiteDefect` with a severity:
 
 - ``error``: the test cannot be scored (no ``id``, an unknown method, a missing expectation,
-  a repeated ``id``...). It scores 0 whenever its category is active and is listed.
+  no criterion that can be checked, a repeated ``id``...). It is listed and left out of its
+  category's mean.
 - ``warning``: part of the test is not scored, or a file is not a category of the suite.
 - ``info``: a field the test's method does not use.
 
 Status of a test in a result: ``scored``; ``error`` (the provider returned an error: 0, never
 scored as text); ``missing`` (no response although its category was run: 0); ``unscorable``
-(suite defect of severity ``error``: 0); ``not_run`` (its category has no response at all: the
+(suite defect of severity ``error``: no score, left out of the category's mean); ``not_run`` (its category has no response at all: the
 category is inactive and leaves the suite score).
 """
 
@@ -147,7 +148,7 @@ class CategoryResult(_Model):
     title: str
     weight: float
     active: bool
-    score: float | None = None  # mean test score x 100 over all tests of the category; None when inactive
+    score: float | None = None  # mean score x 100 over the tests that can be scored; None when inactive or none can
     passed: int = 0
     total: int = 0
     answered: int = 0  # tests with a response or a provider error

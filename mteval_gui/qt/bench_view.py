@@ -795,6 +795,9 @@ class BenchmarkTab(QWidget):
         if r.missing:
             parts.append(f"<h4>{self.tr('Missing responses (scored 0)')}</h4>"
                          f"<p>{e(', '.join(t.test_id for t in r.missing))}</p>")
+        if r.unscorable:
+            parts.append(f"<h4>{self.tr('Unscorable tests (left out of their category mean)')}</h4>"
+                         f"<p>{e(', '.join(t.test_id for t in r.unscorable))}</p>")
         shown = [d for d in r.suite_defects + r.response_warnings if d.severity != "info"]
         if shown:
             items = "".join(f"<li>{e(d.severity)}: {e(str(d))}</li>" for d in shown)

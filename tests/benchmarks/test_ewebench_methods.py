@@ -114,6 +114,28 @@ def test_multiple_choice_letters(response, letters):
     assert chosen_letters(response) == letters
 
 
+@pytest.mark.parametrize("response", [
+    "B (the other answers are wrong)",  # was S: the s of "answers"
+    "B — les autres réponses sont fausses",  # was B and S
+    "B. Ŋuɖoɖoe nye esia",  # was B and E
+    "Ŋuɖoɖo la nye B",  # was none
+    "La bonne réponse est la B.", "B est la bonne réponse", "B nye ŋuɖoɖo", "Réponse: **B**",
+])
+def test_multiple_choice_reads_tokens_not_letters_inside_words(response):
+    assert chosen_letters(response) == ["B"]
+    assert score_multiple_choice("B", response)[0] == 1.0
+
+
+@pytest.mark.parametrize("response,letters", [
+    ("Answer: I think so", []),  # the pronoun I before a word is not a choice
+    ("A-t-il raison ? Réponse : C", ["C"]),  # a letter joined by a hyphen does not lead
+    ("e le afi ma", []),  # the Ewe pronoun e
+    ("Answers are hard", []),
+])
+def test_multiple_choice_words_that_look_like_letters(response, letters):
+    assert chosen_letters(response) == letters
+
+
 def test_multiple_choice_several_letters_score_zero():
     score, expl = score_multiple_choice("B", "A) Accra. Answer: B")
     assert score == 0.0
@@ -193,13 +215,67 @@ def test_markdown_elements():
     assert md["status"] == "partial" and md["observed"] == ["table"] and md["missing"] == ["bold"]
 
 
-def test_unknown_criteria_are_listed_unscored():
-    spec = {"contains_ewe": True, "min_length": 40, "list_item_count": 5, "max_sentences": 1}
+def test_unknown_and_judged_criteria_are_listed_unscored():
+    spec = {"contains_ewe": True, "min_length": 40, "proverb_count": 3, "rhyme": True}
     score, expl = score_format(spec, "Ŋdi")
     assert score == 0.5
-    unscored = [c["criterion"] for c in expl["criteria"] if c["status"] == "unscored"]
-    assert unscored == ["list_item_count", "max_sentences"]
-    assert expl["lines"][0] == "format criteria passed 1/2; unscored: list_item_count, max_sentences"
+    unscored = {c["criterion"]: c["reason"] for c in expl["criteria"] if c["status"] == "unscored"}
+    assert unscored == {"proverb_count": "whether a passage is a proverb needs a reader",
+                        "rhyme": "format criterion 'rhyme' is not defined by the methodology; listed as unscored"}
+    assert expl["lines"][0] == "format criteria passed 1/2; unscored: proverb_count, rhyme"
+
+
+FOUR_SENTENCES = "Ame si mele ŋutinya me o la, menya nu o. Esia nye nyateƒe. Míaƒe tɔgbuiwo gblɔe. Akpe."
+
+
+def test_max_sentences_fails_a_four_sentence_answer():
+    spec = {"contains_ewe": True, "min_length": 20, "max_sentences": 1}  # the real if_format_02
+    score, expl = score_format(spec, FOUR_SENTENCES)
+    assert score == pytest.approx(2 / 3)
+    crit = {c["criterion"]: c for c in expl["criteria"]}
+    assert (crit["max_sentences"]["observed"], crit["max_sentences"]["status"]) == (4, "failed")
+    assert score_format(spec, "Ame si mele ŋutinya me o la, menya nu o.")[0] == 1.0
+
+
+@pytest.mark.parametrize("spec,response,score", [
+    ({"max_word_count": 5}, "Ŋdi na wò, Kofi kple Ama!", 0.0),  # 6 words
+    ({"max_word_count": 6}, "Ŋdi na wò, Kofi kple Ama!", 1.0),
+    ({"list_item_count": 3}, "Atikutsetsewo:\n- amangoti\n- akɔɖu\n* adodo", 1.0),
+    ({"list_item_count": 5}, "- amangoti\n- akɔɖu\n- adodo", 0.0),
+    ({"list_item_count": 2}, "1. amangoti\n2) akɔɖu", 1.0),
+    ({"numbered_list_items": 3}, "1. a\n2. b\n3. c", 1.0),
+    ({"numbered_list_items": 3}, "- a\n- b\n- c", 0.0),
+    ({"starts_with": "Nyateƒe"}, "Nyateƒe, ame sia nye nyateƒetɔ.", 1.0),
+    ({"starts_with": "Nyateƒe"}, "**NYATEƑE** la, ...", 1.0),  # case and markup do not matter
+    ({"starts_with": "Nyateƒe"}, "Le nyateƒe me, ...", 0.0),
+    ({"starts_with": "Nyateƒe"}, "Nyateƒetɔe", 0.0),  # a whole word
+    ({"no_french": True}, "Dukɔwo me tɔwo katã sɔ.", 1.0),
+    ({"no_french": True}, "Dukɔwo katã sɔ, mais avec une différence.", 0.0),
+    ({"has_pro_con": True}, "Nu nyo: ... Nu vɔ̃: ...", 1.0),
+    ({"has_pro_con": True}, "Pour : a, b. Contre : c, d.", 1.0),
+    ({"has_pro_con": True}, "Nu nyo: a, b, c.", 0.0),
+    ({"must_ask_clarification": True}, "Nu ka ŋue nèle nu ƒom tsoe?", 1.0),
+    ({"must_ask_clarification": True}, "Mekpɔ xɔ aɖe.", 0.0),
+])
+def test_criteria_of_the_real_suite(spec, response, score):
+    assert score_format(spec, response)[0] == score
+
+
+def test_criteria_observations():
+    _, expl = score_format({"numbered_list_items": 7, "no_french": True, "has_pro_con": True},
+                           "1. nyo\n2. vɔ̃\n3. avec")
+    crit = {c["criterion"]: c for c in expl["criteria"]}
+    assert crit["numbered_list_items"]["detail"] == "3 numbered items (1, 2, 3)"
+    assert crit["no_french"]["observed"] == ["avec"]
+    assert crit["has_pro_con"]["observed"] == {"for": ["nyo"], "against": ["vɔ̃"]}
+
+
+@pytest.mark.parametrize("spec", [{"no_french": False}, {"max_sentences": -1}, {"starts_with": ""},
+                                  {"has_pro_con": "yes"}])
+def test_invalid_values_of_the_new_criteria_are_unscored(spec):
+    score, expl = score_format(spec, "Ŋdi")
+    assert score is None
+    assert [c["status"] for c in expl["criteria"]] == ["unscored"]
 
 
 def test_unknown_markdown_element_is_unscored_and_invalid_values_too():
@@ -210,8 +286,9 @@ def test_unknown_markdown_element_is_unscored_and_invalid_values_too():
     assert [c["criterion"] for c in expl["criteria"] if c["status"] == "unscored"] == ["min_length"]
 
 
-def test_format_with_no_known_criterion_is_none():
-    assert score_format({"starts_with": "Nyateƒe"}, "Nyateƒe")[0] is None
+def test_format_with_no_checkable_criterion_is_none():
+    assert score_format({"neutrality": True}, "Nyateƒe")[0] is None
+    assert score_format({"markdown_elements": ["italic"]}, "*Nyateƒe*")[0] is None
 
 
 # --------------------------------------------------------------------- ewe quality, composite

@@ -114,7 +114,7 @@ DEFECTIVE = {
         {"id": "nomethod", "prompt": "p"},
         "not an object",
         {"prompt": "no id", "eval_method": "ewe_quality"},
-        {"id": "fmt", "eval_method": "format", "expected_format": {"list_item_count": 3}},
+        {"id": "fmt", "eval_method": "format", "expected_format": {"neutrality": True, "rhyme": 3}},
         {"id": "mc", "prompt": "p", "eval_method": "multiple_choice", "expected": "Lomé"},
         {"id": "dupkw", "prompt": "p", "eval_method": "keywords", "expected_keywords": ["nye", "Nye", 3]},
         {"id": "punct", "prompt": "p", "eval_method": "keywords", "expected_keywords": ["ame", "?!"]},
@@ -136,6 +136,8 @@ def test_suite_defects_are_reported_per_test_and_never_crash(tmp_path):
     assert (None, "not_an_object", "error") in kinds
     assert ("reasoning[7]", "missing_id", "error") in kinds
     assert ("fmt", "unknown_criterion", "warning") in kinds
+    assert ("fmt", "judged_criterion", "warning") in kinds
+    assert ("fmt", "no_format_criterion", "error") in kinds
     assert ("fmt", "no_format_criterion", "error") in kinds
     assert ("fmt", "missing_prompt", "warning") in kinds
     assert ("mc", "missing_expected", "error") in kinds
@@ -151,7 +153,7 @@ def test_suite_defects_are_reported_per_test_and_never_crash(tmp_path):
     assert str(dup) == "reasoning.json:18: ok: id repeats the test at reasoning.json:2; this later test is ignored"
     bad_json = [d for d in suite.defects if d.kind == "invalid_json"][0]
     assert bad_json.line == 2
-    # scoring goes on: every answered defective test scores 0 and is listed as unscorable
+    # scoring goes on: every answered defective test is listed as unscorable, without a score
     responses = Responses(records={t.id: ResponseRecord(test_id=t.id, response="ame B") for t in suite.tests})
     result = score_suite(suite, responses)
     statuses = {t.test_id: t.status for t in result.tests}
@@ -161,7 +163,10 @@ def test_suite_defects_are_reported_per_test_and_never_crash(tmp_path):
     assert result.result("ok").score == 1.0
     assert result.result("dupkw").score == 0.0
     assert result.result("punct").score == 0.5  # 'ame' found, '?!' never
-    assert result.category("reasoning").score == pytest.approx(150 / 10)
+    assert all(t.score is None and t.passed is None for t in result.unscorable)
+    # left out of the category's mean: (1.0 + 0.0 + 0.5) / 3 scorable tests, not / 10
+    assert result.category("reasoning").score == pytest.approx(50.0)
+    assert (result.category("reasoning").total, result.category("reasoning").unscorable) == (10, 7)
     assert result.category("translation").total == 0 and not result.category("translation").active
 
 
@@ -193,8 +198,10 @@ def test_real_suite_with_empty_responses_file(shared_data, tmp_path):
     errors = suite.errors()
     assert {d.test_id for d in errors} == REASONING_WITHOUT_EXPECTED
     assert all(d.kind == "missing_expected" and d.file == "reasoning.json" for d in errors)
-    unknown = {d.message.split("'")[1] for d in suite.defects if d.kind == "unknown_criterion"}
-    assert {"list_item_count", "max_sentences"} <= unknown
+    # every format criterion of the suite is checked but the four that need a reader
+    assert not [d for d in suite.defects if d.kind == "unknown_criterion"]
+    judged = {d.message.split("'")[1] for d in suite.defects if d.kind == "judged_criterion"}
+    assert judged == {"proverb_count", "answer_consistency", "neutrality", "role_preserved"}
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
     result = score_suite(suite, read_responses(empty, suite), model="nobody")
@@ -227,10 +234,10 @@ def test_real_suite_scores_any_responses_without_crashing(shared_data, tmp_path)
     result = score_suite(suite, read_responses(path, suite), model="varied")
     assert len(result.tests) == 107
     assert all(c.active for c in result.categories)
-    assert all(0.0 <= t.score <= 1.0 for t in result.tests)
+    assert all(0.0 <= t.score <= 1.0 for t in result.tests if t.status != "unscorable")
     for t in result.tests:
         if t.test_id in REASONING_WITHOUT_EXPECTED and t.status not in ("error", "missing"):
-            assert t.status == "unscorable" and t.score == 0.0
+            assert t.status == "unscorable" and t.score is None
     errors = {t.test_id for t in result.provider_errors}
     expected_errors = {r["test_id"] for r in records if "error" in r or r.get("response", "").startswith("[ERROR]")}
     assert errors == expected_errors
@@ -245,8 +252,7 @@ def test_real_suite_scores_any_responses_without_crashing(shared_data, tmp_path)
     json.dumps(result.model_dump(mode="json"))
     if_01 = result.result("if_format_01")
     if if_01.status == "scored":
-        unscored = [c["criterion"] for c in if_01.explanation["criteria"] if c["status"] == "unscored"]
-        assert unscored == ["list_item_count"]
+        assert [c["criterion"] for c in if_01.explanation["criteria"] if c["status"] == "unscored"] == []
 
 
 @pytest.mark.shared_data
@@ -310,3 +316,19 @@ def test_an_empty_response_earns_nothing_even_where_no_call_is_expected():
     assert empty.score == 0.0 and empty.passed is False and empty.explanation["empty_response"] is True
     spoken = score_test(test, ResponseRecord(test_id="ag", response="Nyemenya o."))
     assert spoken.score == 1.0
+
+
+@pytest.mark.shared_data
+def test_real_single_sentence_test_and_unscorable_reasoning_tests(shared_data, tmp_path):
+    suite = read_suite(shared_data / "ewebench" / "tests")
+    four = "Ame si mele ŋutinya me o la, menya nu o. Esia nye nyateƒe. Míaƒe tɔgbuiwo gblɔe. Akpe."
+    records = [{"test_id": "if_format_02", "response": four}]
+    records += [{"test_id": t.id, "response": "Ŋdi"} for t in suite.tests_of("reasoning")]
+    result = score_suite(suite, read_responses(write_jsonl(tmp_path / "r.jsonl", records), suite))
+    t = result.result("if_format_02")
+    assert t.score == pytest.approx(2 / 3) and t.passed is False  # max_sentences 1: four sentences fail
+    reasoning = result.category("reasoning")
+    assert {u.test_id for u in result.unscorable} == REASONING_WITHOUT_EXPECTED
+    scored = [r for r in result.tests if r.category == "reasoning" and r.status == "scored"]
+    assert (len(scored), reasoning.unscorable) == (5, 7)
+    assert reasoning.score == pytest.approx(sum(r.score for r in scored) / 5 * 100)

@@ -89,17 +89,17 @@ def test_a_plugin_suite_gets_the_commands_storage_and_results_of_any_suite(toy_p
     assert [line.split() for line in out[3:7]] == [
         ["category", "score", "passed", "weight", "active"],
         ["easy", "50.0", "1/2", "0.75", "yes"],
-        ["hard", "0.0", "0/1", "0.25", "yes"],
+        ["hard", "—", "0/1", "0.25", "yes"],  # its one test is unscorable: no score, left out
         ["odd", "—", "–/1", "0.00", "no", "(no", "responses)"],
     ]
-    assert "ToyScore: 37.5 / 100   tests passed: 1/3   active weight 1.00 of 1.00" in out
+    assert "ToyScore: 50.0 / 100   tests passed: 1/3   active weight 0.75 of 1.00" in out
     assert "  warning: odd.json: 'odd' is not a category of ToyBench; its tests are scored with weight 0" in out
     assert "  error: hard.json:1: h1: no answer" in out
     run_id = out[-1].split(" as ")[-1]
     assert run_id.startswith("toy-")
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert (data["suite"], data["benchmark"], data["score_name"], data["score"]) == ("toybench", "ToyBench",
-                                                                                      "ToyScore", 37.5)
+                                                                                      "ToyScore", 50.0)
     # the same commands under `mteval bench`; stored runs are listed per suite
     assert main(["--db", str(db), "bench", "toybench", "list"]) == 0
     listing = capsys.readouterr().out

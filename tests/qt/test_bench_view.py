@@ -205,7 +205,7 @@ def test_real_suite_in_the_tab_renders(qtbot, workspace, shared_data, tmp_path):
     assert result.category("agentic").active is False
     tab.category_combo.setCurrentIndex(tab.category_combo.findData("instruction_following"))
     assert tab.select_test("if_format_01")
-    assert "list_item_count = 5: unscored" in tab.detail.toPlainText()
+    assert "list_item_count = 5: failed (0 list items)" in tab.detail.toPlainText()
     tab.category_combo.setCurrentIndex(tab.category_combo.findData("reasoning"))
     assert tab.select_test("rs_logic_02")
     assert "suite defect: exact_match test has no 'expected'" in tab.detail.toPlainText()

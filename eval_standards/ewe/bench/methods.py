@@ -9,12 +9,17 @@ Text handling (SPEC §2 plus the Ewe card):
 - ``keywords`` and the Ewe-letter and word checks compare Ewe fold keys (NFC, casefolded,
   look-alike letters folded) word by word: a keyword counts when its words occur as a
   contiguous whole-word sequence of the response.
-- ``multiple_choice`` looks for the letter the response chooses: a leading letter (``B``,
-  ``B)``, ``(B)``, ``B.``, ``**B**``) or a labelled answer anywhere (``Answer: B``, ``Réponse : B``,
-  ``Ŋuɖoɖo: B``, ``Option B``, ``choice (B)``...). Several different letters chosen score 0.
-- ``format`` scores each criterion the methodology defines and reports the others as
-  unscored; the score is the mean over scored criteria (``markdown_elements`` counts as one
-  criterion worth the share of requested elements found).
+- ``multiple_choice`` reads the response as tokens and looks for the letter it chooses: a
+  leading letter (``B``, ``B)``, ``(B)``, ``B.``, ``**B**``, ``B (…)``, ``B — …``), a letter after an
+  answer word (``Answer: B``, ``La bonne réponse est B``, ``Ŋuɖoɖo la nye B``, ``Option B``) or
+  before one (``B est la bonne réponse``). Letters inside words never count ("answers are" is
+  not a choice of S). Several different letters chosen score 0.
+- ``format`` scores each criterion that can be checked from the text — the methodology's five
+  and those the real suite adds (``max_sentences``, ``max_word_count``, ``list_item_count``,
+  ``numbered_list_items``, ``starts_with``, ``no_french``, ``has_pro_con``,
+  ``must_ask_clarification``) — and reports the others (criteria that need a reader, unknown
+  ones) as unscored; the score is the mean over scored criteria (``markdown_elements`` counts
+  as one criterion worth the share of requested elements found), None when none is scored.
 - ``ewe_quality`` is :func:`eval_standards.ewe.quality.ewe_quality`.
 - ``composite`` is the mean of keywords, ewe_quality and format.
 
@@ -28,10 +33,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from eval_standards.ewe.bench.model import MARKDOWN_ELEMENTS, check_format_spec, multiple_choice_letter
-from eval_standards.ewe.lexicon import EweLexicon
-from eval_standards.ewe.orthography import ewe_letters_in, find_words, fold_key, word_keys
-from eval_standards.ewe.quality import ewe_quality, explain_quality
+from eval_standards.ewe.bench.model import (
+    JUDGED_CRITERIA,
+    MARKDOWN_ELEMENTS,
+    check_format_spec,
+    multiple_choice_letter,
+)
+from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
+from eval_standards.ewe.orthography import ewe_letters_in, find_in_words, find_words, fold_key, word_keys
+from eval_standards.ewe.quality import count_sentences, ewe_quality, explain_quality
 from mteval_gui.text import match_key, nfc
 
 Explained = tuple[float, dict[str, Any]]
@@ -98,24 +108,119 @@ def score_keywords(keywords: Sequence[str], response: str) -> Explained:
 
 # ----------------------------------------------------------------------------- multiple choice
 
-_LETTER = r"([A-Za-z])"
-_LEADING = re.compile(r"^[\s>*_\"'«“‘`]*[(\[]?\s*" + r"([A-Z]|[a-z](?=\s*[)\]]))" + r"\s*[*_]*\s*(?:[)\].:]|\s[-–—]|$)")
-_LABELLED = re.compile(
-    r"(?:answer|réponse|reponse|ŋuɖoɖo|option|choice|choix|letter|lettre)\w*"
-    r"\s*(?:is|est|nye|:|=|-|–)?\s*(?:is|est|nye|:)?\s*[*_\"'«“(\[]*\s*" + _LETTER + r"(?![^\W_])",
-    re.IGNORECASE,
-)
+# The response is read as tokens (words, and every other non-space character on its own); a
+# choice is a token that is one ASCII letter, in one of three positions:
+# - leading: the first token (after quotes, brackets and emphasis marks), followed by the end,
+#   a closing bracket, "." ":" "," ";", an opening bracket, or a dash after a space
+#   ("B", "B)", "(B)", "**B**", "B. Lomé", "B (the others are wrong)", "B — les autres…");
+#   a lower-case letter only with a bracket ("b)", "(b)") or alone;
+# - after an answer word: "answer", "réponse", "ŋuɖoɖo", "option", "choice"... followed by up
+#   to four linking tokens ("is", "est", "nye", "la", "the", ":", "=", "-"...) then the letter
+#   ("Answer: B", "La bonne réponse est B", "Ŋuɖoɖo la nye B", "Option (B)"); an upper-case
+#   letter, or any letter followed by the end or punctuation ("answer: b"), but not "I" before
+#   a word ("Answer: I think…");
+# - before an answer phrase: the letter, "is"/"est"/"nye", up to three of "the", "la",
+#   "correct", "bonne"... and an answer word ("B est la bonne réponse", "B nye ŋuɖoɖo").
+# Words are compared casefolded, NFC, with the card's look-alike folds; a word that only
+# starts like an answer word is not one ("answers are", "Ŋuɖoɖoe nye esia").
+_TOKEN = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f])+|\d+|\S")
+_OPEN = "([{"
+_CLOSE = ")]}"
+_MARKUP = set("*_`\"'«»“”‘’„>~")
+_ANSWER_WORDS = ("answer", "answers", "réponse", "reponse", "réponses", "ŋuɖoɖo", "ŋuɖoɖoa", "ŋuɖoɖowo",
+                 "option", "choice", "choix", "letter", "lettre", "solution")
+_LINKS = ("is", "est", "nye", "la", "le", "the", "my", "ma", "final", "finale", "correct", "correcte", "right",
+          "bonne", "juste", "vrai", "vraie", "nyuitɔ", ":", "=", "-", "–", "—", "→", "=>", ">")
+_VERBS = ("is", "est", "nye")
+_BEFORE_ANSWER = ("the", "la", "le", "a", "une", "correct", "correcte", "right", "bonne", "juste", "vraie", "good")
+_LEAD_FOLLOW = set(_CLOSE + _OPEN + ".:,;")
+_DASHES = set("-–—")
+
+
+def _answer_token_keys() -> tuple[set[str], set[str], set[str], set[str]]:
+    return ({fold_key(w) for w in _ANSWER_WORDS}, {fold_key(w) for w in _LINKS}, {fold_key(w) for w in _VERBS},
+            {fold_key(w) for w in _BEFORE_ANSWER})
+
+
+def _is_letter(tok: str) -> bool:
+    return len(tok) == 1 and "A" <= tok.upper() <= "Z" and tok.isalpha()
 
 
 def chosen_letters(response: str) -> list[str]:
-    """Distinct letters the response chooses (upper case, in order of appearance)."""
+    """Distinct letters the response chooses (upper case, in order of appearance); see above."""
     text = nfc(response or "").strip()
+    toks = [(m.group(0), m.start()) for m in _TOKEN.finditer(text)]
+    keys = [fold_key(t) for t, _ in toks]
+    answers, links, verbs, before = _answer_token_keys()
+    found: list[tuple[int, str]] = []
+
+    def nxt(i: int) -> int:
+        """Index of the first token after ``i`` that is not an emphasis or quote mark."""
+        j = i + 1
+        while j < len(toks) and toks[j][0] in _MARKUP:
+            j += 1
+        return j
+
+    def spaced(j: int) -> bool:
+        return j > 0 and toks[j][1] > toks[j - 1][1] + len(toks[j - 1][0])
+
+    def bracketed(i: int) -> bool:
+        j = i - 1
+        while j >= 0 and toks[j][0] in _MARKUP:
+            j -= 1
+        k = nxt(i)
+        return j >= 0 and toks[j][0] in _OPEN and k < len(toks) and toks[k][0] in _CLOSE
+
+    # leading letter
+    i = 0
+    while i < len(toks) and (toks[i][0] in _MARKUP or toks[i][0] in _OPEN):
+        i += 1
+    if i < len(toks) and _is_letter(toks[i][0]):
+        letter = toks[i][0]
+        j = nxt(i)
+        follow = toks[j][0] if j < len(toks) else None
+        if follow is None:
+            ok = True
+        elif letter.isupper():
+            ok = follow in _LEAD_FOLLOW or (follow in _DASHES and spaced(j))
+        else:
+            ok = follow in _CLOSE
+        if ok:
+            found.append((i, letter.upper()))
+    # after an answer word
+    for a, key in enumerate(keys):
+        if key not in answers:
+            continue
+        j, steps = a + 1, 0
+        while j < len(toks) and steps < 6 and (keys[j] in links or toks[j][0] in _MARKUP or toks[j][0] in _OPEN):
+            j += 1
+            steps += 1
+        if j >= len(toks) or not _is_letter(toks[j][0]):
+            continue
+        letter = toks[j][0]
+        k = nxt(j)
+        follow = toks[k][0] if k < len(toks) else None
+        at_end = follow is None or not (follow[0].isalnum())
+        if bracketed(j) or at_end or (letter.isupper() and letter != "I"):
+            found.append((j, letter.upper()))
+    # before an answer phrase
+    for i, (tok, _) in enumerate(toks):
+        if not (_is_letter(tok) and (tok.isupper() or bracketed(i))):
+            continue
+        j = nxt(i)
+        while j < len(toks) and toks[j][0] in _CLOSE:
+            j += 1
+        if j >= len(toks) or keys[j] not in verbs:
+            continue
+        j += 1
+        steps = 0
+        while j < len(toks) and steps < 3 and keys[j] in before:
+            j += 1
+            steps += 1
+        if j < len(toks) and keys[j] in answers:
+            found.append((i, tok.upper()))
     letters: list[str] = []
-    m = _LEADING.match(text)
-    if m:
-        letters.append(m.group(1).upper())
-    for m in _LABELLED.finditer(text):
-        letter = m.group(1).upper()
+    for _, letter in sorted(found):
         if letter not in letters:
             letters.append(letter)
     return letters
@@ -177,27 +282,91 @@ def response_length(response: str) -> int:
     return len(nfc(response or "").strip())
 
 
-def score_format(spec: dict[str, Any], response: str,
-                 tool_calls: Sequence[Any] | None = None) -> tuple[float | None, dict[str, Any]]:
-    """Mean over the criteria the methodology defines; None when none of them is present."""
+_NUMBERED = re.compile(r"^\s*(\d{1,3})[.)]\s+\S", re.MULTILINE)
+_QUESTION = re.compile(r"[?？¿]")
+# words that head the two sides of a for-and-against answer (whole words, folded)
+PRO_WORDS = ("nyo", "nyui", "nyuiwo", "pour", "avantage", "avantages", "pro", "pros", "for", "advantage",
+             "advantages")
+CON_WORDS = ("vɔ̃", "vɔ̃wo", "contre", "inconvénient", "inconvénients", "con", "cons", "against", "disadvantage",
+             "disadvantages")
+
+
+_COUNTS = ("min_length", "max_length", "max_sentences", "max_word_count", "list_item_count", "numbered_list_items")
+
+
+def list_items(response: str) -> int:
+    """Lines that are list items (``-``, ``*``, ``+``, ``•`` or ``1.``/``1)`` then text)."""
+    return len(_MD_LIST.findall(response or ""))
+
+
+def numbered_items(response: str) -> list[int]:
+    """The numbers of the numbered list lines, in order."""
+    return [int(m.group(1)) for m in _NUMBERED.finditer(response or "")]
+
+
+def _count_check(key: str, want: int, response: str) -> tuple[float, Any, str]:
+    """(value, observed, detail) of a counting criterion."""
+    if key in ("min_length", "max_length"):
+        n = response_length(response)
+        return (1.0 if (n >= want if key == "min_length" else n <= want) else 0.0), n, f"{n} characters"
+    if key == "max_sentences":
+        n = count_sentences(response)
+        return (1.0 if n <= want else 0.0), n, f"{n} sentence{'s' if n != 1 else ''}"
+    if key == "max_word_count":
+        n = len(word_keys(response))
+        return (1.0 if n <= want else 0.0), n, f"{n} word{'s' if n != 1 else ''}"
+    if key == "list_item_count":
+        n = list_items(response)
+        return (1.0 if n == want else 0.0), n, f"{n} list item{'s' if n != 1 else ''}"
+    nums = numbered_items(response)  # numbered_list_items
+    detail = f"{len(nums)} numbered item{'s' if len(nums) != 1 else ''}"
+    if nums:
+        detail += f" ({', '.join(map(str, nums))})"
+    return (1.0 if len(nums) == want else 0.0), len(nums), detail
+
+
+def _marker_words(response: str, words: Sequence[str]) -> list[str]:
+    keys = set(word_keys(response))
+    return [w for w in words if fold_key(w) in keys]
+
+
+def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] | None = None,
+                 lexicon: EweLexicon | None = None) -> tuple[float | None, dict[str, Any]]:
+    """Mean over the criteria that can be checked; None when none of them is present."""
     scorable, problems = check_format_spec(spec)
     criteria: list[dict[str, Any]] = []
     values: list[float] = []
     for key, want in scorable.items():
         entry: dict[str, Any] = {"criterion": key, "expected": want}
-        if key == "contains_ewe":
+        if key in _COUNTS:
+            value, observed, detail = _count_check(key, want, response)
+            entry.update(observed=observed, detail=detail)
+        elif key == "starts_with":
+            expected_words = word_keys(want)
+            first = word_keys(response)[: len(expected_words)]
+            got = first == expected_words
+            entry.update(observed=" ".join(first), detail=f"first word{'s' if len(first) != 1 else ''}: "
+                         f"{' '.join(first) or 'none'} (compared folded)")
+            value = 1.0 if got else 0.0
+        elif key == "no_french":
+            lex = lexicon if lexicon is not None else ewe_lexicon()
+            french = [lex.french.word_of(k) for k in find_in_words(word_keys(response), lex.french_keys)]
+            entry.update(observed=french, detail=f"French words: {', '.join(french) or 'none'}")
+            value = 0.0 if french else 1.0
+        elif key == "has_pro_con":
+            pro, con = _marker_words(response, PRO_WORDS), _marker_words(response, CON_WORDS)
+            entry.update(observed={"for": pro, "against": con},
+                         detail=f"for: {', '.join(pro) or 'none'}; against: {', '.join(con) or 'none'}")
+            value = 1.0 if pro and con else 0.0
+        elif key == "must_ask_clarification":
+            asks = bool(_QUESTION.search(response or ""))
+            entry.update(observed=asks, detail="asks a question" if asks else "no question mark")
+            value = 1.0 if asks else 0.0
+        elif key == "contains_ewe":
             letters = ewe_letters_in(response)
             got = bool(letters)
             entry.update(observed=got, detail=f"Ewe letters: {' '.join(letters) or 'none'}")
             value = 1.0 if got == want else 0.0
-        elif key == "min_length":
-            n = response_length(response)
-            entry.update(observed=n, detail=f"{n} characters")
-            value = 1.0 if n >= want else 0.0
-        elif key == "max_length":
-            n = response_length(response)
-            entry.update(observed=n, detail=f"{n} characters")
-            value = 1.0 if n <= want else 0.0
         elif key == "contains_function_call":
             how = function_call_in(response, tool_calls)
             got = how is not None
@@ -210,10 +379,6 @@ def score_format(spec: dict[str, Any], response: str,
             found = [e for e in requested if present[e]]
             entry.update(observed=found, missing=[e for e in requested if not present[e]], unscored=unknown,
                          detail=f"found {', '.join(found) or 'none'} of {', '.join(requested)}")
-            if not requested:
-                entry.update(status="unscored", reason="no known markdown element requested")
-                criteria.append(entry)
-                continue
             value = len(found) / len(requested)
         entry["value"] = value
         entry["status"] = "passed" if value == 1.0 else ("failed" if value == 0.0 else "partial")
@@ -222,6 +387,7 @@ def score_format(spec: dict[str, Any], response: str,
     for key, value in spec.items():
         if key not in scorable:
             reason = next((m for k, _, m, _ in problems if k == key), "not defined by the methodology")
+            reason = JUDGED_CRITERIA.get(key, reason)
             criteria.append({"criterion": key, "expected": value, "status": "unscored", "reason": reason})
     score = sum(values) / len(values) if values else None
     lines = []
@@ -255,7 +421,7 @@ def score_composite(keywords: Sequence[str], spec: dict[str, Any], response: str
                     tool_calls: Sequence[Any] | None = None, lexicon: EweLexicon | None = None) -> Explained:
     k, ke = score_keywords(keywords, response)
     q, qe = score_ewe_quality(response, lexicon)
-    f, fe = score_format(spec, response, tool_calls)
+    f, fe = score_format(spec, response, tool_calls, lexicon)
     fv = f if f is not None else 0.0
     score = (k + q + fv) / 3
     lines = [f"composite = mean(keywords {k:.2f}, ewe_quality {q:.2f}, format {fv:.2f}) = {score:.3f}"]

@@ -7,8 +7,8 @@ A test has ``id``, ``prompt`` or ``messages``, ``eval_method`` and, depending on
 
 - ``error`` (the test scores 0): no ``id``, unknown or missing ``eval_method``, missing or
   empty ``expected``/``expected_keywords``, no format criterion the methodology defines;
-- ``warning``: a format criterion the methodology does not define, an invalid criterion
-  value, a repeated keyword;
+- ``warning``: a format criterion nobody defines or one that needs a reader
+  (:data:`JUDGED_CRITERIA`), an invalid criterion value, a repeated keyword;
 - ``info``: a field the test's method does not use (e.g. ``expected_keywords`` on a
   ``format`` test).
 """
@@ -22,7 +22,20 @@ from typing import Any
 from mteval_gui.domain.benchmark import BenchTest, Severity, SuiteDefect
 
 METHODS = ("exact_match", "keywords", "multiple_choice", "format", "ewe_quality", "composite")
-FORMAT_CRITERIA = ("contains_ewe", "min_length", "max_length", "contains_function_call", "markdown_elements")
+FORMAT_CRITERIA = ("contains_ewe", "min_length", "max_length", "contains_function_call", "markdown_elements",
+                   "max_sentences", "max_word_count", "list_item_count", "numbered_list_items", "starts_with",
+                   "no_french", "has_pro_con", "must_ask_clarification")
+# criteria of the suite that only a reader can judge: known, listed as unscored, never guessed
+JUDGED_CRITERIA: dict[str, str] = {
+    "proverb_count": "whether a passage is a proverb needs a reader",
+    "answer_consistency": "consistency between answers to rephrased questions needs a reader",
+    "neutrality": "whether an answer takes sides needs a reader",
+    "role_preserved": "whether the assistant stays in its role needs a reader",
+}
+_BOOL_CRITERIA = ("contains_ewe", "contains_function_call")
+_TRUE_CRITERIA = ("no_french", "has_pro_con", "must_ask_clarification")  # only true sets a requirement
+_COUNT_CRITERIA = ("min_length", "max_length", "max_sentences", "max_word_count", "list_item_count",
+                   "numbered_list_items")
 MARKDOWN_ELEMENTS = ("table", "header", "list", "bold")
 # fields each method reads
 METHOD_FIELDS: dict[str, tuple[str, ...]] = {
@@ -62,27 +75,43 @@ def check_format_spec(spec: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[
     """Split a format spec into the criteria that can be scored and problems.
 
     Problems are ``(criterion, kind, message, severity)``; a criterion with a problem of kind
-    ``unknown_criterion`` or ``invalid_criterion`` is not in the scorable dict (an unknown
-    markdown element only drops that element).
+    ``unknown_criterion``, ``judged_criterion`` or ``invalid_criterion`` is not in the scorable
+    dict (an unknown markdown element only drops that element, unless every element is unknown).
     """
     scorable: dict[str, Any] = {}
     problems: list[tuple[str, str, str, Severity]] = []
     for key, value in spec.items():
+        if key in JUDGED_CRITERIA:
+            problems.append((key, "judged_criterion",
+                             f"format criterion {key!r} is not checked automatically ({JUDGED_CRITERIA[key]}); "
+                             "listed as unscored", "warning"))
+            continue
         if key not in FORMAT_CRITERIA:
             problems.append((key, "unknown_criterion",
                              f"format criterion {key!r} is not defined by the methodology; listed as unscored",
                              "warning"))
             continue
-        if key in ("contains_ewe", "contains_function_call"):
+        if key in _BOOL_CRITERIA:
             if not isinstance(value, bool):
                 problems.append((key, "invalid_criterion", f"{key} must be true or false, not {value!r}; unscored",
                                  "warning"))
                 continue
-        elif key in ("min_length", "max_length"):
+        elif key in _TRUE_CRITERIA:
+            if value is not True:
+                problems.append((key, "invalid_criterion",
+                                 f"{key} sets a requirement only when true, not {value!r}; unscored", "warning"))
+                continue
+        elif key in _COUNT_CRITERIA:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 problems.append((key, "invalid_criterion",
                                  f"{key} must be a non-negative integer, not {value!r}; unscored", "warning"))
                 continue
+        elif key == "starts_with":
+            if not isinstance(value, str) or not any(ch.isalnum() for ch in value):
+                problems.append((key, "invalid_criterion",
+                                 f"starts_with must be a word or words, not {value!r}; unscored", "warning"))
+                continue
+            value = _s(value)
         elif key == "markdown_elements":
             items = [value] if isinstance(value, str) else value
             if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
@@ -96,6 +125,8 @@ def check_format_spec(spec: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[
                                  f"markdown element {v!r} is not one of {', '.join(MARKDOWN_ELEMENTS)}; "
                                  "listed as unscored", "warning"))
             value = [v.strip().lower() for v in items]
+            if len(unknown) == len(items):
+                continue
         scorable[key] = value
     return scorable, problems
 
@@ -117,17 +148,17 @@ def check_test(raw: Any, *, category: str, file: str, line: int | None,
         test_id = _s(str(rid).strip()) or ""
     else:
         test_id = f"{category}[{index}]"
-        add("missing_id", f"item {index} has no id; shown as {test_id!r} and scored 0", test_id=test_id)
+        add("missing_id", f"item {index} has no id; shown as {test_id!r}; unscorable", test_id=test_id)
 
     def dd(kind: str, message: str, severity: Severity = "error") -> None:
         add(kind, message, severity, test_id)
 
     method = raw.get("eval_method")
     if method is None:
-        dd("missing_method", "no eval_method; scored 0")
+        dd("missing_method", "no eval_method; unscorable")
         method = None
     elif not isinstance(method, str) or method not in METHODS:
-        dd("unknown_method", f"unknown eval_method {method!r} (known: {', '.join(METHODS)}); scored 0")
+        dd("unknown_method", f"unknown eval_method {method!r} (known: {', '.join(METHODS)}); unscorable")
         method = str(method)
 
     prompt = _s(raw.get("prompt"))
@@ -172,26 +203,26 @@ def check_test(raw: Any, *, category: str, file: str, line: int | None,
     if method in METHODS:
         if method == "exact_match" and not (expected and expected.strip()):
             extra = " (it has expected_keywords, which exact_match does not use)" if keywords else ""
-            msg = f"exact_match test has no 'expected'{extra}; scored 0"
+            msg = f"exact_match test has no 'expected'{extra}; unscorable"
             dd("missing_expected", msg)
             unscorable.append(msg)
         if method == "multiple_choice" and multiple_choice_letter(expected_raw) is None:
-            msg = ("multiple_choice test has no 'expected' letter; scored 0" if expected_raw is None
-                   else f"multiple_choice 'expected' {expected_raw!r} is not a single letter; scored 0")
+            msg = ("multiple_choice test has no 'expected' letter; unscorable" if expected_raw is None
+                   else f"multiple_choice 'expected' {expected_raw!r} is not a single letter; unscorable")
             dd("missing_expected", msg)
             unscorable.append(msg)
         if method in ("keywords", "composite"):
             if keywords is None:
-                msg = f"{method} test has no expected_keywords; scored 0"
+                msg = f"{method} test has no expected_keywords; unscorable"
                 dd("missing_keywords", msg)
                 unscorable.append(msg)
             elif not keywords:
-                msg = f"{method} test has an empty expected_keywords list; scored 0"
+                msg = f"{method} test has an empty expected_keywords list; unscorable"
                 dd("empty_keywords", msg)
                 unscorable.append(msg)
         if method in ("format", "composite"):
             if fmt is None:
-                msg = f"{method} test has no expected_format; scored 0"
+                msg = f"{method} test has no expected_format; unscorable"
                 dd("missing_format", msg)
                 unscorable.append(msg)
             else:
@@ -199,7 +230,7 @@ def check_test(raw: Any, *, category: str, file: str, line: int | None,
                 for _key, kind, message, sev in problems:
                     dd(kind, message, sev)
                 if not scorable:
-                    msg = f"{method} test has no format criterion the methodology defines; scored 0"
+                    msg = f"{method} test has no format criterion that can be checked; unscorable"
                     dd("no_format_criterion", msg)
                     unscorable.append(msg)
         used = METHOD_FIELDS[method]

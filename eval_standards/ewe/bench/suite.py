@@ -58,18 +58,26 @@ how tests are scored (methodology with the fixes of the specification):
                    . ! ? … ignored; look-alike letters are not folded
   keywords         distinct expected keywords found as whole words (NFC, casefolded, Ewe
                    look-alike letters folded) / distinct expected keywords
-  multiple_choice  the one letter chosen (leading "B", "B)", "(B)" or "Answer: B", "Réponse : B",
-                   "Ŋuɖoɖo: B"...); several different letters score 0
-  format           mean of the criteria the methodology defines (contains_ewe with ɖ ɛ ɔ ƒ ŋ ɣ ʋ in
-                   either case, min_length/max_length in characters, contains_function_call
-                   true/false, markdown_elements table/header/list/bold); other criteria are
-                   listed as unscored
+  multiple_choice  the one letter chosen, read as a token (leading "B", "B)", "(B)", "B — ...",
+                   "Answer: B", "Réponse : B", "Ŋuɖoɖo la nye B", "B est la bonne réponse"...);
+                   letters inside words never count; several different letters score 0
+  format           mean of the criteria that can be checked: contains_ewe (ɖ ɛ ɔ ƒ ŋ ɣ ʋ in
+                   either case), min_length/max_length (characters), max_sentences,
+                   max_word_count, list_item_count, numbered_list_items (exact counts),
+                   starts_with (first words, folded), no_french (no word of the French list),
+                   has_pro_con (a word for each side: nyo/pour/pros..., vɔ̃/contre/cons...),
+                   must_ask_clarification (a question mark), contains_function_call
+                   true/false, markdown_elements table/header/list/bold; proverb_count,
+                   answer_consistency, neutrality and role_preserved need a reader and are
+                   listed as unscored, like criteria the suite does not define
   ewe_quality      +0.3 Ewe letters, +0.05 per common Ewe word (max +0.4), -0.2 above 5 French
                    words, +0.2 two or more sentences, +0.1 more than 20 characters; clamped to 0..1
   composite        mean of keywords, ewe_quality and format
 a test passes at 0.7; category score = mean x 100; a category without any response is
 inactive (partial run) and leaves the ÈwéScore = sum(score x weight) / sum(active weights);
-provider errors, missing responses and tests the suite leaves unscorable score 0 and are listed;
+provider errors and missing responses score 0 and are listed; a test the suite leaves
+unscorable (no expectation, no criterion that can be checked) is listed and left out of its
+category's mean;
 an empty response (no text, no function call) scores 0 whatever its method.
 """
 
@@ -111,7 +119,7 @@ class EweBench(BenchmarkSuite):
         if method == "keywords":
             return score_keywords(t.expected_keywords or [], response)
         if method == "format":
-            fscore, expl = score_format(t.expected_format or {}, response, tool_calls)
+            fscore, expl = score_format(t.expected_format or {}, response, tool_calls, lexicon)
             return (fscore if fscore is not None else 0.0), expl
         if method == "ewe_quality":
             return score_ewe_quality(response, lexicon)
