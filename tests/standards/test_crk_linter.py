@@ -155,6 +155,31 @@ def test_synonym_needs_the_analyzer(plain_linter):
     assert plain_linter.lint_entry(["namôya nipâw"], "môya nipâw").classes == ["LEMMA_SYNONYM"]
 
 
+def test_synonym_sets_of_the_reference_harness_with_their_citations():
+    lists = load_wordlists()
+    sets = {}
+    for lemma, name in lists.synonym_set.items():
+        sets.setdefault(name, set()).add(lemma)
+    assert sets == {"arrive": {"takohtêw", "takosin"}, "not": {"namôya", "môya"}, "yes": {"âha", "âhâ"},
+                    "run": {"pimipahtâw", "sêsâwipahtâw"}, "swim": {"pakâsimow", "pakâstêw"}}
+    assert not lists.synonyms("sipwêhtêw", "sipwêtisahwêw")  # a TA verb 'send s.o. off', left out
+    assert not lists.synonyms("mîcisow", "mîciw")  # AI/TI: paired by gloss in the semantic validator
+    rows = [line.split("\t") for line in (Path(__file__).resolve().parents[2] / "eval_standards" / "crk" / "data"
+                                          / "synonyms.tsv").read_text("utf-8").splitlines()
+            if line and not line.startswith("#")][1:]
+    assert len(rows) == 10 and all(r[4].startswith("Wolvengrey 2001 (") for r in rows)
+
+
+def test_particle_synonyms_of_the_new_sets(plain_linter):
+    assert plain_linter.lint_entry(["âha"], "âhâ").classes == ["LEMMA_SYNONYM"]
+
+
+@pytest.mark.shared_data
+def test_verb_synonyms_of_the_new_sets(strict_linter):
+    res = strict_linter.lint_entry(["pimipahtâw"], "sêsâwipahtâw")
+    assert (res.verdict, res.classes) == (EQUIVALENT, ["LEMMA_SYNONYM"])
+
+
 @pytest.mark.shared_data
 def test_wrong_person_is_a_miss(strict_linter):
     res = strict_linter.lint_entry(["nititwân"], "itwêwak", source="I say so")
