@@ -33,7 +33,8 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 
 _Index = QModelIndex | QPersistentModelIndex
 
-# column -> the run-card scores key it shows (its validation level is shown in the tooltip)
+# column -> the run-card scores key it shows (its validation level is shown beside the value and
+# explained in the tooltip)
 SCORE_KEY_OF_COLUMN = {
     "chrf": "chrf_plus_plus", "exact": "exact_match_rate", "equivalent": "equivalent_match_rate",
     "fst": "fst_acceptance_rate", "semantic": "semantic_score", "comet": "comet_score",
@@ -183,6 +184,19 @@ class RunsModel(QAbstractTableModel):
         return None
 
     def _display(self, key: str, r: RunRow) -> str:
+        text = self._value_text(key, r)
+        if not text or not r.scored:
+            return text
+        if key == "composite":
+            cv = r.composite_validation
+            if cv is not None and cv.engineering_estimate:
+                return self.tr("{0} · engineering estimate").format(text)
+            return text
+        score_key = SCORE_KEY_OF_COLUMN.get(key)
+        level = r.validation.get(score_key) if score_key is not None else None
+        return f"{text} · {validation_label(level)}" if level else text
+
+    def _value_text(self, key: str, r: RunRow) -> str:
         if key == "run":
             return r.run_id
         if key == "model":

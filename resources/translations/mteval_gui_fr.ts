@@ -1891,6 +1891,10 @@ Télécharger maintenant ?</translation>
         <translation>Métriques ayant produit une valeur / métriques tentées.</translation>
     </message>
     <message>
+        <source>{0} · engineering estimate</source>
+        <translation>{0} · estimation d’ingénierie</translation>
+    </message>
+    <message>
         <source>not scored</source>
         <translation>non évalué</translation>
     </message>

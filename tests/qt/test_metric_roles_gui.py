@@ -102,6 +102,19 @@ def test_runs_table_tooltips_show_validation_and_engineering_estimate(zzx_ws, qa
                               "for this language.")
 
 
+def test_runs_table_shows_validation_beside_each_value_and_labels_the_composite(zzx_ws, qapp):
+    from mteval_gui.app.runs import load_run_rows
+    from mteval_gui.qt.runs_model import RunsModel
+
+    model = RunsModel()
+    model.set_rows(load_run_rows(zzx_ws))
+    cell = lambda key: model.index(0, model.column_index(key)).data(Qt.ItemDataRole.DisplayRole)  # noqa: E731
+    row = model.rows[0]
+    assert cell("chrf").endswith(" · proxy") and cell("chrf").startswith(f"{row.chrf:.2f}")
+    assert cell("equivalent").endswith(" · heuristic")
+    assert cell("composite") == f"{row.composite:.4f} · engineering estimate"
+
+
 def test_review_pane_shows_the_plugin_verdict_and_levels(zzx_ws, qtbot):
     from mteval_gui.app.entry_review import load_review_data
     from mteval_gui.qt.review_pane import ReviewPane
