@@ -66,7 +66,7 @@ def test_configuration_is_stored_with_the_run_card_and_the_runs_table(toy, tmp_p
     assert scoring["options"]["gloss_files"] == {"fra": [str(gloss.resolve())]}
     assert scoring["files"] == [{"role": "gloss", "kind": None, "language": "fra", "path": str(gloss.resolve()),
                                  "sha256": _sha(gloss)}]
-    assert scoring["metric_versions"] == {"core.exact": "1", "core.chrf": "1"}
+    assert scoring["metric_versions"] == {"core.exact": "2", "core.chrf": "2"}
     assert (scoring["seed"], scoring["n_bootstrap"], scoring["batch_size"]) == (7, 20, 50)
     assert scoring["corpus_sha256"] and scoring["run_sha256"] and scoring["recorded"] is True
     ws = Workspace(toy)
@@ -207,7 +207,7 @@ def test_runs_scored_before_configurations_were_stored_keep_their_options(toy, t
 
     legacy = stored_configuration(ws, "good")
     assert legacy.recorded is False and legacy.options.gloss_files == {"fra": [str(gloss.resolve())]}
-    assert legacy.metric_versions == {"core.exact": "1", "core.chrf": "1"} and legacy.n_bootstrap == 20
+    assert legacy.metric_versions == {"core.exact": "2", "core.chrf": "2"} and legacy.n_bootstrap == 20
     ws.close()
     capsys.readouterr()
     assert main(["--db", toy, "score", "good"]) == 0
