@@ -121,7 +121,6 @@ def main(argv: list[str] | None = None) -> int:
         validation.pages.setCurrentIndex(0)
 
     from mteval_gui.qt.import_dialog import ImportDialog
-    from mteval_gui.store import Workspace
 
     bad = home / "broken-run.jsonl"
     bad.write_text('{"id": "1", "predicted": "atim"}\n{"id": 2, "predicted": \n{"id": "nope", "predicted": "x"}\n'
@@ -151,9 +150,16 @@ def _audit_answers(ws, run_ids: list[str]) -> None:
     from mteval_gui.store import judgments as jstore
 
     for item in review.linter_audit_queue(ws, run_ids)[:1]:
-        jstore.record_judgment(ws, Judgment(reviewer_id="demo-reviewer", run_id=item["run_id"], entry_id=item["entry_id"],
-                                            task="B", payload={"same_meaning": "Yes", "natural": "B better",
-                                                               "classes": item["classes"]}))
+        jstore.record_judgment(
+            ws,
+            Judgment(
+                reviewer_id="demo-reviewer",
+                run_id=item["run_id"],
+                entry_id=item["entry_id"],
+                task="B",
+                payload={"same_meaning": "Yes", "natural": "B better", "classes": item["classes"]},
+            ),
+        )
     answers = {"Edmonton": ("Yes", "Name"), "Cree": ("Yes", "Name"), "nipaw": ("No", None), "they": ("No", None),
                "sleep": ("No", None), "kinipan": ("Unsure", None)}
     for run_id, entry_id, word in review.fst_audit_queue(ws, run_ids):

@@ -101,7 +101,7 @@ def has_ewe_letters(text: str | None, folds: Mapping[str, str] | None = None) ->
 
 def find_sequences(words: Sequence[str], sequences: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The given word sequences that occur contiguously in ``words`` (order of ``sequences`` kept)."""
-    found = []
+    found: list[tuple[str, ...]] = []
     singles = set(words)
     n = len(words)
     for seq in sequences:

@@ -58,7 +58,7 @@ class Analysis:
         return self.raw
 
     @classmethod
-    def from_json(cls, d: Any) -> "Analysis":
+    def from_json(cls, d: Any) -> Analysis:
         if isinstance(d, str):
             return parse_analysis(d)
         return parse_analysis(d["raw"])
@@ -120,7 +120,7 @@ class WordAnalysis:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "WordAnalysis":
+    def from_json(cls, d: dict[str, Any]) -> WordAnalysis:
         return cls(
             token=d["token"],
             form=d.get("form", d["token"]),

@@ -124,7 +124,7 @@ class Analyzer:
     # -- construction -------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path, *, cache: PersistentCache | None = None,
-             lru_size: int = DEFAULT_LRU_SIZE, backend: str | None = None) -> "Analyzer":
+             lru_size: int = DEFAULT_LRU_SIZE, backend: str | None = None) -> Analyzer:
         p = Path(path)
         t = read_transducer(p, backend)
         return cls(t, path=p, sha256=sha256_file(p), cache=cache, lru_size=lru_size)

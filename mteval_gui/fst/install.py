@@ -249,7 +249,9 @@ def install_analyzer(lang: str, source: str | Path, *, card: LanguageCard | None
         art_sha = _sha256(artifact)
         pin = sha256 or _pin(card, artifact_name)
         if pin is not None and pin != art_sha:
-            raise InstallError(f"sha256 mismatch for {artifact_name}: expected {pin}, got {art_sha}; nothing was installed")
+            raise InstallError(
+                f"sha256 mismatch for {artifact_name}: expected {pin}, got {art_sha}; nothing was installed"
+            )
         result = InstallResult(lang=lang, source=source_s, artifact=artifact_name, artifact_sha256=art_sha,
                                artifact_verified=pin is not None)
         declared = card.analyzers.source_format if card is not None and card.analyzers is not None else None
@@ -297,7 +299,7 @@ def install_analyzer(lang: str, source: str | Path, *, card: LanguageCard | None
             p = staging / name
             artifact.replace(p)
             staged.append((k, name, p, art_sha, pin is not None))
-        for k, name, p, _, _ in staged:
+        for _, name, p, _, _ in staged:
             _check_readable(p, name)
         # all checks passed: move into place
         dest_dir.mkdir(parents=True, exist_ok=True)

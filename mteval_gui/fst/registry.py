@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, MutableMapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,7 @@ def manifest_record(file: str, sha256: str, source: str | None) -> dict[str, Any
         "file": file,
         "sha256": sha256,
         "source": source,
-        "installed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 

@@ -316,8 +316,10 @@ class Workspace:
                 raise StoreError(f"{self.path}: {self._foreign_description(conn)}; it is read-only")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: the workspace is read-only and has schema version {version} "
-                                 f"(this application needs {SCHEMA_VERSION}); copy it to a writable folder to upgrade it")
+                raise StoreError(
+                    f"{self.path}: the workspace is read-only and has schema version {version} "
+                    f"(this application needs {SCHEMA_VERSION}); copy it to a writable folder to upgrade it"
+                )
             return
         # identify the file before anything changes it (even switching it to WAL)
         probe = sqlite3.connect("file:" + quote(str(self.path)) + "?mode=ro", uri=True, timeout=30.0)
@@ -357,7 +359,9 @@ class Workspace:
         if c is None:
             if self._pending:
                 if threading.get_ident() != self._owner:
-                    raise StoreError(f"{self.path}: the workspace is not created yet (it is used by one thread until then)")
+                    raise StoreError(
+                        f"{self.path}: the workspace is not created yet (it is used by one thread until then)"
+                    )
                 c = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=True)
                 _pragmas(c, wal=False)
                 migrate(c, None)
@@ -444,7 +448,9 @@ class Workspace:
                 c.close()  # the last connection: its WAL is checkpointed into the file and removed
                 if changed:
                     if not _publish(tmp, self.path):
-                        raise StoreError(f"{self.path}: another program created this file meanwhile; nothing was written")
+                        raise StoreError(
+                            f"{self.path}: another program created this file meanwhile; nothing was written"
+                        )
                     self._pending = False
                     self._generation += 1
             finally:

@@ -113,8 +113,13 @@ class ResultsStore:
         with self.ws.transaction() as conn:
             conn.execute("DELETE FROM run_metrics WHERE run_id = ?", (run_id,))
             conn.executemany(
-                'INSERT INTO run_metrics (run_id, metric_id, availability, reason, "values", extra) VALUES (?,?,?,?,?,?)',
-                [(run_id, m.metric_id, m.availability, m.reason, _dumps(m.values), _dumps(m.extra)) for m in metric_rows])
+                'INSERT INTO run_metrics (run_id, metric_id, availability, reason, "values", extra)'
+                " VALUES (?,?,?,?,?,?)",
+                [
+                    (run_id, m.metric_id, m.availability, m.reason, _dumps(m.values), _dumps(m.extra))
+                    for m in metric_rows
+                ],
+            )
             conn.execute(
                 f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
                 (*cols.values(), _dumps(run_card), utcnow(), run_id))
@@ -138,10 +143,12 @@ def entry_values(ws: Workspace, run_id: str, metric_id: str) -> dict[str, float 
     """``{entry_id: headline value}`` of one metric for a run."""
     cur = ws.conn.execute("SELECT entry_id, value FROM entry_metrics WHERE run_id = ? AND metric_id = ?",
                           (run_id, metric_id))
-    return {eid: v for eid, v in cur}
+    return dict(cur)
 
 
-def entry_values_bulk(ws: Workspace, run_id: str, metric_ids: Iterable[str] | None = None) -> dict[str, dict[str, float | None]]:
+def entry_values_bulk(
+    ws: Workspace, run_id: str, metric_ids: Iterable[str] | None = None
+) -> dict[str, dict[str, float | None]]:
     """``{metric_id: {entry_id: value}}`` for several (default: all) metrics of a run."""
     sql = "SELECT metric_id, entry_id, value FROM entry_metrics WHERE run_id = ?"
     params: list[Any] = [run_id]
@@ -183,7 +190,7 @@ def entry_verdicts(ws: Workspace, run_id: str, metric_id: str) -> dict[str, str 
     """``{entry_id: detail.verdict}`` of one metric (decoded in SQL; e.g. a linter's verdicts)."""
     cur = ws.conn.execute("SELECT entry_id, json_extract(data, '$.detail.verdict') FROM entry_metrics"
                           " WHERE run_id = ? AND metric_id = ?", (run_id, metric_id))
-    return {eid: v for eid, v in cur}
+    return dict(cur)
 
 
 def entry_value_fields(ws: Workspace, run_id: str, metric_id: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -197,7 +204,7 @@ def entry_value_fields(ws: Workspace, run_id: str, metric_id: str, keys: Sequenc
                           (*paths, run_id, metric_id))
     out: dict[str, dict[str, Any]] = {k: {} for k in keys}
     for row in cur:
-        for k, v in zip(keys, row[1:]):
+        for k, v in zip(keys, row[1:], strict=True):
             out[k][row[0]] = v
     return out
 
@@ -212,7 +219,8 @@ def metric_ids_with_values(ws: Workspace, run_ids: Sequence[str], *, like: str |
         sql = (f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND value IS NOT NULL"
                " ORDER BY metric_id")
         return [r[0] for r in ws.conn.execute(sql, list(run_ids))]
-    sql = f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND metric_id LIKE ? ORDER BY metric_id"
+    sql = (f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND metric_id LIKE ?"
+           " ORDER BY metric_id")
     return [r[0] for r in ws.conn.execute(sql, [*run_ids, like])]
 
 

@@ -22,6 +22,9 @@ from typing import Literal
 
 import numpy as np
 
+# the values of one variable: a list of numbers or a 1-D array
+Values = Sequence[float] | np.ndarray
+
 Method = Literal["kendall", "spearman", "pearson"]
 MIN_PAIRS = 3
 _BLOCK_ELEMENTS = 2_000_000
@@ -47,7 +50,7 @@ class CorrelationResult:
         }
 
 
-def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _pairs(x: Values, y: Values) -> tuple[np.ndarray, np.ndarray]:
     xa = np.asarray(x, dtype=float)
     ya = np.asarray(y, dtype=float)
     if xa.shape != ya.shape or xa.ndim != 1:
@@ -65,7 +68,7 @@ def rankdata(a: np.ndarray) -> np.ndarray:
     return average[inverse]
 
 
-def pearson_r(x: Sequence[float], y: Sequence[float]) -> float | None:
+def pearson_r(x: Values, y: Values) -> float | None:
     xa, ya = _pairs(x, y)
     return _pearson(xa, ya)
 
@@ -82,7 +85,7 @@ def _pearson(xa: np.ndarray, ya: np.ndarray) -> float | None:
     return float(np.clip((dx @ dy) / np.sqrt(sxx * syy), -1.0, 1.0))
 
 
-def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float | None:
+def spearman_rho(x: Values, y: Values) -> float | None:
     xa, ya = _pairs(x, y)
     if len(xa) < MIN_PAIRS:
         return None
@@ -111,7 +114,7 @@ def _tau_b_weighted(xa: np.ndarray, ya: np.ndarray, weights: np.ndarray) -> np.n
     return np.clip(tau, -1.0, 1.0)
 
 
-def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
+def kendall_tau_b(x: Values, y: Values) -> float | None:
     xa, ya = _pairs(x, y)
     if len(xa) < MIN_PAIRS:
         return None
@@ -134,8 +137,8 @@ def _resampling_counts(n: int, n_bootstrap: int, seed: int) -> np.ndarray:
 
 
 def correlation_with_ci(
-    x: Sequence[float],
-    y: Sequence[float],
+    x: Values,
+    y: Values,
     method: Method = "kendall",
     *,
     n_bootstrap: int = 1000,
@@ -173,7 +176,9 @@ def correlation_with_ci(
     return CorrelationResult(method, value, lo, hi, n, n_bootstrap, confidence, seed)
 
 
-def system_means(metric: np.ndarray, human: np.ndarray, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def system_means(
+    metric: np.ndarray, human: np.ndarray, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-system means of metric and human values over items where both are present.
 
     ``metric`` and ``human`` are systems × items (NaN = absent). With ``weights`` (B × items)

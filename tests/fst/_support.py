@@ -40,7 +40,8 @@ def build_tiny_hfstol(path: Path, lexicon: dict[str, list[str]] | None = None) -
             head, tail = a[:lemma_end], a[lemma_end:]
             # input symbols: the surface; output: analysis with two flag diacritics around the tags
             parts.append(
-                f'[ "@U.order.indep@" {{{_escape(surface)}}}:{{{_escape(head)}}} "@U.order.indep@" 0:{{{_escape(tail)}}} "@D.joiner.NULL@" ]'
+                f'[ "@U.order.indep@" {{{_escape(surface)}}}:{{{_escape(head)}}} '
+                f'"@U.order.indep@" 0:{{{_escape(tail)}}} "@D.joiner.NULL@" ]'
             )
     t = hfst.regex(" | ".join(parts))
     t.convert(hfst.ImplementationType.HFST_OLW_TYPE)
