@@ -208,10 +208,6 @@ class CrkLinter:
         ati = self.lists.preverbs.get(PROGRESSIVE_PREVERB)
         self.ati_tag = ati.fst_tag if ati else "PV/ati"
 
-    @property
-    def has_analyzer(self) -> bool:
-        return self._analyse is not None
-
     def analyses(self, form: str) -> tuple[Analysis, ...]:
         if self._analyse is None or not form:
             return ()

@@ -81,10 +81,6 @@ class WordLists:
             s = s.replace(a, b)
         return nfc(s)
 
-    def tag_of_preverb(self, surface: str) -> str | None:
-        pv = self.preverbs.get(surface)
-        return pv.fst_tag if pv else None
-
     def preverbs_with_tag(self, tag: str) -> list[Preverb]:
         return [p for p in self.preverbs.values() if p.fst_tag == tag]
 

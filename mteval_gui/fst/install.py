@@ -323,18 +323,3 @@ def _rank(member: str, kind: str, card: LanguageCard | None) -> int:
     names = GIELLA_NAMES.get(kind, ())
     return names.index(base) if base in names else len(names)
 
-
-def uninstall_analyzer(lang: str, kind: str, *, base: Path | None = None) -> Path | None:
-    """Remove one installed analyzer kind (file and manifest entry). Returns the removed path."""
-    root = base or paths.analyzers_dir()
-    manifest = read_manifest(lang, root)
-    rec = manifest.pop(kind, None)
-    if rec is None:
-        return None
-    p = language_dir(lang, root) / rec["file"]
-    still_used = any(r.get("file") == rec["file"] for r in manifest.values())
-    if p.exists() and not still_used:
-        p.unlink()
-    write_manifest(lang, manifest, root)
-    forget_loaded()
-    return p

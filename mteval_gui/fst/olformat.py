@@ -61,11 +61,6 @@ class OlLayout:
         return self.type in OL_TYPES
 
     @property
-    def input_symbols(self) -> tuple[str, ...]:
-        """The input alphabet without epsilon and flag diacritics (what a word may be made of)."""
-        return tuple(s for s in self.symbols[1:self.input_symbol_count] if s and not is_flag(s))
-
-    @property
     def flag_symbols(self) -> dict[int, str]:
         return {i: s for i, s in enumerate(self.symbols) if is_flag(s)}
 

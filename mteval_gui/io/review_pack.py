@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mteval_gui.errors import Defect, InputError
+from mteval_gui.errors import Defect
 from mteval_gui.io.jsonparse import parse_document
 from mteval_gui.io.textfile import read_text
 
@@ -358,9 +358,3 @@ def read_answers(path: str | Path, *, name: str | None = None) -> AnswersFile:
             out.answers.append((line, item))
     return out
 
-
-def check_answers_file(path: str | Path) -> None:
-    """Raise the defects of an answers file (shape and hash) as one :class:`InputError`."""
-    read = read_answers(path)
-    if read.defects:
-        raise InputError(read.defects)

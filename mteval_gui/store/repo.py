@@ -482,11 +482,6 @@ def get_run_info(ws: Workspace, run_id: str) -> dict[str, Any]:
     return d
 
 
-def get_run_meta(ws: Workspace, run_id: str) -> RunMeta:
-    d = _run_row(ws, run_id)
-    return RunMeta.model_validate(_loads(d["meta"], {}) | {"run_id": run_id})
-
-
 def get_outputs(ws: Workspace, run_id: str) -> list[Output]:
     """Outputs of a run in corpus order, missing ones included (flagged ``missing=True``)."""
     cur = ws.conn.execute(f"SELECT {_OUTPUT_COLS} FROM outputs o WHERE o.run_id = ? ORDER BY o.position", (run_id,))
@@ -600,17 +595,6 @@ def delete_run(ws: Workspace, run_id: str) -> bool:
     return cur.rowcount > 0
 
 
-def find_runs(ws: Workspace, *, source_path: str | None = None, corpus_id: str | None = None) -> list[str]:
-    sql, params = "SELECT run_id FROM runs WHERE 1=1", []
-    if source_path:
-        sql += " AND source_path = ?"
-        params.append(source_path)
-    if corpus_id:
-        sql += " AND corpus_id = ?"
-        params.append(corpus_id)
-    return [r[0] for r in ws.conn.execute(sql + " ORDER BY rowid", params)]
-
-
 # ----------------------------------------------------------------------------- glossaries
 
 def _slug(text: str) -> str:
@@ -663,12 +647,6 @@ def list_glossaries(ws: Workspace) -> list[dict[str, Any]]:
         d["term_count"] = len(json.loads(d.pop("terms")))
         out.append(d)
     return out
-
-
-def delete_glossary(ws: Workspace, glossary_id: str) -> bool:
-    with ws.transaction() as conn:
-        cur = conn.execute("DELETE FROM glossaries WHERE glossary_id = ?", (glossary_id,))
-    return cur.rowcount > 0
 
 
 # ----------------------------------------------------------------------------- settings
