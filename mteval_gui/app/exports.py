@@ -49,9 +49,12 @@ def export_run_card(ws: Workspace, run_id: str, path: str | Path) -> Path:
     return save_run_card(current_run_card(ws, run_id), path)
 
 
-def save_run_card(card: RunCard, path: str | Path) -> Path:
-    """Write a run card after checking it against the schema (``mteval evaluate -o``)."""
-    problems = validate_run_card(card)
+def save_run_card(card: RunCard, path: str | Path, *, results_sample: int | None = None) -> Path:
+    """Write a run card after checking it against the schema (``mteval evaluate -o``).
+
+    ``results_sample``: check only the first N ``results`` items against the JSON Schema, as the
+    runner does for a card it has just built (every item is checked by the pydantic model)."""
+    problems = validate_run_card(card, results_sample=results_sample)
     if problems:
         raise RunCardInvalid(problems)
     return write_run_card(card, path)

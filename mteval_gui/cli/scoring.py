@@ -240,7 +240,6 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from mteval_gui.app.evaluate import evaluate_files
-    from mteval_gui.app.exports import save_run_card
 
     bar = ProgressBar("evaluating")
     try:
@@ -254,7 +253,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"mteval: {len(ev.missing)} corpus entries have no output; they are scored as empty outputs",
               file=sys.stderr)
     card = ev.result.run_card
-    save_run_card(card, args.output)
+    ev.save(args.output)
     print(_summary_line(card))
     for line in _unavailable_lines(card):
         print(line)

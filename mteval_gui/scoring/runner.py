@@ -58,7 +58,8 @@ from mteval_gui.domain.runcard import (
 )
 from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring import composite as comp
-from mteval_gui.scoring import costspeed
+from mteval_gui.scoring import costspeed, parallel
+from mteval_gui.scoring.corpus_side import content_key, corpus_side
 from mteval_gui.scoring.plugins import (
     CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, MetricUnavailable, ScoringContext, builtin_ids,
     instantiate, metrics_for,
@@ -254,6 +255,7 @@ class ScoringRequest:
     corpus_sha256: str | None = None
     human_review: HumanReview | None = None
     speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
+    workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
 
 
 @dataclass
@@ -425,6 +427,31 @@ def _prepare(states: Sequence[_MetricState], context: ScoringContext, report: _T
     report(Progress(total, total, "preparing", "metrics ready"), force=True)
 
 
+def _score_batch(states: Sequence[_MetricState], batch: Sequence[EntryInput],
+                 b: int) -> tuple[list[EntryRow], list[tuple[str, str]]]:
+    """Rows of one batch from every metric still ok, and the (metric id, reason) of those that
+    failed on it (marked failed here; their rows of this batch are dropped)."""
+    rows: list[EntryRow] = []
+    failures: list[tuple[str, str]] = []
+    for st in states:
+        if st.availability != "ok" or st.metric is None:
+            continue
+        try:
+            results = st.metric.score_entries(batch)
+            if len(results) != len(batch):
+                raise PluginError(st.ref.id, f"returned {len(results)} results for {len(batch)} entries")
+            for it, r in zip(batch, results):
+                data = _portable(r.to_json())
+                value = r.value if r.value is None or _is_number(r.value) else None
+                rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data))
+        except Exception as exc:  # a failing metric never sinks the run
+            st.availability = "failed"
+            st.reason = f"score_entries (batch {b}): {type(exc).__name__}: {exc}"
+            failures.append((st.ref.id, st.reason))
+            rows = [r for r in rows if r.metric_id != st.ref.id]
+    return rows, failures
+
+
 def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], items: Sequence[EntryInput],
                    sink: ResultSink, config: dict[str, Any], config_hash: str, cancel: CancelToken,
                    report: _Throttle) -> tuple[int, int]:
@@ -434,32 +461,53 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
     done = sink.begin_job(request.run_id, config, config_hash, bs, n_batches)
     done_entries = sum(len(items[b * bs:(b + 1) * bs]) for b in done if b < n_batches)
     report(Progress(done_entries, n, "scoring", f"{len(done)} of {n_batches} batches already stored"), force=True)
+    todo = [b for b in range(n_batches) if b not in done]
+    mine, theirs = parallel.split(todo, request.workers)
+    helper = parallel.BatchHelper(theirs, lambda b: _score_batch(states, items[b * bs:(b + 1) * bs], b)) \
+        if theirs else None
+    by_id = {st.ref.id: st for st in states}
     scored = 0
-    for b in range(n_batches):
-        if b in done:
-            continue
-        cancel.raise_if_cancelled()
-        batch = items[b * bs:(b + 1) * bs]
-        rows: list[EntryRow] = []
-        for st in states:
-            if st.availability != "ok" or st.metric is None:
-                continue
-            try:
-                results = st.metric.score_entries(batch)
-                if len(results) != len(batch):
-                    raise PluginError(st.ref.id, f"returned {len(results)} results for {len(batch)} entries")
-                for it, r in zip(batch, results):
-                    data = _portable(r.to_json())
-                    value = r.value if r.value is None or _is_number(r.value) else None
-                    rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data))
-            except Exception as exc:  # a failing metric never sinks the run
-                st.availability = "failed"
-                st.reason = f"score_entries (batch {b}): {type(exc).__name__}: {exc}"
-                rows = [r for r in rows if r.metric_id != st.ref.id]
+
+    def commit(b: int, rows: Sequence[EntryRow]) -> None:
+        nonlocal scored, done_entries
         sink.write_batch(request.run_id, b, config_hash, rows)
         scored += 1
-        done_entries += len(batch)
+        done_entries += len(items[b * bs:(b + 1) * bs])
         report(Progress(done_entries, n, "scoring", f"batch {b + 1} of {n_batches}"))
+
+    lost: list[int] = []  # batches of a helper that died (killed, out of memory): scored here
+
+    def from_helper(wait: bool) -> None:
+        assert helper is not None
+        try:
+            for b, rows, failures in helper.outcomes(wait=wait):
+                for mid, reason in failures:
+                    st = by_id[mid]
+                    if st.availability == "ok":
+                        st.availability, st.reason = "failed", reason
+                failed = {mid for mid, st in by_id.items() if st.availability != "ok"}
+                commit(b, [r for r in rows if r.metric_id not in failed])
+        except RuntimeError:
+            lost.extend(sorted(helper.pending))
+            helper.finished = True
+
+    def score_here(batches: Sequence[int]) -> None:
+        for b in batches:
+            cancel.raise_if_cancelled()
+            rows, _failures = _score_batch(states, items[b * bs:(b + 1) * bs], b)
+            commit(b, rows)
+            if helper is not None and not helper.finished:
+                from_helper(wait=False)
+
+    try:
+        score_here(mine)
+        while helper is not None and not helper.finished:
+            cancel.raise_if_cancelled()
+            from_helper(wait=True)
+        score_here(lost)
+    finally:
+        if helper is not None:
+            helper.close()
     return scored, len(done)
 
 
@@ -477,6 +525,7 @@ def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None
         source_lang=corpus.language_pair.source, target_lang=corpus.language_pair.target,
         target_card=request.target_card, source_card=request.source_card, glossary=dict(request.glossary),
         params=dict(request.params), options=dict(request.options), shared={},
+        corpus_side=corpus_side(corpus.corpus_id, request.corpus_sha256 or content_key(corpus.entries)),
     )
     cancel.raise_if_cancelled()
     states = _resolve_metrics(request)

@@ -40,9 +40,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-import sqlite_utils
-
 from mteval_gui.errors import StoreError
+from mteval_gui.store._sqlite import sqlite_utils
 from mteval_gui.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 APPLICATION_ID = 0x4D544556  # "MTEV"

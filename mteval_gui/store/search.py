@@ -27,8 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
+from mteval_gui.store._sqlite import sqlite_utils
 from mteval_gui.store.db import Workspace
 
 FIELDS = ("source", "reference", "output")

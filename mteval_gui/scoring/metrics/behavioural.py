@@ -197,6 +197,21 @@ class CodeSwitchingMetric(BaseMetric):
 
         return ok
 
+    def _reference_side(self, item: EntryInput) -> tuple[frozenset[str], frozenset[str]]:
+        """Scripts and word keys of the entry's references (the language identification of the
+        reference side), once per corpus version when the job has a corpus-side store."""
+        refs = tuple(item.entry.references())
+
+        def compute() -> tuple[frozenset[str], frozenset[str]]:
+            scripts: frozenset[str] = frozenset().union(*(text_scripts(r) for r in refs)) if refs else frozenset()
+            words: frozenset[str] = frozenset().union(*(_token_keys(r) for r in refs)) if refs else frozenset()
+            return scripts, words
+
+        store = self.context.corpus_side if self.context is not None else None
+        if store is None:
+            return compute()
+        return store.get(("core.code_switching", "references"), item.entry.id, refs, compute)
+
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         shared = self.context.shared if self.context else {}
         source_lexicon = shared.get("source_lexicon") or set()
@@ -207,16 +222,13 @@ class CodeSwitchingMetric(BaseMetric):
             if not tokens:
                 out.append(EntryScore(0.0, detail={"tokens": 0, "switched": []}))
                 continue
-            refs = it.entry.references()
-            tgt_scripts = self.target_scripts
-            if tgt_scripts is None:
-                tgt_scripts = set().union(*(text_scripts(r) for r in refs)) if refs else set()
+            ref_scripts, ref_words = self._reference_side(it)
+            tgt_scripts = self.target_scripts if self.target_scripts is not None else set(ref_scripts)
             src_scripts = self.source_scripts if self.source_scripts is not None else text_scripts(it.entry.source)
             shared_script = bool(src_scripts & tgt_scripts)
             src_words = _token_keys(it.entry.source)
             if source_lexicon:
                 src_words = src_words | {match_key(w) for w in source_lexicon}
-            ref_words: frozenset[str] = frozenset().union(*(_token_keys(r) for r in refs)) if refs else frozenset()
             switched: list[str] = []
             kinds = {"script": 0, "lexical": 0}
             for tok in tokens:

@@ -227,6 +227,16 @@ class MorphologicalAccuracyMetric(BaseMetric):
         super().prepare(context)
         self.analyzer = _strict(context)
 
+    def _reference_analyses(self, entry: Any, analyzer: Analyzer) -> tuple[
+            set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
+        """:func:`reference_analyses`, once per corpus version and analyzer file when the job
+        has a corpus-side store (the analyses of a reference do not depend on the run)."""
+        store = self.context.corpus_side if self.context is not None else None
+        if store is None or not analyzer.sha256:
+            return reference_analyses(entry, analyzer)
+        texts = (entry.reference or "", tuple(sorted((entry.expected_morphology or {}).items())))
+        return store.get(("core.morph", analyzer.sha256), entry.id, texts, lambda: reference_analyses(entry, analyzer))
+
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         an = self.analyzer
         if an is None:
@@ -238,7 +248,7 @@ class MorphologicalAccuracyMetric(BaseMetric):
                 out.append(EntryScore(None, {"correct": 0, "covered": 0, "analysable": 0},
                                       {"reason": "no reference and no expected_morphology"}))
                 continue
-            lemmas, pairs, _ = reference_analyses(e, an)
+            lemmas, pairs, _ = self._reference_analyses(e, an)
             correct = covered = analysable = 0
             words: list[dict[str, Any]] = []
             for w in an.analyse_text(it.predicted):

@@ -163,7 +163,7 @@ class EquivalentMatchMetric(BaseMetric):
                            extra={"verdicts": counts})
 
 
-_REFERENCE_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}  # read-only reference n-grams, oldest dropped first
+_REFERENCE_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}  # without a corpus store: by reference texts
 _REFERENCE_CACHE_SIZE = 20000
 _REFERENCE_LOCK = threading.Lock()
 
@@ -203,25 +203,38 @@ class _SacrebleuMetric(BaseMetric, ABC):
         if not scored:
             return out
         stats = self._segment_statistics([hypothesis_of(it) for _i, it, _r in scored],
-                                         [refs for _i, _it, refs in scored])
+                                         [refs for _i, _it, refs in scored], [it.entry.id for _i, it, _r in scored])
         for (i, _it, refs), st in zip(scored, stats, strict=True):
             st = [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in st]
             out[i] = EntryScore(self._sentence_value(st), detail={"stats": st, "nrefs": len(refs)})
         return out
 
-    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]]) -> list[list[float]]:
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
+                            entry_ids: Sequence[str]) -> list[list[float]]:
         """sacrebleu's segment statistics of each hypothesis against its references."""
         m = self.metric
         # the same steps as sacrebleu's _extract_corpus_statistics, with each reference's
-        # n-grams cached (references recur for every system scored on a corpus)
-        return [m._compute_segment_statistics(m._preprocess_segment(h), self._reference_info(r))
-                for h, r in zip(hyps, refs, strict=True)]
+        # n-grams computed once per corpus version (references recur for every system scored)
+        return [m._compute_segment_statistics(m._preprocess_segment(h), self._reference_info(r, eid))
+                for h, r, eid in zip(hyps, refs, entry_ids, strict=True)]
 
-    def _reference_info(self, refs: list[str]) -> dict[str, Any]:
-        key = (type(self).__name__, tuple(sorted(self.sacrebleu_params.items(), key=lambda kv: kv[0])), tuple(refs))
+    def _namespace(self) -> tuple[Any, ...]:
+        return (type(self).__name__, tuple(sorted(self.sacrebleu_params.items(), key=lambda kv: kv[0])))
+
+    def _compute_reference_info(self, refs: list[str]) -> dict[str, Any]:
+        return dict(self.metric._extract_reference_info([self.metric._preprocess_segment(r) for r in refs]))
+
+    def _reference_info(self, refs: list[str], entry_id: str) -> dict[str, Any]:
+        """sacrebleu's reference statistics of one entry: from the corpus-side store of the job
+        (:mod:`mteval_gui.scoring.corpus_side`), else from a cache by reference texts."""
+        store = self.context.corpus_side if self.context is not None else None
+        texts = tuple(refs)
+        if store is not None:
+            return store.get(self._namespace(), entry_id, texts, lambda: self._compute_reference_info(refs))
+        key = (*self._namespace(), texts)
         info = _REFERENCE_CACHE.get(key)
         if info is None:
-            info = self.metric._extract_reference_info([self.metric._preprocess_segment(r) for r in refs])
+            info = self._compute_reference_info(refs)
             with _REFERENCE_LOCK:
                 while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
                     _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
@@ -340,13 +353,14 @@ class TerMetric(_SacrebleuMetric):
 
         return TER(**self.sacrebleu_params)
 
-    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]]) -> list[list[float]]:
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
+                            entry_ids: Sequence[str]) -> list[list[float]]:
         self.implementation = ter_kernel.implementation()
         if self.implementation != "numba":
-            return super()._segment_statistics(hyps, refs)
+            return super()._segment_statistics(hyps, refs, entry_ids)
         m = self.metric
         hyp_words = [m._preprocess_segment(h).split() for h in hyps]
-        ref_words = [self._reference_info(r)["ref_words"] for r in refs]
+        ref_words = [self._reference_info(r, eid)["ref_words"] for r, eid in zip(refs, entry_ids, strict=True)]
         edits = iter(ter_kernel.ter_edits([(h, r) for h, rs in zip(hyp_words, ref_words, strict=True) for r in rs]))
         # sacrebleu's TER._compute_segment_statistics: fewest edits, mean reference length
         return [[min(next(edits) for _ in rs), sum(len(r) for r in rs) / len(rs)] for rs in ref_words]
