@@ -4,22 +4,32 @@ The table lists, per metric, each run's value with its 95 % bootstrap interval a
 the other runs, the difference from the baseline with its interval and the p-value of the
 paired test (approximate randomisation or paired bootstrap, Holm-corrected on request),
 all computed by :func:`mteval_gui.app.compare.compare_workspace_runs` from the stored per-entry
-statistics. Caveats (e.g. different metric coverage) are shown above the table.
+statistics, in the background (the page's busy bar shows it). Caveats (e.g. different metric
+coverage) are shown above the table.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
-from mteval_gui.qt.dialogs import show_error
-from mteval_gui.qt.labels import caveat_explanation, caveat_title, score_label
 from mteval_gui.app import workspace
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.qt.labels import caveat_explanation, caveat_title, score_label
+from mteval_gui.qt.page import EmptyState, Page
 
 SIGNIFICANT = 0.05
 LOWER_IS_BETTER = frozenset({"ter", "code_switching_rate", "hallucination_rate"})
@@ -33,7 +43,7 @@ def _fmt(key: str, v: float | None) -> str:
     return f"{v:.4f}"
 
 
-class CompareView(QWidget):
+class CompareView(Page):
     show_entries = Signal(list)  # run ids, side by side in the entries tab
 
     def __init__(self, parent: QWidget | None = None):
@@ -42,7 +52,8 @@ class CompareView(QWidget):
         self.ws: Workspace | None = None
         self.run_ids: list[str] = []
         self.comparison: Any = None
-        lay = QVBoxLayout(self)
+        self.compute_task = self.task("compare", self.tr("Comparing the runs"))
+        lay = self.body_layout()
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Baseline:")))
         self.baseline = QComboBox()
@@ -80,11 +91,24 @@ class CompareView(QWidget):
         self._show_empty()
 
     def set_workspace(self, ws: Workspace | None) -> None:
-        self.ws = ws
         self.run_ids = []
         self.comparison = None
         self.baseline.clear()
         self._show_empty()
+        super().set_workspace(ws)
+
+    def refresh(self) -> None:
+        """Recompute the comparison shown (the runs may have been rescored)."""
+        self.update_empty()
+        if self.comparison is not None and len(self.run_ids) >= 2:
+            self.compute()
+
+    def empty_state(self) -> EmptyState | None:
+        if len(self.run_ids) >= 2:
+            return None
+        return EmptyState(self.tr("Nothing to compare yet"),
+                          self.tr("Select two or more scored runs of one corpus in the Runs tab (Ctrl+click) and "
+                                  "press <b>Compare</b>: each run is tested against a baseline of your choice."))
 
     def _show_empty(self) -> None:
         self.table.clear()
@@ -94,10 +118,11 @@ class CompareView(QWidget):
         self.note.setText(self.tr("Select two or more scored runs of one corpus in the Runs tab and press Compare."))
         self.run_button.setEnabled(bool(self.run_ids))
         self.entries_button.setEnabled(bool(self.run_ids))
+        self.update_empty()
 
     def set_runs(self, run_ids: list[str], baseline: str | None = None) -> None:
         self.run_ids = list(run_ids)
-        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in workspace.list_runs(self.ws)} if self.ws else {}
+        labels = workspace.run_labels(self.ws) if self.ws else {}
         self.baseline.clear()
         for rid in self.run_ids:
             self.baseline.addItem(f"{labels.get(rid, rid)} ({rid})", rid)
@@ -105,28 +130,28 @@ class CompareView(QWidget):
             self.baseline.setCurrentIndex(self.run_ids.index(baseline))
         self.run_button.setEnabled(len(self.run_ids) >= 2)
         self.entries_button.setEnabled(bool(self.run_ids))
+        self.update_empty()
         if len(self.run_ids) >= 2:
             self.compute()
 
     def compute(self) -> None:
+        """Compare the runs in the background; the table is filled when the result arrives."""
         if self.ws is None or len(self.run_ids) < 2:
             return
         from mteval_gui.app.compare import compare_workspace_runs
 
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            self.comparison = compare_workspace_runs(self.ws, self.run_ids, self.baseline.currentData(),
-                                                     test=self.test.currentData(), holm=self.holm.isChecked())
-        except Exception as exc:  # shown to the user
-            QApplication.restoreOverrideCursor()
-            show_error(self, exc)
-            return
-        QApplication.restoreOverrideCursor()
-        self._show(self.comparison)
+        ws, runs, baseline = self.ws, list(self.run_ids), self.baseline.currentData()
+        test, holm = self.test.currentData(), self.holm.isChecked()
+        self.compute_task.start(lambda ctx: compare_workspace_runs(ws, runs, baseline, test=test, holm=holm),
+                                on_done=self._computed, workspace=ws)
+
+    def _computed(self, comparison: Any) -> None:
+        self.comparison = comparison
+        self._show(comparison)
 
     def _show(self, c: Any) -> None:
         runs = [c.baseline, *c.runs]
-        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in workspace.list_runs(self.ws)} if self.ws else {}
+        labels = workspace.run_labels(self.ws) if self.ws else {}
         headers = [self.tr("Metric"), self.tr("{0} (baseline)").format(labels.get(c.baseline, c.baseline))]
         for r in c.runs:
             headers += [labels.get(r, r), self.tr("Δ vs baseline [95 % CI]"), self.tr("p")]
@@ -141,7 +166,8 @@ class CompareView(QWidget):
             col = 1
             for r in runs:
                 score, lo, hi = c.scores[r][key]
-                text = _fmt(key, score) + (f"  [{_fmt(key, lo)}–{_fmt(key, hi)}]" if lo is not None and hi is not None else "")
+                ci = f"  [{_fmt(key, lo)}–{_fmt(key, hi)}]" if lo is not None and hi is not None else ""
+                text = _fmt(key, score) + ci
                 self.table.setItem(row, col, QTableWidgetItem(text))
                 col += 1
                 if r == c.baseline:

@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog
 
-from mteval_gui.qt.dialogs import show_error
+from mteval_gui.qt.dialogs import reporting_errors
 
 
 def _ask(window: Any, title: str, name: str, filters: str) -> str | None:
@@ -36,12 +36,11 @@ def export_run_card(window: Any) -> None:
         return
     path = _ask(window, QCoreApplication.translate("MainWindow", "Export run card"), f"{run_id}.runcard.json", QCoreApplication.translate("MainWindow", "JSON (*.json)"))
     if path:
-        try:
+        with reporting_errors(window) as report:
             from mteval_gui.app.exports import export_run_card
 
             export_run_card(window.ws, run_id, path)
-        except Exception as exc:  # shown to the user
-            show_error(window, exc)
+        if report.failed:
             return
         window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Run card written to {0}").format(path), 8000)
 
@@ -56,11 +55,10 @@ def export_entries_csv(window: Any) -> None:
     path = _ask(window, QCoreApplication.translate("MainWindow", "Export entries"), "entries.csv",
                 QCoreApplication.translate("MainWindow", "CSV (*.csv);;TSV (*.tsv);;JSON lines (*.jsonl)"))
     if path:
-        try:
+        with reporting_errors(window) as report:
             columns, rows = model.export_rows()
             n = export_table(rows, path, columns=columns)
-        except Exception as exc:  # shown to the user
-            show_error(window, exc)
+        if report.failed:
             return
         window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "{0} entries written to {1}").format(n, path), 8000)
 
@@ -73,10 +71,9 @@ def export_judgments(window: Any, fmt: str) -> None:
     path = _ask(window, QCoreApplication.translate("MainWindow", "Export judgments"), f"judgments.{fmt}",
                 QCoreApplication.translate("MainWindow", "CSV (*.csv)") if fmt == "csv" else QCoreApplication.translate("MainWindow", "JSON (*.json)"))
     if path:
-        try:
+        with reporting_errors(window) as report:
             _, n, _ = export_judgments(window.ws, path, fmt)
-        except Exception as exc:  # shown to the user
-            show_error(window, exc)
+        if report.failed:
             return
         window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "{0} judgments written to {1}").format(n, path), 8000)
 

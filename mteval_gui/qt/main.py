@@ -17,8 +17,8 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from mteval_gui.paths import default_workspace_path, resources_dir
 from mteval_gui.app.preferences import AppSettings
+from mteval_gui.paths import default_workspace_path, resources_dir
 from mteval_gui.qt.fonts import choose_ui_font
 from mteval_gui.qt.i18n import LANGUAGES, install_translators, resolve_language
 
@@ -69,16 +69,14 @@ def run(argv: Sequence[str]) -> int:
     args = parse_args(list(argv)[1:])
     settings = AppSettings.load()
     app = setup_application(argv, args.lang, settings)
-    from mteval_gui.qt.dialogs import show_error
     from mteval_gui.app.startup import startup_workspace
+    from mteval_gui.qt.dialogs import reporting_errors
 
     window = build_window(settings)
     window.show()
-    try:
+    path, offer = None, False
+    with reporting_errors(window):  # e.g. the demo cannot be built: shown, the window stays usable
         path, offer = startup_workspace(demo=args.demo, db=args.db, settings=settings)
-    except Exception as exc:  # e.g. the demo cannot be built: shown, the window stays usable
-        show_error(window, exc)
-        path, offer = None, False
     if offer:
         settings.demo_offered = True
         settings.save()

@@ -14,14 +14,24 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from mteval_gui.domain.judgments import Judgment
-from mteval_gui.qt.dialogs import show_error
-from mteval_gui.qt.labels import adequacy_labels, fluency_labels
 from mteval_gui.app.review import judgment_history, list_reviewers, record_judgment, redo_last, undo_last
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.domain.judgments import Judgment
+from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.labels import adequacy_labels, fluency_labels
 
 DIMENSIONS = ("adequacy", "fluency")
 
@@ -247,11 +257,10 @@ class RatingsPanel(QWidget):
         j = Judgment(reviewer_id=self.reviewer_id, run_id=self.run_id, entry_id=self.entry_id, task="A",
                      adequacy=self.values["adequacy"], fluency=self.values["fluency"],
                      note=self.note or None, flagged=self.flagged)
-        try:
+        with reporting_errors(self) as report:
             saved = record_judgment(self.ws, j)
-        except Exception as exc:  # shown to the user; the panel reloads what is really stored
-            show_error(self, exc)
-            self._load()
+        if report.failed:
+            self._load()  # the panel shows what is really stored
             return
         self._refresh(saved)
         self.judgment_changed.emit(self.run_id, self.entry_id)
@@ -265,10 +274,9 @@ class RatingsPanel(QWidget):
     def _step(self, fn, verb: str) -> None:
         if self.ws is None or not self.reviewer_id or not self.run_id:
             return
-        try:
+        with reporting_errors(self) as report:
             j = fn(self.ws, self.reviewer_id, self.run_id)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return
         if j is None:
             self.status.setText(self.tr("Nothing to undo") if fn is undo_last else self.tr("Nothing to redo"))

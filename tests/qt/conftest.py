@@ -60,6 +60,16 @@ def _dangling_qthreads(monkeypatch, qtbot):
         pytest.fail(f"{len(dangling)} QThread(s) still running after the test:\n{places}", pytrace=False)
 
 
+@pytest.fixture
+def shown_errors(monkeypatch) -> list[BaseException]:
+    """The errors the GUI shows (through its one error path) instead of message boxes."""
+    from mteval_gui.qt import dialogs
+
+    shown: list[BaseException] = []
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, exc: shown.append(exc))
+    return shown
+
+
 SMALL_ENTRIES = [
     ("e1", "I see the dog", "wâpamêw atim", 1),
     ("e2", "she walks", "pimohtêw", 2),

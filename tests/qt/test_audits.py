@@ -75,8 +75,14 @@ def _open(qtbot, view, ws, reviewer="amy"):
     view.show()
     view.activateWindow()
     qtbot.waitUntil(view.isActiveWindow)  # the answer keys are shortcuts of the active window
+    _loaded(qtbot, view)
     view.table.setFocus()
     return view
+
+
+def _loaded(qtbot, view):
+    """Wait until the queue read in the background is shown."""
+    qtbot.waitUntil(lambda: not view.queue_task.running, timeout=20000)
 
 
 def _plain(label) -> str:
@@ -214,6 +220,7 @@ def test_fst_queue_and_context(qtbot, audit_ws):
     assert view.source_text.text() == "he sleeps" and view.reference_text.text() == "nipâw"
     view.sample.setValue(3)
     view.reload()
+    _loaded(qtbot, view)
     assert view.queue == review.fst_audit_queue(audit_ws, ["r1"], limit=3, seed=0)
 
 
@@ -300,6 +307,7 @@ def test_audits_are_pages_of_the_validation_tab(qtbot, audit_ws):
     v.activateWindow()
     qtbot.waitUntil(v.isActiveWindow)
     v.pages.setCurrentWidget(v.linter_audit)
+    _loaded(qtbot, v.linter_audit)
     assert len(v.linter_audit.queue) == 4 and v.fst_audit.queue == []
     # the page takes the focus when shown, so its keys answer right away
     from PySide6.QtWidgets import QApplication
@@ -307,6 +315,7 @@ def test_audits_are_pages_of_the_validation_tab(qtbot, audit_ws):
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Y)
     assert _b(audit_ws, "ben") == {"e1": ({"same_meaning": "Yes", "natural": None, "classes": ["LONG_VOWEL_MACRON"]}, 1)}
     v.pages.setCurrentWidget(v.fst_audit)
+    _loaded(qtbot, v.fst_audit)
     assert len(v.fst_audit.queue) == 7
     jstore.add_reviewer(audit_ws, Reviewer(reviewer_id="dan", name="Dan"))
     v.refresh()  # new reviewers and results appear on refresh; the chosen reviewer stays

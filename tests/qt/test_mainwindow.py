@@ -137,10 +137,12 @@ def test_export_run_card_and_entries(window, scored_ws, tmp_path):
     assert rows[0]["poor:core.chrf"] is not None and isinstance(rows[0]["poor:core.chrf"], float)
 
 
-def test_compare_tab(window, scored_ws):
+def test_compare_tab(window, scored_ws, qtbot):
     window.open_workspace(scored_ws.path)
-    window.compare_runs(["good", "poor"])
     compare = window.extra_tabs["compare"]
+    with qtbot.waitSignal(compare.compute_task.finished, timeout=20000):
+        window.compare_runs(["good", "poor"])
+        assert compare.comparison is None and compare.busy.isVisible()  # computed in the background
     assert window.tabs.currentWidget() is compare
     table = compare.table
     metrics = [table.item(r, 0).text() for r in range(table.rowCount())]
@@ -150,12 +152,14 @@ def test_compare_tab(window, scored_ws):
     assert 0 < float(p) <= 1
 
 
-def test_charts_export_png_and_svg(window, scored_ws, tmp_path):
+def test_charts_export_png_and_svg(window, scored_ws, tmp_path, qtbot):
     window.open_workspace(scored_ws.path)
     charts = window.extra_tabs["charts"]
+    window.tabs.setCurrentWidget(charts)
     charts.set_corpus("mini")
     for kind in ("chrf", "composite"):
-        charts.set_kind(kind)
+        with qtbot.waitSignal(charts.drawn, timeout=20000):
+            charts.set_kind(kind)
         png = charts.export(tmp_path / f"{kind}.png")
         svg = charts.export(tmp_path / f"{kind}.svg")
         assert png.stat().st_size > 1000
@@ -215,7 +219,7 @@ def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
     assert load_run_card(scored_ws, "good").human_review.confirmed is True
 
 
-def test_validation_study_with_ratings(window, scored_ws):
+def test_validation_study_with_ratings(window, scored_ws, qtbot):
     from mteval_gui.domain.judgments import Judgment
 
     for rid, name in (("amy", "Amy"), ("ben", "Ben"), ("cy", "Cy")):
@@ -229,7 +233,8 @@ def test_validation_study_with_ratings(window, scored_ws):
     v = window.extra_tabs["validation"]
     window.tabs.setCurrentWidget(v)
     v.corpus.setCurrentIndex(v.corpus.findData("mini"))
-    v.compute()
+    with qtbot.waitSignal(v.study_task.finished, timeout=30000):
+        v.compute()
     assert v.items_bar.value() == 10  # 10 items, each rated by 3 raters
     assert v.alpha_adequacy.text() != "—"
     metrics = [v.table.item(r, 0).text() for r in range(v.table.rowCount())]
