@@ -138,7 +138,8 @@ _VARIANT_CLASSES = {
     "VOWEL_LENGTH": QT_TRANSLATE_NOOP("labels", "Long-vowel marks dropped (not acceptable)."),
 }
 
-_REVIEW = {0: "", 1: QT_TRANSLATE_NOOP("labels", "rated"), 2: QT_TRANSLATE_NOOP("labels", "flagged")}
+_REVIEW = {0: "", 1: QT_TRANSLATE_NOOP("labels", "rated"), 2: QT_TRANSLATE_NOOP("labels", "flagged"),
+           3: QT_TRANSLATE_NOOP("labels", "half rated")}
 
 
 def interface_language() -> str:

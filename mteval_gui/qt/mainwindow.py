@@ -541,8 +541,9 @@ class MainWindow(QMainWindow):
 
         text = self.tr(
             "<table>"
-            "<tr><td><b>1–5</b></td><td>rate the highlighted dimension (adequacy, then fluency)</td></tr>"
-            "<tr><td><b>Tab</b></td><td>switch between adequacy and fluency</td></tr>"
+            "<tr><td><b>1–5</b></td><td>rate the highlighted aspect and move on (adequacy, then fluency): "
+            "<b>3 4</b> and <b>3 Tab 4</b> both record adequacy 3, fluency 4</td></tr>"
+            "<tr><td><b>Tab / Shift+Tab</b></td><td>next / previous aspect, without rating</td></tr>"
             "<tr><td><b>F</b></td><td>flag or unflag the entry</td></tr>"
             "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>undo / redo your last judgment</td></tr>"
             "<tr><td><b>Return</b></td><td>next unreviewed entry</td></tr>"

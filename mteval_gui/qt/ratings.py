@@ -5,15 +5,17 @@ Every change is recorded at once through :func:`mteval_gui.store.judgments.recor
 Changing a rating records a new version; Ctrl+Z undoes the reviewer's latest judgment in
 this run and Ctrl+Shift+Z redoes it (the store keeps the history).
 
-Keys (active while the review page has focus, except inside the note field):
-1–5 rate the highlighted dimension (adequacy, then fluency), Tab switches dimension,
-F toggles the flag.
+Keys (active while the review page has focus, except inside the note field): 1–5 rate the
+highlighted aspect and move the highlight on to the next one (adequacy, then fluency); Tab moves
+it on without rating, Shift+Tab back. So "3 4" and "3 Tab 4" both record adequacy 3 and
+fluency 4 (after the last aspect the highlight stays there). F toggles the flag. An entry opens
+on its first aspect without a rating.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -91,6 +93,7 @@ class RatingsPanel(QWidget):
                 b.setCheckable(True)
                 b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
                 b.setObjectName(f"{dim}{value}")
+                b.setMinimumWidth(checked_label_width(b))  # a chosen (bold) label never clips
                 group.addButton(b, value)
                 grid.addWidget(b, row, value)
             group.idClicked.connect(lambda value, d=dim: self.rate(d, value))
@@ -124,7 +127,8 @@ class RatingsPanel(QWidget):
 
         for value in range(1, 6):
             add(str(value), lambda v=value: self.rate(self.active, v))
-        add(QKeySequence(Qt.Key.Key_Tab), self.toggle_dimension)
+        add(QKeySequence(Qt.Key.Key_Tab), self.next_aspect)
+        add(QKeySequence("Shift+Tab"), self.previous_aspect)  # also matches Backtab, what Shift+Tab sends
         add("F", lambda: self.set_flag(not self.flagged))
         add("Ctrl+Z", self.undo)
         add("Ctrl+Shift+Z", self.redo)
@@ -173,8 +177,11 @@ class RatingsPanel(QWidget):
             return
         self._commit_note()
         self.run_id, self.entry_id = run_id, entry_id
-        self.active = "adequacy"
         self._load()
+
+    def first_unrated(self) -> str:
+        """The first aspect without a rating (the first aspect when both are rated)."""
+        return next((d for d in DIMENSIONS if self.values[d] is None), DIMENSIONS[0])
 
     def current_judgment(self) -> Judgment | None:
         if not self._ready():
@@ -188,6 +195,7 @@ class RatingsPanel(QWidget):
         self.values = {"adequacy": j.adequacy if j else None, "fluency": j.fluency if j else None}
         self.note = (j.note or "") if j else ""
         self.flagged = bool(j.flagged) if j else False
+        self.active = self.first_unrated()  # a half-rated entry reopens on the aspect still to rate
         self._loading = True
         self.note_edit.setText(self.note)
         self._loading = False
@@ -223,16 +231,26 @@ class RatingsPanel(QWidget):
             self.status.setText(self.tr("Not rated yet"))
 
     # ----- actions -------------------------------------------------------------------------
-    def toggle_dimension(self) -> None:
-        self.active = "fluency" if self.active == "adequacy" else "adequacy"
+    def next_aspect(self) -> None:
+        """Tab: highlight the next aspect without rating (stays on the last one)."""
+        self._move(+1)
+
+    def previous_aspect(self) -> None:
+        """Shift+Tab: highlight the previous aspect (stays on the first one)."""
+        self._move(-1)
+
+    def _move(self, step: int) -> None:
+        i = min(max(DIMENSIONS.index(self.active) + step, 0), len(DIMENSIONS) - 1)
+        self.active = DIMENSIONS[i]
         self._refresh(self.current_judgment())
 
     def rate(self, dimension: str, value: int) -> None:
+        """Record ``value`` for ``dimension`` and move the highlight on to the next aspect."""
         if not self._ready():
             return
         self.values[dimension] = value
-        if dimension == "adequacy":
-            self.active = "fluency"
+        i = DIMENSIONS.index(dimension)
+        self.active = DIMENSIONS[min(i + 1, len(DIMENSIONS) - 1)]
         self._save()
 
     def set_flag(self, flagged: bool) -> None:
@@ -285,6 +303,14 @@ class RatingsPanel(QWidget):
             self._load()
         self.status.setText(self.tr("{0}: entry {1}").format(verb, j.entry_id))
         self.judgment_changed.emit(j.run_id, j.entry_id or "")
+
+
+def checked_label_width(button: QPushButton) -> int:
+    """Width a rating button needs to show its label in bold (the stylesheet's checked state)."""
+    bold = QFont(button.font())
+    bold.setBold(True)
+    text = QFontMetrics(bold).horizontalAdvance(button.text())
+    return text + 2 * 6 + 2 * 4  # the stylesheet's horizontal padding, frame and margin on each side
 
 
 def _clock(ts: str | None) -> str:

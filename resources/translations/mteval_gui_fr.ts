@@ -586,6 +586,10 @@ Télécharger maintenant ?</translation>
         <translation>Revue</translation>
     </message>
     <message>
+        <source>{0} ({1} of {2} rated)</source>
+        <translation>{0} ({1} sur {2} notées)</translation>
+    </message>
+    <message>
         <source>error: {0}</source>
         <translation>erreur : {0}</translation>
     </message>
@@ -1437,10 +1441,6 @@ Télécharger maintenant ?</translation>
         <translation>L’évaluation a échoué.</translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted dimension (adequacy, then fluency)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;switch between adequacy and fluency&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter la dimension en surbrillance (adéquation, puis fluidité)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;passer de l’adéquation à la fluidité&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;&lt;b&gt;Validation ▸ linter audit:&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; same meaning yes / no / depends; &lt;b&gt;1–4&lt;/b&gt; both natural: yes / A better / B better / neither.&lt;br/&gt;&lt;b&gt;Validation ▸ FST audit:&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; valid word yes / no / unsure; &lt;b&gt;1–6&lt;/b&gt; kind (established, loanword, name, dialectal, neologism, other).&lt;br/&gt;In both audits: &lt;b&gt;Return&lt;/b&gt; next unanswered item, &lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt; undo / redo.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Validation ▸ audit du linter :&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; même sens oui / non / ça dépend ; &lt;b&gt;1–4&lt;/b&gt; les deux naturels : oui / A meilleur / B meilleur / aucun des deux.&lt;br/&gt;&lt;b&gt;Validation ▸ audit FST :&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; mot valide oui / non / incertain ; &lt;b&gt;1–6&lt;/b&gt; type (établi, emprunt, nom propre, dialectal, néologisme, autre).&lt;br/&gt;Dans les deux audits : &lt;b&gt;Entrée&lt;/b&gt; élément suivant sans réponse, &lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt; annuler / rétablir.&lt;/p&gt;</translation>
     </message>
@@ -1455,6 +1455,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.</source>
         <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées : métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted aspect and move on (adequacy, then fluency): &lt;b&gt;3 4&lt;/b&gt; and &lt;b&gt;3 Tab 4&lt;/b&gt; both record adequacy 3, fluency 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Shift+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous aspect, without rating&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : &lt;b&gt;3 4&lt;/b&gt; et &lt;b&gt;3 Tab 4&lt;/b&gt; enregistrent tous deux adéquation 3, fluidité 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Maj+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;aspect suivant / précédent, sans noter&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
         <source>The interface language changes at the next start.</source>
@@ -2519,6 +2523,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>flagged</source>
         <translation>signalé</translation>
+    </message>
+    <message>
+        <source>half rated</source>
+        <translation>à moitié notée</translation>
     </message>
     <message>
         <source>pending speaker review</source>

@@ -52,7 +52,7 @@ def test_entries_review_and_rating_keys(window, scored_ws, qtbot):
     (j,) = jstore.current_judgments(scored_ws, run_id="poor", reviewer_id="amy", task="A")
     assert (j.entry_id, j.adequacy) == ("e3", 2)
     review_col = [c.key for c in page.model.visible_columns()].index("poor:review")
-    assert page.model.index(page.current_view_row(), review_col).data() == "rated"
+    assert page.model.index(page.current_view_row(), review_col).data() == "half rated"  # adequacy only so far
     QTest.keyClick(page.table, Qt.Key.Key_Return)  # next unreviewed
     assert page.current_entry_id() == "e4"
     QTest.keyClick(page.table, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
@@ -254,3 +254,65 @@ def test_large_corpora_open_in_the_background(window, scored_ws, qtbot, monkeypa
         assert window.entries_page.model.frame is None  # not loaded in the GUI thread
     assert window.entries_page.model.rowCount() == 5
     assert window.tabs.currentWidget() is window.entries_page
+
+
+@pytest.mark.parametrize("typed", [["3", "4"], ["3", Qt.Key.Key_Tab, "4"]], ids=["3 4", "3 Tab 4"])
+def test_rating_keys_as_a_reviewer_types_them(window, scored_ws, qtbot, typed):
+    """Both documented sequences record adequacy 3 and fluency 4, typed on the entries table."""
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    page = window.entries_page
+    assert page.select_entry("e2")
+    page.table.setFocus()
+    for key in typed:
+        if isinstance(key, str):
+            qtbot.keyClicks(page.table, key)
+        else:
+            qtbot.keyClick(page.table, key)
+    (j,) = jstore.current_judgments(scored_ws, run_id="poor", reviewer_id="amy", task="A")
+    assert (j.entry_id, j.adequacy, j.fluency) == ("e2", 3, 4)
+
+
+def test_review_status_beside_the_output_with_the_rated_count(window, scored_ws, qtbot):
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    page = window.entries_page
+    keys = [c.key for c in page.model.visible_columns()]
+    assert keys.index("poor:review") == keys.index("poor:predicted") + 1
+    header = lambda: page.model.headerData(keys.index("poor:review"), Qt.Orientation.Horizontal)  # noqa: E731
+    assert header() == "Review (0 of 5 rated)"
+    page.select_entry("e1")
+    page.table.setFocus()
+    qtbot.keyClicks(page.table, "5")
+    assert header() == "Review (0 of 5 rated)"  # adequacy only: half rated
+    assert page.model.index(page.current_view_row(), keys.index("poor:review")).data() == "half rated"
+    qtbot.keyClicks(page.table, "4")
+    assert header() == "Review (1 of 5 rated)"
+    assert page.model.index(page.current_view_row(), keys.index("poor:review")).data() == "rated"
+    window.open_entries(["good", "poor"])  # side by side: each output has its review status next to it
+    keys = [c.key for c in page.model.visible_columns()]
+    assert keys[keys.index("good:predicted") + 1] == "good:review"
+    assert keys[keys.index("poor:predicted") + 1] == "poor:review"
+
+
+def test_selected_rating_buttons_never_clip_at_the_minimum_window_size(window, scored_ws, qtbot, tmp_path):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    window.resize(window.minimumSizeHint())
+    page = window.entries_page
+    page.select_entry("e2")
+    ratings = page.ratings
+    for dim in ("adequacy", "fluency"):
+        for value in range(1, 6):
+            ratings.rate(dim, value)  # every button, checked in turn
+            qtbot.wait(0)
+            b = ratings.groups[dim].button(value)
+            bold = QFont(b.font())
+            bold.setBold(True)
+            assert b.isChecked() and b.width() >= QFontMetrics(bold).horizontalAdvance(b.text()) + 12, b.text()
+    assert window.grab().save(str(tmp_path / "minimum.png"))
