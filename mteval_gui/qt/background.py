@@ -108,6 +108,15 @@ class BusyBar(QWidget):
         self.hide()
 
 
+def _retire(jobs: JobManager) -> None:
+    """The task is gone: cancel its work and delete its threads' manager once they have ended."""
+    jobs.cancel_all()
+    if jobs.active == 0:
+        jobs.deleteLater()
+    else:
+        jobs.active_changed.connect(lambda n: jobs.deleteLater() if n == 0 else None)
+
+
 class BackgroundTask(QObject):
     """One kind of background work of a page; the newest start wins (see the module docstring)."""
 
@@ -119,7 +128,11 @@ class BackgroundTask(QObject):
         self.name = name
         self.busy = busy
         self.title = title
-        self.jobs = JobManager(self)
+        # the threads belong to the application, not to the page: a page deleted while its work
+        # runs must not take a running thread with it (Qt aborts then); they end, then go
+        jobs = JobManager(QCoreApplication.instance())
+        self.jobs = jobs
+        self.destroyed.connect(lambda *_: _retire(jobs))
         self.generation = 0
         self._running: dict[Worker, tuple[int, Callable[[Any], None] | None,
                                           Callable[[BaseException], None] | None,

@@ -1,10 +1,14 @@
 """The main window: workspace, tabs (runs, entries, compare, charts, validation, ÈwéBench),
 menus, background scoring and exports.
 
-The window holds no evaluation logic: it asks the store, the importer, the scorer and the
-validation modules, and shows what they return. Background work goes through one
-:class:`~mteval_gui.qt.workers.JobManager`; closing the window cancels every job and waits
-for its thread.
+The window holds no evaluation logic: it asks the application layer and shows what it
+returns. Scoring runs through one :class:`~mteval_gui.qt.workers.JobManager`, reading through
+:class:`~mteval_gui.qt.background.BackgroundTask`; closing the window cancels every job and
+waits for its thread.
+
+Live views: a :class:`~mteval_gui.qt.live.WorkspaceWatcher` notices what other processes commit
+to the workspace (``mteval score`` in a terminal) while the window is active, and the window
+rereads the runs table, the open entries and every page (View ▸ Refresh, F5, does it by hand).
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ from mteval_gui.qt.background import BackgroundTask
 from mteval_gui.qt.dialogs import reporting_errors, show_error
 from mteval_gui.qt.entries_page import EntriesPage
 from mteval_gui.qt.i18n import LANGUAGES
+from mteval_gui.qt.live import WorkspaceWatcher
 from mteval_gui.qt.page import Page
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
 from mteval_gui.qt.workers import JobManager, Worker
 
 ENTRY_REFRESH_SECONDS = 2.0
+LIVE_REFRESH_SECONDS = 2.0  # changes seen by the watcher are applied at most this often
 BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
 
 
@@ -70,6 +76,7 @@ class MainWindow(QMainWindow):
         self.runs_view.score_requested.connect(self.score_runs)
         self.runs_view.compare_requested.connect(self.compare_runs)
         self.runs_view.corpus_changed.connect(lambda _: self.refresh_runs())
+        self.runs_view.first_step.connect(self._first_step)
         self.entries_page.loader = self._load_review
         self._reference_analyser = None
         self.entries_page.review.reference_analyser = self._analyse_reference
@@ -82,6 +89,12 @@ class MainWindow(QMainWindow):
         self.workspace_label.setObjectName("workspaceLabel")
         self.statusBar().addWidget(self.workspace_label, 1)
         self.statusBar().addPermanentWidget(self.progress)
+        self.live = WorkspaceWatcher(self, lambda: self.ws)
+        self.live.changed.connect(self._live_changed)
+        self._last_live_refresh = 0.0
+        self._live_timer = QTimer(self)
+        self._live_timer.setSingleShot(True)
+        self._live_timer.timeout.connect(self.refresh_all)
         self._build_menus()
         self._restore_layout()
         self._update_actions()
@@ -136,7 +149,8 @@ class MainWindow(QMainWindow):
 
         r = mb.addMenu(self.tr("&Runs"))
         self.score_action = self._action(r, self.tr("&Score selected runs"),
-                                         lambda: self.score_runs(self.runs_view.selected_run_ids()), "F5", "scoreRuns")
+                                         lambda: self.score_runs(self.runs_view.selected_run_ids()), "Ctrl+R",
+                                         "scoreRuns")
         self.cancel_action = self._action(r, self.tr("&Cancel scoring"), self.cancel_scoring, "Esc")
         r.addSeparator()
         self._action(r, self.tr("Open &entries of selected runs"),
@@ -161,6 +175,10 @@ class MainWindow(QMainWindow):
         self._action(v, self.tr("&Keyboard shortcuts"), self.show_shortcuts)
 
         view = mb.addMenu(self.tr("&View"))
+        self.refresh_action = self._action(
+            view, self.tr("&Refresh"), self.refresh_all, "F5", "refresh",
+            self.tr("Reread the workspace (changes made by other programs are also picked up by themselves)"))
+        view.addSeparator()
         self._action(view, self.tr("Entry &columns…"), p.choose_columns)
         lang = view.addMenu(self.tr("Interface &language"))
         group = QActionGroup(self)
@@ -184,7 +202,8 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_ws = self.ws is not None
-        for a in (*self.import_actions, *self.export_actions, self.score_action, self.settings_action):
+        for a in (*self.import_actions, *self.export_actions, self.score_action, self.settings_action,
+                  self.refresh_action):
             a.setEnabled(has_ws)
         self.cancel_action.setEnabled(self.scoring_worker is not None)
 
@@ -211,9 +230,11 @@ class MainWindow(QMainWindow):
         self.entries_page.set_frame(None)
         for task in self._loads.values():
             task.cancel()  # their results belong to the previous workspace
+        self.runs_view.set_workspace(ws)
         for page in self.pages():
             page.set_workspace(ws)
         self.refresh_runs()
+        self.live.reset()
         self._update_actions()
         self.workspace_opened.emit(str(ws.path))
         return True
@@ -239,6 +260,12 @@ class MainWindow(QMainWindow):
             return
         self.open_workspace(path)
 
+    def _first_step(self, name: str) -> None:
+        """A button of the first-steps page of the Runs tab."""
+        actions = {"new": self.new_workspace, "open": self.choose_workspace, "demo": self.open_demo,
+                   "import_corpus": lambda: self.import_file("corpus"), "import_run": lambda: self.import_file("run")}
+        actions[name]()
+
     def refresh_runs(self) -> None:
         from mteval_gui.app.runs import load_run_rows
 
@@ -250,6 +277,42 @@ class MainWindow(QMainWindow):
             self.runs_view.set_corpora(workspace.list_corpora(self.ws))
             self.runs_view.set_rows(load_run_rows(self.ws, self.runs_view.corpus_combo.currentData()))
         self._refresh_tabs()
+
+    # ----- live views ----------------------------------------------------------------------
+    def _live_changed(self) -> None:
+        """Another process changed the workspace: reread it (at most every LIVE_REFRESH_SECONDS)."""
+        if self.scoring_worker is not None:
+            return  # our own scoring reports its batches; everything is reread when it ends
+        wait = LIVE_REFRESH_SECONDS - (time.monotonic() - self._last_live_refresh)
+        if wait > 0:
+            if not self._live_timer.isActive():
+                self._live_timer.start(int(wait * 1000))
+            return
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        """Reread what the window shows from the workspace, in the background: the runs table,
+        the open entries (values and review status) and every page."""
+        if self.ws is None:
+            return
+        self._last_live_refresh = time.monotonic()
+        self.live.reset()
+        corpus = self.runs_view.corpus_combo.currentData()
+        self._background_load("runs", lambda ws: (workspace.list_corpora(ws), _load_rows(ws, corpus)),
+                              self._apply_run_rows)
+        self._reload_frame_in_background()
+        self.entries_page.ratings.reload_current()
+        self.statusBar().showMessage(self.tr("Workspace reread."), 3000)
+
+    def refresh_now(self) -> bool:
+        """Reread at once (before an export) if another process changed the workspace; True if it did."""
+        if self.ws is None or not self.live.pending():
+            return False
+        self.live.reset()
+        with reporting_errors(self, busy=True):
+            self.refresh_runs()
+            self._reload_frame()
+        return True
 
     # ----- entries -------------------------------------------------------------------------
     def open_entries(self, run_ids: list[str]) -> None:
@@ -550,7 +613,9 @@ class MainWindow(QMainWindow):
             "<tr><td><b>Shift+Return</b></td><td>next flagged entry</td></tr>"
             "<tr><td><b>Alt+Down / Alt+Up</b></td><td>next / previous entry</td></tr>"
             "<tr><td><b>Ctrl+B</b></td><td>blind mode</td></tr>"
-            "<tr><td><b>F5 / Esc</b></td><td>score selected runs / cancel scoring</td></tr>"
+            "<tr><td><b>Ctrl+R / Esc</b></td><td>score selected runs / cancel scoring</td></tr>"
+            "<tr><td><b>F5</b></td><td>reread the workspace (changes made by other programs appear by "
+            "themselves)</td></tr>"
             "</table>")
         text += self.tr(
             "<p><b>Validation ▸ linter audit:</b> <b>Y / N / D</b> same meaning yes / no / depends; "

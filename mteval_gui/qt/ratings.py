@@ -143,6 +143,17 @@ class RatingsPanel(QWidget):
         self.reload_reviewers()
         self._load()
 
+    def reload_current(self) -> None:
+        """Reread the reviewers and the current judgment (another program may have changed them);
+        the panel changes only if what is stored differs from what it shows."""
+        if self.ws is None:
+            return
+        self.reload_reviewers()
+        j = self.current_judgment()
+        stored = (j.adequacy, j.fluency, j.note or "", bool(j.flagged)) if j else (None, None, "", False)
+        if stored != (self.values["adequacy"], self.values["fluency"], self.note, self.flagged):
+            self._load()
+
     def reload_reviewers(self, select: str | None = None) -> None:
         current = select or self.reviewer_id
         self._loading = True

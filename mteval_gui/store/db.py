@@ -491,3 +491,9 @@ class Workspace:
 
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version`` on this thread's connection: it changes when another
+        connection (another thread or process) has committed a change to the database, and only
+        then (this connection's own commits leave it alone). Cheap enough to poll."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])

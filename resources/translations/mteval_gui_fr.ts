@@ -469,6 +469,53 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>CompareModel</name>
+    <message>
+        <source>System</source>
+        <translation>Système</translation>
+    </message>
+    <message>
+        <source>{0} (baseline)</source>
+        <translation>{0} (référence)</translation>
+    </message>
+    <message>
+        <source>{0} [95 % CI]</source>
+        <translation>{0} [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>{0} of each system with its 95 % bootstrap interval</source>
+        <translation>{0} de chaque système avec son intervalle bootstrap à 95 %</translation>
+    </message>
+    <message>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <source>{0}: difference from the baseline (run − baseline)</source>
+        <translation>{0} : écart avec la référence (exécution − référence)</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>{0}: p-value of the paired test against the baseline</source>
+        <translation>{0} : valeur p du test apparié contre la référence</translation>
+    </message>
+    <message>
+        <source>95 % interval of the difference: {0} to {1}</source>
+        <translation>intervalle à 95 % de l’écart : de {0} à {1}</translation>
+    </message>
+    <message>
+        <source>significantly better than the baseline</source>
+        <translation>significativement meilleur que la référence</translation>
+    </message>
+    <message>
+        <source>significantly worse than the baseline</source>
+        <translation>significativement moins bon que la référence</translation>
+    </message>
+</context>
+<context>
     <name>CompareView</name>
     <message>
         <source>Baseline:</source>
@@ -503,32 +550,8 @@ Télécharger maintenant ?</translation>
         <translation>Choisissez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions et cliquez sur Comparer.</translation>
     </message>
     <message>
-        <source>Metric</source>
-        <translation>Métrique</translation>
-    </message>
-    <message>
-        <source>{0} (baseline)</source>
-        <translation>{0} (référence)</translation>
-    </message>
-    <message>
-        <source>Δ vs baseline [95 % CI]</source>
-        <translation>Δ par rapport à la référence [IC 95 %]</translation>
-    </message>
-    <message>
-        <source>p</source>
-        <translation>p</translation>
-    </message>
-    <message>
-        <source>significantly better than the baseline</source>
-        <translation>significativement meilleur que la référence</translation>
-    </message>
-    <message>
-        <source>significantly worse than the baseline</source>
-        <translation>significativement moins bon que la référence</translation>
-    </message>
-    <message>
-        <source>{0}, {1} trials, seed {2}{3}. Bold p-values are below 0.05.</source>
-        <translation>{0}, {1} tirages, graine {2}{3}. Les valeurs p en gras sont inférieures à 0,05.</translation>
+        <source>{0}, {1} trials, seed {2}{3}. Δ = run − baseline (hover for its 95 % interval); bold p-values are below 0.05, green better and red worse than the baseline.</source>
+        <translation>{0}, {1} tirages, graine {2}{3}. Δ = exécution − référence (survolez pour son intervalle à 95 %) ; les valeurs p en gras sont inférieures à 0,05, en vert meilleures et en rouge moins bonnes que la référence.</translation>
     </message>
     <message>
         <source>, Holm-corrected</source>
@@ -1201,6 +1224,10 @@ Télécharger maintenant ?</translation>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
+        <source>(the workspace had been changed by another program: the window was refreshed first)</source>
+        <translation>(l’espace de travail avait été modifié par un autre programme : la fenêtre a d’abord été actualisée)</translation>
+    </message>
+    <message>
         <source>{0} judgments written to {1}</source>
         <translation>{0} jugements écrits dans {1}</translation>
     </message>
@@ -1365,6 +1392,14 @@ Télécharger maintenant ?</translation>
         <translation>&amp;Affichage</translation>
     </message>
     <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Actualiser</translation>
+    </message>
+    <message>
+        <source>Reread the workspace (changes made by other programs are also picked up by themselves)</source>
+        <translation>Relire l’espace de travail (les modifications faites par d’autres programmes sont aussi prises en compte d’elles-mêmes)</translation>
+    </message>
+    <message>
         <source>Entry &amp;columns…</source>
         <translation>&amp;Colonnes des entrées…</translation>
     </message>
@@ -1399,6 +1434,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Workspaces (*.sqlite *.db);;All files (*)</source>
         <translation>Espaces de travail (*.sqlite *.db);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Workspace reread.</source>
+        <translation>Espace de travail relu.</translation>
     </message>
     <message>
         <source>Loading the entries…</source>
@@ -1441,6 +1480,10 @@ Télécharger maintenant ?</translation>
         <translation>L’évaluation a échoué.</translation>
     </message>
     <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted aspect and move on (adequacy, then fluency): &lt;b&gt;3 4&lt;/b&gt; and &lt;b&gt;3 Tab 4&lt;/b&gt; both record adequacy 3, fluency 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Shift+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous aspect, without rating&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;reread the workspace (changes made by other programs appear by themselves)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : &lt;b&gt;3 4&lt;/b&gt; et &lt;b&gt;3 Tab 4&lt;/b&gt; enregistrent tous deux adéquation 3, fluidité 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Maj+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;aspect suivant / précédent, sans noter&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;relire l’espace de travail (les modifications faites par d’autres programmes apparaissent d’elles-mêmes)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
         <source>&lt;p&gt;&lt;b&gt;Validation ▸ linter audit:&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; same meaning yes / no / depends; &lt;b&gt;1–4&lt;/b&gt; both natural: yes / A better / B better / neither.&lt;br/&gt;&lt;b&gt;Validation ▸ FST audit:&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; valid word yes / no / unsure; &lt;b&gt;1–6&lt;/b&gt; kind (established, loanword, name, dialectal, neologism, other).&lt;br/&gt;In both audits: &lt;b&gt;Return&lt;/b&gt; next unanswered item, &lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt; undo / redo.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Validation ▸ audit du linter :&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; même sens oui / non / ça dépend ; &lt;b&gt;1–4&lt;/b&gt; les deux naturels : oui / A meilleur / B meilleur / aucun des deux.&lt;br/&gt;&lt;b&gt;Validation ▸ audit FST :&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; mot valide oui / non / incertain ; &lt;b&gt;1–6&lt;/b&gt; type (établi, emprunt, nom propre, dialectal, néologisme, autre).&lt;br/&gt;Dans les deux audits : &lt;b&gt;Entrée&lt;/b&gt; élément suivant sans réponse, &lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt; annuler / rétablir.&lt;/p&gt;</translation>
     </message>
@@ -1455,10 +1498,6 @@ Télécharger maintenant ?</translation>
     <message>
         <source>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.</source>
         <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées : métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
-    </message>
-    <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted aspect and move on (adequacy, then fluency): &lt;b&gt;3 4&lt;/b&gt; and &lt;b&gt;3 Tab 4&lt;/b&gt; both record adequacy 3, fluency 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Shift+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous aspect, without rating&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : &lt;b&gt;3 4&lt;/b&gt; et &lt;b&gt;3 Tab 4&lt;/b&gt; enregistrent tous deux adéquation 3, fluidité 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Maj+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;aspect suivant / précédent, sans noter&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
         <source>The interface language changes at the next start.</source>
@@ -1966,8 +2005,48 @@ Télécharger maintenant ?</translation>
         <translation>Comparer les exécutions choisies (même corpus) avec des tests de significativité</translation>
     </message>
     <message>
+        <source>No workspace open</source>
+        <translation>Aucun espace de travail ouvert</translation>
+    </message>
+    <message>
+        <source>A workspace is one file that holds your corpora, the outputs of the systems you evaluate, their scores and the speakers&apos; judgments. Create one, open one, or look around the demo workspace (Plains Cree and Ewe examples) first.</source>
+        <translation>Un espace de travail est un fichier qui contient vos corpus, les sorties des systèmes que vous évaluez, leurs scores et les jugements des locuteurs. Créez-en un, ouvrez-en un, ou découvrez d’abord l’espace de démonstration (exemples en cri des Plaines et en éwé).</translation>
+    </message>
+    <message>
+        <source>New workspace…</source>
+        <translation>Nouvel espace de travail…</translation>
+    </message>
+    <message>
+        <source>Open workspace…</source>
+        <translation>Ouvrir un espace de travail…</translation>
+    </message>
+    <message>
+        <source>Open the demo workspace</source>
+        <translation>Ouvrir l’espace de démonstration</translation>
+    </message>
+    <message>
+        <source>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Import a corpus&lt;/b&gt;: the source sentences, their references and accepted variants (File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Import a run&lt;/b&gt;: one system&apos;s outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; JSONL, a hypothesis file with one line per entry, or a harness report).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Score&lt;/b&gt; the runs: select them in this table and press Score (Ctrl+R). Then open their entries, compare them, and let speakers rate them.&lt;/li&gt;&lt;/ol&gt;</source>
+        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt; : les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I ; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt; : les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I ; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions : sélectionnez-les dans ce tableau et appuyez sur Score (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
+    </message>
+    <message>
+        <source>Import run…</source>
+        <translation>Importer une exécution…</translation>
+    </message>
+    <message>
+        <source>Import corpus…</source>
+        <translation>Importer un corpus…</translation>
+    </message>
+    <message>
+        <source>First steps</source>
+        <translation>Premiers pas</translation>
+    </message>
+    <message>
         <source>All corpora</source>
         <translation>Tous les corpus</translation>
+    </message>
+    <message>
+        <source>{0} runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R).</source>
+        <translation>{0} exécutions, aucune évaluée pour l’instant : sélectionnez-les (Ctrl+A) et appuyez sur Score (Ctrl+R).</translation>
     </message>
     <message>
         <source>{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them or see their entries side by side.</source>

@@ -319,4 +319,5 @@ def test_audits_are_pages_of_the_validation_tab(qtbot, audit_ws):
     assert len(v.fst_audit.queue) == 7
     jstore.add_reviewer(audit_ws, Reviewer(reviewer_id="dan", name="Dan"))
     v.refresh()  # new reviewers and results appear on refresh; the chosen reviewer stays
+    _loaded(qtbot, v.fst_audit)
     assert v.fst_audit.scope.reviewer.findData("dan") >= 0 and v.fst_audit.reviewer_id() == "ben"

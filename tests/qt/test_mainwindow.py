@@ -137,19 +137,29 @@ def test_export_run_card_and_entries(window, scored_ws, tmp_path):
     assert rows[0]["poor:core.chrf"] is not None and isinstance(rows[0]["poor:core.chrf"], float)
 
 
-def test_compare_tab(window, scored_ws, qtbot):
+def test_compare_tab(window, scored_ws, qtbot, qtmodeltester):
     window.open_workspace(scored_ws.path)
     compare = window.extra_tabs["compare"]
     with qtbot.waitSignal(compare.compute_task.finished, timeout=20000):
         window.compare_runs(["good", "poor"])
         assert compare.comparison is None and compare.busy.isVisible()  # computed in the background
     assert window.tabs.currentWidget() is compare
-    table = compare.table
-    metrics = [table.item(r, 0).text() for r in range(table.rowCount())]
-    assert "chrF++" in metrics and "Composite" in metrics
-    assert table.columnCount() == 5  # metric, baseline, run, delta, p
-    p = table.item(metrics.index("chrF++"), 4).text()
-    assert 0 < float(p) <= 1
+    m = compare.model
+    # systems as rows, the baseline first; metrics as groups of value [CI], Δ, p
+    assert [m.index(r, 0).data() for r in range(m.rowCount())] == ["model-good (baseline)", "model-poor"]
+    keys = m.column_keys()
+    assert keys[:4] == ["system", "chrf_plus_plus:value", "chrf_plus_plus:delta", "chrf_plus_plus:p"]
+    assert "composite:value" in keys
+    assert m.headerData(1, Qt.Orientation.Horizontal) == "chrF++ [95 % CI]"
+    chrf = compare.comparison.scores["poor"]["chrf_plus_plus"][0]
+    assert m.index(1, 1).data().startswith(f"{chrf:.2f} [")
+    delta = compare.comparison.results["poor"]["chrf_plus_plus"].delta
+    assert m.index(1, 2).data() == f"{delta:+.2f}" and m.index(0, 2).data() == ""
+    p = compare.comparison.results["poor"]["chrf_plus_plus"].p_value
+    assert 0 < p <= 1 and m.index(1, 3).data() in (f"{p:.3f}", "< 0.001")
+    m.sort(keys.index("chrf_plus_plus:value"), Qt.SortOrder.AscendingOrder)
+    assert m.index(0, 0).data() == "model-good (baseline)"  # the baseline stays on top
+    qtmodeltester.check(m, force_py=True)
 
 
 def test_charts_export_png_and_svg(window, scored_ws, tmp_path, qtbot):
@@ -316,3 +326,20 @@ def test_selected_rating_buttons_never_clip_at_the_minimum_window_size(window, s
             bold.setBold(True)
             assert b.isChecked() and b.width() >= QFontMetrics(bold).horizontalAdvance(b.text()) + 12, b.text()
     assert window.grab().save(str(tmp_path / "minimum.png"))
+
+
+def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
+    view = window.runs_view
+    assert view.showing_empty and view.empty_view.title.text() == "No workspace open"
+    assert [b.text() for b in view.empty_view.buttons] == ["New workspace…", "Open workspace…", "Open the demo workspace"]
+    window.open_workspace(tmp_path / "new.sqlite")
+    assert view.showing_empty and view.empty_view.title.text() == "First steps"
+    assert "Import a corpus" in view.empty_view.text.text() and "Score" in view.empty_view.text.text()
+    assert [b.text() for b in view.empty_view.buttons] == ["Import corpus…", "Open the demo workspace"]
+    opened = []
+    window.import_file = lambda kind, path=None: opened.append(kind)
+    view.empty_view.buttons[0].click()
+    assert opened == ["corpus"]
+    window.open_workspace(small_ws.path)  # corpora and runs: the table, with what to do next
+    assert not view.showing_empty
+    assert view.summary.text() == "2 runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R)."

@@ -103,6 +103,20 @@ def test_progress_reaches_the_busy_bar(qtbot, owner):
     qtbot.waitUntil(lambda: task.jobs.active == 0, timeout=10000)
 
 
+def test_a_page_deleted_while_its_work_runs_does_not_take_the_thread_with_it(qtbot):
+    import shiboken6
+
+    owner = QLabel()
+    task = BackgroundTask(owner, "t")
+    jobs, release, applied = task.jobs, threading.Event(), []
+    task.start(lambda ctx: release.wait(10), on_done=applied.append)
+    shiboken6.delete(owner)  # the page goes while its thread runs (Qt aborts if the thread goes too)
+    assert not shiboken6.isValid(task)
+    release.set()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(jobs), timeout=10000)  # ended, then deleted
+    assert applied == []
+
+
 def test_wait_applies_the_result(qtbot, owner):
     task = BackgroundTask(owner, "t")
     out: list[int] = []
