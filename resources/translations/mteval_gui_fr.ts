@@ -23,6 +23,10 @@
 <context>
     <name>AuditView</name>
     <message>
+        <source>Reading the audit queue</source>
+        <translation>Lecture de la file d’audit</translation>
+    </message>
+    <message>
         <source>Next item once answered</source>
         <translation>Élément suivant une fois répondu</translation>
     </message>
@@ -93,6 +97,13 @@
     <message>
         <source>Every item is answered.</source>
         <translation>Tous les éléments ont une réponse.</translation>
+    </message>
+</context>
+<context>
+    <name>BackgroundTask</name>
+    <message>
+        <source>Working…</source>
+        <translation>Calcul en cours…</translation>
     </message>
 </context>
 <context>
@@ -200,6 +211,10 @@
         <translation>Évaluer les réponses d’un modèle avec un dossier de suite {0}</translation>
     </message>
     <message>
+        <source>Scoring the responses</source>
+        <translation>Évaluation des réponses</translation>
+    </message>
+    <message>
         <source>Add a results file written by &apos;{0}&apos;</source>
         <translation>Ajouter un fichier de résultats écrit par « {0} »</translation>
     </message>
@@ -238,6 +253,22 @@
     <message>
         <source>No results: score a responses file</source>
         <translation>Aucun résultat : évaluez un fichier de réponses</translation>
+    </message>
+    <message>
+        <source>reading the suite</source>
+        <translation>lecture de la suite</translation>
+    </message>
+    <message>
+        <source>scoring</source>
+        <translation>évaluation</translation>
+    </message>
+    <message>
+        <source>storing</source>
+        <translation>enregistrement</translation>
+    </message>
+    <message>
+        <source>Reading the results</source>
+        <translation>Lecture des résultats</translation>
     </message>
     <message>
         <source>Open {0} results</source>
@@ -306,6 +337,10 @@
 <context>
     <name>ChartsView</name>
     <message>
+        <source>Reading the values</source>
+        <translation>Lecture des valeurs</translation>
+    </message>
+    <message>
         <source>Corpus:</source>
         <translation>Corpus :</translation>
     </message>
@@ -328,6 +363,14 @@
     <message>
         <source>Export…</source>
         <translation>Exporter…</translation>
+    </message>
+    <message>
+        <source>No charts yet</source>
+        <translation>Pas encore de graphiques</translation>
+    </message>
+    <message>
+        <source>Import a corpus and the runs of some systems, score them, and their per-entry chrF++, FST acceptance and composite contributions are drawn here.</source>
+        <translation>Importez un corpus et les exécutions de quelques systèmes, évaluez-les : leur chrF++ par entrée, leur acceptation FST et les contributions au score composite s’affichent ici.</translation>
     </message>
     <message>
         <source>No scored runs</source>
@@ -518,6 +561,10 @@ Télécharger maintenant ?</translation>
 <context>
     <name>CompareView</name>
     <message>
+        <source>Comparing the runs</source>
+        <translation>Comparaison des exécutions</translation>
+    </message>
+    <message>
         <source>Baseline:</source>
         <translation>Référence :</translation>
     </message>
@@ -544,6 +591,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Entries side by side</source>
         <translation>Entrées côte à côte</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet</source>
+        <translation>Rien à comparer pour l’instant</translation>
+    </message>
+    <message>
+        <source>Select two or more scored runs of one corpus in the Runs tab (Ctrl+click) and press &lt;b&gt;Compare&lt;/b&gt;: each run is tested against a baseline of your choice.</source>
+        <translation>Sélectionnez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions (Ctrl+clic) et appuyez sur &lt;b&gt;Comparer&lt;/b&gt; : chaque exécution est testée contre une référence de votre choix.</translation>
     </message>
     <message>
         <source>Select two or more scored runs of one corpus in the Runs tab and press Compare.</source>
@@ -2166,6 +2221,10 @@ Télécharger maintenant ?</translation>
 <context>
     <name>ValidationView</name>
     <message>
+        <source>Computing the study</source>
+        <translation>Calcul de l’étude</translation>
+    </message>
+    <message>
         <source>Corpus:</source>
         <translation>Corpus :</translation>
     </message>
@@ -2248,6 +2307,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>No scored run in this corpus.</source>
         <translation>Aucune exécution évaluée dans ce corpus.</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Calcul en cours…</translation>
     </message>
     <message>
         <source>%v of %m ({0} items rated)</source>
