@@ -185,8 +185,14 @@ def validation_study(
                 f"no per-entry values for metric{'s' if len(missing) > 1 else ''} {', '.join(missing)} in "
                 f"{', '.join(run_ids)} (available: {', '.join(sorted(known)) or 'none; score the runs first'})"
             )
-    values = metric_values(ws, run_ids, metric_ids)
-    return run_study(ratings(ws, run_ids), values, aspect=aspect, n_bootstrap=n_bootstrap, seed=seed)
+    rated = ratings(ws, run_ids)
+    # only rated items take part: read the values of the runs that have ratings, and list every
+    # metric of the runs all the same (without rated items its correlations are undefined)
+    rated_runs = sorted({r.run_id for r in rated})
+    values = metric_values(ws, rated_runs, metric_ids) if rated_runs else {}
+    for mid in (metric_ids if metric_ids is not None else available_metrics(ws, run_ids)):
+        values.setdefault(mid, {})
+    return run_study(rated, values, aspect=aspect, n_bootstrap=n_bootstrap, seed=seed)
 
 
 def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:

@@ -150,8 +150,14 @@ class CompareView(Page):
 
         ws, runs, baseline = self.ws, list(self.run_ids), self.baseline.currentData()
         test, holm = self.test.currentData(), self.holm.isChecked()
-        self.compute_task.start(lambda ctx: compare_workspace_runs(ws, runs, baseline, test=test, holm=holm),
-                                on_done=self._computed, workspace=ws)
+        stages = {"reading the runs": self.tr("reading the runs"), "intervals": self.tr("intervals"),
+                  "paired tests": self.tr("paired tests")}
+
+        def work(ctx: Any) -> Any:
+            return compare_workspace_runs(ws, runs, baseline, test=test, holm=holm,
+                                          on_progress=lambda d, t, s: ctx.progress(d, t, stages.get(s, s)))
+
+        self.compute_task.start(work, on_done=self._computed, workspace=ws)
 
     def _computed(self, comparison: Any) -> None:
         self.comparison = comparison

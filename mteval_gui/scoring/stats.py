@@ -365,6 +365,11 @@ def _percentiles(values: np.ndarray, alpha: float) -> tuple[float | None, float 
     return float(lo), float(hi)
 
 
+def interval_of(values: np.ndarray, alpha: float = DEFAULT_ALPHA) -> tuple[float | None, float | None]:
+    """The percentile interval of resampled values (what :func:`bootstrap_ci` reports)."""
+    return _percentiles(values, alpha)
+
+
 def bootstrap_ci(q: Quantity | EntryStats, *, n_bootstrap: int = DEFAULT_BOOTSTRAP,
                  alpha: float = DEFAULT_ALPHA, seed: int | None = DEFAULT_SEED,
                  n_entries: int | None = None) -> Interval:
@@ -440,13 +445,17 @@ def _tolerance(*values: float | None) -> float:
 
 def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, *, test: str = "ar",
                 trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED, alpha: float = DEFAULT_ALPHA,
-                metric: str = "") -> PairedResult:
+                metric: str = "", deltas: np.ndarray | None = None) -> PairedResult:
     """Paired significance test of ``system`` against ``baseline`` (entries aligned row by row).
 
     ``test="ar"``: approximate randomisation, swapping each entry's two outputs with
     probability ½ per trial; statistic |A − B|. ``test="bootstrap"``: paired bootstrap
     (Koehn 2004 as in sacrebleu: the resampled |difference| centred on its mean). Both
     report the CI of ``system − baseline`` from a paired bootstrap with the same seed.
+
+    ``deltas``: ``system − baseline`` on those ``trials`` bootstrap resamples when the caller has
+    them already (each side's :func:`bootstrap_values` with the same seed: the same resamples),
+    so that comparing many systems resamples every system once instead of once per pair.
     """
     a, b = _as_quantity(baseline), _as_quantity(system)
     if a.n != b.n:
@@ -473,10 +482,10 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
                 sums_b[c] = tot_b[c] + moved
             stat = np.abs(a.evaluate_sums(sums_a) - b.evaluate_sums(sums_b))
             count += int(np.sum(stat >= observed - tol))
-        deltas = None
     elif test in ("bootstrap", "bs"):
         test = "bootstrap"
-        deltas = _paired_deltas(a, b, seed, trials)
+        if deltas is None:
+            deltas = _paired_deltas(a, b, seed, trials)
         finite = deltas[np.isfinite(deltas)]
         absd = np.abs(finite)
         centred = absd - absd.mean() if absd.size else absd
@@ -519,21 +528,36 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
 
 def compare_many(baseline: Mapping[str, Quantity | EntryStats], systems: Mapping[str, Mapping[str, Quantity | EntryStats]], *,
                  test: str = "ar", trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED,
-                 alpha: float = DEFAULT_ALPHA, holm_correction: bool = False) -> dict[str, dict[str, PairedResult]]:
-    """Every system against the baseline, per metric; Holm correction per metric over systems."""
+                 alpha: float = DEFAULT_ALPHA, holm_correction: bool = False,
+                 resampled: Mapping[str, Mapping[str, np.ndarray]] | None = None,
+                 baseline_resampled: Mapping[str, np.ndarray] | None = None) -> dict[str, dict[str, PairedResult]]:
+    """Every system against the baseline, per metric; Holm correction per metric over systems.
+
+    ``resampled`` / ``baseline_resampled``: each quantity's :func:`bootstrap_values` (same trials and
+    seed) when the caller has them (its own intervals need them too): the differences' intervals
+    are then taken from them instead of resampling each pair again."""
     out: dict[str, dict[str, PairedResult]] = {}
     for name, metrics in systems.items():
         out[name] = {}
         for metric, q in metrics.items():
             if metric not in baseline:
                 continue
+            deltas = None
+            if resampled is not None and baseline_resampled is not None and metric in baseline_resampled \
+                    and metric in resampled.get(name, {}):
+                deltas = resampled[name][metric] - baseline_resampled[metric]
             out[name][metric] = paired_test(baseline[metric], q, test=test, trials=trials, seed=seed,
-                                            alpha=alpha, metric=metric)
+                                            alpha=alpha, metric=metric, deltas=deltas)
     if holm_correction:
-        metrics_all = {m for r in out.values() for m in r}
-        for metric in metrics_all:
-            names = [n for n in out if metric in out[n]]
-            adj = holm([out[n][metric].p_value for n in names])
-            for n, p in zip(names, adj):
-                out[n][metric].p_adjusted = p
+        apply_holm(out)
     return out
+
+
+def apply_holm(results: Mapping[str, Mapping[str, PairedResult]]) -> None:
+    """Set ``p_adjusted``: Holm correction per metric over the systems of ``{system: {metric: result}}``."""
+    metrics_all = {m for r in results.values() for m in r}
+    for metric in metrics_all:
+        names = [n for n in results if metric in results[n]]
+        adj = holm([results[n][metric].p_value for n in names])
+        for n, p in zip(names, adj, strict=True):
+            results[n][metric].p_adjusted = p

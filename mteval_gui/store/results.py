@@ -186,6 +186,22 @@ def entry_scores(ws: Workspace, run_id: str, metric_id: str) -> dict[str, dict[s
     return {eid: json.loads(d) for eid, d in cur}
 
 
+def entry_scores_many(ws: Workspace, run_id: str, metric_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """``{metric_id: {entry_id: {"value", "values", "detail"}}}`` of several metrics of a run, read in
+    one query and decoded in one pass (tens of thousands of small JSON objects: one parse of their
+    concatenation instead of one call each)."""
+    ids = list(dict.fromkeys(metric_ids))
+    if not ids:
+        return {}
+    rows = ws.conn.execute(f"SELECT metric_id, entry_id, data FROM entry_metrics WHERE run_id = ? "
+                           f"AND metric_id IN ({','.join('?' * len(ids))})", (run_id, *ids)).fetchall()
+    decoded = json.loads("[" + ",".join(r[2] for r in rows) + "]") if rows else []
+    out: dict[str, dict[str, dict[str, Any]]] = {m: {} for m in ids}
+    for (mid, eid, _), d in zip(rows, decoded, strict=True):
+        out[mid][eid] = d
+    return out
+
+
 def entry_verdicts(ws: Workspace, run_id: str, metric_id: str) -> dict[str, str | None]:
     """``{entry_id: detail.verdict}`` of one metric (decoded in SQL; e.g. a linter's verdicts)."""
     cur = ws.conn.execute("SELECT entry_id, json_extract(data, '$.detail.verdict') FROM entry_metrics"
@@ -257,6 +273,15 @@ def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[s
 
 def load_run_card_dict(ws: Workspace, run_id: str) -> dict[str, Any] | None:
     row = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return json.loads(row[0])
+
+
+def load_run_card_summary(ws: Workspace, run_id: str) -> dict[str, Any] | None:
+    """The stored run card without its per-entry ``results`` (cut in SQL: the summary of a large run
+    is a few kilobytes, its results megabytes)."""
+    row = ws.conn.execute("SELECT json_remove(run_card, '$.results') FROM runs WHERE run_id = ?", (run_id,)).fetchone()
     if row is None or row[0] is None:
         return None
     return json.loads(row[0])

@@ -605,6 +605,18 @@ Télécharger maintenant ?</translation>
         <translation>Choisissez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions et cliquez sur Comparer.</translation>
     </message>
     <message>
+        <source>reading the runs</source>
+        <translation>lecture des exécutions</translation>
+    </message>
+    <message>
+        <source>intervals</source>
+        <translation>intervalles</translation>
+    </message>
+    <message>
+        <source>paired tests</source>
+        <translation>tests appariés</translation>
+    </message>
+    <message>
         <source>{0}, {1} trials, seed {2}{3}. Δ = run − baseline (hover for its 95 % interval); bold p-values are below 0.05, green better and red worse than the baseline.</source>
         <translation>{0}, {1} tirages, graine {2}{3}. Δ = exécution − référence (survolez pour son intervalle à 95 %) ; les valeurs p en gras sont inférieures à 0,05, en vert meilleures et en rouge moins bonnes que la référence.</translation>
     </message>

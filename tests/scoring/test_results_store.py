@@ -126,6 +126,28 @@ def test_run_statistics_and_compare(workspace):
     assert r.p_adjusted is not None and r.p_adjusted >= r.p_value
     same = compare_workspace_runs(workspace, [ids[0]], ids[0], trials=100)
     assert same.runs == []
+    # the statistics are kept until the run is scored again; the progress names its stages
+    assert run_statistics(workspace, ids[0]) is st
+    seen = []
+    compare_workspace_runs(workspace, ids[1:], ids[0], trials=50, on_progress=lambda d, t, s: seen.append((d, t, s)))
+    assert seen[0] == (1, 3, "reading the runs") and seen[-1][2] == "paired tests" and seen[-1][0] == seen[-1][1]
+    clear_results(workspace, ids[0])
+    score_workspace_run(workspace, ids[0], metrics=FAST, n_bootstrap=100)
+    assert run_statistics(workspace, ids[0]) is not st
+
+
+def test_entry_scores_of_several_metrics_at_once(workspace):
+    from mteval_gui.store.results import entry_scores, entry_scores_many, load_run_card_dict, load_run_card_summary
+
+    (rid,) = _setup(workspace)
+    score_workspace_run(workspace, rid, metrics=FAST, n_bootstrap=20)
+    many = entry_scores_many(workspace, rid, ["core.chrf", "core.exact", "core.chrf"])
+    assert many == {"core.chrf": entry_scores(workspace, rid, "core.chrf"),
+                    "core.exact": entry_scores(workspace, rid, "core.exact")}
+    full = load_run_card_dict(workspace, rid)
+    summary = load_run_card_summary(workspace, rid)
+    assert full["results"] and "results" not in summary
+    assert {k: v for k, v in full.items() if k != "results"} == summary
 
 
 @pytest.mark.slow

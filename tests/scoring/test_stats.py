@@ -171,3 +171,23 @@ def test_quantity_combines_components():
     assert q.point() == pytest.approx(0.75)
     with pytest.raises(ValueError):
         Quantity({"a": EntryStats.mean([1.0]), "b": EntryStats.mean([1.0, 0.0])})
+
+
+def test_paired_test_with_given_resamples_equals_resampling_the_pair():
+    import numpy as np
+
+    from mteval_gui.scoring.stats import EntryStats, bootstrap_values, compare_many, paired_test
+
+    rng = np.random.default_rng(5)
+    a = EntryStats.mean(list(rng.random(80)))
+    b = EntryStats.mean(list(rng.random(80)))
+    for test in ("ar", "bootstrap"):
+        plain = paired_test(a, b, test=test, trials=200, seed=9)
+        given = paired_test(a, b, test=test, trials=200, seed=9,
+                            deltas=bootstrap_values(b, n_bootstrap=200, seed=9) - bootstrap_values(a, n_bootstrap=200, seed=9))
+        assert given.as_dict() == plain.as_dict()
+    many = compare_many({"m": a}, {"s": {"m": b}}, trials=200, seed=9, holm_correction=True,
+                        resampled={"s": {"m": bootstrap_values(b, n_bootstrap=200, seed=9)}},
+                        baseline_resampled={"m": bootstrap_values(a, n_bootstrap=200, seed=9)})
+    assert many["s"]["m"].p_value == paired_test(a, b, trials=200, seed=9).p_value
+    assert many["s"]["m"].p_adjusted == many["s"]["m"].p_value
