@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     window.tabs.setCurrentWidget(window.runs_view)
     window.runs_view.select_runs(crk_runs)
     shot("runs")
+    window.resize(window.minimumSizeHint())  # the ratings at the smallest window: no label clips
+    window.open_entries([flawed])
+    shot("ratings_minimum_size")
+    window.resize(1500, 920)
 
     window.open_entries([flawed])
     page = window.entries_page
@@ -96,14 +100,17 @@ def main(argv: list[str] | None = None) -> int:
     compare = window.extra_tabs.get("compare")
     if compare is not None:
         window.compare_runs(crk_runs)
+        compare.compute_task.wait()  # computed in the background
         shot("compare")
     charts = window.extra_tabs.get("charts")
     if charts is not None:
         window.tabs.setCurrentWidget(charts)
         charts.set_corpus(runs[flawed]["corpus_id"])
         charts.set_kind("chrf")
+        charts.draw_task.wait()  # the values are read in the background
         shot("charts_chrf")
         charts.set_kind("composite")
+        charts.draw_task.wait()
         shot("charts_composite")
         charts.export(out / f"charts_composite{suffix}.svg")
     validation = window.extra_tabs.get("validation")
@@ -112,13 +119,20 @@ def main(argv: list[str] | None = None) -> int:
         idx = validation.corpus.findData(runs[flawed]["corpus_id"])
         validation.corpus.setCurrentIndex(max(idx, 0))
         validation.compute()
+        validation.study_task.wait()  # computed in the background
         shot("validation")
         corpus = runs[flawed]["corpus_id"]
         for key, page in (("audit_linter", validation.linter_audit), ("audit_fst", validation.fst_audit)):
             validation.pages.setCurrentWidget(page)
             page.scope.select(corpus, "", "demo-reviewer")  # shows the first item the reviewer left open
+            page.queue_task.wait()  # the queue is read in the background
             shot(key)
         validation.pages.setCurrentIndex(0)
+
+    window.open_workspace(home / "new-workspace.sqlite")  # an empty workspace: the first steps
+    window.tabs.setCurrentWidget(window.runs_view)
+    shot("first_steps")
+    window.open_workspace(db)
 
     from mteval_gui.qt.import_dialog import ImportDialog
 
