@@ -223,11 +223,11 @@ class MainWindow(QMainWindow):
         self.settings.save()
         self.setWindowTitle(f"mteval-gui — {ws.path.name}")
         self.workspace_label.setText(str(ws.path))
+        self.entries_page.set_frame(None)  # first: a reviewer change below must not reload the old runs
         self.entries_page.ratings.set_workspace(ws)
         default_reviewer = load_settings(ws).default_reviewer
         if default_reviewer:
             self.entries_page.ratings.set_reviewer(default_reviewer)
-        self.entries_page.set_frame(None)
         for task in self._loads.values():
             task.cancel()  # their results belong to the previous workspace
         self.runs_view.set_workspace(ws)

@@ -116,3 +116,12 @@ def test_runs_layout_survives_switching_workspaces(window, scored_ws, tmp_path, 
     assert [r.run_id for r in model.rows] == order
     assert view.table.columnWidth(model.column_index("model")) == 210
     assert splitter.sizes() == sizes
+
+
+def test_switching_workspace_with_entries_open_and_a_reviewer_shows_no_error(window, scored_ws, tmp_path, shown_errors):
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    assert window.entries_page.ratings.reviewer_id == "amy"
+    assert window.open_workspace(tmp_path / "empty.sqlite")  # no reviewer there: the old runs are not reread
+    assert shown_errors == [] and window.entries_page.model.frame is None
