@@ -73,8 +73,10 @@ class EmptyView(QWidget):
         self.title.setText(state.title)
         self.text.setText(state.text)
         self.text.setVisible(bool(state.text))
-        for b in self.buttons:
+        for b in self.buttons:  # hidden at once: deleteLater waits for the event loop
             self.buttons_row.removeWidget(b)
+            b.hide()
+            b.setParent(None)
             b.deleteLater()
         self.buttons = []
         while self.buttons_row.count():

@@ -8,6 +8,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QPushButton
 
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.app.preferences import AppSettings
@@ -336,6 +337,8 @@ def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
     assert view.showing_empty and view.empty_view.title.text() == "First steps"
     assert "Import a corpus" in view.empty_view.text.text() and "Score" in view.empty_view.text.text()
     assert [b.text() for b in view.empty_view.buttons] == ["Import corpus…", "Open the demo workspace"]
+    children = [b.text() for b in view.empty_view.findChildren(QPushButton)]
+    assert children == ["Import corpus…", "Open the demo workspace"]  # the previous state's buttons are gone at once
     opened = []
     window.import_file = lambda kind, path=None: opened.append(kind)
     view.empty_view.buttons[0].click()
