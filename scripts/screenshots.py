@@ -25,6 +25,26 @@ def _settle(app, rounds: int = 5) -> None:
         app.processEvents()
 
 
+def _mark_spans(editor) -> None:
+    """Mark the output's first word a minor spelling error and its last a major addition, as keys would."""
+    from PySide6.QtGui import QTextCursor
+
+    text = editor.output
+    words = text.split()
+    if len(words) < 2:
+        return
+    cur = editor.text.textCursor()
+    for (start, end), severity, category in (((0, len(words[0])), "minor", "spelling"),
+                                             ((text.rindex(words[-1]), len(text)), "major", "addition")):
+        cur.setPosition(start)
+        cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        editor.text.setTextCursor(cur)
+        editor.mark(severity)
+        editor.set_category(category)
+    editor.correction_edit.setText(" ".join(words[:-1]))
+    editor.commit_correction()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
@@ -92,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                   next((eid for eid in ids if _verdict(page, flawed, eid) == "MISS"), ids[1]))
     page.select_entry(target)
     shot("entries_review")
+    _mark_spans(page.ratings.span_editor)  # the demo reviewer marks two error spans and types a correction
+    shot("error_spans")
 
     window.open_entries(crk_runs)
     page.select_entry(target)

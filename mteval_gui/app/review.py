@@ -27,6 +27,7 @@ review badge and can be confirmed as before.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,8 +54,8 @@ from mteval_gui.store.judgments import (
     undo_last,
     update_reviewer,
 )
-from mteval_gui.store.judgments import signoff_status as decisions_status
 from mteval_gui.store.judgments import record_judgment as _record_judgment
+from mteval_gui.store.judgments import signoff_status as decisions_status
 from mteval_gui.store.results import (
     entry_details,
     entry_scores_with_count,
@@ -73,7 +74,7 @@ from mteval_gui.validation.audits import (
     linter_precision,
 )
 from mteval_gui.validation.audits import fst_audit as _fst_audit
-from mteval_gui.validation.esa import EsaRun, SpanJudgment, esa_by_run
+from mteval_gui.validation.esa import EsaRun, SpanJudgment, esa_by_run, esa_score
 from mteval_gui.validation.study import Item, Rating, StudyResult, ratings_by_item, run_study
 
 __all__ = [
@@ -85,6 +86,7 @@ __all__ = [
     "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED", "SIGNOFF_MIN_ENTRIES", "SIGNOFF_MIN_REVIEWERS",
     "SignoffEvidence", "SignoffRefused", "SignoffCandidates", "signoff_evidence", "signoff_candidates", "linter_ids",
     "linter_detail", "categories_for_run", "categories_for_language", "esa_scores", "EsaRun",
+    "SpanTarget", "span_target", "entry_esa", "judgment_esa", "spans_esa",
 ]
 
 
@@ -124,6 +126,40 @@ def record_judgment(ws: Workspace, judgment: Judgment) -> Judgment:
     if problems:
         raise StoreError("judgment not saved: " + "; ".join(problems))
     return _record_judgment(ws, judgment)
+
+
+@dataclass(frozen=True)
+class SpanTarget:
+    """What a reviewer marks error spans on: one output's NFC text and the run's categories."""
+
+    run_id: str
+    entry_id: str
+    text: str  # the NFC output ("" for a system error or an empty output: nothing to mark)
+    categories: tuple[str, ...]
+
+
+def span_target(ws: Workspace, run_id: str, entry_id: str) -> SpanTarget:
+    """The output error spans are marked on (span offsets index this text) and the allowed categories."""
+    output = repo.get_output(ws, run_id, entry_id)
+    text = "" if output.error else unicodedata.normalize("NFC", output.predicted or "")
+    return SpanTarget(run_id, entry_id, text if text.strip() else "", categories_for_run(ws, run_id))
+
+
+def spans_esa(spans: Sequence[dict[str, Any]]) -> float:
+    """ESA score of one reviewer's spans on one output (:func:`mteval_gui.validation.esa.esa_score`)."""
+    return esa_score(spans)
+
+
+def judgment_esa(j: Judgment | None) -> float | None:
+    """ESA score of one judgment (None when it carries no ``spans`` list: the reviewer did not mark)."""
+    spans = judgment_spans(j) if j is not None else None
+    return None if spans is None else esa_score(spans)
+
+
+def entry_esa(ws: Workspace, run_id: str, entry_id: str) -> tuple[float | None, int]:
+    """ESA of one output: the mean over its reviewers' current judgments with spans, and how many there are."""
+    scores = [s for j in current_judgments(ws, run_id=run_id, entry_id=entry_id) if (s := judgment_esa(j)) is not None]
+    return (sum(scores) / len(scores) if scores else None), len(scores)
 
 
 def esa_scores(ws: Workspace, run_ids: Sequence[str]) -> dict[str, EsaRun]:

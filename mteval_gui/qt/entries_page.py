@@ -3,7 +3,8 @@
 The table never proxies: filters and sorting are applied inside
 :class:`~mteval_gui.qt.entries_model.EntriesModel`. Keyboard navigation (also in the Review
 menu): Alt+Down / Alt+Up next and previous entry, Return next unreviewed, Shift+Return
-next flagged; the ratings keys (1–5, Tab, Shift+Tab, F, Ctrl+Z) work while the table has the focus.
+next flagged; the ratings keys (1–5, Tab, Shift+Tab, F, Ctrl+Z) and the error-span keys (S, M, Shift+M,
+C, Delete, 0) work while the table has the focus.
 Each run's review status column sits beside its output, its title counting the entries the
 current reviewer has rated on both aspects ("N of M rated").
 """
@@ -127,6 +128,7 @@ class EntriesPage(QWidget):
         outer.addWidget(split, 1)
         self.ratings.install_shortcuts(self)
         self.ratings.judgment_changed.connect(self._judgment_changed)
+        self.ratings.spans_left.connect(lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.review.promote_requested.connect(self.promote_variants)
         self._install_navigation()
         self._text_timer = QTimer(self)
@@ -437,6 +439,11 @@ class EntriesPage(QWidget):
         status = review_status(ws, run_id, self.ratings.reviewer_id, [entry_id])
         self.model.set_review_status(run_id, entry_id, int(status[0]))
         self._update_rated()
+        if entry_id == self.current_entry_id() and self.loader is not None:  # the speakers' spans, corrections
+            bar = self.review.text.verticalScrollBar()
+            at = bar.value()
+            self.review.show_data(self.loader(f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs]))
+            bar.setValue(at)
 
     def promote_variants(self, run_id: str, entry_id: str) -> None:
         """The review pane's action: this entry's speaker corrections become accepted variants (new corpus version)."""

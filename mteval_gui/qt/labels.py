@@ -260,3 +260,25 @@ def setting_help(key: str) -> str:
 def setting_texts() -> dict[str, tuple[str, str]]:
     """The untranslated (label, help) per key, for the consistency test."""
     return dict(_SETTINGS)
+
+
+# the built-in error-span categories (``ERROR_CATEGORIES``); a card's own show as their id
+_ERROR_CATEGORIES = {
+    "mistranslation": QT_TRANSLATE_NOOP("labels", "mistranslation"),
+    "omission": QT_TRANSLATE_NOOP("labels", "omission"),
+    "addition": QT_TRANSLATE_NOOP("labels", "addition"),
+    "untranslated": QT_TRANSLATE_NOOP("labels", "untranslated"),
+    "grammar": QT_TRANSLATE_NOOP("labels", "grammar"),
+    "spelling": QT_TRANSLATE_NOOP("labels", "spelling"),
+    "punctuation": QT_TRANSLATE_NOOP("labels", "punctuation"),
+    "terminology": QT_TRANSLATE_NOOP("labels", "terminology"),
+    "style": QT_TRANSLATE_NOOP("labels", "style"),
+    "other": QT_TRANSLATE_NOOP("labels", "other"),
+    "morphology": QT_TRANSLATE_NOOP("labels", "morphology"),
+}
+
+
+def error_category_label(category: str) -> str:
+    """The name shown for an error-span category id."""
+    known = _ERROR_CATEGORIES.get(category)
+    return _t(known) if known else category.replace("_", " ").replace("-", " ")

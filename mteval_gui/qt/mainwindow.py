@@ -623,6 +623,12 @@ class MainWindow(QMainWindow):
             "<b>Validation ▸ FST audit:</b> <b>Y / N / U</b> valid word yes / no / unsure; <b>1–6</b> kind "
             "(established, loanword, name, dialectal, neologism, other).<br/>"
             "In both audits: <b>Return</b> next unanswered item, <b>Ctrl+Z / Ctrl+Shift+Z</b> undo / redo.</p>")
+        text += self.tr(
+            "<p><b>Error spans</b> (Entries): <b>S</b> puts the cursor in the output, <b>Shift+arrows</b> (or the "
+            "mouse) select; <b>M / Shift+M</b> mark the selection minor / major (nothing selected: the word under "
+            "the cursor; inside a marked span: change its severity); <b>C</b> category; <b>Delete</b> remove the "
+            "span in hand; <b>0</b> no errors found; <b>Esc</b> back to the entries. Type the correction under the "
+            "spans (Enter saves). Each change is saved at once and undone by Ctrl+Z.</p>")
         QMessageBox.information(self, self.tr("Keyboard shortcuts"), text)
 
     def about(self) -> None:

@@ -1555,6 +1555,10 @@ Télécharger maintenant ?</translation>
         <translation>&lt;p&gt;&lt;b&gt;Validation ▸ audit du linter :&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; même sens oui / non / ça dépend ; &lt;b&gt;1–4&lt;/b&gt; les deux naturels : oui / A meilleur / B meilleur / aucun des deux.&lt;br/&gt;&lt;b&gt;Validation ▸ audit FST :&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; mot valide oui / non / incertain ; &lt;b&gt;1–6&lt;/b&gt; type (établi, emprunt, nom propre, dialectal, néologisme, autre).&lt;br/&gt;Dans les deux audits : &lt;b&gt;Entrée&lt;/b&gt; élément suivant sans réponse, &lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt; annuler / rétablir.&lt;/p&gt;</translation>
     </message>
     <message>
+        <source>&lt;p&gt;&lt;b&gt;Error spans&lt;/b&gt; (Entries): &lt;b&gt;S&lt;/b&gt; puts the cursor in the output, &lt;b&gt;Shift+arrows&lt;/b&gt; (or the mouse) select; &lt;b&gt;M / Shift+M&lt;/b&gt; mark the selection minor / major (nothing selected: the word under the cursor; inside a marked span: change its severity); &lt;b&gt;C&lt;/b&gt; category; &lt;b&gt;Delete&lt;/b&gt; remove the span in hand; &lt;b&gt;0&lt;/b&gt; no errors found; &lt;b&gt;Esc&lt;/b&gt; back to the entries. Type the correction under the spans (Enter saves). Each change is saved at once and undone by Ctrl+Z.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Segments d’erreur&lt;/b&gt; (Entrées) : &lt;b&gt;S&lt;/b&gt; place le curseur dans la sortie, &lt;b&gt;Maj+flèches&lt;/b&gt; (ou la souris) sélectionnent ; &lt;b&gt;M / Maj+M&lt;/b&gt; marquent la sélection mineure / majeure (sans sélection : le mot sous le curseur ; dans un segment marqué : changer sa gravité) ; &lt;b&gt;C&lt;/b&gt; catégorie ; &lt;b&gt;Suppr&lt;/b&gt; retirer le segment en cours ; &lt;b&gt;0&lt;/b&gt; aucune erreur trouvée ; &lt;b&gt;Échap&lt;/b&gt; retour aux entrées. La correction se tape sous les segments (Entrée enregistre). Chaque modification est enregistrée aussitôt et annulée par Ctrl+Z.&lt;/p&gt;</translation>
+    </message>
+    <message>
         <source>Keyboard shortcuts</source>
         <translation>Raccourcis clavier</translation>
     </message>
@@ -1639,6 +1643,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Not rated yet</source>
         <translation>Pas encore noté</translation>
+    </message>
+    <message>
+        <source>{0} · entry {1:g} over {2} reviewers</source>
+        <translation>{0} · entrée {1:g} sur {2} évaluateurs</translation>
     </message>
     <message>
         <source>Undone</source>
@@ -2231,6 +2239,69 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>SpanEditor</name>
+    <message>
+        <source>Error spans</source>
+        <translation>Segments d’erreur</translation>
+    </message>
+    <message>
+        <source>Minor (M)</source>
+        <translation>Mineure (M)</translation>
+    </message>
+    <message>
+        <source>Major (Shift+M)</source>
+        <translation>Majeure (Maj+M)</translation>
+    </message>
+    <message>
+        <source>Category of the span in hand and of the next ones (C)</source>
+        <translation>Catégorie du segment en cours et des suivants (C)</translation>
+    </message>
+    <message>
+        <source>Remove (Del)</source>
+        <translation>Retirer (Suppr)</translation>
+    </message>
+    <message>
+        <source>No errors (0)</source>
+        <translation>Aucune erreur (0)</translation>
+    </message>
+    <message>
+        <source>Record that you looked for errors and found none (ESA 100)</source>
+        <translation>Enregistrer que vous avez cherché des erreurs sans en trouver (ESA 100)</translation>
+    </message>
+    <message>
+        <source>Corrected translation (Enter saves)</source>
+        <translation>Traduction corrigée (Entrée enregistre)</translation>
+    </message>
+    <message>
+        <source>Start from the output</source>
+        <translation>Partir de la sortie</translation>
+    </message>
+    <message>
+        <source>(no category)</source>
+        <translation>(sans catégorie)</translation>
+    </message>
+    <message>
+        <source>minor</source>
+        <translation>mineure</translation>
+    </message>
+    <message>
+        <source>major</source>
+        <translation>majeure</translation>
+    </message>
+    <message>
+        <source>ESA: not marked</source>
+        <translation>ESA : pas d’annotation</translation>
+    </message>
+    <message>
+        <source>ESA {0}: no errors found</source>
+        <translation>ESA {0} : aucune erreur trouvée</translation>
+    </message>
+    <message>
+        <source>ESA {0}: {1} minor, {2} major</source>
+        <translation>ESA {0} : {1} mineure(s), {2} majeure(s)</translation>
+    </message>
+</context>
+<context>
     <name>ValidationView</name>
     <message>
         <source>Computing the study</source>
@@ -2725,6 +2796,50 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Flawless</source>
         <translation>Impeccable</translation>
+    </message>
+    <message>
+        <source>mistranslation</source>
+        <translation>contresens</translation>
+    </message>
+    <message>
+        <source>omission</source>
+        <translation>omission</translation>
+    </message>
+    <message>
+        <source>addition</source>
+        <translation>ajout</translation>
+    </message>
+    <message>
+        <source>untranslated</source>
+        <translation>non traduit</translation>
+    </message>
+    <message>
+        <source>grammar</source>
+        <translation>grammaire</translation>
+    </message>
+    <message>
+        <source>spelling</source>
+        <translation>orthographe</translation>
+    </message>
+    <message>
+        <source>punctuation</source>
+        <translation>ponctuation</translation>
+    </message>
+    <message>
+        <source>terminology</source>
+        <translation>terminologie</translation>
+    </message>
+    <message>
+        <source>style</source>
+        <translation>style</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>autre</translation>
+    </message>
+    <message>
+        <source>morphology</source>
+        <translation>morphologie</translation>
     </message>
 </context>
 <context>
