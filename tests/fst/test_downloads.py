@@ -183,6 +183,7 @@ def test_a_download_can_be_cancelled(server, base):
     assert _no_staging(base) and not (base / "tst").exists()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is a POSIX test")
 def test_ctrl_c_in_the_cli_cancels_cleanly(server, tmp_path):
     httpd, url = server
     base = tmp_path / "analyzers"
@@ -241,6 +242,7 @@ def _returns_promptly(fn, *args, **kwargs):
     return box[0]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
 def test_fifos_devices_and_folders_are_refused_at_once(tmp_path, base):
     fifo = tmp_path / "analyzer.hfstol"
     os.mkfifo(fifo)

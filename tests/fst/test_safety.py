@@ -83,6 +83,7 @@ def test_corrupt_tables_are_refused_and_the_process_survives(tiny, tmp_path):
     assert msg == f"{bad}: not a readable HFST transducer (corrupt index table (a target beyond the target table))"
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="signal names of a crashed child are POSIX")
 def test_the_probe_alone_keeps_a_crashing_file_out_of_the_process(tiny, tmp_path):
     # with the table checks switched off, hfst's SIGSEGV on the first lookup happens in the probe's child
     bad = corrupt_first_transitions(tiny, tmp_path / "corrupt.hfstol")
@@ -93,6 +94,7 @@ def test_the_probe_alone_keeps_a_crashing_file_out_of_the_process(tiny, tmp_path
     assert msg.endswith("the file is damaged: install it again")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="signal names of a crashed child are POSIX")
 def test_probe_verdicts_are_cached_by_content(tiny, tmp_path, monkeypatch):
     copy = tmp_path / "copy.hfstol"
     shutil.copyfile(tiny, copy)
@@ -210,6 +212,7 @@ def test_scoring_never_loads_an_installed_analyzer_that_differs_from_its_pin(sha
     assert card["metric_availability"]["core.fst"] == "unavailable"
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
 def test_non_regular_files_are_refused_at_once(tmp_path):
     fifo = tmp_path / "pipe.hfstol"
     os.mkfifo(fifo)
@@ -238,3 +241,20 @@ def test_language_codes_that_are_paths_have_no_analyzer(tiny, tmp_path):
     card = LanguageCard(code="tst", name="Test", analyzers=AnalyzerDecl(descriptive="../../evil/x.hfstol"))
     assert find_analyzer(card, "strict", lang="tst", base=base) is None
     assert find_analyzer(card, "descriptive", lang="tst", base=base) is None
+
+
+def test_analyzers_list_marks_a_damaged_file(tiny, tmp_path, monkeypatch, capsys):
+    from mteval_gui.cli import main
+    from mteval_gui.fst.install import install_analyzer
+
+    base = tmp_path / "analyzers"
+    (base / "Not-A-Code").mkdir(parents=True)  # folders that are not language codes are not listed
+    res = install_analyzer("tst", tiny, base=base)
+    installed = res.files[0].path
+    installed.write_bytes(tiny.read_bytes()[:200])
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(base))
+    assert main(["analyzers", "list"]) == 0
+    out = capsys.readouterr().out
+    assert (f"strict       {installed}  sha256 {sha256_file(installed)} (no pin; DAMAGED: the file is truncated "
+            "(it ends inside the symbol table; 200 bytes))") in out
+    assert "Not-A-Code" not in out
