@@ -134,8 +134,7 @@ def run_child(path: Path, backend: str, timeout: float) -> tuple[ProbeVerdict, b
     if proc.returncode == 0:
         return ProbeVerdict(False, f"the check gave no answer (stderr: {proc.stderr.strip()[-200:]})"), False
     what = _describe_exit(proc.returncode, proc.stderr)
-    return ProbeVerdict(False, f"the {backend} library crashed reading it ({what}); the file is damaged: install it "
-                               "again"), True
+    return ProbeVerdict(False, f"the {backend} library crashed reading it ({what}); the file is damaged"), True
 
 
 def probe_file(path: str | Path, backend: str, *, sha256: str, size: int,
