@@ -20,6 +20,7 @@ from mteval_gui.text import apply_folds, case_variants, fst_form, word_tokens
 from tests.fst._support import CRK_FILES, build_multichar_hfstol, build_tiny_hfstol
 
 pytest.importorskip("pyhfst")
+pytest.importorskip("hfst", reason="these tests hold pyhfst to hfst, and compile test transducers with it")
 
 BOTH = ("hfst", "pyhfst")
 
