@@ -84,6 +84,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             elif self.path == "/huge.deb":  # announces 10 GB
                 self._headers(10_000_000_000)
                 self.wfile.write(b"!<arch>\n")
+            elif self.path in srv.cut:  # type: ignore[attr-defined]  # no length; the connection drops midway
+                self._headers()
+                self.wfile.write(srv.cut[self.path])  # type: ignore[attr-defined]
             elif self.path in srv.files:  # type: ignore[attr-defined]
                 data = srv.files[self.path]  # type: ignore[attr-defined]
                 self._headers(len(data))
@@ -100,6 +103,7 @@ def server():
     httpd.daemon_threads = True
     httpd.requests = []  # type: ignore[attr-defined]
     httpd.files = {}  # type: ignore[attr-defined]
+    httpd.cut = {}  # type: ignore[attr-defined]
     httpd.body_started = threading.Event()  # type: ignore[attr-defined]
     t = threading.Thread(target=httpd.serve_forever, daemon=True)
     t.start()
@@ -222,6 +226,38 @@ def test_the_staging_folder_goes_whatever_ends_the_install(server, base, tmp_pat
     assert _no_staging(base)
     res = install_analyzer("tst", f"{url}/tiny.hfstol", base=base)
     assert res.files[0].path.read_bytes() == tiny.read_bytes() and _no_staging(base)
+
+
+def test_a_download_cut_short_is_refused_and_nothing_is_left(server, base, tmp_path):
+    # without a Content-Length a dropped connection looks like the end of the file: the file itself is checked
+    httpd, url = server
+    tiny = build_tiny_hfstol(tmp_path / "tiny.hfstol")
+    data = tiny.read_bytes()
+    for cut in (9, 200, len(data) // 2, len(data) - 1):
+        httpd.cut[f"/cut-{cut}.hfstol"] = data[:cut]
+        with pytest.raises(InstallError, match=rf"cut-{cut}.hfstol: not a readable HFST transducer \(the file is "
+                                               r"truncated"):
+            install_analyzer("tst", f"{url}/cut-{cut}.hfstol", base=base)
+        assert _no_staging(base) and not (base / "tst").exists()
+
+
+def test_a_downloaded_corrupt_analyzer_never_reaches_hfst(server, tmp_path):
+    # same size as the real file, valid headers: hfst read it and crashed (SIGSEGV) on the first lookup
+    from tests.fst._support import corrupt_first_transitions
+
+    httpd, url = server
+    tiny = build_tiny_hfstol(tmp_path / "tiny.hfstol")
+    httpd.files["/corrupt.hfstol"] = corrupt_first_transitions(tiny, tmp_path / "corrupt.hfstol").read_bytes()
+    base = tmp_path / "analyzers"
+    env = dict(os.environ, MTEVAL_ANALYZERS=str(base), MTEVAL_HOME=str(tmp_path / "home"))
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    proc = subprocess.run([sys.executable, "-c", "import sys; from mteval_gui.cli import main; sys.exit(main())",
+                           "analyzers", "install", "tst", f"{url}/corrupt.hfstol"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == ("mteval: error: corrupt.hfstol: not a readable HFST transducer "
+                                                   "(corrupt index table (a target beyond the target table))")
+    assert _no_staging(base) and not (base / "tst").exists()
 
 
 def _returns_promptly(fn, *args, **kwargs):

@@ -70,7 +70,7 @@ def _truncations(src: Path, folder: Path) -> list[Path]:
 def test_truncated_analyzers_are_refused_and_the_process_survives(tiny, tmp_path):
     files = _truncations(tiny, tmp_path)
     got = _load_in_child(files, tmp_path)
-    for f, msg in zip(files, got):
+    for f, msg in zip(files, got, strict=True):
         assert msg.startswith(f"{f}: not a readable HFST transducer (the file is truncated"), msg
 
 
@@ -184,6 +184,14 @@ def _evaluate(args: list[str], tmp_path: Path, analyzers: Path) -> tuple[int, di
     return proc.returncode, card, proc.stderr
 
 
+def _cli(args: list[str], tmp_path: Path, analyzers: Path) -> subprocess.CompletedProcess[str]:
+    """``mteval ARGS`` in a fresh process: a crash of the lookup library would show as its exit status."""
+    env = _child_env(tmp_path)
+    env["MTEVAL_ANALYZERS"] = str(analyzers)
+    return subprocess.run([sys.executable, "-c", "import sys; from mteval_gui.cli import main; sys.exit(main())",
+                           *args], capture_output=True, text=True, timeout=600, env=env)
+
+
 def test_scoring_with_a_truncated_analyzer_leaves_the_fst_metrics_null(tiny, tmp_path):
     bad = truncated_copy(tiny, tmp_path / "crk-cut.hfstol", tiny.stat().st_size // 2)
     demo = demo_dir()
@@ -218,6 +226,10 @@ def test_scoring_never_loads_an_installed_analyzer_that_differs_from_its_pin(sha
     assert f"{strict} differs from the language card's pin" in reason
     assert "the card expects 489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e" in reason
     assert card["metric_availability"]["core.fst"] == "unavailable"
+    listed = _cli(["analyzers", "list"], tmp_path, base)  # what the list says is what scoring does
+    assert listed.returncode == 0, listed.stderr
+    assert (f"{strict}  sha256 {sha256_file(strict)} (DIFFERS from card pin "
+            "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e)") in listed.stdout
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
@@ -266,3 +278,35 @@ def test_analyzers_list_marks_a_damaged_file(tiny, tmp_path, monkeypatch, capsys
     assert (f"strict       {installed}  sha256 {sha256_file(installed)} (no pin; DAMAGED: the file is truncated "
             "(it ends inside the symbol table; 200 bytes))") in out
     assert "Not-A-Code" not in out
+
+
+def test_installing_a_corrupt_analyzer_is_refused_and_nothing_is_left(tiny, tmp_path):
+    # hfst took this file (same size, valid headers) and crashed with SIGSEGV on the first lookup of scoring
+    bad = corrupt_first_transitions(tiny, tmp_path / "corrupt.hfstol")
+    base = tmp_path / "analyzers"
+    proc = _cli(["analyzers", "install", "tst", str(bad)], tmp_path, base)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "mteval: error: corrupt.hfstol: not a readable HFST transducer (corrupt index table (a target beyond the "
+        "target table))")
+    assert not base.exists() or sorted(p.name for p in base.iterdir()) == []  # no staging folder, no tst folder
+
+
+def test_scoring_a_workspace_run_with_a_corrupt_analyzer_finishes_the_run(tiny, tmp_path):
+    import sqlite3
+
+    bad = corrupt_first_transitions(tiny, tmp_path / "corrupt.hfstol")
+    demo = demo_dir()
+    db = str(tmp_path / "ws.sqlite")
+    none = tmp_path / "no-analyzers"
+    for args in (["import", "corpus", str(demo / "crk-verbs.jsonl"), "--id", "c"],
+                 ["import", "run", str(demo / "crk-verbs.good.jsonl"), "--corpus", "c"]):
+        proc = _cli(["--db", db, *args], tmp_path, none)
+        assert proc.returncode == 0, proc.stderr
+    proc = _cli(["--db", db, "score", "--all", "--analyzer", str(bad), "--metrics", "core.fst", "core.chrf",
+                 "--bootstrap", "0"], tmp_path, none)
+    assert proc.returncode == 0, proc.stderr  # was: Segmentation fault (exit 139), the run left "scoring"
+    assert ("core.fst: unavailable — the strict analyzer for crk cannot be used: "
+            f"{bad}: not a readable HFST transducer (corrupt index table") in proc.stdout
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT run_id, status FROM runs").fetchall() == [("crk-demo-good", "scored")]
