@@ -11,7 +11,12 @@ installing or the GUI — it is reported as unusable with the reason.
 A verdict depends only on the file's content and the backend, so it is cached by sha256 and
 size (the sha256 itself is memoised by path, size and modification time), per backend and
 backend version: in this process, and in ``<user data>/cache/fst-probe.json`` so later
-processes skip the child. A timeout is not cached (the machine may just have been busy).
+processes skip the child. A timeout is not cached (the machine may just have been busy), nor
+is a child that could not do its work for another reason than the file (it could not start,
+could not import the package): only a verdict or a crash of the library speaks of the file.
+
+The child imports the package from the folder this process imported it from, never from the
+working directory (a folder of data may hold anything).
 
 In a frozen bundle the child is the bundle's own executable started with
 :data:`PROBE_FLAG`; its entry point must call :func:`run_child_if_requested` first.
@@ -26,7 +31,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from mteval_gui import paths
@@ -71,7 +76,7 @@ def _write_disk(key: str, verdict: ProbeVerdict) -> None:
     try:
         data = _read_disk()
         data[key] = {"ok": verdict.ok, "reason": verdict.reason,
-                     "checked_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+                     "checked_at": datetime.now(UTC).isoformat(timespec="seconds")}
         if len(data) > _MAX_CACHED:
             data = dict(list(data.items())[-_MAX_CACHED:])
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -88,28 +93,40 @@ def forget() -> None:
         _MEMO.clear()
 
 
+_CHILD_CODE = ("import sys; sys.path.insert(0, sys.argv.pop(1)); from mteval_gui.fst.probe import child_main; "
+               "sys.exit(child_main(sys.argv[1:]))")
+# exit statuses of a process the library took down: abort() through a shell (128 + SIGABRT), and on
+# Windows abort() (3) and the NTSTATUS codes of an access violation, a stack overflow, a heap corruption
+_CRASH_STATUSES = {134: "aborted (exit 134)", 3: "aborted (exit 3)", 0xC0000005: "access violation",
+                   0xC00000FD: "stack overflow", 0xC0000374: "heap corruption", 0xC0000409: "stack buffer overrun"}
+
+
 def child_command(path: Path, backend: str) -> tuple[list[str], dict[str, str]]:
-    """The command line and environment of the child that checks ``path``."""
+    """The command line and environment of the child that checks ``path``.
+
+    ``-P`` keeps the working directory out of the child's import path, and the folder holding
+    this package goes first, so the child runs this very code whatever the working directory holds.
+    """
     env = dict(os.environ)
     if getattr(sys, "frozen", False):
         return [sys.executable, PROBE_FLAG, str(path), backend], env
     root = str(Path(__file__).resolve().parents[2])  # the folder holding the mteval_gui package
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return [sys.executable, "-m", "mteval_gui.fst.probe", str(path), backend], env
+    return [sys.executable, "-P", "-c", _CHILD_CODE, root, str(path), backend], env
 
 
-def _describe_exit(code: int, stderr: str) -> str:
+def _last_line(stderr: str) -> str:
+    last = next((ln.strip() for ln in reversed(stderr.splitlines()) if ln.strip()), "")
+    return f": {last[:200]}" if last else ""
+
+
+def _crash(code: int) -> str | None:
+    """How the library took the child down, or None when the exit status is not a crash."""
     if code < 0:
         try:
-            what = f"killed by {signal.Signals(-code).name}"
+            return f"killed by {signal.Signals(-code).name}"
         except ValueError:
-            what = f"killed by signal {-code}"
-    elif code == 134:
-        what = "aborted (exit 134)"
-    else:
-        what = f"exit status {code}"
-    last = next((ln.strip() for ln in reversed(stderr.splitlines()) if ln.strip()), "")
-    return what + (f": {last[:200]}" if last else "")
+            return f"killed by signal {-code}"
+    return _CRASH_STATUSES.get(code)
 
 
 def run_child(path: Path, backend: str, timeout: float) -> tuple[ProbeVerdict, bool]:
@@ -133,8 +150,12 @@ def run_child(path: Path, backend: str, timeout: float) -> tuple[ProbeVerdict, b
             break
     if proc.returncode == 0:
         return ProbeVerdict(False, f"the check gave no answer (stderr: {proc.stderr.strip()[-200:]})"), False
-    what = _describe_exit(proc.returncode, proc.stderr)
-    return ProbeVerdict(False, f"the {backend} library crashed reading it ({what}); the file is damaged"), True
+    crash = _crash(proc.returncode)
+    if crash is None:  # the child itself failed (e.g. it could not import the package): not the file's fault
+        return ProbeVerdict(False, f"the process that checks it failed (exit status {proc.returncode}"
+                                   f"{_last_line(proc.stderr)})"), False
+    return ProbeVerdict(False, f"the {backend} library crashed reading it ({crash}{_last_line(proc.stderr)}); "
+                               "the file is damaged"), True
 
 
 def probe_file(path: str | Path, backend: str, *, sha256: str, size: int,
@@ -178,6 +199,9 @@ def _check(path: str, backend: str) -> dict[str, object]:
         return {"ok": False, "reason": str(exc)}
     except (UnreadableTransducer, FormatError, OSError) as exc:
         return {"ok": False, "reason": f"not a readable HFST transducer ({exc})"}
+    except Exception as exc:  # noqa: BLE001 (whatever the library raises on this file is the verdict on it)
+        return {"ok": False, "reason": f"the {backend} library failed reading it ({type(exc).__name__}: "
+                                       f"{str(exc)[:200]}); the file is damaged"}
     return {"ok": True}
 
 

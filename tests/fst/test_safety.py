@@ -140,6 +140,45 @@ def test_a_probe_that_hangs_is_stopped_and_not_cached(tiny, monkeypatch):
     assert probe_file(tiny, "hfst", sha256="0" * 64, size=1).reason.startswith("the check gave no answer")
 
 
+def test_the_probe_child_runs_this_package_whatever_the_working_directory_holds(tiny, tmp_path, monkeypatch):
+    # a data folder holding a package of the same name was imported by the child instead (or its code ran)
+    fake = tmp_path / "data" / "mteval_gui"
+    (fake / "fst").mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise SystemExit('the working directory was imported')\n", encoding="utf-8")
+    (fake / "fst" / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.chdir(fake.parent)
+    v = probe_file(tiny, "hfst", sha256="1" * 64, size=tiny.stat().st_size)
+    assert v == ProbeVerdict(True, None, cached=False)
+
+
+def test_a_probe_child_that_cannot_work_says_so_and_is_not_cached(tiny, monkeypatch):
+    runs = []
+
+    def broken_child(path, backend):
+        runs.append(path)
+        return [sys.executable, "-c", "import mteval_gui_missing_module"], dict(os.environ)
+
+    monkeypatch.setattr(probe_mod, "child_command", broken_child)
+    v = probe_file(tiny, "hfst", sha256="2" * 64, size=1)
+    assert not v.ok and not v.cached
+    assert v.reason == ("the process that checks it failed (exit status 1: ModuleNotFoundError: No module named "
+                        "'mteval_gui_missing_module')")  # not "the file is damaged": the file was never read
+    assert not probe_file(tiny, "hfst", sha256="2" * 64, size=1).cached and len(runs) == 2
+    assert not (Path(os.environ["MTEVAL_HOME"]) / "cache" / "fst-probe.json").exists()
+
+
+def test_an_exception_of_the_library_in_the_child_is_a_verdict_on_the_file(tiny, monkeypatch):
+    import mteval_gui.fst.backends as backends
+
+    def failing_open(path, layout, backend):
+        raise IndexError("list index out of range")  # what pure-Python pyhfst raises on some damaged tables
+
+    monkeypatch.setattr(backends, "open_transducer", failing_open)
+    assert probe_mod._check(str(tiny), "pyhfst") == {
+        "ok": False, "reason": "the pyhfst library failed reading it (IndexError: list index out of range); the file "
+                               "is damaged"}
+
+
 def test_a_failed_probe_makes_the_analyzer_unusable(tiny, tmp_path, monkeypatch):
     copy = tmp_path / "tiny.hfstol"
     shutil.copyfile(tiny, copy)
