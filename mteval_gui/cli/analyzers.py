@@ -14,7 +14,6 @@ import sys
 from typing import Any
 
 
-
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("analyzers", help="list and install HFST morphological analyzers")
     sub = p.add_subparsers(dest="analyzers_command", metavar="ACTION")
@@ -70,7 +69,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 print(f"  {f.kind:<12} not installed (card expects {f.declared}); "
                       f"run `mteval analyzers install {lang.lang} PATH_OR_URL`")
                 continue
-            print(f"  {f.kind:<12} {f.path}  sha256 {f.sha256} ({f.pin_state})" + (f"  from {f.source}" if f.source else ""))
+            origin = f"  from {f.source}" if f.source else ""
+            print(f"  {f.kind:<12} {f.path}  sha256 {f.sha256} ({f.pin_state}){origin}")
         if lang.source_url:
             print(f"  {'source':<12} {lang.source_url} ({lang.source_format})")
     return 0

@@ -34,6 +34,7 @@ language must be an ISO 639-3 code, so nothing is ever written outside the analy
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import hashlib
 import http.client
@@ -181,7 +182,7 @@ class _Transfer:
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="download-watchdog", daemon=True)
 
-    def __enter__(self) -> "_Transfer":
+    def __enter__(self) -> _Transfer:
         self._thread.start()
         return self
 
@@ -200,10 +201,8 @@ class _Transfer:
 
     @staticmethod
     def _shut(sock: socket.socket) -> None:
-        try:
+        with contextlib.suppress(OSError):  # already closed
             sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass  # already closed
 
     def _watch(self) -> None:
         while not self._done.wait(0.05):
@@ -388,7 +387,7 @@ class _Limited:
         self.count = 0
 
     def read(self, n: int = -1) -> bytes:
-        data = self._raw.read(n if n is not None and n >= 0 else _CHUNK)
+        data: bytes = self._raw.read(n if n is not None and n >= 0 else _CHUNK)
         self.count += len(data)
         if self.count > self._limit:
             raise InstallError(f"{self._label} expands to more than {_mb(self._limit)}; nothing was installed")

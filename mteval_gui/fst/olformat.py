@@ -28,7 +28,7 @@ import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 HFST_MAGIC = b"HFST\x00"
 OL_TYPES = {"HFST_OL": False, "HFST_OLW": True}  # type property -> weighted
@@ -80,8 +80,8 @@ def is_flag(symbol: str) -> bool:
     return bool(_FLAG.match(symbol))
 
 
-def _read_exact(fh, n: int, what: str, size: int) -> bytes:
-    data = fh.read(n)
+def _read_exact(fh: BinaryIO, n: int, what: str, size: int) -> bytes:
+    data: bytes = fh.read(n)
     if len(data) != n:
         raise FormatError(f"the file is truncated (it ends inside the {what}; {size:,} bytes)")
     return data

@@ -158,7 +158,7 @@ def find_analyzer(card: LanguageCard | None, kind: str = "strict", *, lang: str 
     folder = language_dir(code, base)
     rec = read_manifest(code, base).get(kind)
     if rec and safe_file_name(rec.get("file")):
-        p = folder / rec["file"]
+        p = folder / str(rec["file"])
         if p.is_file():
             return p
     name = declared_file(card, kind)
