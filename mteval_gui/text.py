@@ -130,6 +130,7 @@ def _key_folds(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...
     return tuple((nfc(a), nfc(merged[a])) for a in sorted(merged, key=len, reverse=True))
 
 
+@lru_cache(maxsize=1 << 16)
 def _apply_ordered(s: str, folds: tuple[tuple[str, str], ...]) -> str:
     s = nfc(s)
     for src, dst in folds:

@@ -145,6 +145,7 @@ class EntryRow:
     metric_id: str
     value: float | None
     data: dict[str, Any]
+    text: str | None = None  # ``data`` as compact JSON, when the runner has encoded it already
 
 
 @dataclass
@@ -321,13 +322,14 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
-def _portable(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` when it is already strict JSON (the usual case, checked in C), else a safe copy."""
+def _portable(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """``data`` when it is already strict JSON (the usual case, checked in C), else a safe copy,
+    with its compact JSON text (what a sink stores: it need not encode the row again)."""
     try:
-        json.dumps(data, allow_nan=False)
-        return data
+        return data, json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
-        return _json_safe(data)
+        safe = _json_safe(data)
+        return safe, json.dumps(safe, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def config_of(request: ScoringRequest, states: Sequence[_MetricState]) -> tuple[dict[str, Any], str]:
@@ -441,9 +443,9 @@ def _score_batch(states: Sequence[_MetricState], batch: Sequence[EntryInput],
             if len(results) != len(batch):
                 raise PluginError(st.ref.id, f"returned {len(results)} results for {len(batch)} entries")
             for it, r in zip(batch, results):
-                data = _portable(r.to_json())
+                data, text = _portable(r.to_json())
                 value = r.value if r.value is None or _is_number(r.value) else None
-                rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data))
+                rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data, text))
         except Exception as exc:  # a failing metric never sinks the run
             st.availability = "failed"
             st.reason = f"score_entries (batch {b}): {type(exc).__name__}: {exc}"

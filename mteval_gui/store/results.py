@@ -83,7 +83,8 @@ class ResultsStore:
         return {int(r[0]) for r in cur}
 
     def write_batch(self, run_id: str, batch_index: int, config_hash: str, rows: Sequence[Any]) -> None:
-        data = [(run_id, r.entry_id, r.metric_id, r.value, _dumps(r.data)) for r in rows]
+        data = [(run_id, r.entry_id, r.metric_id, r.value, r.text if getattr(r, "text", None) is not None
+                 else _dumps(r.data)) for r in rows]
         with self.ws.transaction() as conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO entry_metrics (run_id, entry_id, metric_id, value, data) VALUES (?,?,?,?,?)",

@@ -73,6 +73,7 @@ def test_list_without_downloads(capsys):
     assert "Embedding model (semantic fallback)" in out
 
 
+@pytest.mark.slow
 def test_download_fetches_model_and_encoder_tokenizer_then_scores_offline(hub_repos, hf_cache, capsys, tmp_path):
     from tests.cli.fake_hub import FakeHub
 
@@ -148,6 +149,7 @@ def _cli(args: list[str], cache: Path, cwd: Path, extra_env: dict[str, str] | No
                           cwd=cwd, timeout=300)
 
 
+@pytest.mark.slow
 def test_download_in_a_fresh_process_works(hub_repos, tmp_path):
     from tests.cli.fake_hub import FakeHub
 

@@ -148,6 +148,7 @@ def test_evaluate_eng_sme_report(tmp_path, capsys):
     assert validate_run_card(card) == []
 
 
+@pytest.mark.slow
 @pytest.mark.shared_data
 def test_compare_fr_ewe_systems_against_mt5(tmp_path, capsys):
     mafand = SHARED_DATA / "ewe" / "mafand-fr-ewe"

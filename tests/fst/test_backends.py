@@ -169,6 +169,7 @@ class _Recorded:
         return self.seen[form]
 
 
+@pytest.mark.slow
 @pytest.mark.shared_data
 def test_both_backends_give_identical_analyses_on_the_crk_analyzers(shared_data):
     from mteval_gui.cards import load_card

@@ -215,6 +215,7 @@ def _report(title: str, results: list[tuple[HostileInput, Outcome]]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_every_hostile_input_is_rejected_cleanly_in_process(hostile, capsys):
     inputs, db, suite = hostile
     assert len(inputs) >= 150
@@ -258,6 +259,7 @@ def _cli(item: HostileInput, db: Path, suite: Path) -> list[str]:
     return base + args
 
 
+@pytest.mark.slow
 def test_a_subset_is_rejected_cleanly_through_the_command_line(hostile, capsys):
     inputs, db, suite = hostile
     by_name = {i.name: i for i in inputs}

@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_gui_starts_on_demo_and_quits(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MTEVAL_HOME=str(tmp_path))
     proc = subprocess.run([sys.executable, "-m", "mteval_gui.gui", "--demo", "--quit-after", "2000"],

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
@@ -69,6 +70,12 @@ def placeholders(text: str | None) -> Counter[str]:
     """Multiset of placeholders in a text (ICU blocks count once, by name and type)."""
     if not text:
         return Counter()
+    return Counter(dict(_placeholders(text)))
+
+
+@lru_cache(maxsize=1 << 15)
+def _placeholders(text: str) -> tuple[tuple[str, int], ...]:
+    # memoised: a source is checked again for every run, an output twice (final and raw)
     text = nfc(text)
     found: Counter[str] = Counter()
     masked = list(text)
@@ -83,7 +90,7 @@ def placeholders(text: str | None) -> Counter[str]:
             return " " * len(m.group(0))
 
         rest = rx.sub(take, rest)
-    return found
+    return tuple(found.items())
 
 
 def check(text: str, source: str, *, quotes: Sequence[str] | None, has_case: bool | None) -> dict[str, Any]:
