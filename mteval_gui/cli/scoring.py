@@ -73,6 +73,8 @@ def register(subparsers: Any) -> None:
     ep.add_argument("--bootstrap", type=int, default=1000, metavar="B")
     ep.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
     ep.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
+    ep.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="processes scoring the entries (default: the cores available, at most 2)")
     _option_args(ep)
     ep.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the run card JSON")
     ep.set_defaults(handler=cmd_evaluate)
@@ -302,7 +304,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         ev = evaluate_files(args.corpus, args.run, ref_path=args.ref, target_lang=args.lang,
                             source_lang=args.source_lang, glossary_path=args.glossary, metrics=args.metrics,
                             exclude=args.exclude, options=scoring_options(args), seed=args.seed,
-                            n_bootstrap=args.bootstrap, on_progress=bar)
+                            n_bootstrap=args.bootstrap, on_progress=bar, workers=args.workers)
     finally:
         bar.close()
     if ev.missing:

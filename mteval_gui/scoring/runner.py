@@ -465,8 +465,7 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
     report(Progress(done_entries, n, "scoring", f"{len(done)} of {n_batches} batches already stored"), force=True)
     todo = [b for b in range(n_batches) if b not in done]
     mine, theirs = parallel.split(todo, request.workers)
-    helper = parallel.BatchHelper(theirs, lambda b: _score_batch(states, items[b * bs:(b + 1) * bs], b)) \
-        if theirs else None
+    helper: parallel.BatchHelper | None = None
     by_id = {st.ref.id: st for st in states}
     scored = 0
 
@@ -502,7 +501,14 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
                 from_helper(wait=False)
 
     try:
-        score_here(mine)
+        if theirs:
+            # the first batch loads what metrics load on first use (compiled kernels, sacrebleu
+            # internals, caches), then the helper is forked and inherits it
+            score_here(mine[:1])
+            helper = parallel.BatchHelper(theirs, lambda b: _score_batch(states, items[b * bs:(b + 1) * bs], b))
+            score_here(mine[1:])
+        else:
+            score_here(mine)
         while helper is not None and not helper.finished:
             cancel.raise_if_cancelled()
             from_helper(wait=True)
