@@ -282,3 +282,33 @@ def error_category_label(category: str) -> str:
     """The name shown for an error-span category id."""
     known = _ERROR_CATEGORIES.get(category)
     return _t(known) if known else category.replace("_", " ").replace("-", " ")
+
+
+# What the bundled metrics measure (``MetricInfo.description``), listed here so that the French
+# translation covers the Help glossary; a description without a translation is shown in English.
+BUNDLED_METRIC_DESCRIPTIONS = (
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words with at least one analysis from the strict HFST analyzer (case fallback: as written, first letter lowered, all lowered)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Among output words whose lemma occurs in the reference's analyses (or the gold expected_morphology), the share with an analysis of the same lemma and tag set."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words without a violation of the card's orthography profile (alphabet, forbidden and look-alike characters, folds, digits in words, rules; with FST: accepted only by the descriptive analyzer = non-standard spelling)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of entries matching the reference or an accepted variant after the language's orthographic folds."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Edits per reference word (sacrebleu TER). Reported, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words that are source-language words (script or same-script lexical signal)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource languages; reported for transparency and excluded from the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference; used where the language has no semantic validator."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Meaning preservation from analyzer lemmas and a local Cree-English dictionary: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, sentences and length (SPEC §10). Not a translation-quality measure."),  # noqa: E501
+)
+
+
+def metric_description(text: str) -> str:
+    """What a metric measures, in the interface language when the translation has it."""
+    return QCoreApplication.translate("metric_descriptions", text) if text else ""

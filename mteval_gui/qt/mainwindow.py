@@ -190,6 +190,9 @@ class MainWindow(QMainWindow):
             lang.addAction(a)
 
         h = mb.addMenu(self.tr("&Help"))
+        self._action(h, self.tr("Metric &glossary"), self.show_glossary)
+        self._action(h, self.tr("Data &licences"), self.show_licences)
+        h.addSeparator()
         self._action(h, self.tr("&About mteval-gui"), self.about)
 
     def _fill_recent(self) -> None:
@@ -630,6 +633,17 @@ class MainWindow(QMainWindow):
             "span in hand; <b>0</b> no errors found; <b>Esc</b> back to the entries. Type the correction under the "
             "spans (Enter saves). Each change is saved at once and undone by Ctrl+Z.</p>")
         QMessageBox.information(self, self.tr("Keyboard shortcuts"), text)
+
+    def show_glossary(self) -> None:
+        from mteval_gui.qt.help_dialogs import MetricGlossaryDialog
+
+        with reporting_errors(self):
+            MetricGlossaryDialog(self).exec()
+
+    def show_licences(self) -> None:
+        from mteval_gui.qt.help_dialogs import DataLicencesDialog
+
+        DataLicencesDialog(self).exec()
 
     def about(self) -> None:
         from PySide6.QtWidgets import QMessageBox

