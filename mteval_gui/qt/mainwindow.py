@@ -23,7 +23,6 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QTabWidge
 
 from mteval_gui.app import workspace
 from mteval_gui.app.preferences import AppSettings
-from mteval_gui.app.scoring import SCORE_RUNS_TARGET
 from mteval_gui.app.settings import load_settings
 from mteval_gui.app.tasks import JobOutcome, ProcessJob
 from mteval_gui.app.workspace import Workspace
@@ -424,6 +423,8 @@ class MainWindow(QMainWindow):
         if notes:
             self.statusBar().showMessage("  ·  ".join(notes), 15000)
         run_ids = [p.run_id for p in plan.to_score]
+        from mteval_gui.app.scoring import SCORE_RUNS_TARGET  # the scoring modules load when first needed
+
         job = ProcessJob(SCORE_RUNS_TARGET, plan.job_kwargs(self.ws.path))
         worker = Worker(job, name="scoring")
         worker.progress.connect(self._scoring_progress)

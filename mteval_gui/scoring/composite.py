@@ -19,13 +19,14 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mteval_gui.domain.runcard import Caveat, CompositeItem
 from mteval_gui.errors import MtevalError
 from mteval_gui.text import match_key
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PROFILE_A: dict[str, float] = {
     "fst_acceptance_rate": 0.25,
@@ -139,6 +140,8 @@ def compute_composite(scores: Mapping[str, Any], profile: str | None = None) -> 
 def composite_vectorised(values: Mapping[str, np.ndarray], profile: str) -> np.ndarray:
     """Vectorised composite (unrounded) for bootstrap resamples: ``values`` are RAW metric
     values per resample (shape ``(k,)``); non-finite resample values drop out of that resample."""
+    import numpy as np  # only resampling needs it: reading a run card does not
+
     weights = PROFILES[profile]
     num = None
     den = None
