@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from mteval_gui.app.preferences import AppSettings
 from mteval_gui.paths import default_workspace_path, resources_dir
-from mteval_gui.qt.fonts import choose_ui_font
+from mteval_gui.qt.fonts import choose_ui_font, register_bundled_fonts
 from mteval_gui.qt.i18n import LANGUAGES, install_translators, resolve_language
 
 
@@ -46,6 +46,7 @@ def setup_application(argv: Sequence[str], lang: str | None, settings: AppSettin
     QCoreApplication.setApplicationName("mteval-gui")
     QCoreApplication.setOrganizationName("mteval-gui")
     app._mteval_translators = install_translators(app, resolve_language(lang, settings.language))  # keep alive
+    register_bundled_fonts()
     family = choose_ui_font()
     if family:
         app.setFont(QFont(family, app.font().pointSize()))

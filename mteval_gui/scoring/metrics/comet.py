@@ -41,6 +41,7 @@ from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import PluginError
+from mteval_gui.paths import extra_install_hint
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -55,7 +56,7 @@ METRIC_ID = "core.comet"
 DEFAULT_COMET_MODEL = "Unbabel/wmt22-comet-da"
 AFRICOMET_MODEL = "masakhane/africomet-mtl"
 CHECKPOINT_IN_FOLDER = Path("checkpoints") / "model.ckpt"
-INSTALL_HINT = "COMET needs the optional extra: pip install 'mteval-gui[comet]' (install torch==2.13.0 first)"
+INSTALL_HINT = f"COMET needs the optional extra: {extra_install_hint('comet')} (install torch==2.13.0 first)"
 NOT_COVERED_CAVEAT = "comet_language_not_covered"
 
 # Files of a model's encoder (named by ``pretrained_model`` in hparams.yaml) that COMET reads

