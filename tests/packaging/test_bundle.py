@@ -97,7 +97,7 @@ def test_build_makes_the_bundle_the_archive_and_the_deb(bundle: Built):
     internal = bundle.bundle / "_internal"
     for program in ("mteval", "mteval-gui"):
         assert os.access(bundle.program(program), os.X_OK)
-    for path in ("resources/translations/mteval_fr.qm", "resources/schemas/runcard.json",
+    for path in ("resources/translations/mteval_gui_fr.qm", "resources/schemas/runcard.json",
                  "resources/demo/crk-verbs.jsonl", "resources/fonts/DejaVuSans.ttf", "language_cards/crk.json",
                  "mteval_gui-0.1.0.dist-info/entry_points.txt"):
         assert (internal / path).is_file(), path
