@@ -335,6 +335,11 @@ def judgment_history(
     return [_row_to_judgment(r) for r in rows]
 
 
+def get_judgment(ws: Workspace, judgment_id: int) -> Judgment | None:
+    row = ws.conn.execute(f"SELECT {_COLUMNS} FROM judgments WHERE judgment_id = ?", (judgment_id,)).fetchone()
+    return _row_to_judgment(row) if row else None
+
+
 def _scope(reviewer_id: str, run_id: str | None) -> tuple[str, list[Any]]:
     where, params = "reviewer_id = ?", [reviewer_id]
     if run_id is not None:
