@@ -103,7 +103,9 @@ def discover(cards: Iterable[LanguageCard] | Mapping[str, LanguageCard] | None =
 
         for info in list_cards():
             if info.card is None:
-                result[info.code] = CardMetrics(code=info.code, errors=[f"{info.path.name}: {p}" for p in info.problems])
+                result[info.code] = CardMetrics(
+                    code=info.code, errors=[f"{info.path.name}: {p}" for p in info.problems]
+                )
             else:
                 result[info.code] = check_card_refs(info.card)
     else:

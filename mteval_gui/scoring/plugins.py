@@ -252,7 +252,7 @@ def check_ref(ref: MetricRef) -> list[str]:
     return problems
 
 
-def resolve(ref: MetricRef) -> type:
+def resolve(ref: MetricRef) -> type[Metric]:
     """Import the class a reference names. Raises PluginError naming the metric."""
     problems = check_ref(ref)
     if problems:
@@ -271,13 +271,13 @@ def resolve(ref: MetricRef) -> type:
     for method in ("prepare", "score_entries", "aggregate"):
         if not callable(getattr(cls, method, None)):
             raise PluginError(ref.id, f"{ref.python_name} lacks {method}()")
-    return cast(type, cls)
+    return cast("type[Metric]", cls)
 
 
 def instantiate(ref: MetricRef) -> Metric:
     cls = resolve(ref)
     try:
-        return cast(Metric, cls(**ref.params))
+        return cls(**ref.params)
     except Exception as exc:
         raise PluginError(ref.id, f"cannot construct {ref.python_name} with {ref.params}: {exc}") from exc
 

@@ -67,7 +67,8 @@ def _schema() -> dict[str, Any] | None:
         return None
     if not path.is_file():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 def schema_path() -> Path | None:

@@ -7,16 +7,22 @@ import json
 import numpy as np
 import pytest
 
-from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
-from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.app.compare import compare_workspace_runs, run_statistics
 from mteval_gui.app.scoring import score_in_process, score_workspace_run
+from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.errors import Cancelled
 from mteval_gui.scoring.runner import CancelToken
 from mteval_gui.store import repo
 from mteval_gui.store.results import (
-    clear_results, entry_details, entry_value_columns, entry_values, entry_values_bulk, load_run_card,
-    run_metric_rows, scoring_job,
+    clear_results,
+    entry_details,
+    entry_value_columns,
+    entry_values,
+    entry_values_bulk,
+    load_run_card,
+    run_metric_rows,
+    scoring_job,
 )
 from tests.scoring import runner_metrics
 
@@ -191,8 +197,8 @@ def test_sql_side_readers(workspace):
 
 
 def test_refresh_review_status_after_signoff(workspace):
-    from mteval_gui.domain.judgments import Reviewer
     from mteval_gui.app.scoring import refresh_review_status
+    from mteval_gui.domain.judgments import Reviewer
     from mteval_gui.store import judgments
 
     (rid,) = _setup(workspace)

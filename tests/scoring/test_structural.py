@@ -155,7 +155,9 @@ def test_profile_rules_forbidden_and_folds():
 # -- the crk verbforms corpus (real analyzers, real runs) -------------------------------
 def _load(shared_data: Path, run: str) -> list[EntryInput]:
     base = shared_data / "crk" / "verbforms"
-    entries = [Entry(**json.loads(line)) for line in (base / "corpus.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    entries = [
+        Entry(**json.loads(line)) for line in (base / "corpus.jsonl").read_text("utf-8").splitlines() if line.strip()
+    ]
     lines = (base / "runs" / f"{run}.jsonl").read_text("utf-8").splitlines()
     assert "run" in json.loads(lines[0])
     outs = {o.id: o for o in (Output(**json.loads(line)) for line in lines[1:] if line.strip())}
@@ -217,7 +219,7 @@ def test_crk_verbforms_runs(run, shared_data, crk_dir, monkeypatch):
     }
     assert ctx.shared["target_accepts"]("nititwân") is True
     if run == "mixed":
-        empty = [p for it, p in zip(items, fst_per) if not it.predicted]
+        empty = [p for it, p in zip(items, fst_per, strict=True) if not it.predicted]
         assert len(empty) == 37 and all(p.value == 0.0 for p in empty)
 
 
@@ -237,7 +239,11 @@ def test_crk_behaviour_is_what_a_linguist_expects(shared_data, crk_dir, monkeypa
         assert got[run]["core.fst"]["fst_acceptance_rate"] < 0.1
         assert got[run]["core.ortho"]["orthographic_accuracy"] < 0.1
     assert got["wrong-person"]["core.fst"]["fst_acceptance_rate"] == 1.0
-    assert got["wrong-person"]["core.morph"]["morphological_accuracy"] < 0.25 < got["oracle"]["core.morph"]["morphological_accuracy"]
+    assert (
+        got["wrong-person"]["core.morph"]["morphological_accuracy"]
+        < 0.25
+        < got["oracle"]["core.morph"]["morphological_accuracy"]
+    )
 
 
 def test_workspace_cache_is_filled_and_flushed_by_a_job(tiny, workspace):

@@ -85,7 +85,9 @@ SCRIPT_NAME_PREFIXES: dict[str, tuple[str, ...]] = {
     "Syrc": ("SYRIAC",),
 }
 _COMPOSITE_SCRIPTS = {"Jpan": ("Hani", "Hira", "Kana"), "Kore": ("Hang", "Hani"), "Hans": ("Hani",), "Hant": ("Hani",)}
-_PREFIX_TO_SCRIPT = sorted(((p, code) for code, ps in SCRIPT_NAME_PREFIXES.items() for p in ps), key=lambda x: -len(x[0]))
+_PREFIX_TO_SCRIPT = sorted(
+    ((p, code) for code, ps in SCRIPT_NAME_PREFIXES.items() for p in ps), key=lambda x: -len(x[0])
+)
 
 
 def expand_scripts(codes: Iterable[str]) -> set[str]:
@@ -191,7 +193,7 @@ class CodeSwitchingMetric(BaseMetric):
             if accepts is not None:
                 try:
                     return bool(accepts(tok))
-                except Exception:  # an analyzer failure on one word is not a verdict
+                except Exception:  # noqa: BLE001 - an analyzer failure on one word is not a verdict
                     return False
             return False
 
@@ -293,7 +295,9 @@ def mid_sentence_capitalised(text: str) -> list[str]:
     return out
 
 
-def hallucination_components(predicted: str, source: str, reference: str | None, *, has_case: bool = True) -> dict[str, float]:
+def hallucination_components(
+    predicted: str, source: str, reference: str | None, *, has_case: bool = True
+) -> dict[str, float]:
     pred = nfc(predicted or "")
     src = nfc(source or "")
     ref = nfc(reference) if reference else None
@@ -326,7 +330,7 @@ def hallucination_components(predicted: str, source: str, reference: str | None,
 
 def hallucination_score(c: Mapping[str, Any]) -> float:
     w = HALLUCINATION_WEIGHTS
-    total = w["L"] * c["L"] + w["R"] * c["R"] + w["E"] * c["E"] + w["C"] * c["C"]
+    total = float(w["L"] * c["L"] + w["R"] * c["R"] + w["E"] * c["E"] + w["C"] * c["C"])
     return min(1.0, round(total, 12))  # 0.4+0.3+0.2+0.1 is 0.999… in binary floating point
 
 
@@ -334,10 +338,17 @@ class HallucinationMetric(BaseMetric):
     """``min(1, 0.4·L + 0.3·R + 0.2·E + 0.1·C)`` per entry; corpus = mean (lower is better)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.hallucination", version="1", display_name="Hallucination rate", scale="0-1",
-        role="hallucination", label="Hallucination", validation="heuristic",
-        higher_is_better=False, produces=("hallucination_rate",),
-        description="Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1.",
+        id="core.hallucination",
+        version="1",
+        display_name="Hallucination rate",
+        scale="0-1",
+        role="hallucination",
+        label="Hallucination",
+        validation="heuristic",
+        higher_is_better=False,
+        produces=("hallucination_rate",),
+        description="Length anomaly, repeated trigrams, invented numbers/names and source echo, "
+                    "weighted 0.4/0.3/0.2/0.1.",
     )
 
     def prepare(self, context: ScoringContext) -> None:
@@ -364,7 +375,9 @@ class HallucinationMetric(BaseMetric):
 # ----------------------------------------------------------------------------- terminology
 
 
-def merge_terms(entry_terms: Mapping[str, Sequence[str]], glossary: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+def merge_terms(
+    entry_terms: Mapping[str, Sequence[str]], glossary: Mapping[str, Sequence[str]]
+) -> dict[str, list[str]]:
     """Per-entry terminology ∪ glossary (targets of a term present in both are united)."""
     out: dict[str, list[str]] = {}
     for src in (glossary, entry_terms):
@@ -414,7 +427,7 @@ def term_renderings(item: EntryInput, glossary: Mapping[str, Sequence[str]],
                     for w in word_tokens(item.predicted):
                         try:
                             out_lemmas |= {match_key(x) for x in lemmas_of(w)}
-                        except Exception:  # an analyzer failure on one word is not a verdict
+                        except Exception:  # noqa: BLE001 - an analyzer failure on one word is not a verdict
                             continue
                 for t in targets:
                     if " " not in t.strip() and match_key(t) in out_lemmas:
@@ -428,10 +441,16 @@ class TerminologyMetric(BaseMetric):
     """Share of source terms whose accepted target appears in the output (micro)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.terminology", version="1", display_name="Terminology adherence", scale="0-1",
-        role="terminology", label="Terminology", validation="heuristic",
+        id="core.terminology",
+        version="1",
+        display_name="Terminology adherence",
+        scale="0-1",
+        role="terminology",
+        label="Terminology",
+        validation="heuristic",
         produces=("terminology_adherence",),
-        description="Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.",
+        description="Hits over terms found in the source (per-entry terminology ∪ glossary); "
+                    "empty output misses every term.",
     )
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:

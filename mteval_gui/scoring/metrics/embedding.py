@@ -25,11 +25,13 @@ Choices made here, shown to users in the run card's ``extra``:
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import PluginError
@@ -60,10 +62,8 @@ def language_semantic_validator(card: LanguageCard | None) -> str | None:
         return None
     for ref in card.eval_metrics:
         produces: tuple[str, ...] = ()
-        try:
+        with contextlib.suppress(PluginError):  # an unresolvable plugin is judged by its id below
             produces = tuple(resolve(ref).info.produces)
-        except PluginError:
-            pass  # an unresolvable plugin is judged by its id below
         if "semantic_score" in produces or ref.id.rsplit(".", 1)[-1] == "semantic":
             return ref.id
     return None
@@ -98,14 +98,15 @@ def model_description(model: Any, variant: str) -> dict[str, Any]:
             "variant": variant, "quantisation": "4-bit", "dim": int(getattr(model, "dim", 0)) or None}
 
 
-def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def cosine_rows(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
     """Row-wise cosine similarity of two (n, d) arrays."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     na = np.linalg.norm(a, axis=1)
     nb = np.linalg.norm(b, axis=1)
     denom = np.where((na > 0) & (nb > 0), na * nb, 1.0)
-    return np.einsum("ij,ij->i", a, b) / denom
+    cos: NDArray[Any] = np.einsum("ij,ij->i", a, b) / denom
+    return cos
 
 
 class EmbeddingSemanticMetric(BaseMetric):
@@ -142,7 +143,7 @@ class EmbeddingSemanticMetric(BaseMetric):
                 f"the embedding fallback is not used", availability="not_applicable")
         self.model = load_embedder(self.variant)
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
+    def _embed(self, texts: list[str]) -> NDArray[Any]:
         with _LOCK:
             try:
                 out = self.model.passage(texts)
@@ -171,7 +172,7 @@ class EmbeddingSemanticMetric(BaseMetric):
             ref = [f"{items[i].entry.source}\n{items[i].entry.reference}" for i in todo]
             emb = self._embed(hyp + ref)
             cos = cosine_rows(emb[: len(todo)], emb[len(todo):])
-            for i, c in zip(todo, cos.tolist()):
+            for i, c in zip(todo, cos.tolist(), strict=True):
                 v = min(1.0, max(0.0, c))
                 results[i] = EntryScore(v, values={"semantic_score": v, "cosine": c})
         return [r if r is not None else EntryScore(None) for r in results]

@@ -173,7 +173,9 @@ def _gold_key(word: str) -> str:
     return fst_form(nfc(word))
 
 
-def reference_analyses(entry: Any, analyzer: Analyzer) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
+def reference_analyses(
+    entry: Any, analyzer: Analyzer
+) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
     """Lemmas, (lemma, tag set) pairs and per-word analysis strings of an entry's reference.
 
     ``expected_morphology`` (gold) replaces the analyzer's analyses of the words it annotates
@@ -343,9 +345,13 @@ class OrthographicAccuracyMetric(BaseMetric):
         if self.descriptive is not None and self.strict is not None and not self.strict.accepts(token):
             d = self.descriptive.analyse(token)
             if d.analyses:
-                out.append(Violation("non_standard",
-                                     f"non-standard spelling: rejected by {self.strict.name}, accepted by {self.descriptive.name} "
-                                     f"as {d.analyses[0].raw}"))
+                out.append(
+                    Violation(
+                        "non_standard",
+                        f"non-standard spelling: rejected by {self.strict.name}, accepted by {self.descriptive.name} "
+                        f"as {d.analyses[0].raw}",
+                    )
+                )
         return out
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:

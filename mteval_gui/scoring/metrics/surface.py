@@ -60,17 +60,25 @@ def hypothesis_of(item: EntryInput) -> str:
 
 
 def _not_applicable(keys: Sequence[str], reason: str) -> CorpusScore:
-    return CorpusScore({k: None for k in keys}, availability="not_applicable", reason=reason)
+    return CorpusScore(dict.fromkeys(keys), availability="not_applicable", reason=reason)
 
 
 class ExactMatchMetric(BaseMetric):
     """Exact match: ``match_key(output) == match_key(reference)`` (SPEC §2; punctuation kept)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.exact", version="1", display_name="Exact match", scale="0-1",
-        role="exact", label="Exact", display="check", validation="proxy",
-        needs_reference=True, produces=("exact_match_rate", "exact_matches"),
-        description="Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.",
+        id="core.exact",
+        version="1",
+        display_name="Exact match",
+        scale="0-1",
+        role="exact",
+        label="Exact",
+        display="check",
+        validation="proxy",
+        needs_reference=True,
+        produces=("exact_match_rate", "exact_matches"),
+        description="Share of entries whose output equals the reference after NFC, whitespace collapsing "
+                    "and casefolding.",
     )
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
@@ -105,10 +113,17 @@ class EquivalentMatchMetric(BaseMetric):
     """
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.equivalent", version="1", display_name="Equivalent match", scale="0-1",
-        role="equivalence_verdict", label="Equivalent", validation="heuristic",
-        needs_reference=True, produces=("equivalent_match_rate", "equivalent_matches"),
-        description="Share of entries matching the reference or an accepted variant after the language's orthographic folds.",
+        id="core.equivalent",
+        version="1",
+        display_name="Equivalent match",
+        scale="0-1",
+        role="equivalence_verdict",
+        label="Equivalent",
+        validation="heuristic",
+        needs_reference=True,
+        produces=("equivalent_match_rate", "equivalent_matches"),
+        description="Share of entries matching the reference or an accepted variant after the language's "
+                    "orthographic folds.",
     )
 
     def prepare(self, context: ScoringContext) -> None:
@@ -251,7 +266,7 @@ class _SacrebleuMetric(BaseMetric, ABC):
     def signature(self, per_entry: Sequence[EntryScore]) -> str:
         nrefs = {int(e.detail.get("nrefs", 1)) for e in per_entry if e.detail.get("stats") is not None}
         self.metric.num_refs = (next(iter(nrefs)) if len(nrefs) == 1 else -1) if nrefs else 1
-        return self.metric.get_signature().format()
+        return str(self.metric.get_signature().format())
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         st = self._stats(per_entry)
@@ -316,7 +331,8 @@ class BleuMetric(_SacrebleuMetric):
 
         n = self.metric.max_ngram_order
         return float(BLEU.compute_bleu(
-            correct=list(stats[2:2 + n]), total=list(stats[2 + n:]), sys_len=int(stats[0]), ref_len=int(stats[1]),
+            correct=[int(c) for c in stats[2:2 + n]], total=[int(t) for t in stats[2 + n:]],
+            sys_len=int(stats[0]), ref_len=int(stats[1]),
             smooth_method=self.metric.smooth_method, smooth_value=self.metric.smooth_value,
             effective_order=True, max_ngram_order=n).score)
 
@@ -381,10 +397,17 @@ class LengthRatioMetric(BaseMetric):
     """``len(output) / len(reference)`` in characters (NFC); corpus = mean over entries with a reference."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.length_ratio", version="1", display_name="Length ratio", scale="0-inf",
-        role="length_ratio", label="Length ratio", validation="heuristic",
-        needs_reference=True, produces=("length_ratio",),
-        description="Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.",
+        id="core.length_ratio",
+        version="1",
+        display_name="Length ratio",
+        scale="0-inf",
+        role="length_ratio",
+        label="Length ratio",
+        validation="heuristic",
+        needs_reference=True,
+        produces=("length_ratio",),
+        description="Output length over reference length in characters; 1.0 is ideal. "
+                    "A diagnostic, not in the composite.",
     )
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
