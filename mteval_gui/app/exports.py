@@ -22,7 +22,13 @@ from mteval_gui.domain.runcard import RunCard
 from mteval_gui.errors import MtevalError
 from mteval_gui.io.judgments import write_allowlist, write_judgments
 from mteval_gui.io.writers import entry_record, output_record, write_table
-from mteval_gui.scoring.runcard import RESULT_CSV_COLUMNS, RunCardInvalid, results_table, validate_run_card, write_run_card
+from mteval_gui.scoring.runcard import (
+    RESULT_CSV_COLUMNS,
+    RunCardInvalid,
+    results_table,
+    validate_run_card,
+    write_run_card,
+)
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.judgments import export_log

@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mteval_gui.app.metrics import run_metrics
 from mteval_gui.cards import error_categories, try_load_card
@@ -110,7 +110,7 @@ def categories_for_run(ws: Workspace, run_id: str) -> tuple[str, ...]:
 
 def category_problems(ws: Workspace, j: Judgment, cache: dict[str, tuple[str, ...]]) -> list[str]:
     spans = judgment_spans(j)
-    used = {s.get("category") for s in spans or () if isinstance(s, dict) and isinstance(s.get("category"), str)}
+    used = {c for s in spans or () if isinstance(s, dict) and isinstance(c := s.get("category"), str)}
     if not used or not repo.run_exists(ws, j.run_id):
         return []
     if j.run_id not in cache:
@@ -541,9 +541,9 @@ def fst_audit(ws: Workspace, run_ids: Sequence[str]) -> FstAudit:
     """FST false-rejection rate and allowlist from the current Task C judgments."""
     _require_runs(ws, run_ids)
     answers = [
-        WordAnswer((j.run_id, j.entry_id, j.payload.get("word")), j.payload.get("word"), j.reviewer_id,
-                   j.payload.get("valid"), j.payload.get("kind"))
+        WordAnswer((j.run_id, j.entry_id, word), word, j.reviewer_id, j.payload.get("valid"), j.payload.get("kind"))
         for run_id in run_ids for j in current_judgments(ws, run_id=run_id, task="C")
+        if isinstance(word := j.payload.get("word"), str)  # recorded task C judgments always name their word
     ]
     return _fst_audit(answers)
 
@@ -552,7 +552,7 @@ def allowlist_rows(audit: FstAudit) -> list[dict[str, Any]]:
     """The audit's allowlist in the shape of :func:`mteval_gui.io.judgments.write_allowlist`."""
     rows = []
     for row in audit.allowlist:
-        run_id, entry_id, _ = row["example"]  # type: ignore[misc]
+        run_id, entry_id, _ = cast("tuple[str, str | None, str]", row["example"])  # an occurrence of fst_audit
         rows.append({"word": row["word"], "kind": row["kind"], "occurrences": row["occurrences"],
                      "raters": row["raters"], "run_id": run_id, "entry_id": entry_id})
     return rows

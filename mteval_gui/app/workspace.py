@@ -17,8 +17,17 @@ from mteval_gui.paths import default_workspace_path
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.repo import (
-    NotFoundError, corpus_exists, get_corpus_info, get_entries, get_entry, get_output, get_run_info, list_corpora,
-    list_glossaries, list_runs, run_exists,
+    NotFoundError,
+    corpus_exists,
+    get_corpus_info,
+    get_entries,
+    get_entry,
+    get_output,
+    get_run_info,
+    list_corpora,
+    list_glossaries,
+    list_runs,
+    run_exists,
 )
 
 __all__ = [
