@@ -105,35 +105,76 @@ VERDICT_COLOURS = {
 }
 
 _CAVEATS = {
-    "source_copy": (QT_TRANSLATE_NOOP("labels", "Source copied"),
-                    QT_TRANSLATE_NOOP("labels", "At least half of the outputs are identical to their source: the system may not be translating at all.")),
-    "near_constant_output": (QT_TRANSLATE_NOOP("labels", "Near-constant output"),
-                             QT_TRANSLATE_NOOP("labels", "One output is reused for many different sources: scores can look better than the system is.")),
-    "length_deflation": (QT_TRANSLATE_NOOP("labels", "Outputs too short"),
-                         QT_TRANSLATE_NOOP("labels", "Outputs are much shorter than the references: content is probably missing.")),
-    "length_inflation": (QT_TRANSLATE_NOOP("labels", "Outputs too long"),
-                         QT_TRANSLATE_NOOP("labels", "Outputs are much longer than the references: the system may add text or explanations.")),
-    "small_sample": (QT_TRANSLATE_NOOP("labels", "Small sample"),
-                     QT_TRANSLATE_NOOP("labels", "Fewer than 30 entries: the scores and their confidence intervals are unreliable.")),
-    "errors_scored_empty": (QT_TRANSLATE_NOOP("labels", "Errors scored empty"),
-                            QT_TRANSLATE_NOOP("labels", "Some entries failed or have no output; they count as empty outputs in every metric (never dropped).")),
-    "comet_language_not_covered": (QT_TRANSLATE_NOOP("labels", "COMET not reliable"),
-                                   QT_TRANSLATE_NOOP("labels", "The COMET model's encoder was not trained on the target language: its score says little.")),
-    "comet_coverage_unknown": (QT_TRANSLATE_NOOP("labels", "COMET coverage unknown"),
-                               QT_TRANSLATE_NOOP("labels", "It is not known whether the COMET model covers the target language.")),
-    "metric_coverage_differs": (QT_TRANSLATE_NOOP("labels", "Coverage differs"),
-                                QT_TRANSLATE_NOOP("labels", "The compared runs were scored with different metrics: composites are not directly comparable.")),
+    "source_copy": (
+        QT_TRANSLATE_NOOP("labels", "Source copied"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "At least half of the outputs are identical to their source: the system may not be translating at all.",
+        ),
+    ),
+    "near_constant_output": (
+        QT_TRANSLATE_NOOP("labels", "Near-constant output"),
+        QT_TRANSLATE_NOOP(
+            "labels", "One output is reused for many different sources: scores can look better than the system is."
+        ),
+    ),
+    "length_deflation": (
+        QT_TRANSLATE_NOOP("labels", "Outputs too short"),
+        QT_TRANSLATE_NOOP("labels", "Outputs are much shorter than the references: content is probably missing."),
+    ),
+    "length_inflation": (
+        QT_TRANSLATE_NOOP("labels", "Outputs too long"),
+        QT_TRANSLATE_NOOP(
+            "labels", "Outputs are much longer than the references: the system may add text or explanations."
+        ),
+    ),
+    "small_sample": (
+        QT_TRANSLATE_NOOP("labels", "Small sample"),
+        QT_TRANSLATE_NOOP("labels", "Fewer than 30 entries: the scores and their confidence intervals are unreliable."),
+    ),
+    "errors_scored_empty": (
+        QT_TRANSLATE_NOOP("labels", "Errors scored empty"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "Some entries failed or have no output; they count as empty outputs in every metric (never dropped).",
+        ),
+    ),
+    "comet_language_not_covered": (
+        QT_TRANSLATE_NOOP("labels", "COMET not reliable"),
+        QT_TRANSLATE_NOOP(
+            "labels", "The COMET model's encoder was not trained on the target language: its score says little."
+        ),
+    ),
+    "comet_coverage_unknown": (
+        QT_TRANSLATE_NOOP("labels", "COMET coverage unknown"),
+        QT_TRANSLATE_NOOP("labels", "It is not known whether the COMET model covers the target language."),
+    ),
+    "metric_coverage_differs": (
+        QT_TRANSLATE_NOOP("labels", "Coverage differs"),
+        QT_TRANSLATE_NOOP(
+            "labels", "The compared runs were scored with different metrics: composites are not directly comparable."
+        ),
+    ),
 }
 
 # linter variant classes (Task B audit) -> what the class means, for tooltips
 _VARIANT_CLASSES = {
-    "LONG_VOWEL_MACRON": QT_TRANSLATE_NOOP("labels", "Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô)."),
-    "ORTHOGRAPHIC": QT_TRANSLATE_NOOP("labels", "Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis."),
+    "LONG_VOWEL_MACRON": QT_TRANSLATE_NOOP(
+        "labels", "Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô)."
+    ),
+    "ORTHOGRAPHIC": QT_TRANSLATE_NOOP(
+        "labels",
+        "Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis.",  # noqa: E501 - one literal, as pyside6-lupdate extracts it
+    ),
     "WORD_ORDER": QT_TRANSLATE_NOOP("labels", "The same words in another order."),
     "OPTIONAL_PARTICLE": QT_TRANSLATE_NOOP("labels", "A word present on one side only is an optional particle."),
     "LEMMA_SYNONYM": QT_TRANSLATE_NOOP("labels", "Synonymous lemmas with otherwise identical analyses."),
-    "PROGRESSIVE_AMBIGUITY": QT_TRANSLATE_NOOP("labels", "The output adds the progressive preverb ati- (English rarely decides the aspect)."),
-    "PROGRESSIVE_UNDERSPEC": QT_TRANSLATE_NOOP("labels", "The output drops the progressive preverb ati- of the reference (not acceptable)."),
+    "PROGRESSIVE_AMBIGUITY": QT_TRANSLATE_NOOP(
+        "labels", "The output adds the progressive preverb ati- (English rarely decides the aspect)."
+    ),
+    "PROGRESSIVE_UNDERSPEC": QT_TRANSLATE_NOOP(
+        "labels", "The output drops the progressive preverb ati- of the reference (not acceptable)."
+    ),
     "INCLUSIVE_EXCLUSIVE": QT_TRANSLATE_NOOP("labels", "Inclusive versus exclusive 'we', everything else identical."),
     "VOWEL_LENGTH": QT_TRANSLATE_NOOP("labels", "Long-vowel marks dropped (not acceptable)."),
 }
@@ -207,10 +248,20 @@ def verdict_colour(verdict: object) -> str | None:
     return VERDICT_COLOURS.get(str(verdict)) if verdict else None
 
 
-_ADEQUACY = (QT_TRANSLATE_NOOP("labels", "None"), QT_TRANSLATE_NOOP("labels", "Little"), QT_TRANSLATE_NOOP("labels", "Much"), QT_TRANSLATE_NOOP("labels", "Most"),
-             QT_TRANSLATE_NOOP("labels", "All"))
-_FLUENCY = (QT_TRANSLATE_NOOP("labels", "Incomprehensible"), QT_TRANSLATE_NOOP("labels", "Disfluent"), QT_TRANSLATE_NOOP("labels", "Non-native"),
-            QT_TRANSLATE_NOOP("labels", "Good"), QT_TRANSLATE_NOOP("labels", "Flawless"))
+_ADEQUACY = (
+    QT_TRANSLATE_NOOP("labels", "None"),
+    QT_TRANSLATE_NOOP("labels", "Little"),
+    QT_TRANSLATE_NOOP("labels", "Much"),
+    QT_TRANSLATE_NOOP("labels", "Most"),
+    QT_TRANSLATE_NOOP("labels", "All"),
+)
+_FLUENCY = (
+    QT_TRANSLATE_NOOP("labels", "Incomprehensible"),
+    QT_TRANSLATE_NOOP("labels", "Disfluent"),
+    QT_TRANSLATE_NOOP("labels", "Non-native"),
+    QT_TRANSLATE_NOOP("labels", "Good"),
+    QT_TRANSLATE_NOOP("labels", "Flawless"),
+)
 
 
 def adequacy_labels() -> dict[int, str]:

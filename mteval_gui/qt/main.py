@@ -101,8 +101,12 @@ def run(argv: Sequence[str]) -> int:
             path = default_workspace_path()
         else:
             answer = QMessageBox.question(
-                window, QCoreApplication.translate("MainWindow", "Welcome"),
-                QCoreApplication.translate("MainWindow", "This is the first start. Open the demo workspace (Plains Cree and Ewe examples)?"))
+                window,
+                QCoreApplication.translate("MainWindow", "Welcome"),
+                QCoreApplication.translate(
+                    "MainWindow", "This is the first start. Open the demo workspace (Plains Cree and Ewe examples)?"
+                ),
+            )
             if answer == QMessageBox.StandardButton.Yes:
                 window.open_demo()
             else:

@@ -62,4 +62,9 @@ class ProgressPanel(QWidget):
 
 def progress_fields(p: Any) -> tuple[int, int, str, str]:
     """(done, total, stage, message) of a scoring or import progress object."""
-    return int(getattr(p, "done", 0)), int(getattr(p, "total", 0)), str(getattr(p, "stage", "")), str(getattr(p, "message", ""))
+    return (
+        int(getattr(p, "done", 0)),
+        int(getattr(p, "total", 0)),
+        str(getattr(p, "stage", "")),
+        str(getattr(p, "message", "")),
+    )

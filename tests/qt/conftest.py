@@ -83,8 +83,7 @@ def make_small_workspace(path):
     """A workspace with one Cree corpus (5 entries) and two runs, through the store API."""
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
-    from mteval_gui.store import Workspace
-    from mteval_gui.store import repo
+    from mteval_gui.store import Workspace, repo
 
     ws = Workspace(path)
     corpus = Corpus(corpus_id="mini", language_pair=LanguagePair(source="eng", target="crk"),

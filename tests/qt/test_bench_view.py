@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from PySide6.QtCore import Qt
 
 from mteval_gui.app.bench import list_benchmark_runs, read_responses, save_benchmark_run, score_suite

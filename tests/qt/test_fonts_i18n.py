@@ -26,7 +26,10 @@ def test_french_translation_loads(qapp):
     assert t.load(str(qm_path("fr")))
     QCoreApplication.installTranslator(t)
     try:
-        assert QCoreApplication.translate("labels", "pending speaker review") == "en attente de validation par des locuteurs"
+        assert (
+            QCoreApplication.translate("labels", "pending speaker review")
+            == "en attente de validation par des locuteurs"
+        )
         assert QCoreApplication.translate("RatingsPanel", "Adequacy") == "Adéquation"
     finally:
         QCoreApplication.removeTranslator(t)

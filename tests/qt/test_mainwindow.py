@@ -10,11 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
-from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.app.preferences import AppSettings
+from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.main import build_window
 from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
 
 
 @pytest.fixture
@@ -332,7 +331,11 @@ def test_selected_rating_buttons_never_clip_at_the_minimum_window_size(window, s
 def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
     view = window.runs_view
     assert view.showing_empty and view.empty_view.title.text() == "No workspace open"
-    assert [b.text() for b in view.empty_view.buttons] == ["New workspace…", "Open workspace…", "Open the demo workspace"]
+    assert [b.text() for b in view.empty_view.buttons] == [
+        "New workspace…",
+        "Open workspace…",
+        "Open the demo workspace",
+    ]
     window.open_workspace(tmp_path / "new.sqlite")
     assert view.showing_empty and view.empty_view.title.text() == "First steps"
     assert "Import a corpus" in view.empty_view.text.text() and "Score" in view.empty_view.text.text()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from mteval_gui.app.settings import load_settings, scoring_options_for
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.reviewers_dialog import ReviewersDialog
-from mteval_gui.app.settings import load_settings, scoring_options_for
 from mteval_gui.qt.settings_dialog import SettingsDialog
 from mteval_gui.store import judgments as jstore
 
