@@ -538,11 +538,6 @@ class BenchmarkTab(Page):
         row = self.selected_row()
         return row.result if row else None
 
-    def select_model(self, key: str) -> None:
-        row = self.models_model.row_of(key)
-        if row is not None:
-            self.models_view.setCurrentIndex(self.models_model.index(row, 0))
-
     # ----- actions -----------------------------------------------------------------------------
     def choose_and_score(self) -> None:
         suite = ""

@@ -184,10 +184,6 @@ class EntriesModel(QAbstractTableModel):
         self.endResetModel()
         self.order_changed.emit()
 
-    @property
-    def custom_order(self) -> bool:
-        return self._custom is not None
-
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(self._visible):
             return

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from mteval_gui.app.runs import RunRow
 from mteval_gui.qt.page import EmptyState, Page
-from mteval_gui.qt.runs_model import RUN_ID_ROLE, RunsModel
+from mteval_gui.qt.runs_model import RunsModel
 
 
 class RunsView(Page):
@@ -182,9 +182,6 @@ class RunsView(Page):
         self.open_button.setEnabled(bool(ids) and same_corpus)
         self.score_button.setEnabled(bool(ids))
         self.compare_button.setEnabled(len(ids) >= 2 and same_corpus)
-
-    def run_id_at(self, row: int) -> str:
-        return self.model.index(row, 0).data(RUN_ID_ROLE)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt override)
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected_run_ids():
