@@ -61,6 +61,13 @@ class RunStatistics:
     def quantity(self, key: str) -> Quantity | EntryStats | None:
         return self.composite if key == "composite" else self.stats.get(key)
 
+    def present(self, key: str) -> Quantity | EntryStats:
+        """The quantity of a key the run is known to have (KeyError otherwise)."""
+        q = self.quantity(key)
+        if q is None:
+            raise KeyError(key)
+        return q
+
 
 _CACHE_SIZE = 64  # runs whose statistics are kept (a 1,563-entry run: a few hundred kilobytes)
 _cache: OrderedDict[tuple[Any, ...], RunStatistics] = OrderedDict()
@@ -222,19 +229,19 @@ def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str,
     for r in names:
         resampled[r], scores[r] = {}, {}
         for k in metrics:
-            q = stats[r].quantity(k)
-            vals = bootstrap_values(q, n_bootstrap=trials, seed=seed)  # type: ignore[arg-type]
+            q = stats[r].present(k)
+            vals = bootstrap_values(q, n_bootstrap=trials, seed=seed)
             resampled[r][k] = vals
             lo, hi = interval_of(vals)
-            score = stats[r].card["scores"].get("composite") if k == "composite" else q.point()  # type: ignore[union-attr]
+            score = stats[r].card["scores"].get("composite") if k == "composite" else q.point()
             scores[r][k] = (score, lo, hi)
             done += 1
             _report(on_progress, done, total, "intervals")
-    base_q = {k: base.quantity(k) for k in metrics}
-    systems = {r: {k: stats[r].quantity(k) for k in metrics} for r in names if r != baseline}
+    base_q = {k: base.present(k) for k in metrics}
+    systems = {r: {k: stats[r].present(k) for k in metrics} for r in names if r != baseline}
     results: dict[str, dict[str, PairedResult]] = {}
     for r, qs in systems.items():  # one system at a time, for the progress
-        results.update(compare_many(base_q, {r: qs}, test=test, trials=trials, seed=seed,  # type: ignore[arg-type]
+        results.update(compare_many(base_q, {r: qs}, test=test, trials=trials, seed=seed,
                                     resampled={r: resampled[r]}, baseline_resampled=resampled[baseline]))
         done += len(metrics)
         _report(on_progress, done, total, "paired tests")

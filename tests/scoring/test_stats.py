@@ -192,8 +192,8 @@ def test_paired_test_with_given_resamples_equals_resampling_the_pair():
     b = EntryStats.mean(list(rng.random(80)))
     for test in ("ar", "bootstrap"):
         plain = paired_test(a, b, test=test, trials=200, seed=9)
-        given = paired_test(a, b, test=test, trials=200, seed=9,
-                            deltas=bootstrap_values(b, n_bootstrap=200, seed=9) - bootstrap_values(a, n_bootstrap=200, seed=9))
+        deltas = bootstrap_values(b, n_bootstrap=200, seed=9) - bootstrap_values(a, n_bootstrap=200, seed=9)
+        given = paired_test(a, b, test=test, trials=200, seed=9, deltas=deltas)
         assert given.as_dict() == plain.as_dict()
     many = compare_many({"m": a}, {"s": {"m": b}}, trials=200, seed=9, holm_correction=True,
                         resampled={"s": {"m": bootstrap_values(b, n_bootstrap=200, seed=9)}},
