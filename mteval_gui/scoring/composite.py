@@ -26,7 +26,6 @@ from mteval_gui.errors import MtevalError
 from mteval_gui.text import match_key
 
 if TYPE_CHECKING:
-    import numpy as np
     from numpy.typing import NDArray
 
 PROFILE_A: dict[str, float] = {
