@@ -34,7 +34,6 @@ from mteval_gui.app.models import (
 from mteval_gui.paths import extra_install_hint
 
 
-
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("models", help="list and download optional neural models (COMET, embeddings)")
     sub = p.add_subparsers(dest="models_command", metavar="ACTION")

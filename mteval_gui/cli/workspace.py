@@ -313,10 +313,10 @@ def cmd_list_runs(args: argparse.Namespace, ws: Any) -> int:
         from mteval_gui.app.runs import load_run_rows
 
         shown = {r.run_id: r for r in load_run_rows(ws, args.corpus_id)}
-        rows = [{**row, "status_display": shown[row["run_id"]].status_display,
+        json_rows = [{**row, "status_display": shown[row["run_id"]].status_display,
                  "freshness": shown[row["run_id"]].freshness, "stale_reasons": shown[row["run_id"]].stale_reasons,
                  "settings_changes": shown[row["run_id"]].settings_changes} for row in list_runs(ws, args.corpus_id)]
-        print(json.dumps(rows, ensure_ascii=False, indent=1, default=str))
+        print(json.dumps(json_rows, ensure_ascii=False, indent=1, default=str))
         return 0
     rows, header, notes = _runs_table(ws, args.corpus_id)
     print_table(rows, header)

@@ -408,7 +408,7 @@ def _decompressing(raw: _Slice, member: str, magic: bytes, label: str) -> io.IOB
         except ImportError as exc:
             raise InstallError(f"{label}: {member} is zstd-compressed; install the 'zstandard' package "
                                "or give the .hfstol files directly") from exc
-        return zstandard.ZstdDecompressor().stream_reader(raw)  # type: ignore[no-any-return]
+        return zstandard.ZstdDecompressor().stream_reader(raw)
     return raw
 
 
