@@ -337,14 +337,6 @@ def read_card(path: str | Path, *, source: CardSource | None = None, plugins: Pl
     return CardInfo(card.code, path, digest, card, tuple(_semantic_problems(card, stem, plugins)), source)
 
 
-def card_paths(directory: str | Path | None = None) -> list[Path]:
-    """The card files (``*.json``, regular files) of one folder (default: the bundled one)."""
-    d = cards_dir(directory)
-    if not d.is_dir():
-        return []
-    return sorted(p for p in d.glob("*.json") if p.is_file())
-
-
 @dataclass
 class CardReport:
     """Every card file of every source, the card used for each code, problems and notes."""

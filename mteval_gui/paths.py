@@ -40,6 +40,24 @@ def resources_dir() -> Path:
     return _bundled("resources")
 
 
+def bundled_fonts_dir() -> Path:
+    """Fonts shipped with a bundle (``resources/fonts``; absent in a checkout or a wheel)."""
+    return resources_dir() / "fonts"
+
+
+def is_frozen() -> bool:
+    """Whether this is the PyInstaller bundle (no pip, no optional extras inside)."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def extra_install_hint(extra: str) -> str:
+    """How to get optional extra ``extra``: the pip command, and in a bundle that the bundle lacks it."""
+    command = f"pip install 'mteval-gui[{extra}]'"
+    if is_frozen():
+        return f"this bundle does not include it; install mteval-gui with pip instead: {command}"
+    return command
+
+
 def schemas_dir() -> Path:
     return resources_dir() / "schemas"
 

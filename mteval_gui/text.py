@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
+from functools import lru_cache
 
 NORMALISATION_POLICY = {
     "unicode": "NFC",
@@ -38,6 +39,12 @@ def collapse_ws(s: str) -> str:
 def match_key(s: str | None) -> str:
     if not s:
         return ""
+    return _match_key(s)
+
+
+@lru_cache(maxsize=1 << 17)
+def _match_key(s: str) -> str:
+    # memoised: references, sources and output words are keyed again by every metric and run
     return collapse_ws(nfc(s)).casefold()
 
 
@@ -60,13 +67,19 @@ def word_tokens(s: str | None) -> list[str]:
     """Word tokens of SPEC §2 (NFC applied first)."""
     if not s:
         return []
+    return list(_word_tokens(s))
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_tokens(s: str) -> tuple[str, ...]:
+    # memoised (as a tuple; callers get a fresh list): texts are tokenised by several metrics
     out = []
     for raw in nfc(s).split():
         tok = strip_edges(raw)
         if not tok or _NUMERIC.match(tok):
             continue
         out.append(tok)
-    return out
+    return tuple(out)
 
 
 def fst_form(token: str) -> str:
@@ -104,9 +117,22 @@ def folded_key(s: str | None, folds: Mapping[str, str] | None) -> str:
     k = match_key(s)
     if not folds:
         return k
-    lowered = {match_key(a): match_key(b) for a, b in folds.items() if a}
-    # fold both the original and casefolded look-alikes
-    merged = dict(lowered)
-    for a, b in folds.items():
+    return _apply_ordered(k, _key_folds(tuple(folds.items())))
+
+
+@lru_cache(maxsize=64)
+def _key_folds(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The folds ``folded_key`` applies to a match key, longest source first (as ``apply_folds``):
+    the casefolded look-alikes, then the original ones (a card's folds are fixed for a job)."""
+    merged = {match_key(a): match_key(b) for a, b in items if a}
+    for a, b in items:
         merged.setdefault(nfc(a), nfc(b))
-    return apply_folds(k, merged)
+    return tuple((nfc(a), nfc(merged[a])) for a in sorted(merged, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1 << 16)
+def _apply_ordered(s: str, folds: tuple[tuple[str, str], ...]) -> str:
+    s = nfc(s)
+    for src, dst in folds:
+        s = s.replace(src, dst)
+    return s

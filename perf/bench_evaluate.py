@@ -7,7 +7,7 @@ compares NFC text, sacrebleu the text as given). Timed, alternately, ``--repeat`
 - ``sacrebleu test.ewe -i hyp -m bleu chrf ter --chrf-word-order 2`` (three metrics, no
   intervals);
 - ``mteval evaluate --corpus test.fr --ref test.ewe --run hyp --lang ewe`` (every metric
-  that applies to Ewe, 1,000-resample intervals, the run card).
+  that applies to Ewe, 1,000-resample intervals, the run card; both cores by default).
 
 Prints wall and CPU seconds and their ratio, checks that BLEU, chrF++ and TER agree to the
 4 decimals sacrebleu prints, and with ``--phases`` times where ``mteval evaluate`` spends
@@ -137,7 +137,7 @@ def main() -> None:
         print("  values: " + ", ".join(f"{n} {sb_scores[n]} / {round(ours[k], 4)}" for n, k in pairs)
               + ("  (identical)" if same else "  DIFFERENT"))
         if args.phases:
-            _phases(mt_argv)
+            _phases([*mt_argv, "--workers", "1"])  # one process, so that every metric call is timed here
         if not same:
             sys.exit(1)
 

@@ -77,7 +77,9 @@ def main() -> int:
     print(f"read+check suite ({n} tests):      {1000 * t_suite:8.1f} ms")
     print(f"score {n} tests:                   {1000 * t_score:8.1f} ms  ({n / t_score:,.0f} tests/s)")
     print(f"store result / read it back:       {1000 * t_save:8.1f} ms / {1000 * t_load:.1f} ms")
-    print(f"Ewe quality, {len(lines)} lines:         {1000 * t_quality:8.1f} ms  ({len(lines) / t_quality:,.0f} lines/s)")
+    print(
+        f"Ewe quality, {len(lines)} lines:         {1000 * t_quality:8.1f} ms  ({len(lines) / t_quality:,.0f} lines/s)"
+    )
     return 0
 
 

@@ -66,7 +66,9 @@ def fresh_metric(analyzer: Analyzer) -> FstAcceptanceMetric:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("MTEVAL_SHARED", REPO.parent / "shared")) / "data")
+    ap.add_argument(
+        "--shared", type=Path, default=Path(os.environ.get("MTEVAL_SHARED", REPO.parent / "shared")) / "data"
+    )
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     path = args.shared / "crk" / "fst" / STRICT
@@ -79,7 +81,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         ws = Workspace(Path(tmp) / "bench.sqlite")
-        for r in range(args.repeat):
+        for _ in range(args.repeat):
             parse_analysis.cache_clear()
             an = Analyzer.load(path)
             m = fresh_metric(an)
@@ -94,7 +96,7 @@ def main() -> int:
         an.persistent_cache = factory(an.sha256)
         score_all(fresh_metric(an), runs)
         factory.flush()
-        for r in range(args.repeat):
+        for _ in range(args.repeat):
             parse_analysis.cache_clear()
             an2 = Analyzer.load(path, cache=WorkspaceFstCache(ws, an.sha256))
             w, secs = score_all(fresh_metric(an2), runs)

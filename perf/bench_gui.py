@@ -140,9 +140,9 @@ def _use_thread_scoring(window) -> None:
 
 
 def bench_entries(n: int) -> None:
+    from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
-    from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.store import Workspace, repo
 
     home = Path(tempfile.mkdtemp(prefix="bench-gui-"))
@@ -154,12 +154,16 @@ def bench_entries(n: int) -> None:
     entries, outputs = [], []
     for i in range(n):
         ref = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 6)))
-        out = ref if rng.random() < 0.3 else " ".join(w if rng.random() < 0.7 else rng.choice(vocab) for w in ref.split())
+        out = (
+            ref if rng.random() < 0.3 else " ".join(w if rng.random() < 0.7 else rng.choice(vocab) for w in ref.split())
+        )
         entries.append(Entry(id=str(i), source=f"source sentence {i}", reference=ref, difficulty=rng.randint(1, 5)))
         outputs.append(Output(id=str(i), predicted=out))
     ws = Workspace(db)
     t = time.perf_counter()
-    repo.add_corpus(ws, Corpus(corpus_id="big", language_pair=LanguagePair(source="eng", target="crk"), entries=entries))
+    repo.add_corpus(
+        ws, Corpus(corpus_id="big", language_pair=LanguagePair(source="eng", target="crk"), entries=entries)
+    )
     repo.add_run(ws, Run(meta=RunMeta(run_id="big-run", model_slug="synthetic"), corpus_id="big", outputs=outputs))
     print(f"import {n} entries: {time.perf_counter() - t:.1f} s")
     t = time.perf_counter()
@@ -185,8 +189,10 @@ def bench_entries(n: int) -> None:
     app.processEvents()
     opened = time.perf_counter() - t
     stalls = meter.stop()
-    print(f"open the entries of a {n}-entry run (load in a worker thread + model + first paint): {opened * 1000:.0f} ms; "
-          f"meanwhile {_fmt(stalls)}")
+    print(
+        f"open the entries of a {n}-entry run (load in a worker thread + model + first paint): {opened * 1000:.0f} ms; "
+        f"meanwhile {_fmt(stalls)}"
+    )
     from mteval_gui.app.entries import load_entry_frame
 
     ws2 = window.ws

@@ -21,9 +21,52 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mteval_gui.app.imports import import_corpus_file, import_run_file  # noqa: E402
 from mteval_gui.store import Workspace, repo  # noqa: E402
 
-WORDS = ("nipâw mîcisow pimohtêw takohtêw nikamow apiw pîhtokêw kîwêw atoskêw pimâtisiw wâpamêw "
-         "ê-nipât kinipân nititwân kisipwêhtân akpe ŋdi woezɔ ɖevi aƒeme suku agbalẽ tsi asime").split()
-ENGLISH = "he she sleeps eats walks arrives sings sits enters goes home works lives sees the a water market".split()
+WORDS = [
+    "nipâw",
+    "mîcisow",
+    "pimohtêw",
+    "takohtêw",
+    "nikamow",
+    "apiw",
+    "pîhtokêw",
+    "kîwêw",
+    "atoskêw",
+    "pimâtisiw",
+    "wâpamêw",
+    "ê-nipât",
+    "kinipân",
+    "nititwân",
+    "kisipwêhtân",
+    "akpe",
+    "ŋdi",
+    "woezɔ",
+    "ɖevi",
+    "aƒeme",
+    "suku",
+    "agbalẽ",
+    "tsi",
+    "asime",
+]
+ENGLISH = [
+    "he",
+    "she",
+    "sleeps",
+    "eats",
+    "walks",
+    "arrives",
+    "sings",
+    "sits",
+    "enters",
+    "goes",
+    "home",
+    "works",
+    "lives",
+    "sees",
+    "the",
+    "a",
+    "water",
+    "market",
+]
 
 
 def generate(directory: Path, n: int, fmt: str, seed: int = 7) -> tuple[Path, Path | None, Path]:
@@ -34,7 +77,10 @@ def generate(directory: Path, n: int, fmt: str, seed: int = 7) -> tuple[Path, Pa
     if fmt == "jsonl":
         corpus = directory / "bench.jsonl"
         with corpus.open("w", encoding="utf-8") as fh:
-            fh.write(json.dumps({"corpus": {"corpus_id": "bench", "language_pair": {"source": "eng", "target": "crk"}}}) + "\n")
+            fh.write(
+                json.dumps({"corpus": {"corpus_id": "bench", "language_pair": {"source": "eng", "target": "crk"}}})
+                + "\n"
+            )
             for i in range(n):
                 rec = {"id": f"e{i:06d}", "source": srcs[i], "reference": refs[i], "difficulty": 1 + i % 5,
                        "domain": "bench"}

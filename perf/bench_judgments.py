@@ -23,9 +23,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from mteval_gui.app.review import validation_study  # noqa: E402
 from mteval_gui.domain.judgments import Judgment, Reviewer  # noqa: E402
 from mteval_gui.io.judgments import read_judgments, write_judgments  # noqa: E402
-from mteval_gui.app.review import validation_study  # noqa: E402
 from mteval_gui.store import Workspace  # noqa: E402
 from mteval_gui.store import judgments as J  # noqa: E402
 
@@ -62,7 +62,9 @@ def main() -> None:
                 for rid in RATERS:
                     a = int(np.clip(round(1 + 4 * quality[r, e] + rng.normal(0, 0.6)), 1, 5))
                     t0 = time.perf_counter()
-                    J.record_judgment(ws, Judgment(reviewer_id=rid, run_id=f"run{r}", entry_id=f"e{e}", adequacy=a, fluency=a))
+                    J.record_judgment(
+                        ws, Judgment(reviewer_id=rid, run_id=f"run{r}", entry_id=f"e{e}", adequacy=a, fluency=a)
+                    )
                     latencies.append(time.perf_counter() - t0)
         lat = sorted(latencies)
         print(f"record: {len(lat)} judgments, median {statistics.median(lat) * 1000:.2f} ms, "
@@ -92,8 +94,11 @@ def main() -> None:
         t0 = time.perf_counter()
         study = validation_study(ws, runs, n_bootstrap=1000)
         t1 = time.perf_counter()
-        print(f"study: {args.runs} runs x {args.entries} entries x 3 raters, {args.metrics} metrics, B=1000: {t1 - t0:.2f} s "
-              f"(alpha adequacy {study.agreement['adequacy'].alpha:.3f})")
+        print(
+            f"study: {args.runs} runs x {args.entries} entries x 3 raters, {args.metrics} metrics, B=1000: "
+            f"{t1 - t0:.2f} s "
+            f"(alpha adequacy {study.agreement['adequacy'].alpha:.3f})"
+        )
         ws.close()
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from mteval_gui.cards import try_load_card
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
+from mteval_gui.errors import MtevalError
 from mteval_gui.scoring.plugins import EntryInput, ScoringContext, instantiate, metrics_for
 from mteval_gui.scoring.runner import ScoringRequest, score_run
 
@@ -37,8 +38,11 @@ def main() -> None:
     nfc = lambda s: unicodedata.normalize("NFC", s)  # noqa: E731
     src = [nfc(x) for x in _lines(folder / "test.fr")]
     ref = [nfc(x) for x in _lines(folder / "test.ewe")]
-    corpus = Corpus(corpus_id="mafand-fr-ewe", language_pair=LanguagePair(source="fra", target="ewe"),
-                    entries=[Entry(id=str(i + 1), source=s, reference=r) for i, (s, r) in enumerate(zip(src, ref))])
+    corpus = Corpus(
+        corpus_id="mafand-fr-ewe",
+        language_pair=LanguagePair(source="fra", target="ewe"),
+        entries=[Entry(id=str(i + 1), source=s, reference=r) for i, (s, r) in enumerate(zip(src, ref, strict=True))],
+    )
     card, source_card = try_load_card("ewe"), try_load_card("fra")
     systems = sorted(p.stem for p in (folder / "predictions").glob("*_fr_ewe_*.txt"))
     if args.systems:
@@ -62,7 +66,10 @@ def main() -> None:
           f"{total_entries / total_time:.0f} entries/s overall")
     if args.per_metric:
         hyps = _lines(folder / "predictions" / f"{systems[0]}.txt")
-        items = [EntryInput(i, e, Output(id=e.id, predicted=nfc(h))) for i, (e, h) in enumerate(zip(corpus.entries, hyps))]
+        items = [
+            EntryInput(i, e, Output(id=e.id, predicted=nfc(h)))
+            for i, (e, h) in enumerate(zip(corpus.entries, hyps, strict=True))
+        ]
         ctx = ScoringContext(source_lang="fra", target_lang="ewe", target_card=card, source_card=source_card)
         print(f"\nper metric on {systems[0]}:")
         for ref_ in metrics_for(card, exclude=args.exclude):
@@ -71,7 +78,7 @@ def main() -> None:
                 if m.info.heavy:
                     continue
                 m.prepare(ctx)
-            except Exception as exc:  # metrics that cannot run here are listed, not timed
+            except (MtevalError, ImportError, OSError) as exc:  # metrics that cannot run here are listed, not timed
                 print(f"  {ref_.id:<24} not run ({type(exc).__name__}: {str(exc)[:60]})")
                 continue
             t = time.perf_counter()

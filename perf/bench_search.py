@@ -48,8 +48,16 @@ def build(path: Path, n: int) -> tuple[Workspace, float, list[str]]:
     rng = random.Random(7)
     ws = Workspace(path)
     entries = [make_entry(str(i), sentence(rng, 8), sentence(rng, 6)) for i in range(n)]
-    corpus = Corpus.model_construct(corpus_id="big", version="1", language_pair=LanguagePair(source="eng", target="crk"),
-                                    license=None, attribution=None, description=None, metadata={}, entries=entries)
+    corpus = Corpus.model_construct(
+        corpus_id="big",
+        version="1",
+        language_pair=LanguagePair(source="eng", target="crk"),
+        license=None,
+        attribution=None,
+        description=None,
+        metadata={},
+        entries=entries,
+    )
     runs = []
     t0 = time.perf_counter()
     repo.add_corpus(ws, corpus)
@@ -67,7 +75,9 @@ def frame_of(ws: Workspace, runs: list[str]) -> EntryFrame:
                        np.array(cols["reference"], dtype=object), np.full(len(cols["entry_id"]), np.nan))
     for r in runs:
         out = repo.output_columns(ws, r, ("predicted", "error"))
-        frame.runs.append(RunColumns(r, r, np.array(out["predicted"], dtype=object), np.array(out["error"], dtype=object)))
+        frame.runs.append(
+            RunColumns(r, r, np.array(out["predicted"], dtype=object), np.array(out["error"], dtype=object))
+        )
     return frame
 
 
@@ -93,8 +103,10 @@ def main() -> None:
         t_index = time.perf_counter() - t0
         ws.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         size1 = (Path(tmp) / "ws.sqlite").stat().st_size
-        print(f"import of {args.n:,} entries and 2 runs: {t_import:.2f} s; first search (indexes them): {t_index:.2f} s;"
-              f" workspace {size0 / 1e6:.0f} MB -> {size1 / 1e6:.0f} MB with the index")
+        print(
+            f"import of {args.n:,} entries and 2 runs: {t_import:.2f} s; first search (indexes them): {t_index:.2f} s;"
+            f" workspace {size0 / 1e6:.0f} MB -> {size1 / 1e6:.0f} MB with the index"
+        )
         frame = frame_of(ws, runs)
         t0 = time.perf_counter()
         filter_mask(frame, EntryFilter(text=QUERIES[0]))

@@ -25,6 +25,26 @@ def _settle(app, rounds: int = 5) -> None:
         app.processEvents()
 
 
+def _mark_spans(editor) -> None:
+    """Mark the output's first word a minor spelling error and its last a major addition, as keys would."""
+    from PySide6.QtGui import QTextCursor
+
+    text = editor.output
+    words = text.split()
+    if len(words) < 2:
+        return
+    cur = editor.text.textCursor()
+    for (start, end), severity, category in (((0, len(words[0])), "minor", "spelling"),
+                                             ((text.rindex(words[-1]), len(text)), "major", "addition")):
+        cur.setPosition(start)
+        cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        editor.text.setTextCursor(cur)
+        editor.mark(severity)
+        editor.set_category(category)
+    editor.correction_edit.setText(" ".join(words[:-1]))
+    editor.commit_correction()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
@@ -81,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     window.tabs.setCurrentWidget(window.runs_view)
     window.runs_view.select_runs(crk_runs)
     shot("runs")
+    window.resize(window.minimumSizeHint())  # the ratings at the smallest window: no label clips
+    window.open_entries([flawed])
+    shot("ratings_minimum_size")
+    window.resize(1500, 920)
 
     window.open_entries([flawed])
     page = window.entries_page
@@ -88,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                   next((eid for eid in ids if _verdict(page, flawed, eid) == "MISS"), ids[1]))
     page.select_entry(target)
     shot("entries_review")
+    _mark_spans(page.ratings.span_editor)  # the demo reviewer marks two error spans and types a correction
+    shot("error_spans")
 
     window.open_entries(crk_runs)
     page.select_entry(target)
@@ -96,14 +122,17 @@ def main(argv: list[str] | None = None) -> int:
     compare = window.extra_tabs.get("compare")
     if compare is not None:
         window.compare_runs(crk_runs)
+        compare.compute_task.wait()  # computed in the background
         shot("compare")
     charts = window.extra_tabs.get("charts")
     if charts is not None:
         window.tabs.setCurrentWidget(charts)
         charts.set_corpus(runs[flawed]["corpus_id"])
         charts.set_kind("chrf")
+        charts.draw_task.wait()  # the values are read in the background
         shot("charts_chrf")
         charts.set_kind("composite")
+        charts.draw_task.wait()
         shot("charts_composite")
         charts.export(out / f"charts_composite{suffix}.svg")
     validation = window.extra_tabs.get("validation")
@@ -112,16 +141,22 @@ def main(argv: list[str] | None = None) -> int:
         idx = validation.corpus.findData(runs[flawed]["corpus_id"])
         validation.corpus.setCurrentIndex(max(idx, 0))
         validation.compute()
+        validation.study_task.wait()  # computed in the background
         shot("validation")
         corpus = runs[flawed]["corpus_id"]
         for key, page in (("audit_linter", validation.linter_audit), ("audit_fst", validation.fst_audit)):
             validation.pages.setCurrentWidget(page)
             page.scope.select(corpus, "", "demo-reviewer")  # shows the first item the reviewer left open
+            page.queue_task.wait()  # the queue is read in the background
             shot(key)
         validation.pages.setCurrentIndex(0)
 
+    window.open_workspace(home / "new-workspace.sqlite")  # an empty workspace: the first steps
+    window.tabs.setCurrentWidget(window.runs_view)
+    shot("first_steps")
+    window.open_workspace(db)
+
     from mteval_gui.qt.import_dialog import ImportDialog
-    from mteval_gui.store import Workspace
 
     bad = home / "broken-run.jsonl"
     bad.write_text('{"id": "1", "predicted": "atim"}\n{"id": 2, "predicted": \n{"id": "nope", "predicted": "x"}\n'
@@ -151,9 +186,16 @@ def _audit_answers(ws, run_ids: list[str]) -> None:
     from mteval_gui.store import judgments as jstore
 
     for item in review.linter_audit_queue(ws, run_ids)[:1]:
-        jstore.record_judgment(ws, Judgment(reviewer_id="demo-reviewer", run_id=item["run_id"], entry_id=item["entry_id"],
-                                            task="B", payload={"same_meaning": "Yes", "natural": "B better",
-                                                               "classes": item["classes"]}))
+        jstore.record_judgment(
+            ws,
+            Judgment(
+                reviewer_id="demo-reviewer",
+                run_id=item["run_id"],
+                entry_id=item["entry_id"],
+                task="B",
+                payload={"same_meaning": "Yes", "natural": "B better", "classes": item["classes"]},
+            ),
+        )
     answers = {"Edmonton": ("Yes", "Name"), "Cree": ("Yes", "Name"), "nipaw": ("No", None), "they": ("No", None),
                "sleep": ("No", None), "kinipan": ("Unsure", None)}
     for run_id, entry_id, word in review.fst_audit_queue(ws, run_ids):

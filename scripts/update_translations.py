@@ -63,8 +63,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not args.check:
         sources = sorted(str(p) for p in (REPO / "mteval_gui" / "qt").glob("*.py"))
-        subprocess.run(["pyside6-lupdate", *sources, "-no-obsolete", "-locations", "none", "-target-language", "fr_FR", "-ts", str(TS)],
-                       check=True)
+        subprocess.run(
+            [
+                "pyside6-lupdate",
+                *sources,
+                "-no-obsolete",
+                "-locations",
+                "none",
+                "-target-language",
+                "fr_FR",
+                "-ts",
+                str(TS),
+            ],
+            check=True,
+        )
         subprocess.run(["pyside6-lrelease", str(TS), "-qm", str(QM)], check=True)
     missing = untranslated()
     for m in missing:

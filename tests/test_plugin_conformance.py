@@ -2,10 +2,13 @@
 
 The list is built by discovery at collection time, so a metric added to a card or to the
 built-ins later is tested automatically. Each metric must: resolve; carry a well-formed
-MetricInfo; prepare on a tiny context (MetricUnavailable is an acceptable answer); score three
-tiny items into three JSON-serialisable EntryScores; aggregate them — and the same stored
-scores after a JSON round trip — into the same CorpusScore with a valid availability and
-keys from the run card's ``scores`` block or the metric's declared ``produces``.
+MetricInfo that declares what it produces; prepare on a tiny context (MetricUnavailable is an
+acceptable answer); score five tiny items (a missing reference, a provider error, an empty
+output among them) into five JSON-serialisable EntryScores that survive a JSON round trip;
+aggregate them — and the same stored scores after a JSON round trip — into the same
+CorpusScore with a valid availability and keys from the run card's ``scores`` block or the
+metric's declared ``produces`` (at least one of the latter). The Plains Cree metrics are
+checked once more with the real analyzers of the shared data.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from mteval_gui.scoring.plugins import (
     instantiate,
     resolve,
 )
+from tests.conftest import SHARED_DATA
 from tests.fst._support import build_tiny_hfstol
 
 SCALES = {"0-1", "0-100", "0-inf", "count"}
@@ -61,11 +65,15 @@ def _items() -> list[EntryInput]:
                expected_morphology={"nipâw": "nipâw+V+AI+Ind+3Sg"})
     e2 = Entry(id="e2", source="As he sleeps, {name}!", reference="ê-nipât, {name}!", difficulty=4)
     e3 = Entry(id="e3", source="Hello", reference=None)
+    e4 = Entry(id="e4", source="he arrives", reference=None)
+    e5 = Entry(id="e5", source="as I am", reference="ê-ayâyân")
     return [
         EntryInput(0, e1, Output(id="e1", predicted="nipâw atim", latency_s=1.2,
                                  usage=Usage(prompt_tokens=10, completion_tokens=3))),
         EntryInput(1, e2, Output(id="e2", predicted="Ê-nipât kotak {name}", raw_predicted="« Ê-nipât kotak {name} »")),
         EntryInput(2, e3, Output(id="e3", error="HTTP 503 from provider")),
+        EntryInput(3, e4, Output(id="e4", predicted="takohtêw")),
+        EntryInput(4, e5, Output(id="e5", predicted="")),
     ]
 
 
@@ -124,9 +132,27 @@ def test_metric_conformance(card_code, ref, is_builtin, tiny_analyzer, monkeypat
     assert namespace == ("core" if is_builtin else card_code)
     assert info.version and info.display_name and info.scale in SCALES
     assert isinstance(info.produces, tuple) and all(isinstance(k, str) and k for k in info.produces)
+    assert info.produces, "a metric declares the keys it produces"
+    _check_scoring(ref, info, _context(load_card(card_code), tiny_analyzer))
 
-    card = load_card(card_code)
-    ctx = _context(card, tiny_analyzer)
+
+def _crk_refs() -> list:
+    cm = _DISCOVERY.cards.get("crk")
+    if cm is None:
+        return []
+    return [pytest.param(ref, id=ref.id) for ref in cm.refs if ref.id not in cm.missing]
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("ref", _crk_refs())
+def test_crk_metric_conformance_with_the_real_analyzers(ref, monkeypatch, tmp_path):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(tmp_path / "no-installed-analyzers"))
+    analyzer = SHARED_DATA / "crk" / "fst" / "crk-strict-analyzer-for-dictionary.hfstol"
+    _check_scoring(ref, resolve(ref).info, _context(load_card("crk"), analyzer))
+
+
+def _check_scoring(ref: MetricRef, info: MetricInfo, ctx: ScoringContext) -> None:
     metric = instantiate(ref)
     try:
         metric.prepare(ctx)
@@ -142,6 +168,7 @@ def test_metric_conformance(card_code, ref, is_builtin, tiny_analyzer, monkeypat
         assert isinstance(e, EntryScore)
         _json_ok(e.to_json(), f"{ref.id} EntryScore")
         assert e.value is None or (isinstance(e.value, (int, float)) and math.isfinite(e.value))
+        assert EntryScore.from_json(json.loads(json.dumps(e.to_json()))).value == e.value
 
     cs = metric.aggregate(per, ctx)
     assert isinstance(cs, CorpusScore)
@@ -150,6 +177,7 @@ def test_metric_conformance(card_code, ref, is_builtin, tiny_analyzer, monkeypat
         assert isinstance(cs.reason, str) and cs.reason.strip()
     allowed = SCORE_KEYS | set(info.produces)
     assert set(cs.values) <= allowed, f"keys outside the run card scores and produces: {set(cs.values) - allowed}"
+    assert set(cs.values) & set(info.produces), f"none of the declared keys {info.produces} in {set(cs.values)}"
     _json_ok(cs.values, f"{ref.id} CorpusScore.values")
     _json_ok(cs.extra, f"{ref.id} CorpusScore.extra")
     for k, v in cs.values.items():

@@ -78,6 +78,7 @@ def test_the_language_of_the_plugin_is_not_shipped():
     assert not list(REPO.glob("eval_standards/kal*")) and not list((REPO / "mteval_gui").rglob("*kal_standard*"))
 
 
+@pytest.mark.slow
 def test_a_pip_installed_plugin_adds_a_linter_seen_by_the_run_card_and_the_entries_view(installed, tmp_path):
     home = tmp_path / "home"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(installed), str(REPO)]), "MTEVAL_HOME": str(home),

@@ -30,9 +30,7 @@ def stem(w: str) -> str:
     """Stem of one lower-case English word (see the module docstring)."""
     if len(w) <= 2:
         return w
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("ied") and len(w) > 4:
+    if w.endswith("ies") and len(w) > 4 or w.endswith("ied") and len(w) > 4:
         w = w[:-3] + "y"
     elif w.endswith("sses"):
         w = w[:-2]

@@ -132,12 +132,14 @@ def _read_json(path: Path, text: str, gd: GlossDictionary, defects: list[Defect]
             defects.append(Defect(name, None, f"{where} ({head}): no definition"))
             continue
         head = nfc(head).strip()
-        lemma, tags = None, ()
+        lemma: str | None = None
+        tags: tuple[str, ...] = ()
         analysis = e.get("analysis")
         if isinstance(analysis, list) and len(analysis) == 3 and isinstance(analysis[1], str):
             lemma = nfc(analysis[1])
             tags = tuple(str(t).strip("+") for t in (analysis[2] or []) if str(t).strip("+"))
-        info = e.get("linguistInfo") if isinstance(e.get("linguistInfo"), dict) else {}
+        found = e.get("linguistInfo")
+        info: dict[str, Any] = found if isinstance(found, dict) else {}
         wordclass = info.get("wordclass") if isinstance(info.get("wordclass"), str) else None
         entry = GlossEntry(head, defs, tags, wordclass, path.name)
         if head.endswith("-") and " " not in head:

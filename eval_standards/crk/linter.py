@@ -36,8 +36,9 @@ analysis, then the relations below. The classes that fired are listed with the v
 - ``INCLUSIVE_EXCLUSIVE`` (acceptable when the entry leaves clusivity open): 1Pl exclusive
   versus 12Pl inclusive (tags or pronouns of ``clusivity.tsv``), everything else identical.
 - ``VOWEL_LENGTH`` (not acceptable, diagnostic): the output word is the reference word with
-  long-vowel marks dropped and is not itself a valid word for the analyzer. Unmarked vowel length is not Standard Roman Orthography and loses
-  the length contrast, so such output is a MISS; the class tells the reviewer why.
+  long-vowel marks dropped and is not itself a valid word for the analyzer. Unmarked vowel length
+  is not Standard Roman Orthography and loses the length contrast, so such output is a MISS; the
+  class tells the reviewer why.
 
 When is an ambiguity open? English "we" does not say whether the hearer is included, and
 English rarely marks progressive aspect, so by default (``clusivity``/``progressive`` =
@@ -64,6 +65,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from eval_standards.crk.orthography import Orthography, Word, length_marks, unmark_length
@@ -137,7 +139,9 @@ class LintResult:
 
     def rank(self) -> tuple[int, int]:
         order = {EXACT: 0, EQUIVALENT: 1, MISS: 2, NO_OUTPUT: 3}
-        return order[self.verdict], len(self.classes) if self.verdict == EQUIVALENT else len(self.unpaired_output) + len(self.unpaired_reference)
+        return order[self.verdict], len(self.classes) if self.verdict == EQUIVALENT else len(
+            self.unpaired_output
+        ) + len(self.unpaired_reference)
 
     def to_detail(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -204,10 +208,6 @@ class CrkLinter:
         ati = self.lists.preverbs.get(PROGRESSIVE_PREVERB)
         self.ati_tag = ati.fst_tag if ati else "PV/ati"
 
-    @property
-    def has_analyzer(self) -> bool:
-        return self._analyse is not None
-
     def analyses(self, form: str) -> tuple[Analysis, ...]:
         if self._analyse is None or not form:
             return ()
@@ -266,8 +266,13 @@ class CrkLinter:
                 return None
             na, nb = len(a.preverbs) - len(pa), len(b.preverbs) - len(pb)
             if nb > na:
-                out.append(Finding(PROGRESSIVE_AMBIGUITY, openness.progressive,
-                                   f"output adds ati- (progressive): {b.raw} vs {a.raw}; {openness.progressive_reason}"))
+                out.append(
+                    Finding(
+                        PROGRESSIVE_AMBIGUITY,
+                        openness.progressive,
+                        f"output adds ati- (progressive): {b.raw} vs {a.raw}; {openness.progressive_reason}",
+                    )
+                )
             else:
                 out.append(Finding(PROGRESSIVE_UNDERSPEC, False,
                                    f"output drops the reference's ati- (progressive): {b.raw} vs {a.raw}"))
@@ -280,8 +285,13 @@ class CrkLinter:
             mb = tuple(self.lists.clusivity_tags.get(t, t) for t in b.tags)
             if ma != mb:
                 return None
-            out.append(Finding(INCLUSIVE_EXCLUSIVE, openness.clusivity,
-                               f"inclusive/exclusive 'we': {'+'.join(b.tags)} vs {'+'.join(a.tags)}; {openness.clusivity_reason}"))
+            out.append(
+                Finding(
+                    INCLUSIVE_EXCLUSIVE,
+                    openness.clusivity,
+                    f"inclusive/exclusive 'we': {'+'.join(b.tags)} vs {'+'.join(a.tags)}; {openness.clusivity_reason}",
+                )
+            )
         return out or None
 
     def _strip_ati(self, form: str) -> str:
@@ -315,24 +325,51 @@ class CrkLinter:
                                 f"output drops the reference's ati- (progressive): {p.form} vs {r.form}")]
         if (unmark_length(r.form) == unmark_length(p.form) and length_marks(p.form) < length_marks(r.form)
                 and not pa):
-            return [Finding(VOWEL_LENGTH, False,
-                            f"{' '.join(p.tokens)} lacks long-vowel marks ({r.form}); vowel length is distinctive in SRO")]
+            return [
+                Finding(
+                    VOWEL_LENGTH,
+                    False,
+                    f"{' '.join(p.tokens)} lacks long-vowel marks ({r.form}); vowel length is distinctive in SRO",
+                )
+            ]
         return None
 
     def _spelling(self, r: Word, p: Word, kind: str) -> list[Finding]:
         out: list[Finding] = []
         if kind == "same":
             if r.plain != p.plain:
-                out.append(Finding(LONG_VOWEL_MACRON, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: macron vs circumflex long vowels"))
+                out.append(
+                    Finding(
+                        LONG_VOWEL_MACRON,
+                        True,
+                        f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: macron vs circumflex long vowels",
+                    )
+                )
             if self.lists.fold_long_vowels(r.written) != self.lists.fold_long_vowels(p.written):
-                out.append(Finding(ORTHOGRAPHIC, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: {_spelling_note(r, p)}"))
+                out.append(
+                    Finding(ORTHOGRAPHIC, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: {_spelling_note(r, p)}")
+                )
             return out
         if ("long_vowel" in r.changes) != ("long_vowel" in p.changes):
-            out.append(Finding(LONG_VOWEL_MACRON, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: macron vs circumflex long vowels"))
+            out.append(
+                Finding(
+                    LONG_VOWEL_MACRON,
+                    True,
+                    f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: macron vs circumflex long vowels",
+                )
+            )
         if kind == "analysis":
-            out.append(Finding(ORTHOGRAPHIC, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: another form with the same analysis"))
+            out.append(
+                Finding(
+                    ORTHOGRAPHIC,
+                    True,
+                    f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: another form with the same analysis",
+                )
+            )
         elif self._convention_differs(r, p):
-            out.append(Finding(ORTHOGRAPHIC, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: {_spelling_note(r, p)}"))
+            out.append(
+                Finding(ORTHOGRAPHIC, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: {_spelling_note(r, p)}")
+            )
         return out
 
     def _convention_differs(self, r: Word, p: Word) -> bool:
@@ -383,18 +420,22 @@ class CrkLinter:
         for ri in free_r:
             op = self.lists.optional_particles.get(ref[ri].form)
             if op is not None:
-                findings.append(Finding(OPTIONAL_PARTICLE, True, f"reference has {ref[ri].form} ({op.gloss}): {op.condition}"))
+                findings.append(
+                    Finding(OPTIONAL_PARTICLE, True, f"reference has {ref[ri].form} ({op.gloss}): {op.condition}")
+                )
             else:
                 left_r.append(ri)
         for pi in free_p:
             op = self.lists.optional_particles.get(out[pi].form)
             if op is not None:
-                findings.append(Finding(OPTIONAL_PARTICLE, True, f"output adds {out[pi].form} ({op.gloss}): {op.condition}"))
+                findings.append(
+                    Finding(OPTIONAL_PARTICLE, True, f"output adds {out[pi].form} ({op.gloss}): {op.condition}")
+                )
             else:
                 left_p.append(pi)
         # 5. word order and per-pair spelling
         order = [pi for ri, pi, _, _ in sorted(pairs)]
-        if any(b < a for a, b in zip(order, order[1:])):
+        if any(b < a for a, b in pairwise(order)):
             findings.append(Finding(WORD_ORDER, True, "output order: " + " ".join(
                 out[pi].form for pi in sorted(pi for _, pi, _, _ in pairs)) + "; reference order: " + " ".join(
                 ref[ri].form for ri, _, _, _ in sorted(pairs))))
@@ -409,8 +450,7 @@ class CrkLinter:
         findings = _dedupe(findings)
         unpaired_r = [" ".join(ref[i].tokens) for i in left_r]
         unpaired_p = [" ".join(out[i].tokens) for i in left_p]
-        notes = [self._miss_note(ref[ri], out[pi]) for ri in left_r for pi in left_p]
-        notes = [n for n in notes if n]
+        notes = [n for n in (self._miss_note(ref[ri], out[pi]) for ri in left_r for pi in left_p) if n]
         if left_r or left_p:
             parts = []
             if unpaired_r:
@@ -500,11 +540,19 @@ class CrkLinterMetric(BaseMetric):
     """LYSS-eq for Plains Cree: EXACT / EQUIVALENT (with variant classes) / MISS / NO_OUTPUT."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="crk.lint", version="1", display_name="Cree linter (equivalent match)", scale="0-1",
-        role="equivalence_verdict", label="Cree linter", labels={"fr": "Vérificateur cri"}, validation="heuristic",
-        needs_reference=True, needs_fst=False, produces=("equivalent_match_rate", "equivalent_matches"),
+        id="crk.lint",
+        version="1",
+        display_name="Cree linter (equivalent match)",
+        scale="0-1",
+        role="equivalence_verdict",
+        label="Cree linter",
+        labels={"fr": "Vérificateur cri"},
+        validation="heuristic",
+        needs_reference=True,
+        needs_fst=False,
+        produces=("equivalent_match_rate", "equivalent_matches"),
         description="Share of entries whose output is the reference or an acceptable Plains Cree variant of it "
-                    "(long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect).",
+        "(long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect).",
     )
 
     def prepare(self, context: ScoringContext) -> None:
@@ -536,8 +584,8 @@ class CrkLinterMetric(BaseMetric):
         if not scored:
             return CorpusScore({"equivalent_match_rate": None, "equivalent_matches": None},
                                availability="not_applicable", reason="no entry has a reference or variant")
-        verdicts: dict[str, int] = {v: 0 for v in VERDICTS}
-        classes: dict[str, int] = {c: 0 for c in CLASSES}
+        verdicts: dict[str, int] = dict.fromkeys(VERDICTS, 0)
+        classes: dict[str, int] = dict.fromkeys(CLASSES, 0)
         for e in scored:
             v = e.detail.get("verdict")
             if v in verdicts:

@@ -85,7 +85,7 @@ class Orthography:
         f_segs, p_segs = form.split("-"), plain.split("-")
         if len(f_segs) == len(p_segs):
             nf, np_ = [], []
-            for sf, sp in zip(f_segs, p_segs):
+            for sf, sp in zip(f_segs, p_segs, strict=True):
                 exp = self.lists.fused_preverbs.get(sf)
                 if exp is not None:
                     nf.append(exp)

@@ -272,10 +272,9 @@ class CrkSemanticValidator:
             return f"{o.text}: not recognised by the analyzer"
         if o.nonstandard:
             return f"{o.text}: non-standard spelling (descriptive analyzer only)"
-        if r is not None and r.known:
-            if not {a.raw for a in o.analyses} & {a.raw for a in r.analyses}:
-                return (f"{o.text}: other inflection than {r.text} "
-                        f"({o.analyses[0].raw} vs {r.analyses[0].raw})")
+        if r is not None and r.known and not {a.raw for a in o.analyses} & {a.raw for a in r.analyses}:
+            return (f"{o.text}: other inflection than {r.text} "
+                    f"({o.analyses[0].raw} vs {r.analyses[0].raw})")
         return None
 
     def _finish(self, rendered: int, missing: list[str], extraneous: list[str], undetermined: list[str],
@@ -543,7 +542,7 @@ class CrkSemanticMetric(BaseMetric):
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         n = len(per_entry)
         scored = [e.value for e in per_entry if e.value is not None]
-        verdicts = {v: 0 for v in VERDICTS}
+        verdicts = dict.fromkeys(VERDICTS, 0)
         for e in per_entry:
             v = e.detail.get("verdict")
             if v in verdicts:

@@ -81,10 +81,6 @@ class WordLists:
             s = s.replace(a, b)
         return nfc(s)
 
-    def tag_of_preverb(self, surface: str) -> str | None:
-        pv = self.preverbs.get(surface)
-        return pv.fst_tag if pv else None
-
     def preverbs_with_tag(self, tag: str) -> list[Preverb]:
         return [p for p in self.preverbs.values() if p.fst_tag == tag]
 
@@ -112,8 +108,7 @@ def read_tsv(path: Path, required: Sequence[str], defects: list[Defect]) -> list
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        defects.append(Defect(name, line, "not valid UTF-8"))
+        defects.append(Defect(name, raw[: exc.start].count(b"\n") + 1, "not valid UTF-8"))
         return []
     header: list[str] | None = None
     rows: list[tuple[int, dict[str, str]]] = []
@@ -131,7 +126,7 @@ def read_tsv(path: Path, required: Sequence[str], defects: list[Defect]) -> list
         if len(cells) > len(header):
             defects.append(Defect(name, lineno, f"{len(cells)} columns, the header has {len(header)}"))
             continue
-        row = dict(zip(header, cells + [""] * (len(header) - len(cells))))
+        row = dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=True))
         empty = [c for c in (*required, "citation") if not row.get(c)]
         if empty:
             defects.append(Defect(name, lineno, f"empty {', '.join(empty)}"))
@@ -170,7 +165,9 @@ def _build(override: Path | None) -> WordLists:
     for ln, r in read_tsv(paths["preverbs.tsv"], ("surface", "fst_tag", "kind"), defects):
         kind = r["kind"].casefold()
         if kind not in ("grammatical", "lexical"):
-            defects.append(Defect(str(paths["preverbs.tsv"]), ln, f"kind must be grammatical or lexical, not {r['kind']!r}"))
+            defects.append(
+                Defect(str(paths["preverbs.tsv"]), ln, f"kind must be grammatical or lexical, not {r['kind']!r}")
+            )
             continue
         s = fold(r["surface"]).strip("-")
         wl.preverbs[s] = Preverb(s, r["fst_tag"], kind, r.get("gloss", ""), r["citation"])
@@ -178,8 +175,13 @@ def _build(override: Path | None) -> WordLists:
         exp = fold(r["expansion"]).strip("-")
         unknown = [seg for seg in exp.split("-") if seg not in wl.preverbs]
         if unknown:
-            defects.append(Defect(str(paths["fused_preverbs.tsv"]), ln,
-                                  f"expansion {r['expansion']!r} uses preverb(s) not in preverbs.tsv: {', '.join(unknown)}"))
+            defects.append(
+                Defect(
+                    str(paths["fused_preverbs.tsv"]),
+                    ln,
+                    f"expansion {r['expansion']!r} uses preverb(s) not in preverbs.tsv: {', '.join(unknown)}",
+                )
+            )
             continue
         wl.fused_preverbs[fold(r["surface"])] = exp
     for _, r in read_tsv(paths["optional_particles.tsv"], ("particle",), defects):
@@ -199,7 +201,9 @@ def _build(override: Path | None) -> WordLists:
             wl.clusivity_words[b] = a
         else:
             defects.append(Defect(str(paths["clusivity.tsv"]), ln, f"kind must be tag or word, not {r['kind']!r}"))
-    wl.stopwords = frozenset(r["word"].casefold() for _, r in read_tsv(paths["english_stopwords.tsv"], ("word",), defects))
+    wl.stopwords = frozenset(
+        r["word"].casefold() for _, r in read_tsv(paths["english_stopwords.tsv"], ("word",), defects)
+    )
     for _, r in read_tsv(paths["english_irregular.tsv"], ("form", "base"), defects):
         wl.irregular[r["form"].casefold()] = r["base"].casefold()
     if defects:

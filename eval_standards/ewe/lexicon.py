@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from eval_standards.ewe.orthography import card_stamp, word_keys
 from mteval_gui.errors import CardError, Defect, InputError
 from mteval_gui.text import nfc
-
-from eval_standards.ewe.orthography import card_stamp, word_keys
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 REQUIRED_LISTS = ("common_words", "french_words")
@@ -92,8 +91,8 @@ def read_word_list(path: str | Path, name: str | None = None, folds: Mapping[str
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(Defect(fname, line, f"invalid UTF-8 at byte {exc.start}")) from exc
+        bad_line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(Defect(fname, bad_line, f"invalid UTF-8 at byte {exc.start}")) from exc
     defects: list[Defect] = []
     entries: list[WordEntry] = []
     seen: dict[tuple[str, ...], int] = {}

@@ -95,13 +95,9 @@ def ewe_letters_in(text: str | None, folds: Mapping[str, str] | None = None) -> 
     return letters_in_key(fold_key(text, folds))
 
 
-def has_ewe_letters(text: str | None, folds: Mapping[str, str] | None = None) -> bool:
-    return bool(ewe_letters_in(text, folds))
-
-
 def find_sequences(words: Sequence[str], sequences: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The given word sequences that occur contiguously in ``words`` (order of ``sequences`` kept)."""
-    found = []
+    found: list[tuple[str, ...]] = []
     singles = set(words)
     n = len(words)
     for seq in sequences:

@@ -27,6 +27,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
+from eval_standards.ewe.orthography import WORD_RE, find_in_words, fold_key, letters_in_key
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -37,9 +39,6 @@ from mteval_gui.scoring.plugins import (
     ScoringContext,
 )
 from mteval_gui.text import nfc
-
-from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
-from eval_standards.ewe.orthography import WORD_RE, find_in_words, fold_key, letters_in_key
 
 # points in hundredths
 LETTER_POINTS = 30
@@ -117,7 +116,8 @@ def explain_quality(components: dict[str, Any]) -> list[str]:
     fw = c["french_words"]
     lines = [
         f"Ewe letters: {' '.join(letters['found']) or 'none'} ({letters['points']:+.2f})",
-        f"common Ewe words: {cw['count']} ({', '.join(cw['found']) or 'none'}) ({cw['points']:+.2f}, max +{cw['max_points']:.2f})",
+        f"common Ewe words: {cw['count']} ({', '.join(cw['found']) or 'none'})"
+        f" ({cw['points']:+.2f}, max +{cw['max_points']:.2f})",
         f"French words: {fw['count']} ({', '.join(fw['found']) or 'none'})"
         f" ({fw['points']:+.2f}; penalty above {fw['threshold']})",
         f"sentences: {c['sentences']['count']} ({c['sentences']['points']:+.2f})",

@@ -15,11 +15,13 @@ from typing import Any
 
 from mteval_gui.cards import list_cards, try_load_card
 from mteval_gui.fst.analyzer import sha256_file
-from mteval_gui.fst.install import install_analyzer, is_url
-from mteval_gui.fst.registry import KINDS, declared_file, find_analyzer, read_manifest
+from mteval_gui.fst.install import CancelToken, InstallCancelled, Limits, install_analyzer, is_url
+from mteval_gui.fst.olformat import FormatError, check_tables, read_layout
+from mteval_gui.fst.registry import KINDS, declared_file, find_analyzer, read_manifest, valid_code
 from mteval_gui.store.db import Workspace
 
-__all__ = ["AnalyzerFile", "LanguageAnalyzers", "analyzer_root", "analyzer_report", "install", "is_url"]
+__all__ = ["AnalyzerFile", "InstallCancelled", "LanguageAnalyzers", "analyzer_root", "analyzer_report", "install",
+           "is_url"]
 
 
 @dataclass(frozen=True)
@@ -30,15 +32,18 @@ class AnalyzerFile:
     sha256: str | None = None
     pin: str | None = None
     source: str | None = None
+    damage: str | None = None  # why the file is not a complete transducer (scoring will not load it)
 
     @property
     def pin_state(self) -> str:
-        """``no pin``, ``matches card pin`` or ``DIFFERS from card pin …``."""
+        """``no pin``, ``matches card pin`` or ``DIFFERS from card pin …`` (and ``; DAMAGED: …``)."""
         if self.pin is None:
-            return "no pin"
-        if self.sha256 is not None and self.pin.lower() == self.sha256:
-            return "matches card pin"
-        return f"DIFFERS from card pin {self.pin}"
+            state = "no pin"
+        elif self.sha256 is not None and self.pin.lower() == self.sha256:
+            state = "matches card pin"
+        else:
+            state = f"DIFFERS from card pin {self.pin}"
+        return state + (f"; DAMAGED: {self.damage}" if self.damage else "")
 
 
 @dataclass
@@ -66,7 +71,7 @@ def analyzer_report(root: Path) -> list[LanguageAnalyzers]:
     cards = {c.code: c.card for c in list_cards() if c.card is not None}
     langs = {code for code, card in cards.items() if card.analyzers is not None}
     if root.is_dir():
-        langs |= {p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")}
+        langs |= {p.name for p in root.iterdir() if p.is_dir() and valid_code(p.name)}
     out = []
     for lang in sorted(langs):
         card = cards.get(lang)
@@ -81,8 +86,13 @@ def analyzer_report(root: Path) -> list[LanguageAnalyzers]:
                 entry.files.append(AnalyzerFile(kind, None, declared))
                 continue
             pin = card.analyzers.sha256.get(path.name) if card is not None and card.analyzers is not None else None
+            try:
+                check_tables(path, read_layout(path))
+                damage = None
+            except (FormatError, OSError) as exc:
+                damage = str(exc)
             entry.files.append(AnalyzerFile(kind, path, declared, sha256_file(path), pin,
-                                            manifest.get(kind, {}).get("source")))
+                                            manifest.get(kind, {}).get("source"), damage))
         if card is not None and card.analyzers is not None and card.analyzers.source_url:
             entry.source_url, entry.source_format = card.analyzers.source_url, card.analyzers.source_format
         out.append(entry)
@@ -90,9 +100,14 @@ def analyzer_report(root: Path) -> list[LanguageAnalyzers]:
 
 
 def install(lang: str, source: str | Path | None, *, root: Path | None = None, kind: str | None = None,
-            sha256: str | None = None, timeout: float = 60.0,
-            on_progress: Callable[[int, int | None], None] | None = None) -> Any:
-    """Install an analyzer of ``lang`` from a file or URL (default: the card's ``source_url``)."""
+            sha256: str | None = None, timeout: float = 60.0, max_seconds: float | None = None,
+            on_progress: Callable[[int, int | None], None] | None = None,
+            cancel: CancelToken | None = None) -> Any:
+    """Install an analyzer of ``lang`` from a file or URL (default: the card's ``source_url``).
+
+    ``timeout`` bounds each network read, ``max_seconds`` the whole download; ``cancel`` (e.g. a
+    ``threading.Event``) stops it with :class:`InstallCancelled`, leaving nothing behind.
+    """
     from mteval_gui.errors import MtevalError
 
     card = try_load_card(lang)
@@ -100,5 +115,6 @@ def install(lang: str, source: str | Path | None, *, root: Path | None = None, k
         if card is None or card.analyzers is None or not card.analyzers.source_url:
             raise MtevalError(f"no PATH_OR_URL given and the {lang} card declares no analyzers.source_url")
         source = card.analyzers.source_url
+    limits = Limits() if max_seconds is None else Limits(download_seconds=max_seconds)
     return install_analyzer(lang, source, card=card, kind=kind, sha256=sha256, timeout=timeout,
-                            on_progress=on_progress, base=root)
+                            on_progress=on_progress, base=root, cancel=cancel, limits=limits)

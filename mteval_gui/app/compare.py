@@ -9,9 +9,13 @@ call it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from mteval_gui.domain.card import MetricRef
 from mteval_gui.domain.runcard import Caveat
@@ -20,12 +24,20 @@ from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.plugins import EntryScore, instantiate
 from mteval_gui.scoring.runner import default_entry_statistics
 from mteval_gui.scoring.stats import (
-    DEFAULT_BOOTSTRAP, DEFAULT_SEED, EntryStats, PairedResult, Quantity, bootstrap_ci, compare_many,
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_SEED,
+    EntryStats,
+    PairedResult,
+    Quantity,
+    apply_holm,
+    bootstrap_values,
+    compare_many,
+    interval_of,
 )
 from mteval_gui.standards import class_ref_problem
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import entry_scores, load_run_card_dict, scoring_job
+from mteval_gui.store.results import entry_scores_many, load_run_card_summary, scoring_job
 
 COMPARE_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "ter", "exact_match_rate", "equivalent_match_rate",
                                  "fst_acceptance_rate", "semantic_score", "comet_score", "composite")
@@ -49,11 +61,47 @@ class RunStatistics:
     def quantity(self, key: str) -> Quantity | EntryStats | None:
         return self.composite if key == "composite" else self.stats.get(key)
 
+    def present(self, key: str) -> Quantity | EntryStats:
+        """The quantity of a key the run is known to have (KeyError otherwise)."""
+        q = self.quantity(key)
+        if q is None:
+            raise KeyError(key)
+        return q
+
+
+_CACHE_SIZE = 64  # runs whose statistics are kept (a 1,563-entry run: a few hundred kilobytes)
+_cache: OrderedDict[tuple[Any, ...], RunStatistics] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _stamp(ws: Workspace, run_id: str) -> tuple[Any, ...]:
+    """What identifies a run's stored scores: rescoring changes it."""
+    info = repo.get_run_info(ws, run_id)
+    return (str(ws.path), run_id, info.get("corpus_id"), info.get("scored_at"), info.get("status"))
+
 
 def run_statistics(ws: Workspace, run_id: str, keys: Sequence[str] = COMPARE_KEYS) -> RunStatistics:
-    """Per-entry statistics of a scored run for ``keys`` (checked against the run card's values)."""
+    """Per-entry statistics of a scored run for ``keys`` (checked against the run card's values).
+
+    Kept in memory per workspace and run until the run is scored again, so comparing the same runs
+    against another baseline or with another test reads nothing twice."""
+    key = (*_stamp(ws, run_id), tuple(keys))
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit
+    stats = _run_statistics(ws, run_id, keys)
+    with _cache_lock:
+        _cache[key] = stats
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return stats
+
+
+def _run_statistics(ws: Workspace, run_id: str, keys: Sequence[str]) -> RunStatistics:
     corpus_id = repo.get_run_info(ws, run_id)["corpus_id"]
-    card = load_run_card_dict(ws, run_id)
+    card = load_run_card_summary(ws, run_id)
     if card is None:
         raise MtevalError(f"run {run_id!r} has not been scored yet: run `mteval score {run_id}` first")
     ids = repo.entry_ids(ws, corpus_id)
@@ -70,6 +118,9 @@ def run_statistics(ws: Workspace, run_id: str, keys: Sequence[str] = COMPARE_KEY
     out: dict[str, EntryStats] = {}
     problems: dict[str, str] = {}
     cache: dict[str, dict[str, EntryStats]] = {}
+    needed = [sources[k] for k in sorted(wanted - {"composite"})
+              if sources.get(k) in refs and scores.get(k) is not None]
+    stored_all = entry_scores_many(ws, run_id, needed)  # one query and one JSON parse for every metric
     for key in sorted(wanted - {"composite"}):
         mid = sources.get(key)
         value = scores.get(key)
@@ -88,11 +139,14 @@ def run_statistics(ws: Workspace, run_id: str, keys: Sequence[str] = COMPARE_KEY
                 continue
             try:
                 metric = instantiate(ref)
-                stored = entry_scores(ws, run_id, mid)
-                lst = [EntryScore.from_json(stored[i]) if i in stored else None for i in ids]
+                stored = stored_all.get(mid, {})
+                get = stored.get
+                lst = [None if (d := get(i)) is None else
+                       EntryScore(d.get("value"), d.get("values") or {}, d.get("detail") or {}) for i in ids]
+                complete = len(stored) >= len(ids) and not any(e is None for e in lst)
                 fn = getattr(metric, "entry_statistics", None)
-                cache[mid] = fn(lst) if callable(fn) and None not in lst else default_entry_statistics(metric.info, lst)
-            except Exception as exc:  # statistics of one metric are optional
+                cache[mid] = fn(lst) if callable(fn) and complete else default_entry_statistics(metric.info, lst)
+            except Exception as exc:  # noqa: BLE001 (a plugin's statistics are optional: the reason is reported)
                 problems[key] = f"{mid}: {type(exc).__name__}: {exc}"
                 cache[mid] = {}
                 continue
@@ -147,16 +201,26 @@ def short_segments_reason(cards: dict[str, dict[str, Any]]) -> str | None:
     return None
 
 
+def _report(on_progress: Callable[[int, int, str], None] | None, done: int, total: int, stage: str) -> None:
+    if on_progress is not None:
+        on_progress(done, total, stage)
+
+
 def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str, *, test: str = "ar",
                            trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED, holm: bool = False,
-                           keys: Sequence[str] = COMPARE_KEYS, short_bleu: bool = False) -> Comparison:
+                           keys: Sequence[str] = COMPARE_KEYS, short_bleu: bool = False,
+                           on_progress: Callable[[int, int, str], None] | None = None) -> Comparison:
     """Paired tests of every run against ``baseline`` on the metrics all of them have.
 
     BLEU is left out (with the reason in ``skipped``) when a run has the caveat ``short_segments``,
-    unless ``short_bleu`` is true.
+    unless ``short_bleu`` is true. ``on_progress(done, total, stage)`` is called as the runs are read
+    and tested (the GUI shows it).
     """
-    names = [r for r in dict.fromkeys([baseline, *run_ids])]
-    stats = {r: run_statistics(ws, r, keys) for r in names}
+    names = list(dict.fromkeys([baseline, *run_ids]))
+    stats = {}
+    for i, r in enumerate(names):
+        stats[r] = run_statistics(ws, r, keys)
+        _report(on_progress, i + 1, len(names), "reading the runs")
     base = stats[baseline]
     for r in names:
         if stats[r].corpus_id != base.corpus_id:
@@ -179,19 +243,32 @@ def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str,
             if len(missing) < len(names):  # some runs have it: say which do not
                 shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
                 skipped[key] = f"no value or per-entry statistics in {shown}"
-    base_q = {k: base.quantity(k) for k in metrics}
-    systems = {r: {k: stats[r].quantity(k) for k in metrics} for r in names if r != baseline}
-    results = compare_many(base_q, systems, test=test, trials=trials, seed=seed, holm_correction=holm)  # type: ignore[arg-type]
+    # every system is resampled once per metric; its interval and the intervals of its differences
+    # from the baseline come from those same resamples (the seed fixes them)
+    done, total = 0, (2 * len(names) - 1) * len(metrics)
+    resampled: dict[str, dict[str, np.ndarray]] = {}
     scores: dict[str, dict[str, tuple[float | None, float | None, float | None]]] = {}
     for r in names:
-        scores[r] = {}
+        resampled[r], scores[r] = {}, {}
         for k in metrics:
-            q = stats[r].quantity(k)
-            iv = bootstrap_ci(q, n_bootstrap=trials, seed=seed)  # type: ignore[arg-type]
-            score = iv.score
-            if k == "composite":
-                score = stats[r].card["scores"].get("composite")
-            scores[r][k] = (score, iv.ci_lower, iv.ci_upper)
+            q = stats[r].present(k)
+            vals = bootstrap_values(q, n_bootstrap=trials, seed=seed)
+            resampled[r][k] = vals
+            lo, hi = interval_of(vals)
+            score = stats[r].card["scores"].get("composite") if k == "composite" else q.point()
+            scores[r][k] = (score, lo, hi)
+            done += 1
+            _report(on_progress, done, total, "intervals")
+    base_q = {k: base.present(k) for k in metrics}
+    systems = {r: {k: stats[r].present(k) for k in metrics} for r in names if r != baseline}
+    results: dict[str, dict[str, PairedResult]] = {}
+    for r, qs in systems.items():  # one system at a time, for the progress
+        results.update(compare_many(base_q, {r: qs}, test=test, trials=trials, seed=seed,
+                                    resampled={r: resampled[r]}, baseline_resampled=resampled[baseline]))
+        done += len(metrics)
+        _report(on_progress, done, total, "paired tests")
+    if holm:
+        apply_holm(results)
     caveats = []
     cov = comp.coverage_differs_caveat({r: stats[r].card for r in names})
     if cov is not None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFrame, RunColumns
+from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_PARTIAL, REVIEW_RATED, EntryFrame, RunColumns
 from mteval_gui.app.metrics import run_metrics
 from mteval_gui.app.review import current_judgments
 from mteval_gui.store import repo
@@ -29,7 +29,8 @@ def _obj(values) -> np.ndarray:
 
 
 def review_status(ws: Workspace, run_id: str, reviewer_id: str | None, entry_ids: Sequence[str]) -> np.ndarray:
-    """REVIEW_NONE / RATED / FLAGGED per entry for one reviewer (any reviewer when None)."""
+    """REVIEW_NONE / RATED (both aspects) / PARTIAL (one aspect) / FLAGGED per entry for one reviewer
+    (any reviewer when None)."""
     pos = {e: i for i, e in enumerate(entry_ids)}
     status = np.full(len(entry_ids), REVIEW_NONE, dtype=np.int8)
     for j in current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id, task="A"):
@@ -38,9 +39,21 @@ def review_status(ws: Workspace, run_id: str, reviewer_id: str | None, entry_ids
             continue
         if j.flagged:
             status[i] = REVIEW_FLAGGED
-        elif (j.adequacy is not None or j.fluency is not None) and status[i] != REVIEW_FLAGGED:
+        elif status[i] == REVIEW_FLAGGED:
+            continue
+        elif j.adequacy is not None and j.fluency is not None:
             status[i] = REVIEW_RATED
+        elif (j.adequacy is not None or j.fluency is not None) and status[i] != REVIEW_RATED:
+            status[i] = REVIEW_PARTIAL
     return status
+
+
+def rated_entries(ws: Workspace, run_id: str, reviewer_id: str | None) -> int:
+    """How many entries of the run the reviewer has rated on both aspects (adequacy and fluency)."""
+    if not reviewer_id:
+        return 0
+    return len({j.entry_id for j in current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id, task="A")
+                if j.entry_id is not None and j.adequacy is not None and j.fluency is not None})
 
 
 def load_run_columns(ws: Workspace, run_id: str, label: str, entry_ids: Sequence[str],

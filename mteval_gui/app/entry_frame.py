@@ -18,7 +18,7 @@ import numpy as np
 
 from mteval_gui.domain.metrics import MetricDescriptor
 
-REVIEW_NONE, REVIEW_RATED, REVIEW_FLAGGED = 0, 1, 2
+REVIEW_NONE, REVIEW_RATED, REVIEW_FLAGGED, REVIEW_PARTIAL = 0, 1, 2, 3  # PARTIAL: one aspect of two rated
 
 
 @dataclass
@@ -33,7 +33,7 @@ class RunColumns:
     lint_verdict: np.ndarray | None = None  # object (str or None)
     semantic_verdict: np.ndarray | None = None  # object (str or None)
     fst_rejected: np.ndarray | None = None  # int64 count of rejected words; -1 = not analysed
-    review: np.ndarray | None = None  # int8: REVIEW_NONE / REVIEW_RATED / REVIEW_FLAGGED
+    review: np.ndarray | None = None  # int8: REVIEW_NONE / REVIEW_RATED / REVIEW_FLAGGED / REVIEW_PARTIAL
     descriptors: dict[str, MetricDescriptor] = field(default_factory=dict)  # metric id -> declaration
 
 
@@ -69,7 +69,7 @@ class EntryFrame:
         outputs = [r.predicted for r in self.runs if run_id is None or r.run_id == run_id]
         parts = [self.source, self.reference, *outputs]
         joined = np.array(["\x00".join("" if v is None else str(v) for v in row).casefold()
-                           for row in zip(*parts)] if len(self) else [], dtype=object)
+                           for row in zip(*parts, strict=True)] if len(self) else [], dtype=object)
         self._search_text[key] = joined
         return joined
 
@@ -120,10 +120,10 @@ def filter_mask(frame: EntryFrame, flt: EntryFilter) -> np.ndarray:
         mask &= (run.fst_rejected > 0) if run.fst_rejected is not None else False
     if flt.review != "all" and run is not None:
         review = run.review if run.review is not None else np.zeros(n, dtype=np.int8)
-        if flt.review == "unreviewed":
-            mask &= review == REVIEW_NONE
+        if flt.review == "unreviewed":  # not fully rated
+            mask &= (review == REVIEW_NONE) | (review == REVIEW_PARTIAL)
         elif flt.review == "reviewed":
-            mask &= review != REVIEW_NONE
+            mask &= (review == REVIEW_RATED) | (review == REVIEW_FLAGGED)
         elif flt.review == "flagged":
             mask &= review == REVIEW_FLAGGED
         else:

@@ -294,12 +294,13 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
             out.append(verdict_html(metric_names.get(mid, mid), verdict, verdict_colours))
         chips = []
         for role in HEADLINE_ROLES:
-            mid = next((m for m in view.metrics.by_role(role) if view.value(m) is not None), None)
-            if mid is None:
+            headline = next((m for m in view.metrics.by_role(role) if view.value(m) is not None), None)
+            if headline is None:
                 continue
-            desc = view.metrics.descriptor(mid)
+            desc = view.metrics.descriptor(headline)
             level = levels.get(desc.validation, desc.validation)
-            chips.append(f"{_e(metric_names.get(mid, desc.label))} <b>{_e(desc.format_value(view.value(mid)))}</b>"
+            chips.append(f"{_e(metric_names.get(headline, desc.label))} "
+                         f"<b>{_e(desc.format_value(view.value(headline)))}</b>"
                          f' <span class="validation">({_e(level)})</span>')
         if chips:
             out.append(f'<p class="metrics">{" · ".join(chips)}</p>')

@@ -15,7 +15,8 @@ from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.runs import read_run
-from mteval_gui.scoring.runner import Progress, RunResult, score_run
+from mteval_gui.scoring.parallel import default_workers
+from mteval_gui.scoring.runner import RESULTS_SCHEMA_SAMPLE, Progress, RunResult, score_run
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store.repo import corpus_sha256
 
@@ -25,14 +26,23 @@ class Evaluation:
     result: RunResult
     missing: list[str] = field(default_factory=list)  # corpus ids without an output (scored as empty)
 
+    def save(self, path: str | Path) -> Path:
+        """Write the run card, checked as the runner checks every card it builds (the pydantic
+        model for all of it, the JSON Schema for the card and its first results)."""
+        from mteval_gui.app.exports import save_run_card
+
+        return save_run_card(self.result.run_card, path, results_sample=RESULTS_SCHEMA_SAMPLE)
+
 
 def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: str | Path | None = None,
                    target_lang: str | None = None, source_lang: str | None = None,
                    glossary_path: str | Path | None = None, metrics: Sequence[str] | None = None,
                    exclude: Sequence[str] = (), options: ScoringOptions | None = None, seed: int = DEFAULT_SEED,
                    n_bootstrap: int = DEFAULT_BOOTSTRAP,
-                   on_progress: Callable[[Progress], None] | None = None) -> Evaluation:
-    """Score ``run_path`` against ``corpus_path``. Output ids absent from the corpus are an error."""
+                   on_progress: Callable[[Progress], None] | None = None, workers: int | None = None) -> Evaluation:
+    """Score ``run_path`` against ``corpus_path``. Output ids absent from the corpus are an error.
+
+    ``workers``: processes that score the entries (default: both cores when there are two)."""
     from mteval_gui.app.scoring import make_request
 
     loaded = read_corpus(corpus_path, ref_path=ref_path, target_lang=target_lang, source_lang=source_lang)
@@ -54,4 +64,5 @@ def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: s
     glossary: dict[str, list[str]] = read_glossary(glossary_path).value if glossary_path else {}
     request = make_request(corpus, run, corpus_sha256=corpus_sha256(corpus), options=options or ScoringOptions(),
                            glossary=glossary, metrics=metrics, exclude=exclude, seed=seed, n_bootstrap=n_bootstrap)
+    request.workers = default_workers() if workers is None else workers
     return Evaluation(score_run(request, on_progress=on_progress), missing)

@@ -22,7 +22,13 @@ from mteval_gui.domain.runcard import RunCard
 from mteval_gui.errors import MtevalError
 from mteval_gui.io.judgments import write_allowlist, write_judgments
 from mteval_gui.io.writers import entry_record, output_record, write_table
-from mteval_gui.scoring.runcard import RESULT_CSV_COLUMNS, RunCardInvalid, results_table, validate_run_card, write_run_card
+from mteval_gui.scoring.runcard import (
+    RESULT_CSV_COLUMNS,
+    RunCardInvalid,
+    results_table,
+    validate_run_card,
+    write_run_card,
+)
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.judgments import export_log
@@ -49,9 +55,12 @@ def export_run_card(ws: Workspace, run_id: str, path: str | Path) -> Path:
     return save_run_card(current_run_card(ws, run_id), path)
 
 
-def save_run_card(card: RunCard, path: str | Path) -> Path:
-    """Write a run card after checking it against the schema (``mteval evaluate -o``)."""
-    problems = validate_run_card(card)
+def save_run_card(card: RunCard, path: str | Path, *, results_sample: int | None = None) -> Path:
+    """Write a run card after checking it against the schema (``mteval evaluate -o``).
+
+    ``results_sample``: check only the first N ``results`` items against the JSON Schema, as the
+    runner does for a card it has just built (every item is checked by the pydantic model)."""
+    problems = validate_run_card(card, results_sample=results_sample)
     if problems:
         raise RunCardInvalid(problems)
     return write_run_card(card, path)

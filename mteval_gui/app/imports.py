@@ -59,7 +59,7 @@ class ImportResult:
     format: str
     corpus_id: str | None = None
     warnings: list[str] = field(default_factory=list)
-    also: list["ImportResult"] = field(default_factory=list)  # e.g. the corpus created from a report
+    also: list[ImportResult] = field(default_factory=list)  # e.g. the corpus created from a report
 
 
 def _progress(cb: Progress | None, done: int, total: int, stage: str) -> None:
@@ -98,8 +98,16 @@ def _import_corpus_file(ws: Workspace, path: str | Path, *, fmt: str | None, ref
     if not replace and repo.corpus_exists(ws, corpus.corpus_id):
         info = repo.get_corpus_info(ws, corpus.corpus_id)
         if info["sha256"] == repo.corpus_sha256(corpus):
-            return ImportResult("corpus", corpus.corpus_id, False, len(corpus.entries), loaded.format, corpus.corpus_id,
-                                loaded.warnings + [f"corpus {corpus.corpus_id!r} is already in the workspace with the same content; nothing imported"])
+            return ImportResult(
+                "corpus",
+                corpus.corpus_id,
+                False,
+                len(corpus.entries),
+                loaded.format,
+                corpus.corpus_id,
+                loaded.warnings
+                + [f"corpus {corpus.corpus_id!r} is already in the workspace with the same content; nothing imported"],
+            )
     _progress(on_progress, 2, 3, "writing")
     source = str(path.resolve())
     cid = repo.add_corpus(ws, corpus, source_path=source, replace=replace)
@@ -180,7 +188,10 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
     if sources:
         differ = sum(1 for e in repo.get_entries(ws, corpus_id) if e.id in sources and sources[e.id] != e.source)
         if differ:
-            warnings.append(f"{differ} entr{'y' if differ == 1 else 'ies'} of the report have a source text different from corpus {corpus_id!r}")
+            warnings.append(
+                f"{differ} entr{'y' if differ == 1 else 'ies'} of the report have a source text "
+                f"different from corpus {corpus_id!r}"
+            )
     warnings.extend(run_language_warnings(ws, run, corpus_id, path.name))
     _progress(on_progress, 1, 3, "checking")
     try:
@@ -207,7 +218,9 @@ def _corpus_from_report(ws: Workspace, path: Path) -> ImportResult:
     return ImportResult("corpus", cid, True, len(corpus.entries), loaded.format, cid, loaded.warnings)
 
 
-def import_glossary_file(ws: Workspace, path: str | Path, *, name: str | None = None, fmt: str | None = None) -> ImportResult:
+def import_glossary_file(
+    ws: Workspace, path: str | Path, *, name: str | None = None, fmt: str | None = None
+) -> ImportResult:
     """Import a glossary (JSON or TSV); the name defaults to the file name."""
     path = Path(path)
     loaded = read_glossary(path, fmt)
@@ -215,7 +228,9 @@ def import_glossary_file(ws: Workspace, path: str | Path, *, name: str | None = 
     before = {g["glossary_id"] for g in repo.list_glossaries(ws)}
     gid = repo.add_glossary(ws, gname, loaded.value, source_path=str(path.resolve()))
     created = gid not in before
-    warnings = [] if created else [f"glossary {gid!r} is already in the workspace with the same terms; nothing imported"]
+    warnings = (
+        [] if created else [f"glossary {gid!r} is already in the workspace with the same terms; nothing imported"]
+    )
     return ImportResult("glossary", gid, created, len(loaded.value), loaded.format, None, warnings)
 
 

@@ -28,7 +28,8 @@ from mteval_gui.standards import class_ref_problem
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
-__all__ = ["MetricDescriptor", "RunMetrics", "describe", "heavy_metric_ids", "run_metrics", "builtin_descriptors"]
+__all__ = ["GlossaryEntry", "MetricDescriptor", "RunMetrics", "builtin_descriptors", "describe", "heavy_metric_ids",
+           "metric_glossary", "run_metrics"]
 
 
 @lru_cache(maxsize=8)
@@ -167,3 +168,44 @@ def run_metrics(ws: Workspace, run_id: str, extra_ids: Iterable[str] = ()) -> Ru
         if mid not in out.descriptors:
             out.descriptors[mid] = describe(mid, lang=lang_of())
     return out
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    """One metric as the Help glossary explains it."""
+
+    descriptor: MetricDescriptor
+    description: str  # what it measures (English, as the metric declares it)
+    needs_reference: bool
+    needs_fst: bool
+    languages: tuple[str, ...]  # the language cards that use a standard's metric (() for built-ins)
+
+
+def metric_glossary() -> list[GlossaryEntry]:
+    """Every metric the application can run — the built-ins in scoring order, then each
+    installed language standard's metrics — with what it measures, its scale, its direction and
+    how far it has been validated (the metric's own declaration; a card may raise or lower it
+    for its language, which the run card then records)."""
+    from mteval_gui.cards import card_sources, list_cards
+    from mteval_gui.scoring.plugins import MetricInfo, resolve
+
+    sources = "|".join(f"{s.kind}:{s.folder}" for s in card_sources())
+    users: dict[str, set[str]] = {}
+    for card_info in list_cards():
+        if card_info.card is not None:
+            for ref in card_info.card.eval_metrics:
+                users.setdefault(ref.id, set()).add(card_info.card.code)
+    out: list[GlossaryEntry] = []
+    for metric_id, (ref, builtin) in _registry(sources).items():
+        if class_ref_problem(ref.python_name) is not None:
+            continue
+        try:
+            cls = resolve(ref)
+        except PluginError:
+            continue
+        info: MetricInfo = getattr(cls, "info")  # noqa: B009  (checked by resolve)
+        out.append(GlossaryEntry(
+            descriptor=info.descriptor(card=None, builtin=builtin), description=info.description,
+            needs_reference=info.needs_reference, needs_fst=info.needs_fst,
+            languages=() if builtin else tuple(sorted(users.get(metric_id, ())))))
+    return sorted(out, key=lambda e: not e.descriptor.builtin)  # stable: scoring order within each

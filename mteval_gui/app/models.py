@@ -55,7 +55,7 @@ def cached_comet_repos() -> list[str]:
         return []
     try:
         info = scan_cache_dir(constants.HF_HUB_CACHE)  # the cache the lookups of scoring use
-    except Exception:  # no cache folder yet, or an unreadable one: nothing cached
+    except Exception:  # noqa: BLE001 - no cache folder yet, or an unreadable one: nothing cached
         return []
     out = []
     for repo in info.repos:
@@ -230,10 +230,9 @@ def fetch_snapshots(repo_id: str, *, cache_dir: str, endpoint: str | None, with_
     """
     import huggingface_hub
     from huggingface_hub import constants as hub_constants
+    from huggingface_hub.utils import disable_progress_bars
 
     from mteval_gui.scoring.metrics.comet import ENCODER_FILE_PATTERNS, read_hparams
-
-    from huggingface_hub.utils import disable_progress_bars
 
     hub_constants.HF_HUB_OFFLINE = False  # the user asked for this download
     # bytes reach the partial file every 64 kB (the library's default is 10 MB): progress moves
@@ -309,7 +308,9 @@ def download_comet_model(name: str, *, endpoint: str | None = None, echo: Callab
                 echo(p.stage)
 
     try:
-        job.run(progress, lambda _x: None, should_cancel=(lambda: bool(cancel.cancelled)) if cancel is not None else None)
+        job.run(
+            progress, lambda _x: None, should_cancel=(lambda: bool(cancel.cancelled)) if cancel is not None else None
+        )
     except Cancelled as exc:
         raise Cancelled(f"download of {name} cancelled; the files fetched so far are kept and the next "
                         "download resumes them") from exc
@@ -382,8 +383,13 @@ def add_comet_model(path: str | Path, *, name: str | None = None, encoder: str |
         import yaml
 
         (staging / "hparams.yaml").write_text(yaml.safe_dump(hparams, sort_keys=False), encoding="utf-8")
-        meta = {"name": name, "source": str(src.resolve()), "added_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "checkpoint_sha256": _sha256(staging / CHECKPOINT_IN_FOLDER), "encoder": pretrained}
+        meta = {
+            "name": name,
+            "source": str(src.resolve()),
+            "added_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "checkpoint_sha256": _sha256(staging / CHECKPOINT_IN_FOLDER),
+            "encoder": pretrained,
+        }
         (staging / "model.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         staging.rename(dest)
     finally:

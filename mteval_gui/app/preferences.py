@@ -32,7 +32,7 @@ class AppSettings:
         return user_data_dir() / "gui-settings.json"
 
     @classmethod
-    def load(cls) -> "AppSettings":
+    def load(cls) -> AppSettings:
         p = cls.path()
         try:
             data = json.loads(p.read_text(encoding="utf-8"))

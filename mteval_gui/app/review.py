@@ -27,10 +27,11 @@ review badge and can be confirmed as before.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mteval_gui.app.metrics import run_metrics
 from mteval_gui.cards import error_categories, try_load_card
@@ -53,8 +54,8 @@ from mteval_gui.store.judgments import (
     undo_last,
     update_reviewer,
 )
-from mteval_gui.store.judgments import signoff_status as decisions_status
 from mteval_gui.store.judgments import record_judgment as _record_judgment
+from mteval_gui.store.judgments import signoff_status as decisions_status
 from mteval_gui.store.results import (
     entry_details,
     entry_scores_with_count,
@@ -73,7 +74,7 @@ from mteval_gui.validation.audits import (
     linter_precision,
 )
 from mteval_gui.validation.audits import fst_audit as _fst_audit
-from mteval_gui.validation.esa import EsaRun, SpanJudgment, esa_by_run
+from mteval_gui.validation.esa import EsaRun, SpanJudgment, esa_by_run, esa_score
 from mteval_gui.validation.study import Item, Rating, StudyResult, ratings_by_item, run_study
 
 __all__ = [
@@ -85,6 +86,7 @@ __all__ = [
     "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED", "SIGNOFF_MIN_ENTRIES", "SIGNOFF_MIN_REVIEWERS",
     "SignoffEvidence", "SignoffRefused", "SignoffCandidates", "signoff_evidence", "signoff_candidates", "linter_ids",
     "linter_detail", "categories_for_run", "categories_for_language", "esa_scores", "EsaRun",
+    "SpanTarget", "span_target", "entry_esa", "judgment_esa", "spans_esa",
 ]
 
 
@@ -108,7 +110,7 @@ def categories_for_run(ws: Workspace, run_id: str) -> tuple[str, ...]:
 
 def category_problems(ws: Workspace, j: Judgment, cache: dict[str, tuple[str, ...]]) -> list[str]:
     spans = judgment_spans(j)
-    used = {s.get("category") for s in spans or () if isinstance(s, dict) and isinstance(s.get("category"), str)}
+    used = {c for s in spans or () if isinstance(s, dict) and isinstance(c := s.get("category"), str)}
     if not used or not repo.run_exists(ws, j.run_id):
         return []
     if j.run_id not in cache:
@@ -124,6 +126,40 @@ def record_judgment(ws: Workspace, judgment: Judgment) -> Judgment:
     if problems:
         raise StoreError("judgment not saved: " + "; ".join(problems))
     return _record_judgment(ws, judgment)
+
+
+@dataclass(frozen=True)
+class SpanTarget:
+    """What a reviewer marks error spans on: one output's NFC text and the run's categories."""
+
+    run_id: str
+    entry_id: str
+    text: str  # the NFC output ("" for a system error or an empty output: nothing to mark)
+    categories: tuple[str, ...]
+
+
+def span_target(ws: Workspace, run_id: str, entry_id: str) -> SpanTarget:
+    """The output error spans are marked on (span offsets index this text) and the allowed categories."""
+    output = repo.get_output(ws, run_id, entry_id)
+    text = "" if output.error else unicodedata.normalize("NFC", output.predicted or "")
+    return SpanTarget(run_id, entry_id, text if text.strip() else "", categories_for_run(ws, run_id))
+
+
+def spans_esa(spans: Sequence[dict[str, Any]]) -> float:
+    """ESA score of one reviewer's spans on one output (:func:`mteval_gui.validation.esa.esa_score`)."""
+    return esa_score(spans)
+
+
+def judgment_esa(j: Judgment | None) -> float | None:
+    """ESA score of one judgment (None when it carries no ``spans`` list: the reviewer did not mark)."""
+    spans = judgment_spans(j) if j is not None else None
+    return None if spans is None else esa_score(spans)
+
+
+def entry_esa(ws: Workspace, run_id: str, entry_id: str) -> tuple[float | None, int]:
+    """ESA of one output: the mean over its reviewers' current judgments with spans, and how many there are."""
+    scores = [s for j in current_judgments(ws, run_id=run_id, entry_id=entry_id) if (s := judgment_esa(j)) is not None]
+    return (sum(scores) / len(scores) if scores else None), len(scores)
 
 
 def esa_scores(ws: Workspace, run_ids: Sequence[str]) -> dict[str, EsaRun]:
@@ -189,7 +225,13 @@ def validation_study(
                 f"no per-entry values for metric{'s' if len(missing) > 1 else ''} {', '.join(missing)} in "
                 f"{', '.join(run_ids)} (available: {', '.join(sorted(known)) or 'none; score the runs first'})"
             )
-    values = metric_values(ws, run_ids, metric_ids)
+    rated = ratings(ws, run_ids)
+    # only rated items take part: read the values of the runs that have ratings, and list every
+    # metric of the runs all the same (without rated items its correlations are undefined)
+    rated_runs = sorted({r.run_id for r in rated})
+    values = metric_values(ws, rated_runs, metric_ids) if rated_runs else {}
+    for mid in (metric_ids if metric_ids is not None else available_metrics(ws, run_ids)):
+        values.setdefault(mid, {})
     excluded: dict[str, str] = {}
     if not short_bleu:
         from mteval_gui.app.compare import short_segments_reason
@@ -199,11 +241,10 @@ def validation_study(
         why = short_segments_reason(cards)
         if why is not None:
             for card in cards.values():
-                mid = (card.get("score_sources") or {}).get("bleu")
-                if mid:
-                    excluded[mid] = why
-    return run_study(ratings(ws, run_ids), values, aspect=aspect, n_bootstrap=n_bootstrap, seed=seed,
-                     excluded=excluded)
+                bleu_id = (card.get("score_sources") or {}).get("bleu")
+                if bleu_id:
+                    excluded[str(bleu_id)] = why
+    return run_study(rated, values, aspect=aspect, n_bootstrap=n_bootstrap, seed=seed, excluded=excluded)
 
 
 def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
@@ -516,9 +557,9 @@ def fst_audit(ws: Workspace, run_ids: Sequence[str]) -> FstAudit:
     """FST false-rejection rate and allowlist from the current Task C judgments."""
     _require_runs(ws, run_ids)
     answers = [
-        WordAnswer((j.run_id, j.entry_id, j.payload.get("word")), j.payload.get("word"), j.reviewer_id,
-                   j.payload.get("valid"), j.payload.get("kind"))
+        WordAnswer((j.run_id, j.entry_id, word), word, j.reviewer_id, j.payload.get("valid"), j.payload.get("kind"))
         for run_id in run_ids for j in current_judgments(ws, run_id=run_id, task="C")
+        if isinstance(word := j.payload.get("word"), str)  # recorded task C judgments always name their word
     ]
     return _fst_audit(answers)
 
@@ -527,7 +568,7 @@ def allowlist_rows(audit: FstAudit) -> list[dict[str, Any]]:
     """The audit's allowlist in the shape of :func:`mteval_gui.io.judgments.write_allowlist`."""
     rows = []
     for row in audit.allowlist:
-        run_id, entry_id, _ = row["example"]  # type: ignore[misc]
+        run_id, entry_id, _ = cast("tuple[str, str | None, str]", row["example"])  # an occurrence of fst_audit
         rows.append({"word": row["word"], "kind": row["kind"], "occurrences": row["occurrences"],
                      "raters": row["raters"], "run_id": run_id, "entry_id": entry_id})
     return rows

@@ -35,7 +35,7 @@ from mteval_gui.domain.corpus import Corpus
 from mteval_gui.domain.run import Run
 from mteval_gui.domain.runcard import HumanReview, RunCard, ScoringConfiguration
 from mteval_gui.domain.settings import ScoringOptions
-from mteval_gui.errors import CardError, MtevalError
+from mteval_gui.errors import Cancelled, CardError, MtevalError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.runner import (
     DEFAULT_BATCH_SIZE,
@@ -53,7 +53,7 @@ from mteval_gui.store.results import ResultsStore, load_run_card, load_run_card_
 SCORE_RUNS_TARGET = "mteval_gui.app.scoring:score_runs"
 __all__ = ["CancelToken", "Progress", "RunResult", "SCORE_RUNS_TARGET", "RunProgress", "make_request",
            "build_request", "score_workspace_run", "score_in_process", "score_runs", "refresh_review_status",
-           "ScoringOverrides", "plan_scoring", "resolve_configuration"]
+           "ScoringOverrides", "plan_scoring", "resolve_configuration", "RunOutcome", "score_workspace_runs"]
 SCORING_STAGE = "scoring"
 
 
@@ -176,8 +176,10 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
                         params: Mapping[str, Any] | None = None, glossary: str | None = None,
                         configuration: ScoringConfiguration | None = None, replace: bool = True,
                         on_progress: Callable[[Progress], None] | None = None,
-                        cancel: CancelToken | None = None) -> RunResult:
+                        cancel: CancelToken | None = None, workers: int = 1) -> RunResult:
     """Score a workspace run (resuming committed batches) and store its run card and configuration.
+
+    ``workers``: processes scoring its batches (2: a forked helper takes half; the same results).
 
     ``configuration`` (e.g. from :func:`~mteval_gui.app.scoring_config.plan_scoring`) says exactly
     how; without it, the workspace settings with the other arguments on top (the run is scored
@@ -196,7 +198,8 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
             _require_unchanged(ws, run_id, configuration)
         return _score_workspace_run(ws, run_id, metrics=metrics, exclude=exclude, batch_size=batch_size, seed=seed,
                                     n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary,
-                                    configuration=configuration, on_progress=on_progress, cancel=cancel)
+                                    configuration=configuration, on_progress=on_progress, cancel=cancel,
+                                    workers=workers)
 
 
 def _require_unchanged(ws: Workspace, run_id: str, configuration: ScoringConfiguration) -> None:
@@ -215,12 +218,14 @@ def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] |
                          batch_size: int, seed: int, n_bootstrap: int, options: ScoringOptions | None,
                          params: Mapping[str, Any] | None, glossary: str | None,
                          configuration: ScoringConfiguration | None,
-                         on_progress: Callable[[Progress], None] | None, cancel: CancelToken | None) -> RunResult:
+                         on_progress: Callable[[Progress], None] | None, cancel: CancelToken | None,
+                         workers: int = 1) -> RunResult:
     from mteval_gui.store.fst_cache import WorkspaceFstCache
 
     config = _configuration(ws, run_id, configuration, metrics=metrics, exclude=exclude, batch_size=batch_size,
                             seed=seed, n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary)
     request = build_request(ws, run_id, configuration=config)
+    request.workers = workers
     factory = WorkspaceFstCache.factory(ws)
     request.options["fst_cache"] = factory
     sink = _ConfiguredResults(ws, config)
@@ -341,3 +346,156 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
     finally:
         ws.close()
     return summaries
+
+
+# --------------------------------------------------------------------------- several runs on both cores
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How one run of :func:`score_workspace_runs` ended: its stored card, or why not."""
+
+    run_id: str
+    card: RunCard | None = None
+    error: str | None = None
+    cancelled: bool = False
+
+
+def score_workspace_runs(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool = False,
+                         workers: int | None = None, on_progress: Callable[[RunProgress], None] | None = None,
+                         on_finished: Callable[[RunOutcome], None] | None = None,
+                         cancel: CancelToken | None = None) -> list[RunOutcome]:
+    """Score several workspace runs — ``(run id, configuration)`` pairs, e.g. a plan's
+    ``to_score`` (:func:`~mteval_gui.app.scoring_config.plan_scoring`) — each in one of
+    ``workers`` processes (default: both cores when there are two); their outcomes come back
+    in the order of ``jobs``.
+
+    Every run is scored exactly as :func:`score_workspace_run` scores it with its configuration
+    and ``replace`` (same request, same per-run lock, batches committed one by one, resumable):
+    a worker process opens the
+    workspace itself and takes the next run when it has finished one, keeping the
+    reference-side statistics of the corpus (:mod:`mteval_gui.scoring.corpus_side`) for the
+    runs that follow. One run, one worker or no ``fork`` on this system: the runs are scored
+    here, one after the other, a single run with both cores on its batches. A run that fails
+    (a busy lock, bad settings) is reported in its outcome and the others go on; cancelling
+    the token stops every worker between batches (each run then ``cancelled``).
+    """
+    from mteval_gui.scoring.parallel import can_fork, default_workers
+
+    workers = default_workers() if workers is None else max(1, int(workers))
+    jobs = list(jobs)
+    cancel = cancel or CancelToken()
+    finished = on_finished or (lambda _o: None)
+    if workers < 2 or len(jobs) < 2 or not can_fork():
+        return _score_here(ws, jobs, replace, workers, on_progress, finished, cancel)
+    return _score_in_pool(ws, jobs, replace, workers, on_progress, finished, cancel)
+
+
+def _score_here(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], replace: bool, workers: int,
+                on_progress: Callable[[RunProgress], None] | None, finished: Callable[[RunOutcome], None],
+                cancel: CancelToken) -> list[RunOutcome]:
+    ids = [run_id for run_id, _ in jobs]
+    outcomes: list[RunOutcome] = []
+    for index, (run_id, configuration) in enumerate(jobs):
+        def progress(p: Any, run_id: str = run_id, index: int = index) -> None:
+            if on_progress is not None:
+                on_progress(RunProgress(run_id, index, len(ids), int(p.done), int(p.total), str(p.stage),
+                                        str(getattr(p, "message", "") or "")))
+
+        try:
+            result = score_workspace_run(ws, run_id, configuration=configuration, replace=replace,
+                                         on_progress=progress, cancel=cancel, workers=workers if len(ids) == 1 else 1)
+            outcome = RunOutcome(run_id, card=result.run_card)
+        except Cancelled:
+            outcome = RunOutcome(run_id, cancelled=True)
+        except MtevalError as exc:
+            outcome = RunOutcome(run_id, error=str(exc))
+        outcomes.append(outcome)
+        finished(outcome)
+        if outcome.cancelled:
+            outcomes += [RunOutcome(r, cancelled=True) for r in ids[index + 1:]]
+            break
+    return outcomes
+
+
+def _pool_worker(db_path: str, tasks: Any, results: Any, cancel_event: Any, replace: bool) -> None:
+    """One worker of :func:`_score_in_pool` (a forked process): runs from ``tasks`` until ``None``."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent turns Ctrl-C into the cancel event
+    ws = Workspace(db_path)
+    token = CancelToken(cancel_event)
+    try:
+        while (item := tasks.get()) is not None:
+            index, run_id, configuration = item
+
+            def progress(p: Any, run_id: str = run_id, index: int = index) -> None:
+                results.put(("progress", index, run_id, int(p.done), int(p.total), str(p.stage),
+                             str(getattr(p, "message", "") or "")))
+
+            try:
+                score_workspace_run(ws, run_id, configuration=ScoringConfiguration.model_validate(configuration),
+                                    replace=replace, on_progress=progress, cancel=token, workers=1)
+                results.put(("done", index, run_id, None))
+            except Cancelled:
+                results.put(("cancelled", index, run_id, None))
+            except MtevalError as exc:
+                results.put(("error", index, run_id, str(exc)))
+            except Exception as exc:  # noqa: BLE001  # reported with its run, never a silent dead worker
+                results.put(("error", index, run_id, f"{type(exc).__name__}: {exc}"))
+    finally:
+        ws.close()
+
+
+def _score_in_pool(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], replace: bool, workers: int,
+                   on_progress: Callable[[RunProgress], None] | None, finished: Callable[[RunOutcome], None],
+                   cancel: CancelToken) -> list[RunOutcome]:
+    import multiprocessing
+    import queue
+
+    ctx = multiprocessing.get_context("fork")
+    ids = [run_id for run_id, _ in jobs]
+    tasks, results, cancel_event = ctx.Queue(), ctx.Queue(), ctx.Event()
+    n = min(workers, len(ids))
+    for index, (run_id, configuration) in enumerate(jobs):
+        tasks.put((index, run_id, configuration.model_dump(mode="json")))
+    for _ in range(n):
+        tasks.put(None)
+    procs = [ctx.Process(target=_pool_worker, name=f"mteval-score-{i}", daemon=False,
+                         args=(str(ws.path), tasks, results, cancel_event, replace)) for i in range(n)]
+    for p in procs:
+        p.start()
+    outcomes: dict[int, RunOutcome] = {}
+    try:
+        while len(outcomes) < len(ids):
+            if cancel.cancelled:
+                cancel_event.set()
+            try:
+                msg = results.get(timeout=0.2)
+            except queue.Empty:
+                if not any(p.is_alive() for p in procs) and results.empty():
+                    for i, run_id in enumerate(ids):  # a worker died without a word (killed)
+                        outcomes.setdefault(i, RunOutcome(run_id, error="the scoring process ended unexpectedly"))
+                continue
+            kind, index, run_id = msg[0], msg[1], msg[2]
+            if kind == "progress":
+                if on_progress is not None:
+                    on_progress(RunProgress(run_id, index, len(ids), *msg[3:]))
+                continue
+            if kind == "done":
+                outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
+            elif kind == "cancelled":
+                outcome = RunOutcome(run_id, cancelled=True)
+            else:
+                outcome = RunOutcome(run_id, error=msg[3])
+            outcomes[index] = outcome
+            finished(outcome)
+    finally:
+        if len(outcomes) < len(ids):
+            cancel_event.set()
+        for p in procs:
+            p.join(timeout=60)
+            if p.is_alive():
+                p.terminate()
+                p.join()
+    return [outcomes[i] for i in range(len(ids))]

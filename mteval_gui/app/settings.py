@@ -80,7 +80,7 @@ def _store(ws: Workspace, key: str, value: Any) -> None:
 def save_settings(ws: Workspace, settings: WorkspaceSettings) -> None:
     """Write every key (defaults delete their row)."""
     data = settings.model_dump(mode="json")
-    for key in WorkspaceSettings.keys():
+    for key in WorkspaceSettings.keys():  # noqa: SIM118 - keys() is the model's own classmethod, not dict.keys
         _store(ws, key, data[key])
     for key in repo.all_settings(ws):
         if key.startswith(LEGACY_GLOSSARY_PREFIX) or _legacy_suite_key(key):
@@ -118,7 +118,7 @@ def setting_rows(ws: Workspace) -> list[tuple[str, str, Any, bool, str]]:
     settings = load_settings(ws)
     data = settings.model_dump(mode="json")
     rows = []
-    for key in WorkspaceSettings.keys():
+    for key in WorkspaceSettings.keys():  # noqa: SIM118 - keys() is the model's own classmethod, not dict.keys
         label, _, default = WorkspaceSettings.describe(key)
         rows.append((key, WorkspaceSettings.type_name(key), data[key], data[key] == default, label))
     return rows

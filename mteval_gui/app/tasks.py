@@ -83,7 +83,7 @@ def _portable(exc: BaseException) -> Any:
         clone = pickle.loads(pickle.dumps(exc))
         if type(clone) is type(exc) and str(clone) == str(exc):
             return exc
-    except Exception:  # an exception class whose constructor does not round-trip
+    except Exception:  # noqa: BLE001 - an exception class whose constructor does not round-trip
         pass
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return JobFailed(f"{type(exc).__name__}: {exc}", tb)
@@ -105,7 +105,7 @@ def child_main(messages: Any, cancel_event: Any, target: str, kwargs: dict[str, 
         messages.put(("result", result))
     except Cancelled:
         messages.put(("cancelled", None))
-    except BaseException as exc:  # everything the child hits is reported to the parent
+    except BaseException as exc:  # noqa: BLE001 - everything the child hits is reported to the parent
         if cancel_event.is_set() and isinstance(exc, KeyboardInterrupt):
             messages.put(("cancelled", None))
         else:
@@ -167,16 +167,20 @@ class ProcessJob:
             try:
                 kind, payload = messages.get(timeout=self.POLL_SECONDS)
             except queue_mod.Empty:
-                if self._cancel_requested_at is not None and time.monotonic() - self._cancel_requested_at > self.kill_after:
+                if (
+                    self._cancel_requested_at is not None
+                    and time.monotonic() - self._cancel_requested_at > self.kill_after
+                ):
                     proc.terminate()
-                    raise Cancelled("the job did not stop in time and was terminated")
+                    raise Cancelled("the job did not stop in time and was terminated") from None
                 if not proc.is_alive():
                     # the queue may still be flushing; give it a moment before declaring the child lost
                     dead_since = dead_since or time.monotonic()
                     if time.monotonic() - dead_since > 1.0:
                         if self.cancel_event.is_set():
-                            raise Cancelled("job process ended after cancellation")
-                        raise JobFailed(f"the background process ended unexpectedly (exit code {proc.exitcode})")
+                            raise Cancelled("job process ended after cancellation") from None
+                        raise JobFailed(
+                            f"the background process ended unexpectedly (exit code {proc.exitcode})") from None
                 continue
             if kind == "progress":
                 on_progress(payload)

@@ -17,14 +17,23 @@ from mteval_gui.paths import default_workspace_path
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.repo import (
-    NotFoundError, corpus_exists, get_corpus_info, get_entries, get_entry, get_output, get_run_info, list_corpora,
-    list_glossaries, list_runs, run_exists,
+    NotFoundError,
+    corpus_exists,
+    get_corpus_info,
+    get_entries,
+    get_entry,
+    get_output,
+    get_run_info,
+    list_corpora,
+    list_glossaries,
+    list_runs,
+    run_exists,
 )
 
 __all__ = [
     "Workspace", "NotFoundError", "open_workspace", "workspace_summary", "corpus_exists", "run_exists",
     "get_corpus_info", "get_entries", "get_entry", "get_output", "get_run_info", "list_corpora", "list_glossaries",
-    "list_runs", "require_run", "target_language", "entry_and_output", "run_labels",
+    "list_runs", "require_run", "data_version", "target_language", "entry_and_output", "run_labels",
 ]
 
 
@@ -39,6 +48,12 @@ def open_workspace(path: str | Path | None = None, *, convert: bool = False) -> 
 def workspace_summary(ws: Workspace) -> dict[str, Any]:
     """Path, schema version and row counts (``mteval workspace info``)."""
     return {"path": str(ws.path), "schema_version": ws.schema_version(), "counts": repo.counts(ws)}
+
+
+def data_version(ws: Workspace) -> int:
+    """A number that changes when another process (or thread) has committed a change to the
+    workspace since it was last read on this thread (SQLite ``PRAGMA data_version``)."""
+    return ws.data_version()
 
 
 def require_run(ws: Workspace, run_id: str) -> None:

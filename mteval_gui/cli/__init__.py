@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -23,7 +24,20 @@ EXIT_INPUT = 2
 EXIT_CANCELLED = 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command named by ``argv`` (the first word that is not a global option or its value)."""
+    it = iter(argv)
+    for tok in it:
+        if tok == "--db":
+            next(it, None)
+        elif not tok.startswith("-"):
+            return tok
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``mteval`` parser. With ``argv`` naming one of the application's own commands, the
+    commands that installed suites add are left out (finding them imports every suite plugin)."""
     parser = argparse.ArgumentParser(
         prog="mteval",
         description="Evaluate machine translation and LLM output for low-resource languages (headless).",
@@ -34,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="turn another application's SQLite file given as --db into a workspace (backed up first)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    command = _command_of(argv) if argv is not None else None
     late = []
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_"):
@@ -41,16 +56,22 @@ def build_parser() -> argparse.ArgumentParser:
         module = importlib.import_module(f"{__name__}.{mod.name}")
         register = getattr(module, "register", None)
         if register is not None:
-            register(sub)
+            if "command" in inspect.signature(register).parameters:
+                register(sub, command=command)  # a module whose commands are costly to build
+            else:
+                register(sub)
         if callable(getattr(module, "register_late", None)):
             late.append(module.register_late)
+    if command is not None and command in sub.choices:
+        return parser
     for register_late in late:  # commands named by plugins (suites) never hide the application's own
         register_late(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

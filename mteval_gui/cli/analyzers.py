@@ -14,7 +14,6 @@ import sys
 from typing import Any
 
 
-
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("analyzers", help="list and install HFST morphological analyzers")
     sub = p.add_subparsers(dest="analyzers_command", metavar="ACTION")
@@ -30,7 +29,10 @@ def register(subparsers: Any) -> None:
     ip.add_argument("--sha256", metavar="HEX", help="expected sha256 of the file or package (otherwise the card's pin)")
     ip.add_argument("--kind", choices=("strict", "descriptive", "generator"),
                     help="which analyzer this is (default: recognised from the file name, else strict)")
-    ip.add_argument("--timeout", type=float, default=60.0, help="download timeout in seconds (default 60)")
+    ip.add_argument("--timeout", type=float, default=60.0,
+                    help="network timeout of each read in seconds (default 60)")
+    ip.add_argument("--max-time", type=float, default=1800.0, metavar="SECONDS",
+                    help="give up a download that takes longer than this in total (default 1800)")
     ip.set_defaults(handler=cmd_install)
 
 
@@ -67,14 +69,16 @@ def cmd_list(args: argparse.Namespace) -> int:
                 print(f"  {f.kind:<12} not installed (card expects {f.declared}); "
                       f"run `mteval analyzers install {lang.lang} PATH_OR_URL`")
                 continue
-            print(f"  {f.kind:<12} {f.path}  sha256 {f.sha256} ({f.pin_state})" + (f"  from {f.source}" if f.source else ""))
+            origin = f"  from {f.source}" if f.source else ""
+            print(f"  {f.kind:<12} {f.path}  sha256 {f.sha256} ({f.pin_state}){origin}")
         if lang.source_url:
             print(f"  {'source':<12} {lang.source_url} ({lang.source_format})")
     return 0
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from mteval_gui.app.analyzers import install, is_url
+    from mteval_gui.app.analyzers import InstallCancelled, install, is_url
+    from mteval_gui.cli import EXIT_CANCELLED
 
     source = args.source
     remote = source is None or is_url(source)
@@ -83,7 +87,12 @@ def cmd_install(args: argparse.Namespace) -> int:
     progress = _DownloadProgress() if remote else None
     try:
         result = install(args.lang, source, root=_root(args), kind=args.kind, sha256=args.sha256,
-                         timeout=args.timeout, on_progress=progress)
+                         timeout=args.timeout, max_seconds=args.max_time, on_progress=progress)
+    except (KeyboardInterrupt, InstallCancelled):  # the staging folder is already gone
+        if progress is not None:
+            progress.close()
+        print(f"mteval: {'download ' if remote else ''}cancelled; nothing was installed", file=sys.stderr)
+        return EXIT_CANCELLED
     finally:
         if progress is not None:
             progress.close()

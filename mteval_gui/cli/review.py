@@ -189,7 +189,9 @@ def cmd_allowlist(args: argparse.Namespace) -> int:
     audit = fst_audit(ws, args.runs)
     rows = allowlist_rows(audit)
     path = export_allowlist(rows, args.output)
-    print(f"wrote {len(rows)} words to {path} ({audit.valid} valid of {audit.valid + audit.invalid} decided occurrences)")
+    print(
+        f"wrote {len(rows)} words to {path} ({audit.valid} valid of {audit.valid + audit.invalid} decided occurrences)"
+    )
     return 0
 
 
@@ -212,8 +214,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from mteval_gui.app.review import esa_scores, fst_audit, linter_audit, validation_study
 
     ws = open_workspace(args)
-    study = validation_study(ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap,
-                             seed=args.seed, short_bleu=args.short_bleu)
+    study = validation_study(
+        ws, args.runs, args.metrics, aspect=args.aspect, n_bootstrap=args.bootstrap, seed=args.seed,
+        short_bleu=args.short_bleu,
+    )
     lint = linter_audit(ws, args.runs)
     fst = fst_audit(ws, args.runs)
     esa = esa_scores(ws, args.runs)
@@ -232,19 +236,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
               f"{'  [target met]' if p.target_met else ''}\n")
     out.write("\nagreement (Krippendorff's alpha, ordinal; 95% bootstrap CI over items):\n")
     for aspect, a in study.agreement.items():
-        out.write(f"  {aspect:<9} {_with_ci(a.alpha, a.ci_lower, a.ci_upper):<28} {a.units} items, {a.pairable_values} ratings\n")
+        out.write(
+            f"  {aspect:<9} {_with_ci(a.alpha, a.ci_lower, a.ci_upper):<28} {a.units} items, "
+            f"{a.pairable_values} ratings\n"
+        )
     out.write(f"\nmetric-human correlation with mean {study.aspect} "
               f"(95% bootstrap CI, B={study.n_bootstrap}, seed {study.seed}):\n")
     if not study.metrics:
         out.write("  no per-entry metric values: score the runs first (`mteval evaluate ...`)\n")
     else:
-        out.write(f"  {'metric':<26} {'n':>5}  {'Kendall tau-b':<26} {'Spearman rho':<26} {'runs':>4}  Pearson r (system)\n")
+        out.write(
+            f"  {'metric':<26} {'n':>5}  {'Kendall tau-b':<26} {'Spearman rho':<26} {'runs':>4}  Pearson r (system)\n"
+        )
         for m in study.metrics:
             sp = m.system_pearson
             system = _with_ci(sp.value, sp.ci_lower, sp.ci_upper) if sp.value is not None else (
                 "n/a (3+ runs needed)" if sp.n < 3 else "n/a")
-            out.write(f"  {m.metric_id:<26} {m.kendall.n:>5}  {_with_ci(m.kendall.value, m.kendall.ci_lower, m.kendall.ci_upper):<26} "
-                      f"{_with_ci(m.spearman.value, m.spearman.ci_lower, m.spearman.ci_upper):<26} {sp.n:>4}  {system}\n")
+            out.write(
+                f"  {m.metric_id:<26} {m.kendall.n:>5}  "
+                f"{_with_ci(m.kendall.value, m.kendall.ci_lower, m.kendall.ci_upper):<26} "
+                f"{_with_ci(m.spearman.value, m.spearman.ci_lower, m.spearman.ci_upper):<26} {sp.n:>4}  {system}\n"
+            )
     for mid, why in study.excluded.items():
         out.write(f"  {mid}: left out ({why}; --short-bleu correlates it anyway)\n")
     if any(e.judgments for e in esa.values()):
@@ -256,12 +268,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if lint:
         out.write("\nlinter audit (Task B): precision of EQUIVALENT calls per variant class (Wilson 95% CI):\n")
         for r in lint:
-            out.write(f"  {r.variant_class:<24} {r.pairs:>4} pairs  strict {_with_ci(r.strict.value, r.strict.ci_lower, r.strict.ci_upper):<24}"
-                      f" lenient {_with_ci(r.lenient.value, r.lenient.ci_lower, r.lenient.ci_upper)}\n")
+            out.write(
+                f"  {r.variant_class:<24} {r.pairs:>4} pairs  "
+                f"strict {_with_ci(r.strict.value, r.strict.ci_lower, r.strict.ci_upper):<24}"
+                f" lenient {_with_ci(r.lenient.value, r.lenient.ci_lower, r.lenient.ci_upper)}\n"
+            )
     if fst.occurrences:
         fr = fst.false_rejection
-        out.write(f"\nFST audit (Task C): false-rejection rate {_with_ci(fr.value, fr.ci_lower, fr.ci_upper)} (Wilson 95% CI); "
-                  f"{fst.valid} valid, {fst.invalid} invalid, {fst.unresolved} unresolved of {fst.occurrences} rejected words\n")
+        out.write(
+            f"\nFST audit (Task C): false-rejection rate {_with_ci(fr.value, fr.ci_lower, fr.ci_upper)} "
+            f"(Wilson 95% CI); {fst.valid} valid, {fst.invalid} invalid, {fst.unresolved} unresolved "
+            f"of {fst.occurrences} rejected words\n"
+        )
         if fst.by_kind:
             out.write("  valid words by kind: " + ", ".join(f"{k} {v}" for k, v in fst.by_kind.items()) + "\n")
     return 0

@@ -20,7 +20,9 @@ import argparse
 import json
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from mteval_gui.cli import EXIT_CANCELLED
@@ -51,6 +53,8 @@ def register(subparsers: Any) -> None:
     sp.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
     _option_args(sp)
     sp.add_argument("--process", action="store_true", help="score in a separate worker process")
+    sp.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="processes scoring runs side by side (default: the cores available, at most 2)")
     sp.set_defaults(handler=cmd_score)
 
     ep = subparsers.add_parser("evaluate", help="score a corpus file and a run file without a workspace")
@@ -69,6 +73,8 @@ def register(subparsers: Any) -> None:
     ep.add_argument("--bootstrap", type=int, default=1000, metavar="B")
     ep.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
     ep.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
+    ep.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="processes scoring the entries (default: the cores available, at most 2)")
     _option_args(ep)
     ep.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the run card JSON")
     ep.set_defaults(handler=cmd_evaluate)
@@ -189,7 +195,7 @@ def _unavailable_lines(card: Any) -> list[str]:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.app import workspace
-    from mteval_gui.app.scoring import CancelToken, score_in_process, score_workspace_run
+    from mteval_gui.app.scoring import CancelToken, score_in_process
     from mteval_gui.app.scoring_config import ScoringOverrides, plan_scoring
 
     ws = open_workspace(args)
@@ -208,32 +214,84 @@ def cmd_score(args: argparse.Namespace) -> int:
     for p in plan.skipped:
         print(p.message)
     token = CancelToken()
+    if not args.process:
+        code = _score_side_by_side(ws, plan.to_score, args, token)
+        if code:
+            return code
     with _Interrupts(token):
-        for p in plan.to_score:
+        for p in plan.to_score if args.process else ():
             run_id = p.run_id
             if p.message:
                 print(p.message)
             bar = ProgressBar(run_id)
             try:
-                if args.process:
-                    card = score_in_process(ws, run_id, configuration=p.configuration, replace=args.replace,
-                                            on_progress=bar, cancel=token)
-                else:
-                    card = score_workspace_run(ws, run_id, configuration=p.configuration, replace=args.replace,
-                                               on_progress=bar, cancel=token).run_card
+                card = score_in_process(ws, run_id, configuration=p.configuration, replace=args.replace,
+                                        on_progress=bar, cancel=token)
             except Cancelled:
                 bar.close()
                 print(f"mteval: {run_id}: cancelled; committed batches are kept: run the same command again "
                       "to resume", file=sys.stderr)
                 return EXIT_CANCELLED
             bar.close()
-            print(_summary_line(card))
-            for line in _unavailable_lines(card):
-                print(line)
+            _print_card(card)
     if not runs:
         print("the workspace has no runs: import one first (`mteval import run FILE --corpus ID`)")
     elif not plan.to_score:
         print(f"nothing to score: {'every run is' if len(plan.runs) > 1 else 'the run is'} up to date")
+    return 0
+
+
+def _print_card(card: Any) -> None:
+    print(_summary_line(card))
+    for line in _unavailable_lines(card):
+        print(line)
+
+
+def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespace, token: Any) -> int:
+    """``mteval score`` in this process: the runs side by side on the cores (``--workers``); each
+    run's lines are printed in the planned order, as soon as the runs before it are done."""
+    from mteval_gui.app.scoring import score_workspace_runs
+
+    runs = [p.run_id for p in to_score]
+    if not runs:
+        return 0
+    for p in to_score:
+        if p.message:
+            print(p.message)
+    bar = ProgressBar("scoring" if len(runs) > 1 else runs[0])
+    seen: dict[str, tuple[int, int]] = {}
+    outcomes: dict[str, Any] = {}
+    printed = 0
+
+    def progress(p: Any) -> None:
+        if p.stage == "scoring":
+            seen[p.run_id] = (p.done, p.total)
+            bar(SimpleNamespace(done=sum(d for d, _ in seen.values()), total=sum(t for _, t in seen.values()),
+                                stage=f"{len(outcomes)}/{len(runs)} runs" if len(runs) > 1 else p.stage))
+
+    def finished(outcome: Any) -> None:
+        nonlocal printed
+        outcomes[outcome.run_id] = outcome
+        while printed < len(runs) and runs[printed] in outcomes:
+            o = outcomes[runs[printed]]
+            printed += 1
+            if o.card is not None:
+                bar.close()
+                _print_card(o.card)
+
+    with _Interrupts(token):
+        result = score_workspace_runs(ws, [(p.run_id, p.configuration) for p in to_score], replace=args.replace,
+                                      workers=args.workers, on_progress=progress, on_finished=finished,
+                                      cancel=token)
+    bar.close()
+    cancelled = [o.run_id for o in result if o.cancelled]
+    if cancelled:
+        print(f"mteval: {', '.join(cancelled)}: cancelled; committed batches are kept: run the same command again "
+              "to resume", file=sys.stderr)
+        return EXIT_CANCELLED
+    errors = [o for o in result if o.error]
+    if errors:
+        raise MtevalError("; ".join(f"{o.run_id}: {o.error}" if len(runs) > 1 else str(o.error) for o in errors))
     return 0
 
 
@@ -242,21 +300,20 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from mteval_gui.app.evaluate import evaluate_files
-    from mteval_gui.app.exports import save_run_card
 
     bar = ProgressBar("evaluating")
     try:
         ev = evaluate_files(args.corpus, args.run, ref_path=args.ref, target_lang=args.lang,
                             source_lang=args.source_lang, glossary_path=args.glossary, metrics=args.metrics,
                             exclude=args.exclude, options=scoring_options(args), seed=args.seed,
-                            n_bootstrap=args.bootstrap, on_progress=bar)
+                            n_bootstrap=args.bootstrap, on_progress=bar, workers=args.workers)
     finally:
         bar.close()
     if ev.missing:
         print(f"mteval: {len(ev.missing)} corpus entries have no output; they are scored as empty outputs",
               file=sys.stderr)
     card = ev.result.run_card
-    save_run_card(card, args.output)
+    ev.save(args.output)
     print(_summary_line(card))
     for line in _unavailable_lines(card):
         print(line)

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.cli._common import ProgressBar, open_workspace, workspace_path
-from mteval_gui.errors import MtevalError
 
 
 def command_group(subparsers: argparse._SubParsersAction, name: str, help: str) -> argparse._SubParsersAction:
@@ -107,8 +106,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_show_entry)
 
     exp = command_group(subparsers, "export", "export tables and files from the workspace")
-    p = exp.add_parser("entries", help="export the entries of a corpus, or of a run with its outputs and scores",
-                       description="Export a corpus' entries, or a run's entries with outputs and per-entry metric values.")
+    p = exp.add_parser(
+        "entries",
+        help="export the entries of a corpus, or of a run with its outputs and scores",
+        description="Export a corpus' entries, or a run's entries with outputs and per-entry metric values.",
+    )
     p.add_argument("target", metavar="CORPUS|RUN")
     p.add_argument("-o", "--output", type=Path, required=True, help="output file (.csv, .tsv or .jsonl)")
     p.add_argument("--format", choices=("csv", "tsv", "jsonl"), help="default: from the output extension")
@@ -133,10 +135,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("key")
     p.set_defaults(handler=cmd_settings_unset)
 
-    p = subparsers.add_parser("demo", help="build the demo workspace, score it and print the runs table",
-                              description="Build the bundled demo workspace (Plains Cree and Ewe corpora, runs, glossary), "
-                                          "score every run and print the runs table. Uses --db, else demo.sqlite in the "
-                                          "user data folder.")
+    p = subparsers.add_parser(
+        "demo",
+        help="build the demo workspace, score it and print the runs table",
+        description="Build the bundled demo workspace (Plains Cree and Ewe corpora, runs, glossary), "
+        "score every run and print the runs table. Uses --db, else demo.sqlite in the "
+        "user data folder.",
+    )
     p.add_argument("--no-score", action="store_true", help="import only, do not score")
     p.add_argument("--fresh", action="store_true", help="delete an existing demo workspace first")
     p.set_defaults(handler=cmd_demo)
@@ -175,10 +180,10 @@ def _fmt(v: Any, digits: int = 2) -> str:
 def print_table(rows: list[list[str]], header: list[str], out=None) -> None:
     out = out or sys.stdout
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), file=out)
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip(), file=out)
     print("  ".join("-" * w for w in widths), file=out)
     for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=out)
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip(), file=out)
 
 
 # ----------------------------------------------------------------------------- workspace
@@ -305,7 +310,13 @@ def cmd_list_runs(args: argparse.Namespace, ws: Any) -> int:
     from mteval_gui.app.workspace import list_runs
 
     if args.json:
-        print(json.dumps(list_runs(ws, args.corpus_id), ensure_ascii=False, indent=1, default=str))
+        from mteval_gui.app.runs import load_run_rows
+
+        shown = {r.run_id: r for r in load_run_rows(ws, args.corpus_id)}
+        json_rows = [{**row, "status_display": shown[row["run_id"]].status_display,
+                 "freshness": shown[row["run_id"]].freshness, "stale_reasons": shown[row["run_id"]].stale_reasons,
+                 "settings_changes": shown[row["run_id"]].settings_changes} for row in list_runs(ws, args.corpus_id)]
+        print(json.dumps(json_rows, ensure_ascii=False, indent=1, default=str))
         return 0
     rows, header, notes = _runs_table(ws, args.corpus_id)
     print_table(rows, header)
@@ -427,7 +438,12 @@ def cmd_export_entries(args: argparse.Namespace, ws: Any) -> int:
 # ----------------------------------------------------------------------------- demo
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from mteval_gui.app.demo import build_demo_workspace, default_demo_path, remove_workspace_files, score_demo_workspace
+    from mteval_gui.app.demo import (
+        build_demo_workspace,
+        default_demo_path,
+        remove_workspace_files,
+        score_demo_workspace,
+    )
 
     path = Path(args.db) if args.db else default_demo_path()
     if args.fresh:

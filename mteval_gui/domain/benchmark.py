@@ -17,8 +17,8 @@ Suite defects never stop scoring. Each is one :class:`SuiteDefect` with a severi
 
 Status of a test in a result: ``scored``; ``error`` (the provider returned an error: 0, never
 scored as text); ``missing`` (no response although its category was run: 0); ``unscorable``
-(suite defect of severity ``error``: no score, left out of the category's mean); ``not_run`` (its category has no response at all: the
-category is inactive and leaves the suite score).
+(suite defect of severity ``error``: no score, left out of the category's mean); ``not_run`` (its
+category has no response at all: the category is inactive and leaves the suite score).
 """
 
 from __future__ import annotations

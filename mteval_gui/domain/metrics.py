@@ -83,11 +83,6 @@ def role_for(produces: tuple[str, ...] | list[str]) -> MetricRole:
     return "other"
 
 
-def validation_rank(level: str) -> int:
-    """0 for ``external`` … 3 for ``unvalidated`` (an unknown level ranks as unvalidated)."""
-    return VALIDATION_LEVELS.index(level) if level in VALIDATION_LEVELS else len(VALIDATION_LEVELS) - 1
-
-
 class MetricDescriptor(BaseModel):
     """A metric's declaration as recorded in a run card (``metric_info``) and read by the interfaces.
 

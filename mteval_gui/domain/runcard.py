@@ -37,7 +37,10 @@ SEED_CI_PREFIXES: dict[str, str] = {
 }
 # confidence_intervals (and confidence_intervals_by_tier) key aliases -> this tool's key
 SEED_INTERVAL_ALIASES: dict[str, str] = {
-    "corpus_chrf": "chrf_plus_plus", "corpus_bleu": "bleu", "corpus_comet": "comet_score", "composite_score": "composite",
+    "corpus_chrf": "chrf_plus_plus",
+    "corpus_bleu": "bleu",
+    "corpus_comet": "comet_score",
+    "composite_score": "composite",
 }
 
 

@@ -23,7 +23,7 @@ class WorkspaceSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     analyzer_dir: str | None = Field(
-        None, title="Analyzer folder",
+        default=None, title="Analyzer folder",
         description="Folder with the installed analyzers, one sub-folder per language code "
                     "(empty: the user data folder's analyzers folder).")
     analyzer_paths: dict[str, dict[str, str]] = Field(
@@ -34,10 +34,10 @@ class WorkspaceSettings(BaseModel):
         default_factory=dict, title="Gloss files",
         description="Dictionaries of a language's semantic validator ({lang: [path, ...]}).")
     comet_model: str | None = Field(
-        None, title="COMET model",
+        default=None, title="COMET model",
         description="Hugging Face id or local checkpoint (empty: the language card's choice, else wmt22-comet-da).")
     default_reviewer: str | None = Field(
-        None, title="Default reviewer", description="Reviewer selected when the workspace opens.")
+        default=None, title="Default reviewer", description="Reviewer selected when the workspace opens.")
     glossaries: dict[str, str] = Field(
         default_factory=dict, title="Corpus glossaries",
         description="The glossary used for terminology, per corpus ({corpus_id: glossary_id}).")

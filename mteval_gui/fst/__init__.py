@@ -1,23 +1,34 @@
 """HFST analyzers: loading, tokenisation, cached lookup, analysis parsing, installation.
 
-``hfst`` itself is imported only when an analyzer file is read.
+The lookup libraries (``hfst``, ``pyhfst``) are imported only when an analyzer file is read.
+The names below are loaded on first access, so a child process that only checks a file
+(:mod:`mteval_gui.fst.probe`) does not import the card models.
 """
 
-from mteval_gui.fst.analysis import Analysis, WordAnalysis, parse_analysis, strip_flags
-from mteval_gui.fst.analyzer import Analyzer, AnalyzerError, load_analyzer, sha256_file
-from mteval_gui.fst.registry import (
-    KINDS,
-    SHARED_KEYS,
-    AnalyzerNotFound,
-    find_analyzer,
-    installed,
-    optional_shared_analyzer,
-    shared_analyzer,
-)
+from __future__ import annotations
 
-__all__ = [
-    "Analysis", "WordAnalysis", "parse_analysis", "strip_flags",
-    "Analyzer", "AnalyzerError", "load_analyzer", "sha256_file",
-    "KINDS", "SHARED_KEYS", "AnalyzerNotFound", "find_analyzer", "installed",
-    "optional_shared_analyzer", "shared_analyzer",
-]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "Analysis": "analysis", "WordAnalysis": "analysis", "parse_analysis": "analysis", "strip_flags": "analysis",
+    "Analyzer": "analyzer", "AnalyzerError": "analyzer", "load_analyzer": "analyzer", "sha256_file": "analyzer",
+    "KINDS": "registry", "SHARED_KEYS": "registry", "AnalyzerNotFound": "registry", "AnalyzerUnusable": "registry",
+    "find_analyzer": "registry", "installed": "registry", "optional_shared_analyzer": "registry",
+    "shared_analyzer": "registry",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

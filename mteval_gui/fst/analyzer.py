@@ -41,7 +41,8 @@ from mteval_gui.fst.backends import (
     lookupable,
     open_transducer,
 )
-from mteval_gui.fst.olformat import HFST_MAGIC, FormatError, read_layout
+from mteval_gui.fst.olformat import HFST_MAGIC, FormatError, check_tables, read_layout
+from mteval_gui.fst.probe import probe_file
 from mteval_gui.text import HYPHEN_LOOKALIKES, apply_folds, case_variants, fst_form, nfc, word_tokens
 
 DEFAULT_LRU_SIZE = 262_144
@@ -86,23 +87,34 @@ def check_regular_file(p: Path) -> None:
         raise AnalyzerError(f"{p}: {what}, not an analyzer file")
 
 
-def read_transducer(path: str | Path, backend: str | None = None) -> Transducer:
+def read_transducer(path: str | Path, backend: str | None = None, *, probe: bool = True) -> Transducer:
     """Read the first transducer of an HFST file with the chosen lookup backend.
 
-    The file's headers are checked here first (:func:`mteval_gui.fst.olformat.read_layout`):
-    hfst aborts the whole process on a truncated file or one that is not a transducer, and
-    pyhfst crashes on them, so such files never reach either library.
+    hfst aborts the whole process on a truncated or damaged file and pyhfst crashes on some,
+    so before either library reads a file in this process: its headers and tables are checked
+    (:mod:`mteval_gui.fst.olformat`), then a child process reads it and looks words up
+    (:mod:`mteval_gui.fst.probe`, cached by content). ``probe=False`` skips the child (the
+    child itself uses it).
     """
     p = Path(path)
     check_regular_file(p)
     try:
         layout = read_layout(p)
+        check_tables(p, layout)
     except FormatError as exc:
         raise AnalyzerError(f"{p}: not a readable HFST transducer ({exc})") from exc
     except OSError as exc:
         raise AnalyzerError(f"{p}: cannot read the analyzer file ({exc})") from exc
     try:
-        return open_transducer(p, layout, backend)
+        name = choose_backend(backend)
+    except BackendError as exc:
+        raise AnalyzerError(str(exc)) from exc
+    if probe:
+        verdict = probe_file(p, name, sha256=sha256_file(p), size=layout.file_size)
+        if not verdict.ok:
+            raise AnalyzerError(f"{p}: {verdict.reason}")
+    try:
+        return open_transducer(p, layout, name)
     except BackendError as exc:
         raise AnalyzerError(f"{p}: {exc}") from exc
     except UnreadableTransducer as exc:

@@ -32,7 +32,7 @@ import os
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -76,7 +76,7 @@ class BackendInfo:
     version: str | None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _importable(name: str) -> bool:
     try:
         __import__(name)

@@ -13,15 +13,16 @@ Within a scoring job, metrics share one loaded analyzer per kind through
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, MutableMapping
-from datetime import datetime, timezone
-from pathlib import Path
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from mteval_gui import paths
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import MtevalError
-from mteval_gui.fst.analyzer import Analyzer, AnalyzerError, load_analyzer
+from mteval_gui.fst.analyzer import Analyzer, AnalyzerError, load_analyzer, sha256_file
 
 KINDS = ("strict", "descriptive", "generator")
 MANIFEST = "analyzers.json"
@@ -29,6 +30,20 @@ SHARED_KEYS = {k: f"fst.{k}" for k in KINDS}
 OPTION_KEYS = {"strict": "analyzer_path", "descriptive": "descriptive_analyzer_path", "generator": "generator_path"}
 CACHE_OPTION = "fst_cache"
 DIR_OPTION = "analyzers_dir"  # another analyzer folder than paths.analyzers_dir() for this job
+
+
+LANG_CODE = re.compile(r"[a-z]{3}")  # ISO 639-3
+
+
+def valid_code(lang: str | None) -> bool:
+    return isinstance(lang, str) and LANG_CODE.fullmatch(lang) is not None
+
+
+def safe_file_name(name: str | None) -> bool:
+    """A bare file name (no folder part, not ``.``/``..``): what a card or manifest may name."""
+    if not name or name in (".", ".."):
+        return False
+    return PurePosixPath(name).name == name and Path(name).name == name
 
 
 class AnalyzerNotFound(MtevalError):
@@ -46,8 +61,42 @@ class AnalyzerNotFound(MtevalError):
         super().__init__(msg)
 
 
+class AnalyzerUnusable(AnalyzerNotFound):
+    """An analyzer file is there but must not be used: damaged, or not the file its card pins."""
+
+    def __init__(self, lang: str, kind: str, detail: str):
+        self.lang = lang
+        self.kind = kind
+        flag = "" if kind == "strict" else f" --kind {kind}"
+        MtevalError.__init__(self, f"the {kind} analyzer for {lang} cannot be used: {detail}; install it again "
+                                   f"(`mteval analyzers install {lang} PATH_OR_URL{flag}`)")
+
+
 def language_dir(lang: str, base: Path | None = None) -> Path:
+    """The analyzer folder of one language; ``lang`` must be an ISO 639-3 code (never a path)."""
+    if not valid_code(lang):
+        raise AnalyzerError(f"{lang!r} is not a language code: expected three lower-case letters (ISO 639-3, "
+                            "e.g. crk)")
     return (base or paths.analyzers_dir()) / lang
+
+
+def card_pin(card: LanguageCard | None, name: str) -> str | None:
+    """The sha256 the language card pins for an analyzer file name (lower case), if any."""
+    if card is None or card.analyzers is None:
+        return None
+    v = card.analyzers.sha256.get(name)
+    return v.lower() if v else None
+
+
+def check_pin(card: LanguageCard | None, path: Path) -> str | None:
+    """Why ``path`` must not be used (it differs from the card's pin for its name), or None."""
+    pin = card_pin(card, path.name)
+    if pin is None:
+        return None
+    digest = sha256_file(path)
+    if digest == pin:
+        return None
+    return f"{path} differs from the language card's pin (sha256 {digest}, the card expects {pin})"
 
 
 def read_manifest(lang: str, base: Path | None = None) -> dict[str, dict[str, Any]]:
@@ -75,7 +124,7 @@ def manifest_record(file: str, sha256: str, source: str | None) -> dict[str, Any
         "file": file,
         "sha256": sha256,
         "source": source,
-        "installed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -89,7 +138,10 @@ def find_analyzer(card: LanguageCard | None, kind: str = "strict", *, lang: str 
                   path: str | Path | None = None, base: Path | None = None) -> Path | None:
     """The analyzer file of one kind for a language, or None when none is installed.
 
-    An explicit ``path`` that does not exist raises :class:`AnalyzerNotFound`.
+    An explicit ``path`` that does not exist (or is a folder, a FIFO, a device) raises
+    :class:`AnalyzerNotFound`. A ``lang`` that is not an ISO 639-3 code has no analyzer, and
+    manifest or card file names with a folder part are ignored (nothing outside the
+    language's folder is ever used).
     """
     if kind not in KINDS:
         raise ValueError(f"analyzer kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -97,19 +149,21 @@ def find_analyzer(card: LanguageCard | None, kind: str = "strict", *, lang: str 
     if path is not None:
         p = Path(path).expanduser()
         if not p.is_file():
-            raise AnalyzerNotFound(code or "?", kind, f"{p} does not exist")
+            raise AnalyzerNotFound(code or "?", kind, f"{p} is not a regular file" if p.exists()
+                                   else f"{p} does not exist")
         return p
-    if not code:
-        return None
+    if not valid_code(code):
+        return None  # not a language code: there is no analyzer folder for it
+    assert code is not None
     folder = language_dir(code, base)
     rec = read_manifest(code, base).get(kind)
-    if rec and rec.get("file"):
-        p = folder / rec["file"]
+    if rec and safe_file_name(rec.get("file")):
+        p = folder / str(rec["file"])
         if p.is_file():
             return p
     name = declared_file(card, kind)
-    if name:
-        p = folder / name
+    if safe_file_name(name):
+        p = folder / str(name)
         if p.is_file():
             return p
     return None
@@ -126,8 +180,11 @@ def shared_analyzer(context: Any, kind: str = "strict") -> Analyzer:
     ``context`` is a ScoringContext (duck-typed: ``shared``, ``target_card``, ``target_lang``,
     ``options``: ``analyzer_path`` / ``descriptive_analyzer_path`` / ``generator_path`` for
     explicit files, ``analyzers_dir`` for another analyzer folder, ``fst_cache`` for a
-    persistent cache factory). A failure is remembered in ``context.shared`` so every metric gets the same
-    :class:`AnalyzerNotFound` without searching again.
+    persistent cache factory). A file that differs from the card's sha256 pin for its name, or
+    that fails the checks of :func:`mteval_gui.fst.analyzer.read_transducer` (damaged,
+    truncated, crashing the library in a child process), is never loaded:
+    :class:`AnalyzerUnusable` says why. A failure is remembered in ``context.shared`` so every
+    metric gets the same :class:`AnalyzerNotFound` without searching again.
     """
     shared: MutableMapping[str, Any] = context.shared
     key = SHARED_KEYS[kind]
@@ -144,10 +201,13 @@ def shared_analyzer(context: Any, kind: str = "strict") -> Analyzer:
                           base=Path(base) if base else None)
         if p is None:
             raise AnalyzerNotFound(lang, kind)
+        mismatch = check_pin(card, p)
+        if mismatch is not None:
+            raise AnalyzerUnusable(lang, kind, mismatch)
         try:
             analyzer = load_analyzer(p)
         except AnalyzerError as exc:
-            raise AnalyzerNotFound(lang, kind, str(exc)) from exc
+            raise AnalyzerUnusable(lang, kind, str(exc)) from exc
     except AnalyzerNotFound as exc:
         shared[key] = exc
         raise

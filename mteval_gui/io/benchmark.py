@@ -50,10 +50,6 @@ def _nfc(s: str) -> str:
     return unicodedata.normalize("NFC", s)
 
 
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
 def _skip(text: str, i: int) -> int:
     while i < len(text) and text[i] in _WS:
         i += 1

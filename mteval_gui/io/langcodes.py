@@ -57,10 +57,6 @@ def language_code(code: object) -> tuple[str | None, str | None]:
     return (None, problem) if problem else (c, None)
 
 
-def is_code(code: object) -> bool:
-    return isinstance(code, str) and bool(_CODE3.fullmatch(code))
-
-
 def normalise_code(code: str | None) -> str | None:
     """A code as ISO 639-3 when recognisable (``fr`` -> ``fra``), else the code lower-cased."""
     if not code:

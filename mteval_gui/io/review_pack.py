@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mteval_gui.errors import Defect, InputError
+from mteval_gui.errors import Defect
 from mteval_gui.io.jsonparse import parse_document
 from mteval_gui.io.textfile import read_text
+from mteval_gui.paths import bundled_fonts_dir
 
 PACK_FORMAT = "mteval-review-pack/1"
 ANSWERS_FORMAT = "mteval-review-answers/1"
@@ -91,7 +92,7 @@ def content_sha256(data: dict[str, Any]) -> str:
 
 
 def font_dirs() -> list[Path]:
-    """Folders searched for fonts: ``$MTEVAL_FONT_DIRS`` (os.pathsep-separated), else the system's."""
+    """Folders searched for fonts: ``$MTEVAL_FONT_DIRS`` (os.pathsep-separated), else the system's and the bundle's."""
     env = os.environ.get(FONT_DIRS_ENV)
     if env is not None:
         return [Path(p) for p in env.split(os.pathsep) if p]
@@ -99,6 +100,7 @@ def font_dirs() -> list[Path]:
             Path("/System/Library/Fonts"), Path(os.environ.get("WINDIR", "C:/Windows")) / "Fonts"]
     data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     dirs += [Path(data_home) / "fonts", Path.home() / ".fonts"]
+    dirs.append(bundled_fonts_dir())  # a bundle's own fonts (DejaVu Sans) where the system has none
     return dirs
 
 
@@ -358,9 +360,3 @@ def read_answers(path: str | Path, *, name: str | None = None) -> AnswersFile:
             out.answers.append((line, item))
     return out
 
-
-def check_answers_file(path: str | Path) -> None:
-    """Raise the defects of an answers file (shape and hash) as one :class:`InputError`."""
-    read = read_answers(path)
-    if read.defects:
-        raise InputError(read.defects)

@@ -17,18 +17,40 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComboBox, QGroupBox, QHBoxLayout,
-                               QHeaderView, QLabel, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtCore import QItemSelectionModel, QObject, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from mteval_gui.domain.judgments import Judgment
-from mteval_gui.qt.dialogs import show_error
-from mteval_gui.app.diff import char_diff
-from mteval_gui.app.review import current_judgments, judgment_history, list_reviewers, record_judgment, redo_last, undo_task
 from mteval_gui.app import workspace
+from mteval_gui.app.diff import char_diff
+from mteval_gui.app.review import (
+    current_judgments,
+    judgment_history,
+    list_reviewers,
+    record_judgment,
+    redo_last,
+    undo_task,
+)
 from mteval_gui.app.settings import load_settings
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.domain.judgments import Judgment
+from mteval_gui.qt.dialogs import reporting_errors, show_error
+from mteval_gui.qt.page import Page
+from mteval_gui.qt.table_model import Column, ColumnTableModel
 
 DIFF_STYLE = "background-color:#ffe38a;"
 COMPLETE_BG = "#e3f1e3"
@@ -228,51 +250,40 @@ class ChoiceRow(QWidget):
         return next((v for v, b in self.buttons.items() if b.isChecked()), None)
 
 
-class AuditQueueModel(QAbstractTableModel):
+class AuditQueueModel(ColumnTableModel[int]):
     """Rows of the audit queue (text cells) plus the reviewer's answer and its state per row.
 
-    Cells are produced when the view asks for them, so a queue of tens of thousands of items
+    The rows of the shared column model are row numbers into ``cells``/``answers``/``states``;
+    cells are produced when the view asks for them, so a queue of tens of thousands of items
     costs lists, not widgets.
     """
 
     def __init__(self, headers: Sequence[str], parent: QObject | None = None):
-        super().__init__(parent)
+        super().__init__(key=lambda i: i, parent=parent)
         self.headers = list(headers)
-        self.rows: list[Sequence[str]] = []
+        self.cells: list[Sequence[str]] = []
         self.answers: list[str] = []
         self.states: list[str] = []
-        self._brushes = {"complete": QBrush(QColor(COMPLETE_BG)), "partial": QBrush(QColor(PARTIAL_BG))}
+        colours = {"complete": COMPLETE_BG, "partial": PARTIAL_BG}
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt override)
-        return 0 if parent.isValid() else len(self.rows)
+        def background(i: int) -> str | None:
+            return colours.get(self.states[i])
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt override)
-        return 0 if parent.isValid() else len(self.headers)
+        last = len(self.headers) - 1
+        columns = [Column(str(c), h, (lambda i, c=c: self.cells[i][c]), tooltip=(lambda i, c=c: self.cells[i][c]),
+                          background=background) for c, h in enumerate(self.headers[:last])]
+        columns.append(Column("answer", self.headers[last], lambda i: self.answers[i] or None,
+                              tooltip=lambda i: self.answers[i] or None, background=background))
+        self.set_columns(columns)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        r, c = index.row(), index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return self.answers[r] if c == len(self.headers) - 1 else self.rows[r][c]
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return self._brushes.get(self.states[r])
-        return None
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 (Qt override)
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.headers[section]
-        return None
-
-    def set_rows(self, rows: Sequence[Sequence[str]], answers: Sequence[str], states: Sequence[str]) -> None:
-        self.beginResetModel()
-        self.rows, self.answers, self.states = list(rows), list(answers), list(states)
-        self.endResetModel()
+    def set_cells(self, rows: Sequence[Sequence[str]], answers: Sequence[str], states: Sequence[str]) -> None:
+        self.cells, self.answers, self.states = list(rows), list(answers), list(states)
+        self.set_rows(range(len(self.cells)))
 
     def set_answer(self, row: int, text: str, state: str) -> None:
-        self.answers[row], self.states[row] = text, state
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.headers) - 1))
+        i = self.rows[row]
+        self.answers[i], self.states[i] = text, state
+        self.row_changed(row)
 
 
 class AuditQueueTable(QTableView):
@@ -300,7 +311,7 @@ class AuditQueueTable(QTableView):
 
     def fill(self, rows: Sequence[Sequence[str]], answers: Sequence[str], states: Sequence[str]) -> None:
         """Show ``rows`` (cells before the answer column) with each row's answer text and state."""
-        self.queue_model.set_rows(rows, answers, states)
+        self.queue_model.set_cells(rows, answers, states)
         self.resizeColumnsToContents()
 
     def set_answer(self, row: int, text: str, state: str) -> None:
@@ -326,12 +337,12 @@ class AuditQueueTable(QTableView):
             self.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
 
 
-class AuditView(QWidget):
+class AuditView(Page):
     """One speaker audit: scope bar, queue, the current item, answer keys and the results.
 
     Subclasses set :attr:`TASK`, build the item card (:meth:`build_card`), the questions
     (:meth:`build_questions`) and the results (:meth:`build_results`), and say how items,
-    answers and payloads look (:meth:`load_queue`, :meth:`item_key`, :meth:`judgment_key`,
+    answers and payloads look (:meth:`queue_loader`, :meth:`item_key`, :meth:`judgment_key`,
     :meth:`queue_cells`, :meth:`make_judgment`, :meth:`is_complete`, :meth:`answer_text`,
     :meth:`show_details`, :meth:`refresh_results`).
 
@@ -343,6 +354,7 @@ class AuditView(QWidget):
 
     TASK = ""
     judgment_changed = Signal(str, str)  # run_id, entry_id
+    queue_loaded = Signal()  # the queue read in the background is shown
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -353,10 +365,10 @@ class AuditView(QWidget):
         self._last_undo_run: str | None = None
         self._shortcuts: list[QShortcut] = []
         self.questions: dict[str, ChoiceRow] = {}
-        self._stale = True
         self._rows: dict[tuple, int] = {}
+        self.queue_task = self.task("queue", self.tr("Reading the audit queue"))
 
-        lay = QVBoxLayout(self)
+        lay = self.body_layout()
         top = QHBoxLayout()
         self.scope = AuditScope()
         self.scope.changed.connect(self.reload)
@@ -434,8 +446,10 @@ class AuditView(QWidget):
     def build_results(self, layout: QVBoxLayout) -> None:
         raise _missing_hook(self, "build_results")
 
-    def load_queue(self, run_ids: list[str]) -> list[Any]:
-        raise _missing_hook(self, "load_queue")
+    def queue_loader(self, run_ids: list[str]) -> Callable[[Workspace], list[Any]]:
+        """A function that reads the queue of ``run_ids`` from a workspace; it runs in a worker
+        thread, so it reads the view's options now and touches no widget."""
+        raise _missing_hook(self, "queue_loader")
 
     def item_key(self, item: Any) -> tuple:
         raise _missing_hook(self, "item_key")
@@ -497,40 +511,60 @@ class AuditView(QWidget):
         self.scope.reviewer_provider = fn
 
     def set_workspace(self, ws: Workspace | None) -> None:
-        self.ws = ws
         self.item = None
-        self.scope.set_workspace(ws)  # emits changed -> reload
+        self.ws = ws
+        for t in self._tasks.values():
+            t.cancel()
+        self._stale = True
+        self.scope.set_workspace(ws)  # emits changed -> reload (now if shown, else when shown)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
-        if self._stale:
-            self.reload()
         self.table.setFocus()  # the answer keys work while the focus is inside the view
 
     def refresh(self) -> None:
         """Reread corpora, runs, reviewers, the queue and the results (keeps the current item)."""
-        self.scope.reload()
+        self.scope.reload()  # emits changed -> reload
 
     def reviewer_id(self) -> str | None:
         return self.scope.reviewer_id()
 
     def reload(self) -> None:
-        """Reread the queue, the reviewer's answers and the results; deferred while the view is hidden
-        (reading a large run's stored results takes a moment: only the page in view pays for it)."""
+        """Reread the queue, the reviewer's answers and the results in the background; deferred while
+        the view is hidden (reading a large run's stored results takes a moment: only the page in
+        view pays for it)."""
         if not self.isVisible():
             self._stale = True
             return
         self._stale = False
         keep = self.item_key(self.item) if self.item is not None else None
-        self.queue, self.answers = [], {}
         runs = self.scope.run_ids()
-        if self.ws is not None and runs:
-            try:
-                self.queue = self.load_queue(runs)
-                self._load_answers(runs)
-            except Exception as exc:  # shown to the user
-                show_error(self, exc)
-                self.queue = []
+        if self.ws is None or not runs:
+            self.queue_task.cancel()
+            self._apply_queue(keep, ([], {}))
+            return
+        ws, reviewer, task = self.ws, self.reviewer_id(), self.TASK
+        loader = self.queue_loader(runs)  # reads its options here, in the GUI thread
+        judgment_key = self.judgment_key
+
+        def work(ctx: Any) -> tuple[list[Any], dict[tuple, dict[str, Any]]]:
+            queue = loader(ws)
+            answers: dict[tuple, dict[str, Any]] = {}
+            for run_id in runs if reviewer else []:
+                ctx.check()
+                for j in current_judgments(ws, run_id=run_id, reviewer_id=reviewer, task=task):
+                    answers[judgment_key(j)] = dict(j.payload)
+            return queue, answers
+
+        def failed(exc: BaseException) -> None:
+            show_error(self, exc)
+            self._apply_queue(keep, ([], {}))
+
+        self.queue_task.start(work, on_done=lambda result: self._apply_queue(keep, result), on_error=failed,
+                              workspace=ws)
+
+    def _apply_queue(self, keep: tuple | None, result: tuple[list[Any], dict[tuple, dict[str, Any]]]) -> None:
+        self.queue, self.answers = result
         self._rows = {self.item_key(q): i for i, q in enumerate(self.queue)}
         answers = [self._answer_cell(self.answers.get(self.item_key(q))) for q in self.queue]
         self.table.blockSignals(True)
@@ -544,15 +578,7 @@ class AuditView(QWidget):
             self.table.go(first if first >= 0 else 0)
         self._row_selected()
         self.refresh_results()
-
-
-    def _load_answers(self, runs: list[str]) -> None:
-        reviewer = self.reviewer_id()
-        if self.ws is None or not reviewer:
-            return
-        for run_id in runs:
-            for j in current_judgments(self.ws, run_id=run_id, reviewer_id=reviewer, task=self.TASK):
-                self.answers[self.judgment_key(j)] = dict(j.payload)
+        self.queue_loaded.emit()
 
     def _answer_cell(self, p: dict[str, Any] | None) -> tuple[str, str]:
         """(answer text, ``complete``/``partial``/``""``) of a payload."""
@@ -594,10 +620,8 @@ class AuditView(QWidget):
             return
         self.position.setText(self.position_text(self.table.current(), len(self.queue), self.answered_count(),
                                                  self.item))
-        try:
+        with reporting_errors(self):
             self.show_details(self.item)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
         p = self.answers.get(self.item_key(self.item)) or {}
         for field, row in self.questions.items():
             row.set_value(p.get(field))
@@ -629,10 +653,9 @@ class AuditView(QWidget):
         key = self.item_key(item)
         answers = {f: v for f, v in (self.answers.get(key) or {}).items() if f in self.questions}
         answers[field] = value
-        try:
+        with reporting_errors(self) as report:
             saved = record_judgment(self.ws, self.make_judgment(item, answers))
-        except Exception as exc:  # shown to the user; the view keeps what is stored
-            show_error(self, exc)
+        if report.failed:
             return
         self.answers[key] = dict(saved.payload)
         row = self.table.current()
@@ -653,10 +676,9 @@ class AuditView(QWidget):
         reviewer = self.reviewer_id()
         if self.ws is None or not reviewer:
             return
-        try:
+        with reporting_errors(self) as report:
             what, j = undo_task(self.ws, reviewer, self.scope.run_ids(), self.TASK)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return
         if what == "none":
             self.status.setText(self.tr("Nothing to undo"))
@@ -672,10 +694,9 @@ class AuditView(QWidget):
         if self.ws is None or not reviewer or not self._last_undo_run:
             self.status.setText(self.tr("Nothing to redo"))
             return
-        try:
+        with reporting_errors(self) as report:
             j = redo_last(self.ws, reviewer, self._last_undo_run)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return
         if j is None:
             self.status.setText(self.tr("Nothing to redo"))

@@ -22,17 +22,29 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
-from PySide6.QtWidgets import (QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
+from mteval_gui.app import workspace
+from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion
-from mteval_gui.qt.dialogs import show_error
-from mteval_gui.app import workspace
+from mteval_gui.qt.dialogs import reporting_errors
 
 WORD_STYLE = "background-color:#f8d0d0; font-weight:bold;"
 TEXT_STYLE = "font-size: 15pt;"
@@ -179,12 +191,11 @@ class FstAuditView(AuditView):
         layout.addLayout(row)
 
     # ----- items ---------------------------------------------------------------------------
-    def load_queue(self, run_ids: list[str]) -> list[tuple[str, str, str]]:
+    def queue_loader(self, run_ids: list[str]) -> Callable[[Workspace], list[tuple[str, str, str]]]:
         from mteval_gui.app.review import fst_audit_queue
 
-        assert self.ws is not None
         limit = self.sample.value() or None
-        return fst_audit_queue(self.ws, run_ids, limit=limit, seed=0)
+        return lambda ws: fst_audit_queue(ws, run_ids, limit=limit, seed=0)
 
     def item_key(self, item: tuple[str, str, str]) -> tuple:
         return tuple(item)
@@ -256,10 +267,8 @@ class FstAuditView(AuditView):
         runs = self.scope.run_ids()
         self.audit = None
         if self.ws is not None and runs:
-            try:
+            with reporting_errors(self):
                 self.audit = fst_audit(self.ws, runs)
-            except Exception as exc:  # shown to the user
-                show_error(self, exc)
         a = self.audit
         rows = allowlist_rows(a) if a is not None else []
         if a is None or a.occurrences == 0:
@@ -305,11 +314,10 @@ class FstAuditView(AuditView):
 
         if self.ws is None:
             return None
-        try:
+        with reporting_errors(self) as report:
             rows = allowlist_rows(fst_audit(self.ws, self.scope.run_ids()))
             written = export_allowlist(rows, path)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return None
         self.status.setText(self.tr("Wrote {0} word(s) to {1}").format(len(rows), written))
         return written

@@ -23,17 +23,19 @@ pairs, each with a 95 % Wilson interval.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from mteval_gui.domain.judgments import Judgment
-from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion, side_by_side_html
-from mteval_gui.qt.dialogs import show_error
-from mteval_gui.qt.labels import variant_class_description
 from mteval_gui.app import workspace
 from mteval_gui.app.review import linter_detail
+from mteval_gui.app.workspace import Workspace
+from mteval_gui.domain.judgments import Judgment
+from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion, side_by_side_html
+from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.labels import variant_class_description
 
 TEXT_STYLE = "font-size: 15pt;"
 CLASS_CHIP = "background-color:#e4ecf7;"
@@ -136,11 +138,10 @@ class LinterAuditView(AuditView):
         layout.addWidget(self.results_note)
 
     # ----- items ---------------------------------------------------------------------------
-    def load_queue(self, run_ids: list[str]) -> list[dict[str, Any]]:
+    def queue_loader(self, run_ids: list[str]) -> Callable[[Workspace], list[dict[str, Any]]]:
         from mteval_gui.app.review import linter_audit_queue
 
-        assert self.ws is not None
-        return linter_audit_queue(self.ws, run_ids)
+        return lambda ws: linter_audit_queue(ws, run_ids)
 
     def item_key(self, item: dict[str, Any]) -> tuple:
         return item["run_id"], item["entry_id"]
@@ -219,10 +220,8 @@ class LinterAuditView(AuditView):
         runs = self.scope.run_ids()
         rows = []
         if self.ws is not None and runs:
-            try:
+            with reporting_errors(self):
                 rows = linter_audit(self.ws, runs)
-            except Exception as exc:  # shown to the user
-                show_error(self, exc)
         headers = [self.tr("Variant class"), self.tr("Pairs"), self.tr("Answers"), self.tr("Confirmed"),
                    self.tr("Refuted"), self.tr("Undecided"), self.tr("Precision [95 % CI]"),
                    self.tr("Lenient precision [95 % CI]"), self.tr("Both natural?")]

@@ -17,13 +17,14 @@ happens inside the item models.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCharts import QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QValueAxis
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QCursor, QPainter
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -48,10 +49,9 @@ from PySide6.QtWidgets import (
 
 from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, open_suite, suite_infos
 from mteval_gui.app.workspace import Workspace
-
-KEY_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole + 2
-_Index = QModelIndex | QPersistentModelIndex
+from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.page import Page
+from mteval_gui.qt.table_model import Column, ColumnTableModel
 
 STATUS_COLOURS = {
     "passed": "#d8f0d8",
@@ -77,76 +77,6 @@ class BenchRow:
     stored: bool
 
 
-@dataclass(frozen=True)
-class _Col:
-    key: str
-    title: str
-    sort: Callable[[Any], Any]
-    tip: str = ""
-
-
-def _sort_key(v: Any) -> tuple[int, Any]:
-    return (1, 0) if v is None else (0, v)
-
-
-class _SortedTableModel(QAbstractTableModel):
-    """A table model over ``self.rows`` with ``self.columns`` that sorts inside the model."""
-
-    rows: list[Any]
-    columns: list[_Col]
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.rows = []
-        self.columns = []
-        self._sort: tuple[int, Qt.SortOrder] | None = None
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.columns):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.columns[section].title
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return self.columns[section].tip or None
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def _valid(self, index: _Index) -> bool:
-        return index.isValid() and 0 <= index.row() < len(self.rows) and 0 <= index.column() < len(self.columns)
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not 0 <= column < len(self.columns):
-            return
-        self.layoutAboutToBeChanged.emit()
-        self._apply_sort(column, order)
-        self.layoutChanged.emit()
-
-    def _apply_sort(self, column: int, order: Qt.SortOrder) -> None:
-        self._sort = (column, order)
-        key = self.columns[column].sort
-        rev = order == Qt.SortOrder.DescendingOrder
-        present = [r for r in self.rows if key(r) is not None]
-        absent = [r for r in self.rows if key(r) is None]
-        present.sort(key=key, reverse=rev)
-        self.rows = present + absent  # empty values always last
-
-    def _reset(self, rows: list[Any]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        if self._sort is not None:
-            self._apply_sort(*self._sort)
-        self.endResetModel()
-
-
 def default_suite() -> SuiteHandle:
     """The first installed suite (the tab of a window with one suite)."""
     infos = suite_infos()
@@ -157,32 +87,54 @@ def default_suite() -> SuiteHandle:
     return open_suite(infos[0].name)
 
 
-class BenchModelsModel(_SortedTableModel):
+class BenchModelsModel(ColumnTableModel[BenchRow]):
     """One row per model: suite score, passed/total and the suite's category scores."""
 
     def __init__(self, parent=None, suite: SuiteHandle | None = None):
-        super().__init__(parent)
+        super().__init__(key=lambda r: r.key, parent=parent)
         self.suite = suite if suite is not None else default_suite()
         self.categories: list[str] = self.suite.definition.category_order()
-        self._rebuild_columns()
+        self.set_columns(self._make_columns())
 
-    def _rebuild_columns(self) -> None:
+    def _make_columns(self) -> list[Column[BenchRow]]:
         d = self.suite.definition
-        cols = [
-            _Col("model", self.tr("Model"), lambda r: r.result.model.casefold()),
-            _Col("score", d.score_name, lambda r: r.result.score,
-                 self.tr("Σ category score × weight / Σ weights of the categories that were run")),
-            _Col("passed", self.tr("Passed"), lambda r: (r.result.passed / r.result.total) if r.result.total else None,
-                 self.tr("Tests with score ≥ 0.7 / tests of the categories that were run")),
+
+        def model_text(r: BenchRow) -> str:
+            return r.result.model if r.stored else self.tr("{0} (not stored)").format(r.result.model)
+
+        cols: list[Column[BenchRow]] = [
+            Column("model", self.tr("Model"), lambda r: r.result.model.casefold(), text=model_text,
+                   tooltip=lambda r: r.result.responses_path or r.result.model),
+            Column("score", d.score_name, lambda r: r.result.score, text=lambda r: _num(r.result.score),
+                   header_tip=self.tr("Σ category score × weight / Σ weights of the categories that were run"),
+                   numeric=True),
+            Column("passed", self.tr("Passed"),
+                   lambda r: (r.result.passed / r.result.total) if r.result.total else None,
+                   text=lambda r: f"{r.result.passed}/{r.result.total}",
+                   header_tip=self.tr("Tests with score ≥ 0.7 / tests of the categories that were run"), numeric=True),
         ]
         weights = d.weights()
         for cat in self.categories:
             w = weights.get(cat, 0.0)
             title = d.category_title(cat)
-            cols.append(_Col(f"cat:{cat}", d.category_label(cat), self._cat_getter(cat),
-                             self.tr("{0} (weight {1:.0f} %)").format(title, 100 * w)))
-        cols.append(_Col("created", self.tr("Scored"), lambda r: r.result.created_at))
-        self.columns = cols
+            get = self._cat_getter(cat)
+            cols.append(Column(f"cat:{cat}", d.category_label(cat), get, text=lambda r, g=get: _num(g(r)),
+                               tooltip=lambda r, c=cat: self._cat_tip(r, c),
+                               foreground=lambda r, g=get: "#999999" if g(r) is None else None,
+                               header_tip=self.tr("{0} (weight {1:.0f} %)").format(title, 100 * w), numeric=True))
+        cols.append(Column("created", self.tr("Scored"), lambda r: r.result.created_at,
+                           text=lambda r: r.result.created_at.replace("T", " ")[:16]))
+        return cols
+
+    def _cat_tip(self, row: BenchRow, cat: str) -> str:
+        c = row.result.category(cat)
+        if c is None:
+            return self.tr("not in this suite")
+        if not c.active:
+            return self.tr("not run: no response for any test of this category (left out of the {0})").format(
+                self.suite.score_name)
+        return self.tr("{0}: {1:.1f} — passed {2}/{3}; errors {4}, missing {5}, unscorable {6}").format(
+            c.title, c.score or 0.0, c.passed, c.total, c.errors, c.missing, c.unscorable)
 
     @staticmethod
     def _cat_getter(cat: str) -> Callable[[BenchRow], float | None]:
@@ -191,120 +143,56 @@ class BenchModelsModel(_SortedTableModel):
             return c.score if c is not None and c.active else None
         return get
 
-    def set_rows(self, rows: list[BenchRow]) -> None:
+    def set_rows(self, rows: list[BenchRow]) -> None:  # type: ignore[override]
         cats = self.suite.definition.category_order()
         for r in rows:
             for c in r.result.categories:
                 if c.category not in cats:
                     cats.append(c.category)
         if cats != self.categories:
-            self.beginResetModel()
             self.categories = cats
-            self._rebuild_columns()
-            self.endResetModel()
-        self._reset(rows)
-
-    def row_of(self, key: str) -> int | None:
-        return next((i for i, r in enumerate(self.rows) if r.key == key), None)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not self._valid(index):
-            return None
-        row: BenchRow = self.rows[index.row()]
-        col = self.columns[index.column()]
-        res = row.result
-        if role == KEY_ROLE:
-            return row.key
-        if role == SORT_ROLE:
-            return col.sort(row)
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col.key == "model":
-                return res.model if row.stored else self.tr("{0} (not stored)").format(res.model)
-            if col.key == "score":
-                return _num(res.score)
-            if col.key == "passed":
-                return f"{res.passed}/{res.total}"
-            if col.key == "created":
-                return res.created_at.replace("T", " ")[:16]
-            return _num(col.sort(row))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col.key in ("model", "created"):
-                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and col.key.startswith("cat:") and col.sort(row) is None:
-            return QBrush(QColor("#999999"))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if col.key.startswith("cat:"):
-                c = res.category(col.key[4:])
-                if c is None:
-                    return self.tr("not in this suite")
-                if not c.active:
-                    return self.tr("not run: no response for any test of this category (left out of the {0})").format(
-                        self.suite.score_name)
-                return self.tr("{0}: {1:.1f} — passed {2}/{3}; errors {4}, missing {5}, unscorable {6}").format(
-                    c.title, c.score or 0.0, c.passed, c.total, c.errors, c.missing, c.unscorable)
-            if col.key == "model":
-                return res.responses_path or res.model
-        return None
+            self.set_columns(self._make_columns())
+        super().set_rows(rows)
 
 
-class BenchTestsModel(_SortedTableModel):
+class BenchTestsModel(ColumnTableModel[BenchTestResult]):
     """The tests of one model (optionally one category): status, score and pass."""
 
     def __init__(self, parent=None, suite: SuiteHandle | None = None):
-        super().__init__(parent)
+        super().__init__(key=lambda t: t.test_id, parent=parent)
         self.suite = suite if suite is not None else default_suite()
-        self.columns = [
-            _Col("test", self.tr("Test"), lambda t: t.test_id.casefold()),
-            _Col("category", self.tr("Category"), lambda t: t.category),
-            _Col("method", self.tr("Method"), lambda t: t.method or ""),
-            _Col("status", self.tr("Status"), lambda t: t.status),
-            _Col("score", self.tr("Score"), lambda t: t.score),
-            _Col("passed", self.tr("Passed"), lambda t: None if t.passed is None else int(t.passed)),
-        ]
+
+        def background(t: BenchTestResult) -> str:
+            key = t.status if t.status != "scored" else ("passed" if t.passed else "failed")
+            return STATUS_COLOURS.get(key, "#ffffff")
+
+        def tip(t: BenchTestResult) -> str | None:
+            lines = t.explanation.get("lines", [])
+            return "\n".join(lines) if lines else None
+
+        common: dict[str, Any] = {"tooltip": tip, "background": background}
+        self.set_columns([
+            Column("test", self.tr("Test"), lambda t: t.test_id.casefold(), text=lambda t: t.test_id, **common),
+            Column("category", self.tr("Category"), lambda t: t.category,
+                   text=lambda t: self.suite.definition.category_title(t.category), **common),
+            Column("method", self.tr("Method"), lambda t: t.method or "", text=lambda t: t.method or "?", **common),
+            Column("status", self.tr("Status"), lambda t: t.status, text=self.status_label, **common),
+            Column("score", self.tr("Score"), lambda t: t.score, text=lambda t: _num(t.score, 3), numeric=True,
+                   **common),
+            Column("passed", self.tr("Passed"), lambda t: None if t.passed is None else int(t.passed),
+                   text=lambda t: "" if t.passed is None else ("✓" if t.passed else "✗"), numeric=True, **common),
+        ])
 
     def set_tests(self, tests: list[BenchTestResult]) -> None:
-        self._reset(tests)
+        self.set_rows(tests)
 
     def test_at(self, row: int) -> BenchTestResult | None:
-        return self.rows[row] if 0 <= row < len(self.rows) else None
+        return self.row_at(row)
 
     def status_label(self, t: BenchTestResult) -> str:
         labels = {"scored": self.tr("scored"), "error": self.tr("provider error"), "missing": self.tr("no response"),
                   "unscorable": self.tr("suite defect"), "not_run": self.tr("not run")}
         return labels.get(t.status, t.status)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not self._valid(index):
-            return None
-        t: BenchTestResult = self.rows[index.row()]
-        col = self.columns[index.column()]
-        if role == KEY_ROLE:
-            return t.test_id
-        if role == SORT_ROLE:
-            return col.sort(t)
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col.key == "test":
-                return t.test_id
-            if col.key == "category":
-                return self.suite.definition.category_title(t.category)
-            if col.key == "method":
-                return t.method or "?"
-            if col.key == "status":
-                return self.status_label(t)
-            if col.key == "score":
-                return _num(t.score, 3)
-            if col.key == "passed":
-                return "" if t.passed is None else ("✓" if t.passed else "✗")
-        if role == Qt.ItemDataRole.BackgroundRole:
-            key = t.status if t.status != "scored" else ("passed" if t.passed else "failed")
-            return QBrush(QColor(STATUS_COLOURS.get(key, "#ffffff")))
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.key in ("score", "passed"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            lines = t.explanation.get("lines", [])
-            return "\n".join(lines) if lines else None
-        return None
 
 
 class CategoryChart(QChartView):
@@ -436,7 +324,16 @@ class ScoreDialog(QDialog):
         return self.suite_edit.text().strip(), self.responses_edit.text().strip(), model or None
 
 
-class BenchmarkTab(QWidget):
+def _store_result(ws: Workspace | None, result: BenchmarkResult) -> tuple[str | None, bool]:
+    """Store ``result`` in ``ws`` when there is one: (its key, True); else (None, False)."""
+    if ws is None:
+        return None, False
+    from mteval_gui.app.bench import save_benchmark_run
+
+    return save_benchmark_run(ws, result), True
+
+
+class BenchmarkTab(Page):
     """The tab of one benchmark suite. ``BenchmarkTab(workspace, suite=NAME)`` (default: the first
     installed suite); ``set_workspace(ws)``."""
 
@@ -450,6 +347,7 @@ class BenchmarkTab(QWidget):
         self.ws: Workspace | None = None
         self._rows: list[BenchRow] = []
         self._file_counter = 0
+        self.score_task = self.task("score", self.tr("Scoring the responses"))
 
         bar = QHBoxLayout()
         self.score_button = QPushButton(self.tr("Score responses…"))
@@ -533,7 +431,7 @@ class BenchmarkTab(QWidget):
         bottom.setSizes([560, 840])
         main.setSizes([330, 570])
 
-        lay = QVBoxLayout(self)
+        lay = self.body_layout()
         lay.addLayout(bar)
         lay.addWidget(main, 1)
         self.set_workspace(workspace)
@@ -551,7 +449,11 @@ class BenchmarkTab(QWidget):
     # ----- data --------------------------------------------------------------------------------
     def set_workspace(self, ws: Workspace | None) -> None:
         """Show the suite's runs stored in ``ws`` (None: an empty tab; results opened stay unsaved)."""
-        self.ws = ws
+        super().set_workspace(ws)
+        self.refresh_if_stale()  # reading the stored summaries is quick: done at once
+
+    def refresh(self) -> None:
+        ws = self.ws
         rows: list[BenchRow] = []
         if ws is not None:
             from mteval_gui.app.bench import get_benchmark_run
@@ -568,7 +470,8 @@ class BenchmarkTab(QWidget):
         self.models_model.set_rows(rows)
         self.chart.set_results([r.result for r in self.models_model.rows])
         n = len(rows)
-        self.summary_label.setText(self.tr("{0} model(s)").format(n) if n else self.tr("No results: score a responses file"))
+        self.summary_label.setText(self.tr("{0} model(s)").format(n) if n
+                                   else self.tr("No results: score a responses file"))
         for b in (self.export_button, self.delete_button):
             b.setEnabled(n > 0)
         target = self.models_model.row_of(select) if select else (0 if n else None)
@@ -580,36 +483,50 @@ class BenchmarkTab(QWidget):
 
     def add_result(self, result: BenchmarkResult) -> str:
         """Add a result to the tab (stored in the workspace when there is one); returns its key."""
-        if self.ws is not None:
-            from mteval_gui.app.bench import save_benchmark_run
+        key, stored = _store_result(self.ws, result)
+        return self._show_result(key, result, stored)
 
-            key = save_benchmark_run(self.ws, result)
-            stored = True
-        else:
+    def _show_result(self, key: str | None, result: BenchmarkResult, stored: bool) -> str:
+        if key is None:
             self._file_counter += 1
             key = f"unsaved-{self._file_counter}"
-            stored = False
         rows = [r for r in self._rows if r.key != key] + [BenchRow(key, result, stored)]
         self._set_rows(rows, select=key)
         return key
 
-    def score_files(self, suite_dir: str | Path, responses: str | Path, model: str | None = None) -> BenchmarkResult:
-        """Read a suite and a responses file, score them and add the result (errors raise)."""
-        suite = self.suite.read_suite(suite_dir)
-        result = self.suite.score_suite(suite, self.suite.read_responses(responses, suite), model=model)
-        self.add_result(result)
-        if self.ws is not None:
-            from mteval_gui.app.settings import remember_suite_folder
+    def score_files(self, suite_dir: str | Path, responses: str | Path, model: str | None = None) -> int:
+        """Read a suite and a responses file, score them and store the result, in the background;
+        the tab shows it when it is ready (errors go to the error dialog). Returns the task's generation."""
+        ws, handle = self.ws, self.suite
 
-            remember_suite_folder(self.ws, self.suite.name, str(suite_dir))
-        return result
+        def work(ctx: Any) -> tuple[str | None, BenchmarkResult, bool]:
+            ctx.progress(0, 3, self.tr("reading the suite"))
+            suite = handle.read_suite(suite_dir)
+            ctx.progress(1, 3, self.tr("scoring"))
+            result = handle.score_suite(suite, handle.read_responses(responses, suite), model=model)
+            ctx.progress(2, 3, self.tr("storing"))
+            key, stored = _store_result(ws, result)
+            if ws is not None:
+                from mteval_gui.app.settings import remember_suite_folder
 
-    def open_results_file(self, path: str | Path) -> BenchmarkResult:
+                remember_suite_folder(ws, handle.name, str(suite_dir))
+            return key, result, stored
+
+        return self.score_task.start(work, on_done=lambda r: self._show_result(*r), workspace=ws)
+
+    def open_results_file(self, path: str | Path) -> int:
+        """Read a results file (and store it) in the background; the tab shows it when it is ready."""
         from mteval_gui.app.bench import read_result_json
 
-        result = read_result_json(path)
-        self.add_result(result)
-        return result
+        ws = self.ws
+
+        def read(ctx: Any) -> tuple[str | None, BenchmarkResult, bool]:
+            result = read_result_json(path)
+            key, stored = _store_result(ws, result)
+            return key, result, stored
+
+        return self.score_task.start(read, on_done=lambda r: self._show_result(*r), workspace=ws,
+                                     title=self.tr("Reading the results"))
 
     def selected_row(self) -> BenchRow | None:
         idx = self.models_view.currentIndex()
@@ -621,15 +538,8 @@ class BenchmarkTab(QWidget):
         row = self.selected_row()
         return row.result if row else None
 
-    def select_model(self, key: str) -> None:
-        row = self.models_model.row_of(key)
-        if row is not None:
-            self.models_view.setCurrentIndex(self.models_model.index(row, 0))
-
     # ----- actions -----------------------------------------------------------------------------
     def choose_and_score(self) -> None:
-        from mteval_gui.qt.dialogs import show_error
-
         suite = ""
         if self.ws is not None:
             from mteval_gui.app.settings import load_settings
@@ -639,22 +549,14 @@ class BenchmarkTab(QWidget):
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
         suite_dir, responses, model = dlg.values()
-        try:
-            self.score_files(suite_dir, responses, model)
-        except Exception as exc:  # shown to the user through the one error dialog
-            show_error(self, exc)
+        self.score_files(suite_dir, responses, model)
 
     def choose_and_open(self) -> None:
-        from mteval_gui.qt.dialogs import show_error
-
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Open {0} results").format(self.suite.title), "",
                                               self.tr("{0} results (*.json);;All files (*)").format(self.suite.title))
         if not path:
             return
-        try:
-            self.open_results_file(path)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        self.open_results_file(path)
 
     def export_selected(self, path: str | Path) -> None:
         """Write the selected model's results: ``.csv`` one row per test, otherwise JSON."""
@@ -669,8 +571,6 @@ class BenchmarkTab(QWidget):
             write_result_json(result, path)
 
     def choose_and_export(self) -> None:
-        from mteval_gui.qt.dialogs import show_error
-
         result = self.selected_result()
         if result is None:
             return
@@ -679,10 +579,8 @@ class BenchmarkTab(QWidget):
                                               self.tr("JSON (*.json);;CSV, one row per test (*.csv)"))
         if not path:
             return
-        try:
+        with reporting_errors(self):
             self.export_selected(path)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
 
     def delete_selected(self, *, ask: bool = True) -> None:
         from mteval_gui.qt.dialogs import confirm

@@ -5,7 +5,8 @@
 - composite contribution bars: each metric's weight share × normalised value, stacked,
   summing to the composite.
 
-Values come from the store (``entry_values``, the run cards); the chart only draws them.
+Values come from the store (``entry_values``, the run cards), read in the background; the
+chart only draws them (``drawn`` is emitted once the chart shows the chosen corpus and kind).
 """
 
 from __future__ import annotations
@@ -13,17 +14,26 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCharts import (QBarCategoryAxis, QBarSet, QBoxPlotSeries, QBoxSet, QChart, QChartView,
-                              QHorizontalStackedBarSeries, QValueAxis)
-from PySide6.QtCore import QMargins, QRectF, QSize, Qt
+from PySide6.QtCharts import (
+    QBarCategoryAxis,
+    QBarSet,
+    QBoxPlotSeries,
+    QBoxSet,
+    QChart,
+    QChartView,
+    QHorizontalStackedBarSeries,
+    QValueAxis,
+)
+from PySide6.QtCore import QMargins, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from mteval_gui.qt.labels import score_label
-from mteval_gui.app.runs import RunRow, load_run_rows
 from mteval_gui.app import workspace
+from mteval_gui.app.runs import RunRow, load_run_rows
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.qt.labels import score_label
+from mteval_gui.qt.page import EmptyState, Page
 
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
@@ -58,12 +68,31 @@ def export_view(view: QChartView, path: str | Path) -> Path:
     return path
 
 
-class ChartsView(QWidget):
+def chart_data(ws: Workspace, corpus_id: str | None, kind: str) -> tuple[list[RunRow], dict[str, np.ndarray]]:
+    """The scored runs of a corpus and, for a distribution chart, each run's per-entry values."""
+    from mteval_gui.app.runs import role_values
+
+    if corpus_id is None:
+        return [], {}
+    runs = [r for r in load_run_rows(ws, corpus_id) if r.scored]
+    values: dict[str, np.ndarray] = {}
+    if kind != "composite":
+        role = "chrf" if kind == "chrf" else "fst_analysis"
+        for r in runs:
+            values[r.run_id] = np.array([v for v in role_values(ws, r.run_id, role).values() if v is not None],
+                                        dtype=float)
+    return runs, values
+
+
+class ChartsView(Page):
+    drawn = Signal()  # the chart shows the chosen corpus and kind
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("chartsView")
         self.ws: Workspace | None = None
-        lay = QVBoxLayout(self)
+        self.draw_task = self.task("chart", self.tr("Reading the values"))
+        lay = self.body_layout()
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Corpus:")))
         self.corpus = QComboBox()
@@ -90,11 +119,14 @@ class ChartsView(QWidget):
         self.message = QLabel()
         self.message.setObjectName("chartMessage")
         lay.addWidget(self.message)
-        self.redraw()
+        self._draw([], {})
 
-    def set_workspace(self, ws: Workspace | None) -> None:
-        self.ws = ws
-        self.refresh()
+    def empty_state(self) -> EmptyState | None:
+        if self.ws is not None and self.corpus.count():
+            return None
+        return EmptyState(self.tr("No charts yet"),
+                          self.tr("Import a corpus and the runs of some systems, score them, and their per-entry "
+                                  "chrF++, FST acceptance and composite contributions are drawn here."))
 
     def refresh(self) -> None:
         current = self.corpus.currentData()
@@ -105,26 +137,35 @@ class ChartsView(QWidget):
         idx = self.corpus.findData(current)
         self.corpus.setCurrentIndex(max(idx, 0))
         self.corpus.blockSignals(False)
+        self.update_empty()
         self.redraw()
 
     def set_kind(self, kind: str) -> None:
-        self.kind.setCurrentIndex(KINDS.index(kind))
+        """Show the chart ``kind`` (drawn again even when it is already chosen)."""
+        i = KINDS.index(kind)
+        if self.kind.currentIndex() == i:
+            self.redraw()
+        else:
+            self.kind.setCurrentIndex(i)
 
     def set_corpus(self, corpus_id: str) -> None:
         idx = self.corpus.findData(corpus_id)
-        if idx >= 0:
+        if idx >= 0 and idx != self.corpus.currentIndex():
             self.corpus.setCurrentIndex(idx)
 
-    def _runs(self) -> list[RunRow]:
-        if self.ws is None or self.corpus.currentData() is None:
-            return []
-        return [r for r in load_run_rows(self.ws, self.corpus.currentData()) if r.scored]
-
     def redraw(self, *_: object) -> None:
+        """Read the chosen corpus's values in the background, then draw them."""
+        if self.ws is None or self.corpus.currentData() is None:
+            self.draw_task.cancel()
+            self._draw([], {})
+            return
+        ws, corpus, kind = self.ws, self.corpus.currentData(), self.kind.currentData()
+        self.draw_task.start(lambda ctx: chart_data(ws, corpus, kind), on_done=lambda d: self._draw(*d), workspace=ws)
+
+    def _draw(self, runs: list[RunRow], values: dict[str, np.ndarray]) -> None:
         chart = QChart()
         chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
         chart.setMargins(QMargins(6, 6, 6, 6))
-        runs = self._runs()
         kind = self.kind.currentData()
         if not runs:
             chart.setTitle(self.tr("No scored runs"))
@@ -132,24 +173,21 @@ class ChartsView(QWidget):
         elif kind == "composite":
             self._composite(chart, runs)
         else:
-            self._distribution(chart, runs, kind)
+            self._distribution(chart, runs, kind, values)
         old = self.view.chart()
         self.view.setChart(chart)
         if old is not None and old is not chart:
             old.deleteLater()
+        self.drawn.emit()
 
-    def _distribution(self, chart: QChart, runs: list[RunRow], kind: str) -> None:
-        from mteval_gui.app.runs import role_values
-
-        role, scale, title = (("chrf", 100.0, self.tr("Per-entry chrF++")) if kind == "chrf"
-                              else ("fst_analysis", 1.0, self.tr("Per-entry FST acceptance")))
+    def _distribution(self, chart: QChart, runs: list[RunRow], kind: str, values_of: dict[str, np.ndarray]) -> None:
+        scale, title = ((100.0, self.tr("Per-entry chrF++")) if kind == "chrf"
+                        else (1.0, self.tr("Per-entry FST acceptance")))
         series = QBoxPlotSeries()
         names = []
         skipped = []
         for r in runs:
-            assert self.ws is not None
-            values = np.array([v for v in role_values(self.ws, r.run_id, role).values() if v is not None], dtype=float)
-            stats = box_stats(values)
+            stats = box_stats(values_of.get(r.run_id, np.zeros(0)))
             if stats is None:
                 skipped.append(r.run_id)
                 continue
@@ -205,15 +243,13 @@ class ChartsView(QWidget):
     def export_dialog(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        from mteval_gui.qt.dialogs import show_error
+        from mteval_gui.qt.dialogs import reporting_errors
 
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chart"), str(Path.home() / "chart.png"),
                                               self.tr("PNG image (*.png);;SVG drawing (*.svg)"))
         if path:
-            try:
+            with reporting_errors(self):
                 self.export(path)
-            except OSError as exc:
-                show_error(self, exc)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return QSize(900, 600)

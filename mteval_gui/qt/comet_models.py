@@ -18,13 +18,22 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mteval_gui.app import models as modelhub
 from mteval_gui.app.models import cached_bytes, hub_cache_dir
-from mteval_gui.qt.dialogs import confirm, show_error
 from mteval_gui.app.tasks import FunctionJob, JobOutcome
+from mteval_gui.qt.dialogs import confirm, reporting_errors, show_error
 from mteval_gui.qt.workers import JobManager, Worker
 
 # model.ckpt of Unbabel/wmt22-comet-da (XLM-R large encoder) is 2.32 GB; COMET models on the
@@ -102,12 +111,10 @@ class CometModelsPanel(QWidget):
     # ----- list ----------------------------------------------------------------------------
     def reload(self) -> None:
         keep = self.selected()
-        try:
+        rows = []
+        with reporting_errors(self):  # the list stays empty
             models = modelhub.known_comet_models()
             rows = [(name, langs, modelhub.comet_model_status(name)) for name, langs in models.items()]
-        except Exception as exc:  # shown to the user; the list stays empty
-            show_error(self, exc)
-            rows = []
         self.table.setRowCount(len(rows))
         names = {"downloaded": self.tr("downloaded"), "incomplete": self.tr("incomplete"),
                  "missing": self.tr("not downloaded")}

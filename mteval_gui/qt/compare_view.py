@@ -1,27 +1,41 @@
 """Compare runs: every run against a chosen baseline with paired significance tests.
 
-The table lists, per metric, each run's value with its 95 % bootstrap interval and, for
-the other runs, the difference from the baseline with its interval and the p-value of the
-paired test (approximate randomisation or paired bootstrap, Holm-corrected on request),
+The table has one row per system, the baseline first, and one group of three columns per
+metric: the system's value with its 95 % bootstrap interval, the difference from the baseline
+(its interval in the tooltip) and the p-value of the paired test (approximate randomisation or
+paired bootstrap, Holm-corrected on request), coloured when significant; 16 systems fit on one
+screen without scrolling sideways for the headline metrics. Everything is
 all computed by :func:`mteval_gui.app.compare.compare_workspace_runs` from the stored per-entry
-statistics. Caveats (e.g. different metric coverage) are shown above the table.
+statistics, in the background (the page's busy bar shows it). Caveats (e.g. different metric
+coverage) are shown above the table.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QWidget,
+)
 
-from mteval_gui.qt.dialogs import show_error
-from mteval_gui.qt.labels import caveat_explanation, caveat_title, score_label
 from mteval_gui.app import workspace
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.qt.labels import caveat_explanation, caveat_title, score_label
+from mteval_gui.qt.page import EmptyState, Page
+from mteval_gui.qt.table_model import Column, ColumnTableModel
 
 SIGNIFICANT = 0.05
+GROUP_TINTS = ("#ffffff", "#f2f5f9")  # alternate metric groups, so the three columns of a metric read together
 LOWER_IS_BETTER = frozenset({"ter", "code_switching_rate", "hallucination_rate"})
 
 
@@ -33,7 +47,7 @@ def _fmt(key: str, v: float | None) -> str:
     return f"{v:.4f}"
 
 
-class CompareView(QWidget):
+class CompareView(Page):
     show_entries = Signal(list)  # run ids, side by side in the entries tab
 
     def __init__(self, parent: QWidget | None = None):
@@ -42,7 +56,8 @@ class CompareView(QWidget):
         self.ws: Workspace | None = None
         self.run_ids: list[str] = []
         self.comparison: Any = None
-        lay = QVBoxLayout(self)
+        self.compute_task = self.task("compare", self.tr("Comparing the runs"))
+        lay = self.body_layout()
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Baseline:")))
         self.baseline = QComboBox()
@@ -73,10 +88,16 @@ class CompareView(QWidget):
         self.caveats.setObjectName("compareCaveats")
         self.caveats.setWordWrap(True)
         lay.addWidget(self.caveats)
-        self.table = QTableWidget()
+        self.model = CompareModel(self)
+        self.table = QTableView()
         self.table.setObjectName("compareTable")
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # the given order at first
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.setWordWrap(False)
         lay.addWidget(self.table, 1)
         self.note = QLabel()
         self.note.setObjectName("compareNote")
@@ -85,24 +106,36 @@ class CompareView(QWidget):
         self._show_empty()
 
     def set_workspace(self, ws: Workspace | None) -> None:
-        self.ws = ws
         self.run_ids = []
         self.comparison = None
         self.baseline.clear()
         self._show_empty()
+        super().set_workspace(ws)
+
+    def refresh(self) -> None:
+        """Recompute the comparison shown (the runs may have been rescored)."""
+        self.update_empty()
+        if self.comparison is not None and len(self.run_ids) >= 2:
+            self.compute()
+
+    def empty_state(self) -> EmptyState | None:
+        if len(self.run_ids) >= 2:
+            return None
+        return EmptyState(self.tr("Nothing to compare yet"),
+                          self.tr("Select two or more scored runs of one corpus in the Runs tab (Ctrl+click) and "
+                                  "press <b>Compare</b>: each run is tested against a baseline of your choice."))
 
     def _show_empty(self) -> None:
-        self.table.clear()
-        self.table.setRowCount(0)
-        self.table.setColumnCount(0)
+        self.model.set_rows([])
         self.caveats.setText("")
         self.note.setText(self.tr("Select two or more scored runs of one corpus in the Runs tab and press Compare."))
         self.run_button.setEnabled(bool(self.run_ids))
         self.entries_button.setEnabled(bool(self.run_ids))
+        self.update_empty()
 
     def set_runs(self, run_ids: list[str], baseline: str | None = None) -> None:
         self.run_ids = list(run_ids)
-        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in workspace.list_runs(self.ws)} if self.ws else {}
+        labels = workspace.run_labels(self.ws) if self.ws else {}
         self.baseline.clear()
         for rid in self.run_ids:
             self.baseline.addItem(f"{labels.get(rid, rid)} ({rid})", rid)
@@ -110,69 +143,165 @@ class CompareView(QWidget):
             self.baseline.setCurrentIndex(self.run_ids.index(baseline))
         self.run_button.setEnabled(len(self.run_ids) >= 2)
         self.entries_button.setEnabled(bool(self.run_ids))
+        self.update_empty()
         if len(self.run_ids) >= 2:
             self.compute()
 
     def compute(self) -> None:
+        """Compare the runs in the background; the table is filled when the result arrives."""
         if self.ws is None or len(self.run_ids) < 2:
             return
         from mteval_gui.app.compare import compare_workspace_runs
 
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            self.comparison = compare_workspace_runs(self.ws, self.run_ids, self.baseline.currentData(),
-                                                     test=self.test.currentData(), holm=self.holm.isChecked(),
-                                                     short_bleu=self.short_bleu.isChecked())
-        except Exception as exc:  # shown to the user
-            QApplication.restoreOverrideCursor()
-            show_error(self, exc)
-            return
-        QApplication.restoreOverrideCursor()
-        self._show(self.comparison)
+        ws, runs, baseline = self.ws, list(self.run_ids), self.baseline.currentData()
+        test, holm, short_bleu = self.test.currentData(), self.holm.isChecked(), self.short_bleu.isChecked()
+        stages = {"reading the runs": self.tr("reading the runs"), "intervals": self.tr("intervals"),
+                  "paired tests": self.tr("paired tests")}
+
+        def work(ctx: Any) -> Any:
+            return compare_workspace_runs(ws, runs, baseline, test=test, holm=holm, short_bleu=short_bleu,
+                                          on_progress=lambda d, t, s: ctx.progress(d, t, stages.get(s, s)))
+
+        self.compute_task.start(work, on_done=self._computed, workspace=ws)
+
+    def _computed(self, comparison: Any) -> None:
+        self.comparison = comparison
+        self._show(comparison)
 
     def _show(self, c: Any) -> None:
-        runs = [c.baseline, *c.runs]
-        labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in workspace.list_runs(self.ws)} if self.ws else {}
-        headers = [self.tr("Metric"), self.tr("{0} (baseline)").format(labels.get(c.baseline, c.baseline))]
-        for r in c.runs:
-            headers += [labels.get(r, r), self.tr("Δ vs baseline [95 % CI]"), self.tr("p")]
-        self.table.clear()
-        self.table.setColumnCount(len(headers))
-        self.table.setHorizontalHeaderLabels(headers)
-        self.table.setRowCount(len(c.metrics))
-        bold = QFont()
-        bold.setBold(True)
-        for row, key in enumerate(c.metrics):
-            self.table.setItem(row, 0, QTableWidgetItem(score_label(key)))
-            col = 1
-            for r in runs:
-                score, lo, hi = c.scores[r][key]
-                text = _fmt(key, score) + (f"  [{_fmt(key, lo)}–{_fmt(key, hi)}]" if lo is not None and hi is not None else "")
-                self.table.setItem(row, col, QTableWidgetItem(text))
-                col += 1
-                if r == c.baseline:
-                    continue
-                res = c.results[r][key]
-                diff, dlo, dhi = res.delta, res.ci_lower, res.ci_upper
-                dtext = ("—" if diff is None else f"{diff:+.4f}") + (
-                    f"  [{dlo:+.3f}, {dhi:+.3f}]" if dlo is not None and dhi is not None else "")
-                self.table.setItem(row, col, QTableWidgetItem(dtext))
-                p = res.p_adjusted if c.holm and res.p_adjusted is not None else res.p_value
-                pitem = QTableWidgetItem("—" if p is None else f"{p:.4f}")
-                if p is not None and p < SIGNIFICANT:
-                    pitem.setFont(bold)
-                    better = (diff or 0) < 0 if key in LOWER_IS_BETTER else (diff or 0) > 0
-                    pitem.setForeground(QBrush(QColor("#1b5e20" if better else "#8b0000")))
-                    pitem.setToolTip(self.tr("significantly better than the baseline") if better
-                                     else self.tr("significantly worse than the baseline"))
-                self.table.setItem(row, col + 1, pitem)
-                col += 2
+        labels = workspace.run_labels(self.ws) if self.ws else {}
+        self.model.set_comparison(c, labels)
         self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for i in range(self.model.columnCount()):
+            self.table.setColumnWidth(i, min(self.table.columnWidth(i), 260))
         warnings = [f"⚠ {caveat_title(cv.code)}: {caveat_explanation(cv.code, cv.message)}" for cv in c.caveats]
         self.caveats.setText("\n".join(warnings))
         test = self.test.currentText()
         skipped = "; ".join(f"{score_label(k)}: {why}" for k, why in c.skipped.items())
-        self.note.setText(self.tr("{0}, {1} trials, seed {2}{3}. Bold p-values are below 0.05.").format(
+        self.note.setText(self.tr("{0}, {1} trials, seed {2}{3}. Δ = run − baseline (hover for its 95 % interval); "
+                                  "bold p-values are below 0.05, green better and red worse than the baseline.").format(
             test, c.trials, c.seed, self.tr(", Holm-corrected") if c.holm else "")
             + (("\n" + self.tr("Not compared: {0}").format(skipped)) if skipped else ""))
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """One system of a comparison (the baseline is the first row)."""
+
+    run_id: str
+    label: str
+    baseline: bool
+
+
+class CompareModel(ColumnTableModel[CompareRow]):
+    """Systems as rows (baseline first), metrics as column groups: value [95 % CI], Δ, p.
+
+    Sorting by a column keeps the baseline on top: the other systems are ordered below it.
+    """
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(key=lambda r: r.run_id, parent=parent)
+        self.comparison: Any = None
+        self.set_columns([Column("system", self.tr("System"), lambda r: r.label.casefold())])
+
+    def set_comparison(self, c: Any, labels: dict[str, str]) -> None:
+        self.comparison = c
+        cols: list[Column[CompareRow]] = [
+            Column("system", self.tr("System"), lambda r: (not r.baseline, r.label.casefold()),
+                   text=lambda r: self.tr("{0} (baseline)").format(r.label) if r.baseline else r.label,
+                   tooltip=lambda r: r.run_id, bold=False)]
+        for i, key in enumerate(c.metrics):
+            tint = GROUP_TINTS[i % 2]
+            name = score_label(key)
+            cols += [
+                Column(f"{key}:value", self.tr("{0} [95 % CI]").format(name),
+                       lambda r, k=key: c.scores[r.run_id][k][0], text=lambda r, k=key: self._value_text(r, k),
+                       background=lambda r, t=tint: t, numeric=True,
+                       header_tip=self.tr("{0} of each system with its 95 % bootstrap interval").format(name)),
+                Column(f"{key}:delta", self.tr("Δ"), lambda r, k=key: self._delta(r, k),
+                       text=lambda r, k=key: self._delta_text(r, k), tooltip=lambda r, k=key: self._delta_tip(r, k),
+                       foreground=lambda r, k=key: self._colour(r, k), background=lambda r, t=tint: t, numeric=True,
+                       header_tip=self.tr("{0}: difference from the baseline (run − baseline)").format(name)),
+                Column(f"{key}:p", self.tr("p"), lambda r, k=key: self._p(r, k),
+                       text=lambda r, k=key: "" if r.baseline else _p_text(self._p(r, k)),
+                       tooltip=lambda r, k=key: self._p_tip(r, k), foreground=lambda r, k=key: self._colour(r, k),
+                       background=lambda r, t=tint: t, numeric=True,
+                       header_tip=self.tr("{0}: p-value of the paired test against the baseline").format(name)),
+            ]
+        rows = [CompareRow(c.baseline, labels.get(c.baseline, c.baseline), True)]
+        rows += [CompareRow(r, labels.get(r, r), False) for r in c.runs]
+        self.set_columns(cols)
+        self.set_rows(rows)
+
+    def _apply_sort(self) -> None:
+        super()._apply_sort()
+        self.rows.sort(key=lambda r: not r.baseline)  # stable: the baseline first, the order kept below it
+
+    def _result(self, r: CompareRow, key: str) -> Any:
+        return None if r.baseline else self.comparison.results[r.run_id][key]
+
+    def _delta(self, r: CompareRow, key: str) -> float | None:
+        res = self._result(r, key)
+        return None if res is None else res.delta
+
+    def _p(self, r: CompareRow, key: str) -> float | None:
+        res = self._result(r, key)
+        if res is None:
+            return None
+        return res.p_adjusted if self.comparison.holm and res.p_adjusted is not None else res.p_value
+
+    def _value_text(self, r: CompareRow, key: str) -> str:
+        score, lo, hi = self.comparison.scores[r.run_id][key]
+        ci = f" [{_fmt(key, lo)}–{_fmt(key, hi)}]" if lo is not None and hi is not None else ""
+        return _fmt(key, score) + ci
+
+    def _delta_text(self, r: CompareRow, key: str) -> str:
+        if r.baseline:
+            return ""
+        d = self._delta(r, key)
+        return "—" if d is None else _signed(key, d)
+
+    def _delta_tip(self, r: CompareRow, key: str) -> str | None:
+        res = self._result(r, key)
+        if res is None or res.ci_lower is None or res.ci_upper is None:
+            return None
+        return self.tr("95 % interval of the difference: {0} to {1}").format(_signed(key, res.ci_lower),
+                                                                            _signed(key, res.ci_upper))
+
+    def _significant(self, r: CompareRow, key: str) -> bool | None:
+        """True: significantly better than the baseline, False: worse, None: not significant."""
+        p, d = self._p(r, key), self._delta(r, key)
+        if p is None or d is None or p >= SIGNIFICANT:
+            return None
+        return d < 0 if key in LOWER_IS_BETTER else d > 0
+
+    def _colour(self, r: CompareRow, key: str) -> str | None:
+        better = self._significant(r, key)
+        return None if better is None else ("#1b5e20" if better else "#8b0000")
+
+    def _p_tip(self, r: CompareRow, key: str) -> str | None:
+        better = self._significant(r, key)
+        if better is None:
+            return None
+        return self.tr("significantly better than the baseline") if better else \
+            self.tr("significantly worse than the baseline")
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.FontRole and index.isValid() and 0 <= index.row() < len(self.rows):
+            col = self.columns[index.column()]
+            row = self.rows[index.row()]
+            if col.key == "system" and row.baseline:
+                return self._bold
+            if col.key.endswith(":p") and self._significant(row, col.key[:-2]) is not None:
+                return self._bold
+        return super().data(index, role)
+
+
+def _signed(key: str, v: float) -> str:
+    return f"{v:+.2f}" if key in ("chrf_plus_plus", "bleu", "ter") else f"{v:+.4f}"
+
+
+def _p_text(p: float | None) -> str:
+    if p is None:
+        return "—"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"

@@ -4,17 +4,30 @@
 complete detail (every ``file:line: message`` defect of an :class:`InputError`, the hint of a
 :class:`DependencyMissing`, or a traceback for unexpected errors) under "Show Details".
 :func:`describe_error` builds that text without Qt so it can be tested directly.
+
+:func:`reporting_errors` is how an action uses it::
+
+    with reporting_errors(self) as report:
+        do_something(self.ws)
+    if report.failed:
+        return
+
+An error raised inside the block is shown (``show_error``) and swallowed; ``report.error``
+holds it. :class:`~mteval_gui.errors.Cancelled` is not an error: it is swallowed silently.
+``busy=True`` shows the wait cursor for the duration of the block.
 """
 
 from __future__ import annotations
 
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from mteval_gui.errors import DependencyMissing, InputError, MtevalError
+from mteval_gui.errors import Cancelled, DependencyMissing, InputError, MtevalError
 
 
 @dataclass(frozen=True)
@@ -29,14 +42,16 @@ def describe_error(exc: BaseException) -> ErrorText:
     if isinstance(exc, InputError):
         n = len(exc.defects)
         first = exc.defects[0].file if exc.defects else ""
-        message = QCoreApplication.translate("dialogs", "The file {0} was rejected: {1} problem(s) found. Nothing was written.").format(first, n)
+        message = QCoreApplication.translate(
+            "dialogs", "The file {0} was rejected: {1} problem(s) found. Nothing was written.").format(first, n)
         detail = "\n".join(str(d) for d in exc.defects)
         return ErrorText(QCoreApplication.translate("dialogs", "Input rejected"), message, detail)
     detail_of = getattr(exc, "detail", "")
     if isinstance(exc, DependencyMissing):
         return ErrorText(QCoreApplication.translate("dialogs", "Not available"), str(exc), exc.hint)
     if isinstance(exc, MtevalError):
-        return ErrorText(QCoreApplication.translate("dialogs", "Error"), str(exc), detail_of if isinstance(detail_of, str) else "")
+        detail = detail_of if isinstance(detail_of, str) else ""
+        return ErrorText(QCoreApplication.translate("dialogs", "Error"), str(exc), detail)
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return ErrorText(QCoreApplication.translate("dialogs", "Unexpected error"), f"{type(exc).__name__}: {exc}", tb)
 
@@ -62,6 +77,39 @@ def _exec(box: QMessageBox) -> int:
 def show_error(parent: QWidget | None, exc: BaseException) -> None:
     """Show ``exc`` to the user (modal). The single error path of the GUI."""
     _exec(error_box(parent, exc))
+
+
+@dataclass
+class ErrorReport:
+    """What :func:`reporting_errors` caught (``failed`` is True once an error was shown)."""
+
+    error: BaseException | None = None
+    cancelled: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None or self.cancelled
+
+
+@contextmanager
+def reporting_errors(parent: QWidget | None, *, busy: bool = False) -> Iterator[ErrorReport]:
+    """Show any error raised in the block to the user (see the module docstring)."""
+    report = ErrorReport()
+    if busy:
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        yield report
+    except Cancelled:
+        report.cancelled = True
+    except Exception as exc:  # noqa: BLE001 (the GUI's one error path: every error is shown)
+        report.error = exc
+        if busy:
+            QApplication.restoreOverrideCursor()
+            busy = False
+        show_error(parent, exc)
+    finally:
+        if busy:
+            QApplication.restoreOverrideCursor()
 
 
 def confirm(parent: QWidget | None, title: str, question: str) -> bool:

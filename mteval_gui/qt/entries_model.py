@@ -14,7 +14,15 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame, view_order
+from mteval_gui.app.entry_frame import (
+    REVIEW_FLAGGED,
+    REVIEW_NONE,
+    REVIEW_PARTIAL,
+    REVIEW_RATED,
+    EntryFilter,
+    EntryFrame,
+    view_order,
+)
 from mteval_gui.app.metrics import describe
 from mteval_gui.domain.metrics import MetricDescriptor
 from mteval_gui.qt.labels import metric_label, review_label, validation_explanation, validation_label, verdict_colour
@@ -24,6 +32,7 @@ FRAME_ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 SORT_ROLE = Qt.ItemDataRole.UserRole + 3
 
 _Index = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,7 @@ class EntriesModel(QAbstractTableModel):
         self._sort: tuple[str, bool] | None = None
         self._custom: np.ndarray | None = None  # frame rows in a given order (randomised review)
         self.blind = False
+        self.rated: dict[str, int] = {}  # run id -> entries the current reviewer rated on both aspects
         if frame is not None:
             self.set_frame(frame)
 
@@ -104,9 +114,12 @@ class EntriesModel(QAbstractTableModel):
     @staticmethod
     def _build_columns(frame: EntryFrame) -> list[Column]:
         """Entry columns, then per-run columns grouped by kind so that runs shown side by side
-        have their outputs, values and verdicts next to each other."""
+        have their outputs, values and verdicts next to each other; each output is followed by its
+        review status, so the reviewer sees it beside what is rated."""
         cols = [Column(f, f) for f in ENTRY_FIELDS]
-        cols += [Column(f"{r.run_id}:predicted", "predicted", r.run_id) for r in frame.runs]
+        for r in frame.runs:
+            cols += [Column(f"{r.run_id}:predicted", "predicted", r.run_id),
+                     Column(f"{r.run_id}:review", "review", r.run_id)]
         metrics: list[str] = []
         for r in frame.runs:
             metrics += [m for m in r.metrics if m not in metrics]
@@ -117,7 +130,6 @@ class EntriesModel(QAbstractTableModel):
                  if r.semantic_verdict is not None]
         cols += [Column(f"{r.run_id}:fst_rejected", "fst_rejected", r.run_id) for r in frame.runs
                  if r.fst_rejected is not None]
-        cols += [Column(f"{r.run_id}:review", "review", r.run_id) for r in frame.runs]
         return cols
 
     @staticmethod
@@ -171,10 +183,6 @@ class EntriesModel(QAbstractTableModel):
         self._recompute()
         self.endResetModel()
         self.order_changed.emit()
-
-    @property
-    def custom_order(self) -> bool:
-        return self._custom is not None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(self._visible):
@@ -251,11 +259,20 @@ class EntriesModel(QAbstractTableModel):
             return None
         review = run.review if run.review is not None else np.zeros(len(f), dtype=np.int8)
         status = review[self._order]
-        hits = np.flatnonzero(status == REVIEW_NONE) if want == "unreviewed" else np.flatnonzero(status == REVIEW_FLAGGED)
+        if want == "unreviewed":  # not rated on both aspects yet
+            hits = np.flatnonzero((status == REVIEW_NONE) | (status == REVIEW_PARTIAL))
+        else:
+            hits = np.flatnonzero(status == REVIEW_FLAGGED)
         if not hits.size:
             return None
         after = hits[hits > view_row]
         return int(after[0] if after.size else hits[0])
+
+    def set_rated(self, counts: dict[str, int]) -> None:
+        """Entries rated on both aspects by the current reviewer, per run (shown in the review headers)."""
+        self.rated = dict(counts)
+        if self._visible:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._visible) - 1)
 
     def set_review_status(self, run_id: str, entry_id: str, status: int) -> None:
         f = self._frame
@@ -290,7 +307,7 @@ class EntriesModel(QAbstractTableModel):
         rows = []
         for fr in self._order:
             rec: dict[str, object] = {"id": str(f.entry_ids[fr])}
-            for name, (c, values) in zip(names[1:], cols):
+            for name, (c, values) in zip(names[1:], cols, strict=True):
                 v = None if values is None else values[fr]
                 if c.field == "position":
                     v = int(fr) + 1
@@ -305,10 +322,10 @@ class EntriesModel(QAbstractTableModel):
         return names, rows
 
     # ----- Qt model interface --------------------------------------------------------------
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+    def rowCount(self, parent: _Index = _ROOT) -> int:
         return 0 if parent.isValid() else int(self._order.size)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+    def columnCount(self, parent: _Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(self._visible)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
@@ -338,6 +355,8 @@ class EntriesModel(QAbstractTableModel):
         }
         f = self._frame
         title = metric_label(descriptor_of(f, c.run_id, c.metric or "")) if c.field == "metric" else titles[c.field]
+        if c.field == "review" and f is not None and c.run_id in self.rated:
+            title = self.tr("{0} ({1} of {2} rated)").format(title, self.rated[c.run_id], len(f))
         if c.run_id and f is not None and len(f.runs) > 1:
             return f"{f.run(c.run_id).label}: {title}"
         return title
@@ -427,4 +446,4 @@ def _one_line(s: str, tooltip: bool) -> str:
 
 
 __all__ = ["Column", "EntriesModel", "ENTRY_ID_ROLE", "FRAME_ROW_ROLE", "SORT_ROLE",
-           "REVIEW_NONE", "REVIEW_RATED", "REVIEW_FLAGGED"]
+           "REVIEW_NONE", "REVIEW_RATED", "REVIEW_FLAGGED", "REVIEW_PARTIAL"]

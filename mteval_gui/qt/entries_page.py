@@ -3,7 +3,10 @@
 The table never proxies: filters and sorting are applied inside
 :class:`~mteval_gui.qt.entries_model.EntriesModel`. Keyboard navigation (also in the Review
 menu): Alt+Down / Alt+Up next and previous entry, Return next unreviewed, Shift+Return
-next flagged; the ratings keys (1–5, Tab, F, Ctrl+Z) work while the table has the focus.
+next flagged; the ratings keys (1–5, Tab, Shift+Tab, F, Ctrl+Z) and the error-span keys (S, M, Shift+M,
+C, Delete, 0) work while the table has the focus.
+Each run's review status column sits beside its output, its title counting the entries the
+current reviewer has rated on both aspects ("N of M rated").
 """
 
 from __future__ import annotations
@@ -11,19 +14,36 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu,
-                               QSplitter, QTableView, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from mteval_gui.qt.entries_model import EntriesModel
 from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, distinct
+from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.entries_model import EntriesModel
 from mteval_gui.qt.labels import metric_label
 from mteval_gui.qt.ratings import RatingsPanel
-from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.review_pane import ReviewPane
 
 COLUMN_WIDTHS = {"position": 44, "id": 80, "source": 190, "reference": 150, "difficulty": 64, "predicted": 170,
-                 "metric": 72, "lint": 96, "semantic": 96, "fst_rejected": 84, "review": 64}
+                 "metric": 72, "lint": 96, "semantic": 96, "fst_rejected": 84, "review": 84}
 
 
 class ColumnChooser(QDialog):
@@ -108,6 +128,7 @@ class EntriesPage(QWidget):
         outer.addWidget(split, 1)
         self.ratings.install_shortcuts(self)
         self.ratings.judgment_changed.connect(self._judgment_changed)
+        self.ratings.spans_left.connect(lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.review.promote_requested.connect(self.promote_variants)
         self._install_navigation()
         self._text_timer = QTimer(self)
@@ -286,7 +307,18 @@ class EntriesPage(QWidget):
             self._restore(keep)
         elif self.model.rowCount():
             self.select_view_row(0)
+        self._update_rated()
         self._update_count()
+
+    def _update_rated(self) -> None:
+        """The "N of M rated" of each run's review column, for the current reviewer."""
+        from mteval_gui.app.entries import rated_entries
+
+        f, ws, reviewer = self.model.frame, self.ratings.ws, self.ratings.reviewer_id
+        if f is None or ws is None or not reviewer:
+            self.model.set_rated({})
+            return
+        self.model.set_rated({r.run_id: rated_entries(ws, r.run_id, reviewer) for r in f.runs})
 
     def refresh_values(self, frame: EntryFrame) -> None:
         """New values for the same runs (partial results while scoring): keep filter, sort and position."""
@@ -406,6 +438,12 @@ class EntriesPage(QWidget):
             return
         status = review_status(ws, run_id, self.ratings.reviewer_id, [entry_id])
         self.model.set_review_status(run_id, entry_id, int(status[0]))
+        self._update_rated()
+        if entry_id == self.current_entry_id() and self.loader is not None:  # the speakers' spans, corrections
+            bar = self.review.text.verticalScrollBar()
+            at = bar.value()
+            self.review.show_data(self.loader(f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs]))
+            bar.setValue(at)
 
     def promote_variants(self, run_id: str, entry_id: str) -> None:
         """The review pane's action: this entry's speaker corrections become accepted variants (new corpus version)."""
@@ -414,10 +452,9 @@ class EntriesPage(QWidget):
         ws = self.ratings.ws
         if ws is None:
             return
-        try:
+        with reporting_errors(self) as report:
             done = promote_variants(ws, [run_id], entry_ids=[entry_id], by=self.ratings.reviewer_id)
-        except Exception as exc:  # noqa: BLE001 (shown to the user)
-            show_error(self, exc)
+        if report.failed:
             return
         added = [c.variant for p in done for c in p.added]
         versions = ", ".join(f"{p.corpus_id} {p.old_version} -> {p.new_version}" for p in done if p.new_version)

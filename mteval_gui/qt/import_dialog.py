@@ -15,16 +15,31 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush, QCloseEvent, QColor, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from mteval_gui.errors import InputError
-from mteval_gui.qt.dialogs import describe_error
-from mteval_gui.app.tasks import FunctionJob, JobOutcome
-from mteval_gui.qt.workers import JobManager, Worker
 from mteval_gui.app import workspace
+from mteval_gui.app.tasks import JobOutcome
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.errors import InputError, MtevalError
+from mteval_gui.qt.background import BackgroundTask
+from mteval_gui.qt.dialogs import describe_error
 
 KINDS = ("corpus", "run", "glossary", "analyzer")
 PREVIEW_ROWS = 10
@@ -139,8 +154,8 @@ class ImportDialog(QDialog):
         self.progress.setObjectName("importProgress")
         self.progress.hide()
         lay.addWidget(self.progress)
-        self.jobs = JobManager(self)
-        self.worker: Worker | None = None
+        self.import_task = BackgroundTask(self, "import")
+        self.import_task.finished.connect(self._finished)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.import_button = self.buttons.addButton(self.tr("Import") if kind != "analyzer" else self.tr("Install"),
@@ -209,12 +224,13 @@ class ImportDialog(QDialog):
         try:
             fmt = self.format_combo.currentData() or detect_format(path)
             p = preview(path, PREVIEW_ROWS, fmt)
-        except Exception as exc:  # an unreadable file is shown in the dialog
+        except (MtevalError, OSError, ValueError) as exc:  # an unreadable file is shown in the dialog
             self.summary.setText(self.tr("Cannot read the file."))
             self._show_problems(exc)
             return
         total = "?" if p.total is None else f"{p.total:,}"
-        self.summary.setText(self.tr("Format {0}, looks like a {1}; {2} records. First rows:").format(p.format, p.kind, total))
+        self.summary.setText(self.tr("Format {0}, looks like a {1}; {2} records. First rows:").format(
+            p.format, p.kind, total))
         if self.kind == "corpus" and p.format == "text":
             self.ref_edit.setEnabled(True)
         cols = list(p.columns)
@@ -279,25 +295,17 @@ class ImportDialog(QDialog):
         if self._done:
             self.accept()
             return
-        if self.worker is not None:
+        if self.import_task.running:
             return
         ws = self.ws
         path, opts = self.path_edit.text().strip(), self.options()  # read the widgets here, in the GUI thread
-
-        def job(on_progress, on_partial, cancel_event):
-            try:
-                return self.run_import(ws, path, opts, on_progress)
-            finally:
-                ws.close()  # this worker thread's connection only
-
-        self.worker = Worker(FunctionJob(job), name="import")
-        self.worker.progress.connect(self._progress)
-        self.worker.finished.connect(self._finished)
         self.import_button.setEnabled(False)
         self.progress.setRange(0, 0)
         self.progress.show()
         self.problems_label.setText(self.tr("Reading and checking the whole file…"))
-        self.jobs.start(self.worker)
+        # an import is one transaction: it is never cancelled half-way (progress is not a cancel point)
+        self.import_task.start(lambda ctx: self.run_import(ws, path, opts, ctx.report), on_progress=self._progress,
+                               on_error=lambda exc: None, workspace=ws)  # errors are listed in the dialog
 
     def _progress(self, p: Any) -> None:
         total = int(getattr(p, "total", 0) or 0)
@@ -308,8 +316,12 @@ class ImportDialog(QDialog):
         if stage:
             self.progress.setFormat(f"{stage} %p%")
 
+    @property
+    def worker(self) -> BackgroundTask | None:
+        """The import under way, if any."""
+        return self.import_task if self.import_task.running else None
+
     def _finished(self, outcome: JobOutcome) -> None:
-        self.worker = None
         self.progress.hide()
         self.import_button.setEnabled(True)
         if outcome.status != "done":
@@ -334,11 +346,11 @@ class ImportDialog(QDialog):
             self.accept()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        self.jobs.shutdown()  # an import is one transaction: let it finish or fail as a whole
+        self.import_task.jobs.shutdown()  # an import is one transaction: let it finish or fail as a whole
         super().closeEvent(event)
 
     def done(self, result: int) -> None:  # noqa: D401 (Qt override: accept/reject end here)
-        self.jobs.shutdown()
+        self.import_task.jobs.shutdown()
         super().done(result)
 
     def _summarise(self, result: Any) -> list[str]:

@@ -105,46 +105,106 @@ VERDICT_COLOURS = {
 }
 
 _CAVEATS = {
-    "source_copy": (QT_TRANSLATE_NOOP("labels", "Source copied"),
-                    QT_TRANSLATE_NOOP("labels", "At least half of the outputs are identical to their source: the system may not be translating at all.")),
-    "near_constant_output": (QT_TRANSLATE_NOOP("labels", "Near-constant output"),
-                             QT_TRANSLATE_NOOP("labels", "One output is reused for many different sources: scores can look better than the system is.")),
-    "length_deflation": (QT_TRANSLATE_NOOP("labels", "Outputs too short"),
-                         QT_TRANSLATE_NOOP("labels", "Outputs are much shorter than the references: content is probably missing.")),
-    "length_inflation": (QT_TRANSLATE_NOOP("labels", "Outputs too long"),
-                         QT_TRANSLATE_NOOP("labels", "Outputs are much longer than the references: the system may add text or explanations.")),
-    "small_sample": (QT_TRANSLATE_NOOP("labels", "Small sample"),
-                     QT_TRANSLATE_NOOP("labels", "Fewer than 30 entries: the scores and their confidence intervals are unreliable.")),
-    "errors_scored_empty": (QT_TRANSLATE_NOOP("labels", "Errors scored empty"),
-                            QT_TRANSLATE_NOOP("labels", "Some entries failed or have no output; they count as empty outputs in every metric (never dropped).")),
-    "comet_language_not_covered": (QT_TRANSLATE_NOOP("labels", "COMET not reliable"),
-                                   QT_TRANSLATE_NOOP("labels", "The COMET model's encoder was not trained on the target language: its score says little.")),
-    "comet_coverage_unknown": (QT_TRANSLATE_NOOP("labels", "COMET coverage unknown"),
-                               QT_TRANSLATE_NOOP("labels", "It is not known whether the COMET model covers the target language.")),
-    "wrong_language_output": (QT_TRANSLATE_NOOP("labels", "Wrong language"),
-                              QT_TRANSLATE_NOOP("labels", "At least a fifth of the outputs are wholly in another language than the target (often the source): each counts as fully code-switched.")),
-    "fst_accepts_after_fold": (QT_TRANSLATE_NOOP("labels", "Accepted after folds"),
-                               QT_TRANSLATE_NOOP("labels", "Some words are accepted by the analyzer only after the language's orthographic folds (e.g. macrons read as circumflexes): they count for morphology but against orthography.")),
-    "short_segments": (QT_TRANSLATE_NOOP("labels", "Short segments"),
-                       QT_TRANSLATE_NOOP("labels", "The median reference has fewer than 4 tokens: BLEU says little on such segments and is left out of comparisons and correlations unless asked for.")),
-    "metric_coverage_differs": (QT_TRANSLATE_NOOP("labels", "Coverage differs"),
-                                QT_TRANSLATE_NOOP("labels", "The compared runs were scored with different metrics: composites are not directly comparable.")),
+    "source_copy": (
+        QT_TRANSLATE_NOOP("labels", "Source copied"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "At least half of the outputs are identical to their source: the system may not be translating at all.",
+        ),
+    ),
+    "near_constant_output": (
+        QT_TRANSLATE_NOOP("labels", "Near-constant output"),
+        QT_TRANSLATE_NOOP(
+            "labels", "One output is reused for many different sources: scores can look better than the system is."
+        ),
+    ),
+    "length_deflation": (
+        QT_TRANSLATE_NOOP("labels", "Outputs too short"),
+        QT_TRANSLATE_NOOP("labels", "Outputs are much shorter than the references: content is probably missing."),
+    ),
+    "length_inflation": (
+        QT_TRANSLATE_NOOP("labels", "Outputs too long"),
+        QT_TRANSLATE_NOOP(
+            "labels", "Outputs are much longer than the references: the system may add text or explanations."
+        ),
+    ),
+    "small_sample": (
+        QT_TRANSLATE_NOOP("labels", "Small sample"),
+        QT_TRANSLATE_NOOP("labels", "Fewer than 30 entries: the scores and their confidence intervals are unreliable."),
+    ),
+    "errors_scored_empty": (
+        QT_TRANSLATE_NOOP("labels", "Errors scored empty"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "Some entries failed or have no output; they count as empty outputs in every metric (never dropped).",
+        ),
+    ),
+    "comet_language_not_covered": (
+        QT_TRANSLATE_NOOP("labels", "COMET not reliable"),
+        QT_TRANSLATE_NOOP(
+            "labels", "The COMET model's encoder was not trained on the target language: its score says little."
+        ),
+    ),
+    "comet_coverage_unknown": (
+        QT_TRANSLATE_NOOP("labels", "COMET coverage unknown"),
+        QT_TRANSLATE_NOOP("labels", "It is not known whether the COMET model covers the target language."),
+    ),
+    "wrong_language_output": (
+        QT_TRANSLATE_NOOP("labels", "Wrong language"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "At least a fifth of the outputs are wholly in another language than the target (often the source): "
+            "each counts as fully code-switched.",
+        ),
+    ),
+    "fst_accepts_after_fold": (
+        QT_TRANSLATE_NOOP("labels", "Accepted after folds"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "Some words are accepted by the analyzer only after the language's orthographic folds (e.g. macrons "
+            "read as circumflexes): they count for morphology but against orthography.",
+        ),
+    ),
+    "short_segments": (
+        QT_TRANSLATE_NOOP("labels", "Short segments"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "The median reference has fewer than 4 tokens: BLEU says little on such segments and is left out of "
+            "comparisons and correlations unless asked for.",
+        ),
+    ),
+    "metric_coverage_differs": (
+        QT_TRANSLATE_NOOP("labels", "Coverage differs"),
+        QT_TRANSLATE_NOOP(
+            "labels", "The compared runs were scored with different metrics: composites are not directly comparable."
+        ),
+    ),
 }
 
 # linter variant classes (Task B audit) -> what the class means, for tooltips
 _VARIANT_CLASSES = {
-    "LONG_VOWEL_MACRON": QT_TRANSLATE_NOOP("labels", "Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô)."),
-    "ORTHOGRAPHIC": QT_TRANSLATE_NOOP("labels", "Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis."),
+    "LONG_VOWEL_MACRON": QT_TRANSLATE_NOOP(
+        "labels", "Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô)."
+    ),
+    "ORTHOGRAPHIC": QT_TRANSLATE_NOOP(
+        "labels",
+        "Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis.",  # noqa: E501 - one literal, as pyside6-lupdate extracts it
+    ),
     "WORD_ORDER": QT_TRANSLATE_NOOP("labels", "The same words in another order."),
     "OPTIONAL_PARTICLE": QT_TRANSLATE_NOOP("labels", "A word present on one side only is an optional particle."),
     "LEMMA_SYNONYM": QT_TRANSLATE_NOOP("labels", "Synonymous lemmas with otherwise identical analyses."),
-    "PROGRESSIVE_AMBIGUITY": QT_TRANSLATE_NOOP("labels", "The output adds the progressive preverb ati- (English rarely decides the aspect)."),
-    "PROGRESSIVE_UNDERSPEC": QT_TRANSLATE_NOOP("labels", "The output drops the progressive preverb ati- of the reference (not acceptable)."),
+    "PROGRESSIVE_AMBIGUITY": QT_TRANSLATE_NOOP(
+        "labels", "The output adds the progressive preverb ati- (English rarely decides the aspect)."
+    ),
+    "PROGRESSIVE_UNDERSPEC": QT_TRANSLATE_NOOP(
+        "labels", "The output drops the progressive preverb ati- of the reference (not acceptable)."
+    ),
     "INCLUSIVE_EXCLUSIVE": QT_TRANSLATE_NOOP("labels", "Inclusive versus exclusive 'we', everything else identical."),
     "VOWEL_LENGTH": QT_TRANSLATE_NOOP("labels", "Long-vowel marks dropped (not acceptable)."),
 }
 
-_REVIEW = {0: "", 1: QT_TRANSLATE_NOOP("labels", "rated"), 2: QT_TRANSLATE_NOOP("labels", "flagged")}
+_REVIEW = {0: "", 1: QT_TRANSLATE_NOOP("labels", "rated"), 2: QT_TRANSLATE_NOOP("labels", "flagged"),
+           3: QT_TRANSLATE_NOOP("labels", "half rated")}
 
 
 def interface_language() -> str:
@@ -212,10 +272,20 @@ def verdict_colour(verdict: object) -> str | None:
     return VERDICT_COLOURS.get(str(verdict)) if verdict else None
 
 
-_ADEQUACY = (QT_TRANSLATE_NOOP("labels", "None"), QT_TRANSLATE_NOOP("labels", "Little"), QT_TRANSLATE_NOOP("labels", "Much"), QT_TRANSLATE_NOOP("labels", "Most"),
-             QT_TRANSLATE_NOOP("labels", "All"))
-_FLUENCY = (QT_TRANSLATE_NOOP("labels", "Incomprehensible"), QT_TRANSLATE_NOOP("labels", "Disfluent"), QT_TRANSLATE_NOOP("labels", "Non-native"),
-            QT_TRANSLATE_NOOP("labels", "Good"), QT_TRANSLATE_NOOP("labels", "Flawless"))
+_ADEQUACY = (
+    QT_TRANSLATE_NOOP("labels", "None"),
+    QT_TRANSLATE_NOOP("labels", "Little"),
+    QT_TRANSLATE_NOOP("labels", "Much"),
+    QT_TRANSLATE_NOOP("labels", "Most"),
+    QT_TRANSLATE_NOOP("labels", "All"),
+)
+_FLUENCY = (
+    QT_TRANSLATE_NOOP("labels", "Incomprehensible"),
+    QT_TRANSLATE_NOOP("labels", "Disfluent"),
+    QT_TRANSLATE_NOOP("labels", "Non-native"),
+    QT_TRANSLATE_NOOP("labels", "Good"),
+    QT_TRANSLATE_NOOP("labels", "Flawless"),
+)
 
 
 def adequacy_labels() -> dict[int, str]:
@@ -265,3 +335,55 @@ def setting_help(key: str) -> str:
 def setting_texts() -> dict[str, tuple[str, str]]:
     """The untranslated (label, help) per key, for the consistency test."""
     return dict(_SETTINGS)
+
+
+# the built-in error-span categories (``ERROR_CATEGORIES``); a card's own show as their id
+_ERROR_CATEGORIES = {
+    "mistranslation": QT_TRANSLATE_NOOP("labels", "mistranslation"),
+    "omission": QT_TRANSLATE_NOOP("labels", "omission"),
+    "addition": QT_TRANSLATE_NOOP("labels", "addition"),
+    "untranslated": QT_TRANSLATE_NOOP("labels", "untranslated"),
+    "grammar": QT_TRANSLATE_NOOP("labels", "grammar"),
+    "spelling": QT_TRANSLATE_NOOP("labels", "spelling"),
+    "punctuation": QT_TRANSLATE_NOOP("labels", "punctuation"),
+    "terminology": QT_TRANSLATE_NOOP("labels", "terminology"),
+    "style": QT_TRANSLATE_NOOP("labels", "style"),
+    "other": QT_TRANSLATE_NOOP("labels", "other"),
+    "morphology": QT_TRANSLATE_NOOP("labels", "morphology"),
+}
+
+
+def error_category_label(category: str) -> str:
+    """The name shown for an error-span category id."""
+    known = _ERROR_CATEGORIES.get(category)
+    return _t(known) if known else category.replace("_", " ").replace("-", " ")
+
+
+# What the bundled metrics measure (``MetricInfo.description``), listed here so that the French
+# translation covers the Help glossary; a description without a translation is shown in English.
+BUNDLED_METRIC_DESCRIPTIONS = (
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words with at least one analysis from the strict HFST analyzer (case fallback: as written, first letter lowered, all lowered)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Among output words whose lemma occurs in the reference's analyses (or the gold expected_morphology), the share with an analysis of the same lemma and tag set."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words without a violation of the card's orthography profile (alphabet, forbidden and look-alike characters, folds, digits in words, rules; with FST: accepted only by the descriptive analyzer = non-standard spelling)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of entries matching the reference or an accepted variant after the language's orthographic folds."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Edits per reference word (sacrebleu TER). Reported, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words that are source-language words (script or same-script lexical signal)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource languages; reported for transparency and excluded from the composite."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference; used where the language has no semantic validator."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Meaning preservation from analyzer lemmas and a local Cree-English dictionary: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, sentences and length (SPEC §10). Not a translation-quality measure."),  # noqa: E501
+)
+
+
+def metric_description(text: str) -> str:
+    """What a metric measures, in the interface language when the translation has it."""
+    return QCoreApplication.translate("metric_descriptions", text) if text else ""

@@ -11,15 +11,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtGui import QFont, QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from mteval_gui.paths import default_workspace_path, resources_dir
 from mteval_gui.app.preferences import AppSettings
-from mteval_gui.qt.fonts import choose_ui_font
+from mteval_gui.paths import default_workspace_path, resources_dir
+from mteval_gui.qt.fonts import choose_ui_font, register_bundled_fonts
 from mteval_gui.qt.i18n import LANGUAGES, install_translators, resolve_language
 
 
@@ -45,6 +46,7 @@ def setup_application(argv: Sequence[str], lang: str | None, settings: AppSettin
     QCoreApplication.setApplicationName("mteval-gui")
     QCoreApplication.setOrganizationName("mteval-gui")
     app._mteval_translators = install_translators(app, resolve_language(lang, settings.language))  # keep alive
+    register_bundled_fonts()
     family = choose_ui_font()
     if family:
         app.setFont(QFont(family, app.font().pointSize()))
@@ -56,29 +58,42 @@ def setup_application(argv: Sequence[str], lang: str | None, settings: AppSettin
     return app
 
 
-def build_window(settings: AppSettings):
+def build_window(settings: AppSettings, *, suites: bool = True):
+    """The main window with its tabs; ``suites=False`` leaves out the benchmark suites' tabs
+    (:func:`mteval_gui.qt.tabs.add_suite_tabs` adds them later: loading a suite reads its files)."""
     from mteval_gui.qt.mainwindow import MainWindow
     from mteval_gui.qt.tabs import add_optional_tabs
 
     window = MainWindow(settings)
-    add_optional_tabs(window)
+    add_optional_tabs(window, suites=suites)
     return window
+
+
+def paint_now(app: QApplication, window: QWidget, wait_s: float = 2.0) -> None:
+    """Let the window system expose ``window`` and paint it (waits at most ``wait_s``)."""
+    deadline = time.monotonic() + wait_s
+    handle = window.windowHandle()
+    while handle is not None and not handle.isExposed() and time.monotonic() < deadline:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    app.processEvents()
 
 
 def run(argv: Sequence[str]) -> int:
     args = parse_args(list(argv)[1:])
     settings = AppSettings.load()
     app = setup_application(argv, args.lang, settings)
-    from mteval_gui.qt.dialogs import show_error
     from mteval_gui.app.startup import startup_workspace
+    from mteval_gui.qt.dialogs import reporting_errors
 
-    window = build_window(settings)
+    window = build_window(settings, suites=False)
     window.show()
-    try:
+    paint_now(app, window)  # on screen before the suites load and the workspace opens (or the demo is built)
+    from mteval_gui.qt.tabs import add_suite_tabs
+
+    add_suite_tabs(window)
+    path, offer = None, False
+    with reporting_errors(window):  # e.g. the demo cannot be built: shown, the window stays usable
         path, offer = startup_workspace(demo=args.demo, db=args.db, settings=settings)
-    except Exception as exc:  # e.g. the demo cannot be built: shown, the window stays usable
-        show_error(window, exc)
-        path, offer = None, False
     if offer:
         settings.demo_offered = True
         settings.save()
@@ -86,8 +101,12 @@ def run(argv: Sequence[str]) -> int:
             path = default_workspace_path()
         else:
             answer = QMessageBox.question(
-                window, QCoreApplication.translate("MainWindow", "Welcome"),
-                QCoreApplication.translate("MainWindow", "This is the first start. Open the demo workspace (Plains Cree and Ewe examples)?"))
+                window,
+                QCoreApplication.translate("MainWindow", "Welcome"),
+                QCoreApplication.translate(
+                    "MainWindow", "This is the first start. Open the demo workspace (Plains Cree and Ewe examples)?"
+                ),
+            )
             if answer == QMessageBox.StandardButton.Yes:
                 window.open_demo()
             else:

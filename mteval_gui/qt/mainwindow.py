@@ -1,10 +1,14 @@
 """The main window: workspace, tabs (runs, entries, compare, charts, validation, ÈwéBench),
 menus, background scoring and exports.
 
-The window holds no evaluation logic: it asks the store, the importer, the scorer and the
-validation modules, and shows what they return. Background work goes through one
-:class:`~mteval_gui.qt.workers.JobManager`; closing the window cancels every job and waits
-for its thread.
+The window holds no evaluation logic: it asks the application layer and shows what it
+returns. Scoring runs through one :class:`~mteval_gui.qt.workers.JobManager`, reading through
+:class:`~mteval_gui.qt.background.BackgroundTask`; closing the window cancels every job and
+waits for its thread.
+
+Live views: a :class:`~mteval_gui.qt.live.WorkspaceWatcher` notices what other processes commit
+to the workspace (``mteval score`` in a terminal) while the window is active, and the window
+rereads the runs table, the open entries and every page (View ▸ Refresh, F5, does it by hand).
 """
 
 from __future__ import annotations
@@ -13,25 +17,28 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QTabWidget, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QTabWidget, QWidget
 
+from mteval_gui.app import workspace
 from mteval_gui.app.preferences import AppSettings
-from mteval_gui.qt.dialogs import show_error
+from mteval_gui.app.settings import load_settings
+from mteval_gui.app.tasks import JobOutcome, ProcessJob
+from mteval_gui.app.workspace import Workspace
+from mteval_gui.errors import MtevalError
+from mteval_gui.qt.background import BackgroundTask
+from mteval_gui.qt.dialogs import reporting_errors, show_error
 from mteval_gui.qt.entries_page import EntriesPage
 from mteval_gui.qt.i18n import LANGUAGES
-from mteval_gui.app.tasks import FunctionJob, JobOutcome, ProcessJob
+from mteval_gui.qt.live import WorkspaceWatcher
+from mteval_gui.qt.page import Page
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
 from mteval_gui.qt.workers import JobManager, Worker
-from mteval_gui.app import workspace
-from mteval_gui.app.scoring import SCORE_RUNS_TARGET
-from mteval_gui.app.settings import load_settings
-from mteval_gui.app.workspace import Workspace
-from mteval_gui.errors import MtevalError
 
 ENTRY_REFRESH_SECONDS = 2.0
+LIVE_REFRESH_SECONDS = 2.0  # changes seen by the watcher are applied at most this often
 BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
 
 
@@ -50,9 +57,7 @@ class MainWindow(QMainWindow):
         self._scoring_runs: list[str] = []
         self._last_entry_refresh = 0.0
         self._refresh_interval = ENTRY_REFRESH_SECONDS
-        self._load_generation: dict[str, int] = {}
-        self._loads: dict[Worker, tuple] = {}
-        self._dirty_tabs: set[str] = set()
+        self._loads: dict[str, BackgroundTask] = {}
         self.blind = False
         self.setWindowTitle("mteval-gui")
         self.resize(1400, 860)
@@ -65,12 +70,12 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.entries_page, self.tr("Entries"))
         self.setCentralWidget(self.tabs)
         self.extra_tabs: dict[str, QWidget] = {}
-        self.tabs.currentChanged.connect(self._refresh_visible_tab)
 
         self.runs_view.open_entries.connect(self.open_entries)
         self.runs_view.score_requested.connect(self.score_runs)
         self.runs_view.compare_requested.connect(self.compare_runs)
         self.runs_view.corpus_changed.connect(lambda _: self.refresh_runs())
+        self.runs_view.first_step.connect(self._first_step)
         self.entries_page.loader = self._load_review
         self._reference_analyser = None
         self.entries_page.review.reference_analyser = self._analyse_reference
@@ -83,6 +88,12 @@ class MainWindow(QMainWindow):
         self.workspace_label.setObjectName("workspaceLabel")
         self.statusBar().addWidget(self.workspace_label, 1)
         self.statusBar().addPermanentWidget(self.progress)
+        self.live = WorkspaceWatcher(self, lambda: self.ws)
+        self.live.changed.connect(self._live_changed)
+        self._last_live_refresh = 0.0
+        self._live_timer = QTimer(self)
+        self._live_timer.setSingleShot(True)
+        self._live_timer.timeout.connect(self.refresh_all)
         self._build_menus()
         self._restore_layout()
         self._update_actions()
@@ -130,16 +141,19 @@ class MainWindow(QMainWindow):
                          name="exportReviewPack"),
         ]
         f.addSeparator()
-        self.settings_action = self._action(f, self.tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
+        self.settings_action = self._action(f, self.tr("&Settings…"), self.open_settings,
+                                            QKeySequence.StandardKey.Preferences)
         f.addSeparator()
         self._action(f, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
         r = mb.addMenu(self.tr("&Runs"))
-        self.score_action = self._action(r, self.tr("&Score selected runs"), lambda: self.score_runs(self.runs_view.selected_run_ids()),
-                                         "F5", "scoreRuns")
+        self.score_action = self._action(r, self.tr("&Score selected runs"),
+                                         lambda: self.score_runs(self.runs_view.selected_run_ids()), "Ctrl+R",
+                                         "scoreRuns")
         self.cancel_action = self._action(r, self.tr("&Cancel scoring"), self.cancel_scoring, "Esc")
         r.addSeparator()
-        self._action(r, self.tr("Open &entries of selected runs"), lambda: self.open_entries(self.runs_view.selected_run_ids()))
+        self._action(r, self.tr("Open &entries of selected runs"),
+                     lambda: self.open_entries(self.runs_view.selected_run_ids()))
         self._action(r, self.tr("C&ompare selected runs"), lambda: self.compare_runs(self.runs_view.selected_run_ids()))
 
         v = mb.addMenu(self.tr("Re&view"))
@@ -160,6 +174,10 @@ class MainWindow(QMainWindow):
         self._action(v, self.tr("&Keyboard shortcuts"), self.show_shortcuts)
 
         view = mb.addMenu(self.tr("&View"))
+        self.refresh_action = self._action(
+            view, self.tr("&Refresh"), self.refresh_all, "F5", "refresh",
+            self.tr("Reread the workspace (changes made by other programs are also picked up by themselves)"))
+        view.addSeparator()
         self._action(view, self.tr("Entry &columns…"), p.choose_columns)
         lang = view.addMenu(self.tr("Interface &language"))
         group = QActionGroup(self)
@@ -171,6 +189,9 @@ class MainWindow(QMainWindow):
             lang.addAction(a)
 
         h = mb.addMenu(self.tr("&Help"))
+        self._action(h, self.tr("Metric &glossary"), self.show_glossary)
+        self._action(h, self.tr("Data &licences"), self.show_licences)
+        h.addSeparator()
         self._action(h, self.tr("&About mteval-gui"), self.about)
 
     def _fill_recent(self) -> None:
@@ -183,16 +204,16 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_ws = self.ws is not None
-        for a in (*self.import_actions, *self.export_actions, self.score_action, self.settings_action):
+        for a in (*self.import_actions, *self.export_actions, self.score_action, self.settings_action,
+                  self.refresh_action):
             a.setEnabled(has_ws)
         self.cancel_action.setEnabled(self.scoring_worker is not None)
 
     # ----- workspace -----------------------------------------------------------------------
     def open_workspace(self, path: str | Path) -> bool:
-        try:
+        with reporting_errors(self) as report:
             ws = Workspace(path)
-        except Exception as exc:  # shown to the user; the current workspace stays open
-            show_error(self, exc)
+        if report.failed:
             return False
         if self.scoring_worker is not None:
             self.jobs.shutdown()
@@ -204,16 +225,18 @@ class MainWindow(QMainWindow):
         self.settings.save()
         self.setWindowTitle(f"mteval-gui — {ws.path.name}")
         self.workspace_label.setText(str(ws.path))
+        self.entries_page.set_frame(None)  # first: a reviewer change below must not reload the old runs
         self.entries_page.ratings.set_workspace(ws)
         default_reviewer = load_settings(ws).default_reviewer
         if default_reviewer:
             self.entries_page.ratings.set_reviewer(default_reviewer)
-        self.entries_page.set_frame(None)
-        for tab in self.extra_tabs.values():
-            setter = getattr(tab, "set_workspace", None)
-            if setter is not None:
-                setter(ws)
+        for task in self._loads.values():
+            task.cancel()  # their results belong to the previous workspace
+        self.runs_view.set_workspace(ws)
+        for page in self.pages():
+            page.set_workspace(ws)
         self.refresh_runs()
+        self.live.reset()
         self._update_actions()
         self.workspace_opened.emit(str(ws.path))
         return True
@@ -233,12 +256,17 @@ class MainWindow(QMainWindow):
     def open_demo(self) -> None:
         from mteval_gui.app.startup import ensure_demo_workspace
 
-        try:
+        with reporting_errors(self) as report:
             path = ensure_demo_workspace()
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return
         self.open_workspace(path)
+
+    def _first_step(self, name: str) -> None:
+        """A button of the first-steps page of the Runs tab."""
+        actions = {"new": self.new_workspace, "open": self.choose_workspace, "demo": self.open_demo,
+                   "import_corpus": lambda: self.import_file("corpus"), "import_run": lambda: self.import_file("run")}
+        actions[name]()
 
     def refresh_runs(self) -> None:
         from mteval_gui.app.runs import load_run_rows
@@ -247,12 +275,46 @@ class MainWindow(QMainWindow):
             self.runs_view.set_corpora([])
             self.runs_view.set_rows([])
             return
-        try:
+        with reporting_errors(self):
             self.runs_view.set_corpora(workspace.list_corpora(self.ws))
             self.runs_view.set_rows(load_run_rows(self.ws, self.runs_view.corpus_combo.currentData()))
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
         self._refresh_tabs()
+
+    # ----- live views ----------------------------------------------------------------------
+    def _live_changed(self) -> None:
+        """Another process changed the workspace: reread it (at most every LIVE_REFRESH_SECONDS)."""
+        if self.scoring_worker is not None:
+            return  # our own scoring reports its batches; everything is reread when it ends
+        wait = LIVE_REFRESH_SECONDS - (time.monotonic() - self._last_live_refresh)
+        if wait > 0:
+            if not self._live_timer.isActive():
+                self._live_timer.start(int(wait * 1000))
+            return
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        """Reread what the window shows from the workspace, in the background: the runs table,
+        the open entries (values and review status) and every page."""
+        if self.ws is None:
+            return
+        self._last_live_refresh = time.monotonic()
+        self.live.reset()
+        corpus = self.runs_view.corpus_combo.currentData()
+        self._background_load("runs", lambda ws: (workspace.list_corpora(ws), _load_rows(ws, corpus)),
+                              self._apply_run_rows)
+        self._reload_frame_in_background()
+        self.entries_page.ratings.reload_current()
+        self.statusBar().showMessage(self.tr("Workspace reread."), 3000)
+
+    def refresh_now(self) -> bool:
+        """Reread at once (before an export) if another process changed the workspace; True if it did."""
+        if self.ws is None or not self.live.pending():
+            return False
+        self.live.reset()
+        with reporting_errors(self, busy=True):
+            self.refresh_runs()
+            self._reload_frame()
+        return True
 
     # ----- entries -------------------------------------------------------------------------
     def open_entries(self, run_ids: list[str]) -> None:
@@ -268,15 +330,10 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Loading the entries…"))
             self._background_load("open", lambda ws: load_entry_frame(ws, run_ids, reviewer), self._show_frame)
             return
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
+        with reporting_errors(self, busy=True) as report:
             frame = load_entry_frame(self.ws, run_ids, reviewer)
-        except Exception as exc:  # shown to the user
-            QApplication.restoreOverrideCursor()
-            show_error(self, exc)
-            return
-        QApplication.restoreOverrideCursor()
-        self._show_frame(frame)
+        if not report.failed:
+            self._show_frame(frame)
 
     def _show_frame(self, frame: Any) -> None:
         self.statusBar().clearMessage()
@@ -302,10 +359,9 @@ class MainWindow(QMainWindow):
         lang = workspace.target_language(self.ws, frame.corpus_id)
         if self._reference_analyser is None:
             self._reference_analyser = ReferenceAnalyser(analyzer_folder(self.ws))
-        try:
+        with reporting_errors(self) as report:
             return self._reference_analyser.analyse(lang, text)
-        except Exception as exc:  # shown to the user; the panel says no analysis is available
-            show_error(self, exc)
+        if report.failed:
             return None
 
     def _reload_frame(self) -> None:
@@ -314,10 +370,9 @@ class MainWindow(QMainWindow):
             return
         from mteval_gui.app.entries import load_entry_frame
 
-        try:
+        with reporting_errors(self) as report:
             new = load_entry_frame(self.ws, [r.run_id for r in frame.runs], self.entries_page.ratings.reviewer_id)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return
         self.entries_page.refresh_values(new)
 
@@ -368,6 +423,8 @@ class MainWindow(QMainWindow):
         if notes:
             self.statusBar().showMessage("  ·  ".join(notes), 15000)
         run_ids = [p.run_id for p in plan.to_score]
+        from mteval_gui.app.scoring import SCORE_RUNS_TARGET  # the scoring modules load when first needed
+
         job = ProcessJob(SCORE_RUNS_TARGET, plan.job_kwargs(self.ws.path))
         worker = Worker(job, name="scoring")
         worker.progress.connect(self._scoring_progress)
@@ -449,55 +506,43 @@ class MainWindow(QMainWindow):
 
     def _background_load(self, name: str, fn, apply) -> None:
         """Run ``fn(ws)`` in a worker thread (its own SQLite connection) and ``apply`` the result in
-        the GUI thread, unless a newer load of the same ``name`` was started meanwhile."""
+        the GUI thread, unless a newer load of the same ``name`` was started meanwhile (or another
+        workspace was opened)."""
         if self.ws is None:
             return
         ws = self.ws
-        self._load_generation[name] = generation = self._load_generation.get(name, 0) + 1
+        task = self._loads.get(name)
+        if task is None:
+            task = self._loads[name] = BackgroundTask(self, f"load-{name}")
+        task.start(lambda ctx: fn(ws), on_done=apply, workspace=ws)
 
-        def job(on_progress, on_partial, cancel_event):
-            try:
-                return fn(ws)
-            finally:
-                ws.close()  # closes this worker thread's connection only
-
-        worker = Worker(FunctionJob(job), name=f"load-{name}")
-        self._loads[worker] = (name, generation, apply, ws)
-        worker.finished.connect(self._background_loaded)
-        self.jobs.start(worker)
-
-    def _background_loaded(self, outcome: JobOutcome) -> None:
-        worker = self.sender()
-        name, generation, apply, ws = self._loads.pop(worker, (None, None, None, None))
-        if apply is None or ws is not self.ws or self._load_generation.get(name) != generation:
-            return
-        if outcome.status == "failed" and outcome.error is not None:
-            show_error(self, outcome.error)
-        elif outcome.status == "done":
-            apply(outcome.result)
+    def load_running(self, name: str) -> bool:
+        """True while the background load ``name`` (``runs``, ``frame``, ``open``, …) is under way."""
+        task = self._loads.get(name)
+        return task is not None and task.running
 
     def _scoring_finished(self, outcome: JobOutcome) -> None:
         self.scoring_worker = None
         self.progress.finish()
-        messages = {"done": self.tr("Scoring finished."), "cancelled": self.tr("Scoring cancelled; stored batches are kept."),
+        messages = {"done": self.tr("Scoring finished."),
+                    "cancelled": self.tr("Scoring cancelled; stored batches are kept."),
                     "failed": self.tr("Scoring failed.")}
         self.statusBar().showMessage(messages.get(outcome.status, ""), 8000)
         corpus = self.runs_view.corpus_combo.currentData()
-        self._background_load("runs", lambda ws: (workspace.list_corpora(ws), _load_rows(ws, corpus)), self._apply_run_rows)
+        self._background_load("runs", lambda ws: (workspace.list_corpora(ws), _load_rows(ws, corpus)),
+                              self._apply_run_rows)
         self._reload_frame_in_background()
         self._update_actions()
         self.scoring_finished.emit(outcome)
 
     def _mark_tabs_dirty(self) -> None:
-        self._dirty_tabs = {"charts", "validation"}
-        self._refresh_visible_tab()
+        """The workspace changed: every page rereads it (now if shown, else when shown)."""
+        for page in self.pages():
+            page.mark_stale()
 
-    def _refresh_visible_tab(self, *_: object) -> None:
-        for key in list(self._dirty_tabs):
-            tab = self.extra_tabs.get(key)
-            if tab is not None and self.tabs.currentWidget() is tab and self.ws is not None:
-                self._dirty_tabs.discard(key)
-                tab.refresh()
+    def pages(self) -> list[Page]:
+        """The tabs that follow the page contract (:mod:`mteval_gui.qt.page`)."""
+        return [w for w in self.extra_tabs.values() if isinstance(w, Page)]
 
     # ----- dialogs -------------------------------------------------------------------------
     def import_file(self, kind: str, path: str | None = None) -> None:
@@ -520,8 +565,9 @@ class MainWindow(QMainWindow):
         dlg = ReviewersDialog(self.ws, self)
         dlg.exec()
         self.entries_page.ratings.reload_reviewers(dlg.last_added)
-        self._dirty_tabs.add("validation")  # the audits list the reviewers too
-        self._refresh_visible_tab()
+        validation = self.extra_tabs.get("validation")
+        if isinstance(validation, Page):
+            validation.mark_stale()  # the audits list the reviewers too
 
     def open_settings(self) -> None:
         if self.ws is None:
@@ -545,7 +591,7 @@ class MainWindow(QMainWindow):
         if key == "validation":
             widget.reviewer_provider = lambda: self.entries_page.ratings.reviewer_id
             widget.signed_off.connect(self._run_signed_off)
-        if self.ws is not None and hasattr(widget, "set_workspace"):
+        if self.ws is not None and isinstance(widget, Page):
             widget.set_workspace(self.ws)
 
     def _run_signed_off(self, run_id: str) -> None:
@@ -562,15 +608,18 @@ class MainWindow(QMainWindow):
 
         text = self.tr(
             "<table>"
-            "<tr><td><b>1–5</b></td><td>rate the highlighted dimension (adequacy, then fluency)</td></tr>"
-            "<tr><td><b>Tab</b></td><td>switch between adequacy and fluency</td></tr>"
+            "<tr><td><b>1–5</b></td><td>rate the highlighted aspect and move on (adequacy, then fluency): "
+            "<b>3 4</b> and <b>3 Tab 4</b> both record adequacy 3, fluency 4</td></tr>"
+            "<tr><td><b>Tab / Shift+Tab</b></td><td>next / previous aspect, without rating</td></tr>"
             "<tr><td><b>F</b></td><td>flag or unflag the entry</td></tr>"
             "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>undo / redo your last judgment</td></tr>"
             "<tr><td><b>Return</b></td><td>next unreviewed entry</td></tr>"
             "<tr><td><b>Shift+Return</b></td><td>next flagged entry</td></tr>"
             "<tr><td><b>Alt+Down / Alt+Up</b></td><td>next / previous entry</td></tr>"
             "<tr><td><b>Ctrl+B</b></td><td>blind mode</td></tr>"
-            "<tr><td><b>F5 / Esc</b></td><td>score selected runs / cancel scoring</td></tr>"
+            "<tr><td><b>Ctrl+R / Esc</b></td><td>score selected runs / cancel scoring</td></tr>"
+            "<tr><td><b>F5</b></td><td>reread the workspace (changes made by other programs appear by "
+            "themselves)</td></tr>"
             "</table>")
         text += self.tr(
             "<p><b>Validation ▸ linter audit:</b> <b>Y / N / D</b> same meaning yes / no / depends; "
@@ -578,16 +627,34 @@ class MainWindow(QMainWindow):
             "<b>Validation ▸ FST audit:</b> <b>Y / N / U</b> valid word yes / no / unsure; <b>1–6</b> kind "
             "(established, loanword, name, dialectal, neologism, other).<br/>"
             "In both audits: <b>Return</b> next unanswered item, <b>Ctrl+Z / Ctrl+Shift+Z</b> undo / redo.</p>")
+        text += self.tr(
+            "<p><b>Error spans</b> (Entries): <b>S</b> puts the cursor in the output, <b>Shift+arrows</b> (or the "
+            "mouse) select; <b>M / Shift+M</b> mark the selection minor / major (nothing selected: the word under "
+            "the cursor; inside a marked span: change its severity); <b>C</b> category; <b>Delete</b> remove the "
+            "span in hand; <b>0</b> no errors found; <b>Esc</b> back to the entries. Type the correction under the "
+            "spans (Enter saves). Each change is saved at once and undone by Ctrl+Z.</p>")
         QMessageBox.information(self, self.tr("Keyboard shortcuts"), text)
+
+    def show_glossary(self) -> None:
+        from mteval_gui.qt.help_dialogs import MetricGlossaryDialog
+
+        with reporting_errors(self):
+            MetricGlossaryDialog(self).exec()
+
+    def show_licences(self) -> None:
+        from mteval_gui.qt.help_dialogs import DataLicencesDialog
+
+        DataLicencesDialog(self).exec()
 
     def about(self) -> None:
         from PySide6.QtWidgets import QMessageBox
 
         from mteval_gui import __version__
 
-        QMessageBox.about(self, self.tr("About mteval-gui"), self.tr(
+        text = self.tr(
             "<b>mteval-gui {0}</b><br>A workbench for evaluating machine translation and language models "
-            "for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.").format(__version__))
+            "for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.")
+        QMessageBox.about(self, self.tr("About mteval-gui"), text.format(__version__))
 
     def set_language(self, code: str) -> None:
         self.settings.language = code
@@ -634,6 +701,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self.jobs.shutdown()
+        for task in self._loads.values():
+            task.shutdown()
+        for page in self.pages():
+            page.shutdown()
         self.settings.geometry = bytes(self.saveGeometry().toBase64()).decode()
         self.settings.window_state = bytes(self.saveState().toBase64()).decode()
         self.settings.save()

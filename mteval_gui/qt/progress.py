@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
@@ -59,7 +57,3 @@ class ProgressPanel(QWidget):
     def finish(self) -> None:
         self.hide()
 
-
-def progress_fields(p: Any) -> tuple[int, int, str, str]:
-    """(done, total, stage, message) of a scoring or import progress object."""
-    return int(getattr(p, "done", 0)), int(getattr(p, "total", 0)), str(getattr(p, "stage", "")), str(getattr(p, "message", ""))

@@ -5,23 +5,53 @@ Every change is recorded at once through :func:`mteval_gui.store.judgments.recor
 Changing a rating records a new version; Ctrl+Z undoes the reviewer's latest judgment in
 this run and Ctrl+Shift+Z redoes it (the store keeps the history).
 
-Keys (active while the review page has focus, except inside the note field):
-1–5 rate the highlighted dimension (adequacy, then fluency), Tab switches dimension,
-F toggles the flag.
+Keys (active while the review page has focus, except inside the note field): 1–5 rate the
+highlighted aspect and move the highlight on to the next one (adequacy, then fluency); Tab moves
+it on without rating, Shift+Tab back. So "3 4" and "3 Tab 4" both record adequacy 3 and
+fluency 4 (after the last aspect the highlight stays there). F toggles the flag. An entry opens
+on its first aspect without a rating.
+
+Error spans and a correction (:mod:`mteval_gui.qt.spans`) belong to the same judgment: S puts the
+cursor in the output, Shift+arrows select, M / Shift+M mark minor / major, C picks the category,
+Delete removes the span in hand, 0 records "no errors". Each change is a new version of the
+judgment, recorded at once like a rating (and undone by Ctrl+Z like one).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from mteval_gui.domain.judgments import Judgment
-from mteval_gui.qt.dialogs import show_error
-from mteval_gui.qt.labels import adequacy_labels, fluency_labels
-from mteval_gui.app.review import judgment_history, list_reviewers, record_judgment, redo_last, undo_last
+from mteval_gui.app.review import (
+    SpanTarget,
+    entry_esa,
+    judgment_history,
+    list_reviewers,
+    record_judgment,
+    redo_last,
+    span_target,
+    undo_last,
+)
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.domain.judgments import Judgment, judgment_correction, judgment_spans
+from mteval_gui.errors import StoreError
+from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.labels import adequacy_labels, fluency_labels
+from mteval_gui.qt.spans import SpanEditor
+
+SPAN_KEYS = ("spans", "correction")  # the payload keys the span editor owns
 
 DIMENSIONS = ("adequacy", "fluency")
 
@@ -31,6 +61,7 @@ class RatingsPanel(QWidget):
 
     judgment_changed = Signal(str, str)  # run_id, entry_id (recorded, undone or redone)
     reviewers_requested = Signal()
+    spans_left = Signal()  # Esc in the output: the host gives the focus back to its list
 
     def __init__(self, ws: Workspace | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -42,6 +73,8 @@ class RatingsPanel(QWidget):
         self.values: dict[str, int | None] = {"adequacy": None, "fluency": None}
         self.note = ""
         self.flagged = False
+        self.payload: dict[str, object] = {}  # the current judgment's payload (spans, correction, ...)
+        self.target: SpanTarget | None = None
         self.active = "adequacy"
         self._loading = False
         self._shortcuts: list[QShortcut] = []
@@ -81,11 +114,17 @@ class RatingsPanel(QWidget):
                 b.setCheckable(True)
                 b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
                 b.setObjectName(f"{dim}{value}")
+                b.setMinimumWidth(checked_label_width(b))  # a chosen (bold) label never clips
                 group.addButton(b, value)
                 grid.addWidget(b, row, value)
             group.idClicked.connect(lambda value, d=dim: self.rate(d, value))
             self.groups[dim] = group
         outer.addLayout(grid)
+
+        self.span_editor = SpanEditor()
+        self.span_editor.changed.connect(self._spans_changed)
+        self.span_editor.text.leave.connect(self.leave_spans)
+        outer.addWidget(self.span_editor)
 
         bottom = QHBoxLayout()
         self.note_edit = QLineEdit()
@@ -114,8 +153,15 @@ class RatingsPanel(QWidget):
 
         for value in range(1, 6):
             add(str(value), lambda v=value: self.rate(self.active, v))
-        add(QKeySequence(Qt.Key.Key_Tab), self.toggle_dimension)
+        add(QKeySequence(Qt.Key.Key_Tab), self.next_aspect)
+        add(QKeySequence("Shift+Tab"), self.previous_aspect)  # also matches Backtab, what Shift+Tab sends
         add("F", lambda: self.set_flag(not self.flagged))
+        add("S", self.span_editor.focus_text)
+        add("M", lambda: self.span_editor.mark("minor"))
+        add("Shift+M", lambda: self.span_editor.mark("major"))
+        add("C", self.span_editor.open_categories)
+        add(QKeySequence(Qt.Key.Key_Delete), self.span_editor.remove_current)
+        add("0", self.span_editor.no_errors)
         add("Ctrl+Z", self.undo)
         add("Ctrl+Shift+Z", self.redo)
         for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo):
@@ -128,6 +174,17 @@ class RatingsPanel(QWidget):
         self.run_id = self.entry_id = None
         self.reload_reviewers()
         self._load()
+
+    def reload_current(self) -> None:
+        """Reread the reviewers and the current judgment (another program may have changed them);
+        the panel changes only if what is stored differs from what it shows."""
+        if self.ws is None:
+            return
+        self.reload_reviewers()
+        j = self.current_judgment()
+        stored = (j.adequacy, j.fluency, j.note or "", bool(j.flagged), j.payload) if j else (None, None, "", False, {})
+        if stored != (self.values["adequacy"], self.values["fluency"], self.note, self.flagged, self.payload):
+            self._load()
 
     def reload_reviewers(self, select: str | None = None) -> None:
         current = select or self.reviewer_id
@@ -162,9 +219,13 @@ class RatingsPanel(QWidget):
         if (run_id, entry_id) == (self.run_id, self.entry_id):
             return
         self._commit_note()
+        self.span_editor.commit_correction()
         self.run_id, self.entry_id = run_id, entry_id
-        self.active = "adequacy"
         self._load()
+
+    def first_unrated(self) -> str:
+        """The first aspect without a rating (the first aspect when both are rated)."""
+        return next((d for d in DIMENSIONS if self.values[d] is None), DIMENSIONS[0])
 
     def current_judgment(self) -> Judgment | None:
         if not self._ready():
@@ -178,10 +239,30 @@ class RatingsPanel(QWidget):
         self.values = {"adequacy": j.adequacy if j else None, "fluency": j.fluency if j else None}
         self.note = (j.note or "") if j else ""
         self.flagged = bool(j.flagged) if j else False
+        self.payload = dict(j.payload) if j else {}
+        self.active = self.first_unrated()  # a half-rated entry reopens on the aspect still to rate
         self._loading = True
         self.note_edit.setText(self.note)
         self._loading = False
+        self._load_target(j)
         self._refresh(j)
+
+    def _load_target(self, j: Judgment | None) -> None:
+        """The output to mark spans on, with the reviewer's stored spans and correction."""
+        target = None
+        if self._ready():
+            key = (self.run_id, self.entry_id)
+            target = self.target if self.target is not None and (self.target.run_id, self.target.entry_id) == key \
+                else None
+            if target is None:
+                try:
+                    target = span_target(self.ws, self.run_id, self.entry_id)
+                except StoreError:  # no output stored for this entry: nothing to mark
+                    target = None
+        self.target = target
+        self.span_editor.set_content(target.text if target else "", target.categories if target else (),
+                                     judgment_spans(j) if j else None, (judgment_correction(j) or "") if j else "",
+                                     enabled=target is not None)
 
     def _ready(self) -> bool:
         return bool(self.ws is not None and self.reviewer_id and self.run_id and self.entry_id)
@@ -211,18 +292,38 @@ class RatingsPanel(QWidget):
             self.status.setText(self.tr("Saved {0} (version {1})").format(_clock(j.created_at), j.version))
         else:
             self.status.setText(self.tr("Not rated yet"))
+        self._show_entry_esa()
+
+    def _show_entry_esa(self) -> None:
+        """The editor's ESA line, with the mean over every reviewer who marked this output."""
+        own = self.span_editor.esa_text()
+        if self._ready() and self.target is not None:
+            mean, n = entry_esa(self.ws, self.run_id, self.entry_id)
+            if mean is not None and n > 1:
+                own = self.tr("{0} · entry {1:g} over {2} reviewers").format(own, round(mean, 1), n)
+        self.span_editor.esa_label.setText(own)
 
     # ----- actions -------------------------------------------------------------------------
-    def toggle_dimension(self) -> None:
-        self.active = "fluency" if self.active == "adequacy" else "adequacy"
+    def next_aspect(self) -> None:
+        """Tab: highlight the next aspect without rating (stays on the last one)."""
+        self._move(+1)
+
+    def previous_aspect(self) -> None:
+        """Shift+Tab: highlight the previous aspect (stays on the first one)."""
+        self._move(-1)
+
+    def _move(self, step: int) -> None:
+        i = min(max(DIMENSIONS.index(self.active) + step, 0), len(DIMENSIONS) - 1)
+        self.active = DIMENSIONS[i]
         self._refresh(self.current_judgment())
 
     def rate(self, dimension: str, value: int) -> None:
+        """Record ``value`` for ``dimension`` and move the highlight on to the next aspect."""
         if not self._ready():
             return
         self.values[dimension] = value
-        if dimension == "adequacy":
-            self.active = "fluency"
+        i = DIMENSIONS.index(dimension)
+        self.active = DIMENSIONS[min(i + 1, len(DIMENSIONS) - 1)]
         self._save()
 
     def set_flag(self, flagged: bool) -> None:
@@ -242,17 +343,25 @@ class RatingsPanel(QWidget):
             self.note = text
             self._save()
 
+    def _spans_changed(self) -> None:
+        if self._ready():
+            self._save()
+
+    def leave_spans(self) -> None:
+        self.spans_left.emit()
+
     def _save(self) -> None:
         assert self.ws is not None
+        payload = {k: v for k, v in self.payload.items() if k not in SPAN_KEYS} | self.span_editor.payload()
         j = Judgment(reviewer_id=self.reviewer_id, run_id=self.run_id, entry_id=self.entry_id, task="A",
                      adequacy=self.values["adequacy"], fluency=self.values["fluency"],
-                     note=self.note or None, flagged=self.flagged)
-        try:
+                     note=self.note or None, flagged=self.flagged, payload=payload)
+        with reporting_errors(self) as report:
             saved = record_judgment(self.ws, j)
-        except Exception as exc:  # shown to the user; the panel reloads what is really stored
-            show_error(self, exc)
-            self._load()
+        if report.failed:
+            self._load()  # the panel shows what is really stored
             return
+        self.payload = dict(saved.payload)
         self._refresh(saved)
         self.judgment_changed.emit(self.run_id, self.entry_id)
 
@@ -265,10 +374,9 @@ class RatingsPanel(QWidget):
     def _step(self, fn, verb: str) -> None:
         if self.ws is None or not self.reviewer_id or not self.run_id:
             return
-        try:
+        with reporting_errors(self) as report:
             j = fn(self.ws, self.reviewer_id, self.run_id)
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return
         if j is None:
             self.status.setText(self.tr("Nothing to undo") if fn is undo_last else self.tr("Nothing to redo"))
@@ -277,6 +385,14 @@ class RatingsPanel(QWidget):
             self._load()
         self.status.setText(self.tr("{0}: entry {1}").format(verb, j.entry_id))
         self.judgment_changed.emit(j.run_id, j.entry_id or "")
+
+
+def checked_label_width(button: QPushButton) -> int:
+    """Width a rating button needs to show its label in bold (the stylesheet's checked state)."""
+    bold = QFont(button.font())
+    bold.setBold(True)
+    text = QFontMetrics(bold).horizontalAdvance(button.text())
+    return text + 2 * 6 + 2 * 4  # the stylesheet's horizontal padding, frame and margin on each side
 
 
 def _clock(ts: str | None) -> str:

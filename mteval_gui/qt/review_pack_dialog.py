@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from mteval_gui.app import workspace
 from mteval_gui.app.review import import_judgments_file, list_reviewers
 from mteval_gui.app.review_pack import export_review_pack
-from mteval_gui.qt.dialogs import show_error
+from mteval_gui.qt.dialogs import reporting_errors
 
 
 class ReviewPackDialog(QDialog):
@@ -110,10 +110,9 @@ def export_pack(window: Any) -> None:
         "ReviewPackDialog", "HTML (*.html)"))
     if not path:
         return
-    try:
+    with reporting_errors(window) as report:
         done = dialog.export_to(path)
-    except Exception as exc:  # noqa: BLE001 (shown to the user)
-        show_error(window, exc)
+    if report.failed:
         return
     window.statusBar().showMessage(QCoreApplication.translate(
         "ReviewPackDialog", "Review pack {0} written to {1} ({2} items, {3} KiB)").format(
@@ -129,10 +128,9 @@ def import_judgments(window: Any) -> None:
         "ReviewPackDialog", "Judgments (*.json *.csv)"))
     if not path:
         return
-    try:
+    with reporting_errors(window) as report:
         summary = import_judgments_file(window.ws, path)
-    except Exception as exc:  # noqa: BLE001 (shown; an InputError lists every file:line defect)
-        show_error(window, exc)
+    if report.failed:
         return
     window.statusBar().showMessage(QCoreApplication.translate(
         "ReviewPackDialog", "Imported {0} judgments ({1} already present)").format(

@@ -159,7 +159,9 @@ class ReviewPane(QWidget):
         view = next((v for v in data.outputs if v.run_id == run_id), data.outputs[0] if data.outputs else None)
         words = fst_words(view) if view is not None else None
         if words is None:
-            item = QTreeWidgetItem([self.tr("No FST analyses stored for this run (score it with an analyzer installed)."), "", ""])
+            item = QTreeWidgetItem(
+                [self.tr("No FST analyses stored for this run (score it with an analyzer installed)."), "", ""]
+            )
             item.setForeground(0, QBrush(QColor("#777777")))
             self.fst.addTopLevelItem(item)
         else:

@@ -7,15 +7,25 @@ A reviewer is a name or pseudonym with an optional dialect, languages and consen
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from mteval_gui.domain.judgments import Reviewer
-from mteval_gui.errors import MtevalError
-from mteval_gui.qt.dialogs import show_error
 from mteval_gui.app.review import add_reviewer, get_reviewer, list_reviewers, update_reviewer
 from mteval_gui.app.settings import load_settings, set_setting
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.domain.judgments import Reviewer
+from mteval_gui.qt.dialogs import reporting_errors
 
 
 class ReviewersDialog(QDialog):
@@ -114,14 +124,13 @@ class ReviewersDialog(QDialog):
 
     def save(self) -> None:
         r = self.reviewer()
-        try:
+        with reporting_errors(self) as report:
             if self.id_edit.isReadOnly():
                 saved = update_reviewer(self.ws, r)
             else:
                 saved = add_reviewer(self.ws, r)
                 self.last_added = saved.reviewer_id
-        except MtevalError as exc:
-            show_error(self, exc)
+        if report.failed:
             return
         self.reload(saved.reviewer_id)
 

@@ -9,12 +9,8 @@ and speed. Tooltips explain every number's provenance.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QObject
 
 from mteval_gui.app.runs import RunRow
 from mteval_gui.qt.labels import (
@@ -27,11 +23,15 @@ from mteval_gui.qt.labels import (
     validation_explanation,
     validation_label,
 )
+from mteval_gui.qt.table_model import KEY_ROLE, SORT_ROLE, Column, ColumnTableModel
 
-RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+RUN_ID_ROLE = KEY_ROLE
+__all__ = ["RUN_ID_ROLE", "SORT_ROLE", "RunsModel"]
 
-_Index = QModelIndex | QPersistentModelIndex
+_PERCENT = {"exact": "exact_match_rate", "equivalent": "equivalent_match_rate", "fst": "fst_acceptance_rate",
+            "code_switching": "code_switching_rate", "hallucination": "hallucination_rate"}
+_ALWAYS_SHOWN = ("run", "model", "corpus", "composite", "tier", "chrf", "entries")
+_GREY = "#888888"
 
 # column -> the run-card scores key it shows (its validation level is shown beside the value and
 # explained in the tooltip)
@@ -50,88 +50,57 @@ def _num(v: float | None, digits: int = 3) -> str:
     return "" if v is None else f"{v:.{digits}f}"
 
 
-@dataclass(frozen=True)
-class RunColumn:
-    key: str
-    title: str
-    sort: Callable[[RunRow], Any]
-    numeric: bool = True
+class RunsModel(ColumnTableModel[RunRow]):
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(key=lambda r: r.run_id, parent=parent)
+        self.set_columns(self._make_columns())
 
+    def _make_columns(self) -> list[Column[RunRow]]:
+        def m(k: str):
+            return lambda r: r.metrics.get(k)
 
-class RunsModel(QAbstractTableModel):
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.rows: list[RunRow] = []
-        self.columns = self._make_columns()
-        self._sort: tuple[int, bool] | None = None
+        def col(key: str, title: str, value, numeric: bool = True, **kw) -> Column[RunRow]:
+            return Column(key, title, value, text=lambda r, k=key: self._display(k, r),
+                          tooltip=lambda r, k=key: self._tooltip(k, r),
+                          foreground=lambda r, k=key: self._foreground(k, r),
+                          header_tip=self._header_tip(key) or "", numeric=numeric, **kw)
 
-    def _make_columns(self) -> list[RunColumn]:
-        m = lambda k: (lambda r: r.metrics.get(k))  # noqa: E731
         return [
-            RunColumn("run", self.tr("Run"), lambda r: r.run_id.casefold(), False),
-            RunColumn("model", self.tr("Model"), lambda r: r.model.casefold(), False),
-            RunColumn("corpus", self.tr("Corpus"), lambda r: r.corpus_id.casefold(), False),
-            RunColumn("composite", score_label("composite"), lambda r: r.composite),
-            RunColumn("tier", score_label("quality_tier"), lambda r: r.composite, False),
-            RunColumn("chrf", self.tr("chrF++ [95 % CI]"), lambda r: r.chrf),
-            RunColumn("caveats", self.tr("Caveats"), lambda r: len(r.caveats) if r.scored else None, False),
-            RunColumn("coverage", self.tr("Coverage"), lambda r: (r.coverage[0] / r.coverage[1]) if r.coverage[1] else None),
-            RunColumn("exact", self.tr("Exact"), m("exact_match_rate")),
-            RunColumn("equivalent", self.tr("Equiv."), m("equivalent_match_rate")),
-            RunColumn("fst", self.tr("FST"), m("fst_acceptance_rate")),
-            RunColumn("semantic", self.tr("Semantic"), m("semantic_score")),
-            RunColumn("comet", self.tr("COMET"), m("comet_score")),
-            RunColumn("code_switching", self.tr("Code-sw."), m("code_switching_rate")),
-            RunColumn("hallucination", self.tr("Halluc."), m("hallucination_rate")),
-            RunColumn("cost", self.tr("Cost (USD)"), lambda r: r.total_cost),
-            RunColumn("speed", self.tr("Entries/min"), lambda r: r.entries_per_minute),
-            RunColumn("errors", self.tr("Errors"), lambda r: r.errors),
-            RunColumn("entries", self.tr("Entries"), lambda r: r.entries),
+            col("run", self.tr("Run"), lambda r: r.run_id.casefold(), False),
+            col("model", self.tr("Model"), lambda r: r.model.casefold(), False),
+            col("corpus", self.tr("Corpus"), lambda r: r.corpus_id.casefold(), False),
+            col("composite", score_label("composite"), lambda r: r.composite, bold=True),
+            col("tier", score_label("quality_tier"), lambda r: r.composite, False, bold=True),
+            col("chrf", self.tr("chrF++ [95 % CI]"), lambda r: r.chrf),
+            col("caveats", self.tr("Caveats"), lambda r: len(r.caveats) if r.scored else None, False),
+            col("coverage", self.tr("Coverage"), lambda r: (r.coverage[0] / r.coverage[1]) if r.coverage[1] else None),
+            col("exact", self.tr("Exact"), m("exact_match_rate")),
+            col("equivalent", self.tr("Equiv."), m("equivalent_match_rate")),
+            col("fst", self.tr("FST"), m("fst_acceptance_rate")),
+            col("semantic", self.tr("Semantic"), m("semantic_score")),
+            col("comet", self.tr("COMET"), m("comet_score")),
+            col("code_switching", self.tr("Code-sw."), m("code_switching_rate")),
+            col("hallucination", self.tr("Halluc."), m("hallucination_rate")),
+            col("cost", self.tr("Cost (USD)"), lambda r: r.total_cost),
+            col("speed", self.tr("Entries/min"), lambda r: r.entries_per_minute),
+            col("errors", self.tr("Errors"), lambda r: r.errors),
+            col("entries", self.tr("Entries"), lambda r: r.entries),
         ]
-
-    def column_index(self, key: str) -> int:
-        return [c.key for c in self.columns].index(key)
-
-    def set_rows(self, rows: list[RunRow]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        if self._sort is not None:
-            self._apply_sort(*self._sort)
-        self.endResetModel()
-
-    def update_row(self, row: RunRow) -> None:
-        for i, r in enumerate(self.rows):
-            if r.run_id == row.run_id:
-                self.rows[i] = row
-                self.dataChanged.emit(self.index(i, 0), self.index(i, len(self.columns) - 1))
-                return
-        self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
-        self.rows.append(row)
-        self.endInsertRows()
 
     def column_is_empty(self, column: int) -> bool:
         """True for a metric column no run has a value in (hidden to keep the table readable)."""
         col = self.columns[column]
-        if col.key in ("run", "model", "corpus", "composite", "tier", "chrf", "entries"):
+        if col.key in _ALWAYS_SHOWN:
             return False
         return all(self._display(col.key, r) == "" for r in self.rows)
 
-    def row_of(self, run_id: str) -> int | None:
-        return next((i for i, r in enumerate(self.rows) if r.run_id == run_id), None)
-
-    # ----- Qt interface --------------------------------------------------------------------
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.columns):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.columns[section].title
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return self._header_tip(self.columns[section].key)
+    def _foreground(self, key: str, r: RunRow) -> str | None:
+        if key == "tier" and r.tier:
+            return TIER_COLOURS.get(r.tier, "#333333")
+        if key == "caveats" and r.caveats or key == "composite" and r.scored and r.stale:
+            return "#a05a00"
+        if not r.scored and key not in ("run", "model", "corpus", "errors", "entries"):
+            return _GREY
         return None
 
     def _header_tip(self, key: str) -> str | None:
@@ -142,46 +111,14 @@ class RunsModel(QAbstractTableModel):
             "code_switching": score_label("code_switching_rate") + " — " + self.tr("lower is better."),
             "hallucination": score_label("hallucination_rate") + " — " + self.tr("lower is better."),
             "caveats": self.tr("Warnings about what the scores can and cannot show; hover a cell for details."),
-            "composite": self.tr("Weighted mean of the available normalised metrics (SPEC §5); profile A when an analyzer ran."),
+            "composite": self.tr("Weighted mean of the available normalised metrics (SPEC §5); "
+                                 "profile A when an analyzer ran."),
             "tier": self.tr("fluent ≥ 0.85, deployable ≥ 0.70, functional ≥ 0.50, emerging ≥ 0.30, else baseline. "
                             "Deployable and fluent stay pending until a speaker review confirms them."),
             "chrf": self.tr("Corpus chrF++ (sacrebleu, word order 2) with its 95 % percentile-bootstrap interval."),
             "coverage": self.tr("Metrics that produced a value / metrics attempted."),
         }
         return tips.get(key)
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self.rows)) or not (0 <= index.column() < len(self.columns)):
-            return None
-        r = self.rows[index.row()]
-        col = self.columns[index.column()]
-        if role == RUN_ID_ROLE:
-            return r.run_id
-        if role == SORT_ROLE:
-            return col.sort(r)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(col.key, r)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(col.key, r)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.numeric:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if col.key == "tier" and r.tier:
-                return QBrush(QColor(TIER_COLOURS.get(r.tier, "#333333")))
-            if col.key == "caveats" and r.caveats or col.key == "composite" and r.scored and r.stale:
-                return QBrush(QColor("#a05a00"))
-            if not r.scored and col.key not in ("run", "model", "corpus", "errors", "entries"):
-                return QBrush(QColor("#888888"))
-        if role == Qt.ItemDataRole.FontRole and col.key in ("composite", "tier"):
-            f = QFont()
-            f.setBold(True)
-            return f
-        return None
 
     def _display(self, key: str, r: RunRow) -> str:
         text = self._value_text(key, r)
@@ -224,9 +161,7 @@ class RunsModel(QAbstractTableModel):
                 return f"{r.chrf:.2f} [{r.chrf_ci[0]:.1f}–{r.chrf_ci[1]:.1f}]"
             return f"{r.chrf:.2f}"
         if key in ("exact", "equivalent", "fst", "code_switching", "hallucination"):
-            return _pct(r.metrics.get({"exact": "exact_match_rate", "equivalent": "equivalent_match_rate",
-                                       "fst": "fst_acceptance_rate", "code_switching": "code_switching_rate",
-                                       "hallucination": "hallucination_rate"}[key]))
+            return _pct(r.metrics.get(_PERCENT[key]))
         if key == "semantic":
             return _num(r.metrics.get("semantic_score"))
         if key == "comet":
@@ -239,7 +174,8 @@ class RunsModel(QAbstractTableModel):
         if key == "cost":
             return "" if r.total_cost is None else f"{r.total_cost:.4f}"
         if key == "speed":
-            return "" if r.entries_per_minute is None or not math.isfinite(r.entries_per_minute) else f"{r.entries_per_minute:.1f}"
+            speed = r.entries_per_minute
+            return "" if speed is None or not math.isfinite(speed) else f"{speed:.1f}"
         if key == "errors":
             return str(r.errors) if r.errors else ""
         if key == "entries":
@@ -299,23 +235,3 @@ class RunsModel(QAbstractTableModel):
         if key == "speed" and r.avg_latency is not None:
             return self.tr("average latency {0:.2f} s").format(r.avg_latency)
         return None
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not 0 <= column < len(self.columns):
-            return
-        self.layoutAboutToBeChanged.emit()
-        old = [r.run_id for r in self.rows]
-        self._sort = (column, order == Qt.SortOrder.DescendingOrder)
-        self._apply_sort(*self._sort)
-        new_pos = {r.run_id: i for i, r in enumerate(self.rows)}
-        for idx in self.persistentIndexList():
-            if idx.isValid():
-                self.changePersistentIndex(idx, self.index(new_pos[old[idx.row()]], idx.column()))
-        self.layoutChanged.emit()
-
-    def _apply_sort(self, column: int, descending: bool) -> None:
-        key = self.columns[column].sort
-        present = [r for r in self.rows if key(r) is not None]
-        absent = [r for r in self.rows if key(r) is None]
-        present.sort(key=key, reverse=descending)
-        self.rows = present + absent

@@ -1,31 +1,48 @@
-"""Runs view: the runs table with a corpus filter and the actions on selected runs."""
+"""Runs view: the runs table with a corpus filter and the actions on selected runs.
+
+Until the workspace holds a run, the page shows the first steps instead (open a workspace,
+import a corpus, import a run, score), each with its button; ``first_step(name)`` asks the
+window to do one (``new``, ``open``, ``demo``, ``import_corpus``, ``import_run``).
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QWidget,
+)
 
 from mteval_gui.app.runs import RunRow
-from mteval_gui.qt.runs_model import RUN_ID_ROLE, RunsModel
+from mteval_gui.qt.page import EmptyState, Page
+from mteval_gui.qt.runs_model import RunsModel
 
 
-class RunsView(QWidget):
+class RunsView(Page):
     open_entries = Signal(list)  # run ids
     score_requested = Signal(list)
     compare_requested = Signal(list)
     corpus_changed = Signal(object)  # corpus id or None
+    first_step = Signal(str)  # new, open, demo, import_corpus, import_run
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("runsView")
-        lay = QVBoxLayout(self)
+        self._corpora = 0
+        lay = self.body_layout()
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Corpus:")))
         self.corpus_combo = QComboBox()
         self.corpus_combo.setObjectName("corpusCombo")
         self.corpus_combo.setMinimumContentsLength(18)
-        self.corpus_combo.currentIndexChanged.connect(lambda _: self.corpus_changed.emit(self.corpus_combo.currentData()))
+        self.corpus_combo.currentIndexChanged.connect(
+            lambda _: self.corpus_changed.emit(self.corpus_combo.currentData()))
         bar.addWidget(self.corpus_combo)
         bar.addStretch(1)
         self.open_button = QPushButton(self.tr("Open entries"))
@@ -56,13 +73,51 @@ class RunsView(QWidget):
         self.table.activated.connect(lambda _: self.open_entries.emit(self.selected_run_ids()))
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
         self.table.sortByColumn(self.model.column_index("composite"), Qt.SortOrder.DescendingOrder)
+        self._sizing = False
+        self._user_widths: set[str] = set()  # columns the user resized: their width is kept
+        self.table.horizontalHeader().sectionResized.connect(self._section_resized)
         lay.addWidget(self.table)
         self.summary = QLabel()
         self.summary.setObjectName("runsSummary")
         lay.addWidget(self.summary)
         self._update_buttons()
 
+    def set_workspace(self, ws: object) -> None:
+        self.ws = ws
+        self.update_empty()
+
+    def refresh(self) -> None:
+        self.update_empty()  # the window fills the table (set_corpora, set_rows)
+
+    def empty_state(self) -> EmptyState | None:
+        step = lambda name: (lambda: self.first_step.emit(name))  # noqa: E731
+        if self.ws is None:
+            return EmptyState(
+                self.tr("No workspace open"),
+                self.tr("A workspace is one file that holds your corpora, the outputs of the systems you evaluate, "
+                        "their scores and the speakers' judgments. Create one, open one, or look around the demo "
+                        "workspace (Plains Cree and Ewe examples) first."),
+                [(self.tr("New workspace…"), step("new")), (self.tr("Open workspace…"), step("open")),
+                 (self.tr("Open the demo workspace"), step("demo"))])
+        if self.model.rowCount() or self.corpus_combo.currentData() is not None:
+            return None
+        done = "✓ " if self._corpora else ""
+        text = self.tr(
+            "<ol>"
+            "<li>{0}<b>Import a corpus</b>: the source sentences, their references and accepted variants "
+            "(File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).</li>"
+            "<li><b>Import a run</b>: one system's outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; "
+            "JSONL, a hypothesis file with one line per entry, or a harness report).</li>"
+            "<li><b>Score</b> the runs: select them in this table and press Score (Ctrl+R). Then open their "
+            "entries, compare them, and let speakers rate them.</li>"
+            "</ol>").format(done)
+        actions = [(self.tr("Import run…"), step("import_run"))] if self._corpora else \
+            [(self.tr("Import corpus…"), step("import_corpus"))]
+        actions.append((self.tr("Open the demo workspace"), step("demo")))
+        return EmptyState(self.tr("First steps"), text, actions)
+
     def set_corpora(self, corpora: list[dict]) -> None:
+        self._corpora = len(corpora)
         current = self.corpus_combo.currentData()
         self.corpus_combo.blockSignals(True)
         self.corpus_combo.clear()
@@ -75,17 +130,36 @@ class RunsView(QWidget):
         self.corpus_combo.blockSignals(False)
 
     def set_rows(self, rows: list[RunRow]) -> None:
+        """Show ``rows``, keeping the sort, the selection and the widths the user gave columns.
+
+        A metric column no run has a value in is hidden; a column shown again is sized to its
+        contents (hidden sections have no width, so sizing comes after showing)."""
         selected = set(self.selected_run_ids())
         self.model.set_rows(rows)
-        self.table.resizeColumnsToContents()
-        for c in range(self.model.columnCount()):
-            self.table.setColumnWidth(c, min(self.table.columnWidth(c), 320))
-            self.table.setColumnHidden(c, self.model.column_is_empty(c))
+        self._sizing = True
+        try:
+            for c, col in enumerate(self.model.columns):
+                hide = self.model.column_is_empty(c)
+                self.table.setColumnHidden(c, hide)
+                if not hide and col.key not in self._user_widths:
+                    self.table.resizeColumnToContents(c)
+                    self.table.setColumnWidth(c, min(max(self.table.columnWidth(c), 40), 320))
+        finally:
+            self._sizing = False
         self.select_runs([r for r in selected if self.model.row_of(r) is not None])
         scored = sum(1 for r in rows if r.scored)
-        self.summary.setText(self.tr("{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them "
-                                     "or see their entries side by side.").format(len(rows), scored))
+        if rows and not scored:
+            self.summary.setText(self.tr("{0} runs, none scored yet: select them (Ctrl+A) and press Score "
+                                         "(Ctrl+R).").format(len(rows)))
+        else:
+            self.summary.setText(self.tr("{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare "
+                                         "them or see their entries side by side.").format(len(rows), scored))
         self._update_buttons()
+        self.update_empty()
+
+    def _section_resized(self, section: int, _old: int, new: int) -> None:
+        if not self._sizing and new > 0 and 0 <= section < len(self.model.columns):
+            self._user_widths.add(self.model.columns[section].key)
 
     def selected_run_ids(self) -> list[str]:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
@@ -108,9 +182,6 @@ class RunsView(QWidget):
         self.open_button.setEnabled(bool(ids) and same_corpus)
         self.score_button.setEnabled(bool(ids))
         self.compare_button.setEnabled(len(ids) >= 2 and same_corpus)
-
-    def run_id_at(self, row: int) -> str:
-        return self.model.index(row, 0).data(RUN_ID_ROLE)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt override)
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected_run_ids():

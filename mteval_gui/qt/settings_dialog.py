@@ -14,9 +14,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QListWidget, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mteval_gui.app.review import list_reviewers
 from mteval_gui.app.settings import ANALYZER_KINDS, WorkspaceSettings, load_settings, save_settings
@@ -127,7 +140,9 @@ class SettingsDialog(QDialog):
         form.addRow(label, field)  # type: ignore[arg-type]
 
     def _choose_folder(self) -> None:
-        d = QFileDialog.getExistingDirectory(self, self.tr("Analyzer folder"), self.analyzer_edit.text() or str(Path.home()))
+        d = QFileDialog.getExistingDirectory(
+            self, self.tr("Analyzer folder"), self.analyzer_edit.text() or str(Path.home())
+        )
         if d:
             self.analyzer_edit.setText(d)
 

@@ -18,7 +18,7 @@ TABS = (
 )
 
 
-def add_optional_tabs(window) -> None:
+def add_optional_tabs(window, *, suites: bool = True) -> None:
     titles = {"compare": QCoreApplication.translate("MainWindow", "Compare"),
               "charts": QCoreApplication.translate("MainWindow", "Charts"),
               "validation": QCoreApplication.translate("MainWindow", "Validation")}
@@ -30,7 +30,8 @@ def add_optional_tabs(window) -> None:
                 raise
             continue
         window.add_tab(key, getattr(module, cls_name)(), titles[key])
-    add_suite_tabs(window)
+    if suites:
+        add_suite_tabs(window)
 
 
 def add_suite_tabs(window) -> None:

@@ -18,17 +18,30 @@ from typing import Any
 from PySide6.QtCharts import QChart, QChartView, QScatterSeries, QValueAxis
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import (QApplication, QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from mteval_gui.app import workspace
+from mteval_gui.app.review import signoff, signoff_status
+from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
-from mteval_gui.qt.dialogs import show_error
+from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import metric_label, tier_label
-from mteval_gui.app.review import signoff, signoff_status
-from mteval_gui.app import workspace
-from mteval_gui.app.workspace import Workspace
+from mteval_gui.qt.page import Page
 
 
 def _ci(r: Any) -> str:
@@ -41,16 +54,17 @@ def _ci(r: Any) -> str:
     return text
 
 
-class ValidationView(QWidget):
+class ValidationView(Page):
     signed_off = Signal(str)  # run id whose tier decision changed
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("validationView")
         self.ws: Workspace | None = None
-        self.reviewer_provider: Callable[[], str | None] = lambda: None
+        self._reviewer_provider: Callable[[], str | None] = lambda: None
         self.study: Any = None
-        outer = QVBoxLayout(self)
+        self.study_task = self.task("study", self.tr("Computing the study"))
+        outer = self.body_layout()
         outer.setContentsMargins(0, 0, 0, 0)
         self.pages = QTabWidget()
         self.pages.setObjectName("validationPages")
@@ -130,21 +144,33 @@ class ValidationView(QWidget):
         self.linter_audit = LinterAuditView()
         self.fst_audit = FstAuditView()
         for page in (self.linter_audit, self.fst_audit):
-            page.reviewer_provider = lambda: self.reviewer_provider()
+            page.reviewer_provider = lambda: self._reviewer_provider()
         self.pages.addTab(self.linter_audit, self.tr("Linter audit (task B)"))
         self.pages.addTab(self.fst_audit, self.tr("FST audit (task C)"))
         self._clear()
 
+    @property
+    def reviewer_provider(self) -> Callable[[], str | None]:
+        return self._reviewer_provider
+
+    @reviewer_provider.setter
+    def reviewer_provider(self, fn: Callable[[], str | None]) -> None:
+        self._reviewer_provider = fn
+
     def set_workspace(self, ws: Workspace | None) -> None:
-        self.ws = ws
-        self._refresh_dashboard()
         self.linter_audit.set_workspace(ws)
         self.fst_audit.set_workspace(ws)
+        super().set_workspace(ws)
 
     def refresh(self) -> None:
         self._refresh_dashboard()
-        self.linter_audit.refresh()
-        self.fst_audit.refresh()
+        self.linter_audit.mark_stale()
+        self.fst_audit.mark_stale()
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self.linter_audit.shutdown()
+        self.fst_audit.shutdown()
 
     def _refresh_dashboard(self) -> None:
         self.corpus.clear()
@@ -173,6 +199,7 @@ class ValidationView(QWidget):
         return [r["run_id"] for r in workspace.list_runs(self.ws, self.corpus.currentData()) if r["has_run_card"]]
 
     def compute(self) -> None:
+        """Compute the study of the chosen corpus in the background."""
         runs = self._scored_runs()
         if self.ws is None or not runs:
             self._clear()
@@ -180,15 +207,14 @@ class ValidationView(QWidget):
             return
         from mteval_gui.app.review import validation_study
 
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            self.study = validation_study(self.ws, runs, aspect=self.aspect.currentData())
-        except Exception as exc:  # shown to the user
-            QApplication.restoreOverrideCursor()
-            show_error(self, exc)
-            return
-        QApplication.restoreOverrideCursor()
-        self._show(self.study)
+        ws, aspect = self.ws, self.aspect.currentData()
+        self.note.setText(self.tr("Computing…"))
+        self.study_task.start(lambda ctx: validation_study(ws, runs, aspect=aspect), on_done=self._computed,
+                              workspace=ws)
+
+    def _computed(self, study: Any) -> None:
+        self.study = study
+        self._show(study)
         self._fill_signoff_runs()
 
     def _show(self, s: Any) -> None:
@@ -273,7 +299,8 @@ class ValidationView(QWidget):
             self.signoff_state.setText("")
             return
         st = signoff_status(self.ws, rid)
-        state = {None: self.tr("no decision yet"), True: self.tr("confirmed"), False: self.tr("not confirmed")}[st["confirmed"]]
+        states = {None: self.tr("no decision yet"), True: self.tr("confirmed"), False: self.tr("not confirmed")}
+        state = states[st["confirmed"]]
         self.signoff_state.setText(self.tr("Tier {0}: {1} ({2} decision(s))").format(
             tier_label(st["tier"]), state, len(st["decisions"])))
 
@@ -287,11 +314,10 @@ class ValidationView(QWidget):
             return
         from mteval_gui.app.scoring import refresh_review_status
 
-        try:
+        with reporting_errors(self) as report:
             signoff(self.ws, rid, reviewer, decision)
             refresh_review_status(self.ws, rid)  # the stored run card's human_review block
-        except Exception as exc:  # shown to the user
-            show_error(self, exc)
+        if report.failed:
             return
         self._show_signoff()
         self.signed_off.emit(rid)

@@ -71,7 +71,7 @@ class Worker(QObject):
         except Cancelled:
             self._flush_progress()
             outcome = JobOutcome("cancelled")
-        except Exception as exc:  # reported through the error signal, never raised into Qt
+        except Exception as exc:  # noqa: BLE001 - reported through the error signal, never raised into Qt
             self._flush_progress()
             self.error.emit(exc)
             outcome = JobOutcome("failed", error=exc)

@@ -19,13 +19,14 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mteval_gui.domain.runcard import Caveat, CompositeItem
 from mteval_gui.errors import MtevalError
 from mteval_gui.text import match_key
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 PROFILE_A: dict[str, float] = {
     "fst_acceptance_rate": 0.25,
@@ -138,12 +139,14 @@ def compute_composite(scores: Mapping[str, Any], profile: str | None = None) -> 
     return CompositeResult(round(raw, ROUND_PLACES), profile, items, excluded, raw)
 
 
-def composite_vectorised(values: Mapping[str, np.ndarray], profile: str) -> np.ndarray:
+def composite_vectorised(values: Mapping[str, NDArray[Any]], profile: str) -> NDArray[Any]:
     """Vectorised composite (unrounded) for bootstrap resamples: ``values`` are RAW metric
     values per resample (shape ``(k,)``); non-finite resample values drop out of that resample."""
+    import numpy as np  # only resampling needs it: reading a run card does not
+
     weights = PROFILES[profile]
-    num = None
-    den = None
+    num: NDArray[Any] | None = None
+    den: NDArray[Any] | None = None
     for key, arr in values.items():
         a = np.asarray(arr, dtype=np.float64)
         if key in SCALED_100:
@@ -155,7 +158,7 @@ def composite_vectorised(values: Mapping[str, np.ndarray], profile: str) -> np.n
         w = weights[key] * ok
         num = w * a if num is None else num + w * a
         den = w if den is None else den + w
-    if num is None:
+    if num is None or den is None:
         return np.zeros(0)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
@@ -197,7 +200,7 @@ def compute_caveats(sources: Sequence[str], outputs: Sequence[str], references: 
     out_keys = [match_key(o) for o in outputs]
     src_keys = [match_key(s) for s in sources]
     ref_keys = [match_key(r) if r else "" for r in references]
-    copies = sum(1 for o, s in zip(out_keys, src_keys) if o and o == s)
+    copies = sum(1 for o, s in zip(out_keys, src_keys, strict=True) if o and o == s)
     if copies / n >= SOURCE_COPY_SHARE:
         caveats.append(Caveat(code="source_copy",
                               message=f"{copies} of {n} outputs ({copies / n:.0%}) copy their source",
@@ -211,18 +214,30 @@ def compute_caveats(sources: Sequence[str], outputs: Sequence[str], references: 
         if len(reused) >= NEAR_CONSTANT_MIN and distinct_sources >= NEAR_CONSTANT_MIN \
                 and len(reused) / n >= NEAR_CONSTANT_SHARE:
             shown = next(outputs[i] for i in reused)
-            caveats.append(Caveat(code="near_constant_output",
-                                  message=f"one output is reused for {len(reused)} of {n} different sources: {shown[:60]!r}",
-                                  detail={"output": shown, "entries": len(reused), "share": len(reused) / n}))
+            caveats.append(
+                Caveat(
+                    code="near_constant_output",
+                    message=f"one output is reused for {len(reused)} of {n} different sources: {shown[:60]!r}",
+                    detail={"output": shown, "entries": len(reused), "share": len(reused) / n},
+                )
+            )
     if length_ratio is not None and math.isfinite(length_ratio):
         if length_ratio < LENGTH_DEFLATION:
-            caveats.append(Caveat(code="length_deflation",
-                                  message=f"outputs are short: mean length ratio {length_ratio:.2f} < {LENGTH_DEFLATION}",
-                                  detail={"length_ratio": length_ratio, "threshold": LENGTH_DEFLATION}))
+            caveats.append(
+                Caveat(
+                    code="length_deflation",
+                    message=f"outputs are short: mean length ratio {length_ratio:.2f} < {LENGTH_DEFLATION}",
+                    detail={"length_ratio": length_ratio, "threshold": LENGTH_DEFLATION},
+                )
+            )
         elif length_ratio > LENGTH_INFLATION:
-            caveats.append(Caveat(code="length_inflation",
-                                  message=f"outputs are long: mean length ratio {length_ratio:.2f} > {LENGTH_INFLATION}",
-                                  detail={"length_ratio": length_ratio, "threshold": LENGTH_INFLATION}))
+            caveats.append(
+                Caveat(
+                    code="length_inflation",
+                    message=f"outputs are long: mean length ratio {length_ratio:.2f} > {LENGTH_INFLATION}",
+                    detail={"length_ratio": length_ratio, "threshold": LENGTH_INFLATION},
+                )
+            )
     if n < SMALL_SAMPLE:
         caveats.append(Caveat(code="small_sample", message=f"only {n} entries (< {SMALL_SAMPLE}); intervals are wide",
                               detail={"entries": n, "threshold": SMALL_SAMPLE}))
@@ -281,11 +296,13 @@ def composite_metric_set(card: Mapping[str, Any]) -> tuple[str | None, frozenset
 def coverage_differs_caveat(cards: Mapping[str, Mapping[str, Any]]) -> Caveat | None:
     """``metric_coverage_differs`` when compared runs' composites count different metrics."""
     sets = {run_id: composite_metric_set(c) for run_id, c in cards.items()}
-    distinct = {v for v in sets.values()}
+    distinct = set(sets.values())
     if len(distinct) <= 1:
         return None
     union = frozenset().union(*(s for _p, s in distinct))
     detail = {run_id: {"profile": p, "missing": sorted(union - s)} for run_id, (p, s) in sets.items()}
-    return Caveat(code="metric_coverage_differs",
-                  message="the compared composites do not count the same metrics; compare shared metrics with paired tests",
-                  detail=detail)
+    return Caveat(
+        code="metric_coverage_differs",
+        message="the compared composites do not count the same metrics; compare shared metrics with paired tests",
+        detail=detail,
+    )

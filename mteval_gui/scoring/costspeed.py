@@ -33,7 +33,7 @@ def cost_adjusted(composite: float | None, cost_per_entry_usd: float | None) -> 
 
 def token_totals(outputs: Sequence[Output], n_entries: int) -> dict[str, Any]:
     keys = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens")
-    sums: dict[str, int | None] = {k: None for k in keys}
+    sums: dict[str, int | None] = dict.fromkeys(keys)
     for o in outputs:
         if o.usage is None:
             continue

@@ -4,10 +4,8 @@
 importing the plugin**: the reference must be well formed (:func:`plugins.check_ref`), its
 module file must exist (located through the package folders on ``sys.path``, importing no
 plugin code), and its id must not clash with a built-in. Problems are returned per card,
-never raised, so one broken card or plugin cannot hide the others.
-
-:func:`resolve_refs` then imports on first use, again collecting a :class:`PluginError`
-per metric instead of stopping at the first.
+never raised, so one broken card or plugin cannot hide the others. Plugins are imported
+only when a metric is used (:func:`plugins.resolve`).
 """
 
 from __future__ import annotations
@@ -19,8 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mteval_gui.domain.card import LanguageCard, MetricRef
-from mteval_gui.errors import PluginError
-from mteval_gui.scoring.plugins import BUILTIN_METRICS, check_ref, resolve
+from mteval_gui.scoring.plugins import BUILTIN_METRICS, check_ref
 
 
 @dataclass
@@ -103,7 +100,9 @@ def discover(cards: Iterable[LanguageCard] | Mapping[str, LanguageCard] | None =
 
         for info in list_cards():
             if info.card is None:
-                result[info.code] = CardMetrics(code=info.code, errors=[f"{info.path.name}: {p}" for p in info.problems])
+                result[info.code] = CardMetrics(
+                    code=info.code, errors=[f"{info.path.name}: {p}" for p in info.problems]
+                )
             else:
                 result[info.code] = check_card_refs(info.card)
     else:
@@ -112,14 +111,3 @@ def discover(cards: Iterable[LanguageCard] | Mapping[str, LanguageCard] | None =
             result[card.code] = check_card_refs(card)
     return Discovery(builtins=list(BUILTIN_METRICS), cards=result)
 
-
-def resolve_refs(refs: Iterable[MetricRef]) -> tuple[dict[str, type], dict[str, PluginError]]:
-    """Import each referenced class; failures are collected per metric id."""
-    ok: dict[str, type] = {}
-    failed: dict[str, PluginError] = {}
-    for ref in refs:
-        try:
-            ok[ref.id] = resolve(ref)
-        except PluginError as exc:
-            failed[ref.id] = exc
-    return ok, failed

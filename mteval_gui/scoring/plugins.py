@@ -58,6 +58,7 @@ from mteval_gui.domain.metrics import (
 )
 from mteval_gui.domain.run import Output
 from mteval_gui.errors import MtevalError, PluginError
+from mteval_gui.scoring.corpus_side import CorpusSide
 
 Availability = Literal["ok", "not_applicable", "unavailable", "failed", "below_coverage"]
 AVAILABILITY_VALUES: tuple[str, ...] = ("ok", "not_applicable", "unavailable", "failed", "below_coverage")
@@ -197,6 +198,8 @@ class ScoringContext:
     params: dict[str, Any] = field(default_factory=dict)  # metric-id -> params, plus global options
     options: dict[str, Any] = field(default_factory=dict)  # comet_model, analyzer paths, gloss files, multi_ref...
     shared: dict[str, Any] = field(default_factory=dict)  # per-job cache shared between metrics (e.g. analyzers)
+    # reference-side statistics of this corpus version, shared by every run scored on it
+    corpus_side: CorpusSide | None = None
 
     def metric_params(self, metric_id: str) -> dict[str, Any]:
         return dict(self.params.get(metric_id, {}))
@@ -249,7 +252,7 @@ def check_ref(ref: MetricRef) -> list[str]:
     return problems
 
 
-def resolve(ref: MetricRef) -> type:
+def resolve(ref: MetricRef) -> type[Metric]:
     """Import the class a reference names. Raises PluginError naming the metric."""
     problems = check_ref(ref)
     if problems:
@@ -268,13 +271,13 @@ def resolve(ref: MetricRef) -> type:
     for method in ("prepare", "score_entries", "aggregate"):
         if not callable(getattr(cls, method, None)):
             raise PluginError(ref.id, f"{ref.python_name} lacks {method}()")
-    return cast(type, cls)
+    return cast("type[Metric]", cls)
 
 
 def instantiate(ref: MetricRef) -> Metric:
     cls = resolve(ref)
     try:
-        return cast(Metric, cls(**ref.params))
+        return cls(**ref.params)
     except Exception as exc:
         raise PluginError(ref.id, f"cannot construct {ref.python_name} with {ref.params}: {exc}") from exc
 

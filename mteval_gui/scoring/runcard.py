@@ -89,17 +89,8 @@ def _schema() -> dict[str, Any] | None:
         return None
     if not path.is_file():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def schema_path() -> Path | None:
-    try:
-        from mteval_gui.paths import schemas_dir
-
-        p = schemas_dir() / SCHEMA_FILE
-    except FileNotFoundError:
-        return None
-    return p if p.is_file() else None
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 def validate_run_card(card: RunCard | Mapping[str, Any], *, results_sample: int | None = None) -> list[str]:
@@ -154,16 +145,6 @@ def write_run_card(card: RunCard, path: str | Path) -> Path:
     tmp.write_text(run_card_json(card), encoding="utf-8")
     tmp.replace(p)
     return p
-
-
-def get_path(data: Mapping[str, Any], dotted: str) -> Any:
-    """``"scores.chrf_plus_plus"`` -> value (None when absent)."""
-    cur: Any = data
-    for part in dotted.split("."):
-        if not isinstance(cur, Mapping):
-            return None
-        cur = cur.get(part)
-    return cur
 
 
 RESULT_CSV_COLUMNS: tuple[str, ...] = (

@@ -43,29 +43,55 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from numpy.typing import NDArray
+from pydantic import ValidationError
 
 from mteval_gui import __version__
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus, Entry
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import (
-    CI, Caveat, CompositeValidation, DatasetInfo, EntryResult, Fingerprint, FstInfo, HumanReview, RunCard, Scores,
+    CI,
+    Caveat,
+    CompositeValidation,
+    DatasetInfo,
+    EntryResult,
+    Fingerprint,
+    FstInfo,
+    HumanReview,
+    RunCard,
+    Scores,
     Totals,
 )
 from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring import composite as comp
-from mteval_gui.scoring import costspeed
+from mteval_gui.scoring import costspeed, parallel
+from mteval_gui.scoring.corpus_side import content_key, corpus_side
 from mteval_gui.scoring.plugins import (
-    CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, MetricUnavailable, ScoringContext, builtin_ids,
-    instantiate, metrics_for,
+    CorpusScore,
+    EntryInput,
+    EntryScore,
+    Metric,
+    MetricInfo,
+    MetricUnavailable,
+    ScoringContext,
+    builtin_ids,
+    instantiate,
+    metrics_for,
 )
 from mteval_gui.scoring.runcard import AVAILABILITY_KEYS, LYSS_SCORE_KEYS, add_seed_aliases, ensure_valid, fingerprint
 from mteval_gui.scoring.stats import (
-    DEFAULT_ALPHA, DEFAULT_BOOTSTRAP, DEFAULT_SEED, EntryStats, Quantity, bootstrap_ci, by_group_ci,
+    DEFAULT_ALPHA,
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_SEED,
+    EntryStats,
+    Quantity,
+    bootstrap_ci,
+    by_group_ci,
 )
 from mteval_gui.text import NORMALISATION_POLICY
 
@@ -144,6 +170,7 @@ class EntryRow:
     metric_id: str
     value: float | None
     data: dict[str, Any]
+    text: str | None = None  # ``data`` as compact JSON, when the runner has encoded it already
 
 
 @dataclass
@@ -254,6 +281,7 @@ class ScoringRequest:
     corpus_sha256: str | None = None
     human_review: HumanReview | None = None
     speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
+    workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
 
 
 @dataclass
@@ -319,13 +347,14 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
-def _portable(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` when it is already strict JSON (the usual case, checked in C), else a safe copy."""
+def _portable(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """``data`` when it is already strict JSON (the usual case, checked in C), else a safe copy,
+    with its compact JSON text (what a sink stores: it need not encode the row again)."""
     try:
-        json.dumps(data, allow_nan=False)
-        return data
+        return data, json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
-        return _json_safe(data)
+        safe = _json_safe(data)
+        return safe, json.dumps(safe, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def config_of(request: ScoringRequest, states: Sequence[_MetricState]) -> tuple[dict[str, Any], str]:
@@ -420,9 +449,34 @@ def _prepare(states: Sequence[_MetricState], context: ScoringContext, report: _T
             st.metric.prepare(context)
         except MetricUnavailable as exc:
             st.availability, st.reason = exc.availability, exc.reason
-        except Exception as exc:  # a failing metric never sinks the run
+        except Exception as exc:  # noqa: BLE001 - a failing metric never sinks the run
             st.availability, st.reason = "failed", f"prepare: {type(exc).__name__}: {exc}"
     report(Progress(total, total, "preparing", "metrics ready"), force=True)
+
+
+def _score_batch(states: Sequence[_MetricState], batch: Sequence[EntryInput],
+                 b: int) -> tuple[list[EntryRow], list[tuple[str, str]]]:
+    """Rows of one batch from every metric still ok, and the (metric id, reason) of those that
+    failed on it (marked failed here; their rows of this batch are dropped)."""
+    rows: list[EntryRow] = []
+    failures: list[tuple[str, str]] = []
+    for st in states:
+        if st.availability != "ok" or st.metric is None:
+            continue
+        try:
+            results = st.metric.score_entries(batch)
+            if len(results) != len(batch):
+                raise PluginError(st.ref.id, f"returned {len(results)} results for {len(batch)} entries")
+            for it, r in zip(batch, results, strict=True):
+                data, text = _portable(r.to_json())
+                value = r.value if r.value is None or _is_number(r.value) else None
+                rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data, text))
+        except Exception as exc:  # noqa: BLE001 - a failing metric never sinks the run
+            st.availability = "failed"
+            st.reason = f"score_entries (batch {b}): {type(exc).__name__}: {exc}"
+            failures.append((st.ref.id, st.reason))
+            rows = [r for r in rows if r.metric_id != st.ref.id]
+    return rows, failures
 
 
 def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], items: Sequence[EntryInput],
@@ -434,32 +488,59 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
     done = sink.begin_job(request.run_id, config, config_hash, bs, n_batches)
     done_entries = sum(len(items[b * bs:(b + 1) * bs]) for b in done if b < n_batches)
     report(Progress(done_entries, n, "scoring", f"{len(done)} of {n_batches} batches already stored"), force=True)
+    todo = [b for b in range(n_batches) if b not in done]
+    mine, theirs = parallel.split(todo, request.workers)
+    helper: parallel.BatchHelper | None = None
+    by_id = {st.ref.id: st for st in states}
     scored = 0
-    for b in range(n_batches):
-        if b in done:
-            continue
-        cancel.raise_if_cancelled()
-        batch = items[b * bs:(b + 1) * bs]
-        rows: list[EntryRow] = []
-        for st in states:
-            if st.availability != "ok" or st.metric is None:
-                continue
-            try:
-                results = st.metric.score_entries(batch)
-                if len(results) != len(batch):
-                    raise PluginError(st.ref.id, f"returned {len(results)} results for {len(batch)} entries")
-                for it, r in zip(batch, results):
-                    data = _portable(r.to_json())
-                    value = r.value if r.value is None or _is_number(r.value) else None
-                    rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data))
-            except Exception as exc:  # a failing metric never sinks the run
-                st.availability = "failed"
-                st.reason = f"score_entries (batch {b}): {type(exc).__name__}: {exc}"
-                rows = [r for r in rows if r.metric_id != st.ref.id]
+
+    def commit(b: int, rows: Sequence[EntryRow]) -> None:
+        nonlocal scored, done_entries
         sink.write_batch(request.run_id, b, config_hash, rows)
         scored += 1
-        done_entries += len(batch)
+        done_entries += len(items[b * bs:(b + 1) * bs])
         report(Progress(done_entries, n, "scoring", f"batch {b + 1} of {n_batches}"))
+
+    lost: list[int] = []  # batches of a helper that died (killed, out of memory): scored here
+
+    def from_helper(wait: bool) -> None:
+        assert helper is not None
+        try:
+            for b, rows, failures in helper.outcomes(wait=wait):
+                for mid, reason in failures:
+                    st = by_id[mid]
+                    if st.availability == "ok":
+                        st.availability, st.reason = "failed", reason
+                failed = {mid for mid, st in by_id.items() if st.availability != "ok"}
+                commit(b, [r for r in rows if r.metric_id not in failed])
+        except RuntimeError:
+            lost.extend(sorted(helper.pending))
+            helper.finished = True
+
+    def score_here(batches: Sequence[int]) -> None:
+        for b in batches:
+            cancel.raise_if_cancelled()
+            rows, _failures = _score_batch(states, items[b * bs:(b + 1) * bs], b)
+            commit(b, rows)
+            if helper is not None and not helper.finished:
+                from_helper(wait=False)
+
+    try:
+        if theirs:
+            # the first batch loads what metrics load on first use (compiled kernels, sacrebleu
+            # internals, caches), then the helper is forked and inherits it
+            score_here(mine[:1])
+            helper = parallel.BatchHelper(theirs, lambda b: _score_batch(states, items[b * bs:(b + 1) * bs], b))
+            score_here(mine[1:])
+        else:
+            score_here(mine)
+        while helper is not None and not helper.finished:
+            cancel.raise_if_cancelled()
+            from_helper(wait=True)
+        score_here(lost)
+    finally:
+        if helper is not None:
+            helper.close()
     return scored, len(done)
 
 
@@ -472,11 +553,12 @@ def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None
     report = _Throttle(on_progress)
     corpus, run = request.corpus, request.run
     outputs, missing, unknown = align_outputs(corpus, run)
-    items = [EntryInput(i, e, o) for i, (e, o) in enumerate(zip(corpus.entries, outputs))]
+    items = [EntryInput(i, e, o) for i, (e, o) in enumerate(zip(corpus.entries, outputs, strict=True))]
     context = ScoringContext(
         source_lang=corpus.language_pair.source, target_lang=corpus.language_pair.target,
         target_card=request.target_card, source_card=request.source_card, glossary=dict(request.glossary),
         params=dict(request.params), options=dict(request.options), shared={},
+        corpus_side=corpus_side(corpus.corpus_id, request.corpus_sha256 or content_key(corpus.entries)),
     )
     cancel.raise_if_cancelled()
     states = _resolve_metrics(request)
@@ -521,7 +603,7 @@ def _finish(request: ScoringRequest, states: Sequence[_MetricState], items: Sequ
             continue
         try:
             cs = st.metric.aggregate(lst, context)  # type: ignore[arg-type]
-        except Exception as exc:  # a failing metric never sinks the run
+        except Exception as exc:  # noqa: BLE001 - a failing metric never sinks the run
             st.availability, st.reason = "failed", f"aggregate: {type(exc).__name__}: {exc}"
             continue
         corpus_scores[mid] = cs
@@ -532,10 +614,10 @@ def _finish(request: ScoringRequest, states: Sequence[_MetricState], items: Sequ
     scores: dict[str, Any] = {}
     producers: dict[str, str] = {}
     for st in order:
-        cs = corpus_scores.get(st.ref.id)
-        if cs is None or st.availability not in ("ok", "below_coverage"):
+        found = corpus_scores.get(st.ref.id)
+        if found is None or st.availability not in ("ok", "below_coverage"):
             continue
-        for key, v in cs.values.items():
+        for key, v in found.values.items():
             if key in producers:
                 continue
             if v is None:
@@ -547,13 +629,13 @@ def _finish(request: ScoringRequest, states: Sequence[_MetricState], items: Sequ
     entry_stats: dict[str, EntryStats] = {}
     for key, mid in producers.items():
         st = next(s for s in states if s.ref.id == mid)
-        lst = per_entry.get(mid)
-        if lst is None or st.metric is None or not _is_number(scores.get(key)):
+        scored = per_entry.get(mid)
+        if scored is None or st.metric is None or not _is_number(scores.get(key)):
             continue
         try:
             fn = getattr(st.metric, "entry_statistics", None)
-            cands = fn(lst) if callable(fn) else default_entry_statistics(st.metric.info, lst)
-        except Exception:  # statistics are optional: no CI for this key
+            cands = fn(scored) if callable(fn) else default_entry_statistics(st.metric.info, scored)
+        except Exception:  # noqa: BLE001 - statistics are optional: no CI for this key
             continue
         s = cands.get(key)
         if s is not None and s.n == n and _close(s.point(), float(scores[key])):
@@ -578,8 +660,8 @@ def _finish(request: ScoringRequest, states: Sequence[_MetricState], items: Sequ
         if makers:
             first = makers[0]
             availability[key] = first.availability if first.availability != "ok" else "not_applicable"
-            cs = corpus_scores.get(first.ref.id)
-            own = (cs.extra.get("reasons") or {}).get(key) if cs is not None else None
+            first_cs = corpus_scores.get(first.ref.id)
+            own = (first_cs.extra.get("reasons") or {}).get(key) if first_cs is not None else None
             reasons[key] = own or first.reason or f"{first.ref.id} produced no value"
         else:
             availability[key] = "unavailable"
@@ -607,13 +689,13 @@ def _composite_quantity(profile: str, used: Mapping[str, float], entry_stats: Ma
         s = entry_stats.get(key)
         components[key] = s if s is not None else EntryStats.mean([value] * n)
 
-    def combine(vals: dict[str, np.ndarray]) -> np.ndarray:
+    def combine(vals: dict[str, NDArray[Any]]) -> NDArray[Any]:
         return comp.composite_vectorised(vals, profile)
 
     return Quantity(components, combine)
 
 
-def _groups_breakdown(labels: Sequence[str | None], entry_stats: Mapping[str, EntryStats],
+def _groups_breakdown(labels: Sequence[str | int | None], entry_stats: Mapping[str, EntryStats],
                       composite_q: Quantity | None) -> dict[str, dict[str, Any]]:
     arr = np.array(["" if g is None else str(g) for g in labels], dtype=object)
     out: dict[str, dict[str, Any]] = {}
@@ -714,7 +796,7 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
         for c in (cs.extra.get("caveats", []) if cs is not None else []):
             try:
                 caveats.append(Caveat.model_validate(c))
-            except Exception:  # a malformed plugin caveat is shown as text
+            except ValidationError:  # a malformed plugin caveat is shown as text
                 caveats.append(Caveat(code=f"{st.ref.id}", message=str(c)))
     comet_cs = corpus_scores.get(producers.get("comet_score", ""))
     if comet_cs is not None and comet_cs.extra.get("covered") is False and not any(
@@ -724,8 +806,8 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
                               detail={"model": scores.get("comet_model")}))
 
     # ---- scores block
-    score_values: dict[str, Any] = {k: None for k in LYSS_SCORE_KEYS}
-    score_values.update({k: v for k, v in scores.items()})
+    score_values: dict[str, Any] = dict.fromkeys(LYSS_SCORE_KEYS)
+    score_values.update(scores)
     score_values.update({
         "composite": cres.value, "quality_tier": tier,
         "cost_adjusted": costspeed.cost_adjusted(cres.value, costs["cost_per_entry_usd"]),
@@ -775,7 +857,7 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
     lp = f"{corpus.language_pair.source}-{corpus.language_pair.target}"
     card = RunCard(
         run_id=request.run_id, harness_version=__version__,
-        timestamp=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
         elapsed_seconds=run.meta.elapsed_seconds, model_slug=run.meta.model_slug, model_id=run.meta.model_id,
         condition=run.meta.condition,
         dataset=DatasetInfo(id=corpus.corpus_id, version=corpus.version, language_pair=lp,
@@ -865,24 +947,28 @@ def _entry_results(items: Sequence[EntryInput], per_entry: Mapping[str, list[Ent
     semantic = col(producers.get("semantic_score"))
     bleu, ter = pick("bleu", "bleu"), pick("ter", "ter")
     out = []
+    def value(s: EntryScore | None) -> Any:
+        return None if s is None else s.value
+
     for i, it in enumerate(items):
         e, o = it.entry, it.output
-        fa = fst[i].detail.get("analyses") if fst[i] is not None else None
-        metrics: dict[str, Any] = {mid: (lst[i].value if lst[i] is not None else None) for mid, lst in per_entry.items()}
-        gv = generic[i].detail.get("verdict") if generic[i] is not None else None
-        out.append(EntryResult(
+        fst_i, generic_i, exact_i = fst[i], generic[i], exact[i]
+        fa = fst_i.detail.get("analyses") if fst_i is not None else None
+        metrics: dict[str, Any] = {mid: value(lst[i]) for mid, lst in per_entry.items()}
+        gv = generic_i.detail.get("verdict") if generic_i is not None else None
+        out.append(EntryResult(  # type: ignore[call-arg]  # the last four fields are extra (not declared yet)
             entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
-            exact_match=(None if exact[i] is None or exact[i].value is None else bool(exact[i].value)),
-            entry_chrf=chrf[i].value if chrf[i] is not None else None,
-            fst_accepted=fst[i].value if fst[i] is not None else None,
+            exact_match=(None if exact_i is None or exact_i.value is None else bool(exact_i.value)),
+            entry_chrf=value(chrf[i]),
+            fst_accepted=value(fst_i),
             fst_analysis=_json_safe(fa) if isinstance(fa, list) else None,
             lint_verdict=_verdict_dict(lint[i]), semantic_verdict=_verdict_dict(semantic[i]),
             difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
             usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
             error=o.error,
             equivalence_verdict=gv,
-            entry_bleu=bleu[i].value if bleu[i] is not None else None,
-            entry_ter=ter[i].value if ter[i] is not None else None,
+            entry_bleu=value(bleu[i]),
+            entry_ter=value(ter[i]),
             metrics=_json_safe(metrics),
         ))
     return out

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 DEFAULT_BOOTSTRAP = 1000
 DEFAULT_ALPHA = 0.05
@@ -50,15 +51,15 @@ StatKind = Literal["ratio", "chrf", "bleu", "ter"]
 # --------------------------------------------------------------------------- finalisers
 
 
-def _ratio(sums: np.ndarray, scale: float) -> np.ndarray:
+def _ratio(sums: NDArray[Any], scale: float) -> NDArray[Any]:
     num, den = sums[:, 0], sums[:, 1]
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
     return out * scale if scale != 1.0 else out
 
 
-def chrf_from_sums(sums: np.ndarray, *, char_order: int = 6, word_order: int = 2, beta: float = 2,
-                   eps_smoothing: bool = False) -> np.ndarray:
+def chrf_from_sums(sums: NDArray[Any], *, char_order: int = 6, word_order: int = 2, beta: float = 2,
+                   eps_smoothing: bool = False) -> NDArray[Any]:
     """chrF of summed statistics, row-wise; mirrors ``sacrebleu.CHRF._compute_f_score``."""
     sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))
     k = sums.shape[0]
@@ -92,8 +93,8 @@ def chrf_from_sums(sums: np.ndarray, *, char_order: int = 6, word_order: int = 2
     return np.where(nonzero, 100 * out, 0.0)
 
 
-def bleu_from_sums(sums: np.ndarray, *, max_ngram_order: int = 4, smooth_method: str = "exp",
-                   smooth_value: float | None = None, effective_order: bool = False) -> np.ndarray:
+def bleu_from_sums(sums: NDArray[Any], *, max_ngram_order: int = 4, smooth_method: str = "exp",
+                   smooth_value: float | None = None, effective_order: bool = False) -> NDArray[Any]:
     """BLEU of summed statistics, row-wise; mirrors ``sacrebleu.BLEU.compute_bleu``.
 
     Columns: ``[sys_len, ref_len, correct_1..N, total_1..N]``.
@@ -127,7 +128,7 @@ def bleu_from_sums(sums: np.ndarray, *, max_ngram_order: int = 4, smooth_method:
             if smooth_method == "exp":
                 smooth_mteval = np.where(zero, smooth_mteval * 2, smooth_mteval)
                 precisions[:, n] = np.where(zero, 100.0 / (smooth_mteval * t), precisions[:, n])
-            elif smooth_method == "floor":
+            elif smooth_method == "floor" and smooth_value is not None:  # 0.1 unless given
                 precisions[:, n] = np.where(zero, 100.0 * smooth_value / t, precisions[:, n])
             precisions[:, n] = np.where(alive & (c != 0), 100.0 * c / t, precisions[:, n])
         logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _BLEU_LOG_FLOOR)
@@ -141,7 +142,7 @@ def bleu_from_sums(sums: np.ndarray, *, max_ngram_order: int = 4, smooth_method:
     return np.where(any_correct, score, 0.0)
 
 
-def ter_from_sums(sums: np.ndarray) -> np.ndarray:
+def ter_from_sums(sums: NDArray[Any]) -> NDArray[Any]:
     """TER of summed ``[edits, reference length]``; mirrors ``sacrebleu.TER._compute_score_from_stats``."""
     sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))
     edits, ref_len = sums[:, 0], sums[:, 1]
@@ -162,7 +163,7 @@ class EntryStats:
     """
 
     kind: StatKind
-    matrix: np.ndarray
+    matrix: NDArray[Any]
     params: tuple[tuple[str, Any], ...] = ()
     scale: float = 1.0
 
@@ -170,7 +171,7 @@ class EntryStats:
     def n(self) -> int:
         return int(self.matrix.shape[0])
 
-    def finalise(self, sums: np.ndarray) -> np.ndarray:
+    def finalise(self, sums: NDArray[Any]) -> NDArray[Any]:
         p = dict(self.params)
         if self.kind == "ratio":
             return _ratio(np.atleast_2d(sums), self.scale)
@@ -187,7 +188,7 @@ class EntryStats:
         v = float(self.finalise(self.matrix.sum(axis=0, keepdims=True))[0])
         return None if math.isnan(v) else v
 
-    def subset(self, mask: np.ndarray) -> "EntryStats":
+    def subset(self, mask: NDArray[Any]) -> EntryStats:
         return EntryStats(self.kind, self.matrix[mask], self.params, self.scale)
 
     def entries_scored(self) -> int:
@@ -197,7 +198,7 @@ class EntryStats:
         return int(self.matrix.any(axis=1).sum())
 
     @staticmethod
-    def mean(values: Sequence[float | None], scale: float = 1.0) -> "EntryStats":
+    def mean(values: Sequence[float | None], scale: float = 1.0) -> EntryStats:
         """Mean over non-null values (null entries do not take part)."""
         m = np.zeros((len(values), 2))
         for i, v in enumerate(values):
@@ -207,12 +208,12 @@ class EntryStats:
         return EntryStats("ratio", m, (), scale)
 
     @staticmethod
-    def ratio(num: Sequence[float], den: Sequence[float], scale: float = 1.0) -> "EntryStats":
+    def ratio(num: Sequence[float], den: Sequence[float], scale: float = 1.0) -> EntryStats:
         m = np.column_stack([np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)])
         return EntryStats("ratio", m.reshape(len(num), 2), (), scale)
 
     @staticmethod
-    def rows(kind: StatKind, rows: Sequence[Sequence[float] | None], width: int, **params: Any) -> "EntryStats":
+    def rows(kind: StatKind, rows: Sequence[Sequence[float] | None], width: int, **params: Any) -> EntryStats:
         m = np.zeros((len(rows), width))
         for i, r in enumerate(rows):
             if r is not None:
@@ -229,7 +230,7 @@ class Quantity:
     """
 
     components: dict[str, EntryStats]
-    combine: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None
+    combine: Callable[[dict[str, NDArray[Any]]], NDArray[Any]] | None = None
 
     def __post_init__(self) -> None:
         ns = {c.n for c in self.components.values()}
@@ -240,25 +241,25 @@ class Quantity:
     def n(self) -> int:
         return next(iter(self.components.values())).n if self.components else 0
 
-    def evaluate_sums(self, sums: Mapping[str, np.ndarray]) -> np.ndarray:
+    def evaluate_sums(self, sums: Mapping[str, NDArray[Any]]) -> NDArray[Any]:
         vals = {name: st.finalise(sums[name]) for name, st in self.components.items()}
         if self.combine is None:
             (only,) = vals.values()
             return only
         return self.combine(vals)
 
-    def evaluate(self, weights: np.ndarray) -> np.ndarray:
+    def evaluate(self, weights: NDArray[Any]) -> NDArray[Any]:
         return self.evaluate_sums({name: weights @ st.matrix for name, st in self.components.items()})
 
     def point(self) -> float | None:
         v = float(self.evaluate_sums({n: st.matrix.sum(axis=0, keepdims=True) for n, st in self.components.items()})[0])
         return None if math.isnan(v) else v
 
-    def subset(self, mask: np.ndarray) -> "Quantity":
+    def subset(self, mask: NDArray[Any]) -> Quantity:
         return Quantity({n: st.subset(mask) for n, st in self.components.items()}, self.combine)
 
     @staticmethod
-    def of(stats: EntryStats) -> "Quantity":
+    def of(stats: EntryStats) -> Quantity:
         return Quantity({"value": stats})
 
 
@@ -278,7 +279,7 @@ def _chunks(total: int, n: int) -> Iterator[int]:
         done += k
 
 
-def resample_weights(rng: np.random.Generator, k: int, n: int) -> np.ndarray:
+def resample_weights(rng: np.random.Generator, k: int, n: int) -> NDArray[Any]:
     """``k`` bootstrap resamples of ``n`` entries as a count matrix ``(k, n)``."""
     idx = rng.integers(0, n, size=(k, n))
     w = np.empty((k, n), dtype=np.float64)
@@ -289,11 +290,11 @@ def resample_weights(rng: np.random.Generator, k: int, n: int) -> np.ndarray:
 
 _CACHE_CELLS = 4_000_000  # weight matrices up to this size are kept for reuse (same seed, size)
 _CACHE_SLOTS = 4
-_weight_cache: OrderedDict[tuple[str, int, int, int], list[np.ndarray]] = OrderedDict()
+_weight_cache: OrderedDict[tuple[str, int, int, int], list[NDArray[Any]]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[np.ndarray]:
+def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[NDArray[Any]]:
     """The weight matrices of ``total`` resamples (``kind="bootstrap"``: counts) or swaps
     (``kind="swap"``: 0/1) of ``n`` entries, in chunks, reproducible from ``seed``.
 
@@ -310,7 +311,7 @@ def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[n
             yield from hit
             return
     rng = np.random.default_rng(seed)
-    made: list[np.ndarray] = []
+    made: list[NDArray[Any]] = []
     cache = key is not None and total * n <= _CACHE_CELLS
     for k in _chunks(total, n):
         if kind == "bootstrap":
@@ -329,7 +330,7 @@ def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[n
 
 
 def bootstrap_values(q: Quantity | EntryStats, *, n_bootstrap: int = DEFAULT_BOOTSTRAP,
-                     seed: int | None = DEFAULT_SEED) -> np.ndarray:
+                     seed: int | None = DEFAULT_SEED) -> NDArray[Any]:
     """The quantity on ``n_bootstrap`` resamples (in order, reproducible from ``seed``)."""
     q = _as_quantity(q)
     out = [q.evaluate(w) for w in weight_chunks("bootstrap", seed, n_bootstrap, q.n)]
@@ -357,12 +358,17 @@ class Interval:
         }
 
 
-def _percentiles(values: np.ndarray, alpha: float) -> tuple[float | None, float | None]:
+def _percentiles(values: NDArray[Any], alpha: float) -> tuple[float | None, float | None]:
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return None, None
     lo, hi = np.percentile(finite, [100 * alpha / 2, 100 * (1 - alpha / 2)])
     return float(lo), float(hi)
+
+
+def interval_of(values: NDArray[Any], alpha: float = DEFAULT_ALPHA) -> tuple[float | None, float | None]:
+    """The percentile interval of resampled values (what :func:`bootstrap_ci` reports)."""
+    return _percentiles(values, alpha)
 
 
 def bootstrap_ci(q: Quantity | EntryStats, *, n_bootstrap: int = DEFAULT_BOOTSTRAP,
@@ -376,10 +382,20 @@ def bootstrap_ci(q: Quantity | EntryStats, *, n_bootstrap: int = DEFAULT_BOOTSTR
     return Interval(point, lo, hi, n_bootstrap, 1 - alpha, q.n if n_entries is None else n_entries, seed)
 
 
-def by_group_ci(q: Quantity | EntryStats, groups: Sequence[Any], *, n_bootstrap: int = DEFAULT_BOOTSTRAP,
-                alpha: float = DEFAULT_ALPHA, seed: int | None = DEFAULT_SEED,
-                min_entries: int = MIN_TIER_ENTRIES, reliable_entries: int = RELIABLE_TIER_ENTRIES) -> dict[str, Interval]:
-    """CIs per group label (e.g. difficulty tier) with ≥ ``min_entries`` entries; ``unreliable`` below ``reliable_entries``."""
+def by_group_ci(
+    q: Quantity | EntryStats,
+    groups: Sequence[Any],
+    *,
+    n_bootstrap: int = DEFAULT_BOOTSTRAP,
+    alpha: float = DEFAULT_ALPHA,
+    seed: int | None = DEFAULT_SEED,
+    min_entries: int = MIN_TIER_ENTRIES,
+    reliable_entries: int = RELIABLE_TIER_ENTRIES,
+) -> dict[str, Interval]:
+    """CIs per group label (e.g. difficulty tier) with ≥ ``min_entries`` entries.
+
+    A group is ``unreliable`` below ``reliable_entries`` entries.
+    """
     q = _as_quantity(q)
     labels = np.array(["" if g is None else str(g) for g in groups], dtype=object)
     out: dict[str, Interval] = {}
@@ -440,13 +456,17 @@ def _tolerance(*values: float | None) -> float:
 
 def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, *, test: str = "ar",
                 trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED, alpha: float = DEFAULT_ALPHA,
-                metric: str = "") -> PairedResult:
+                metric: str = "", deltas: NDArray[Any] | None = None) -> PairedResult:
     """Paired significance test of ``system`` against ``baseline`` (entries aligned row by row).
 
     ``test="ar"``: approximate randomisation, swapping each entry's two outputs with
     probability ½ per trial; statistic |A − B|. ``test="bootstrap"``: paired bootstrap
     (Koehn 2004 as in sacrebleu: the resampled |difference| centred on its mean). Both
     report the CI of ``system − baseline`` from a paired bootstrap with the same seed.
+
+    ``deltas``: ``system − baseline`` on those ``trials`` bootstrap resamples when the caller has
+    them already (each side's :func:`bootstrap_values` with the same seed: the same resamples),
+    so that comparing many systems resamples every system once instead of once per pair.
     """
     a, b = _as_quantity(baseline), _as_quantity(system)
     if a.n != b.n:
@@ -473,10 +493,10 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
                 sums_b[c] = tot_b[c] + moved
             stat = np.abs(a.evaluate_sums(sums_a) - b.evaluate_sums(sums_b))
             count += int(np.sum(stat >= observed - tol))
-        deltas = None
     elif test in ("bootstrap", "bs"):
         test = "bootstrap"
-        deltas = _paired_deltas(a, b, seed, trials)
+        if deltas is None:
+            deltas = _paired_deltas(a, b, seed, trials)
         finite = deltas[np.isfinite(deltas)]
         absd = np.abs(finite)
         centred = absd - absd.mean() if absd.size else absd
@@ -490,7 +510,7 @@ def paired_test(baseline: Quantity | EntryStats, system: Quantity | EntryStats, 
     return PairedResult(metric, test, score_a, score_b, score_b - score_a, p, trials, lo, hi, seed, n)
 
 
-def _paired_deltas(a: Quantity, b: Quantity, seed: int | None, trials: int) -> np.ndarray:
+def _paired_deltas(a: Quantity, b: Quantity, seed: int | None, trials: int) -> NDArray[Any]:
     """``b − a`` on the same bootstrap resamples (one matrix product per component for both)."""
     stacked = {c: np.hstack([a.components[c].matrix, b.components[c].matrix]) for c in a.components}
     widths = {c: a.components[c].matrix.shape[1] for c in a.components}
@@ -517,23 +537,45 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     return out
 
 
-def compare_many(baseline: Mapping[str, Quantity | EntryStats], systems: Mapping[str, Mapping[str, Quantity | EntryStats]], *,
-                 test: str = "ar", trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED,
-                 alpha: float = DEFAULT_ALPHA, holm_correction: bool = False) -> dict[str, dict[str, PairedResult]]:
-    """Every system against the baseline, per metric; Holm correction per metric over systems."""
+def compare_many(
+    baseline: Mapping[str, Quantity | EntryStats],
+    systems: Mapping[str, Mapping[str, Quantity | EntryStats]],
+    *,
+    test: str = "ar",
+    trials: int = DEFAULT_BOOTSTRAP,
+    seed: int | None = DEFAULT_SEED,
+    alpha: float = DEFAULT_ALPHA,
+    holm_correction: bool = False,
+    resampled: Mapping[str, Mapping[str, NDArray[Any]]] | None = None,
+    baseline_resampled: Mapping[str, NDArray[Any]] | None = None,
+) -> dict[str, dict[str, PairedResult]]:
+    """Every system against the baseline, per metric; Holm correction per metric over systems.
+
+    ``resampled`` / ``baseline_resampled``: each quantity's :func:`bootstrap_values` (same trials and
+    seed) when the caller has them (its own intervals need them too): the differences' intervals
+    are then taken from them instead of resampling each pair again."""
     out: dict[str, dict[str, PairedResult]] = {}
     for name, metrics in systems.items():
         out[name] = {}
         for metric, q in metrics.items():
             if metric not in baseline:
                 continue
+            deltas = None
+            if resampled is not None and baseline_resampled is not None and metric in baseline_resampled \
+                    and metric in resampled.get(name, {}):
+                deltas = resampled[name][metric] - baseline_resampled[metric]
             out[name][metric] = paired_test(baseline[metric], q, test=test, trials=trials, seed=seed,
-                                            alpha=alpha, metric=metric)
+                                            alpha=alpha, metric=metric, deltas=deltas)
     if holm_correction:
-        metrics_all = {m for r in out.values() for m in r}
-        for metric in metrics_all:
-            names = [n for n in out if metric in out[n]]
-            adj = holm([out[n][metric].p_value for n in names])
-            for n, p in zip(names, adj):
-                out[n][metric].p_adjusted = p
+        apply_holm(out)
     return out
+
+
+def apply_holm(results: Mapping[str, Mapping[str, PairedResult]]) -> None:
+    """Set ``p_adjusted``: Holm correction per metric over the systems of ``{system: {metric: result}}``."""
+    metrics_all = {m for r in results.values() for m in r}
+    for metric in metrics_all:
+        names = [n for n in results if metric in results[n]]
+        adj = holm([results[n][metric].p_value for n in names])
+        for n, p in zip(names, adj, strict=True):
+            results[n][metric].p_adjusted = p

@@ -40,9 +40,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-import sqlite_utils
-
 from mteval_gui.errors import StoreError
+from mteval_gui.store._sqlite import sqlite_utils
 from mteval_gui.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 APPLICATION_ID = 0x4D544556  # "MTEV"
@@ -316,8 +315,10 @@ class Workspace:
                 raise StoreError(f"{self.path}: {self._foreign_description(conn)}; it is read-only")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: the workspace is read-only and has schema version {version} "
-                                 f"(this application needs {SCHEMA_VERSION}); copy it to a writable folder to upgrade it")
+                raise StoreError(
+                    f"{self.path}: the workspace is read-only and has schema version {version} "
+                    f"(this application needs {SCHEMA_VERSION}); copy it to a writable folder to upgrade it"
+                )
             return
         # identify the file before anything changes it (even switching it to WAL)
         probe = sqlite3.connect("file:" + quote(str(self.path)) + "?mode=ro", uri=True, timeout=30.0)
@@ -357,7 +358,9 @@ class Workspace:
         if c is None:
             if self._pending:
                 if threading.get_ident() != self._owner:
-                    raise StoreError(f"{self.path}: the workspace is not created yet (it is used by one thread until then)")
+                    raise StoreError(
+                        f"{self.path}: the workspace is not created yet (it is used by one thread until then)"
+                    )
                 c = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=True)
                 _pragmas(c, wal=False)
                 migrate(c, None)
@@ -444,7 +447,9 @@ class Workspace:
                 c.close()  # the last connection: its WAL is checkpointed into the file and removed
                 if changed:
                     if not _publish(tmp, self.path):
-                        raise StoreError(f"{self.path}: another program created this file meanwhile; nothing was written")
+                        raise StoreError(
+                            f"{self.path}: another program created this file meanwhile; nothing was written"
+                        )
                     self._pending = False
                     self._generation += 1
             finally:
@@ -486,3 +491,9 @@ class Workspace:
 
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version`` on this thread's connection: it changes when another
+        connection (another thread or process) has committed a change to the database, and only
+        then (this connection's own commits leave it alone). Cheap enough to poll."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])

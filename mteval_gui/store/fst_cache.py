@@ -90,7 +90,7 @@ class WorkspaceFstCache(MutableMapping[str, list[str]]):
 
     # -- integration with scoring -------------------------------------------------------
     @classmethod
-    def factory(cls, ws: Workspace, *, flush_every: int = 500) -> "CacheFactory":
+    def factory(cls, ws: Workspace, *, flush_every: int = 500) -> CacheFactory:
         """A callable ``sha256 -> WorkspaceFstCache`` for ``ScoringContext.options["fst_cache"]``."""
         return CacheFactory(ws, flush_every=flush_every)
 

@@ -23,7 +23,7 @@ import random
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from mteval_gui.domain.judgments import (
@@ -57,7 +57,7 @@ MAX_PAYLOAD_DEPTH = 20
 
 def now_iso() -> str:
     """UTC time stamp with milliseconds, the time of a judgment."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _blank_to_none(value: str | None) -> str | None:
@@ -252,7 +252,9 @@ def _reference_problems(c: sqlite3.Connection, j: Judgment, known_reviewers: Ite
     ).fetchone():
         problems.append(f"unknown entry {j.entry_id!r} (not in corpus {run['corpus_id']!r} of run {j.run_id!r})")
     elif isinstance(j.payload.get("spans"), list) and j.payload["spans"]:
-        out = c.execute("SELECT predicted FROM outputs WHERE run_id = ? AND entry_id = ?", (j.run_id, j.entry_id)).fetchone()
+        out = c.execute(
+            "SELECT predicted FROM outputs WHERE run_id = ? AND entry_id = ?", (j.run_id, j.entry_id)
+        ).fetchone()
         problems += span_problems(j.payload["spans"], len(nfc(out["predicted"] if out else "")))
     return problems
 
@@ -267,7 +269,9 @@ def _insert_judgment(c: sqlite3.Connection, j: Judgment) -> int:
             j.superseded_by, int(j.undone),
         ),
     )
-    return int(cur.lastrowid)
+    if cur.lastrowid is None:
+        raise StoreError("the judgment was not inserted")
+    return cur.lastrowid
 
 
 def _append_version(c: sqlite3.Connection, j: Judgment) -> Judgment:
@@ -367,7 +371,9 @@ def redo_last(ws: Workspace, reviewer_id: str, run_id: str | None = None) -> Jud
     """Reapply the most recently undone judgment, if nothing was recorded in the scope since."""
     where, params = _scope(reviewer_id, run_id)
     with ws.transaction() as c:
-        newest_kept = c.execute(f"SELECT MAX(judgment_id) FROM judgments WHERE {where} AND undone = 0", params).fetchone()[0]
+        newest_kept = c.execute(
+            f"SELECT MAX(judgment_id) FROM judgments WHERE {where} AND undone = 0", params
+        ).fetchone()[0]
         row = c.execute(
             f"SELECT {_COLUMNS} FROM judgments WHERE {where} AND undone = 1 AND judgment_id > ? "
             "ORDER BY judgment_id LIMIT 1",
@@ -425,8 +431,10 @@ def review_progress(ws: Workspace, run_id: str | None = None) -> dict[str, Any]:
         total = c.execute("SELECT COUNT(*) FROM entries WHERE corpus_id = ?", (corpus_id,)).fetchone()[0]
     else:
         total = c.execute("SELECT COUNT(*) FROM runs JOIN entries USING (corpus_id)").fetchone()[0]
-    sql = f"SELECT COUNT(*) AS n, COUNT(DISTINCT reviewer_id) AS raters FROM judgments WHERE task = 'A' AND {_CURRENT} " \
-          "AND (adequacy IS NOT NULL OR fluency IS NOT NULL)"
+    sql = (
+        f"SELECT COUNT(*) AS n, COUNT(DISTINCT reviewer_id) AS raters FROM judgments WHERE task = 'A' AND {_CURRENT} "
+        "AND (adequacy IS NOT NULL OR fluency IS NOT NULL)"
+    )
     params: list[Any] = []
     if run_id is not None:
         sql += " AND run_id = ?"
@@ -512,7 +520,9 @@ def signoff(
         if tier not in QUALITY_TIERS:
             raise StoreError(f"tier {tier!r} is not one of {', '.join(QUALITY_TIERS)}")
         payload["tier"] = tier
-    return record_judgment(ws, Judgment(reviewer_id=reviewer_id, run_id=run_id, task="signoff", payload=payload, note=note))
+    return record_judgment(
+        ws, Judgment(reviewer_id=reviewer_id, run_id=run_id, task="signoff", payload=payload, note=note)
+    )
 
 
 def signoff_status(ws: Workspace, run_id: str) -> dict[str, Any]:
@@ -526,7 +536,8 @@ def signoff_status(ws: Workspace, run_id: str) -> dict[str, Any]:
     if row is None:
         raise StoreError(f"unknown run {run_id!r}")
     tier = row["quality_tier"]
-    decisions, stale = [], []
+    decisions: list[dict[str, Any]] = []
+    stale: list[dict[str, Any]] = []
     for j in current_judgments(ws, run_id=run_id, task="signoff"):
         item = {"reviewer_id": j.reviewer_id, "decision": j.payload.get("decision"),
                 "tier": j.payload.get("tier"), "created_at": j.created_at, "note": j.note}
@@ -553,7 +564,9 @@ def export_log(ws: Workspace, run_ids: Sequence[str] | None = None) -> tuple[lis
     for run_id in run_ids:
         _run_corpus(c, run_id)
     marks = ",".join("?" * len(run_ids))
-    rows = c.execute(f"SELECT {_COLUMNS} FROM judgments WHERE run_id IN ({marks}) ORDER BY judgment_id", list(run_ids)).fetchall()
+    rows = c.execute(
+        f"SELECT {_COLUMNS} FROM judgments WHERE run_id IN ({marks}) ORDER BY judgment_id", list(run_ids)
+    ).fetchall()
     judgments = [_row_to_judgment(r) for r in rows]
     used = {j.reviewer_id for j in judgments}
     return [r for r in list_reviewers(ws) if r.reviewer_id in used], judgments
@@ -613,7 +626,12 @@ def import_log(
                 summary["reviewers_added"] += 1
                 continue
             have = _row_to_reviewer(row)
-            if (have.name, have.dialect, have.languages, have.consent_scope) != (r.name, r.dialect, r.languages, r.consent_scope):
+            if (have.name, have.dialect, have.languages, have.consent_scope) != (
+                r.name,
+                r.dialect,
+                r.languages,
+                r.consent_scope,
+            ):
                 defect(line, f"reviewer {r.reviewer_id!r} exists in the workspace with different details "
                              f"(name {have.name!r}, dialect {have.dialect!r}); update the reviewer or the file")
             else:
@@ -623,9 +641,11 @@ def import_log(
         log_rows: list[tuple[int | None, Judgment]] = []
         new_rows: list[tuple[int | None, Judgment]] = []
         known_reviewers = set(file_reviewers)
-        for line, raw in judgments:
-            j = normalise_judgment(raw)
-            problems = payload_problems(j.payload) or (judgment_problems(j) + _reference_problems(c, j, known_reviewers))
+        for line, raw_j in judgments:
+            j = normalise_judgment(raw_j)
+            problems = payload_problems(j.payload) or (
+                judgment_problems(j) + _reference_problems(c, j, known_reviewers)
+            )
             for p in problems:
                 defect(line, p)
             if not problems:
@@ -637,7 +657,10 @@ def import_log(
         for line, j in log_rows:
             assert j.judgment_id is not None
             if j.judgment_id in by_id:
-                defect(line, f"judgment_id {j.judgment_id} appears twice in the file (first on line {by_id[j.judgment_id][0]})")
+                defect(
+                    line,
+                    f"judgment_id {j.judgment_id} appears twice in the file (first on line {by_id[j.judgment_id][0]})",
+                )
                 continue
             by_id[j.judgment_id] = (line, j)
             groups[_identity(j)].append((line, j))
@@ -647,49 +670,68 @@ def import_log(
             versions: dict[int, int | None] = {}
             for line, j in items:
                 if j.version in versions:
-                    defect(line, f"version {j.version} of this judgment appears twice (also line {versions[j.version]})")
+                    defect(
+                        line, f"version {j.version} of this judgment appears twice (also line {versions[j.version]})"
+                    )
                     ok = False
                 versions[j.version] = line
                 if j.superseded_by is not None:
                     target = by_id.get(j.superseded_by)
                     if target is None or _identity(target[1]) != key or target[1].version <= j.version:
-                        defect(line, f"superseded_by {j.superseded_by} is not a later version of the same judgment in the file")
+                        defect(
+                            line,
+                            f"superseded_by {j.superseded_by} is not a later version of the same judgment in the file",
+                        )
                         ok = False
             current = [(line, j) for line, j in items if not j.undone and j.superseded_by is None]
             if len(current) > 1:
-                defect(current[1][0], f"more than one current version of the same judgment (lines {current[0][0]} and {current[1][0]})")
+                defect(
+                    current[1][0],
+                    f"more than one current version of the same judgment (lines {current[0][0]} and {current[1][0]})",
+                )
                 ok = False
             if ok:
                 consistent_groups.append((key, sorted(items, key=lambda it: it[1].version)))
 
         # log rows: merge with the workspace
-        for key, items in consistent_groups:
+        for _, items in consistent_groups:
             probe = items[0][1]
             where, params = _key_where(probe)
-            have = {r["version"]: _row_to_judgment(r) for r in c.execute(f"SELECT {_COLUMNS} FROM judgments WHERE {where}", params)}
+            stored = {
+                r["version"]: _row_to_judgment(r)
+                for r in c.execute(f"SELECT {_COLUMNS} FROM judgments WHERE {where}", params)
+            }
             file_versions = {j.version: (line, j) for line, j in items}
             diverged = False
             for version, (line, fj) in file_versions.items():
-                if version in have and _content(fj) != _content(have[version]):
+                if version in stored and _content(fj) != _content(stored[version]):
                     defect(line, f"version {version} of this judgment differs from the one in the workspace "
                                  f"(reviewer {probe.reviewer_id}, run {probe.run_id}, entry {probe.entry_id})")
                     diverged = True
-            fresh = [(line, j) for line, j in items if j.version not in have]
-            missing = sorted(set(have) - set(file_versions))
+            fresh = [(line, j) for line, j in items if j.version not in stored]
+            missing = sorted(set(stored) - set(file_versions))
             if fresh and missing:
-                defect(fresh[0][0], f"the workspace has version {missing[0]} of this judgment (reviewer {probe.reviewer_id}, "
-                                    f"run {probe.run_id}, entry {probe.entry_id}, task {probe.task}) that the file lacks, "
-                                    f"and the file has version {fresh[0][1].version} that the workspace lacks: the logs have diverged")
+                defect(
+                    fresh[0][0],
+                    f"the workspace has version {missing[0]} of this judgment (reviewer {probe.reviewer_id}, "
+                    f"run {probe.run_id}, entry {probe.entry_id}, task {probe.task}) that the file lacks, "
+                    f"and the file has version {fresh[0][1].version} that the workspace lacks: "
+                    "the logs have diverged",
+                )
                 diverged = True
             if diverged:
                 continue
             summary["judgments_unchanged"] += len(items) - len(fresh)
             if not fresh:
                 continue
-            id_map = {fj.judgment_id: have[fj.version].judgment_id for _, fj in items if fj.version in have}
+            id_map = {fj.judgment_id: stored[fj.version].judgment_id for _, fj in items if fj.version in stored}
             for _, j in fresh:
-                id_map[j.judgment_id] = _insert_judgment(c, j.model_copy(update={"superseded_by": None, "undone": False,
-                                                                                  "created_at": j.created_at or now_iso()}))
+                id_map[j.judgment_id] = _insert_judgment(
+                    c,
+                    j.model_copy(
+                        update={"superseded_by": None, "undone": False, "created_at": j.created_at or now_iso()}
+                    ),
+                )
                 summary["judgments_added"] += 1
             for _, j in items:
                 c.execute("UPDATE judgments SET superseded_by = ?, undone = ? WHERE judgment_id = ?",

@@ -22,7 +22,9 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
@@ -31,11 +33,11 @@ from mteval_gui.store.db import Workspace, utcnow
 from mteval_gui.store.hashing import sha256_rows
 from mteval_gui.store.search import unindex_corpus, unindex_run
 
-
 _setattr = object.__setattr__
+_Model = TypeVar("_Model", bound=BaseModel)
 
 
-def _construct(cls: type, values: dict[str, Any], extra: dict[str, Any] | None = None) -> Any:
+def _construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] | None = None) -> _Model:
     """A model instance from stored values holding every field (stored data was checked on import)."""
     m = cls.__new__(cls)
     _setattr(m, "__dict__", values)
@@ -125,7 +127,9 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
     lp = corpus.language_pair
     for side, code in (("source", lp.source), ("target", lp.target)):
         if not isinstance(code, str) or not _LANG_CODE.fullmatch(code):
-            defects.append(Defect(where, None, f"{side} language {code!r} is not an ISO 639-3 code (three lowercase letters)"))
+            defects.append(
+                Defect(where, None, f"{side} language {code!r} is not an ISO 639-3 code (three lowercase letters)")
+            )
     if defects:
         raise InputError(defects)
     cid = corpus.corpus_id
@@ -168,8 +172,14 @@ def _entry_from_row(r: Sequence[Any]) -> Entry:
 
 ENTRY_COLUMNS = ("entry_id", "position", "source", "reference", "variants", "terminology", "difficulty", "domain",
                  "register", "segment", "provenance", "phenomena", "expected_morphology", "metadata")
-_ENTRY_JSON = {"variants": [], "terminology": {}, "phenomena": [], "expected_morphology": {}, "metadata": {},
-               "provenance": None}
+_ENTRY_JSON: dict[str, Any] = {
+    "variants": [],
+    "terminology": {},
+    "phenomena": [],
+    "expected_morphology": {},
+    "metadata": {},
+    "provenance": None,
+}
 
 
 def entry_columns(ws: Workspace, corpus_id: str,
@@ -188,7 +198,7 @@ def entry_columns(ws: Workspace, corpus_id: str,
     sql = "SELECT " + ", ".join(f'"{c}"' for c in cols) + " FROM entries WHERE corpus_id = ? ORDER BY position"
     rows = ws.conn.execute(sql, (corpus_id,)).fetchall()
     out: dict[str, list[Any]] = {}
-    for j, (name, col) in enumerate(zip(fields, cols)):
+    for j, (name, col) in enumerate(zip(fields, cols, strict=True)):
         values = [r[j] for r in rows]
         if col in _ENTRY_JSON:
             default = _ENTRY_JSON[col]
@@ -227,7 +237,10 @@ def get_entry(ws: Workspace, corpus_id: str, entry_id: str) -> Entry:
 
 def entry_ids(ws: Workspace, corpus_id: str) -> list[str]:
     """Entry ids in corpus order."""
-    return [r[0] for r in ws.conn.execute("SELECT entry_id FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))]
+    return [
+        r[0]
+        for r in ws.conn.execute("SELECT entry_id FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))
+    ]
 
 
 def get_corpus(ws: Workspace, corpus_id: str, *, with_entries: bool = True) -> Corpus:
@@ -259,7 +272,9 @@ def list_corpora(ws: Workspace) -> list[dict[str, Any]]:
 def find_corpus(ws: Workspace, *, sha256: str | None = None, source_name: str | None = None) -> str | None:
     """A corpus id by content hash, or by the file name it was imported from."""
     if sha256:
-        r = ws.conn.execute("SELECT corpus_id FROM corpora WHERE sha256 = ? ORDER BY rowid LIMIT 1", (sha256,)).fetchone()
+        r = ws.conn.execute(
+            "SELECT corpus_id FROM corpora WHERE sha256 = ? ORDER BY rowid LIMIT 1", (sha256,)
+        ).fetchone()
         if r:
             return r[0]
     if source_name:
@@ -351,7 +366,9 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
     corpus = ws.conn.execute("SELECT source_lang, target_lang FROM corpora WHERE corpus_id = ?", (cid,)).fetchone()
     if corpus is None:
         raise InputError(Defect(where, None, f"no corpus {cid!r} in the workspace: import the corpus first"))
-    positions = {r[0]: r[1] for r in ws.conn.execute("SELECT entry_id, position FROM entries WHERE corpus_id = ?", (cid,))}
+    positions = {
+        r[0]: r[1] for r in ws.conn.execute("SELECT entry_id, position FROM entries WHERE corpus_id = ?", (cid,))
+    }
     locations = locations or {}
     defects: list[Defect] = []
     by_id: dict[str, Output] = {}
@@ -380,7 +397,13 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
     with ws.transaction() as conn:
         dup = conn.execute("SELECT run_id FROM runs WHERE corpus_id = ? AND content_sha256 = ?", (cid, sha)).fetchone()
         if dup is not None:
-            return RunImport(dup[0], False, missing, None, [f"the same run is already in the workspace as {dup[0]!r}; nothing imported"])
+            return RunImport(
+                dup[0],
+                False,
+                missing,
+                None,
+                [f"the same run is already in the workspace as {dup[0]!r}; nothing imported"],
+            )
         wanted = run.meta.run_id
         rid = _unique_run_id(conn, wanted)
         warnings = []
@@ -431,7 +454,9 @@ def _output_from_row(r: Sequence[Any]) -> Output:
     }, extra)
 
 
-_OUTPUT_COLS = "o.entry_id, o.predicted, o.raw_predicted, o.latency_s, o.cost_usd, o.cached, o.usage, o.error, o.missing, o.extra"
+_OUTPUT_COLS = (
+    "o.entry_id, o.predicted, o.raw_predicted, o.latency_s, o.cost_usd, o.cached, o.usage, o.error, o.missing, o.extra"
+)
 
 
 def _run_row(ws: Workspace, run_id: str) -> dict[str, Any]:
@@ -455,11 +480,6 @@ def get_run_info(ws: Workspace, run_id: str) -> dict[str, Any]:
     d["pricing"] = _loads(d.get("pricing"))
     d["scoring_config"] = _loads(d.get("scoring_config"))
     return d
-
-
-def get_run_meta(ws: Workspace, run_id: str) -> RunMeta:
-    d = _run_row(ws, run_id)
-    return RunMeta.model_validate(_loads(d["meta"], {}) | {"run_id": run_id})
 
 
 def get_outputs(ws: Workspace, run_id: str) -> list[Output]:
@@ -496,7 +516,7 @@ def output_columns(ws: Workspace, run_id: str,
     sql = "SELECT " + ", ".join(f'"{c}"' for c in cols) + " FROM outputs WHERE run_id = ? ORDER BY position"
     rows = ws.conn.execute(sql, (run_id,)).fetchall()
     out: dict[str, list[Any]] = {}
-    for j, (name, col) in enumerate(zip(fields, cols)):
+    for j, (name, col) in enumerate(zip(fields, cols, strict=True)):
         values = [r[j] for r in rows]
         if col == "cached":
             values = [None if v is None else bool(v) for v in values]
@@ -575,17 +595,6 @@ def delete_run(ws: Workspace, run_id: str) -> bool:
     return cur.rowcount > 0
 
 
-def find_runs(ws: Workspace, *, source_path: str | None = None, corpus_id: str | None = None) -> list[str]:
-    sql, params = "SELECT run_id FROM runs WHERE 1=1", []
-    if source_path:
-        sql += " AND source_path = ?"
-        params.append(source_path)
-    if corpus_id:
-        sql += " AND corpus_id = ?"
-        params.append(corpus_id)
-    return [r[0] for r in ws.conn.execute(sql + " ORDER BY rowid", params)]
-
-
 # ----------------------------------------------------------------------------- glossaries
 
 def _slug(text: str) -> str:
@@ -631,17 +640,13 @@ def get_glossary(ws: Workspace, glossary_id: str) -> dict[str, Any]:
 def list_glossaries(ws: Workspace) -> list[dict[str, Any]]:
     """Glossary rows with ``term_count`` (terms not included)."""
     out = []
-    for r in ws.conn.execute("SELECT glossary_id, name, terms, source_path, imported_at FROM glossaries ORDER BY rowid"):
+    for r in ws.conn.execute(
+        "SELECT glossary_id, name, terms, source_path, imported_at FROM glossaries ORDER BY rowid"
+    ):
         d = dict(r)
         d["term_count"] = len(json.loads(d.pop("terms")))
         out.append(d)
     return out
-
-
-def delete_glossary(ws: Workspace, glossary_id: str) -> bool:
-    with ws.transaction() as conn:
-        cur = conn.execute("DELETE FROM glossaries WHERE glossary_id = ?", (glossary_id,))
-    return cur.rowcount > 0
 
 
 # ----------------------------------------------------------------------------- settings
@@ -662,8 +667,10 @@ def set_setting(ws: Workspace, key: str, value: Any) -> None:
         if value is None:
             conn.execute("DELETE FROM settings WHERE key = ?", (key,))
         else:
-            conn.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                         (key, json.dumps(value, ensure_ascii=False)))
+            conn.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, json.dumps(value, ensure_ascii=False)),
+            )
 
 
 def counts(ws: Workspace) -> dict[str, int]:

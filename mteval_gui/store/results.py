@@ -83,7 +83,8 @@ class ResultsStore:
         return {int(r[0]) for r in cur}
 
     def write_batch(self, run_id: str, batch_index: int, config_hash: str, rows: Sequence[Any]) -> None:
-        data = [(run_id, r.entry_id, r.metric_id, r.value, _dumps(r.data)) for r in rows]
+        data = [(run_id, r.entry_id, r.metric_id, r.value, r.text if getattr(r, "text", None) is not None
+                 else _dumps(r.data)) for r in rows]
         with self.ws.transaction() as conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO entry_metrics (run_id, entry_id, metric_id, value, data) VALUES (?,?,?,?,?)",
@@ -113,8 +114,13 @@ class ResultsStore:
         with self.ws.transaction() as conn:
             conn.execute("DELETE FROM run_metrics WHERE run_id = ?", (run_id,))
             conn.executemany(
-                'INSERT INTO run_metrics (run_id, metric_id, availability, reason, "values", extra) VALUES (?,?,?,?,?,?)',
-                [(run_id, m.metric_id, m.availability, m.reason, _dumps(m.values), _dumps(m.extra)) for m in metric_rows])
+                'INSERT INTO run_metrics (run_id, metric_id, availability, reason, "values", extra)'
+                " VALUES (?,?,?,?,?,?)",
+                [
+                    (run_id, m.metric_id, m.availability, m.reason, _dumps(m.values), _dumps(m.extra))
+                    for m in metric_rows
+                ],
+            )
             conn.execute(
                 f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
                 (*cols.values(), _dumps(run_card), utcnow(), run_id))
@@ -138,10 +144,12 @@ def entry_values(ws: Workspace, run_id: str, metric_id: str) -> dict[str, float 
     """``{entry_id: headline value}`` of one metric for a run."""
     cur = ws.conn.execute("SELECT entry_id, value FROM entry_metrics WHERE run_id = ? AND metric_id = ?",
                           (run_id, metric_id))
-    return {eid: v for eid, v in cur}
+    return dict(cur)
 
 
-def entry_values_bulk(ws: Workspace, run_id: str, metric_ids: Iterable[str] | None = None) -> dict[str, dict[str, float | None]]:
+def entry_values_bulk(
+    ws: Workspace, run_id: str, metric_ids: Iterable[str] | None = None
+) -> dict[str, dict[str, float | None]]:
     """``{metric_id: {entry_id: value}}`` for several (default: all) metrics of a run."""
     sql = "SELECT metric_id, entry_id, value FROM entry_metrics WHERE run_id = ?"
     params: list[Any] = [run_id]
@@ -179,11 +187,27 @@ def entry_scores(ws: Workspace, run_id: str, metric_id: str) -> dict[str, dict[s
     return {eid: json.loads(d) for eid, d in cur}
 
 
+def entry_scores_many(ws: Workspace, run_id: str, metric_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """``{metric_id: {entry_id: {"value", "values", "detail"}}}`` of several metrics of a run, read in
+    one query and decoded in one pass (tens of thousands of small JSON objects: one parse of their
+    concatenation instead of one call each)."""
+    ids = list(dict.fromkeys(metric_ids))
+    if not ids:
+        return {}
+    rows = ws.conn.execute(f"SELECT metric_id, entry_id, data FROM entry_metrics WHERE run_id = ? "
+                           f"AND metric_id IN ({','.join('?' * len(ids))})", (run_id, *ids)).fetchall()
+    decoded = json.loads("[" + ",".join(r[2] for r in rows) + "]") if rows else []
+    out: dict[str, dict[str, dict[str, Any]]] = {m: {} for m in ids}
+    for (mid, eid, _), d in zip(rows, decoded, strict=True):
+        out[mid][eid] = d
+    return out
+
+
 def entry_verdicts(ws: Workspace, run_id: str, metric_id: str) -> dict[str, str | None]:
     """``{entry_id: detail.verdict}`` of one metric (decoded in SQL; e.g. a linter's verdicts)."""
     cur = ws.conn.execute("SELECT entry_id, json_extract(data, '$.detail.verdict') FROM entry_metrics"
                           " WHERE run_id = ? AND metric_id = ?", (run_id, metric_id))
-    return {eid: v for eid, v in cur}
+    return dict(cur)
 
 
 def entry_value_fields(ws: Workspace, run_id: str, metric_id: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -197,7 +221,7 @@ def entry_value_fields(ws: Workspace, run_id: str, metric_id: str, keys: Sequenc
                           (*paths, run_id, metric_id))
     out: dict[str, dict[str, Any]] = {k: {} for k in keys}
     for row in cur:
-        for k, v in zip(keys, row[1:]):
+        for k, v in zip(keys, row[1:], strict=True):
             out[k][row[0]] = v
     return out
 
@@ -212,7 +236,8 @@ def metric_ids_with_values(ws: Workspace, run_ids: Sequence[str], *, like: str |
         sql = (f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND value IS NOT NULL"
                " ORDER BY metric_id")
         return [r[0] for r in ws.conn.execute(sql, list(run_ids))]
-    sql = f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND metric_id LIKE ? ORDER BY metric_id"
+    sql = (f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND metric_id LIKE ?"
+           " ORDER BY metric_id")
     return [r[0] for r in ws.conn.execute(sql, [*run_ids, like])]
 
 
@@ -249,6 +274,15 @@ def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[s
 
 def load_run_card_dict(ws: Workspace, run_id: str) -> dict[str, Any] | None:
     row = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return json.loads(row[0])
+
+
+def load_run_card_summary(ws: Workspace, run_id: str) -> dict[str, Any] | None:
+    """The stored run card without its per-entry ``results`` (cut in SQL: the summary of a large run
+    is a few kilobytes, its results megabytes)."""
+    row = ws.conn.execute("SELECT json_remove(run_card, '$.results') FROM runs WHERE run_id = ?", (run_id,)).fetchone()
     if row is None or row[0] is None:
         return None
     return json.loads(row[0])

@@ -27,8 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
+from mteval_gui.store._sqlite import sqlite_utils
 from mteval_gui.store.db import Workspace
 
 FIELDS = ("source", "reference", "output")
@@ -82,10 +81,10 @@ def enable_search(conn: sqlite3.Connection) -> None:
     if not has_trigram(conn):
         return  # SQLite older than 3.34: searches scan
     db = database_in_transaction(conn)
-    db["entries"].enable_fts(list(ENTRY_COLUMNS), fts_version="FTS5", tokenize=TOKENIZE)
-    db["outputs"].enable_fts(list(OUTPUT_COLUMNS), fts_version="FTS5", tokenize=TOKENIZE)
+    db.table("entries").enable_fts(list(ENTRY_COLUMNS), fts_version="FTS5", tokenize=TOKENIZE)
+    db.table("outputs").enable_fts(list(OUTPUT_COLUMNS), fts_version="FTS5", tokenize=TOKENIZE)
     # enable_fts fills the indexes with every row: what is there now is indexed
-    db["fts_indexed"].create({"kind": str, "id": str}, pk=("kind", "id"))
+    db.table("fts_indexed").create({"kind": str, "id": str}, pk=("kind", "id"))
     conn.execute("INSERT INTO fts_indexed (kind, id) SELECT 'corpus', corpus_id FROM corpora")
     conn.execute("INSERT INTO fts_indexed (kind, id) SELECT 'run', run_id FROM runs")
 
@@ -208,7 +207,9 @@ def search_entries(ws: Workspace, corpus_id: str, text: str, *, run_ids: Sequenc
     positions = search_positions(ws, corpus_id, text, run_ids=run_ids, fields=fields)
     if not positions:
         return []
-    ids = {r[0]: r[1] for r in ws.conn.execute("SELECT position, entry_id FROM entries WHERE corpus_id = ?", (corpus_id,))}
+    ids = {
+        r[0]: r[1] for r in ws.conn.execute("SELECT position, entry_id FROM entries WHERE corpus_id = ?", (corpus_id,))
+    }
     return [ids[p] for p in positions]
 
 
@@ -221,8 +222,10 @@ def _scan(conn: sqlite3.Connection, corpus_id: str, needle: str, entry_cols: lis
                 hits.add(row[0])
     for run_id in runs:
         for pos, predicted in conn.execute(
-                "SELECT e.position, o.predicted FROM outputs o JOIN entries e ON e.corpus_id = ? AND e.entry_id = o.entry_id"
-                " WHERE o.run_id = ?", (corpus_id, run_id)):
+            "SELECT e.position, o.predicted FROM outputs o"
+            " JOIN entries e ON e.corpus_id = ? AND e.entry_id = o.entry_id WHERE o.run_id = ?",
+            (corpus_id, run_id),
+        ):
             if predicted and needle in predicted.casefold():
                 hits.add(pos)
     return sorted(hits)

@@ -53,7 +53,7 @@ class Proportion:
     ci_upper: float | None
 
     @classmethod
-    def of(cls, successes: int, n: int, confidence: float = 0.95) -> "Proportion":
+    def of(cls, successes: int, n: int, confidence: float = 0.95) -> Proportion:
         lo, hi = wilson_interval(successes, n, confidence)
         return cls(successes, n, successes / n if n else None, lo, hi)
 
@@ -117,7 +117,7 @@ def linter_precision(answers: Iterable[LinterAnswer], confidence: float = 0.95) 
         if a.same_meaning is not None or a.natural is not None:
             by_pair[a.pair].append(a)
     per_class: dict[str, list[tuple[str, list[LinterAnswer]]]] = defaultdict(list)
-    for pair, items in by_pair.items():
+    for items in by_pair.values():
         verdict = pair_verdict(a.same_meaning for a in items)
         classes = sorted({c for a in items for c in a.classes}) or [UNCLASSIFIED]
         for cls in classes:

@@ -16,11 +16,15 @@ A coefficient is None (undefined) when one side is constant or fewer than 3 pair
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+
+# the values of one variable: a list of numbers or a 1-D array
+Values = Sequence[float] | np.ndarray
 
 Method = Literal["kendall", "spearman", "pearson"]
 MIN_PAIRS = 3
@@ -47,7 +51,7 @@ class CorrelationResult:
         }
 
 
-def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _pairs(x: Values, y: Values) -> tuple[np.ndarray, np.ndarray]:
     xa = np.asarray(x, dtype=float)
     ya = np.asarray(y, dtype=float)
     if xa.shape != ya.shape or xa.ndim != 1:
@@ -65,7 +69,7 @@ def rankdata(a: np.ndarray) -> np.ndarray:
     return average[inverse]
 
 
-def pearson_r(x: Sequence[float], y: Sequence[float]) -> float | None:
+def pearson_r(x: Values, y: Values) -> float | None:
     xa, ya = _pairs(x, y)
     return _pearson(xa, ya)
 
@@ -82,7 +86,7 @@ def _pearson(xa: np.ndarray, ya: np.ndarray) -> float | None:
     return float(np.clip((dx @ dy) / np.sqrt(sxx * syy), -1.0, 1.0))
 
 
-def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float | None:
+def spearman_rho(x: Values, y: Values) -> float | None:
     xa, ya = _pairs(x, y)
     if len(xa) < MIN_PAIRS:
         return None
@@ -111,7 +115,7 @@ def _tau_b_weighted(xa: np.ndarray, ya: np.ndarray, weights: np.ndarray) -> np.n
     return np.clip(tau, -1.0, 1.0)
 
 
-def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
+def kendall_tau_b(x: Values, y: Values) -> float | None:
     xa, ya = _pairs(x, y)
     if len(xa) < MIN_PAIRS:
         return None
@@ -128,14 +132,68 @@ def _percentile_ci(samples: np.ndarray, confidence: float) -> tuple[float | None
     return float(lo), float(hi)
 
 
+_COUNTS_SLOTS = 8
+_counts_cache: dict[tuple[int, int, int], np.ndarray] = {}
+_counts_lock = threading.Lock()
+
+
 def _resampling_counts(n: int, n_bootstrap: int, seed: int) -> np.ndarray:
+    """Multinomial resampling counts (B × n), seeded. The same (n, B, seed) gives the same matrix, so
+    it is drawn once and kept (a study correlates many metrics over the same items); read-only."""
+    key = (n, n_bootstrap, seed)
+    with _counts_lock:
+        hit = _counts_cache.get(key)
+    if hit is not None:
+        return hit
     rng = np.random.default_rng(seed)
-    return rng.multinomial(n, np.full(n, 1.0 / n), size=n_bootstrap).astype(float)
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=n_bootstrap).astype(float)
+    counts.setflags(write=False)
+    with _counts_lock:
+        if len(_counts_cache) >= _COUNTS_SLOTS:
+            _counts_cache.pop(next(iter(_counts_cache)))
+        _counts_cache[key] = counts
+    return counts
+
+
+def _counts_of(idx: np.ndarray, n: int) -> np.ndarray:
+    """Resampling counts (B × n) of resampled indices (B × n)."""
+    counts = np.zeros((idx.shape[0], n))
+    np.add.at(counts, (np.repeat(np.arange(idx.shape[0]), idx.shape[1]), idx.ravel()), 1.0)
+    return counts
+
+
+def _resampled_ranks(a: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each resample (row of ``counts``), the average rank every original item's copies get in the
+    resampled sample (what :func:`rankdata` gives them), and whether the resample is constant."""
+    _, group = np.unique(a, return_inverse=True)
+    order = np.argsort(group, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])
+    per_value = np.add.reduceat(counts[:, order], starts, axis=1)  # B × distinct values: copies of each value
+    below = np.cumsum(per_value, axis=1) - per_value
+    rank_of_value = below + (per_value + 1.0) / 2.0
+    constant = (per_value > 0).sum(axis=1) <= 1
+    return rank_of_value[:, group], constant
+
+
+def _weighted_pearson(rx: np.ndarray, ry: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Pearson r of each resample: item values ``rx``/``ry`` (B × n) counted ``counts`` times."""
+    total = counts.sum(axis=1)
+    mx = (counts * rx).sum(axis=1) / total
+    my = (counts * ry).sum(axis=1) / total
+    dx = rx - mx[:, None]
+    dy = ry - my[:, None]
+    sxx = (counts * dx * dx).sum(axis=1)
+    syy = (counts * dy * dy).sum(axis=1)
+    sxy = (counts * dx * dy).sum(axis=1)
+    ok = (sxx > 0) & (syy > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(ok, sxy / np.sqrt(np.where(ok, sxx * syy, 1.0)), np.nan)
+    return np.clip(r, -1.0, 1.0)
 
 
 def correlation_with_ci(
-    x: Sequence[float],
-    y: Sequence[float],
+    x: Values,
+    y: Values,
     method: Method = "kendall",
     *,
     n_bootstrap: int = 1000,
@@ -161,19 +219,24 @@ def correlation_with_ci(
         else:
             rng = np.random.default_rng(seed)
             idx = rng.integers(0, n, size=(n_bootstrap, n))
-            samples = np.full(n_bootstrap, np.nan)
-            for b in range(n_bootstrap):
-                xs, ys = xa[idx[b]], ya[idx[b]]
-                if method == "spearman":
-                    xs, ys = rankdata(xs), rankdata(ys)
-                r = _pearson(xs, ys)
-                if r is not None:
-                    samples[b] = r
+            if method == "spearman":  # every resample at once: the ranks of each item's copies, weighted
+                w = _counts_of(idx, n)
+                rx, const_x = _resampled_ranks(xa, w)
+                ry, const_y = _resampled_ranks(ya, w)
+                samples = np.where(const_x | const_y, np.nan, _weighted_pearson(rx, ry, w))
+            else:
+                samples = np.full(n_bootstrap, np.nan)
+                for b in range(n_bootstrap):
+                    r = _pearson(xa[idx[b]], ya[idx[b]])
+                    if r is not None:
+                        samples[b] = r
         lo, hi = _percentile_ci(samples, confidence)
     return CorrelationResult(method, value, lo, hi, n, n_bootstrap, confidence, seed)
 
 
-def system_means(metric: np.ndarray, human: np.ndarray, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def system_means(
+    metric: np.ndarray, human: np.ndarray, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-system means of metric and human values over items where both are present.
 
     ``metric`` and ``human`` are systems × items (NaN = absent). With ``weights`` (B × items)

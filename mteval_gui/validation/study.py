@@ -93,7 +93,9 @@ class Progress:
                 "target_items": self.target_items, "target_raters": self.target_raters, "target_met": self.target_met}
 
 
-def progress(ratings: Iterable[Rating], target_items: int = TARGET_ITEMS, target_raters: int = TARGET_RATERS) -> Progress:
+def progress(
+    ratings: Iterable[Rating], target_items: int = TARGET_ITEMS, target_raters: int = TARGET_RATERS
+) -> Progress:
     raters_per_item: dict[Item, set[str]] = defaultdict(set)
     raters: set[str] = set()
     for r in ratings:
@@ -105,7 +107,12 @@ def progress(ratings: Iterable[Rating], target_items: int = TARGET_ITEMS, target
 
 
 def agreement(
-    ratings: Sequence[Rating], aspect: str = "adequacy", level: str = "ordinal", *, n_bootstrap: int = 1000, seed: int = 12345
+    ratings: Sequence[Rating],
+    aspect: str = "adequacy",
+    level: str = "ordinal",
+    *,
+    n_bootstrap: int = 1000,
+    seed: int = 12345,
 ) -> AlphaResult:
     """Krippendorff's α of one aspect over the items (units) and raters."""
     per_item = ratings_by_item(ratings, aspect)
@@ -126,8 +133,11 @@ class MetricCorrelation:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "metric_id": self.metric_id, "kendall_tau_b": self.kendall.to_json(), "spearman_rho": self.spearman.to_json(),
-            "system_pearson": self.system_pearson.to_json(), "systems": list(self.systems),
+            "metric_id": self.metric_id,
+            "kendall_tau_b": self.kendall.to_json(),
+            "spearman_rho": self.spearman.to_json(),
+            "system_pearson": self.system_pearson.to_json(),
+            "systems": list(self.systems),
             "points": [list(p) for p in self.points],
         }
 
@@ -170,7 +180,7 @@ def correlate_metric(
     e_index = {e: k for k, e in enumerate(entries)}
     m = np.full((len(runs), len(entries)), np.nan)
     h = np.full((len(runs), len(entries)), np.nan)
-    for (run, entry), xv, yv in zip(items, x, y):
+    for (run, entry), xv, yv in zip(items, x, y, strict=True):
         m[r_index[run], e_index[entry]] = xv
         h[r_index[run], e_index[entry]] = yv
     system = system_pearson_with_ci(m, h, n_bootstrap=n_bootstrap, seed=seed)
@@ -180,7 +190,7 @@ def correlate_metric(
         present = np.isfinite(m[row]) & np.isfinite(h[row])
         systems.append({"run_id": run, "metric_mean": float(m[row][present].mean()),
                         "human_mean": float(h[row][present].mean()), "items": int(present.sum())})
-    points = [(run, entry, float(xv), float(yv)) for (run, entry), xv, yv in zip(items, x, y)]
+    points = [(run, entry, float(xv), float(yv)) for (run, entry), xv, yv in zip(items, x, y, strict=True)]
     return MetricCorrelation(metric_id, kendall, spearman, system, systems, points)
 
 
@@ -202,7 +212,10 @@ def run_study(
     skip = dict(excluded or {})
     human = human_means(ratings, aspect)
     agree = {a: agreement(ratings, a, n_bootstrap=n_bootstrap, seed=seed) for a in ("adequacy", "fluency")}
-    rows = [correlate_metric(mid, vals, human, n_bootstrap=n_bootstrap, seed=seed)
-            for mid, vals in sorted(metric_values.items()) if mid not in skip]
+    rows = [
+        correlate_metric(mid, vals, human, n_bootstrap=n_bootstrap, seed=seed)
+        for mid, vals in sorted(metric_values.items())
+        if mid not in skip
+    ]
     left_out = {mid: why for mid, why in skip.items() if mid in metric_values}
     return StudyResult(aspect, agree, rows, progress(ratings), n_bootstrap, seed, left_out)

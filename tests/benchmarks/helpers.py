@@ -18,7 +18,12 @@ SMALL_SUITE: dict[str, list[dict[str, Any]]] = {
         {"id": "lc2", "prompt": "Ame kae lolo wu?", "eval_method": "exact_match", "expected": "Kofi"},
     ],
     "reasoning": [
-        {"id": "rs1", "prompt": "Aʋa nye xɔ abe alesi afɔ nye ... ene.", "eval_method": "keywords", "expected_keywords": ["ame"]},
+        {
+            "id": "rs1",
+            "prompt": "Aʋa nye xɔ abe alesi afɔ nye ... ene.",
+            "eval_method": "keywords",
+            "expected_keywords": ["ame"],
+        },
         {"id": "rs2", "prompt": "Afikae lã le?", "eval_method": "keywords", "expected_keywords": ["agble", "aƒe"]},
     ],
     "translation": [

@@ -52,7 +52,9 @@ def test_json_list_object_and_mapping_shapes_give_the_same_scores(tmp_path, suit
     as_obj = tmp_path / "c.json"
     as_obj.write_text(json.dumps({"model": "m", "responses": SMALL_RESPONSES}, ensure_ascii=False), encoding="utf-8")
     as_map = tmp_path / "d.json"
-    as_map.write_text(json.dumps({r["test_id"]: r["response"] for r in SMALL_RESPONSES}, ensure_ascii=False), encoding="utf-8")
+    as_map.write_text(
+        json.dumps({r["test_id"]: r["response"] for r in SMALL_RESPONSES}, ensure_ascii=False), encoding="utf-8"
+    )
     jsonl_in_json = tmp_path / "e.json"
     jsonl_in_json.write_text("".join(json.dumps(r) + "\n" for r in SMALL_RESPONSES), encoding="utf-8")
     for p in (as_list, as_obj, as_map, jsonl_in_json):

@@ -205,7 +205,12 @@ def test_markdown_elements():
     table = "| Ŋkɔ | Ƒe |\n|---|---|\n| Kofi | 25 |"
     found = markdown_found(table)
     assert found == {"table": True, "header": False, "list": False, "bold": False}
-    assert markdown_found("## Akpe\n\n1. Kofi\n2. Ama\n\n**vevi**") == {"table": False, "header": True, "list": True, "bold": True}
+    assert markdown_found("## Akpe\n\n1. Kofi\n2. Ama\n\n**vevi**") == {
+        "table": False,
+        "header": True,
+        "list": True,
+        "bold": True,
+    }
     assert markdown_found("- Kofi\n- Ama")["list"] is True
     assert markdown_found("2) Ama")["list"] is True
     assert markdown_found("a | b") == {"table": False, "header": False, "list": False, "bold": False}

@@ -98,7 +98,9 @@ def test_nfd_response_scores_like_nfc(tmp_path):
     assert a.result("e").score == 1.0
     assert a.result("q").explanation == b.result("q").explanation
     # the scorer itself normalises, also when given NFD text directly
-    c = score_suite(suite, Responses(records={"q": ResponseRecord(test_id="q", response=unicodedata.normalize("NFD", text))}))
+    c = score_suite(
+        suite, Responses(records={"q": ResponseRecord(test_id="q", response=unicodedata.normalize("NFD", text))})
+    )
     assert c.result("q").score == a.result("q").score
 
 

@@ -40,7 +40,7 @@ class FakeHub:
     def endpoint(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
-    def __enter__(self) -> "FakeHub":
+    def __enter__(self) -> FakeHub:
         self.thread.start()
         return self
 

@@ -63,8 +63,16 @@ def test_score_real_suite_with_empty_responses(shared_data, tmp_path, capsys):
     out = capsys.readouterr().out
     assert rc == 0
     assert "ÈwéScore: — / 100  (no category has a response)" in out
-    for tid in ("rs_logic_02", "rs_logic_04", "rs_logic_05", "rs_logic_07", "rs_logic_10", "rs_logic_11", "rs_logic_12"):
-        assert f"  error: reasoning.json:" in out and f": {tid}: exact_match test has no 'expected'" in out
+    for tid in (
+        "rs_logic_02",
+        "rs_logic_04",
+        "rs_logic_05",
+        "rs_logic_07",
+        "rs_logic_10",
+        "rs_logic_11",
+        "rs_logic_12",
+    ):
+        assert "  error: reasoning.json:" in out and f": {tid}: exact_match test has no 'expected'" in out
     assert "Suite defects (7 errors, 5 warnings, 40 notes):" in out  # 4 criteria that need a reader, 1 keyword
 
 

@@ -63,7 +63,9 @@ def test_list_without_downloads(capsys):
     assert main(["models", "list"]) == 0
     out = capsys.readouterr().out
     assert "  Unbabel/wmt22-comet-da\n    not downloaded: run `mteval models download Unbabel/wmt22-comet-da`\n" in out
-    assert "  masakhane/africomet-mtl\n    not downloaded: run `mteval models download masakhane/africomet-mtl`\n" in out
+    assert (
+        "  masakhane/africomet-mtl\n    not downloaded: run `mteval models download masakhane/africomet-mtl`\n" in out
+    )
     blocks = dict(re.findall(r"^  (\S+)\n((?:    .*\n)+)", out, flags=re.M))
     africomet, wmt22 = blocks["masakhane/africomet-mtl"], blocks["Unbabel/wmt22-comet-da"]
     covered = re.search(r"chosen by the cards of: ([a-z, ]+) \(covered\)", africomet).group(1).split(", ")
@@ -73,6 +75,7 @@ def test_list_without_downloads(capsys):
     assert "Embedding model (semantic fallback)" in out
 
 
+@pytest.mark.slow
 def test_download_fetches_model_and_encoder_tokenizer_then_scores_offline(hub_repos, hf_cache, capsys, tmp_path):
     from tests.cli.fake_hub import FakeHub
 
@@ -107,7 +110,8 @@ def test_download_fetches_model_and_encoder_tokenizer_then_scores_offline(hub_re
         from mteval_gui.scoring.plugins import EntryInput, ScoringContext
         ctx = ScoringContext("eng", "xxx", options={"comet_model": "test-org/tiny-comet"})
         m = CometMetric(); m.prepare(ctx)
-        items = [EntryInput(0, Entry(id="0", source="the cat", reference="the cat"), Output(id="0", predicted="the dog")),
+        items = [EntryInput(0, Entry(id="0", source="the cat", reference="the cat"),
+                            Output(id="0", predicted="the dog")),
                  EntryInput(1, Entry(id="1", source="the cat", reference="the cat"), Output(id="1", predicted=""))]
         scores = m.score_entries(items)
         corpus = m.aggregate(scores, ctx)
@@ -140,7 +144,9 @@ def test_download_refuses_local_paths(tmp_path, capsys):
     assert f"{tmp_path} is a local path: it is used as it is, nothing to download" in capsys.readouterr().err
 
 
-def _cli(args: list[str], cache: Path, cwd: Path, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def _cli(
+    args: list[str], cache: Path, cwd: Path, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """``mteval`` in a fresh interpreter: nothing imported beforehand (import order cannot hide a crash)."""
     env = {**os.environ, "HF_HUB_CACHE": str(cache), "PYTHONPATH": str(REPO), **(extra_env or {})}
     env.pop("HF_HUB_OFFLINE", None)
@@ -148,6 +154,7 @@ def _cli(args: list[str], cache: Path, cwd: Path, extra_env: dict[str, str] | No
                           cwd=cwd, timeout=300)
 
 
+@pytest.mark.slow
 def test_download_in_a_fresh_process_works(hub_repos, tmp_path):
     from tests.cli.fake_hub import FakeHub
 
@@ -171,7 +178,9 @@ def test_download_without_a_network_is_one_line(tmp_path):
     assert "Traceback" not in proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith(f"mteval: error: cannot reach http://127.0.0.1:{port} to download Unbabel/wmt22-comet-da")
+    assert lines[0].startswith(
+        f"mteval: error: cannot reach http://127.0.0.1:{port} to download Unbabel/wmt22-comet-da"
+    )
     assert lines[0].endswith("run `mteval models add FOLDER`")
 
 
@@ -224,11 +233,17 @@ def test_a_model_folder_copied_by_hand_is_added_and_found_offline(hub_repos, tmp
     shutil.copytree(hub_repos["test-org/tiny-comet"], src)
     assert main(["models", "add", str(src), "--name", "my-org/tiny"]) == 1  # its encoder is not on this machine
     assert "--encoder FOLDER" in capsys.readouterr().err
-    assert main(["models", "add", str(src), "--name", "my-org/tiny", "--encoder", str(hub_repos["test-org/tiny-xlmr"])]) == 0
+    assert (
+        main(["models", "add", str(src), "--name", "my-org/tiny", "--encoder", str(hub_repos["test-org/tiny-xlmr"])])
+        == 0
+    )
     assert "COMET model 'my-org/tiny' added" in capsys.readouterr().out
     located = locate_comet_model("my-org/tiny")
     assert located.checkpoint.is_file() and located.hparams.is_file()
     assert main(["models", "list"]) == 0
     assert "  my-org/tiny\n    added by hand (" in capsys.readouterr().out
-    assert main(["models", "add", str(src), "--name", "my-org/tiny", "--encoder", str(hub_repos["test-org/tiny-xlmr"])]) == 1
+    assert (
+        main(["models", "add", str(src), "--name", "my-org/tiny", "--encoder", str(hub_repos["test-org/tiny-xlmr"])])
+        == 1
+    )
     assert "already added" in capsys.readouterr().err

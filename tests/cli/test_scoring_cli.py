@@ -17,9 +17,21 @@ from tests.conftest import SHARED_DATA
 
 def _write_toy(tmp: Path) -> tuple[Path, list[Path]]:
     corpus = tmp / "toy.jsonl"
-    corpus.write_text("\n".join(json.dumps({
-        "id": f"e{i}", "source": f"The cat number {i} sits on the mat", "reference": f"Le chat numéro {i} est sur le tapis",
-        "difficulty": 1 + i % 2}) for i in range(36)) + "\n", encoding="utf-8")
+    corpus.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "id": f"e{i}",
+                    "source": f"The cat number {i} sits on the mat",
+                    "reference": f"Le chat numéro {i} est sur le tapis",
+                    "difficulty": 1 + i % 2,
+                }
+            )
+            for i in range(36)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     runs = []
     for k, name in enumerate(("good", "poor")):
         p = tmp / f"{name}.jsonl"
@@ -85,7 +97,7 @@ def test_compare_prints_table_with_cis_and_p_values(toy_ws, capsys):
     out = capsys.readouterr().out
     assert "baseline: poor" in out and "approximate randomisation, 200 trials" in out
     assert "chrf_plus_plus" in out and "exact_match_rate" in out and "composite" in out
-    line = next(l for l in out.splitlines() if l.strip().startswith("good") and "[" in l)
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("good") and "[" in ln)
     assert "0.0050" in line  # p = 1/201: every shuffle is smaller than the observed difference
     assert main(["--db", db, "compare", "good", "--baseline", "poor", "--trials", "200", "--json",
                  "--test", "bootstrap"]) == 0
@@ -148,6 +160,7 @@ def test_evaluate_eng_sme_report(tmp_path, capsys):
     assert validate_run_card(card) == []
 
 
+@pytest.mark.slow
 @pytest.mark.shared_data
 def test_compare_fr_ewe_systems_against_mt5(tmp_path, capsys):
     mafand = SHARED_DATA / "ewe" / "mafand-fr-ewe"
@@ -241,7 +254,9 @@ def test_score_prints_why_a_requested_metric_did_not_run(toy_ws, capsys, monkeyp
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_comet)
-    assert main(["--db", str(toy_ws), "score", "good", "--metrics", "core.exact", "core.comet", "--bootstrap", "20"]) == 0
+    assert (
+        main(["--db", str(toy_ws), "score", "good", "--metrics", "core.exact", "core.comet", "--bootstrap", "20"]) == 0
+    )
     out = capsys.readouterr().out
     assert "  core.comet: unavailable — COMET needs the optional extra: pip install 'mteval-gui[comet]'" in out
 

@@ -123,6 +123,15 @@ def test_a_changed_input_makes_the_run_stale(toy, tmp_path, capsys):
     assert main(["--db", toy, "score", "--all", *FAST, "--gloss-file", f"fra={gloss}"]) == 0
     capsys.readouterr()
     gloss.write_text("chat\tcat\nchien\tdog\n", encoding="utf-8")
+    assert main(["--db", toy, "list", "runs"]) == 0
+    listed = capsys.readouterr().out
+    assert f"good: input changed: gloss file {gloss.resolve()} changed content\n" in listed
+    assert [line.split()[-1] for line in listed.splitlines()[2:4]] == ["stale", "stale"]
+    assert main(["--db", toy, "list", "runs", "--json"]) == 0
+    rows = {r["run_id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["good"]["freshness"] == "stale" and rows["good"]["status_display"] == "stale"
+    assert rows["good"]["stale_reasons"] == [f"gloss file {gloss.resolve()} changed content"]
+    assert rows["good"]["settings_changes"] == [f"gloss files (fra): {gloss.resolve()} → none"]
     assert main(["--db", toy, "score", "--all"]) == 0
     out = capsys.readouterr().out
     assert (f"good: scoring it again with its stored configuration (inputs changed since: gloss file "
@@ -131,6 +140,9 @@ def test_a_changed_input_makes_the_run_stale(toy, tmp_path, capsys):
     assert _card(toy, "good")["scoring"]["metrics"] == ["core.exact", "core.chrf"]
     assert main(["--db", toy, "score", "--all"]) == 0
     assert capsys.readouterr().out.count(": up to date (same configuration and inputs)") == 2
+    assert main(["--db", toy, "list", "runs", "--json"]) == 0
+    rows = {r["run_id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["good"]["freshness"] == "current" and rows["good"]["stale_reasons"] == []
 
 
 def test_a_new_metric_version_makes_the_run_stale(toy, monkeypatch, capsys):

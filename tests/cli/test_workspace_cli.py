@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from mteval_gui.app.settings import load_settings
 from mteval_gui.cli import main
 from mteval_gui.store import Workspace, repo
-from mteval_gui.app.settings import load_settings
 
 CORPUS = [
     {"id": "a", "source": "he/she sleeps", "reference": "nipâw", "difficulty": 1},
@@ -83,11 +83,22 @@ def test_import_list_show_export(tmp_path, files, capsys):
     out_jsonl = tmp_path / "corpus.jsonl"
     assert run_cli(db, "export", "entries", "sleep", "-o", out_jsonl) == 0
     exported = [json.loads(line) for line in out_jsonl.read_text(encoding="utf-8").splitlines()]
-    assert exported[1] == {"id": "b", "source": "I sleep", "reference": "ninipân", "variants": ["ninipān"], "difficulty": 2}
+    assert exported[1] == {
+        "id": "b",
+        "source": "I sleep",
+        "reference": "ninipân",
+        "variants": ["ninipān"],
+        "difficulty": 2,
+    }
     # an exported corpus table imports again to the same content
     out_corpus_csv = tmp_path / "corpus.csv"
     assert run_cli(db, "export", "entries", "sleep", "-o", out_corpus_csv) == 0
-    assert run_cli(db, "import", "corpus", out_corpus_csv, "--id", "sleep2", "--source-lang", "eng", "--target-lang", "crk") == 0
+    assert (
+        run_cli(
+            db, "import", "corpus", out_corpus_csv, "--id", "sleep2", "--source-lang", "eng", "--target-lang", "crk"
+        )
+        == 0
+    )
     ws = Workspace(db)
     assert repo.get_corpus(ws, "sleep2").entries == repo.get_corpus(ws, "sleep").entries
     ws.close()
@@ -130,7 +141,9 @@ def test_malformed_inputs_exit_non_zero_and_change_nothing(tmp_path, files, caps
 def test_cards_validate_reports_broken_cards(tmp_path, monkeypatch, capsys):
     assert main(["cards", "validate"]) == 0
     assert "cards valid" in capsys.readouterr().out
-    (tmp_path / "xyz.json").write_text('{"code": "xyz", "name": "X", "scripts": ["latin"], "hasCse": true}', encoding="utf-8")
+    (tmp_path / "xyz.json").write_text(
+        '{"code": "xyz", "name": "X", "scripts": ["latin"], "hasCse": true}', encoding="utf-8"
+    )
     (tmp_path / "abc.json").write_text('{"code": "abc", "name": "A"', encoding="utf-8")
     (tmp_path / "eng.json").write_text('{"code": "eng", "name": "English"}', encoding="utf-8")
     monkeypatch.setenv("MTEVAL_CARDS_DIR", str(tmp_path))
@@ -179,8 +192,10 @@ def test_settings_commands(tmp_path, capsys):
     listed = capsys.readouterr().out.splitlines()
     assert 'comet_model = "masakhane/africomet-mtl"' in listed
     assert "analyzer_dir = null   (default)" in listed
-    assert "    COMET model [str | None]: Hugging Face id or local checkpoint (empty: the language card's choice, else " \
-           "wmt22-comet-da)." in listed
+    assert (
+        "    COMET model [str | None]: Hugging Face id or local checkpoint (empty: the language card's choice, else "
+        "wmt22-comet-da)." in listed
+    )
     assert run_cli(db, "settings", "unset", "comet_model") == 0
     capsys.readouterr()
     assert run_cli(db, "settings", "get", "comet_model") == 0

@@ -40,7 +40,8 @@ def build_tiny_hfstol(path: Path, lexicon: dict[str, list[str]] | None = None) -
             head, tail = a[:lemma_end], a[lemma_end:]
             # input symbols: the surface; output: analysis with two flag diacritics around the tags
             parts.append(
-                f'[ "@U.order.indep@" {{{_escape(surface)}}}:{{{_escape(head)}}} "@U.order.indep@" 0:{{{_escape(tail)}}} "@D.joiner.NULL@" ]'
+                f'[ "@U.order.indep@" {{{_escape(surface)}}}:{{{_escape(head)}}} '
+                f'"@U.order.indep@" 0:{{{_escape(tail)}}} "@D.joiner.NULL@" ]'
             )
     t = hfst.regex(" | ".join(parts))
     t.convert(hfst.ImplementationType.HFST_OLW_TYPE)
@@ -114,3 +115,28 @@ def install_crk(shared_data: Path, base: Path) -> dict[str, Path]:
         res = install_analyzer("crk", src / name, card=card, kind=kind, base=base)
         out[kind] = res.files[0].path
     return out
+
+
+def truncated_copy(src: Path, dest: Path, size: int) -> Path:
+    """The first ``size`` bytes of an analyzer (a download cut short)."""
+    dest.write_bytes(src.read_bytes()[:size])
+    return dest
+
+
+def corrupt_first_transitions(src: Path, dest: Path) -> Path:
+    """A copy whose initial state's transitions point far beyond the tables (same size; hfst: SIGSEGV)."""
+    import struct
+
+    from mteval_gui.fst.olformat import read_layout
+
+    layout = read_layout(src)
+    data = bytearray(src.read_bytes())
+    start = layout.transducer_bytes - layout.index_table_size * 6 - layout.target_table_size * (
+        12 if layout.weighted else 8)
+    for i in range(1, layout.input_symbol_count + 1):
+        pos = start + i * 6
+        (sym,) = struct.unpack_from("<H", data, pos)
+        if sym != 0xFFFF:
+            struct.pack_into("<I", data, pos + 2, 0xFFFFFF00)
+    dest.write_bytes(bytes(data))
+    return dest

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from mteval_gui.fst import Analyzer
 from mteval_gui.store.fst_cache import WorkspaceFstCache, clear_fst_cache
 from tests.fst._support import build_tiny_hfstol

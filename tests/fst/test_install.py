@@ -192,7 +192,9 @@ def test_cli_install_and_list(tiny, tmp_path, monkeypatch, capsys):
     assert main(["analyzers", "list"]) == 0
     out = capsys.readouterr().out
     assert f"descriptive  {base / 'tst' / 'tiny-analyzer.hfstol'}  sha256 {_sha(tiny)} (no pin)" in out
-    assert "crk (Plains Cree)" in out and "not installed (card expects crk-strict-analyzer-for-dictionary.hfstol)" in out
+    assert (
+        "crk (Plains Cree)" in out and "not installed (card expects crk-strict-analyzer-for-dictionary.hfstol)" in out
+    )
 
 
 @pytest.mark.shared_data

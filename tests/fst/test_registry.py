@@ -18,7 +18,9 @@ def tiny(tmp_path_factory) -> Path:
     return build_tiny_hfstol(tmp_path_factory.mktemp("src") / "tiny.hfstol")
 
 
-CARD = LanguageCard(code="tst", name="Test", analyzers=AnalyzerDecl(strict="declared.hfstol", descriptive="desc.hfstol"))
+CARD = LanguageCard(
+    code="tst", name="Test", analyzers=AnalyzerDecl(strict="declared.hfstol", descriptive="desc.hfstol")
+)
 
 
 def test_lookup_order_explicit_manifest_declared(tiny, tmp_path, monkeypatch):
@@ -48,7 +50,10 @@ def test_shared_analyzer_is_loaded_once_per_job(tiny, tmp_path, monkeypatch):
     assert shared_analyzer(ctx) is a
     with pytest.raises(AnalyzerNotFound) as err:
         shared_analyzer(ctx, "descriptive")
-    assert str(err.value) == "no descriptive analyzer for tst: run `mteval analyzers install tst PATH_OR_URL --kind descriptive`"
+    assert (
+        str(err.value)
+        == "no descriptive analyzer for tst: run `mteval analyzers install tst PATH_OR_URL --kind descriptive`"
+    )
     assert ctx.shared["fst.descriptive"] is err.value  # the failure is remembered
     assert optional_shared_analyzer(ctx, "descriptive") is None
 

@@ -117,8 +117,10 @@ def _dup(s: Slots, key: str, value: str) -> str:
 
 
 def corpus_json(s: Slots) -> str:
-    return ('[\n {"id": %s, "source": %s, "reference": "tânisi", "metadata": {"x": %s}%s},\n'
-            ' {"id": "2", "source": "Good day", "reference": "ê-miywâk"}\n]\n') % (s.id, s.text, s.extra, _dup(s, "source", '"y"'))
+    return (
+        '[\n {"id": %s, "source": %s, "reference": "tânisi", "metadata": {"x": %s}%s},\n'
+        ' {"id": "2", "source": "Good day", "reference": "ê-miywâk"}\n]\n'
+    ) % (s.id, s.text, s.extra, _dup(s, "source", '"y"'))
 
 
 def corpus_jsonl(s: Slots) -> str:
@@ -182,43 +184,126 @@ BYTE_SKIPS = {"responses-jsonl": frozenset({"empty", "bom-only"}), "responses-js
 
 # defects of one format only: the 64-bit range of the fields stored as integers, language codes
 EXTRA_JSON: dict[str, tuple[str, str, str]] = {
-    "corpus-difficulty-beyond-int64": ("corpus", ".json", '[{"id": "1", "source": "x", "difficulty": 9223372036854775808}]'),
-    "corpus-target-is-a-path": ("corpus", ".json", json.dumps({
-        "corpus_id": "evil", "language_pair": {"source": "eng", "target": "../../evil/zzq"},
-        "entries": [{"id": "1", "source": "x"}]})),
-    "corpus-pair-string-path": ("corpus", ".jsonl", json.dumps({"corpus": {"language_pair": "eng-../zzq"}})
-                                + '\n{"id": "1", "source": "x"}\n'),
-    "corpus-language-not-a-string": ("corpus", ".json", json.dumps({
-        "language_pair": {"source": "eng", "target": ["crk"]}, "entries": [{"id": "1", "source": "x"}]})),
-    "corpus-duplicate-root-key": ("corpus", ".json",
-                                  '{"corpus_id": "a", "entries": [{"id": "1", "source": "x"}], "corpus_id": "b"}'),
+    "corpus-difficulty-beyond-int64": (
+        "corpus",
+        ".json",
+        '[{"id": "1", "source": "x", "difficulty": 9223372036854775808}]',
+    ),
+    "corpus-target-is-a-path": (
+        "corpus",
+        ".json",
+        json.dumps(
+            {
+                "corpus_id": "evil",
+                "language_pair": {"source": "eng", "target": "../../evil/zzq"},
+                "entries": [{"id": "1", "source": "x"}],
+            }
+        ),
+    ),
+    "corpus-pair-string-path": (
+        "corpus",
+        ".jsonl",
+        json.dumps({"corpus": {"language_pair": "eng-../zzq"}}) + '\n{"id": "1", "source": "x"}\n',
+    ),
+    "corpus-language-not-a-string": (
+        "corpus",
+        ".json",
+        json.dumps({"language_pair": {"source": "eng", "target": ["crk"]}, "entries": [{"id": "1", "source": "x"}]}),
+    ),
+    "corpus-duplicate-root-key": (
+        "corpus",
+        ".json",
+        '{"corpus_id": "a", "entries": [{"id": "1", "source": "x"}], "corpus_id": "b"}',
+    ),
     "corpus-id-with-tab": ("corpus", ".json", '[{"id": "a\\tb", "source": "x"}]'),
-    "report-target-code-path": ("corpus", ".json", json.dumps({
-        "run_id": "r", "config": {"source_lang": "English", "target_lang_code": "../../x"}, "overall": {},
-        "entries": [{"id": "1", "source": "x", "expected": "y", "predicted": "y"}]})),
-    "report-nan-in-overall": ("run", ".json",
-                              '{"run_id": "r", "config": {"corpus_path": "hc.json"}, "overall": {"chrf": NaN},'
-                              ' "entries": [{"id": "1", "source": "x", "expected": "y", "predicted": "y"}]}'),
-    "report-duplicate-predicted": ("run", ".json",
-                                   '{"run_id": "r", "config": {"corpus_path": "hc.json"}, "overall": {},'
-                                   ' "entries": [{"id": "1", "source": "x", "predicted": "y", "predicted": "z"}]}'),
-    "run-usage-beyond-int64": ("run", ".jsonl", '{"id": "1", "predicted": "x", "usage": {"prompt_tokens": 9223372036854775808}}\n'),
+    "report-target-code-path": (
+        "corpus",
+        ".json",
+        json.dumps(
+            {
+                "run_id": "r",
+                "config": {"source_lang": "English", "target_lang_code": "../../x"},
+                "overall": {},
+                "entries": [{"id": "1", "source": "x", "expected": "y", "predicted": "y"}],
+            }
+        ),
+    ),
+    "report-nan-in-overall": (
+        "run",
+        ".json",
+        '{"run_id": "r", "config": {"corpus_path": "hc.json"}, "overall": {"chrf": NaN},'
+        ' "entries": [{"id": "1", "source": "x", "expected": "y", "predicted": "y"}]}',
+    ),
+    "report-duplicate-predicted": (
+        "run",
+        ".json",
+        '{"run_id": "r", "config": {"corpus_path": "hc.json"}, "overall": {},'
+        ' "entries": [{"id": "1", "source": "x", "predicted": "y", "predicted": "z"}]}',
+    ),
+    "run-usage-beyond-int64": (
+        "run",
+        ".jsonl",
+        '{"id": "1", "predicted": "x", "usage": {"prompt_tokens": 9223372036854775808}}\n',
+    ),
     "run-latency-huge-integer": ("run", ".jsonl", '{"id": "1", "predicted": "x", "latency_s": ' + "9" * 40 + "}\n"),
-    "run-run-id-5000-characters": ("run", ".jsonl", json.dumps({"run": {"run_id": "r" * 5000}}) + '\n{"id": "1", "predicted": "x"}\n'),
+    "run-run-id-5000-characters": (
+        "run",
+        ".jsonl",
+        json.dumps({"run": {"run_id": "r" * 5000}}) + '\n{"id": "1", "predicted": "x"}\n',
+    ),
     "run-unknown-id": ("run", ".jsonl", '{"id": "nope", "predicted": "x"}\n'),
-    "judgments-version-beyond-int64": ("judgments", ".json", json.dumps({"reviewers": [], "judgments": [
-        {"judgment_id": 1, "reviewer_id": REVIEWER_ID, "run_id": RUN_ID, "entry_id": "1", "adequacy": 3,
-         "version": 2**63}]})),
-    "judgments-id-beyond-int64": ("judgments", ".json", json.dumps({"reviewers": [], "judgments": [
-        {"judgment_id": 2**64, "reviewer_id": REVIEWER_ID, "run_id": RUN_ID, "entry_id": "1", "adequacy": 3}]})),
-    "judgments-nan-payload": ("judgments", ".json", '{"reviewers": [], "judgments": [{"reviewer_id": "ana", "run_id": "base",'
-                              ' "entry_id": "1", "task": "C", "payload": {"word": "w", "score": NaN}}]}'),
-    "judgments-reviewer-language-path": ("judgments", ".json", json.dumps({"reviewers": [
-        {"reviewer_id": "new", "name": "N", "languages": ["../../etc"]}], "judgments": []})),
-    "judgments-reviewer-id-5000": ("judgments", ".json", json.dumps({"reviewers": [
-        {"reviewer_id": "r" * 5000, "name": "N"}], "judgments": []})),
-    "judgments-adequacy-as-float-nan-text": ("judgments", ".json", '[{"reviewer_id": "ana", "run_id": "base", "entry_id": "1",'
-                                             ' "adequacy": 1e999}]'),
+    "judgments-version-beyond-int64": (
+        "judgments",
+        ".json",
+        json.dumps(
+            {
+                "reviewers": [],
+                "judgments": [
+                    {
+                        "judgment_id": 1,
+                        "reviewer_id": REVIEWER_ID,
+                        "run_id": RUN_ID,
+                        "entry_id": "1",
+                        "adequacy": 3,
+                        "version": 2**63,
+                    }
+                ],
+            }
+        ),
+    ),
+    "judgments-id-beyond-int64": (
+        "judgments",
+        ".json",
+        json.dumps(
+            {
+                "reviewers": [],
+                "judgments": [
+                    {"judgment_id": 2**64, "reviewer_id": REVIEWER_ID, "run_id": RUN_ID, "entry_id": "1", "adequacy": 3}
+                ],
+            }
+        ),
+    ),
+    "judgments-nan-payload": (
+        "judgments",
+        ".json",
+        '{"reviewers": [], "judgments": [{"reviewer_id": "ana", "run_id": "base",'
+        ' "entry_id": "1", "task": "C", "payload": {"word": "w", "score": NaN}}]}',
+    ),
+    "judgments-reviewer-language-path": (
+        "judgments",
+        ".json",
+        json.dumps({"reviewers": [{"reviewer_id": "new", "name": "N", "languages": ["../../etc"]}], "judgments": []}),
+    ),
+    "judgments-reviewer-id-5000": (
+        "judgments",
+        ".json",
+        json.dumps({"reviewers": [{"reviewer_id": "r" * 5000, "name": "N"}], "judgments": []}),
+    ),
+    "judgments-adequacy-as-float-nan-text": (
+        "judgments",
+        ".json",
+        '[{"reviewer_id": "ana", "run_id": "base", "entry_id": "1", "adequacy": 1e999}]',
+    ),
     "responses-test-id-5000": ("responses", ".json", json.dumps([{"test_id": "t" * 5000, "response": "x"}])),
     "glossary-duplicate-term": ("glossary", ".json", '{"hello": ["a"], "hello": ["b"]}'),
 }
@@ -238,13 +323,19 @@ TABLE_DEFECTS: dict[str, Callable[[str], bytes]] = {
     "extra-column": lambda sep: _table(sep, [HEADER, ["1", "Hello", "tânisi", "{}", "surplus"]]).encode(),
     "raw-nul": lambda sep: _table(sep, [HEADER, ["1", "He\x00llo", "tânisi", "{}"]]).encode(),
     "invalid-utf8": lambda sep: _table(sep, [HEADER, GOOD_ROWS[0]]).encode().replace(b"Hello", b"He\xffllo"),
-    "utf8-encoded-surrogate": lambda sep: _table(sep, [HEADER, GOOD_ROWS[0]]).encode().replace(b"Hello", b"\xed\xb0\x80"),
+    "utf8-encoded-surrogate": lambda sep: (
+        _table(sep, [HEADER, GOOD_ROWS[0]]).encode().replace(b"Hello", b"\xed\xb0\x80")
+    ),
     "cell-nan": lambda sep: _table(sep, [HEADER, ["1", "Hello", "tânisi", '{"v": NaN}']]).encode(),
     "cell-infinity": lambda sep: _table(sep, [HEADER, ["1", "Hello", "tânisi", '{"v": -Infinity}']]).encode(),
     "cell-duplicate-key": lambda sep: _table(sep, [HEADER, ["1", "Hello", "tânisi", '{"k": 1, "k": 2}']]).encode(),
     "cell-lone-surrogate": lambda sep: _table(sep, [HEADER, ["1", "Hello", "tânisi", '{"k": "\\ud800"}']]).encode(),
-    "cell-deep": lambda sep: _table(sep, [HEADER, ["1", "Hello", "tânisi", '{"k": ' + _deep_array(100_000) + "}"]]).encode(),
-    "cell-digits-5000": lambda sep: _table(sep, [HEADER, ["1", "Hello", "tânisi", '{"k": ' + "1" * 5000 + "}"]]).encode(),
+    "cell-deep": lambda sep: _table(
+        sep, [HEADER, ["1", "Hello", "tânisi", '{"k": ' + _deep_array(100_000) + "}"]]
+    ).encode(),
+    "cell-digits-5000": lambda sep: _table(
+        sep, [HEADER, ["1", "Hello", "tânisi", '{"k": ' + "1" * 5000 + "}"]]
+    ).encode(),
     "id-5000-characters": lambda sep: _table(sep, [HEADER, ["i" * 5000, "Hello", "tânisi", "{}"]]).encode(),
     "duplicate-id": lambda sep: _table(sep, [HEADER, GOOD_ROWS[0], GOOD_ROWS[0]]).encode(),
     "empty-source": lambda sep: _table(sep, [HEADER, ["1", " ", "tânisi", "{}"]]).encode(),
@@ -262,10 +353,16 @@ CSV_ONLY: dict[str, bytes] = {
 JUDGMENT_CSV: dict[str, bytes] = {
     "unclosed-quote": b'reviewer_id,run_id,entry_id,note\nana,base,1,"never closed\nana,base,2,fine\n',
     "version-5000-digits": b"reviewer_id,run_id,entry_id,version,judgment_id\nana,base,1," + b"9" * 5000 + b",1\n",
-    "version-beyond-int64": b"reviewer_id,run_id,entry_id,adequacy,version,judgment_id\nana,base,1,3,9223372036854775808,1\n",
+    "version-beyond-int64": (b"reviewer_id,run_id,entry_id,adequacy,version,judgment_id\n"
+                             b"ana,base,1,3,9223372036854775808,1\n"),
     "payload-nan": b'reviewer_id,run_id,entry_id,task,payload\nana,base,1,C,"{""word"": ""w"", ""n"": NaN}"\n',
-    "payload-duplicate-key": b'reviewer_id,run_id,entry_id,task,payload\nana,base,1,C,"{""word"": ""w"", ""word"": ""v""}"\n',
-    "payload-deep": b'reviewer_id,run_id,entry_id,task,payload\nana,base,1,B,"' + b'{""a"":' * 200 + b"1" + b"}" * 200 + b'"\n',
+    "payload-duplicate-key": (b'reviewer_id,run_id,entry_id,task,payload\n'
+                              b'ana,base,1,C,"{""word"": ""w"", ""word"": ""v""}"\n'),
+    "payload-deep": b'reviewer_id,run_id,entry_id,task,payload\nana,base,1,B,"'
+    + b'{""a"":' * 200
+    + b"1"
+    + b"}" * 200
+    + b'"\n',
     "missing-cell": b"reviewer_id,run_id,entry_id,adequacy\nana,base,1\n",
     "raw-nul": b"reviewer_id,run_id,entry_id,note\nana,base,1,a\x00b\n",
     "reviewer-language-path": b"record,reviewer_id,name,languages\nreviewer,new,N,../../x\n",
@@ -367,7 +464,9 @@ def make_inputs(folder: str | Path) -> list[HostileInput]:
     add("corpus.dangling-symlink", "corpus", dangling)
     fifo_suite = folder / "suite-with-fifo"
     fifo_suite.mkdir()
-    _write(fifo_suite / "grammar.json", b'[{"id": "g1", "prompt": "p", "eval_method": "exact_match", "expected": "a"}]\n')
+    _write(
+        fifo_suite / "grammar.json", b'[{"id": "g1", "prompt": "p", "eval_method": "exact_match", "expected": "a"}]\n'
+    )
     os.mkfifo(fifo_suite / "reasoning.json")
     add("suite.fifo-category-file", "suite", fifo_suite)
     return out
@@ -385,8 +484,13 @@ def make_controls(folder: str | Path) -> list[HostileInput]:
         else:
             out.append(HostileInput(f"{fmt}.valid", target, _write(folder / f"{fmt}.valid{suffix}", data)))
     for sep, suffix in (("\t", ".tsv"), (",", ".csv")):
-        out.append(HostileInput(f"corpus-{suffix[1:]}.valid", "corpus",
-                                _write(folder / f"corpus-{suffix[1:]}.valid{suffix}", _table(sep, [HEADER, *GOOD_ROWS]))))
+        out.append(
+            HostileInput(
+                f"corpus-{suffix[1:]}.valid",
+                "corpus",
+                _write(folder / f"corpus-{suffix[1:]}.valid{suffix}", _table(sep, [HEADER, *GOOD_ROWS])),
+            )
+        )
     return out
 
 

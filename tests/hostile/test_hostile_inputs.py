@@ -30,10 +30,10 @@ import pytest
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.benchmark import read_responses
-from tests.benchmarks.helpers import read_suite
 from mteval_gui.io.judgments import read_judgments
 from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as J
+from tests.benchmarks.helpers import read_suite
 from tests.hostile.make_inputs import (
     CORPUS_ID,
     ENTRY_IDS,
@@ -69,9 +69,16 @@ def _make_workspace(path: Path) -> None:
     from mteval_gui.store import repo
 
     ws = Workspace(path)
-    corpus = Corpus.model_construct(corpus_id=CORPUS_ID, version="1", language_pair=LanguagePair(source="eng", target="crk"),
-                                    license=None, attribution=None, description=None, metadata={},
-                                    entries=[make_entry(e, f"source {e}", f"reference {e}") for e in ENTRY_IDS])
+    corpus = Corpus.model_construct(
+        corpus_id=CORPUS_ID,
+        version="1",
+        language_pair=LanguagePair(source="eng", target="crk"),
+        license=None,
+        attribution=None,
+        description=None,
+        metadata={},
+        entries=[make_entry(e, f"source {e}", f"reference {e}") for e in ENTRY_IDS],
+    )
     repo.add_corpus(ws, corpus)
     run = Run(meta=RunMeta(run_id=RUN_ID), corpus_id=CORPUS_ID, outputs=[])
     run.outputs = [make_output(e, f"output {e}") for e in ENTRY_IDS]
@@ -169,7 +176,7 @@ def classify(item: HostileInput, db: Path, suite: Path, call: Callable[[], Any] 
         return Outcome("crashed", f"{type(err).__name__}: {err}"[:300])
     shown = [str(d) for d in err.defects]
     named = {str(item.path), item.options.get("ref_path")}
-    foreign = [s for s, d in zip(shown, err.defects) if d.file not in named or not d.message.strip()]
+    foreign = [s for s, d in zip(shown, err.defects, strict=True) if d.file not in named or not d.message.strip()]
     if not shown or foreign:
         return Outcome("crashed", "defects do not name the file: " + "; ".join(foreign or ["(none)"])[:300])
     return Outcome("rejected", shown[0][:300], located=any(d.line is not None for d in err.defects))
@@ -181,7 +188,9 @@ def _suite_outcome(item: HostileInput, suite: Any) -> Outcome:
     if errors and not scored:
         d = errors[0]
         return Outcome("rejected", f"{d.file}:{d.line}: {d.message}"[:300], located=d.line is not None)
-    return Outcome("accepted", f"tests scored from the file: {scored}; defects: {[d.message for d in suite.defects]}"[:300])
+    return Outcome(
+        "accepted", f"tests scored from the file: {scored}; defects: {[d.message for d in suite.defects]}"[:300]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +215,7 @@ def _report(title: str, results: list[tuple[HostileInput, Outcome]]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_every_hostile_input_is_rejected_cleanly_in_process(hostile, capsys):
     inputs, db, suite = hostile
     assert len(inputs) >= 150
@@ -249,10 +259,14 @@ def _cli(item: HostileInput, db: Path, suite: Path) -> list[str]:
     return base + args
 
 
+@pytest.mark.slow
 def test_a_subset_is_rejected_cleanly_through_the_command_line(hostile, capsys):
     inputs, db, suite = hostile
     by_name = {i.name: i for i in inputs}
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+    }
     results = []
     for name in CLI_SUBSET:
         item = by_name[name]
@@ -274,7 +288,9 @@ def test_a_subset_is_rejected_cleanly_through_the_command_line(hostile, capsys):
         elif not err.startswith(str(item.path)) or "nothing was written" not in err:
             results.append((item, Outcome("crashed", f"unexpected message: {err[:300]}")))
         else:
-            results.append((item, Outcome("rejected", err.splitlines()[0], located=err.split(":")[1].strip().isdigit())))
+            results.append(
+                (item, Outcome("rejected", err.splitlines()[0], located=err.split(":")[1].strip().isdigit()))
+            )
     report = _report("hostile inputs (command line)", results)
     with capsys.disabled():
         print("\n" + report)

@@ -60,6 +60,16 @@ def _dangling_qthreads(monkeypatch, qtbot):
         pytest.fail(f"{len(dangling)} QThread(s) still running after the test:\n{places}", pytrace=False)
 
 
+@pytest.fixture
+def shown_errors(monkeypatch) -> list[BaseException]:
+    """The errors the GUI shows (through its one error path) instead of message boxes."""
+    from mteval_gui.qt import dialogs
+
+    shown: list[BaseException] = []
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, exc: shown.append(exc))
+    return shown
+
+
 SMALL_ENTRIES = [
     ("e1", "I see the dog", "wâpamêw atim", 1),
     ("e2", "she walks", "pimohtêw", 2),
@@ -73,8 +83,7 @@ def make_small_workspace(path):
     """A workspace with one Cree corpus (5 entries) and two runs, through the store API."""
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
-    from mteval_gui.store import Workspace
-    from mteval_gui.store import repo
+    from mteval_gui.store import Workspace, repo
 
     ws = Workspace(path)
     corpus = Corpus(corpus_id="mini", language_pair=LanguagePair(source="eng", target="crk"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from mteval_gui.errors import InputError
 from mteval_gui.app.tasks import Cancelled
+from mteval_gui.errors import InputError
 
 
 def count(n, on_progress, on_partial, cancel_event, delay=0.0):

@@ -25,7 +25,12 @@ ENTRIES = [
     ("e1", "come here", "âstam", "āstam"),
     ("e2", "where is the man", "tâniwâ nâpêw", "tāniwā nāpēw"),
     ("e3", "he sleeps, the dog", "nipâw atim", "atim nipâw"),
-    ("e4", "eat when the children arrive", "mîcisohkan ispîhk awâsisak takohtêtwâwi", "mîcisohkan awâsisak takohtêtwâwi"),
+    (
+        "e4",
+        "eat when the children arrive",
+        "mîcisohkan ispîhk awâsisak takohtêtwâwi",
+        "mîcisohkan awâsisak takohtêtwâwi",
+    ),
     ("e5", "he sleeps", "nipâw", "nipâw kotak"),
     ("e6", "the dog", "atim", "atim"),
 ]
@@ -34,9 +39,9 @@ ENTRIES = [
 @pytest.fixture(scope="module")
 def audit_template(tmp_path_factory):
     """A crk corpus and run scored with crk.lint and core.fst (tiny analyzer), built once."""
+    from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
     from mteval_gui.domain.run import Output, Run, RunMeta
-    from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.domain.settings import ScoringOptions
     from mteval_gui.store import Workspace, repo
     from tests.fst._support import build_tiny_hfstol
@@ -75,8 +80,14 @@ def _open(qtbot, view, ws, reviewer="amy"):
     view.show()
     view.activateWindow()
     qtbot.waitUntil(view.isActiveWindow)  # the answer keys are shortcuts of the active window
+    _loaded(qtbot, view)
     view.table.setFocus()
     return view
+
+
+def _loaded(qtbot, view):
+    """Wait until the queue read in the background is shown."""
+    qtbot.waitUntil(lambda: not view.queue_task.running, timeout=20000)
 
 
 def _plain(label) -> str:
@@ -88,7 +99,10 @@ def _plain(label) -> str:
 
 
 def _b(ws, reviewer="amy"):
-    return {j.entry_id: (j.payload, j.version) for j in jstore.current_judgments(ws, run_id="r1", reviewer_id=reviewer, task="B")}
+    return {
+        j.entry_id: (j.payload, j.version)
+        for j in jstore.current_judgments(ws, run_id="r1", reviewer_id=reviewer, task="B")
+    }
 
 
 def _c(ws, reviewer="amy"):
@@ -117,7 +131,11 @@ def test_highlight_word_marks_whole_words_only():
 def test_linter_queue_shows_the_equivalent_pairs(qtbot, audit_ws):
     view = _open(qtbot, LinterAuditView(), audit_ws)
     assert [(q["entry_id"], q["classes"]) for q in view.queue] == [
-        ("e1", ["LONG_VOWEL_MACRON"]), ("e2", ["LONG_VOWEL_MACRON"]), ("e3", ["WORD_ORDER"]), ("e4", ["OPTIONAL_PARTICLE"])]
+        ("e1", ["LONG_VOWEL_MACRON"]),
+        ("e2", ["LONG_VOWEL_MACRON"]),
+        ("e3", ["WORD_ORDER"]),
+        ("e4", ["OPTIONAL_PARTICLE"]),
+    ]
     assert view.queue == review.linter_audit_queue(audit_ws, ["r1"])
     assert view.item["entry_id"] == "e1"
     assert (_plain(view.a_text), _plain(view.b_text)) == ("âstam", "āstam")
@@ -175,18 +193,51 @@ def test_linter_precision_matches_the_review_function(qtbot, audit_ws):
                ("amy", "e4"): ("Yes", "Yes")}
     classes = {q["entry_id"]: q["classes"] for q in review.linter_audit_queue(audit_ws, ["r1"])}
     for (rid, eid), (same, natural) in answers.items():
-        jstore.record_judgment(audit_ws, Judgment(reviewer_id=rid, run_id="r1", entry_id=eid, task="B",
-                                                  payload={"same_meaning": same, "natural": natural, "classes": classes[eid]}))
+        jstore.record_judgment(
+            audit_ws,
+            Judgment(
+                reviewer_id=rid,
+                run_id="r1",
+                entry_id=eid,
+                task="B",
+                payload={"same_meaning": same, "natural": natural, "classes": classes[eid]},
+            ),
+        )
     view = _open(qtbot, LinterAuditView(), audit_ws)
     shown = {view.results.item(r, 0).text(): [view.results.item(r, c).text() for c in range(1, 9)]
              for r in range(view.results.rowCount())}
     assert shown == {
-        "LONG_VOWEL_MACRON": ["2", "4", "1", "0", "1", "0.500 [0.095, 0.905] (1/2)", "1.000 [0.342, 1.000] (2/2)",
-                              "B better 1, Yes 1"],
-        "OPTIONAL_PARTICLE": ["1", "1", "1", "0", "0", "1.000 [0.207, 1.000] (1/1)", "1.000 [0.207, 1.000] (1/1)", "Yes 1"],
+        "LONG_VOWEL_MACRON": [
+            "2",
+            "4",
+            "1",
+            "0",
+            "1",
+            "0.500 [0.095, 0.905] (1/2)",
+            "1.000 [0.342, 1.000] (2/2)",
+            "B better 1, Yes 1",
+        ],
+        "OPTIONAL_PARTICLE": [
+            "1",
+            "1",
+            "1",
+            "0",
+            "0",
+            "1.000 [0.207, 1.000] (1/1)",
+            "1.000 [0.207, 1.000] (1/1)",
+            "Yes 1",
+        ],
         "WORD_ORDER": ["1", "2", "0", "1", "0", "0.000 [0.000, 0.793] (0/1)", "0.000 [0.000, 0.793] (0/1)", ""],
-        "All classes": ["4", "7", "2", "1", "1", "0.500 [0.150, 0.850] (2/4)", "0.750 [0.301, 0.954] (3/4)",
-                        "B better 1, Yes 2"],
+        "All classes": [
+            "4",
+            "7",
+            "2",
+            "1",
+            "1",
+            "0.500 [0.150, 0.850] (2/4)",
+            "0.750 [0.301, 0.954] (3/4)",
+            "B better 1, Yes 2",
+        ],
     }
     rows = {r.variant_class: r for r in review.linter_audit(audit_ws, ["r1"])}
     assert shown["LONG_VOWEL_MACRON"][5] == format_proportion(rows["LONG_VOWEL_MACRON"].strict)
@@ -205,8 +256,15 @@ def test_linter_precision_matches_the_review_function(qtbot, audit_ws):
 
 def test_fst_queue_and_context(qtbot, audit_ws):
     view = _open(qtbot, FstAuditView(), audit_ws)
-    assert view.queue == [("r1", "e1", "āstam"), ("r1", "e2", "tāniwā"), ("r1", "e2", "nāpēw"), ("r1", "e4", "mîcisohkan"),
-                          ("r1", "e4", "awâsisak"), ("r1", "e4", "takohtêtwâwi"), ("r1", "e5", "kotak")]
+    assert view.queue == [
+        ("r1", "e1", "āstam"),
+        ("r1", "e2", "tāniwā"),
+        ("r1", "e2", "nāpēw"),
+        ("r1", "e4", "mîcisohkan"),
+        ("r1", "e4", "awâsisak"),
+        ("r1", "e4", "takohtêtwâwi"),
+        ("r1", "e5", "kotak"),
+    ]
     assert view.queue == review.fst_audit_queue(audit_ws, ["r1"])
     view.select_item(("r1", "e5", "kotak"))
     assert _plain(view.word) == "kotak" and _plain(view.output_text) == "nipâw kotak"
@@ -214,6 +272,7 @@ def test_fst_queue_and_context(qtbot, audit_ws):
     assert view.source_text.text() == "he sleeps" and view.reference_text.text() == "nipâw"
     view.sample.setValue(3)
     view.reload()
+    _loaded(qtbot, view)
     assert view.queue == review.fst_audit_queue(audit_ws, ["r1"], limit=3, seed=0)
 
 
@@ -300,14 +359,19 @@ def test_audits_are_pages_of_the_validation_tab(qtbot, audit_ws):
     v.activateWindow()
     qtbot.waitUntil(v.isActiveWindow)
     v.pages.setCurrentWidget(v.linter_audit)
+    _loaded(qtbot, v.linter_audit)
     assert len(v.linter_audit.queue) == 4 and v.fst_audit.queue == []
     # the page takes the focus when shown, so its keys answer right away
     from PySide6.QtWidgets import QApplication
 
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Y)
-    assert _b(audit_ws, "ben") == {"e1": ({"same_meaning": "Yes", "natural": None, "classes": ["LONG_VOWEL_MACRON"]}, 1)}
+    assert _b(audit_ws, "ben") == {
+        "e1": ({"same_meaning": "Yes", "natural": None, "classes": ["LONG_VOWEL_MACRON"]}, 1)
+    }
     v.pages.setCurrentWidget(v.fst_audit)
+    _loaded(qtbot, v.fst_audit)
     assert len(v.fst_audit.queue) == 7
     jstore.add_reviewer(audit_ws, Reviewer(reviewer_id="dan", name="Dan"))
     v.refresh()  # new reviewers and results appear on refresh; the chosen reviewer stays
+    _loaded(qtbot, v.fst_audit)
     assert v.fst_audit.scope.reviewer.findData("dan") >= 0 and v.fst_audit.reviewer_id() == "ben"

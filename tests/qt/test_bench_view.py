@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from PySide6.QtCore import Qt
 
 from mteval_gui.app.bench import list_benchmark_runs, read_responses, save_benchmark_run, score_suite
@@ -89,8 +88,12 @@ def test_score_files_stores_and_selects(qtbot, workspace, suite_dir, tmp_path):
     assert tab.models_model.rowCount() == 0
     assert tab.summary_label.text() == "No results: score a responses file"
     responses = write_jsonl(tmp_path / "r.jsonl", SMALL_RESPONSES + [{"test_id": "tr1", "error": "HTTP 500"}])
-    with qtbot.waitSignal(tab.results_changed):
-        result = tab.score_files(suite_dir, responses, "m1")
+    with qtbot.waitSignal(tab.results_changed, timeout=20000):
+        tab.score_files(suite_dir, responses, "m1")
+        assert tab.models_model.rowCount() == 0  # scored in the background
+        assert tab.busy.isVisibleTo(tab)
+    result = tab.selected_result()
+    assert not tab.busy.isVisibleTo(tab)
     assert result.score == pytest.approx((7.5 + 9.0) / 0.39)
     assert [s.model for s in list_benchmark_runs(workspace)] == ["m1"]
     assert tab.selected_result().model == "m1"
@@ -104,15 +107,16 @@ def test_score_files_stores_and_selects(qtbot, workspace, suite_dir, tmp_path):
     assert other.models_model.rowCount() == 1
 
 
-def test_unreadable_responses_raise_and_change_nothing(qtbot, workspace, suite_dir, tmp_path):
+def test_unreadable_responses_are_shown_and_change_nothing(qtbot, workspace, suite_dir, tmp_path, shown_errors):
     from mteval_gui.errors import InputError
 
     tab = BenchmarkTab(workspace)
     qtbot.addWidget(tab)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{nope\n", encoding="utf-8")
-    with pytest.raises(InputError):
+    with qtbot.waitSignal(tab.score_task.finished, timeout=20000):
         tab.score_files(suite_dir, bad, "m")
+    assert len(shown_errors) == 1 and isinstance(shown_errors[0], InputError)
     assert tab.models_model.rowCount() == 0 and list_benchmark_runs(workspace) == []
 
 
@@ -123,7 +127,8 @@ def test_without_workspace_results_stay_unsaved(qtbot, results, tmp_path):
     qtbot.addWidget(tab)
     p = tmp_path / "res.json"
     write_result_json(results[1], p)
-    tab.open_results_file(p)
+    with qtbot.waitSignal(tab.results_changed, timeout=20000):
+        tab.open_results_file(p)
     assert _cell(tab.models_model, 0, 0) == "best (not stored)"
     out = tmp_path / "out.csv"
     tab.export_selected(out)
@@ -201,7 +206,9 @@ def test_real_suite_in_the_tab_renders(qtbot, workspace, shared_data, tmp_path):
     tab = BenchmarkTab(workspace)
     qtbot.addWidget(tab)
     tab.resize(1400, 900)
-    result = tab.score_files(suite_dir, write_jsonl(tmp_path / "r.jsonl", recs), "ewe-bot")
+    with qtbot.waitSignal(tab.results_changed, timeout=20000):
+        tab.score_files(suite_dir, write_jsonl(tmp_path / "r.jsonl", recs), "ewe-bot")
+    result = tab.selected_result()
     assert result.category("agentic").active is False
     tab.category_combo.setCurrentIndex(tab.category_combo.findData("instruction_following"))
     assert tab.select_test("if_format_01")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from mteval_gui.app import models as modelhub
+from mteval_gui.app.models import cached_bytes
 from mteval_gui.errors import MtevalError
 from mteval_gui.qt import comet_models
-from mteval_gui.app.models import cached_bytes
 from mteval_gui.qt.comet_models import CometModelsPanel, model_state
 from mteval_gui.qt.settings_dialog import SettingsDialog
 
@@ -47,7 +47,10 @@ def hub(monkeypatch):
 def test_model_state_from_status_lines():
     assert model_state(STATUS["Unbabel/wmt22-comet-da"]) == "downloaded"
     assert model_state(STATUS["masakhane/africomet-mtl"]) == "missing"
-    assert model_state("downloaded (2.3 GB) but the tokenizer of its encoder xlm-roberta-large is missing: run ...") == "incomplete"
+    assert (
+        model_state("downloaded (2.3 GB) but the tokenizer of its encoder xlm-roberta-large is missing: run ...")
+        == "incomplete"
+    )
 
 
 def test_cached_bytes_counts_the_model_blobs(tmp_path):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
+from mteval_gui.app.preferences import MAX_RECENT, AppSettings
 from mteval_gui.errors import Defect, DependencyMissing, InputError, StoreError
 from mteval_gui.qt import dialogs
-from mteval_gui.app.preferences import MAX_RECENT, AppSettings
 
 
 def test_input_error_lists_every_defect(qtbot, monkeypatch):

@@ -6,9 +6,16 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
+from mteval_gui.app.entry_frame import (
+    REVIEW_FLAGGED,
+    REVIEW_NONE,
+    REVIEW_RATED,
+    EntryFilter,
+    EntryFrame,
+    RunColumns,
+    view_order,
+)
 from mteval_gui.qt.entries_model import ENTRY_ID_ROLE, EntriesModel
-from mteval_gui.app.entry_frame import (REVIEW_FLAGGED, REVIEW_NONE, REVIEW_RATED, EntryFilter, EntryFrame,
-                                       RunColumns, view_order)
 
 
 def _obj(values):
@@ -75,7 +82,9 @@ def test_default_columns_side_by_side(frame):
 def test_display_values(frame):
     model = EntriesModel(frame)
     model.set_visible_columns(["source", "r1:predicted", "r1:metric:core.chrf", "r1:lint", "r1:review", "difficulty"])
-    cell = lambda r, key: model.index(r, _col(model, key)).data()
+    def cell(r: int, key: str) -> object:
+        return model.index(r, _col(model, key)).data()
+
     assert cell(0, "r1:metric:core.chrf") == "100.0"
     assert cell(4, "r1:metric:core.chrf") == ""
     assert cell(2, "r1:predicted") == "[error]"

@@ -26,7 +26,10 @@ def test_french_translation_loads(qapp):
     assert t.load(str(qm_path("fr")))
     QCoreApplication.installTranslator(t)
     try:
-        assert QCoreApplication.translate("labels", "pending speaker review") == "en attente de validation par des locuteurs"
+        assert (
+            QCoreApplication.translate("labels", "pending speaker review")
+            == "en attente de validation par des locuteurs"
+        )
         assert QCoreApplication.translate("RatingsPanel", "Adequacy") == "Adéquation"
     finally:
         QCoreApplication.removeTranslator(t)
@@ -55,3 +58,20 @@ def test_every_string_is_translated(tmp_path):
     subprocess.run([lupdate, *sources, "-no-obsolete", "-locations", "none", "-ts", str(ts)], check=True,
                    capture_output=True)
     assert module.untranslated(ts) == []
+
+
+def test_bundled_fonts_are_registered(qapp, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    import pytest
+
+    from mteval_gui.qt.fonts import register_bundled_fonts
+
+    dejavu = next(Path("/usr/share/fonts").rglob("DejaVuSans.ttf"), None)
+    if dejavu is None:
+        pytest.skip("DejaVu Sans is not installed")
+    shutil.copy2(dejavu, tmp_path / "DejaVuSans.ttf")
+    (tmp_path / "LICENCE.txt").write_text("not a font", encoding="utf-8")
+    assert register_bundled_fonts(tmp_path) == ["DejaVu Sans"]
+    assert register_bundled_fonts(tmp_path / "absent") == []

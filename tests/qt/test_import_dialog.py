@@ -36,8 +36,10 @@ def test_rejected_run_lists_all_defects_and_writes_nothing(qtbot, small_ws, tmp_
 
 def test_unknown_ids_rejected_by_the_store(qtbot, small_ws, tmp_path):
     bad = tmp_path / "ids.jsonl"
-    bad.write_text('{"id": "e1", "predicted": "atim"}\n{"id": "x9", "predicted": "a"}\n{"id": "x10", "predicted": "b"}\n',
-                   encoding="utf-8")
+    bad.write_text(
+        '{"id": "e1", "predicted": "atim"}\n{"id": "x9", "predicted": "a"}\n{"id": "x10", "predicted": "b"}\n',
+        encoding="utf-8",
+    )
     before = repo.counts(small_ws)
     dlg = ImportDialog(small_ws, "run")
     qtbot.addWidget(dlg)

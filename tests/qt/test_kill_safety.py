@@ -13,7 +13,6 @@ import pytest
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as jstore
-
 from tests.qt.conftest import make_small_workspace
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,12 +8,12 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QPushButton
 
-from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.app.preferences import AppSettings
+from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.main import build_window
 from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_entries_review_and_rating_keys(window, scored_ws, qtbot):
     (j,) = jstore.current_judgments(scored_ws, run_id="poor", reviewer_id="amy", task="A")
     assert (j.entry_id, j.adequacy) == ("e3", 2)
     review_col = [c.key for c in page.model.visible_columns()].index("poor:review")
-    assert page.model.index(page.current_view_row(), review_col).data() == "rated"
+    assert page.model.index(page.current_view_row(), review_col).data() == "half rated"  # adequacy only so far
     QTest.keyClick(page.table, Qt.Key.Key_Return)  # next unreviewed
     assert page.current_entry_id() == "e4"
     QTest.keyClick(page.table, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
@@ -137,38 +137,54 @@ def test_export_run_card_and_entries(window, scored_ws, tmp_path):
     assert rows[0]["poor:core.chrf"] is not None and isinstance(rows[0]["poor:core.chrf"], float)
 
 
-def test_compare_tab(window, scored_ws):
+def test_compare_tab(window, scored_ws, qtbot, qtmodeltester):
     window.open_workspace(scored_ws.path)
-    window.compare_runs(["good", "poor"])
     compare = window.extra_tabs["compare"]
+    with qtbot.waitSignal(compare.compute_task.finished, timeout=20000):
+        window.compare_runs(["good", "poor"])
+        assert compare.comparison is None and compare.busy.isVisible()  # computed in the background
     assert window.tabs.currentWidget() is compare
-    table = compare.table
-    metrics = [table.item(r, 0).text() for r in range(table.rowCount())]
-    assert "chrF++" in metrics and "Composite" in metrics
-    assert table.columnCount() == 5  # metric, baseline, run, delta, p
-    p = table.item(metrics.index("chrF++"), 4).text()
-    assert 0 < float(p) <= 1
+    m = compare.model
+    # systems as rows, the baseline first; metrics as groups of value [CI], Δ, p
+    assert [m.index(r, 0).data() for r in range(m.rowCount())] == ["model-good (baseline)", "model-poor"]
+    keys = m.column_keys()
+    assert keys[:4] == ["system", "chrf_plus_plus:value", "chrf_plus_plus:delta", "chrf_plus_plus:p"]
+    assert "composite:value" in keys
+    assert m.headerData(1, Qt.Orientation.Horizontal) == "chrF++ [95 % CI]"
+    chrf = compare.comparison.scores["poor"]["chrf_plus_plus"][0]
+    assert m.index(1, 1).data().startswith(f"{chrf:.2f} [")
+    delta = compare.comparison.results["poor"]["chrf_plus_plus"].delta
+    assert m.index(1, 2).data() == f"{delta:+.2f}" and m.index(0, 2).data() == ""
+    p = compare.comparison.results["poor"]["chrf_plus_plus"].p_value
+    assert 0 < p <= 1 and m.index(1, 3).data() in (f"{p:.3f}", "< 0.001")
+    m.sort(keys.index("chrf_plus_plus:value"), Qt.SortOrder.AscendingOrder)
+    assert m.index(0, 0).data() == "model-good (baseline)"  # the baseline stays on top
+    qtmodeltester.check(m, force_py=True)
 
 
-def test_compare_tab_says_why_bleu_is_left_out_on_short_segments(window, scored_ws):
+def test_compare_tab_says_why_bleu_is_left_out_on_short_segments(window, scored_ws, qtbot):
     window.open_workspace(scored_ws.path)
-    window.compare_runs(["good", "poor"])
     compare = window.extra_tabs["compare"]
-    metrics = [compare.table.item(r, 0).text() for r in range(compare.table.rowCount())]
-    assert "BLEU" not in metrics
+    with qtbot.waitSignal(compare.compute_task.finished, timeout=20000):
+        window.compare_runs(["good", "poor"])
+    assert "bleu" not in compare.comparison.metrics
+    assert not any(k.startswith("bleu:") for k in compare.model.column_keys())
     assert "Not compared: BLEU: short segments: the median reference of" in compare.note.text()
     compare.short_bleu.setChecked(True)
-    compare.compute()
-    metrics = [compare.table.item(r, 0).text() for r in range(compare.table.rowCount())]
-    assert "BLEU" in metrics and "short segments" not in compare.note.text()
+    with qtbot.waitSignal(compare.compute_task.finished, timeout=20000):
+        compare.compute()
+    assert "bleu" in compare.comparison.metrics and "bleu:value" in compare.model.column_keys()
+    assert "short segments" not in compare.note.text()
 
 
-def test_charts_export_png_and_svg(window, scored_ws, tmp_path):
+def test_charts_export_png_and_svg(window, scored_ws, tmp_path, qtbot):
     window.open_workspace(scored_ws.path)
     charts = window.extra_tabs["charts"]
+    window.tabs.setCurrentWidget(charts)
     charts.set_corpus("mini")
     for kind in ("chrf", "composite"):
-        charts.set_kind(kind)
+        with qtbot.waitSignal(charts.drawn, timeout=20000):
+            charts.set_kind(kind)
         png = charts.export(tmp_path / f"{kind}.png")
         svg = charts.export(tmp_path / f"{kind}.svg")
         assert png.stat().st_size > 1000
@@ -228,7 +244,7 @@ def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
     assert load_run_card(scored_ws, "good").human_review.confirmed is True
 
 
-def test_validation_study_with_ratings(window, scored_ws):
+def test_validation_study_with_ratings(window, scored_ws, qtbot):
     from mteval_gui.domain.judgments import Judgment
 
     for rid, name in (("amy", "Amy"), ("ben", "Ben"), ("cy", "Cy")):
@@ -242,7 +258,8 @@ def test_validation_study_with_ratings(window, scored_ws):
     v = window.extra_tabs["validation"]
     window.tabs.setCurrentWidget(v)
     v.corpus.setCurrentIndex(v.corpus.findData("mini"))
-    v.compute()
+    with qtbot.waitSignal(v.study_task.finished, timeout=30000):
+        v.compute()
     assert v.items_bar.value() == 10  # 10 items, each rated by 3 raters
     assert v.alpha_adequacy.text() != "—"
     metrics = [v.table.item(r, 0).text() for r in range(v.table.rowCount())]
@@ -262,3 +279,88 @@ def test_large_corpora_open_in_the_background(window, scored_ws, qtbot, monkeypa
         assert window.entries_page.model.frame is None  # not loaded in the GUI thread
     assert window.entries_page.model.rowCount() == 5
     assert window.tabs.currentWidget() is window.entries_page
+
+
+@pytest.mark.parametrize("typed", [["3", "4"], ["3", Qt.Key.Key_Tab, "4"]], ids=["3 4", "3 Tab 4"])
+def test_rating_keys_as_a_reviewer_types_them(window, scored_ws, qtbot, typed):
+    """Both documented sequences record adequacy 3 and fluency 4, typed on the entries table."""
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    page = window.entries_page
+    assert page.select_entry("e2")
+    page.table.setFocus()
+    for key in typed:
+        if isinstance(key, str):
+            qtbot.keyClicks(page.table, key)
+        else:
+            qtbot.keyClick(page.table, key)
+    (j,) = jstore.current_judgments(scored_ws, run_id="poor", reviewer_id="amy", task="A")
+    assert (j.entry_id, j.adequacy, j.fluency) == ("e2", 3, 4)
+
+
+def test_review_status_beside_the_output_with_the_rated_count(window, scored_ws, qtbot):
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    page = window.entries_page
+    keys = [c.key for c in page.model.visible_columns()]
+    assert keys.index("poor:review") == keys.index("poor:predicted") + 1
+    header = lambda: page.model.headerData(keys.index("poor:review"), Qt.Orientation.Horizontal)  # noqa: E731
+    assert header() == "Review (0 of 5 rated)"
+    page.select_entry("e1")
+    page.table.setFocus()
+    qtbot.keyClicks(page.table, "5")
+    assert header() == "Review (0 of 5 rated)"  # adequacy only: half rated
+    assert page.model.index(page.current_view_row(), keys.index("poor:review")).data() == "half rated"
+    qtbot.keyClicks(page.table, "4")
+    assert header() == "Review (1 of 5 rated)"
+    assert page.model.index(page.current_view_row(), keys.index("poor:review")).data() == "rated"
+    window.open_entries(["good", "poor"])  # side by side: each output has its review status next to it
+    keys = [c.key for c in page.model.visible_columns()]
+    assert keys[keys.index("good:predicted") + 1] == "good:review"
+    assert keys[keys.index("poor:predicted") + 1] == "poor:review"
+
+
+def test_selected_rating_buttons_never_clip_at_the_minimum_window_size(window, scored_ws, qtbot, tmp_path):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["poor"])
+    window.resize(window.minimumSizeHint())
+    page = window.entries_page
+    page.select_entry("e2")
+    ratings = page.ratings
+    for dim in ("adequacy", "fluency"):
+        for value in range(1, 6):
+            ratings.rate(dim, value)  # every button, checked in turn
+            qtbot.wait(0)
+            b = ratings.groups[dim].button(value)
+            bold = QFont(b.font())
+            bold.setBold(True)
+            assert b.isChecked() and b.width() >= QFontMetrics(bold).horizontalAdvance(b.text()) + 12, b.text()
+    assert window.grab().save(str(tmp_path / "minimum.png"))
+
+
+def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
+    view = window.runs_view
+    assert view.showing_empty and view.empty_view.title.text() == "No workspace open"
+    assert [b.text() for b in view.empty_view.buttons] == [
+        "New workspace…",
+        "Open workspace…",
+        "Open the demo workspace",
+    ]
+    window.open_workspace(tmp_path / "new.sqlite")
+    assert view.showing_empty and view.empty_view.title.text() == "First steps"
+    assert "Import a corpus" in view.empty_view.text.text() and "Score" in view.empty_view.text.text()
+    assert [b.text() for b in view.empty_view.buttons] == ["Import corpus…", "Open the demo workspace"]
+    children = [b.text() for b in view.empty_view.findChildren(QPushButton)]
+    assert children == ["Import corpus…", "Open the demo workspace"]  # the previous state's buttons are gone at once
+    opened = []
+    window.import_file = lambda kind, path=None: opened.append(kind)
+    view.empty_view.buttons[0].click()
+    assert opened == ["corpus"]
+    window.open_workspace(small_ws.path)  # corpora and runs: the table, with what to do next
+    assert not view.showing_empty
+    assert view.summary.text() == "2 runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R)."

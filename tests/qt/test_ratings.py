@@ -44,13 +44,53 @@ def test_keys_rate_adequacy_then_fluency(host, small_ws):
     QTest.keyClick(table, Qt.Key.Key_2)
     (j,) = _current(small_ws)
     assert (j.adequacy, j.fluency, j.version) == (4, 2, 2)
+    assert panel.active == "fluency"  # the last aspect: the highlight stays
     QTest.keyClick(table, Qt.Key.Key_Tab)
+    assert panel.active == "fluency"
+    QTest.keyClick(table, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)  # what Shift+Tab sends
     assert panel.active == "adequacy"
     QTest.keyClick(table, Qt.Key.Key_5)
     (j,) = _current(small_ws)
     assert (j.adequacy, j.fluency, j.version) == (5, 2, 3)
     assert panel.groups["adequacy"].button(5).isChecked()
     assert len(jstore.judgment_history(small_ws, "amy", "good", "e2", "A")) == 3
+
+
+def test_tab_skips_an_aspect_without_rating_it(host, small_ws):
+    w, panel, table = host
+    QTest.keyClick(table, Qt.Key.Key_Tab)
+    assert panel.active == "fluency" and _current(small_ws) == []
+    QTest.keyClick(table, Qt.Key.Key_3)
+    (j,) = _current(small_ws)
+    assert (j.adequacy, j.fluency) == (None, 3)
+
+
+def test_a_half_rated_entry_reopens_on_its_unrated_aspect(host, small_ws):
+    w, panel, table = host
+    QTest.keyClick(table, Qt.Key.Key_Tab)
+    QTest.keyClick(table, Qt.Key.Key_4)  # fluency only
+    panel.set_item("good", "e3")
+    assert panel.active == "adequacy"
+    panel.set_item("good", "e2")
+    assert panel.active == "adequacy" and panel.values == {"adequacy": None, "fluency": 4}
+    QTest.keyClick(table, Qt.Key.Key_2)
+    panel.set_item("good", "e3")
+    QTest.keyClick(table, Qt.Key.Key_1)  # adequacy only
+    panel.set_item("good", "e2")
+    assert panel.active == "adequacy"  # fully rated: the first aspect
+    panel.set_item("good", "e3")
+    assert panel.active == "fluency"
+
+
+def test_rating_buttons_fit_their_bold_label(host):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    w, panel, table = host
+    for group in panel.groups.values():
+        for b in group.buttons():
+            bold = QFont(b.font())
+            bold.setBold(True)
+            assert b.minimumWidth() > QFontMetrics(bold).horizontalAdvance(b.text())
 
 
 def test_flag_and_note(host, small_ws, qtbot):

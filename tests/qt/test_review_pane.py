@@ -6,19 +6,46 @@ import pytest
 from PySide6.QtGui import QColor
 
 from mteval_gui.app.entry_review import FstWord, OutputView, ReferenceAnalyser, fst_words, load_review_data
-from mteval_gui.qt.review_pane import ACCEPTED_BG, NON_STANDARD_BG, REJECTED_BG, ReviewPane
 from mteval_gui.domain.run import Output
+from mteval_gui.qt.review_pane import ACCEPTED_BG, NON_STANDARD_BG, REJECTED_BG, ReviewPane
 
 
 def test_fst_words_from_stored_detail():
-    view = OutputView("r", "r", Output(id="e1", predicted="nipaw atim"), {
-        "core.fst": {"value": 0.5, "values": {"accepted": 1, "tokens": 2},
-                     "detail": {"analyses": [
-                         {"token": "nipaw", "form": "nipaw", "accepted": False, "analyses": []},
-                         {"token": "atim", "form": "atim", "accepted": True, "analyses": ["atim+N+A+Sg", "atim+N+A+Obv"]}]}},
-        "core.ortho": {"value": 0.5, "detail": {"flagged": [
-            {"token": "nipaw", "violations": [{"code": "non_standard", "message": "non-standard spelling: accepted by desc"}]}]}},
-    })
+    view = OutputView(
+        "r",
+        "r",
+        Output(id="e1", predicted="nipaw atim"),
+        {
+            "core.fst": {
+                "value": 0.5,
+                "values": {"accepted": 1, "tokens": 2},
+                "detail": {
+                    "analyses": [
+                        {"token": "nipaw", "form": "nipaw", "accepted": False, "analyses": []},
+                        {
+                            "token": "atim",
+                            "form": "atim",
+                            "accepted": True,
+                            "analyses": ["atim+N+A+Sg", "atim+N+A+Obv"],
+                        },
+                    ]
+                },
+            },
+            "core.ortho": {
+                "value": 0.5,
+                "detail": {
+                    "flagged": [
+                        {
+                            "token": "nipaw",
+                            "violations": [
+                                {"code": "non_standard", "message": "non-standard spelling: accepted by desc"}
+                            ],
+                        }
+                    ]
+                },
+            },
+        },
+    )
     words = fst_words(view)
     assert words == [FstWord("nipaw", False, (), "non-standard spelling: accepted by desc", ()),
                      FstWord("atim", True, ("atim+N+A+Sg", "atim+N+A+Obv"))]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from mteval_gui.app.runs import RunRow, load_run_rows
+from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.runs_model import RUN_ID_ROLE, RunsModel
 from mteval_gui.store import judgments as jstore
-from mteval_gui.domain.judgments import Reviewer
 
 
 def _row(run_id, composite, tier, confirmed=None, **kw):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from mteval_gui.app.settings import load_settings, scoring_options_for
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.reviewers_dialog import ReviewersDialog
-from mteval_gui.app.settings import load_settings, scoring_options_for
 from mteval_gui.qt.settings_dialog import SettingsDialog
 from mteval_gui.store import judgments as jstore
 
@@ -59,11 +59,8 @@ def test_reviewers_dialog_adds_edits_and_sets_default(qtbot, small_ws):
     assert load_settings(small_ws).default_reviewer == "mary-cardinal"
 
 
-def test_reviewer_without_name_is_refused(qtbot, small_ws, monkeypatch):
-    from mteval_gui.qt import reviewers_dialog
-
-    shown = []
-    monkeypatch.setattr(reviewers_dialog, "show_error", lambda parent, exc: shown.append(exc))
+def test_reviewer_without_name_is_refused(qtbot, small_ws, shown_errors):
+    shown = shown_errors
     dlg = ReviewersDialog(small_ws)
     qtbot.addWidget(dlg)
     dlg.id_edit.setText("x")

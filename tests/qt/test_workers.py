@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from mteval_gui.errors import InputError
 from mteval_gui.app.tasks import Cancelled, FunctionJob, JobFailed, ProcessJob
+from mteval_gui.errors import InputError
 from mteval_gui.qt.workers import EtaEstimator, JobManager, Worker, format_eta
 
 

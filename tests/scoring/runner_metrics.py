@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from mteval_gui.scoring.plugins import (
-    BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, MetricUnavailable, ScoringContext,
+    BaseMetric,
+    CorpusScore,
+    EntryInput,
+    EntryScore,
+    MetricInfo,
+    MetricUnavailable,
+    ScoringContext,
 )
 
 CALLS: dict[str, int] = {}
@@ -90,3 +97,25 @@ class CardEquivalentMetric(BaseMetric):
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         n = sum(e.value or 0 for e in per_entry)
         return CorpusScore({"equivalent_match_rate": n / len(per_entry), "equivalent_matches": int(n)})
+
+
+
+
+class PidMetric(BaseMetric):
+    """Records which process scored each entry (parallel scoring tests)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.pid", version="1", display_name="x", scale="0-1",
+                                            produces=("test_pid",))
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        return [EntryScore(1.0, detail={"pid": os.getpid()}) for _ in items]
+
+
+class LateFailingMetric(BaseMetric):
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.late_fails", version="1", display_name="x", scale="0-1",
+                                            produces=("test_late",))
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        if any(it.index >= 36 for it in items):
+            raise ValueError("cannot score entry 36")
+        return [EntryScore(1.0) for _ in items]

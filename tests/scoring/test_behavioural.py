@@ -6,8 +6,14 @@ import pytest
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.scoring.metrics.behavioural import (
-    CodeSwitchingMetric, ConsistencyMetric, HallucinationMetric, TerminologyMetric, hallucination_components,
-    hallucination_score, mid_sentence_capitalised, token_script,
+    CodeSwitchingMetric,
+    ConsistencyMetric,
+    HallucinationMetric,
+    TerminologyMetric,
+    hallucination_components,
+    hallucination_score,
+    mid_sentence_capitalised,
+    token_script,
 )
 from tests.scoring.metric_helpers import context, item, run_metric
 
@@ -103,7 +109,9 @@ def test_hallucination_is_the_share_over_entries_with_output():
 
 def _term_items():
     return [
-        item(0, "The cat sleeps on the sofa", "x", "Le chat dort sur le canapé", terminology={"cat": ["chat", "matou"]}),
+        item(
+            0, "The cat sleeps on the sofa", "x", "Le chat dort sur le canapé", terminology={"cat": ["chat", "matou"]}
+        ),
         item(1, "The cat and the dog", "x", "Le matou et le loup", terminology={"cat": ["chat", "matou"]}),
         item(2, "A dog", "x", ""),
         item(3, "Nothing relevant", "x", "Rien"),
@@ -129,7 +137,9 @@ def test_terminology_without_terms_is_null():
 
 def test_terminology_lemma_match():
     it = [item(0, "The cat", "x", "Les chats", terminology={"cat": ["chat"]})]
-    per, _ = run_metric(TerminologyMetric(), it, context(shared={"lemmas_of": lambda w: {"chat"} if w == "chats" else set()}))
+    per, _ = run_metric(
+        TerminologyMetric(), it, context(shared={"lemmas_of": lambda w: {"chat"} if w == "chats" else set()})
+    )
     assert per[0].value == 1.0
 
 

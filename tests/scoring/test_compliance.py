@@ -53,7 +53,11 @@ def test_metric_raw_final_and_repair_effectiveness():
     ]
     per, cs = run_metric(ComplianceMetric(), items, context(card=card))
     assert [p.value for p in per] == [pytest.approx(1.0), pytest.approx(0.8), pytest.approx(1.0)]
-    assert [p.values["compliance_index_raw"] for p in per] == [pytest.approx(0.4), pytest.approx(0.8), pytest.approx(1.0)]
+    assert [p.values["compliance_index_raw"] for p in per] == [
+        pytest.approx(0.4),
+        pytest.approx(0.8),
+        pytest.approx(1.0),
+    ]
     assert cs.values["compliance_index"] == pytest.approx(2.8 / 3)
     assert cs.values["compliance_index_raw"] == pytest.approx(2.2 / 3)
     assert cs.values["repair_effectiveness"] == pytest.approx(0.5)

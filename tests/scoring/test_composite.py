@@ -8,8 +8,17 @@ import numpy as np
 import pytest
 
 from mteval_gui.scoring.composite import (
-    PROFILE_A, PROFILE_B, CompositeError, choose_profile, composite_vectorised, compute_caveats, compute_composite,
-    coverage_differs_caveat, normalise, quality_tier, tier_display,
+    PROFILE_A,
+    PROFILE_B,
+    CompositeError,
+    choose_profile,
+    composite_vectorised,
+    compute_caveats,
+    compute_composite,
+    coverage_differs_caveat,
+    normalise,
+    quality_tier,
+    tier_display,
 )
 
 
@@ -110,7 +119,9 @@ def test_vectorised_composite_equals_scalar():
     vec = composite_vectorised({k: np.array([v]) for k, v in scores.items()}, "B")
     assert vec[0] == pytest.approx(r.raw_value, abs=1e-15)
     # a non-finite resample value drops out of that resample only
-    vec2 = composite_vectorised({"chrf_plus_plus": np.array([50.0, 50.0]), "exact_match_rate": np.array([np.nan, 1.0])}, "B")
+    vec2 = composite_vectorised(
+        {"chrf_plus_plus": np.array([50.0, 50.0]), "exact_match_rate": np.array([np.nan, 1.0])}, "B"
+    )
     assert vec2[0] == pytest.approx(0.5)
     assert vec2[1] == pytest.approx((0.25 * 0.5 + 0.1) / 0.35)
 
@@ -120,7 +131,9 @@ def test_source_copy_caveat():
     out = [s if i < 20 else f"autre {i}" for i, s in enumerate(src)]
     codes = [c.code for c in compute_caveats(src, out, [f"ref {i}" for i in range(40)], length_ratio=1.0)]
     assert codes == ["source_copy"]
-    codes = [c.code for c in compute_caveats(src, out[:19] + [f"x{i}" for i in range(21)], ["r"] * 40, length_ratio=1.0)]
+    codes = [
+        c.code for c in compute_caveats(src, out[:19] + [f"x{i}" for i in range(21)], ["r"] * 40, length_ratio=1.0)
+    ]
     assert "source_copy" not in codes
 
 
@@ -144,7 +157,10 @@ def test_length_and_small_sample_caveats():
 
 
 def test_metric_coverage_differs():
-    a = {"composite_profile": "A", "composite_breakdown": [{"metric": "fst_acceptance_rate"}, {"metric": "chrf_plus_plus"}]}
+    a = {
+        "composite_profile": "A",
+        "composite_breakdown": [{"metric": "fst_acceptance_rate"}, {"metric": "chrf_plus_plus"}],
+    }
     b = {"composite_profile": "B", "composite_breakdown": [{"metric": "chrf_plus_plus"}]}
     c = coverage_differs_caveat({"r1": a, "r2": b})
     assert c is not None and c.code == "metric_coverage_differs"

@@ -23,8 +23,8 @@ PACKAGE = REPO / "mteval_gui"
 # id -> (role, label, validation, decimals, display)
 BUILTINS = {
     "core.fst": ("fst_analysis", "FST acceptance", "heuristic", 3, "number"),
-    "core.morph": ("morphology", "Morphology", "heuristic", 3, "number"),
-    "core.ortho": ("orthography", "Orthography", "heuristic", 3, "number"),
+    "core.morph": ("morphology", "Morphology", "unvalidated", 3, "number"),
+    "core.ortho": ("orthography", "Orthography", "unvalidated", 3, "number"),
     "core.exact": ("exact", "Exact", "proxy", 3, "check"),
     "core.equivalent": ("equivalence_verdict", "Equivalent", "heuristic", 3, "number"),
     "core.chrf": ("chrf", "chrF++", "proxy", 1, "number"),
@@ -34,7 +34,7 @@ BUILTINS = {
     "core.code_switching": ("code_switching", "Code-switching", "heuristic", 3, "number"),
     "core.hallucination": ("hallucination", "Hallucination", "heuristic", 3, "number"),
     "core.terminology": ("terminology", "Terminology", "heuristic", 3, "number"),
-    "core.consistency": ("consistency", "Consistency", "heuristic", 3, "number"),
+    "core.consistency": ("consistency", "Consistency", "unvalidated", 3, "number"),
     "core.compliance": ("compliance", "Compliance", "heuristic", 3, "number"),
     "core.comet": ("comet", "COMET", "proxy", 3, "number"),
     "core.embedding_semantic": ("semantic_verdict", "Semantic (embeddings)", "unvalidated", 3, "number"),

@@ -7,16 +7,22 @@ import json
 import numpy as np
 import pytest
 
-from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
-from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.app.compare import compare_workspace_runs, run_statistics
 from mteval_gui.app.scoring import score_in_process, score_workspace_run
+from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.errors import Cancelled
 from mteval_gui.scoring.runner import CancelToken
 from mteval_gui.store import repo
 from mteval_gui.store.results import (
-    clear_results, entry_details, entry_value_columns, entry_values, entry_values_bulk, load_run_card,
-    run_metric_rows, scoring_job,
+    clear_results,
+    entry_details,
+    entry_value_columns,
+    entry_values,
+    entry_values_bulk,
+    load_run_card,
+    run_metric_rows,
+    scoring_job,
 )
 from tests.scoring import runner_metrics
 
@@ -126,6 +132,28 @@ def test_run_statistics_and_compare(workspace):
     assert r.p_adjusted is not None and r.p_adjusted >= r.p_value
     same = compare_workspace_runs(workspace, [ids[0]], ids[0], trials=100)
     assert same.runs == []
+    # the statistics are kept until the run is scored again; the progress names its stages
+    assert run_statistics(workspace, ids[0]) is st
+    seen = []
+    compare_workspace_runs(workspace, ids[1:], ids[0], trials=50, on_progress=lambda d, t, s: seen.append((d, t, s)))
+    assert seen[0] == (1, 3, "reading the runs") and seen[-1][2] == "paired tests" and seen[-1][0] == seen[-1][1]
+    clear_results(workspace, ids[0])
+    score_workspace_run(workspace, ids[0], metrics=FAST, n_bootstrap=100)
+    assert run_statistics(workspace, ids[0]) is not st
+
+
+def test_entry_scores_of_several_metrics_at_once(workspace):
+    from mteval_gui.store.results import entry_scores, entry_scores_many, load_run_card_dict, load_run_card_summary
+
+    (rid,) = _setup(workspace)
+    score_workspace_run(workspace, rid, metrics=FAST, n_bootstrap=20)
+    many = entry_scores_many(workspace, rid, ["core.chrf", "core.exact", "core.chrf"])
+    assert many == {"core.chrf": entry_scores(workspace, rid, "core.chrf"),
+                    "core.exact": entry_scores(workspace, rid, "core.exact")}
+    full = load_run_card_dict(workspace, rid)
+    summary = load_run_card_summary(workspace, rid)
+    assert full["results"] and "results" not in summary
+    assert {k: v for k, v in full.items() if k != "results"} == summary
 
 
 @pytest.mark.slow
@@ -169,8 +197,8 @@ def test_sql_side_readers(workspace):
 
 
 def test_refresh_review_status_after_signoff(workspace):
-    from mteval_gui.domain.judgments import Reviewer
     from mteval_gui.app.scoring import refresh_review_status
+    from mteval_gui.domain.judgments import Reviewer
     from mteval_gui.store import judgments
 
     (rid,) = _setup(workspace)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+from typing import Any
 
 import pytest
 from sacrebleu.metrics import CHRF
@@ -17,7 +18,11 @@ from mteval_gui.scoring.composite import compute_composite
 from mteval_gui.scoring.plugins import metrics_for
 from mteval_gui.scoring.runcard import LYSS_SCORE_KEYS, validate_run_card
 from mteval_gui.scoring.runner import (
-    CancelToken, MemorySink, Progress, ScoringRequest, score_run,
+    CancelToken,
+    MemorySink,
+    Progress,
+    ScoringRequest,
+    score_run,
 )
 from tests.scoring import runner_metrics
 
@@ -26,9 +31,20 @@ SURFACE = ["core.exact", "core.equivalent", "core.chrf", "core.length_ratio", "c
 
 
 def _corpus(n: int = 40) -> Corpus:
-    return Corpus(corpus_id="toy", language_pair=LanguagePair(source="eng", target="fra"), entries=[
-        Entry(id=f"e{i}", source=f"The cat number {i} sits on the mat", reference=f"Le chat numéro {i} est sur le tapis",
-              difficulty=1 + i % 2, provenance="tatoeba" if i % 3 else "news") for i in range(n)])
+    return Corpus(
+        corpus_id="toy",
+        language_pair=LanguagePair(source="eng", target="fra"),
+        entries=[
+            Entry(
+                id=f"e{i}",
+                source=f"The cat number {i} sits on the mat",
+                reference=f"Le chat numéro {i} est sur le tapis",
+                difficulty=1 + i % 2,
+                provenance="tatoeba" if i % 3 else "news",
+            )
+            for i in range(n)
+        ],
+    )
 
 
 def _run(n: int = 40, *, errors: int = 0, drop: int = 0) -> Run:
@@ -44,7 +60,8 @@ def _run(n: int = 40, *, errors: int = 0, drop: int = 0) -> Run:
 
 
 def _request(**kw) -> ScoringRequest:
-    base = dict(run_id="toy-run", corpus=_corpus(), run=_run(), include=SURFACE, batch_size=8, n_bootstrap=200)
+    base: dict[str, Any] = {"run_id": "toy-run", "corpus": _corpus(), "run": _run(), "include": SURFACE,
+                            "batch_size": 8, "n_bootstrap": 200}
     base.update(kw)
     return ScoringRequest(**base)
 
@@ -97,8 +114,15 @@ def test_errors_and_missing_outputs_are_empty_hypotheses():
     results = {r.entry_id: r for r in res.run_card.results}
     assert results["e0"].error == "HTTP 503 from provider" and results["e0"].predicted == ""
     assert results["e39"].predicted == "" and results["e39"].exact_match is False
-    hyps = ["" if i < 3 or i >= 38 else o for i, o in enumerate(
-        [f"Le chat numéro {i} est sur le tapis" if i % 5 == 0 else f"Un chat {i} assis sur le tapis" for i in range(40)])]
+    hyps = [
+        "" if i < 3 or i >= 38 else o
+        for i, o in enumerate(
+            [
+                f"Le chat numéro {i} est sur le tapis" if i % 5 == 0 else f"Un chat {i} assis sur le tapis"
+                for i in range(40)
+            ]
+        )
+    ]
     refs = [e.reference for e in _corpus().entries]
     assert s.chrf_plus_plus == pytest.approx(CHRF(word_order=2).corpus_score(hyps, [refs]).score, abs=1e-9)
     assert any(c.code == "errors_scored_empty" for c in res.run_card.score_caveats)

@@ -7,8 +7,17 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF, TER
 
 from mteval_gui.scoring.stats import (
-    EntryStats, Quantity, bleu_from_sums, bootstrap_ci, bootstrap_values, by_group_ci, chrf_from_sums, holm,
-    paired_test, resample_weights, ter_from_sums,
+    EntryStats,
+    Quantity,
+    bleu_from_sums,
+    bootstrap_ci,
+    bootstrap_values,
+    by_group_ci,
+    chrf_from_sums,
+    holm,
+    paired_test,
+    resample_weights,
+    ter_from_sums,
 )
 
 HYPS = ["the cat sat on the mat", "a dog barks loudly", "", "hello world", "completely different output here",
@@ -27,7 +36,7 @@ def test_chrf_finaliser_equals_sacrebleu_corpus_and_sentence():
     corpus = m.corpus_score(HYPS, [REFS]).score
     assert chrf_from_sums(st.sum(0, keepdims=True))[0] == pytest.approx(corpus, abs=1e-12)
     sent = chrf_from_sums(st)
-    for i, (h, r) in enumerate(zip(HYPS, REFS)):
+    for i, (h, r) in enumerate(zip(HYPS, REFS, strict=True)):
         assert sent[i] == pytest.approx(m.sentence_score(h, [r]).score, abs=1e-12)
 
 
@@ -50,7 +59,7 @@ def test_sentence_bleu_effective_order_equals_sacrebleu():
     m = BLEU(effective_order=True)
     st = np.array(_stats(m), dtype=float)
     got = bleu_from_sums(st, effective_order=True)
-    for i, (h, r) in enumerate(zip(HYPS, REFS)):
+    for i, (h, r) in enumerate(zip(HYPS, REFS, strict=True)):
         assert got[i] == pytest.approx(m.sentence_score(h, [r]).score, abs=1e-9)
 
 
@@ -171,3 +180,23 @@ def test_quantity_combines_components():
     assert q.point() == pytest.approx(0.75)
     with pytest.raises(ValueError):
         Quantity({"a": EntryStats.mean([1.0]), "b": EntryStats.mean([1.0, 0.0])})
+
+
+def test_paired_test_with_given_resamples_equals_resampling_the_pair():
+    import numpy as np
+
+    from mteval_gui.scoring.stats import EntryStats, bootstrap_values, compare_many, paired_test
+
+    rng = np.random.default_rng(5)
+    a = EntryStats.mean(list(rng.random(80)))
+    b = EntryStats.mean(list(rng.random(80)))
+    for test in ("ar", "bootstrap"):
+        plain = paired_test(a, b, test=test, trials=200, seed=9)
+        deltas = bootstrap_values(b, n_bootstrap=200, seed=9) - bootstrap_values(a, n_bootstrap=200, seed=9)
+        given = paired_test(a, b, test=test, trials=200, seed=9, deltas=deltas)
+        assert given.as_dict() == plain.as_dict()
+    many = compare_many({"m": a}, {"s": {"m": b}}, trials=200, seed=9, holm_correction=True,
+                        resampled={"s": {"m": bootstrap_values(b, n_bootstrap=200, seed=9)}},
+                        baseline_resampled={"m": bootstrap_values(a, n_bootstrap=200, seed=9)})
+    assert many["s"]["m"].p_value == paired_test(a, b, trials=200, seed=9).p_value
+    assert many["s"]["m"].p_adjusted == many["s"]["m"].p_value

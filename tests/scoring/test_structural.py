@@ -188,7 +188,9 @@ def test_profile_rules_forbidden_and_folds():
 # -- the crk verbforms corpus (real analyzers, real runs) -------------------------------
 def _load(shared_data: Path, run: str) -> list[EntryInput]:
     base = shared_data / "crk" / "verbforms"
-    entries = [Entry(**json.loads(line)) for line in (base / "corpus.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    entries = [
+        Entry(**json.loads(line)) for line in (base / "corpus.jsonl").read_text("utf-8").splitlines() if line.strip()
+    ]
     lines = (base / "runs" / f"{run}.jsonl").read_text("utf-8").splitlines()
     assert "run" in json.loads(lines[0])
     outs = {o.id: o for o in (Output(**json.loads(line)) for line in lines[1:] if line.strip())}
@@ -284,7 +286,11 @@ def test_crk_behaviour_is_what_a_linguist_expects(shared_data, crk_dir, monkeypa
     for run in ("macron", "no-circumflex"):
         assert got[run]["core.ortho"]["orthographic_accuracy"] < 0.1
     assert got["wrong-person"]["core.fst"]["fst_acceptance_rate"] == 1.0
-    assert got["wrong-person"]["core.morph"]["morphological_accuracy"] < 0.25 < got["oracle"]["core.morph"]["morphological_accuracy"]
+    assert (
+        got["wrong-person"]["core.morph"]["morphological_accuracy"]
+        < 0.25
+        < got["oracle"]["core.morph"]["morphological_accuracy"]
+    )
 
 
 def test_workspace_cache_is_filled_and_flushed_by_a_job(tiny, workspace):

@@ -8,16 +8,28 @@ from sacrebleu.metrics import BLEU, CHRF, TER
 
 from mteval_gui.domain.card import LanguageCard, OrthographyProfile
 from mteval_gui.scoring.metrics.surface import (
-    BleuMetric, ChrfMetric, EquivalentMatchMetric, ExactMatchMetric, LengthRatioMetric, TerMetric,
+    BleuMetric,
+    ChrfMetric,
+    EquivalentMatchMetric,
+    ExactMatchMetric,
+    LengthRatioMetric,
+    TerMetric,
 )
 from tests.scoring.metric_helpers import context, item, run_metric
 
 HYPS = ["Le chat est sur le tapis.", "un chien aboie", "", "Bonjour le monde", "tout autre chose ici", "le chat"]
-REFS = ["Le chat est sur le tapis.", "Le chien aboie fort.", "Rien.", "Bonjour tout le monde", "une référence", "le chat noir"]
+REFS = [
+    "Le chat est sur le tapis.",
+    "Le chien aboie fort.",
+    "Rien.",
+    "Bonjour tout le monde",
+    "une référence",
+    "le chat noir",
+]
 
 
 def _items():
-    return [item(i, f"source {i}", r, h) for i, (h, r) in enumerate(zip(HYPS, REFS))]
+    return [item(i, f"source {i}", r, h) for i, (h, r) in enumerate(zip(HYPS, REFS, strict=True))]
 
 
 def test_exact_match_uses_match_key():
@@ -56,7 +68,7 @@ def test_chrf_parity_with_sacrebleu():
     per, cs = run_metric(ChrfMetric(), _items())
     chrf = CHRF(word_order=2)
     assert cs.values["chrf_plus_plus"] == pytest.approx(chrf.corpus_score(HYPS, [REFS]).score, abs=1e-9)
-    for p, h, r in zip(per, HYPS, REFS):
+    for p, h, r in zip(per, HYPS, REFS, strict=True):
         assert p.value == pytest.approx(CHRF(word_order=2).sentence_score(h, [r]).score, abs=1e-9)
         assert len(p.detail["stats"]) == 24
     assert cs.extra["signature"] == "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:" + sacrebleu.__version__
@@ -65,7 +77,7 @@ def test_chrf_parity_with_sacrebleu():
 def test_bleu_parity_with_sacrebleu():
     per, cs = run_metric(BleuMetric(), _items())
     assert cs.values["bleu"] == pytest.approx(BLEU().corpus_score(HYPS, [REFS]).score, abs=1e-9)
-    for p, h, r in zip(per, HYPS, REFS):
+    for p, h, r in zip(per, HYPS, REFS, strict=True):
         assert p.value == pytest.approx(BLEU(effective_order=True).sentence_score(h, [r]).score, abs=1e-9)
     assert "tok:13a" in cs.extra["signature"] and "nrefs:1" in cs.extra["signature"]
 
@@ -73,7 +85,7 @@ def test_bleu_parity_with_sacrebleu():
 def test_ter_parity_with_sacrebleu():
     per, cs = run_metric(TerMetric(), _items())
     assert cs.values["ter"] == pytest.approx(TER().corpus_score(HYPS, [REFS]).score, abs=1e-9)
-    for p, h, r in zip(per, HYPS, REFS):
+    for p, h, r in zip(per, HYPS, REFS, strict=True):
         assert p.value == pytest.approx(TER().sentence_score(h, [r]).score, abs=1e-9)
 
 
@@ -119,7 +131,7 @@ def test_length_ratio():
 
 def test_an_empty_string_reference_is_scored_as_sacrebleu_scores_it():
     hyps, refs = ["a b", "c d e"], ["", "c d e"]
-    items = [item(i, f"s{i}", r, h) for i, (h, r) in enumerate(zip(hyps, refs))]
+    items = [item(i, f"s{i}", r, h) for i, (h, r) in enumerate(zip(hyps, refs, strict=True))]
     per, cs = run_metric(TerMetric(), items)
     assert cs.values["ter"] == pytest.approx(TER().corpus_score(hyps, [refs]).score, abs=1e-9)
     assert cs.values["ter"] == pytest.approx(200 / 3)

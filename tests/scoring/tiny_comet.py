@@ -14,11 +14,55 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-WORDS = (
-    "the a cat dog house river tree sun moon water fire bird fish child woman man eats sees runs "
-    "sleeps drinks walks speaks big small red green old new near under over and or not today "
-    "tomorrow morning night village road book school teacher friend mother father"
-).split()
+WORDS = [
+    "the",
+    "a",
+    "cat",
+    "dog",
+    "house",
+    "river",
+    "tree",
+    "sun",
+    "moon",
+    "water",
+    "fire",
+    "bird",
+    "fish",
+    "child",
+    "woman",
+    "man",
+    "eats",
+    "sees",
+    "runs",
+    "sleeps",
+    "drinks",
+    "walks",
+    "speaks",
+    "big",
+    "small",
+    "red",
+    "green",
+    "old",
+    "new",
+    "near",
+    "under",
+    "over",
+    "and",
+    "or",
+    "not",
+    "today",
+    "tomorrow",
+    "morning",
+    "night",
+    "village",
+    "road",
+    "book",
+    "school",
+    "teacher",
+    "friend",
+    "mother",
+    "father",
+]
 
 
 def training_sentences(n: int = 300, seed: int = 7) -> list[str]:
@@ -89,7 +133,7 @@ def build_tiny_comet(root: Path, *, seed: int = 0, constant_bias: float | None =
 
     folder = root / "tiny-comet"
     (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
-    hparams = {k: v for k, v in dict(model.hparams).items()}
+    hparams = dict(model.hparams)
     hparams["class_identifier"] = "regression_metric"
     (folder / "hparams.yaml").write_text(yaml.safe_dump(hparams), encoding="utf-8")
     ckpt = folder / "checkpoints" / "model.ckpt"

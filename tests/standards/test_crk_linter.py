@@ -23,7 +23,6 @@ from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output
 from mteval_gui.errors import InputError
 from mteval_gui.scoring.plugins import EntryInput, MetricUnavailable, ScoringContext
-
 from tests.conftest import SHARED_DATA as SHARED
 
 STRICT = "crk/fst/crk-strict-analyzer-for-dictionary.hfstol"
@@ -199,7 +198,9 @@ def test_clusivity_open_unless_the_entry_decides(strict_linter):
     res = strict_linter.lint_entry([ref], pred, source="we go home", gold=gold)
     assert (res.verdict, res.classes) == (MISS, ["INCLUSIVE_EXCLUSIVE"])
     assert "gold analysis" in res.explanation
-    assert strict_linter.lint_entry([ref], pred, source="we go home", gold=gold, clusivity="accept").verdict == EQUIVALENT
+    assert (
+        strict_linter.lint_entry([ref], pred, source="we go home", gold=gold, clusivity="accept").verdict == EQUIVALENT
+    )
     assert strict_linter.lint_entry([ref], pred, source="we go home", clusivity="reject").verdict == MISS
 
 
@@ -249,7 +250,7 @@ def test_macron_run_is_equivalent_everywhere(shared_data):
     scores = m.score_entries(items)
     assert len(scores) == 571
     identical = 0
-    for it, s in zip(items, scores):
+    for it, s in zip(items, scores, strict=True):
         if it.predicted == it.entry.reference:
             identical += 1  # forms without long vowels: the macron writer changed nothing
             assert s.detail["verdict"] == EXACT
@@ -274,7 +275,7 @@ def test_wrong_person_run_is_a_miss_where_it_differs(shared_data):
     m.prepare(ctx)
     scores = m.score_entries(items)
     same = 0
-    for it, s in zip(items, scores):
+    for it, s in zip(items, scores, strict=True):
         if it.predicted in it.entry.references():
             same += 1  # obviative/impersonal forms the generator could not change
             assert s.detail["verdict"] == EXACT
@@ -305,7 +306,7 @@ def test_mixed_run_errors_are_no_output(shared_data):
     m = CrkLinterMetric()
     m.prepare(ctx)
     scores = m.score_entries(items)
-    for it, s in zip(items, scores):
+    for it, s in zip(items, scores, strict=True):
         if it.output.error or not it.predicted.strip():
             assert s.detail["verdict"] == NO_OUTPUT
             assert s.value == 0.0

@@ -66,7 +66,9 @@ def validator() -> CrkSemanticValidator:
     glosses = load_glosses([SHARED_DATA / GLOSSES], lists.fold_chars)
     strict = Analyzer.load(SHARED_DATA / STRICT)
     desc = Analyzer.load(SHARED_DATA / DESCRIPTIVE)
-    return CrkSemanticValidator(lists, glosses, lambda f: strict.analyse(f).analyses, lambda f: desc.analyse(f).analyses)
+    return CrkSemanticValidator(
+        lists, glosses, lambda f: strict.analyse(f).analyses, lambda f: desc.analyse(f).analyses
+    )
 
 
 CASES = [
@@ -193,11 +195,13 @@ def test_metric_on_macron_and_wrong_person_runs(prepared, shared_data):
     agg = m.aggregate(m.score_entries(items), ctx)
     assert agg.values == {"semantic_score": 1.0, "semantic_coverage": 1.0}
     assert agg.extra["verdicts"]["VALID"] == 540 and agg.extra["verdicts"]["EXACT_MATCH"] == 31
-    assert agg.extra["glosses"]["files"] == {"crkeng_test_db.importjson": agg.extra["glosses"]["files"]["crkeng_test_db.importjson"]}
+    assert agg.extra["glosses"]["files"] == {
+        "crkeng_test_db.importjson": agg.extra["glosses"]["files"]["crkeng_test_db.importjson"]
+    }
 
     items = _items(shared_data, "wrong-person")
     scores = m.score_entries(items)
-    for it, s in zip(items, scores):
+    for it, s in zip(items, scores, strict=True):
         same = it.predicted in it.entry.references()
         assert s.detail["verdict"] == ("EXACT_MATCH" if same else "GRAMMAR_ISSUES"), (it.predicted, s.detail)
     agg = m.aggregate(scores, ctx)
@@ -217,7 +221,7 @@ def test_metric_mixed_run_reports_coverage(prepared, shared_data):
     assert agg.values["semantic_coverage"] == pytest.approx(len(scored) / 571)
     assert agg.values["semantic_score"] == pytest.approx(sum(s.value for s in scored) / len(scored))
     assert agg.extra["unscored"] == 571 - len(scored)
-    for it, s in zip(items, scores):
+    for it, s in zip(items, scores, strict=True):
         if it.output.error or not it.predicted.strip():
             assert (s.detail["verdict"], s.value) == ("NO_OUTPUT", 0.0)
         if s.value is None:

@@ -54,7 +54,20 @@ def test_french_paragraph_is_penalised():
     score, comps = ewe_quality(FRENCH_PARAGRAPH)
     fr = comps["french_words"]
     assert fr["count"] == 12
-    assert set(fr["found"]) == {"les", "un", "pour", "dans", "avec", "cette", "et", "vous", "je", "tout", "bonjour", "merci"}
+    assert set(fr["found"]) == {
+        "les",
+        "un",
+        "pour",
+        "dans",
+        "avec",
+        "cette",
+        "et",
+        "vous",
+        "je",
+        "tout",
+        "bonjour",
+        "merci",
+    }
     assert fr["points"] == -0.2
     assert comps["sentences"]["points"] == 0.2 and comps["length"]["points"] == 0.1
     assert score == 0.1  # 0 + 0 - 0.2 + 0.2 + 0.1

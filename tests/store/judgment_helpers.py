@@ -5,7 +5,9 @@ from __future__ import annotations
 from mteval_gui.store import Workspace
 
 
-def add_corpus(ws: Workspace, corpus_id: str, entry_ids: list[str], *, source_lang: str = "eng", target_lang: str = "crk") -> None:
+def add_corpus(
+    ws: Workspace, corpus_id: str, entry_ids: list[str], *, source_lang: str = "eng", target_lang: str = "crk"
+) -> None:
     with ws.transaction() as c:
         c.execute(
             "INSERT INTO corpora (corpus_id, version, source_lang, target_lang, sha256, entry_count, imported_at) "

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from mteval_gui.errors import InputError
 from mteval_gui.app.imports import import_corpus_file, import_glossary_file, import_run_file
+from mteval_gui.errors import InputError
 from mteval_gui.store import Workspace, repo
 
 GOOD = [{"id": "a", "source": "he sleeps", "reference": "nipâw"},

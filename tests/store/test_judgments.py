@@ -101,9 +101,14 @@ def test_invalid_judgments_are_refused_and_nothing_written(ws):
         (Judgment(reviewer_id="ana", run_id="nope", entry_id="e1", adequacy=3), "unknown run 'nope'"),
         (Judgment(reviewer_id="ana", run_id="r1", entry_id="e99", adequacy=3), "unknown entry 'e99'"),
         (Judgment(reviewer_id="ana", run_id="r1", entry_id=None, adequacy=3), "needs an entry_id"),
-        (Judgment(reviewer_id="ana", run_id="r1", entry_id="e1", task="B", payload={"same_meaning": "Maybe"}),
-         "same_meaning 'Maybe' is not one of Yes, No, Depends"),
-        (Judgment(reviewer_id="ana", run_id="r1", entry_id="e1", task="C", payload={"valid": "Yes"}), "needs payload 'word'"),
+        (
+            Judgment(reviewer_id="ana", run_id="r1", entry_id="e1", task="B", payload={"same_meaning": "Maybe"}),
+            "same_meaning 'Maybe' is not one of Yes, No, Depends",
+        ),
+        (
+            Judgment(reviewer_id="ana", run_id="r1", entry_id="e1", task="C", payload={"valid": "Yes"}),
+            "needs payload 'word'",
+        ),
     ]
     for j, message in cases:
         with pytest.raises(StoreError, match=message):
@@ -176,7 +181,10 @@ def test_record_after_undo_of_first_version_starts_a_new_version(ws):
     again = rate(ws, "ana", "r1", "e1", 3)
     assert again.version == 2
     hist = J.judgment_history(ws, "ana", "r1", "e1")
-    assert [(h.version, h.adequacy, h.undone, h.superseded_by) for h in hist] == [(1, 1, True, None), (2, 3, False, None)]
+    assert [(h.version, h.adequacy, h.undone, h.superseded_by) for h in hist] == [
+        (1, 1, True, None),
+        (2, 3, False, None),
+    ]
     assert J.undo_last(ws, "ana").judgment_id == again.judgment_id
     assert J.current_judgments(ws) == []
 
@@ -272,7 +280,9 @@ def test_import_appends_new_versions_and_detects_divergence(ws, tmp_path):
     J.import_log(other, [(1, r) for r in reviewers], [(2, j) for j in log_v1], file="v1.json")
     assert [(c.version, c.adequacy) for c in J.current_judgments(other)] == [(1, 2)]
     # the longer log extends it: version 2 appended and made current
-    summary = J.import_log(other, [(1, r) for r in reviewers], [(2 + i, j) for i, j in enumerate(log_v2)], file="v2.json")
+    summary = J.import_log(
+        other, [(1, r) for r in reviewers], [(2 + i, j) for i, j in enumerate(log_v2)], file="v2.json"
+    )
     assert (summary["judgments_added"], summary["judgments_unchanged"]) == (1, 1)
     assert [(c.version, c.adequacy) for c in J.current_judgments(other)] == [(2, 3)]
     assert J.export_log(other)[1] == J.export_log(ws)[1]
@@ -299,8 +309,15 @@ def test_import_appends_new_versions_and_detects_divergence(ws, tmp_path):
 
 def test_import_plain_rows_are_recorded_as_new_versions(ws):
     rate(ws, "ana", "r1", "e1", 2)
-    summary = J.import_log(ws, [], [(2, Judgment(reviewer_id="ana", run_id="r1", entry_id="e1", adequacy=4)),
-                                    (3, Judgment(reviewer_id="ben", run_id="r1", entry_id="e2", fluency=1))], file="sheet.csv")
+    summary = J.import_log(
+        ws,
+        [],
+        [
+            (2, Judgment(reviewer_id="ana", run_id="r1", entry_id="e1", adequacy=4)),
+            (3, Judgment(reviewer_id="ben", run_id="r1", entry_id="e2", fluency=1)),
+        ],
+        file="sheet.csv",
+    )
     assert summary["judgments_added"] == 2
     assert sorted((c.reviewer_id, c.entry_id, c.version, c.adequacy, c.fluency) for c in J.current_judgments(ws)) == [
         ("ana", "e1", 2, 4, None), ("ben", "e2", 1, None, 1)]
@@ -318,7 +335,8 @@ def test_import_reports_every_defect_and_writes_nothing(ws):
     with pytest.raises(InputError) as err:
         J.import_log(ws, [(1, Reviewer(reviewer_id="ana", name="Anna"))], rows, file="in.csv")
     assert [str(d) for d in err.value.defects] == [
-        "in.csv:1: reviewer 'ana' exists in the workspace with different details (name 'Ana', dialect 'Plains'); update the reviewer or the file",
+        "in.csv:1: reviewer 'ana' exists in the workspace with different details (name 'Ana', dialect 'Plains'); "
+        "update the reviewer or the file",
         "in.csv:2: unknown reviewer 'zed'",
         "in.csv:3: unknown run 'r9'",
         "in.csv:4: unknown entry 'x' (not in corpus 'c1' of run 'r1')",
@@ -328,7 +346,7 @@ def test_import_reports_every_defect_and_writes_nothing(ws):
 
 
 def test_import_log_consistency_checks(ws):
-    base = dict(reviewer_id="ana", run_id="r1", entry_id="e1")
+    base = {"reviewer_id": "ana", "run_id": "r1", "entry_id": "e1"}
     rows = [
         (2, Judgment(judgment_id=1, version=1, superseded_by=9, created_at="t1", adequacy=1, **base)),
         (3, Judgment(judgment_id=2, version=1, created_at="t2", adequacy=2, **base)),
@@ -358,7 +376,8 @@ def test_judgment_survives_sigkill_right_after_it_is_saved(tmp_path):
         from mteval_gui.store.judgments import record_judgment
         from mteval_gui.domain.judgments import Judgment
         ws = Workspace({str(db)!r})
-        j = record_judgment(ws, Judgment(reviewer_id="ana", run_id="r1", entry_id="e2", adequacy=4, fluency=2, note="kill me"))
+        j = record_judgment(
+            ws, Judgment(reviewer_id="ana", run_id="r1", entry_id="e2", adequacy=4, fluency=2, note="kill me"))
         print("saved", j.judgment_id, flush=True)
         time.sleep(600)
     """)
@@ -373,7 +392,9 @@ def test_judgment_survives_sigkill_right_after_it_is_saved(tmp_path):
     saved_id = int(line.split()[1])
     reopened = Workspace(db)
     cur = J.current_judgments(reopened, run_id="r1")
-    assert [(c.judgment_id, c.entry_id, c.adequacy, c.fluency, c.note) for c in cur] == [(saved_id, "e2", 4, 2, "kill me")]
+    assert [(c.judgment_id, c.entry_id, c.adequacy, c.fluency, c.note) for c in cur] == [
+        (saved_id, "e2", 4, 2, "kill me")
+    ]
     reopened.close()
 
 

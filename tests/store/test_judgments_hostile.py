@@ -43,7 +43,10 @@ def test_a_row_sqlite_cannot_read_does_not_block_new_task_c_judgments(tmp_path):
                                            payload={"word": "kotak", "valid": "Yes"}))
     assert again.version == 2
     current = J.current_judgments(ws, run_id="r", task="C")
-    assert [(c.payload.get("word"), c.payload.get("score", "absent")) for c in current] == [("namôya", None), ("kotak", "absent")]
+    assert [(c.payload.get("word"), c.payload.get("score", "absent")) for c in current] == [
+        ("namôya", None),
+        ("kotak", "absent"),
+    ]
     ws.close()
 
 
@@ -93,8 +96,11 @@ def test_nan_and_infinity_are_refused_when_recording(tmp_path):
 def test_an_import_with_nan_in_a_payload_is_located_and_writes_nothing(tmp_path):
     ws = _workspace(tmp_path / "w.sqlite")
     p = tmp_path / "j.json"
-    p.write_text('{"reviewers": [], "judgments": [\n {"reviewer_id": "ana", "run_id": "r", "entry_id": "1", "task": "C",'
-                 ' "payload": {"word": "a", "n": NaN}}\n]}', encoding="utf-8")
+    p.write_text(
+        '{"reviewers": [], "judgments": [\n {"reviewer_id": "ana", "run_id": "r", "entry_id": "1", "task": "C",'
+        ' "payload": {"word": "a", "n": NaN}}\n]}',
+        encoding="utf-8",
+    )
     read = read_judgments(p)
     assert [str(d) for d in read.defects] == [f"{p}:2:100: invalid JSON: NaN is not JSON (use a number or null)"]
     with pytest.raises(InputError):

@@ -35,7 +35,9 @@ def test_corpus_round_trip(workspace):
     assert [e.id for e in repo.get_entries(workspace, "c1")] == ["e1", "e2", "e3", "e4"]
     assert repo.get_entry(workspace, "c1", "e3").provenance_label == "demo"
     rows = repo.list_corpora(workspace)
-    assert [(r["corpus_id"], r["entry_count"], r["run_count"], r["source_path"]) for r in rows] == [("c1", 4, 0, "/x/c.json")]
+    assert [(r["corpus_id"], r["entry_count"], r["run_count"], r["source_path"]) for r in rows] == [
+        ("c1", 4, 0, "/x/c.json")
+    ]
     assert rows[0]["sha256"] == repo.corpus_sha256(c)
     assert len(rows[0]["sha256"]) == 64
 
@@ -78,7 +80,12 @@ def test_run_round_trip_with_missing_outputs(workspace):
     assert pairs[0][0].reference == "ref 1"
     (row,) = repo.list_runs(workspace, "c1")
     assert (row["run_id"], row["n_outputs"], row["n_missing"], row["n_errors"], row["n_empty"]) == ("r1", 4, 2, 1, 3)
-    assert (row["dataset_id"], row["language_pair"], row["model_slug"], row["status"]) == ("c1", "eng-crk", "sys", "imported")
+    assert (row["dataset_id"], row["language_pair"], row["model_slug"], row["status"]) == (
+        "c1",
+        "eng-crk",
+        "sys",
+        "imported",
+    )
     assert row["has_run_card"] is False and "run_card" not in row
 
 
@@ -134,7 +141,10 @@ def test_glossaries(workspace):
     assert repo.add_glossary(workspace, "Cree terms", {"house": ["wâskahikan"]}) == "Cree-terms-2"
     g = repo.get_glossary(workspace, gid)
     assert (g["name"], g["terms"], g["source_path"]) == ("Cree terms", {"water": ["nipiy"]}, "g.tsv")
-    assert [(r["glossary_id"], r["term_count"]) for r in repo.list_glossaries(workspace)] == [("Cree-terms", 1), ("Cree-terms-2", 1)]
+    assert [(r["glossary_id"], r["term_count"]) for r in repo.list_glossaries(workspace)] == [
+        ("Cree-terms", 1),
+        ("Cree-terms-2", 1),
+    ]
 
 
 def test_settings(workspace):
@@ -161,9 +171,18 @@ def test_column_readers(workspace):
     assert cols["terminology"] == [{}, {"source": ["ref"]}, {}, {}]
     assert cols["provenance"] == ["hand", "hand", {"source_name": "demo"}, "hand"]
     out = repo.output_columns(workspace, "r1", ("entry_id", "predicted", "error", "missing", "cached", "usage"))
-    assert out == {"entry_id": ["e1", "e2", "e3", "e4"], "predicted": ["out e1", "", "out e3", ""],
-                   "error": [None, None, "timeout", None], "missing": [False, True, False, True],
-                   "cached": [True, None, None, None],
-                   "usage": [{"completion_tokens": 1, "prompt_tokens": 3}, None, {"completion_tokens": 1, "prompt_tokens": 3}, None]}
+    assert out == {
+        "entry_id": ["e1", "e2", "e3", "e4"],
+        "predicted": ["out e1", "", "out e3", ""],
+        "error": [None, None, "timeout", None],
+        "missing": [False, True, False, True],
+        "cached": [True, None, None, None],
+        "usage": [
+            {"completion_tokens": 1, "prompt_tokens": 3},
+            None,
+            {"completion_tokens": 1, "prompt_tokens": 3},
+            None,
+        ],
+    }
     with pytest.raises(StoreError, match="unknown entry column"):
         repo.entry_columns(workspace, "c1", ("nope",))

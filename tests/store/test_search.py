@@ -22,9 +22,16 @@ OUTPUTS = {"a": ["wapamew atim", "pimohtêw sîpîhk", "", "AHCÂHK NIPÂW", "ni
 
 
 def _corpus(cid: str, sources: list[str], refs: list[str | None]) -> Corpus:
-    return Corpus.model_construct(corpus_id=cid, version="1", language_pair=LanguagePair(source="eng", target="crk"),
-                                  license=None, attribution=None, description=None, metadata={},
-                                  entries=[make_entry(f"e{i}", s, r) for i, (s, r) in enumerate(zip(sources, refs))])
+    return Corpus.model_construct(
+        corpus_id=cid,
+        version="1",
+        language_pair=LanguagePair(source="eng", target="crk"),
+        license=None,
+        attribution=None,
+        description=None,
+        metadata={},
+        entries=[make_entry(f"e{i}", s, r) for i, (s, r) in enumerate(zip(sources, refs, strict=True))],
+    )
 
 
 def _run(run_id: str, cid: str, texts: list[str]) -> Run:
@@ -50,7 +57,9 @@ def _numpy(ws: Workspace, runs: list[str], text: str) -> list[int]:
                        np.array(cols["reference"], dtype=object), np.full(len(SOURCES), np.nan))
     for r in runs:
         out = repo.output_columns(ws, r, ("predicted", "error"))
-        frame.runs.append(RunColumns(r, r, np.array(out["predicted"], dtype=object), np.array(out["error"], dtype=object)))
+        frame.runs.append(
+            RunColumns(r, r, np.array(out["predicted"], dtype=object), np.array(out["error"], dtype=object))
+        )
     return np.flatnonzero(filter_mask(frame, EntryFilter(text=text))).tolist()
 
 

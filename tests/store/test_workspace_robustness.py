@@ -39,7 +39,10 @@ def _digest(path: Path) -> str:
 
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+    }
 
 
 def _mteval(*args: str, cwd: Path, prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -292,7 +295,9 @@ def test_a_failed_first_transaction_leaves_no_file(tmp_path):
     ws = Workspace(db, defer_create=True)
     assert ws.pending and repo.list_runs(ws) == [] and ws.schema_version() == SCHEMA_VERSION
     f = tmp_path / "j.json"
-    f.write_text(json.dumps([{"reviewer_id": "nobody", "run_id": "none", "entry_id": "1", "adequacy": 3}]), encoding="utf-8")
+    f.write_text(
+        json.dumps([{"reviewer_id": "nobody", "run_id": "none", "entry_id": "1", "adequacy": 3}]), encoding="utf-8"
+    )
     read = read_judgments(f)
     with pytest.raises(InputError, match="unknown reviewer"):  # found inside the transaction
         J.import_log(ws, read.reviewers, read.judgments, file=read.name)

@@ -115,3 +115,26 @@ def test_system_level_ci_resamples_items():
     human = 1 + 4 * quality[:, None] + rng.normal(0, 0.8, (5, 60))
     r = system_pearson_with_ci(metric, human, n_bootstrap=300, seed=1)
     assert r.value > 0.9 and r.ci_lower <= r.value <= r.ci_upper
+
+
+def test_spearman_interval_equals_ranking_every_resample():
+    """The resamples are ranked all at once (copies of an item share its average rank); the interval is
+    the one ranking each resampled sample separately gives."""
+    import numpy as np
+
+    from mteval_gui.validation.correlation import _pearson, correlation_with_ci, rankdata
+
+    rng = np.random.default_rng(3)
+    x = np.round(rng.random(60) * 4) / 4  # many ties
+    y = rng.integers(1, 6, 60).astype(float)
+    got = correlation_with_ci(x, y, "spearman", n_bootstrap=300, seed=7)
+    idx = np.random.default_rng(7).integers(0, 60, size=(300, 60))
+    samples = []
+    for row in idx:
+        r = _pearson(rankdata(x[row]), rankdata(y[row]))
+        if r is not None:
+            samples.append(r)
+    lo, hi = np.percentile(samples, [2.5, 97.5])
+    assert (got.ci_lower, got.ci_upper) == (float(lo), float(hi))
+    constant = correlation_with_ci([1.0, 1.0, 1.0, 2.0], [1, 2, 3, 4], "spearman", n_bootstrap=200, seed=1)
+    assert constant.value is not None  # resamples drawing only the tied items are left out, as before

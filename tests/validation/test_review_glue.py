@@ -34,9 +34,9 @@ def ws(workspace):
         J.add_reviewer(workspace, Reviewer(reviewer_id=rid, name=rid.title()))
     for run, per in ADEQ.items():
         for rid, values in per.items():
-            for eid, a in zip(ENTRIES, values):
+            for eid, a in zip(ENTRIES, values, strict=True):
                 J.record_judgment(workspace, Judgment(reviewer_id=rid, run_id=run, entry_id=eid, adequacy=a, fluency=a))
-        add_entry_metric(workspace, run, "core.chrf", dict(zip(ENTRIES, map(float, CHRF[run]))))
+        add_entry_metric(workspace, run, "core.chrf", dict(zip(ENTRIES, map(float, CHRF[run]), strict=True)))
     return workspace
 
 
@@ -58,7 +58,9 @@ def test_validation_study_over_three_runs(ws):
     assert [m.metric_id for m in study.metrics] == ["core.chrf"]
     chrf = study.metrics[0]
     items = sorted((run, e) for run in ADEQ for e in ENTRIES)
-    means = {(run, e): sum(per[r][ENTRIES.index(e)] for r in per) / len(per) for run, per in ADEQ.items() for e in ENTRIES}
+    means = {
+        (run, e): sum(per[r][ENTRIES.index(e)] for r in per) / len(per) for run, per in ADEQ.items() for e in ENTRIES
+    }
     x = [CHRF[run][ENTRIES.index(e)] for run, e in items]
     y = [means[i] for i in items]
     assert chrf.kendall.n == 18 and chrf.kendall.value == pytest.approx(kendall_tau_b(x, y))
@@ -72,13 +74,23 @@ def test_linter_audit_uses_judgment_classes_or_the_stored_linter_result(ws):
     with ws.transaction() as c:
         for eid, verdict, classes in (("e1", "EQUIVALENT", ["LONG_VOWEL_MACRON"]), ("e2", "EQUIVALENT", ["WORD_ORDER"]),
                                       ("e3", "MISS", [])):
-            c.execute("INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data) VALUES ('mid', ?, 'crk.lint', ?, ?)",
-                      (eid, 1.0 if verdict == "EQUIVALENT" else 0.0,
-                       json.dumps({"value": 1.0, "values": {}, "detail": {"verdict": verdict, "classes": classes}})))
+            c.execute(
+                "INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data)"
+                " VALUES ('mid', ?, 'crk.lint', ?, ?)",
+                (
+                    eid,
+                    1.0 if verdict == "EQUIVALENT" else 0.0,
+                    json.dumps({"value": 1.0, "values": {}, "detail": {"verdict": verdict, "classes": classes}}),
+                ),
+            )
     queue = review.linter_audit_queue(ws, ["mid"])
     assert [(q["entry_id"], q["classes"]) for q in queue] == [("e1", ["LONG_VOWEL_MACRON"]), ("e2", ["WORD_ORDER"])]
-    J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="mid", entry_id="e1", task="B", payload={"same_meaning": "Yes"}))
-    J.record_judgment(ws, Judgment(reviewer_id="ben", run_id="mid", entry_id="e1", task="B", payload={"same_meaning": "Yes"}))
+    J.record_judgment(
+        ws, Judgment(reviewer_id="ana", run_id="mid", entry_id="e1", task="B", payload={"same_meaning": "Yes"})
+    )
+    J.record_judgment(
+        ws, Judgment(reviewer_id="ben", run_id="mid", entry_id="e1", task="B", payload={"same_meaning": "Yes"})
+    )
     J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="mid", entry_id="e2", task="B",
                                    payload={"same_meaning": "No", "classes": ["OPTIONAL_PARTICLE"]}))
     rows = {r.variant_class: r for r in review.linter_audit(ws, ["mid"])}
@@ -91,14 +103,24 @@ def test_fst_audit_queue_audit_and_allowlist(ws):
         for eid, words in (("e1", [("nipâw", True), ("namôya", False), ("kotak", False)]),
                            ("e2", [("namôya", False), ("namôya", False)])):
             detail = {"analyses": [{"token": t, "form": t, "accepted": a, "analyses": []} for t, a in words]}
-            c.execute("INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data) VALUES ('good', ?, 'core.fst', 0.5, ?)",
-                      (eid, json.dumps({"value": 0.5, "values": {}, "detail": detail})))
-    assert review.fst_audit_queue(ws, ["good"]) == [("good", "e1", "namôya"), ("good", "e1", "kotak"), ("good", "e2", "namôya")]
+            c.execute(
+                "INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data)"
+                " VALUES ('good', ?, 'core.fst', 0.5, ?)",
+                (eid, json.dumps({"value": 0.5, "values": {}, "detail": detail})),
+            )
+    assert review.fst_audit_queue(ws, ["good"]) == [
+        ("good", "e1", "namôya"),
+        ("good", "e1", "kotak"),
+        ("good", "e2", "namôya"),
+    ]
     assert len(review.fst_audit_queue(ws, ["good"], limit=2, seed=1)) == 2
     for rid, valid in (("ana", "Yes"), ("ben", "Yes"), ("cat", "No")):
         J.record_judgment(ws, Judgment(reviewer_id=rid, run_id="good", entry_id="e1", task="C",
                                        payload={"word": "namôya", "valid": valid, "kind": "Established"}))
-    J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="good", entry_id="e1", task="C", payload={"word": "kotak", "valid": "No"}))
+    J.record_judgment(
+        ws,
+        Judgment(reviewer_id="ana", run_id="good", entry_id="e1", task="C", payload={"word": "kotak", "valid": "No"}),
+    )
     audit = review.fst_audit(ws, ["good"])
     assert (audit.valid, audit.invalid, audit.false_rejection.value) == (1, 1, 0.5)
     assert review.allowlist_rows(audit) == [

@@ -69,12 +69,23 @@ def test_run_study_matches_direct_computation():
     assert chrf.spearman.value == pytest.approx(spearman_rho(x, y))
     # system level: per-run means over rated items
     assert chrf.systems == [
-        {"run_id": "A", "metric_mean": pytest.approx(215 / 3), "human_mean": pytest.approx((14 / 3 + 8 / 3 + 4.5) / 3), "items": 3},
-        {"run_id": "B", "metric_mean": pytest.approx(25.0), "human_mean": pytest.approx((5 / 3 + 1.5 + 3) / 3), "items": 3},
+        {
+            "run_id": "A",
+            "metric_mean": pytest.approx(215 / 3),
+            "human_mean": pytest.approx((14 / 3 + 8 / 3 + 4.5) / 3),
+            "items": 3,
+        },
+        {
+            "run_id": "B",
+            "metric_mean": pytest.approx(25.0),
+            "human_mean": pytest.approx((5 / 3 + 1.5 + 3) / 3),
+            "items": 3,
+        },
         {"run_id": "C", "metric_mean": pytest.approx(52.5), "human_mean": pytest.approx((3.5 + 8 / 3) / 2), "items": 2},
     ]
-    assert chrf.system_pearson.value == pytest.approx(pearson_r([215 / 3, 25.0, 52.5],
-                                                                [(14 / 3 + 8 / 3 + 4.5) / 3, (5 / 3 + 1.5 + 3) / 3, (3.5 + 8 / 3) / 2]))
+    assert chrf.system_pearson.value == pytest.approx(
+        pearson_r([215 / 3, 25.0, 52.5], [(14 / 3 + 8 / 3 + 4.5) / 3, (5 / 3 + 1.5 + 3) / 3, (3.5 + 8 / 3) / 2])
+    )
     assert chrf.kendall.ci_lower <= chrf.kendall.value <= chrf.kendall.ci_upper
     assert len(chrf.points) == 8 and chrf.points[0] == ("A", "e1", 90.0, pytest.approx(14 / 3))
     exact = study.metrics[1]

@@ -97,8 +97,9 @@ SCRIPT_NAME_PREFIXES: dict[str, tuple[str, ...]] = {
     "Syrc": ("SYRIAC",),
 }
 _COMPOSITE_SCRIPTS = {"Jpan": ("Hani", "Hira", "Kana"), "Kore": ("Hang", "Hani"), "Hans": ("Hani",), "Hant": ("Hani",)}
-_PREFIX_TO_SCRIPT = sorted(((p, code) for code, ps in SCRIPT_NAME_PREFIXES.items() for p in ps),
-                           key=lambda x: -len(x[0]))
+_PREFIX_TO_SCRIPT = sorted(
+    ((p, code) for code, ps in SCRIPT_NAME_PREFIXES.items() for p in ps), key=lambda x: -len(x[0])
+)
 
 
 def expand_scripts(codes: Iterable[str]) -> set[str]:
@@ -213,7 +214,7 @@ class CodeSwitchingMetric(BaseMetric):
             if accepts is not None:
                 try:
                     return bool(accepts(tok))
-                except (RuntimeError, ValueError, UnicodeError):  # an analyzer failure on one word is not a verdict
+                except Exception:  # noqa: BLE001 - an analyzer failure on one word is not a verdict
                     return False
             return False
 
@@ -232,6 +233,21 @@ class CodeSwitchingMetric(BaseMetric):
                 target_scripts=self.target_scripts or (), source_scripts=self.source_scripts or ())
         return self._judge
 
+    def _reference_side(self, item: EntryInput) -> tuple[frozenset[str], frozenset[str]]:
+        """Scripts and word keys of the entry's references (the language identification of the
+        reference side), once per corpus version when the job has a corpus-side store."""
+        refs = tuple(item.entry.references())
+
+        def compute() -> tuple[frozenset[str], frozenset[str]]:
+            scripts: frozenset[str] = frozenset().union(*(text_scripts(r) for r in refs)) if refs else frozenset()
+            words: frozenset[str] = frozenset().union(*(_token_keys(r) for r in refs)) if refs else frozenset()
+            return scripts, words
+
+        store = self.context.corpus_side if self.context is not None else None
+        if store is None:
+            return compute()
+        return store.get(("core.code_switching", "references"), item.entry.id, refs, compute)
+
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         shared = self.context.shared if self.context else {}
         source_lexicon = shared.get("source_lexicon") or set()
@@ -243,16 +259,13 @@ class CodeSwitchingMetric(BaseMetric):
             if not tokens:
                 out.append(EntryScore(0.0, detail={"tokens": 0, "switched": []}))
                 continue
-            refs = it.entry.references()
-            tgt_scripts = self.target_scripts
-            if tgt_scripts is None:
-                tgt_scripts = set().union(*(text_scripts(r) for r in refs)) if refs else set()
+            ref_scripts, ref_words = self._reference_side(it)
+            tgt_scripts = self.target_scripts if self.target_scripts is not None else set(ref_scripts)
             src_scripts = self.source_scripts if self.source_scripts is not None else text_scripts(it.entry.source)
             shared_script = bool(src_scripts & tgt_scripts)
             src_words = _token_keys(it.entry.source)
             if source_lexicon:
                 src_words = src_words | {match_key(w) for w in source_lexicon}
-            ref_words: frozenset[str] = frozenset().union(*(_token_keys(r) for r in refs)) if refs else frozenset()
             switched: list[str] = []
             kinds = {"script": 0, "lexical": 0}
             for tok in tokens:
@@ -336,8 +349,9 @@ def mid_sentence_capitalised(text: str) -> list[str]:
     return out
 
 
-def hallucination_components(predicted: str, source: str, reference: str | None, *,
-                             has_case: bool = True) -> dict[str, float]:
+def hallucination_components(
+    predicted: str, source: str, reference: str | None, *, has_case: bool = True
+) -> dict[str, float]:
     pred = nfc(predicted or "")
     src = nfc(source or "")
     ref = nfc(reference) if reference else None
@@ -378,9 +392,15 @@ class HallucinationMetric(BaseMetric):
     """``min(1, 0.4·L + 0.3·R + 0.2·E + 0.1·C)`` per entry; corpus = mean (lower is better)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.hallucination", version="2", display_name="Hallucination rate", scale="0-1",
-        role="hallucination", label="Hallucination", validation="heuristic",
-        higher_is_better=False, produces=("hallucination_rate",),
+        id="core.hallucination",
+        version="2",
+        display_name="Hallucination rate",
+        scale="0-1",
+        role="hallucination",
+        label="Hallucination",
+        validation="heuristic",
+        higher_is_better=False,
+        produces=("hallucination_rate",),
         description="Length anomaly, repeated trigrams, invented numbers/names and source echo, "
                     "weighted 0.4/0.3/0.2/0.1, over the entries with an output.",
     )
@@ -418,8 +438,9 @@ class HallucinationMetric(BaseMetric):
 # ----------------------------------------------------------------------------- terminology
 
 
-def merge_terms(entry_terms: Mapping[str, Sequence[str]],
-                glossary: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+def merge_terms(
+    entry_terms: Mapping[str, Sequence[str]], glossary: Mapping[str, Sequence[str]]
+) -> dict[str, list[str]]:
     """Per-entry terminology ∪ glossary (targets of a term present in both are united)."""
     out: dict[str, list[str]] = {}
     for src in (glossary, entry_terms):
@@ -469,7 +490,7 @@ def term_renderings(item: EntryInput, glossary: Mapping[str, Sequence[str]],
                     for w in word_tokens(item.predicted):
                         try:
                             out_lemmas |= {match_key(x) for x in lemmas_of(w)}
-                        except (RuntimeError, ValueError, UnicodeError):  # one word's failure is not a verdict
+                        except Exception:  # noqa: BLE001 - an analyzer failure on one word is not a verdict
                             continue
                 for t in targets:
                     if " " not in t.strip() and match_key(t) in out_lemmas:
@@ -483,8 +504,13 @@ class TerminologyMetric(BaseMetric):
     """Share of source terms whose accepted target appears in the output (micro)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.terminology", version="1", display_name="Terminology adherence", scale="0-1",
-        role="terminology", label="Terminology", validation="heuristic",
+        id="core.terminology",
+        version="1",
+        display_name="Terminology adherence",
+        scale="0-1",
+        role="terminology",
+        label="Terminology",
+        validation="heuristic",
         produces=("terminology_adherence",),
         description="Hits over terms found in the source (per-entry terminology ∪ glossary); "
                     "empty output misses every term.",

@@ -41,6 +41,7 @@ from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import PluginError
+from mteval_gui.paths import extra_install_hint
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -55,7 +56,7 @@ METRIC_ID = "core.comet"
 DEFAULT_COMET_MODEL = "Unbabel/wmt22-comet-da"
 AFRICOMET_MODEL = "masakhane/africomet-mtl"
 CHECKPOINT_IN_FOLDER = Path("checkpoints") / "model.ckpt"
-INSTALL_HINT = "COMET needs the optional extra: pip install 'mteval-gui[comet]' (install torch==2.13.0 first)"
+INSTALL_HINT = f"COMET needs the optional extra: {extra_install_hint('comet')} (install torch==2.13.0 first)"
 NOT_COVERED_CAVEAT = "comet_language_not_covered"
 
 # Files of a model's encoder (named by ``pretrained_model`` in hparams.yaml) that COMET reads
@@ -223,7 +224,7 @@ def encoder_files_present(pretrained_model: str, *, cache_dir: str | Path | None
         return False
     try:
         hit = try_to_load_from_cache(pretrained_model, "config.json", cache_dir=str(cache_dir) if cache_dir else None)
-    except Exception:  # an invalid id is simply "not present"
+    except Exception:  # noqa: BLE001 - an invalid id is simply "not present"
         return False
     return isinstance(hit, str)
 
@@ -241,7 +242,7 @@ def offline() -> Iterator[None]:
     saved = {k: os.environ.get(k) for k in _OFFLINE_ENV}
     for k in _OFFLINE_ENV:
         os.environ[k] = "1"
-    consts = sys.modules.get("huggingface_hub.constants")
+    consts: Any = sys.modules.get("huggingface_hub.constants")
     saved_const = getattr(consts, "HF_HUB_OFFLINE", None) if consts is not None else None
     if consts is not None:
         consts.HF_HUB_OFFLINE = True
@@ -406,7 +407,7 @@ class CometMetric(BaseMetric):
         self.gpus = int(opts.get("gpus") or 0)
         try:
             self.needs_refs = bool(self.model.requires_references())
-        except Exception:  # models of unknown classes: assume the safe answer
+        except Exception:  # noqa: BLE001 - models of unknown classes: assume the safe answer
             self.needs_refs = True
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
@@ -431,7 +432,9 @@ class CometMetric(BaseMetric):
                 if use_ref:
                     s["ref"] = it.entry.reference or ""
                 samples.append(s)
-            for i, score in zip(idxs, predict(self.model, samples, batch_size=self.batch_size, gpus=self.gpus)):
+            for i, score in zip(
+                idxs, predict(self.model, samples, batch_size=self.batch_size, gpus=self.gpus), strict=True
+            ):
                 detail = {"empty_output": True} if not items[i].predicted.strip() else {}
                 if not use_ref:
                     detail["reference_free"] = True

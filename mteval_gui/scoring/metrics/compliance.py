@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
@@ -30,7 +31,9 @@ from mteval_gui.text import nfc
 WEIGHTS = {"variables": 0.6, "quotes": 0.2, "casing": 0.2}
 QUOTE_LIKE = "\"“”„‟«»‹›「」『』〝〞＂"
 
-_ICU_HEAD = re.compile(r"\{\s*([A-Za-z_][\w]*|\d+)\s*,\s*(plural|select|selectordinal|number|date|time|spellout|ordinal|duration)\b")
+_ICU_HEAD = re.compile(
+    r"\{\s*([A-Za-z_][\w]*|\d+)\s*,\s*(plural|select|selectordinal|number|date|time|spellout|ordinal|duration)\b"
+)
 _SIMPLE = [
     ("double_brace", re.compile(r"\{\{\s*[^{}\s][^{}]*?\s*\}\}")),
     ("printf_named", re.compile(r"%\([A-Za-z_][\w]*\)[sdifrx]")),
@@ -69,6 +72,12 @@ def placeholders(text: str | None) -> Counter[str]:
     """Multiset of placeholders in a text (ICU blocks count once, by name and type)."""
     if not text:
         return Counter()
+    return Counter(dict(_placeholders(text)))
+
+
+@lru_cache(maxsize=1 << 15)
+def _placeholders(text: str) -> tuple[tuple[str, int], ...]:
+    # memoised: a source is checked again for every run, an output twice (final and raw)
     text = nfc(text)
     found: Counter[str] = Counter()
     masked = list(text)
@@ -83,7 +92,7 @@ def placeholders(text: str | None) -> Counter[str]:
             return " " * len(m.group(0))
 
         rest = rx.sub(take, rest)
-    return found
+    return tuple(found.items())
 
 
 def check(text: str, source: str, *, quotes: Sequence[str] | None, has_case: bool | None) -> dict[str, Any]:
@@ -98,7 +107,7 @@ def check(text: str, source: str, *, quotes: Sequence[str] | None, has_case: boo
     cased: list[str] = []
     if has_case is False:
         cased = sorted({c for c in text if c.isalpha() and (c.isupper() or c.islower()) and c.upper() != c.lower()})
-    result = {
+    result: dict[str, Any] = {
         "variables": variables,
         "quotes": 0.0 if bad_quotes else 1.0,
         "casing": 0.0 if cased else 1.0,
@@ -119,10 +128,16 @@ class ComplianceMetric(BaseMetric):
     """Compliance index on final and raw output, and repair effectiveness."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.compliance", version="1", display_name="Compliance index", scale="0-1",
-        role="compliance", label="Compliance", validation="heuristic",
+        id="core.compliance",
+        version="1",
+        display_name="Compliance index",
+        scale="0-1",
+        role="compliance",
+        label="Compliance",
+        validation="heuristic",
         produces=("compliance_index", "compliance_index_raw", "repair_effectiveness"),
-        description="0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite.",
+        description="0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; "
+                    "a gate, not in the composite.",
     )
 
     def prepare(self, context: ScoringContext) -> None:

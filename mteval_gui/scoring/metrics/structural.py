@@ -68,7 +68,7 @@ def card_folds(context: ScoringContext) -> dict[str, str]:
 
 def _fold_accepts(analyzer: Analyzer, folds: Mapping[str, str]) -> Callable[[str], bool]:
     def accepts(token: str) -> bool:
-        return analyzer.analyse_folded(token, folds).accepted
+        return bool(analyzer.analyse_folded(token, folds).accepted)
     return accepts
 
 
@@ -213,8 +213,9 @@ def _gold_key(word: str) -> str:
     return fst_form(nfc(word))
 
 
-def reference_analyses(entry: Any,
-                       analyzer: Analyzer) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
+def reference_analyses(
+    entry: Any, analyzer: Analyzer
+) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
     """Lemmas, (lemma, tag set) pairs and per-word analysis strings of an entry's reference.
 
     ``expected_morphology`` (gold) replaces the analyzer's analyses of the words it annotates
@@ -269,6 +270,16 @@ class MorphologicalAccuracyMetric(BaseMetric):
         self.analyzer = _strict(context)
         self.folds = card_folds(context)
 
+    def _reference_analyses(self, entry: Any, analyzer: Analyzer) -> tuple[
+            set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
+        """:func:`reference_analyses`, once per corpus version and analyzer file when the job
+        has a corpus-side store (the analyses of a reference do not depend on the run)."""
+        store = self.context.corpus_side if self.context is not None else None
+        if store is None or not analyzer.sha256:
+            return reference_analyses(entry, analyzer)
+        texts = (entry.reference or "", tuple(sorted((entry.expected_morphology or {}).items())))
+        return store.get(("core.morph", analyzer.sha256), entry.id, texts, lambda: reference_analyses(entry, analyzer))
+
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         an = self.analyzer
         if an is None:
@@ -280,7 +291,7 @@ class MorphologicalAccuracyMetric(BaseMetric):
                 out.append(EntryScore(None, {"correct": 0, "covered": 0, "analysable": 0},
                                       {"reason": "no reference and no expected_morphology"}))
                 continue
-            lemmas, pairs, _ = reference_analyses(e, an)
+            lemmas, pairs, _ = self._reference_analyses(e, an)
             correct = covered = analysable = 0
             words: list[dict[str, Any]] = []
             for w in an.analyse_text_folded(it.predicted, self.folds):
@@ -382,9 +393,13 @@ class OrthographicAccuracyMetric(BaseMetric):
         if self.descriptive is not None and self.strict is not None and not self.strict.accepts(token):
             d = self.descriptive.analyse(token)
             if d.analyses:
-                out.append(Violation("non_standard",
-                                     f"non-standard spelling: rejected by {self.strict.name}, accepted by "
-                                     f"{self.descriptive.name} as {d.analyses[0].raw}"))
+                out.append(
+                    Violation(
+                        "non_standard",
+                        f"non-standard spelling: rejected by {self.strict.name}, accepted by {self.descriptive.name} "
+                        f"as {d.analyses[0].raw}",
+                    )
+                )
         return out
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:

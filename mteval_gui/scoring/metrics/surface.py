@@ -63,17 +63,25 @@ def hypothesis_of(item: EntryInput) -> str:
 
 
 def _not_applicable(keys: Sequence[str], reason: str) -> CorpusScore:
-    return CorpusScore({k: None for k in keys}, availability="not_applicable", reason=reason)
+    return CorpusScore(dict.fromkeys(keys), availability="not_applicable", reason=reason)
 
 
 class ExactMatchMetric(BaseMetric):
     """Exact match: ``match_key(output) == match_key(reference)`` (SPEC §2; punctuation kept)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.exact", version="2", display_name="Exact match", scale="0-1",
-        role="exact", label="Exact", display="check", validation="proxy",
-        needs_reference=True, produces=("exact_match_rate", "exact_matches"),
-        description="Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.",
+        id="core.exact",
+        version="2",
+        display_name="Exact match",
+        scale="0-1",
+        role="exact",
+        label="Exact",
+        display="check",
+        validation="proxy",
+        needs_reference=True,
+        produces=("exact_match_rate", "exact_matches"),
+        description="Share of entries whose output equals the reference after NFC, whitespace collapsing "
+                    "and casefolding.",
     )
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
@@ -108,10 +116,17 @@ class EquivalentMatchMetric(BaseMetric):
     """
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.equivalent", version="2", display_name="Equivalent match", scale="0-1",
-        role="equivalence_verdict", label="Equivalent", validation="heuristic",
-        needs_reference=True, produces=("equivalent_match_rate", "equivalent_matches"),
-        description="Share of entries matching the reference or an accepted variant after the language's orthographic folds.",
+        id="core.equivalent",
+        version="2",
+        display_name="Equivalent match",
+        scale="0-1",
+        role="equivalence_verdict",
+        label="Equivalent",
+        validation="heuristic",
+        needs_reference=True,
+        produces=("equivalent_match_rate", "equivalent_matches"),
+        description="Share of entries matching the reference or an accepted variant after the language's "
+                    "orthographic folds.",
     )
 
     def prepare(self, context: ScoringContext) -> None:
@@ -166,7 +181,7 @@ class EquivalentMatchMetric(BaseMetric):
                            extra={"verdicts": counts})
 
 
-_REFERENCE_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}  # read-only reference n-grams, oldest dropped first
+_REFERENCE_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}  # without a corpus store: by reference texts
 _REFERENCE_CACHE_SIZE = 20000
 _REFERENCE_LOCK = threading.Lock()
 
@@ -206,25 +221,38 @@ class _SacrebleuMetric(BaseMetric, ABC):
         if not scored:
             return out
         stats = self._segment_statistics([hypothesis_of(it) for _i, it, _r in scored],
-                                         [refs for _i, _it, refs in scored])
+                                         [refs for _i, _it, refs in scored], [it.entry.id for _i, it, _r in scored])
         for (i, _it, refs), st in zip(scored, stats, strict=True):
             st = [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in st]
             out[i] = EntryScore(self._sentence_value(st), detail={"stats": st, "nrefs": len(refs)})
         return out
 
-    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]]) -> list[list[float]]:
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
+                            entry_ids: Sequence[str]) -> list[list[float]]:
         """sacrebleu's segment statistics of each hypothesis against its references."""
         m = self.metric
         # the same steps as sacrebleu's _extract_corpus_statistics, with each reference's
-        # n-grams cached (references recur for every system scored on a corpus)
-        return [m._compute_segment_statistics(m._preprocess_segment(h), self._reference_info(r))
-                for h, r in zip(hyps, refs, strict=True)]
+        # n-grams computed once per corpus version (references recur for every system scored)
+        return [m._compute_segment_statistics(m._preprocess_segment(h), self._reference_info(r, eid))
+                for h, r, eid in zip(hyps, refs, entry_ids, strict=True)]
 
-    def _reference_info(self, refs: list[str]) -> dict[str, Any]:
-        key = (type(self).__name__, tuple(sorted(self.sacrebleu_params.items(), key=lambda kv: kv[0])), tuple(refs))
+    def _namespace(self) -> tuple[Any, ...]:
+        return (type(self).__name__, tuple(sorted(self.sacrebleu_params.items(), key=lambda kv: kv[0])))
+
+    def _compute_reference_info(self, refs: list[str]) -> dict[str, Any]:
+        return dict(self.metric._extract_reference_info([self.metric._preprocess_segment(r) for r in refs]))
+
+    def _reference_info(self, refs: list[str], entry_id: str) -> dict[str, Any]:
+        """sacrebleu's reference statistics of one entry: from the corpus-side store of the job
+        (:mod:`mteval_gui.scoring.corpus_side`), else from a cache by reference texts."""
+        store = self.context.corpus_side if self.context is not None else None
+        texts = tuple(refs)
+        if store is not None:
+            return store.get(self._namespace(), entry_id, texts, lambda: self._compute_reference_info(refs))
+        key = (*self._namespace(), texts)
         info = _REFERENCE_CACHE.get(key)
         if info is None:
-            info = self.metric._extract_reference_info([self.metric._preprocess_segment(r) for r in refs])
+            info = self._compute_reference_info(refs)
             with _REFERENCE_LOCK:
                 while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
                     _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
@@ -241,7 +269,7 @@ class _SacrebleuMetric(BaseMetric, ABC):
     def signature(self, per_entry: Sequence[EntryScore]) -> str:
         nrefs = {int(e.detail.get("nrefs", 1)) for e in per_entry if e.detail.get("stats") is not None}
         self.metric.num_refs = (next(iter(nrefs)) if len(nrefs) == 1 else -1) if nrefs else 1
-        return self.metric.get_signature().format()
+        return str(self.metric.get_signature().format())
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         st = self._stats(per_entry)
@@ -309,7 +337,8 @@ class BleuMetric(_SacrebleuMetric):
 
         n = self.metric.max_ngram_order
         return float(BLEU.compute_bleu(
-            correct=list(stats[2:2 + n]), total=list(stats[2 + n:]), sys_len=int(stats[0]), ref_len=int(stats[1]),
+            correct=[int(c) for c in stats[2:2 + n]], total=[int(t) for t in stats[2 + n:]],
+            sys_len=int(stats[0]), ref_len=int(stats[1]),
             smooth_method=self.metric.smooth_method, smooth_value=self.metric.smooth_value,
             effective_order=True, max_ngram_order=n).score)
 
@@ -359,13 +388,14 @@ class TerMetric(_SacrebleuMetric):
 
         return TER(**self.sacrebleu_params)
 
-    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]]) -> list[list[float]]:
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
+                            entry_ids: Sequence[str]) -> list[list[float]]:
         self.implementation = ter_kernel.implementation()
         if self.implementation != "numba":
-            return super()._segment_statistics(hyps, refs)
+            return super()._segment_statistics(hyps, refs, entry_ids)
         m = self.metric
         hyp_words = [m._preprocess_segment(h).split() for h in hyps]
-        ref_words = [self._reference_info(r)["ref_words"] for r in refs]
+        ref_words = [self._reference_info(r, eid)["ref_words"] for r, eid in zip(refs, entry_ids, strict=True)]
         edits = iter(ter_kernel.ter_edits([(h, r) for h, rs in zip(hyp_words, ref_words, strict=True) for r in rs]))
         # sacrebleu's TER._compute_segment_statistics: fewest edits, mean reference length
         return [[min(next(edits) for _ in rs), sum(len(r) for r in rs) / len(rs)] for rs in ref_words]
@@ -386,10 +416,17 @@ class LengthRatioMetric(BaseMetric):
     """``len(output) / len(reference)`` in characters (NFC); corpus = mean over entries with a reference."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.length_ratio", version="2", display_name="Length ratio", scale="0-inf",
-        role="length_ratio", label="Length ratio", validation="heuristic",
-        needs_reference=True, produces=("length_ratio",),
-        description="Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.",
+        id="core.length_ratio",
+        version="2",
+        display_name="Length ratio",
+        scale="0-inf",
+        role="length_ratio",
+        label="Length ratio",
+        validation="heuristic",
+        needs_reference=True,
+        produces=("length_ratio",),
+        description="Output length over reference length in characters; 1.0 is ideal. "
+                    "A diagnostic, not in the composite.",
     )
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:

