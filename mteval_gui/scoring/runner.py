@@ -53,6 +53,7 @@ from pydantic import ValidationError
 from mteval_gui import __version__
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus, Entry
+from mteval_gui.domain.details import Verdict, WordAnalysis
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import (
     CI,
@@ -891,21 +892,37 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
 _BULKY_DETAIL = frozenset({"analyses", "words", "stats", "tokens"})
 
 
-def _verdict_dict(e: EntryScore | None) -> dict[str, Any] | None:
+def _verdict(e: EntryScore | None) -> Verdict | None:
     """A verdict metric's per-entry detail for the run card (verdict, classes, explanation,
-    pairing…), without bulky per-word data (kept in the workspace's entry results)."""
+    pairing…), without bulky per-word data (kept in the workspace's entry results). A detail
+    that does not fit :class:`Verdict` keeps its verdict name only."""
     if e is None:
         return None
     v = e.detail.get("verdict")
     if v is None:
         return None
     if isinstance(v, Mapping):
-        return dict(v)
-    out: dict[str, Any] = {"verdict": v}
-    out.update({k: x for k, x in e.detail.items() if k != "verdict" and k not in _BULKY_DETAIL})
-    if e.value is not None:
-        out["score"] = e.value
-    return out
+        out: dict[str, Any] = dict(v)
+    else:
+        out = {"verdict": v}
+        out.update({k: x for k, x in e.detail.items() if k != "verdict" and k not in _BULKY_DETAIL})
+        if e.value is not None:
+            out["score"] = e.value
+    try:
+        return Verdict.model_validate(_json_safe(out))
+    except ValidationError:
+        name = out.get("verdict", out.get("label", out.get("name")))
+        return None if name is None else Verdict(verdict=str(name))
+
+
+def _word_analyses(words: Any) -> list[WordAnalysis] | None:
+    """The ``fst_analysis`` metric's words for the run card (None when they are not word analyses)."""
+    if not isinstance(words, list):
+        return None
+    try:
+        return [WordAnalysis.model_validate(_json_safe(w)) for w in words]
+    except ValidationError:
+        return None
 
 
 def _pick(states: Sequence[_MetricState], per_entry: Mapping[str, list[EntryScore | None]],
@@ -955,19 +972,19 @@ def _entry_results(items: Sequence[EntryInput], per_entry: Mapping[str, list[Ent
         fa = fst_i.detail.get("analyses") if fst_i is not None else None
         metrics: dict[str, Any] = {mid: value(lst[i]) for mid, lst in per_entry.items()}
         gv = generic_i.detail.get("verdict") if generic_i is not None else None
-        out.append(EntryResult(  # type: ignore[call-arg]  # the last four fields are extra (not declared yet)
+        out.append(EntryResult(
             entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
-            exact_match=(None if exact_i is None or exact_i.value is None else bool(exact_i.value)),
-            entry_chrf=value(chrf[i]),
-            fst_accepted=value(fst_i),
-            fst_analysis=_json_safe(fa) if isinstance(fa, list) else None,
-            lint_verdict=_verdict_dict(lint[i]), semantic_verdict=_verdict_dict(semantic[i]),
+            exact_match=(None if exact[i] is None or exact[i].value is None else bool(exact[i].value)),
+            entry_chrf=chrf[i].value if chrf[i] is not None else None,
+            fst_accepted=fst[i].value if fst[i] is not None else None,
+            fst_analysis=_word_analyses(fa),
+            lint_verdict=_verdict(lint[i]), semantic_verdict=_verdict(semantic[i]),
             difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
             usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
             error=o.error,
-            equivalence_verdict=gv,
-            entry_bleu=value(bleu[i]),
-            entry_ter=value(ter[i]),
+            equivalence_verdict=None if gv is None else str(gv),
+            entry_bleu=bleu[i].value if bleu[i] is not None else None,
+            entry_ter=ter[i].value if ter[i] is not None else None,
             metrics=_json_safe(metrics),
         ))
     return out
