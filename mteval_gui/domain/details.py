@@ -30,9 +30,22 @@ from pydantic import (
 
 
 class Detail(BaseModel):
-    """Base of the per-entry details: extra fields kept; only the fields that were set are written."""
+    """Base of the per-entry details: extra fields kept; only the fields that were set are written.
+
+    A detail also reads like the JSON it was stored as (``verdict["classes"]``,
+    ``verdict.get("unpaired_output")``), for code written against the stored form.
+    """
 
     model_config = ConfigDict(extra="allow")
+
+    def __getitem__(self, key: str) -> Any:
+        data = self.model_dump()
+        if key not in data:
+            raise KeyError(key)
+        return data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.model_dump().get(key, default)
 
     @model_serializer(mode="wrap")
     def _only_what_was_set(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]

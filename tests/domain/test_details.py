@@ -61,3 +61,10 @@ def test_every_field_the_runner_writes_is_declared():
             "semantic_verdict"} <= declared
     assert EntryResult.model_fields["lint_verdict"].annotation == Verdict | None
     assert EntryResult.model_fields["fst_analysis"].annotation == list[WordAnalysis] | None
+
+
+def test_a_detail_reads_like_its_stored_json():
+    v = Verdict.model_validate({"verdict": "MISS", "unpaired_output": ["atim"]})
+    assert (v["verdict"], v["unpaired_output"], v.get("classes"), v.get("nothing", 7)) == ("MISS", ["atim"], None, 7)
+    with pytest.raises(KeyError):
+        v["explanation"]  # not stored
