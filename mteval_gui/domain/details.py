@@ -16,6 +16,7 @@ left out of the JSON, so a detail is written back exactly as the metric stored i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import (
@@ -33,7 +34,8 @@ class Detail(BaseModel):
     """Base of the per-entry details: extra fields kept; only the fields that were set are written.
 
     A detail also reads like the JSON it was stored as (``verdict["classes"]``,
-    ``verdict.get("unpaired_output")``), for code written against the stored form.
+    ``verdict.get("unpaired_output")``, ``verdict == {"verdict": "MISS"}``), for code written
+    against the stored form.
     """
 
     model_config = ConfigDict(extra="allow")
@@ -46,6 +48,14 @@ class Detail(BaseModel):
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.model_dump().get(key, default)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to another detail of the same fields, or to the mapping it is stored as."""
+        if isinstance(other, Mapping):
+            return self.model_dump() == dict(other)
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     @model_serializer(mode="wrap")
     def _only_what_was_set(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]

@@ -68,3 +68,11 @@ def test_a_detail_reads_like_its_stored_json():
     assert (v["verdict"], v["unpaired_output"], v.get("classes"), v.get("nothing", 7)) == ("MISS", ["atim"], None, 7)
     with pytest.raises(KeyError):
         v["explanation"]  # not stored
+
+
+def test_a_detail_equals_its_stored_json():
+    stored = {"token": "nititwan", "form": "nititwan", "accepted": False, "analyses": []}
+    assert WordAnalysis.model_validate(stored) == stored
+    assert [WordAnalysis.model_validate(stored)] == [stored]
+    assert Verdict.model_validate({"verdict": "MISS"}) != {"verdict": "MISS", "classes": []}
+    assert Verdict(verdict="MISS") == Verdict.model_validate({"verdict": "MISS"})

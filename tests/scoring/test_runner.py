@@ -207,7 +207,7 @@ def test_card_metric_takes_precedence_for_equivalence():
     assert c.score_sources["equivalent_match_rate"] == "xx.lint"
     generic = next(m for m in res.metric_rows if m.metric_id == "core.equivalent")
     assert generic.values["equivalent_match_rate"] == pytest.approx(0.2)
-    assert c.results[1].lint_verdict.model_dump() == {"verdict": "EQUIVALENT", "classes": ["TEST"], "score": 1.0}
+    assert c.results[1].lint_verdict == {"verdict": "EQUIVALENT", "classes": ["TEST"], "score": 1.0}
     # when the language's linter is unavailable the generic rule supplies the value
     lint_off = MetricRef(id="xx.lint", python_name=f"{T}:CardEquivalentMetric", params={"unavailable": True})
     card_off = LanguageCard(code="fra", name="French", evalMetrics=[lint_off])
