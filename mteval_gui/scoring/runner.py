@@ -963,6 +963,7 @@ def _entry_results(items: Sequence[EntryInput], per_entry: Mapping[str, list[Ent
     semantic = col(producers.get("semantic_score"))
     bleu, ter = pick("bleu", "bleu"), pick("ter", "ter")
     out = []
+
     def value(s: EntryScore | None) -> Any:
         return None if s is None else s.value
 
@@ -974,17 +975,17 @@ def _entry_results(items: Sequence[EntryInput], per_entry: Mapping[str, list[Ent
         gv = generic_i.detail.get("verdict") if generic_i is not None else None
         out.append(EntryResult(
             entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
-            exact_match=(None if exact[i] is None or exact[i].value is None else bool(exact[i].value)),
-            entry_chrf=chrf[i].value if chrf[i] is not None else None,
-            fst_accepted=fst[i].value if fst[i] is not None else None,
+            exact_match=(None if exact_i is None or exact_i.value is None else bool(exact_i.value)),
+            entry_chrf=value(chrf[i]),
+            fst_accepted=value(fst_i),
             fst_analysis=_word_analyses(fa),
             lint_verdict=_verdict(lint[i]), semantic_verdict=_verdict(semantic[i]),
             difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
             usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
             error=o.error,
             equivalence_verdict=None if gv is None else str(gv),
-            entry_bleu=bleu[i].value if bleu[i] is not None else None,
-            entry_ter=ter[i].value if ter[i] is not None else None,
+            entry_bleu=value(bleu[i]),
+            entry_ter=value(ter[i]),
             metrics=_json_safe(metrics),
         ))
     return out
