@@ -6,7 +6,9 @@ carries Python, Qt and the data once. The executable's own name says which to ru
 
 Child processes of the bundle are the bundle's executables too: ``multiprocessing`` starts
 its spawned workers (background scoring) with ``sys.executable``, and
-:func:`multiprocessing.freeze_support` lets such a child run its task instead of the program.
+:func:`multiprocessing.freeze_support` lets such a child run its task instead of the program;
+the analyzer probe starts ``<executable> --mteval-fst-probe FILE BACKEND``, which
+:func:`mteval_gui.fst.probe.run_child_if_requested` answers.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ def _ensure_streams() -> None:
 def main() -> int:
     _ensure_streams()
     multiprocessing.freeze_support()
+    # the analyzer probe's child is this executable too (mteval_gui.fst.probe): run it, not the program
+    from mteval_gui.fst.probe import run_child_if_requested
+
+    run_child_if_requested()
     if Path(sys.executable).stem.lower() in CLI_NAMES:
         from mteval_gui.cli import main as cli_main
 

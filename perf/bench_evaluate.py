@@ -54,11 +54,11 @@ def _phases(argv: list[str]) -> None:
     """Run ``mteval evaluate`` in this process with timers around each metric's calls."""
     t_start = time.perf_counter()
     from mteval_gui import cli
-    from mteval_gui.scoring import runner
+    from mteval_gui.scoring import isolation, runner
 
     t_imported = time.perf_counter()
     wall: dict[str, float] = defaultdict(float)
-    original = runner.instantiate
+    original = isolation.instantiate
 
     def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def call(*a: Any, **kw: Any) -> Any:
@@ -75,7 +75,7 @@ def _phases(argv: list[str]) -> None:
             setattr(m, hook, timed(f"{ref.id} {hook}", getattr(m, hook)))
         return m
 
-    runner.instantiate = instantiate
+    isolation.instantiate = instantiate
     runner._finish = timed("runner: aggregation + run card", runner._finish)
     runner._score_batches = timed("runner: scoring loop", runner._score_batches)
     t_main = time.perf_counter()

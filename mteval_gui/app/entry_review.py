@@ -14,17 +14,21 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from mteval_gui.app.diff import diff_html
 from mteval_gui.app.metrics import RunMetrics, describe, run_metrics
 from mteval_gui.domain.corpus import Entry
+from mteval_gui.domain.details import FlaggedWord, Verdict, Violation, WordAnalysis
 from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.domain.run import Output
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
 VERDICT_EXTRAS = ("classes", "matched", "pairs", "pairing", "coverage", "explanation")
+_D = TypeVar("_D", bound=BaseModel)
 # the values shown under each output, by role (the run's metric of that role, a language's own first)
 HEADLINE_ROLES: tuple[MetricRole, ...] = ("chrf", "exact", "fst_analysis", "equivalence_verdict", "terminology",
                                           "hallucination", "code_switching", "comet")
@@ -59,18 +63,18 @@ class OutputView:
         v = d.get("value") if d else None
         return float(v) if isinstance(v, (int, float)) else None
 
-    def verdicts(self) -> list[tuple[str, Any]]:
+    def verdicts(self) -> list[tuple[str, Verdict]]:
         """(metric id, verdict) for every metric that stored a verdict for this entry."""
-        out: list[tuple[str, Any]] = []
+        out: list[tuple[str, Verdict]] = []
         for mid, d in self.details.items():
             detail = d.get("detail") or {}
             if not isinstance(detail, dict) or detail.get("verdict") is None:
                 continue
             v = detail["verdict"]
-            if not isinstance(v, dict):
-                # a plain verdict name: its explanation sits next to it in the detail
-                v = {"verdict": v, **{k: detail[k] for k in VERDICT_EXTRAS if k in detail}}
-            out.append((mid, v))
+            # a plain verdict name: its explanation sits next to it in the detail
+            data = dict(v) if isinstance(v, dict) else {"verdict": v, **{k: detail[k] for k in VERDICT_EXTRAS
+                                                                          if k in detail}}
+            out.append((mid, _verdict(data)))
         catalog = self.metrics
         # a language's own metric (its linter, its semantic validator) refines the built-in verdict
         # of the same role: show the language's only
@@ -154,6 +158,24 @@ def spans_html(text: str, spans: list[dict[str, Any]]) -> str:
     return "".join(out)
 
 
+def _verdict(data: dict[str, Any]) -> Verdict:
+    try:
+        return Verdict.model_validate(data)
+    except ValidationError:  # a plugin's odd detail: its verdict name is still shown
+        return Verdict(verdict=str(data.get("verdict", data.get("label", data.get("name", "")))))
+
+
+def _valid(model: type[_D], items: Any) -> list[_D]:
+    """The items that are valid ``model`` objects (the others are skipped)."""
+    out: list[_D] = []
+    for x in items if isinstance(items, list) else []:
+        try:
+            out.append(model.model_validate(x))
+        except ValidationError:
+            continue
+    return out
+
+
 def fst_words(view: OutputView) -> list[FstWord] | None:
     """The output words with their analyses; None when the run has no FST results."""
     fst_metric = view.metric_of("fst_analysis")
@@ -161,30 +183,24 @@ def fst_words(view: OutputView) -> list[FstWord] | None:
     if not fst:
         return None
     detail = fst.get("detail") or {}
-    words = detail.get("analyses")
-    if words is None:
+    words = detail.get("analyses") if isinstance(detail, dict) else None
+    if words is None and isinstance(detail, dict):
         words = detail.get("words")
     if not isinstance(words, list):
         return None
-    flagged: dict[str, list[dict[str, Any]]] = {}
+    flagged: dict[str, list[Violation]] = {}
     ortho_metric = view.metric_of("orthography")
-    ortho = (view.details.get(ortho_metric) or {}).get("detail") or {} if ortho_metric is not None else {}
-    for f in ortho.get("flagged") or []:
-        if isinstance(f, dict) and isinstance(f.get("token"), str):
-            flagged[f["token"]] = [v for v in f.get("violations") or [] if isinstance(v, dict)]
+    ortho = (view.details.get(ortho_metric) or {}).get("detail") if ortho_metric is not None else None
+    for f in _valid(FlaggedWord, ortho.get("flagged") if isinstance(ortho, dict) else None):
+        flagged[f.token] = f.violations
     out = []
-    for w in words:
-        if not isinstance(w, dict):
-            continue
-        token = str(w.get("token", ""))
-        analyses = tuple(str(a if isinstance(a, str) else a.get("raw", "")) for a in w.get("analyses") or [])
-        accepted = bool(w.get("accepted", bool(analyses)))
-        violations = flagged.get(token, [])
-        non_std = next((str(v.get("message", "")) for v in violations if v.get("code") == "non_standard"), None)
-        others = tuple(str(v.get("message", v.get("code", ""))) for v in violations if v.get("code") != "non_standard")
-        folded = w.get("folded")
-        out.append(FstWord(token, accepted, analyses, non_std, others,
-                           str(folded) if accepted and isinstance(folded, str) else None))
+    for w in _valid(WordAnalysis, words):
+        violations = flagged.get(w.token, [])
+        non_std = next((v.message for v in violations if v.code == "non_standard"), None)
+        others = tuple(v.message or v.code for v in violations if v.code != "non_standard")
+        accepted = w.is_accepted
+        out.append(FstWord(w.token, accepted, tuple(w.analyses), non_std, others,
+                           w.folded if accepted else None))
     return out
 
 
@@ -192,15 +208,6 @@ def fst_words(view: OutputView) -> list[FstWord] | None:
 
 def _e(s: Any) -> str:
     return html.escape("" if s is None else str(s))
-
-
-def _verdict_name(v: Any) -> str:
-    if isinstance(v, dict):
-        for key in ("verdict", "label", "name"):
-            if isinstance(v.get(key), str):
-                return v[key]
-        return ""
-    return str(v)
 
 
 def _render_value(v: Any) -> str:
@@ -220,22 +227,21 @@ def _render_value(v: Any) -> str:
     return _e(v)
 
 
-def verdict_html(metric_label: str, verdict: Any, colours: dict[str, str]) -> str:
-    name = _verdict_name(verdict)
+def verdict_html(metric_label: str, verdict: Verdict, colours: dict[str, str]) -> str:
+    """A verdict with its classes, then every other field it carries (explanation, pairs…)."""
+    name = verdict.verdict
     colour = colours.get(name, "#eeeeee")
     parts = [f'<p><b>{_e(metric_label)}</b> '
              f'<span style="background-color:{colour};padding:2px;">&nbsp;{_e(name)}&nbsp;</span>']
-    if isinstance(verdict, dict):
-        classes = verdict.get("classes") or verdict.get("variant_classes")
-        if classes:
-            parts.append(" — " + ", ".join(f"<code>{_e(c)}</code>" for c in classes))
-        parts.append("</p>")
-        for key, value in verdict.items():
-            if key in ("verdict", "label", "name", "classes", "variant_classes") or value in (None, [], {}, ""):
-                continue
-            parts.append(f"<p><i>{_e(key.replace('_', ' '))}</i>: {_render_value(value)}</p>")
-    else:
-        parts.append("</p>")
+    shown = verdict.model_dump()
+    classes = verdict.classes or shown.get("variant_classes")
+    if classes:
+        parts.append(" — " + ", ".join(f"<code>{_e(c)}</code>" for c in classes))
+    parts.append("</p>")
+    for key, value in shown.items():
+        if key in ("verdict", "label", "name", "classes", "variant_classes") or value in (None, [], {}, ""):
+            continue
+        parts.append(f"<p><i>{_e(key.replace('_', ' '))}</i>: {_render_value(value)}</p>")
     return "".join(parts)
 
 

@@ -21,6 +21,7 @@ from mteval_gui.errors import InputError, MtevalError
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_INPUT = 2
+EXIT_METRIC_FAILED = 3  # the run card was written, but a metric named with --metrics failed in it
 EXIT_CANCELLED = 130
 
 

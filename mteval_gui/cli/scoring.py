@@ -9,6 +9,10 @@
   command again resumes.
 - ``mteval evaluate --corpus FILE --run FILE [--lang CODE] [--glossary FILE] [--analyzer PATH]
   -o card.json`` — one shot, no workspace: read, score, write the run card.
+- A metric that fails (an error, a time limit, an exit, a value that is not a finite number)
+  never stops scoring: the run card is written with the metric ``failed`` and its reason, and
+  the command exits 0 — unless the metric was named with ``--metrics``: then the exit code is
+  3 (:data:`~mteval_gui.cli.EXIT_METRIC_FAILED`), the run card still written.
 - ``mteval compare RUN… --baseline RUN [--test ar|bootstrap] [--holm]`` — paired tests of each
   run against the baseline: score with its 95 % CI, difference with its CI, p-value.
 - ``mteval export runcard RUN -o FILE`` / ``mteval export results RUN -o FILE.csv``.
@@ -25,7 +29,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from mteval_gui.cli import EXIT_CANCELLED
+from mteval_gui.cli import EXIT_CANCELLED, EXIT_METRIC_FAILED
 from mteval_gui.cli._common import ProgressBar, open_workspace
 from mteval_gui.cli.workspace import command_group
 from mteval_gui.domain.settings import ScoringOptions
@@ -193,6 +197,18 @@ def _unavailable_lines(card: Any) -> list[str]:
     return out
 
 
+def _failed_asked(card: Any, asked: list[str] | None) -> list[str]:
+    """The metrics named with ``--metrics`` that failed in ``card``."""
+    return [m for m in asked or () if card.metric_availability.get(m) == "failed"]
+
+
+def _exit_code(card: Any, asked: list[str] | None, where: str) -> int:
+    failed = _failed_asked(card, asked)
+    for mid in failed:
+        print(f"mteval: {mid} failed (asked for with --metrics); the run card was written{where}", file=sys.stderr)
+    return EXIT_METRIC_FAILED if failed else 0
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.app import workspace
     from mteval_gui.app.scoring import CancelToken, score_in_process
@@ -214,6 +230,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     for p in plan.skipped:
         print(p.message)
     token = CancelToken()
+    code = 0
     if not args.process:
         code = _score_side_by_side(ws, plan.to_score, args, token)
         if code:
@@ -234,11 +251,12 @@ def cmd_score(args: argparse.Namespace) -> int:
                 return EXIT_CANCELLED
             bar.close()
             _print_card(card)
+            code = max(code, _exit_code(card, args.metrics, f" ({run_id})"))
     if not runs:
         print("the workspace has no runs: import one first (`mteval import run FILE --corpus ID`)")
     elif not plan.to_score:
         print(f"nothing to score: {'every run is' if len(plan.runs) > 1 else 'the run is'} up to date")
-    return 0
+    return code
 
 
 def _print_card(card: Any) -> None:
@@ -292,7 +310,7 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
     errors = [o for o in result if o.error]
     if errors:
         raise MtevalError("; ".join(f"{o.run_id}: {o.error}" if len(runs) > 1 else str(o.error) for o in errors))
-    return 0
+    return max((_exit_code(o.card, args.metrics, f" ({o.run_id})") for o in result if o.card is not None), default=0)
 
 
 # --------------------------------------------------------------------------- evaluate
@@ -318,7 +336,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     for line in _unavailable_lines(card):
         print(line)
     print(f"run card written to {args.output}")
-    return 0
+    return _exit_code(card, args.metrics, "")
 
 
 # --------------------------------------------------------------------------- compare

@@ -50,6 +50,11 @@ class MetricRef(_CardModel):
     id: str
     python_name: str = Field(description="'package.module:ClassName'")
     params: dict[str, Any] = Field(default_factory=dict)
+    time_limit_s: float | None = Field(
+        default=None, gt=0,
+        description="Seconds one call of the metric may take (prepare, one batch of entries, aggregate) when it runs "
+                    "in a process of its own, as the metrics of installed plugin packages do; past it the metric is "
+                    "failed ('timed out after N s') and scoring goes on with the others. Default 300")
 
 
 class MetricValidationDecl(_CardModel):

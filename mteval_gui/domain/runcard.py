@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mteval_gui.domain.details import Verdict, WordAnalysis
 from mteval_gui.domain.metrics import MetricDescriptor, ValidationLevel
 from mteval_gui.domain.settings import ScoringOptions
 
@@ -258,6 +259,8 @@ class ScoringConfiguration(BaseModel):
 
 
 class EntryResult(BaseModel):
+    """One entry of a run card's ``results``. Every field the runner writes is declared here."""
+
     model_config = ConfigDict(extra="allow")
 
     entry_id: str
@@ -266,15 +269,24 @@ class EntryResult(BaseModel):
     predicted: str = ""
     exact_match: bool | None = None
     entry_chrf: float | None = None
-    fst_accepted: float | None = None
-    fst_analysis: list[dict[str, Any]] | None = None
-    lint_verdict: dict[str, Any] | None = None
-    semantic_verdict: dict[str, Any] | None = None
+    entry_bleu: float | None = Field(default=None, description="sentence BLEU (effective order), 0-100")
+    entry_ter: float | None = Field(default=None, description="sentence TER, 0-100+")
+    fst_accepted: float | None = Field(default=None, description="share of output words the analyzer accepts")
+    fst_analysis: list[WordAnalysis] | None = Field(
+        default=None, description="every output word with its analyses (the fst_analysis metric)")
+    lint_verdict: Verdict | None = Field(
+        default=None, description="verdict of the language's own metric of role equivalence_verdict (its linter)")
+    equivalence_verdict: str | None = Field(
+        default=None, description="verdict of the built-in equivalence rule (EXACT, EQUIVALENT, MISS, NO_OUTPUT)")
+    semantic_verdict: Verdict | None = Field(
+        default=None, description="verdict of the metric that supplied semantic_score")
     difficulty: int | None = None
     provenance: str | None = None
     latency_seconds: float | None = None
     usage: dict[str, Any] | None = None
     error: str | None = None
+    metrics: dict[str, float | None] = Field(
+        default_factory=dict, description="metric id -> the metric's per-entry headline value")
 
 
 class RunCard(BaseModel):

@@ -203,14 +203,14 @@ class LinterAuditView(AuditView):
         assert self.ws is not None
         entry = workspace.get_entry(self.ws, self.scope.corpus_id(), item["entry_id"])
         output = workspace.get_output(self.ws, item["run_id"], item["entry_id"])
-        detail: dict[str, Any] = linter_detail(self.ws, item["run_id"], item["entry_id"])
+        verdict = linter_detail(self.ws, item["run_id"], item["entry_id"])
         a_label, a = self.tr("Reference"), entry.reference or ""
-        matched = str(detail.get("matched") or "")
+        matched = (verdict.matched if verdict is not None else None) or ""
         if matched.startswith("variant "):
             n = int(matched.split()[1]) if matched.split()[1].isdigit() else 0
             if 1 <= n <= len(entry.variants):
                 a_label, a = self.tr("Accepted variant {0}").format(n), entry.variants[n - 1]
-        pairs = [p for p in detail.get("pairs") or [] if isinstance(p, dict)]
+        pairs = [p.model_dump() for p in verdict.pairs] if verdict is not None else []
         return a_label, a, output.predicted or "", entry.source, pairs
 
     # ----- results -------------------------------------------------------------------------

@@ -6,7 +6,8 @@ validates references without importing anything; :func:`resolve` imports on firs
 raises :class:`PluginError` naming the metric. A metric that fails never sinks a run: the
 runner records ``metric_availability[metric] = "failed"`` with the reason.
 
-A metric's life in one scoring job (all in the worker thread):
+A metric's life in one scoring job (in the scoring thread; a metric of an installed plugin
+package in a process of its own, with a time limit per call: :mod:`mteval_gui.scoring.isolation`):
 
 1. ``prepare(context)`` once: load analyzers/models; raise :class:`MetricUnavailable` when
    a resource is missing (the metric becomes ``unavailable`` with that reason).

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from mteval_gui.domain.details import Verdict
 from mteval_gui.domain.runcard import SEED_CI_PREFIXES, SEED_INTERVAL_ALIASES, SEED_SCORE_ALIASES, RunCard
 from mteval_gui.errors import MtevalError
 
@@ -158,6 +159,8 @@ RESULT_CSV_COLUMNS: tuple[str, ...] = (
 def _verdict_text(v: Any) -> str | None:
     if v is None:
         return None
+    if isinstance(v, Verdict):
+        return f"{v.verdict} ({', '.join(v.classes)})" if v.classes else v.verdict
     if isinstance(v, Mapping):
         verdict = v.get("verdict")
         classes = v.get("classes")
@@ -192,14 +195,13 @@ def results_table(card: RunCard) -> list[dict[str, Any]]:
     value_metric = {col: _metric_for(card, role, key) for col, (role, key) in _VALUE_COLUMNS.items()}
     rows = []
     for r in card.results:
-        d = r.model_dump()
-        metrics = d.get("metrics") or {}
+        metrics = r.metrics
         rows.append({
             "entry_id": r.entry_id, "source": r.source, "reference": r.reference, "predicted": r.predicted,
             "error": r.error, "difficulty": r.difficulty, "provenance": r.provenance,
             "exact_match": None if r.exact_match is None else int(r.exact_match),
-            "equivalence_verdict": d.get("equivalence_verdict"),
-            "entry_chrf": r.entry_chrf, "entry_bleu": d.get("entry_bleu"), "entry_ter": d.get("entry_ter"),
+            "equivalence_verdict": r.equivalence_verdict,
+            "entry_chrf": r.entry_chrf, "entry_bleu": r.entry_bleu, "entry_ter": r.entry_ter,
             "fst_accepted": r.fst_accepted,
             "lint_verdict": _verdict_text(r.lint_verdict), "semantic_verdict": _verdict_text(r.semantic_verdict),
             **{col: metrics.get(mid) if mid is not None else None for col, mid in value_metric.items()},

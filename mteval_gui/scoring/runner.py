@@ -13,8 +13,12 @@ The job:
    sink (:class:`ResultSink`). Between batches the cancel token is checked
    (:class:`~mteval_gui.errors.Cancelled`). The configuration hash (metrics, versions, params, options,
    batch size, corpus and run) identifies reusable batches: a rerun after a crash or a
-   cancel skips the batches already committed. A metric that raises while scoring is
-   ``failed`` (its reason kept); the others go on.
+   cancel skips the batches already committed, except for the metrics whose results they
+   lack (a metric that failed in an earlier attempt is scored again). A metric that raises,
+   exits, times out or gives a value that is not a finite number (NaN, inf) is ``failed`` with
+   its reason; the others go on. A metric of an installed plugin package runs in a process of
+   its own (:mod:`~mteval_gui.scoring.isolation`), always scored by this process (a forked
+   helper scores only the metrics that live here).
 3. *aggregate* — each metric's corpus values from all stored per-entry results.
    When several metrics produce the same ``scores`` key, a metric declared by the language
    card (``evalMetrics``, e.g. a language's linter for ``equivalent_match_rate``) wins over a
@@ -44,7 +48,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,6 +57,7 @@ from pydantic import ValidationError
 from mteval_gui import __version__
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus, Entry
+from mteval_gui.domain.details import Verdict, WordAnalysis
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import (
     CI,
@@ -71,6 +76,16 @@ from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring import costspeed, parallel
 from mteval_gui.scoring.corpus_side import content_key, corpus_side
+from mteval_gui.scoring.isolation import (
+    CONTAINED,
+    DEFAULT_TIME_LIMIT_S,
+    MetricFailed,
+    ProcessMetric,
+    close_all,
+    failure_reason,
+    isolated_by_default,
+    open_metric,
+)
 from mteval_gui.scoring.plugins import (
     CorpusScore,
     EntryInput,
@@ -80,7 +95,6 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
     builtin_ids,
-    instantiate,
     metrics_for,
 )
 from mteval_gui.scoring.runcard import AVAILABILITY_KEYS, LYSS_SCORE_KEYS, add_seed_aliases, ensure_valid, fingerprint
@@ -282,6 +296,9 @@ class ScoringRequest:
     human_review: HumanReview | None = None
     speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
     workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
+    # where metrics run (mteval_gui.scoring.isolation): "plugins" — installed plugin packages' metrics in a
+    # process of their own, the rest here; "all" — every metric in its own process; "none" — all here
+    isolation: Literal["plugins", "all", "none"] = "plugins"
 
 
 @dataclass
@@ -404,7 +421,18 @@ def _close(a: float | None, b: float | None) -> bool:
 # --------------------------------------------------------------------------- the job
 
 
-def _resolve_metrics(request: ScoringRequest) -> list[_MetricState]:
+def _isolated(request: ScoringRequest, ref: MetricRef) -> bool:
+    return request.isolation == "all" or (request.isolation == "plugins" and isolated_by_default(ref))
+
+
+def _fail(st: _MetricState, reason: str) -> None:
+    """Mark a metric ``failed`` with ``reason``; its process, if it has one, is ended."""
+    st.availability, st.reason = "failed", reason
+    close_all([st.metric])
+
+
+def _resolve_metrics(request: ScoringRequest, cancelled: Callable[[], bool] | None = None) -> list[_MetricState]:
+    """The job's metrics (the caller closes them: :func:`~mteval_gui.scoring.isolation.close_all`)."""
     card = request.target_card
     card_ids = {r.id for r in card.eval_metrics} if card is not None else set()
     if request.metrics is not None:
@@ -427,13 +455,15 @@ def _resolve_metrics(request: ScoringRequest) -> list[_MetricState]:
         st = _MetricState(ref=ref, from_card=ref.id in card_ids,
                           language=ref.id in card_ids or ref.id not in builtins)
         try:
-            st.metric = instantiate(ref)
+            st.metric = open_metric(ref, isolated=_isolated(request, ref), cancelled=cancelled,
+                                    time_limit=ref.time_limit_s or DEFAULT_TIME_LIMIT_S)
             st.info = st.metric.info
         except PluginError as exc:
             st.availability, st.reason = "failed", str(exc)
         if st.info is not None and st.info.heavy and ref.id not in explicit and not request.options.get("heavy"):
             st.availability = "unavailable"
             st.reason = f"{ref.id} loads a model and runs only when asked for (--heavy, or --metrics {ref.id})"
+            close_all([st.metric])
             st.metric = None
         states.append(st)
     return states
@@ -449,8 +479,11 @@ def _prepare(states: Sequence[_MetricState], context: ScoringContext, report: _T
             st.metric.prepare(context)
         except MetricUnavailable as exc:
             st.availability, st.reason = exc.availability, exc.reason
-        except Exception as exc:  # noqa: BLE001 - a failing metric never sinks the run
-            st.availability, st.reason = "failed", f"prepare: {type(exc).__name__}: {exc}"
+            close_all([st.metric])
+        except Cancelled:
+            raise
+        except CONTAINED as exc:  # a failing metric never sinks the run; its reason is kept
+            _fail(st, f"prepare: {failure_reason(exc)}")
     report(Progress(total, total, "preparing", "metrics ready"), force=True)
 
 
@@ -468,15 +501,48 @@ def _score_batch(states: Sequence[_MetricState], batch: Sequence[EntryInput],
             if len(results) != len(batch):
                 raise PluginError(st.ref.id, f"returned {len(results)} results for {len(batch)} entries")
             for it, r in zip(batch, results, strict=True):
+                bad = _non_finite(r)
+                if bad is not None:
+                    raise MetricFailed(f"entry {it.entry.id}: {bad} is not a finite number")
                 data, text = _portable(r.to_json())
                 value = r.value if r.value is None or _is_number(r.value) else None
                 rows.append(EntryRow(it.entry.id, st.ref.id, None if value is None else float(value), data, text))
-        except Exception as exc:  # noqa: BLE001 - a failing metric never sinks the run
-            st.availability = "failed"
-            st.reason = f"score_entries (batch {b}): {type(exc).__name__}: {exc}"
-            failures.append((st.ref.id, st.reason))
+        except Cancelled:
+            raise
+        except CONTAINED as exc:  # a failing metric never sinks the run; its reason is kept
+            reason = f"score_entries (batch {b}): {failure_reason(exc)}"
+            _fail(st, reason)
+            failures.append((st.ref.id, reason))
             rows = [r for r in rows if r.metric_id != st.ref.id]
     return rows, failures
+
+
+def _non_finite(score: EntryScore) -> str | None:
+    """What of a per-entry result is a number but not a finite one (None when all are finite)."""
+    if _bad_number(score.value):
+        return f"value {score.value}"
+    return next((f"values[{k!r}] {v}" for k, v in score.values.items() if _bad_number(v)), None)
+
+
+def _bad_number(v: Any) -> bool:
+    return isinstance(v, (float, np.floating)) and not math.isfinite(float(v))
+
+
+def _lacking(request: ScoringRequest, states: Sequence[_MetricState], items: Sequence[EntryInput], sink: ResultSink,
+             done: set[int], bs: int) -> dict[int, list[_MetricState]]:
+    """For each committed batch, the running metrics without a result for one of its entries
+    (they failed in an earlier attempt): they are scored again."""
+    running = [st for st in states if st.availability == "ok" and st.metric is not None]
+    if not done or not running:
+        return {}
+    stored = sink.load_entry_scores(request.run_id, [st.ref.id for st in running])
+    out: dict[int, list[_MetricState]] = {}
+    for b in sorted(done):
+        ids = [it.entry.id for it in items[b * bs:(b + 1) * bs]]
+        lacking = [st for st in running if any(i not in stored.get(st.ref.id, {}) for i in ids)]
+        if lacking:
+            out[b] = lacking
+    return out
 
 
 def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], items: Sequence[EntryInput],
@@ -485,11 +551,19 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
     n = len(items)
     bs = max(1, int(request.batch_size))
     n_batches = max(1, math.ceil(n / bs)) if n else 0
-    done = sink.begin_job(request.run_id, config, config_hash, bs, n_batches)
-    done_entries = sum(len(items[b * bs:(b + 1) * bs]) for b in done if b < n_batches)
-    report(Progress(done_entries, n, "scoring", f"{len(done)} of {n_batches} batches already stored"), force=True)
-    todo = [b for b in range(n_batches) if b not in done]
+    done = {b for b in sink.begin_job(request.run_id, config, config_hash, bs, n_batches) if b < n_batches}
+    retry = _lacking(request, states, items, sink, done, bs)
+    done -= set(retry)
+    done_entries = sum(len(items[b * bs:(b + 1) * bs]) for b in done)
+    message = f"{len(done)} of {n_batches} batches already stored"
+    if retry:
+        message += f"; {len(retry)} scored again for the metrics they lack"
+    report(Progress(done_entries, n, "scoring", message), force=True)
+    todo = [b for b in range(n_batches) if b not in done and b not in retry]
     mine, theirs = parallel.split(todo, request.workers)
+    # a metric in a process of its own is scored here only: a forked helper must not use its pipe
+    here = [st for st in states if isinstance(st.metric, ProcessMetric)]
+    forkable = [st for st in states if not isinstance(st.metric, ProcessMetric)]
     helper: parallel.BatchHelper | None = None
     by_id = {st.ref.id: st for st in states}
     scored = 0
@@ -511,6 +585,7 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
                     st = by_id[mid]
                     if st.availability == "ok":
                         st.availability, st.reason = "failed", reason
+                rows.extend(_score_batch(here, items[b * bs:(b + 1) * bs], b)[0])
                 failed = {mid for mid, st in by_id.items() if st.availability != "ok"}
                 commit(b, [r for r in rows if r.metric_id not in failed])
         except RuntimeError:
@@ -520,7 +595,7 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
     def score_here(batches: Sequence[int]) -> None:
         for b in batches:
             cancel.raise_if_cancelled()
-            rows, _failures = _score_batch(states, items[b * bs:(b + 1) * bs], b)
+            rows, _failures = _score_batch(retry.get(b, states), items[b * bs:(b + 1) * bs], b)
             commit(b, rows)
             if helper is not None and not helper.finished:
                 from_helper(wait=False)
@@ -530,7 +605,7 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
             # the first batch loads what metrics load on first use (compiled kernels, sacrebleu
             # internals, caches), then the helper is forked and inherits it
             score_here(mine[:1])
-            helper = parallel.BatchHelper(theirs, lambda b: _score_batch(states, items[b * bs:(b + 1) * bs], b))
+            helper = parallel.BatchHelper(theirs, lambda b: _score_batch(forkable, items[b * bs:(b + 1) * bs], b))
             score_here(mine[1:])
         else:
             score_here(mine)
@@ -538,6 +613,7 @@ def _score_batches(request: ScoringRequest, states: Sequence[_MetricState], item
             cancel.raise_if_cancelled()
             from_helper(wait=True)
         score_here(lost)
+        score_here(sorted(retry))
     finally:
         if helper is not None:
             helper.close()
@@ -561,17 +637,20 @@ def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None
         corpus_side=corpus_side(corpus.corpus_id, request.corpus_sha256 or content_key(corpus.entries)),
     )
     cancel.raise_if_cancelled()
-    states = _resolve_metrics(request)
-    _prepare(states, context, report)
-    cancel.raise_if_cancelled()
-    config, config_hash = config_of(request, states)
+    states = _resolve_metrics(request, cancelled=lambda: cancel.cancelled)
     try:
-        scored, reused = _score_batches(request, states, items, sink, config, config_hash, cancel, report)
-    except Cancelled:
-        sink.mark_job(request.run_id, "cancelled")
-        raise
-    report(Progress(0, 1, "aggregating", "corpus values"), force=True)
-    result = _finish(request, states, items, outputs, missing, unknown, context, sink, config_hash, report)
+        _prepare(states, context, report)
+        cancel.raise_if_cancelled()
+        config, config_hash = config_of(request, states)
+        try:
+            scored, reused = _score_batches(request, states, items, sink, config, config_hash, cancel, report)
+        except Cancelled:
+            sink.mark_job(request.run_id, "cancelled")
+            raise
+        report(Progress(0, 1, "aggregating", "corpus values"), force=True)
+        result = _finish(request, states, items, outputs, missing, unknown, context, sink, config_hash, report)
+    finally:
+        close_all(st.metric for st in states)
     result.seconds = time.perf_counter() - t0
     result.batches_scored, result.batches_reused = scored, reused
     sink.write_run(request.run_id, result.run_card.model_dump(mode="json"), result.metric_rows)
@@ -603,8 +682,14 @@ def _finish(request: ScoringRequest, states: Sequence[_MetricState], items: Sequ
             continue
         try:
             cs = st.metric.aggregate(lst, context)  # type: ignore[arg-type]
-        except Exception as exc:  # noqa: BLE001 - a failing metric never sinks the run
-            st.availability, st.reason = "failed", f"aggregate: {type(exc).__name__}: {exc}"
+        except Cancelled:
+            raise
+        except CONTAINED as exc:  # a failing metric never sinks the run; its reason is kept
+            _fail(st, f"aggregate: {failure_reason(exc)}")
+            continue
+        bad = next((k for k, v in cs.values.items() if _bad_number(v)), None)
+        if bad is not None:
+            _fail(st, f"aggregate: {bad} is {cs.values[bad]}, not a finite number")
             continue
         corpus_scores[mid] = cs
         st.availability, st.reason = cs.availability, cs.reason
@@ -892,21 +977,37 @@ def _build(request: ScoringRequest, states: Sequence[_MetricState], items: Seque
 _BULKY_DETAIL = frozenset({"analyses", "words", "stats", "tokens"})
 
 
-def _verdict_dict(e: EntryScore | None) -> dict[str, Any] | None:
+def _verdict(e: EntryScore | None) -> Verdict | None:
     """A verdict metric's per-entry detail for the run card (verdict, classes, explanation,
-    pairing…), without bulky per-word data (kept in the workspace's entry results)."""
+    pairing…), without bulky per-word data (kept in the workspace's entry results). A detail
+    that does not fit :class:`Verdict` keeps its verdict name only."""
     if e is None:
         return None
     v = e.detail.get("verdict")
     if v is None:
         return None
     if isinstance(v, Mapping):
-        return dict(v)
-    out: dict[str, Any] = {"verdict": v}
-    out.update({k: x for k, x in e.detail.items() if k != "verdict" and k not in _BULKY_DETAIL})
-    if e.value is not None:
-        out["score"] = e.value
-    return out
+        out: dict[str, Any] = dict(v)
+    else:
+        out = {"verdict": v}
+        out.update({k: x for k, x in e.detail.items() if k != "verdict" and k not in _BULKY_DETAIL})
+        if e.value is not None:
+            out["score"] = e.value
+    try:
+        return Verdict.model_validate(_json_safe(out))
+    except ValidationError:
+        name = out.get("verdict", out.get("label", out.get("name")))
+        return None if name is None else Verdict(verdict=str(name))
+
+
+def _word_analyses(words: Any) -> list[WordAnalysis] | None:
+    """The ``fst_analysis`` metric's words for the run card (None when they are not word analyses)."""
+    if not isinstance(words, list):
+        return None
+    try:
+        return [WordAnalysis.model_validate(_json_safe(w)) for w in words]
+    except ValidationError:
+        return None
 
 
 def _pick(states: Sequence[_MetricState], per_entry: Mapping[str, list[EntryScore | None]],
@@ -947,6 +1048,7 @@ def _entry_results(items: Sequence[EntryInput], per_entry: Mapping[str, list[Ent
     semantic = col(producers.get("semantic_score"))
     bleu, ter = pick("bleu", "bleu"), pick("ter", "ter")
     out = []
+
     def value(s: EntryScore | None) -> Any:
         return None if s is None else s.value
 
@@ -956,17 +1058,17 @@ def _entry_results(items: Sequence[EntryInput], per_entry: Mapping[str, list[Ent
         fa = fst_i.detail.get("analyses") if fst_i is not None else None
         metrics: dict[str, Any] = {mid: value(lst[i]) for mid, lst in per_entry.items()}
         gv = generic_i.detail.get("verdict") if generic_i is not None else None
-        out.append(EntryResult(  # type: ignore[call-arg]  # the last four fields are extra (not declared yet)
+        out.append(EntryResult(
             entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
             exact_match=(None if exact_i is None or exact_i.value is None else bool(exact_i.value)),
             entry_chrf=value(chrf[i]),
             fst_accepted=value(fst_i),
-            fst_analysis=_json_safe(fa) if isinstance(fa, list) else None,
-            lint_verdict=_verdict_dict(lint[i]), semantic_verdict=_verdict_dict(semantic[i]),
+            fst_analysis=_word_analyses(fa),
+            lint_verdict=_verdict(lint[i]), semantic_verdict=_verdict(semantic[i]),
             difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
             usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
             error=o.error,
-            equivalence_verdict=gv,
+            equivalence_verdict=None if gv is None else str(gv),
             entry_bleu=value(bleu[i]),
             entry_ter=value(ter[i]),
             metrics=_json_safe(metrics),

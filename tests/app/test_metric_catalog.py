@@ -56,7 +56,7 @@ def test_review_data_shows_the_linter_not_the_generic_rule(zzx_ws):
 
     data = load_review_data(zzx_ws, "zz", "e2", [("zrun", "zmodel")])
     view = data.outputs[0]
-    assert [(mid, v["verdict"]) for mid, v in view.verdicts()] == [(LINTER_ID, "EQUIVALENT")]
+    assert [(mid, v.verdict) for mid, v in view.verdicts()] == [(LINTER_ID, "EQUIVALENT")]
     labels = dict.fromkeys(("source", "reference", "variants", "output", "error", "no_output", "metrics",
                             "difficulty", "terminology", "phenomena"), "x")
     html = review_html(data, blind=False, labels=labels, metric_names={LINTER_ID: "Zzx checker"},
@@ -75,7 +75,8 @@ def test_linter_audit_queue_reads_the_language_linter(zzx_ws):
     assert linter_ids(zzx_ws, "zrun") == [LINTER_ID]
     assert [(q["entry_id"], q["classes"]) for q in linter_audit_queue(zzx_ws, ["zrun"])] == [
         ("e1", ["WORD_COUNT"]), ("e2", ["WORD_COUNT"])]
-    assert linter_detail(zzx_ws, "zrun", "e3")["verdict"] == "MISS"
+    detail = linter_detail(zzx_ws, "zrun", "e3")
+    assert detail is not None and (detail.verdict, detail.explanation) == ("MISS", "different number of words")
 
 
 def test_runs_row_carries_validation_levels(zzx_ws):

@@ -80,3 +80,13 @@ def make_zzx_workspace(path, monkeypatch):
     score_workspace_run(ws, "zrun", metrics=["core.exact", "core.equivalent", "core.chrf", "core.length_ratio",
                                              "core.hallucination", LINTER_ID], n_bootstrap=50)
     return ws
+
+
+class OddVerdictMetric(BaseMetric):
+    """A semantic validator whose per-entry detail does not fit the Verdict model (classes is a string)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(
+        id="zzx.odd", version="1", display_name="Odd", scale="0-1", produces=("semantic_score",))
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        return [EntryScore(0.5, detail={"verdict": "PARTIAL", "classes": "not-a-list"}) for _ in items]

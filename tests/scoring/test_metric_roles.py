@@ -116,9 +116,9 @@ def test_a_new_languages_linter_is_found_by_role():
     card = _score(_card())
     assert card.score_sources["equivalent_match_rate"] == LINTER_ID
     assert card.scores.equivalent_match_rate == 0.5
-    assert [r.lint_verdict["verdict"] for r in card.results] == ["EQUIVALENT", "EQUIVALENT", "MISS", "MISS"]
-    assert card.results[0].lint_verdict == {"verdict": "EQUIVALENT", "classes": ["WORD_COUNT"],
-                                            "explanation": "same number of words", "score": 1.0}
+    assert [r.lint_verdict.verdict for r in card.results] == ["EQUIVALENT", "EQUIVALENT", "MISS", "MISS"]
+    assert card.results[0].lint_verdict.model_dump() == {"verdict": "EQUIVALENT", "classes": ["WORD_COUNT"],
+                                                         "explanation": "same number of words", "score": 1.0}
     assert [r.equivalence_verdict for r in card.results] == ["EXACT", "MISS", "MISS", "MISS"]
     info = card.metric_info[LINTER_ID]
     assert (info.role, info.label, info.labels, info.builtin, info.validation) == (
@@ -231,3 +231,45 @@ def test_no_code_outside_the_metric_modules_names_a_metric_id():
                 if v in builtin or v.endswith(".lint") or v.startswith("core."):
                     hits.append(f"{path.relative_to(REPO)}:{node.lineno}: {v!r}")
     assert hits == []
+
+
+# ------------------------------------------------------------------ typed per-entry details
+
+
+def test_every_field_of_a_results_item_is_declared():
+    card = _score(_card())
+    assert [r.model_extra for r in card.results] == [{}, {}, {}, {}]
+    r = card.results[1]
+    assert (r.equivalence_verdict, r.entry_chrf) == ("MISS", pytest.approx(26.666666666666668))
+    assert r.metrics == {"core.exact": 0.0, "core.equivalent": 0.0, "core.chrf": pytest.approx(26.666666666666668),
+                         "core.length_ratio": 1.0, "core.hallucination": 0.0, LINTER_ID: 1.0}
+    assert r.entry_bleu is None and r.entry_ter is None  # core.bleu and core.ter were not asked for
+
+
+def test_a_verdict_that_does_not_fit_keeps_its_name():
+    card = score_run(ScoringRequest(run_id="toy-run", corpus=_corpus(), run=_run(), target_card=_card(),
+                                    metrics=[MetricRef(id="zzx.odd",
+                                                       python_name="tests.scoring.role_metrics:OddVerdictMetric")],
+                                    n_bootstrap=20)).run_card
+    assert card.score_sources["semantic_score"] == "zzx.odd"
+    assert [r.semantic_verdict.model_dump() for r in card.results] == [{"verdict": "PARTIAL"}] * 4
+
+
+def test_fst_analysis_is_typed_in_the_run_card(tmp_path):
+    from mteval_gui.domain.details import WordAnalysis
+    from mteval_gui.domain.settings import ScoringOptions
+    from tests.fst._support import build_tiny_hfstol
+
+    analyzer = build_tiny_hfstol(tmp_path / "tiny.hfstol")
+    corpus = Corpus(corpus_id="toy", language_pair=LanguagePair(source="eng", target="crk"),
+                    entries=[Entry(id="e1", source="the dog sleeps", reference="nipâw atim")])
+    run = Run(meta=RunMeta(run_id="r"), corpus_id="toy", outputs=[Output(id="e1", predicted="nipâw xyz")])
+    card = score_run(ScoringRequest(run_id="r", corpus=corpus, run=run, include=["core.fst"], n_bootstrap=20,
+                                    options=ScoringOptions(analyzer_path=str(analyzer)).to_context())).run_card
+    words = card.results[0].fst_analysis
+    assert words is not None and all(isinstance(w, WordAnalysis) for w in words)
+    assert [(w.token, w.accepted, w.analyses) for w in words] == [
+        ("nipâw", True, ["nipâw+V+AI+Ind+3Sg"]), ("xyz", False, [])]
+    assert card.model_dump(mode="json")["results"][0]["fst_analysis"] == [
+        {"token": "nipâw", "form": "nipâw", "accepted": True, "analyses": ["nipâw+V+AI+Ind+3Sg"]},
+        {"token": "xyz", "form": "xyz", "accepted": False, "analyses": []}]
