@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -123,7 +124,9 @@ class ResultsStore:
             )
             conn.execute(
                 f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
-                (*cols.values(), _dumps(run_card), utcnow(), run_id))
+                # microseconds: the time stamp identifies this scoring (app.compare caches by it), and a
+                # run rescored within the same second must not look unchanged
+                (*cols.values(), _dumps(run_card), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
             if run_card.get("scoring") is not None:
                 conn.execute("UPDATE runs SET scoring_config = ? WHERE run_id = ?",
                              (_dumps(run_card["scoring"]), run_id))
