@@ -371,13 +371,13 @@ BUNDLED_METRIC_DESCRIPTIONS = (
     QT_TRANSLATE_NOOP("metric_descriptions", "Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "Edits per reference word (sacrebleu TER). Reported, not in the composite."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite."),  # noqa: E501
-    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words that are source-language words (script or same-script lexical signal)."),  # noqa: E501
-    QT_TRANSLATE_NOOP("metric_descriptions", "Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Share of output words that are source-language words (script or same-script lexical signal); 1.0 for an output wholly in another language than the target."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1, over the entries with an output."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource languages; reported for transparency and excluded from the composite."),  # noqa: E501
-    QT_TRANSLATE_NOOP("metric_descriptions", "Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference; used where the language has no semantic validator."),  # noqa: E501
+    QT_TRANSLATE_NOOP("metric_descriptions", "Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference, rescaled so that outputs shuffled onto other entries score 0 and identical outputs 1; semantic_score only where a card validates it."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect)."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "Meaning preservation from analyzer lemmas and a local Cree-English dictionary: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT."),  # noqa: E501
     QT_TRANSLATE_NOOP("metric_descriptions", "Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, sentences and length (SPEC §10). Not a translation-quality measure."),  # noqa: E501

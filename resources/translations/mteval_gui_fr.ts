@@ -3108,12 +3108,16 @@ Télécharger maintenant ?</translation>
         <translation>Longueur de la sortie sur longueur de la référence, en caractères ; 1,0 est idéal. Un diagnostic, hors du composite.</translation>
     </message>
     <message>
-        <source>Share of output words that are source-language words (script or same-script lexical signal).</source>
-        <translation>Part des mots de la sortie qui sont des mots de la langue source (écriture ou indice lexical dans la même écriture).</translation>
+        <source>Share of output words that are source-language words (script or same-script lexical signal); 1.0 for an output wholly in another language than the target.</source>
+        <translation>Part des mots de la sortie qui sont des mots de la langue source (écriture ou indice lexical dans la même écriture) ; 1,0 pour une sortie entièrement dans une autre langue que la langue cible.</translation>
     </message>
     <message>
-        <source>Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1.</source>
-        <translation>Anomalie de longueur, trigrammes répétés, nombres ou noms inventés et écho de la source, pondérés 0,4/0,3/0,2/0,1.</translation>
+        <source>Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1, over the entries with an output.</source>
+        <translation>Anomalie de longueur, trigrammes répétés, nombres ou noms inventés et écho de la source, pondérés 0,4/0,3/0,2/0,1, sur les entrées ayant une sortie.</translation>
+    </message>
+    <message>
+        <source>Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference, rescaled so that outputs shuffled onto other entries score 0 and identical outputs 1; semantic_score only where a card validates it.</source>
+        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence, remise à l&apos;échelle pour que des sorties mélangées sur d&apos;autres entrées valent 0 et des sorties identiques 1 ; semantic_score seulement là où une fiche la valide.</translation>
     </message>
     <message>
         <source>Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.</source>
@@ -3130,10 +3134,6 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource languages; reported for transparency and excluded from the composite.</source>
         <translation>Métrique de TA apprise (Unbabel COMET / AfriCOMET). Non calibrée pour les langues peu dotées ; indiquée par transparence et exclue du composite.</translation>
-    </message>
-    <message>
-        <source>Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference; used where the language has no semantic validator.</source>
-        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence ; utilisée quand la langue n&apos;a pas de validateur sémantique.</translation>
     </message>
     <message>
         <source>Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of &apos;we&apos; and aspect).</source>

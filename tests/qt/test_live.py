@@ -42,7 +42,8 @@ def test_scoring_by_another_program_reaches_the_open_window(window, small_ws, qt
     finally:
         other.close()
     # the watcher polls while the window is active: no refresh by hand
-    qtbot.waitUntil(lambda: _cell(window, "good", "composite") == "1.0000", timeout=20000)
+    qtbot.waitUntil(lambda: _cell(window, "good", "composite") == "1.0000 · engineering estimate",
+                    timeout=20000)
     assert _cell(window, "poor", "composite") == "not scored"
     assert window.runs_view.model.rows[0].run_id == "good"
 

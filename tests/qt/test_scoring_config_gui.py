@@ -38,7 +38,7 @@ def _composite_cell(window, run_id):
 def test_the_runs_table_marks_a_run_scored_with_other_settings_stale(window, scored_ws, tmp_path):
     assert window.open_workspace(scored_ws.path)
     text, _ = _composite_cell(window, "good")
-    assert text == "1.0000" and _row(window, "good").status_display == "scored"
+    assert text == "1.0000 · engineering estimate" and _row(window, "good").status_display == "scored"
     gloss = tmp_path / "crk.tsv"
     gloss.write_text("atim\tdog\n", encoding="utf-8")
     set_setting(scored_ws, "gloss_files", {"crk": [str(gloss)]})
@@ -47,7 +47,7 @@ def test_the_runs_table_marks_a_run_scored_with_other_settings_stale(window, sco
     assert row.settings_changes == [f"gloss files (crk): none → {gloss.resolve()}"] and row.stale_reasons == []
     assert row.status_display == "stale (settings)" and row.freshness == "current"
     text, tip = _composite_cell(window, "good")
-    assert text == "1.0000 · stale"
+    assert text == "1.0000 · stale · engineering estimate"
     assert f"  • gloss files (crk): none → {gloss.resolve()}" in tip
     assert "scoring it again keeps the stored one" in tip
 
@@ -93,7 +93,8 @@ def test_score_rescores_a_stale_run_with_its_stored_gloss_file_without_asking(wi
     assert row.stale_reasons == [f"gloss file {gloss.resolve()} changed content"]
     assert row.status_display == "stale" and row.freshness == "stale"
     text, tip = _composite_cell(window, "good")
-    assert text == "1.0000 · stale" and f"  • gloss file {gloss.resolve()} changed content" in tip
+    assert text == "1.0000 · stale · engineering estimate"
+    assert f"  • gloss file {gloss.resolve()} changed content" in tip
 
     def never(_messages):
         raise AssertionError("a stale run is scored without asking")
