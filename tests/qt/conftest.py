@@ -131,3 +131,20 @@ def scored_ws(scored_template, tmp_path):
     ws = Workspace(target)
     yield ws
     ws.close()
+
+
+@pytest.fixture
+def french(qapp):
+    """The French translation installed and the locale set to French for one test."""
+    from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+
+    from mteval_gui.qt.i18n import qm_path
+
+    t = QTranslator()
+    assert t.load(str(qm_path("fr")))
+    QCoreApplication.installTranslator(t)
+    previous = QLocale()
+    QLocale.setDefault(QLocale("fr"))
+    yield
+    QCoreApplication.removeTranslator(t)
+    QLocale.setDefault(previous)

@@ -3,27 +3,10 @@ declaration (a plugin's metric included), in English and French."""
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
-
 from mteval_gui.app.metrics import metric_glossary
 from mteval_gui.qt.help_dialogs import DataLicencesDialog, MetricGlossaryDialog, glossary_html, licences_html
 from mteval_gui.qt.labels import BUNDLED_METRIC_DESCRIPTIONS
 from tests.scoring.role_metrics import LINTER_ID, install_zzx_plugin, uninstall_zzx_plugin
-
-
-@pytest.fixture
-def french(qapp):
-    from mteval_gui.qt.i18n import qm_path
-
-    t = QTranslator()
-    assert t.load(str(qm_path("fr")))
-    QCoreApplication.installTranslator(t)
-    previous = QLocale()
-    QLocale.setDefault(QLocale("fr"))
-    yield
-    QCoreApplication.removeTranslator(t)
-    QLocale.setDefault(previous)
 
 
 def test_glossary_lists_every_bundled_metric_with_scale_direction_and_validation(qapp):

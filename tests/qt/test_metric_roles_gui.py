@@ -3,24 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTranslator
+from PySide6.QtCore import Qt
 
 from mteval_gui.domain.metrics import MetricDescriptor
 from tests.scoring.role_metrics import LINTER_ID, install_zzx_plugin, make_zzx_workspace, uninstall_zzx_plugin
-
-
-@pytest.fixture
-def french(qapp):
-    from mteval_gui.qt.i18n import qm_path
-
-    t = QTranslator()
-    assert t.load(str(qm_path("fr")))
-    QCoreApplication.installTranslator(t)
-    previous = QLocale()
-    QLocale.setDefault(QLocale("fr"))
-    yield
-    QCoreApplication.removeTranslator(t)
-    QLocale.setDefault(previous)
 
 
 @pytest.fixture
