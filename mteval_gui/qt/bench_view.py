@@ -51,7 +51,7 @@ from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, 
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.page import Page
-from mteval_gui.qt.table_model import Column, ColumnTableModel
+from mteval_gui.qt.table_model import Column, ColumnTableModel, select_row
 
 STATUS_COLOURS = {
     "passed": "#d8f0d8",
@@ -476,8 +476,7 @@ class BenchmarkTab(Page):
             b.setEnabled(n > 0)
         target = self.models_model.row_of(select) if select else (0 if n else None)
         if target is not None:
-            self.models_view.selectRow(target)
-            self.models_view.setCurrentIndex(self.models_model.index(target, 0))
+            select_row(self.models_view, target)
         self._model_selected()
         self.results_changed.emit()
 

@@ -34,6 +34,7 @@ from mteval_gui.app import models as modelhub
 from mteval_gui.app.models import cached_bytes, hub_cache_dir
 from mteval_gui.app.tasks import FunctionJob, JobOutcome
 from mteval_gui.qt.dialogs import confirm, reporting_errors, show_error
+from mteval_gui.qt.table_model import select_row
 from mteval_gui.qt.workers import JobManager, Worker
 
 # model.ckpt of Unbabel/wmt22-comet-da (XLM-R large encoder) is 2.32 GB; COMET models on the
@@ -134,7 +135,7 @@ class CometModelsPanel(QWidget):
                 self.table.setItem(r, c, cell)
         for r in range(self.table.rowCount()):
             if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == keep:
-                self.table.selectRow(r)
+                select_row(self.table, r)
         self._update_buttons()
 
     def names(self) -> list[str]:
@@ -149,7 +150,7 @@ class CometModelsPanel(QWidget):
     def select(self, name: str) -> None:
         for r in range(self.table.rowCount()):
             if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == name:
-                self.table.selectRow(r)
+                select_row(self.table, r)
 
     def selected(self) -> str | None:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []

@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView
 
 R = TypeVar("R")
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -194,3 +195,19 @@ class ColumnTableModel(QAbstractTableModel, Generic[R]):
         absent = [r for r in self.rows if value(r) is None]
         present.sort(key=value, reverse=descending)
         self.rows = present + absent
+
+
+def select_row(view: QAbstractItemView, row: int) -> None:
+    """Make ``row`` the one selected row of ``view`` and its current row.
+
+    ``QTableView.selectRow`` reads the keyboard modifiers held at that moment: with Shift down
+    (the user holding it while a background result arrives) it extends from a stale anchor and
+    may select nothing at all. This sets the selection explicitly instead.
+    """
+    model = view.model()
+    if model is None or not 0 <= row < model.rowCount():
+        return
+    index = model.index(row, 0)
+    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    view.selectionModel().setCurrentIndex(index, flags)
+

@@ -42,6 +42,7 @@ from mteval_gui.qt.audit_linter import LinterAuditView
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import metric_label, tier_label
 from mteval_gui.qt.page import Page
+from mteval_gui.qt.table_model import select_row
 
 
 def _ci(r: Any) -> str:
@@ -244,7 +245,7 @@ class ValidationView(Page):
             note += "\n" + self.tr("{0} left out: {1}").format(metric_label(mid), why)
         self.note.setText(note)
         if s.metrics:
-            self.table.selectRow(0)
+            select_row(self.table, 0)
 
     def _scatter_selected(self) -> None:
         rows = {i.row() for i in self.table.selectedItems()}
