@@ -52,6 +52,7 @@ from mteval_gui.store.results import ResultsStore, load_run_card, load_run_card_
 
 SCORE_RUNS_TARGET = "mteval_gui.app.scoring:score_runs"
 __all__ = ["CancelToken", "Progress", "RunResult", "SCORE_RUNS_TARGET", "RunProgress", "make_request",
+           "score_runs_in_process",
            "build_request", "score_workspace_run", "score_in_process", "score_runs", "refresh_review_status",
            "ScoringOverrides", "plan_scoring", "resolve_configuration", "RunOutcome", "score_workspace_runs"]
 SCORING_STAGE = "scoring"
@@ -276,6 +277,55 @@ def score_in_process(ws: Workspace, run_id: str, *, options: ScoringOptions | No
     return card
 
 
+def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool = False,
+                          workers: int | None = None, on_progress: Callable[[RunProgress], None] | None = None,
+                          on_finished: Callable[[RunOutcome], None] | None = None,
+                          cancel: CancelToken | None = None) -> list[RunOutcome]:
+    """:func:`score_workspace_runs` in one child process (``mteval score --process``, the GUI's
+    runner): the same runs, outcomes and order; the child scores the runs side by side on the
+    cores. Cancelling the token stops the child between batches (the runs not finished then
+    ``cancelled``)."""
+    from mteval_gui.app.tasks import ProcessJob
+
+    jobs = list(jobs)
+    ids = [run_id for run_id, _ in jobs]
+    if not jobs:
+        return []
+    outcomes: dict[str, RunOutcome] = {}
+    finished = on_finished or (lambda _o: None)
+
+    def partial(info: Any) -> None:
+        run_id = info.get("run_id") if isinstance(info, dict) else None
+        if run_id not in ids or run_id in outcomes:
+            return
+        if info.get("finished"):
+            outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
+        elif "error" in info:
+            outcome = RunOutcome(run_id, error=str(info["error"]))
+        else:
+            return
+        outcomes[run_id] = outcome
+        finished(outcome)
+
+    job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(ws.path), "run_ids": ids, "replace": replace,
+                                         "workers": workers,
+                                         "configurations": {r: c.model_dump(mode="json") for r, c in jobs}})
+    try:
+        job.run(on_progress or (lambda _p: None), partial,
+                should_cancel=(lambda: cancel.cancelled) if cancel is not None else None)
+    except Cancelled:
+        for run_id in ids:
+            if run_id not in outcomes:
+                outcomes[run_id] = RunOutcome(run_id, cancelled=True)
+                finished(outcomes[run_id])
+    except MtevalError as exc:  # a run's error came as a partial result; anything else belongs to every run left
+        for run_id in ids:
+            if run_id not in outcomes:
+                outcomes[run_id] = RunOutcome(run_id, error=str(exc))
+                finished(outcomes[run_id])
+    return [outcomes[r] for r in ids]
+
+
 # --------------------------------------------------------------------------- several runs (background job target)
 
 
@@ -294,9 +344,9 @@ class RunProgress:
 
 def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None = None, *,
                score_kwargs: dict[str, Any] | None = None, configurations: dict[str, Any] | None = None,
-               replace: bool = False, on_progress: Callable[[Any], None], on_partial: Callable[[Any], None],
-               cancel_event: Any) -> list[dict[str, Any]]:
-    """Score ``run_ids`` one after the other (the target of :class:`~mteval_gui.app.tasks.ProcessJob`).
+               replace: bool = False, workers: int | None = None, on_progress: Callable[[Any], None],
+               on_partial: Callable[[Any], None], cancel_event: Any) -> list[dict[str, Any]]:
+    """Score ``run_ids`` (the target of :class:`~mteval_gui.app.tasks.ProcessJob`) on both cores.
 
     With ``configurations`` (``{run_id: ScoringConfiguration JSON}``, e.g. from
     :meth:`~mteval_gui.app.scoring_config.ScoringPlan.job_kwargs`) each run is scored with its
@@ -307,12 +357,17 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
     :class:`ScoringOptions` as JSON) and ``score_kwargs`` (``metrics``, ``exclude``, ``glossary``,
     ``seed``, ``n_bootstrap``, ``batch_size``, ``params``) are the overrides.
 
-    Reports :class:`RunProgress`; partial results are ``{"run_id", "done", "total"}`` after each
+    Several runs are scored side by side by :func:`score_workspace_runs` (``workers``
+    processes, default both cores); one run gets both cores on its batches. Reports
+    :class:`RunProgress`; partial results are ``{"run_id", "done", "total"}`` after each
     committed batch, ``{"run_id", "finished": True, "composite", "tier"}`` when a run's card is
-    stored and ``{"run_id", "skipped": True, "message"}`` for a run left alone. Cancelling stops
-    between batches (:class:`~mteval_gui.errors.Cancelled`); stored batches are kept and a rerun
-    resumes.
+    stored, ``{"run_id", "error": message}`` for a run that could not be scored (the others go
+    on; the job then fails with every run's message) and ``{"run_id", "skipped": True,
+    "message"}`` for a run left alone. Cancelling stops between batches
+    (:class:`~mteval_gui.errors.Cancelled`); stored batches are kept and a rerun resumes.
     """
+    from mteval_gui.scoring.parallel import default_workers
+
     token = CancelToken(cancel_event)
     ws = Workspace(db_path)
     summaries: list[dict[str, Any]] = []
@@ -329,23 +384,47 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
                 on_partial(summary)
                 summaries.append(summary)
             jobs = [(p.run_id, p.configuration) for p in plan.to_score]
-        for index, (run_id, configuration) in enumerate(jobs):
-            def progress(p: Any, run_id: str = run_id, index: int = index) -> None:
-                on_progress(RunProgress(run_id, index, len(jobs), int(p.done), int(p.total), str(p.stage),
-                                        str(getattr(p, "message", "") or "")))
-                if p.stage == SCORING_STAGE and p.done > 0:
-                    on_partial({"run_id": run_id, "done": int(p.done), "total": int(p.total)})
+        workers = default_workers() if workers is None else max(1, int(workers))
 
-            result = score_workspace_run(ws, run_id, configuration=configuration, replace=replace,
-                                         on_progress=progress, cancel=token)
-            card = result.run_card
-            summary = {"run_id": run_id, "finished": True, "composite": card.scores.composite,
-                       "tier": card.scores.quality_tier}
+        def progress(p: RunProgress) -> None:
+            on_progress(p)
+            if p.stage == SCORING_STAGE and p.done > 0:
+                on_partial({"run_id": p.run_id, "done": p.done, "total": p.total})
+
+        def finished(outcome: RunOutcome) -> None:
+            if outcome.card is not None:
+                summary: dict[str, Any] = {"run_id": outcome.run_id, "finished": True,
+                                           "composite": outcome.card.scores.composite,
+                                           "tier": outcome.card.scores.quality_tier}
+            elif outcome.error is not None:
+                summary = {"run_id": outcome.run_id, "error": outcome.error}
+            else:
+                return
             on_partial(summary)
             summaries.append(summary)
+
+        if len(jobs) == 1:  # one run: its own errors, unchanged, and both cores on its batches
+            run_id, configuration = jobs[0]
+            result = score_workspace_run(ws, run_id, configuration=configuration, replace=replace,
+                                         on_progress=lambda p: progress(_run_progress(p, run_id, 0, 1)),
+                                         cancel=token, workers=workers)
+            finished(RunOutcome(run_id, card=result.run_card))
+            return summaries
+        outcomes = score_workspace_runs(ws, jobs, replace=replace, workers=workers, on_progress=progress,
+                                        on_finished=finished, cancel=token)
+        if any(o.cancelled for o in outcomes):
+            raise Cancelled("scoring cancelled; committed batches are kept and a rerun resumes")
+        failed = [o for o in outcomes if o.error]
+        if failed:
+            raise MtevalError("; ".join(f"{o.run_id}: {o.error}" for o in failed))
     finally:
         ws.close()
     return summaries
+
+
+def _run_progress(p: Any, run_id: str, index: int, count: int) -> RunProgress:
+    return RunProgress(run_id, index, count, int(p.done), int(p.total), str(p.stage),
+                       str(getattr(p, "message", "") or ""))
 
 
 # --------------------------------------------------------------------------- several runs on both cores
@@ -399,8 +478,7 @@ def _score_here(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], rep
     for index, (run_id, configuration) in enumerate(jobs):
         def progress(p: Any, run_id: str = run_id, index: int = index) -> None:
             if on_progress is not None:
-                on_progress(RunProgress(run_id, index, len(ids), int(p.done), int(p.total), str(p.stage),
-                                        str(getattr(p, "message", "") or "")))
+                on_progress(_run_progress(p, run_id, index, len(ids)))
 
         try:
             result = score_workspace_run(ws, run_id, configuration=configuration, replace=replace,
@@ -418,13 +496,30 @@ def _score_here(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], rep
     return outcomes
 
 
-def _pool_worker(db_path: str, tasks: Any, results: Any, cancel_event: Any, replace: bool) -> None:
+class _UnlessOrphaned:
+    """The cancel event of a pool worker, also set once the process that forked it is gone
+    (killed: nobody would collect the results, so the worker stops after the current batch)."""
+
+    def __init__(self, event: Any, parent_pid: int) -> None:
+        self._event = event
+        self._parent_pid = parent_pid
+
+    def is_set(self) -> bool:
+        import os
+
+        return bool(self._event.is_set()) or os.getppid() != self._parent_pid
+
+    def set(self) -> None:
+        self._event.set()
+
+
+def _pool_worker(db_path: str, tasks: Any, results: Any, cancel_event: Any, replace: bool, parent_pid: int) -> None:
     """One worker of :func:`_score_in_pool` (a forked process): runs from ``tasks`` until ``None``."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent turns Ctrl-C into the cancel event
     ws = Workspace(db_path)
-    token = CancelToken(cancel_event)
+    token = CancelToken(_UnlessOrphaned(cancel_event, parent_pid))
     try:
         while (item := tasks.get()) is not None:
             index, run_id, configuration = item
@@ -451,6 +546,7 @@ def _score_in_pool(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], 
                    on_progress: Callable[[RunProgress], None] | None, finished: Callable[[RunOutcome], None],
                    cancel: CancelToken) -> list[RunOutcome]:
     import multiprocessing
+    import os
     import queue
 
     ctx = multiprocessing.get_context("fork")
@@ -462,7 +558,7 @@ def _score_in_pool(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], 
     for _ in range(n):
         tasks.put(None)
     procs = [ctx.Process(target=_pool_worker, name=f"mteval-score-{i}", daemon=False,
-                         args=(str(ws.path), tasks, results, cancel_event, replace)) for i in range(n)]
+                         args=(str(ws.path), tasks, results, cancel_event, replace, os.getpid())) for i in range(n)]
     for p in procs:
         p.start()
     outcomes: dict[int, RunOutcome] = {}

@@ -33,7 +33,7 @@ from mteval_gui.cli import EXIT_CANCELLED, EXIT_METRIC_FAILED
 from mteval_gui.cli._common import ProgressBar, open_workspace
 from mteval_gui.cli.workspace import command_group
 from mteval_gui.domain.settings import ScoringOptions
-from mteval_gui.errors import Cancelled, MtevalError
+from mteval_gui.errors import MtevalError
 
 
 def register(subparsers: Any) -> None:
@@ -56,7 +56,8 @@ def register(subparsers: Any) -> None:
     sp.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
     sp.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
     _option_args(sp)
-    sp.add_argument("--process", action="store_true", help="score in a separate worker process")
+    sp.add_argument("--process", action="store_true",
+                    help="score in a separate process (the runs still side by side on the cores)")
     sp.add_argument("--workers", type=int, default=None, metavar="N",
                     help="processes scoring runs side by side (default: the cores available, at most 2)")
     sp.set_defaults(handler=cmd_score)
@@ -211,7 +212,7 @@ def _exit_code(card: Any, asked: list[str] | None, where: str) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.app import workspace
-    from mteval_gui.app.scoring import CancelToken, score_in_process
+    from mteval_gui.app.scoring import CancelToken
     from mteval_gui.app.scoring_config import ScoringOverrides, plan_scoring
 
     ws = open_workspace(args)
@@ -230,28 +231,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     for p in plan.skipped:
         print(p.message)
     token = CancelToken()
-    code = 0
-    if not args.process:
-        code = _score_side_by_side(ws, plan.to_score, args, token)
-        if code:
-            return code
-    with _Interrupts(token):
-        for p in plan.to_score if args.process else ():
-            run_id = p.run_id
-            if p.message:
-                print(p.message)
-            bar = ProgressBar(run_id)
-            try:
-                card = score_in_process(ws, run_id, configuration=p.configuration, replace=args.replace,
-                                        on_progress=bar, cancel=token)
-            except Cancelled:
-                bar.close()
-                print(f"mteval: {run_id}: cancelled; committed batches are kept: run the same command again "
-                      "to resume", file=sys.stderr)
-                return EXIT_CANCELLED
-            bar.close()
-            _print_card(card)
-            code = max(code, _exit_code(card, args.metrics, f" ({run_id})"))
+    code = _score_side_by_side(ws, plan.to_score, args, token)
     if not runs:
         print("the workspace has no runs: import one first (`mteval import run FILE --corpus ID`)")
     elif not plan.to_score:
@@ -266,9 +246,10 @@ def _print_card(card: Any) -> None:
 
 
 def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespace, token: Any) -> int:
-    """``mteval score`` in this process: the runs side by side on the cores (``--workers``); each
-    run's lines are printed in the planned order, as soon as the runs before it are done."""
-    from mteval_gui.app.scoring import score_workspace_runs
+    """``mteval score``: the runs side by side on the cores (``--workers``), in this process or,
+    with ``--process``, in a child process; each run's lines are printed in the planned order,
+    as soon as the runs before it are done."""
+    from mteval_gui.app.scoring import score_runs_in_process, score_workspace_runs
 
     runs = [p.run_id for p in to_score]
     if not runs:
@@ -298,9 +279,9 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
                 _print_card(o.card)
 
     with _Interrupts(token):
-        result = score_workspace_runs(ws, [(p.run_id, p.configuration) for p in to_score], replace=args.replace,
-                                      workers=args.workers, on_progress=progress, on_finished=finished,
-                                      cancel=token)
+        score = score_runs_in_process if args.process else score_workspace_runs
+        result = score(ws, [(p.run_id, p.configuration) for p in to_score], replace=args.replace,
+                       workers=args.workers, on_progress=progress, on_finished=finished, cancel=token)
     bar.close()
     cancelled = [o.run_id for o in result if o.cancelled]
     if cancelled:

@@ -55,6 +55,8 @@ class MainWindow(QMainWindow):
         self.jobs = JobManager(self)
         self.scoring_worker: Worker | None = None
         self._scoring_runs: list[str] = []
+        self._scoring_seen: dict[str, tuple[int, int]] = {}  # run id -> (entries scored, entries)
+        self._scoring_done = 0
         self._last_entry_refresh = 0.0
         self._refresh_interval = ENTRY_REFRESH_SECONDS
         self._loads: dict[str, BackgroundTask] = {}
@@ -433,6 +435,8 @@ class MainWindow(QMainWindow):
         worker.finished.connect(self._scoring_finished)
         self.scoring_worker = worker
         self._scoring_runs = list(run_ids)
+        self._scoring_seen = {}
+        self._scoring_done = 0
         self.progress.start(self.tr("Scoring {0} run(s)").format(len(run_ids)))
         self.jobs.start(worker)
         self._update_actions()
@@ -457,12 +461,33 @@ class MainWindow(QMainWindow):
             self.scoring_worker.cancel()
 
     def _scoring_progress(self, p: Any) -> None:
-        title = self.tr("Run {0}/{1} {2}").format(p.index + 1, p.count, p.run_id)
-        self.progress.update_progress(title, p.done, p.total, p.stage, p.message)
+        if p.count <= 1:
+            title = self.tr("Run {0}/{1} {2}").format(p.index + 1, p.count, p.run_id)
+            self.progress.update_progress(title, p.done, p.total, p.stage, p.message)
+            return
+        # several runs are scored side by side: one bar for all of them, the entries scored so
+        # far against the entries of the runs (a run not started yet counted at the mean size)
+        if p.stage == "scoring" and p.total > 0:
+            self._scoring_seen[p.run_id] = (p.done, p.total)
+        seen = self._scoring_seen
+        done = sum(d for d, _ in seen.values())
+        total = sum(t for _, t in seen.values())
+        if seen:
+            total += round(total / len(seen)) * max(0, p.count - len(seen))
+        title = self.tr("Scoring {0} runs").format(p.count)
+        finished = self.tr("{0} of {1} runs finished").format(self._scoring_done, p.count)
+        self.progress.update_progress(title, done, total, self.tr("side by side"), finished)  # a steady ETA key
 
     def _scoring_partial(self, info: dict) -> None:
         run_id = info.get("run_id")
-        if self.ws is None or not run_id:
+        if not run_id:
+            return
+        if "error" in info or info.get("finished"):  # a failed run is reported again when the job ends
+            self._scoring_done += 1
+            if run_id in self._scoring_seen:
+                total = self._scoring_seen[run_id][1]
+                self._scoring_seen[run_id] = (total, total)
+        if self.ws is None or "error" in info:
             return
         frame = self.entries_page.model.frame
         shows_run = frame is not None and run_id in {r.run_id for r in frame.runs}

@@ -1551,6 +1551,18 @@ Télécharger maintenant ?</translation>
         <translation>Exécution {0}/{1} {2}</translation>
     </message>
     <message>
+        <source>Scoring {0} runs</source>
+        <translation>Évaluation de {0} exécutions</translation>
+    </message>
+    <message>
+        <source>{0} of {1} runs finished</source>
+        <translation>{0} sur {1} terminées</translation>
+    </message>
+    <message>
+        <source>side by side</source>
+        <translation>en parallèle</translation>
+    </message>
+    <message>
         <source>Scoring finished.</source>
         <translation>Évaluation terminée.</translation>
     </message>

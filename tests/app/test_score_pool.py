@@ -64,3 +64,90 @@ def test_a_busy_run_is_reported_and_the_others_are_scored_then_a_rerun_resumes(t
     assert [o.run_id for o in again] == ["good"] and again[0].error is None  # poor is up to date
     assert scoring_job(ws, "good")["state"] == "done"
     ws.close()
+
+
+def _job_kwargs(db) -> dict:
+    ws = Workspace(db)
+    try:
+        plan = plan_scoring(ws, ["good", "poor"], ScoringOverrides.of(metrics=METRICS, n_bootstrap=50, batch_size=10))
+        return plan.job_kwargs(ws.path)
+    finally:
+        ws.close()
+
+
+def test_the_background_job_scores_two_runs_in_two_processes(toy_ws, tmp_path, monkeypatch):  # noqa: F811
+    """The GUI's Score action (``score_runs`` in its child process) used one core for several runs."""
+    import os
+
+    from mteval_gui.app import scoring
+
+    seen = tmp_path / "pids"
+    seen.mkdir()
+    original = scoring.score_workspace_run
+
+    def recording(ws, run_id, **kwargs):
+        (seen / f"{run_id}-{os.getpid()}").touch()
+        return original(ws, run_id, **kwargs)
+
+    monkeypatch.setattr(scoring, "score_workspace_run", recording)
+    partial: list[dict] = []
+    summaries = scoring.score_runs(**_job_kwargs(toy_ws), workers=2, on_progress=lambda p: None,
+                                   on_partial=partial.append, cancel_event=None)
+    assert sorted(s["run_id"] for s in summaries) == ["good", "poor"] and all(s["finished"] for s in summaries)
+    pids = {name.split("-")[1] for name in os.listdir(seen)}
+    assert len(pids) == 2 and str(os.getpid()) not in pids
+    assert {p["run_id"] for p in partial if "done" in p} == {"good", "poor"}
+
+
+def test_the_background_job_reports_a_busy_run_and_scores_the_other(toy_ws):  # noqa: F811
+    from mteval_gui.app.scoring import score_runs
+    from mteval_gui.errors import MtevalError
+
+    partial: list[dict] = []
+    ws = Workspace(toy_ws)
+    with run_lock(ws, "good", purpose="scored"), pytest.raises(MtevalError, match="^good: .*another job"):
+        score_runs(**_job_kwargs(toy_ws), workers=2, on_progress=lambda p: None, on_partial=partial.append,
+                   cancel_event=None)
+    assert [p for p in partial if "error" in p][0]["run_id"] == "good"
+    assert [p["run_id"] for p in partial if p.get("finished")] == ["poor"]
+    assert scoring_job(ws, "poor")["state"] == "done"
+    ws.close()
+
+
+def test_score_process_scores_the_runs_side_by_side_in_a_child_process(toy_ws, tmp_path, capsys):  # noqa: F811
+    from mteval_gui.cli import main
+
+    serial_db = tmp_path / "serial.sqlite"
+    shutil.copy(toy_ws, serial_db)
+    args = ["score", "--all", "--metrics", *METRICS, "--bootstrap", "50", "--batch-size", "10"]
+    assert main(["--db", str(toy_ws), *args, "--process"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("good: composite") < out.index("poor: composite")
+    assert main(["--db", str(serial_db), *args, "--workers", "1"]) == 0
+    assert _stored(toy_ws) == _stored(serial_db)
+
+
+def test_score_process_names_the_busy_run_and_stores_the_other(toy_ws, capsys):  # noqa: F811
+    from mteval_gui.cli import main
+
+    ws = Workspace(toy_ws)
+    with run_lock(ws, "poor", purpose="scored"):
+        code = main(["--db", str(toy_ws), "score", "--all", "--metrics", *METRICS, "--bootstrap", "50", "--process"])
+    captured = capsys.readouterr()
+    assert code != 0 and "poor: " in captured.err and "another job" in captured.err
+    assert "good: composite" in captured.out
+    assert scoring_job(ws, "good")["state"] == "done"
+    ws.close()
+
+
+def test_a_pool_worker_counts_as_cancelled_once_its_parent_is_gone():
+    import os
+    import threading
+
+    from mteval_gui.app.scoring import _UnlessOrphaned
+
+    event = threading.Event()
+    assert _UnlessOrphaned(event, os.getppid()).is_set() is False
+    assert _UnlessOrphaned(event, os.getppid() + 1).is_set() is True  # forked by a process that is gone
+    event.set()
+    assert _UnlessOrphaned(event, os.getppid()).is_set() is True

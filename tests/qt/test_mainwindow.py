@@ -112,6 +112,23 @@ def test_background_scoring_updates_runs(window, small_ws, qtbot):
     qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
 
 
+def test_runs_scored_side_by_side_share_one_progress_bar(window):
+    from mteval_gui.app.scoring import RunProgress
+
+    window._scoring_seen, window._scoring_done = {}, 0
+    window.progress.start("Scoring 3 run(s)")
+    window._scoring_progress(RunProgress("good", 0, 3, 10, 40, "scoring"))
+    window._scoring_progress(RunProgress("poor", 1, 3, 30, 60, "scoring"))
+    # 40 of 100 entries seen so far, the third run counted at the mean size (50)
+    assert (window.progress.bar.value(), window.progress.bar.maximum()) == (40, 150)
+    assert window.progress.stage.text() == "Scoring 3 runs — side by side: 0 of 3 runs finished"
+    window._scoring_partial({"run_id": "good", "finished": True})
+    window._scoring_progress(RunProgress("poor", 1, 3, 45, 60, "scoring"))
+    assert (window.progress.bar.value(), window.progress.bar.maximum()) == (85, 150)
+    assert window.progress.stage.text() == "Scoring 3 runs — side by side: 1 of 3 runs finished"
+    window.progress.finish()
+
+
 def test_closing_the_window_cancels_scoring(qtbot, small_ws):
     w = build_window(AppSettings())
     qtbot.addWidget(w)
