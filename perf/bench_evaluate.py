@@ -54,7 +54,7 @@ def _phases(argv: list[str]) -> None:
     """Run ``mteval evaluate`` in this process with timers around each metric's calls."""
     t_start = time.perf_counter()
     from mteval_gui import cli
-    from mteval_gui.scoring import isolation, runner
+    from mteval_gui.scoring import assembly, batches, isolation, merge
 
     t_imported = time.perf_counter()
     wall: dict[str, float] = defaultdict(float)
@@ -76,8 +76,11 @@ def _phases(argv: list[str]) -> None:
         return m
 
     isolation.instantiate = instantiate
-    runner._finish = timed("runner: aggregation + run card", runner._finish)
-    runner._score_batches = timed("runner: scoring loop", runner._score_batches)
+    finish = "runner: aggregation + run card"
+    batches.aggregate = timed(finish, batches.aggregate)
+    merge.merge = timed(finish, merge.merge)
+    assembly.assemble = timed(finish, assembly.assemble)
+    batches.score_batches = timed("runner: scoring loop", batches.score_batches)
     t_main = time.perf_counter()
     sys.stdout, saved = open("/dev/null", "w"), sys.stdout  # noqa: SIM115
     try:

@@ -1,0 +1,403 @@
+"""Stage 3 of a scoring job: composite and tier, intervals, breakdowns, caveats, the run card.
+
+:func:`assemble` turns a merged :class:`~mteval_gui.scoring.job.ScoringJob` into a
+:class:`~mteval_gui.scoring.job.RunResult`:
+
+- composite, profile and tier (:mod:`~mteval_gui.scoring.composite`), cost and speed;
+- percentile-bootstrap intervals (:data:`CI_KEYS`, the composite, per difficulty tier) and
+  breakdowns by difficulty and provenance, from the per-entry statistics;
+- caveats: computed from the entries, the metrics' own, COMET's coverage;
+- each metric's declaration (``metric_info``), its validation level for the language by id and
+  by key (``metric_validation``) and whether the composite is an engineering estimate;
+- one ``results[]`` item per entry, whose columns come from the metric of the right role
+  (the one that supplied the key first);
+- the run card, checked against its schema, and one metric row per metric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+
+from mteval_gui import __version__
+from mteval_gui.domain.details import Verdict, WordAnalysis
+from mteval_gui.domain.metrics import MetricDescriptor, MetricRole
+from mteval_gui.domain.runcard import (
+    CI,
+    Caveat,
+    CompositeItem,
+    CompositeValidation,
+    DatasetInfo,
+    EntryResult,
+    Fingerprint,
+    FstInfo,
+    HumanReview,
+    RunCard,
+    Scores,
+    Totals,
+)
+from mteval_gui.scoring import composite as comp
+from mteval_gui.scoring import costspeed, merge
+from mteval_gui.scoring.job import MetricState, RunResult, ScoringJob, json_safe
+from mteval_gui.scoring.plugins import EntryScore
+from mteval_gui.scoring.runcard import LYSS_SCORE_KEYS, add_seed_aliases, ensure_valid, fingerprint
+from mteval_gui.scoring.sink import MetricRow
+from mteval_gui.scoring.stats import EntryStats, Interval, Quantity, bootstrap_ci, by_group_ci
+from mteval_gui.text import NORMALISATION_POLICY
+
+CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "exact_match_rate", "fst_acceptance_rate", "comet_score")
+TIER_CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "exact_match_rate")
+RESULTS_SCHEMA_SAMPLE = 50  # results[] items checked against the JSON Schema when a card is built (all by pydantic)
+BREAKDOWN_KEYS: tuple[str, ...] = ("exact_match_rate", "equivalent_match_rate", "chrf_plus_plus", "bleu",
+                                   "fst_acceptance_rate", "semantic_score", "comet_score", "code_switching_rate",
+                                   "hallucination_rate")
+_BULKY_DETAIL = frozenset({"analyses", "words", "stats", "tokens"})
+
+
+@dataclass
+class _Composite:
+    profile: str
+    value: float | None
+    breakdown: list[CompositeItem]
+    used: dict[str, float]  # the inputs it counts, with their values
+    quantity: Quantity | None  # its per-entry form (intervals, breakdowns)
+
+
+def assemble(job: ScoringJob) -> RunResult:
+    """The run card and metric rows of a merged job (see the module docstring)."""
+    request = job.request
+    cmp = _composite(job)
+    review = request.human_review or HumanReview()
+    info = {st.ref.id: st.info.descriptor(card=request.target_card, builtin=not st.language)
+            for st in job.states if st.info is not None}
+    validation = metric_validation(info, job.producers)
+    card = _run_card(job, cmp, review, info, validation)
+    ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
+    return RunResult(card, metric_rows(job, info), job.per_entry, job.entry_stats, job.producers, job.availability,
+                     unknown_ids=list(job.unknown))
+
+
+# --------------------------------------------------------------------------- composite and intervals
+
+
+def _composite(job: ScoringJob) -> _Composite:
+    profile = comp.choose_profile(job.scores)
+    cres = comp.compute_composite(job.scores, profile)
+    used, _excluded = comp.composite_inputs(job.scores, profile)
+    return _Composite(profile, cres.value, cres.breakdown, used,
+                      merge.composite_quantity(profile, used, job.entry_stats, job.n))
+
+
+def _ci(interval: Interval) -> CI:
+    return CI(**interval.as_dict())
+
+
+def _intervals(job: ScoringJob, cmp: _Composite) -> tuple[dict[str, CI], dict[str, dict[str, CI]]]:
+    """(intervals by key and of the composite, intervals by difficulty tier)."""
+    request = job.request
+    seed, b, alpha = request.seed, request.n_bootstrap, request.alpha
+    cis: dict[str, CI] = {}
+    for key in CI_KEYS:
+        s = job.entry_stats.get(key)
+        if s is not None and s.entries_scored() > 0:
+            cis[key] = _ci(bootstrap_ci(s, n_bootstrap=b, alpha=alpha, seed=seed, n_entries=s.entries_scored()))
+    if cmp.quantity is not None and cmp.value is not None:
+        iv = bootstrap_ci(cmp.quantity, n_bootstrap=b, alpha=alpha, seed=seed)
+        iv.score = cmp.value
+        cis["composite"] = _ci(iv)
+    difficulties = [it.entry.difficulty for it in job.items]
+    by_tier: dict[str, dict[str, CI]] = {}
+    for key in TIER_CI_KEYS:
+        s = job.entry_stats.get(key)
+        if s is None:
+            continue
+        for label, group_iv in by_group_ci(s, difficulties, n_bootstrap=b, alpha=alpha, seed=seed).items():
+            by_tier.setdefault(label, {})[key] = _ci(group_iv)
+    return cis, by_tier
+
+
+def groups_breakdown(labels: Sequence[str | int | None], entry_stats: Mapping[str, EntryStats],
+                     composite_q: Quantity | None) -> dict[str, dict[str, Any]]:
+    """Per label (difficulty level, provenance): entries, each :data:`BREAKDOWN_KEYS` value, composite."""
+    arr = np.array(["" if g is None else str(g) for g in labels], dtype=object)
+    out: dict[str, dict[str, Any]] = {}
+    for label in sorted({str(g) for g in labels if g is not None}, key=lambda s: (not s.isdigit(), s.zfill(8))):
+        mask = arr == label
+        row: dict[str, Any] = {"entries": int(mask.sum())}
+        for key in BREAKDOWN_KEYS:
+            s = entry_stats.get(key)
+            if s is not None:
+                sub = s.subset(mask)
+                row[key] = sub.point() if sub.entries_scored() else None
+        if composite_q is not None:
+            v = composite_q.subset(mask).point()
+            row["composite"] = None if v is None else round(v, comp.ROUND_PLACES)
+        out[label] = row
+    return out
+
+
+# --------------------------------------------------------------------------- caveats and validation
+
+
+def caveats(job: ScoringJob) -> list[Caveat]:
+    """Caveats of the entries (source copies, constant outputs, lengths, sample size, errors), the
+    metrics' own, and COMET's when its model does not cover the language."""
+    entries = [it.entry for it in job.items]
+    out: list[Caveat] = comp.compute_caveats(
+        [e.source for e in entries], [it.predicted for it in job.items], [e.reference for e in entries],
+        length_ratio=job.scores.get("length_ratio"))
+    ec = comp.errors_caveat(_errors(job), job.n)
+    if ec is not None:
+        out.append(ec)
+    for st in job.states:
+        cs = job.corpus_scores.get(st.ref.id)
+        for c in (cs.extra.get("caveats", []) if cs is not None else []):
+            try:
+                out.append(Caveat.model_validate(c))
+            except ValidationError:  # a malformed plugin caveat is shown as text
+                out.append(Caveat(code=f"{st.ref.id}", message=str(c)))
+    comet_cs = job.corpus_scores.get(job.producers.get("comet_score", ""))
+    if comet_cs is not None and comet_cs.extra.get("covered") is False and not any(
+            c.code.startswith("comet") for c in out):
+        out.append(Caveat(code="comet_language_not_covered",
+                          message="COMET's encoder does not cover the target language; its score is not reliable",
+                          detail={"model": job.scores.get("comet_model")}))
+    return out
+
+
+def metric_validation(info: Mapping[str, MetricDescriptor], producers: Mapping[str, str]) -> dict[str, Any]:
+    """Validation level by metric id, and by key (the level of the metric that supplied it)."""
+    levels: dict[str, Any] = {mid: d.validation for mid, d in info.items()}
+    levels.update({key: info[mid].validation for key, mid in producers.items() if mid in info})
+    return levels
+
+
+def composite_validation(used: Mapping[str, float], levels: Mapping[str, str],
+                         language: str) -> CompositeValidation | None:
+    """Whether the composite is an engineering estimate: unless every input it counts is
+    validated ``external`` for the language, it is."""
+    if not used:
+        return None
+    inputs: dict[str, Any] = {key: levels.get(key, "unvalidated") for key in used}
+    weak = {k: v for k, v in inputs.items() if v != "external"}
+    if not weak:
+        return CompositeValidation(engineering_estimate=False, inputs=inputs,
+                                   message=f"every input is validated against human judgments for {language}")
+    listed = ", ".join(f"{k} ({v})" for k, v in weak.items())
+    return CompositeValidation(
+        engineering_estimate=True, inputs=inputs,
+        message=f"engineering estimate: not validated against human judgments for {language}: {listed}")
+
+
+# --------------------------------------------------------------------------- run card
+
+
+def _errors(job: ScoringJob) -> int:
+    return sum(1 for o in job.outputs if o.error) + len(job.missing)
+
+
+def _scores(job: ScoringJob, cmp: _Composite, review: HumanReview, total_tokens: Any,
+            cost_per_entry: Any) -> Scores:
+    n, errors = job.n, _errors(job)
+    tier = comp.quality_tier(cmp.value)
+    speed = costspeed.speed_scores(job.outputs, elapsed_seconds=job.request.run.meta.elapsed_seconds, n_entries=n,
+                                   total_tokens=total_tokens)
+    cis, by_tier = _intervals(job, cmp)
+    difficulties = [it.entry.difficulty for it in job.items]
+    values: dict[str, Any] = dict.fromkeys(LYSS_SCORE_KEYS)
+    values.update(job.scores)
+    values.update({
+        "composite": cmp.value, "quality_tier": tier,
+        "cost_adjusted": costspeed.cost_adjusted(cmp.value, cost_per_entry),
+        **speed,
+        "confidence_intervals": cis, "confidence_intervals_by_tier": by_tier,
+        "by_difficulty": groups_breakdown(difficulties, job.entry_stats, cmp.quantity),
+        "by_provenance": groups_breakdown([it.entry.provenance_label for it in job.items], job.entry_stats,
+                                          cmp.quantity),
+        "total": n, "evaluated": n - errors, "errors": errors,
+        "empty_outputs": sum(1 for it in job.items if not it.predicted.strip()), "missing_outputs": len(job.missing),
+        "quality_tier_display": comp.tier_display(tier, review.confirmed),
+    })
+    if values.get("comet_model") is None:
+        values["comet_model"] = ""
+    for ik in ("exact_matches", "equivalent_matches", "fst_accepted"):
+        if values.get(ik) is not None:
+            values[ik] = int(values[ik])
+    add_seed_aliases(values)
+    return Scores(**values)
+
+
+def _signatures(job: ScoringJob) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key in ("chrf_plus_plus", "bleu", "ter"):
+        cs = job.corpus_scores.get(job.producers.get(key, ""))
+        if cs is not None and cs.extra.get("signature"):
+            out[key] = str(cs.extra["signature"])
+    return out
+
+
+def _fst_info(job: ScoringJob) -> FstInfo:
+    """The analyzer files of the metric that supplied FST acceptance (else any ``fst_analysis`` metric)."""
+    candidates = [job.producers.get("fst_acceptance_rate")] + [
+        s.ref.id for s in job.states if s.info is not None and s.info.role == "fst_analysis"]
+    for mid in candidates:
+        cs = job.corpus_scores.get(mid or "")
+        if cs is not None and isinstance(cs.extra.get("fst"), Mapping):
+            return FstInfo(**{k: v for k, v in cs.extra["fst"].items() if k in FstInfo.model_fields})
+    return FstInfo()
+
+
+def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[str, MetricDescriptor],
+              validation: dict[str, Any]) -> RunCard:
+    request = job.request
+    corpus, run = request.corpus, request.run
+    n = job.n
+    tokens = costspeed.token_totals(job.outputs, n)
+    costs = costspeed.cost_totals(job.outputs, pricing=run.meta.pricing, n_entries=n,
+                                  source_chars=sum(len(it.entry.source) for it in job.items),
+                                  total_tokens=tokens["total_tokens"])
+    scores = _scores(job, cmp, review, tokens["total_tokens"], costs["cost_per_entry_usd"])
+    signatures = _signatures(job)
+    fst = _fst_info(job)
+    fp_components = {
+        "corpus_sha256": request.corpus_sha256, "run_sha256": run.content_sha256, "config_hash": job.config_hash,
+        "language_card_sha256": request.card_sha256, "analyzer_sha256": fst.sha256,
+        "app_version": __version__, "sacrebleu_signatures": signatures, "seed": request.seed,
+        "n_bootstrap": request.n_bootstrap,
+    }
+    lp = f"{corpus.language_pair.source}-{corpus.language_pair.target}"
+    return RunCard(
+        run_id=request.run_id, harness_version=__version__,
+        timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
+        elapsed_seconds=run.meta.elapsed_seconds, model_slug=run.meta.model_slug, model_id=run.meta.model_id,
+        condition=run.meta.condition,
+        dataset=DatasetInfo(id=corpus.corpus_id, version=corpus.version, language_pair=lp,
+                            sha256=request.corpus_sha256, entry_count=n,
+                            speaker_variants=list(request.speaker_variants)),
+        scores=scores, totals=Totals(**tokens, **costs), corpus_bleu=scores.bleu,
+        fingerprint=Fingerprint(hash=fingerprint(fp_components), components=json_safe(fp_components)),
+        sacrebleu_signatures=signatures, normalisation=dict(NORMALISATION_POLICY),
+        metric_availability=job.availability, metric_reasons=job.reasons, score_sources=dict(job.producers),
+        metric_info=info, metric_validation=validation,
+        composite_validation=composite_validation(cmp.used, validation, corpus.language_pair.target),
+        composite_profile=cmp.profile, composite_breakdown=cmp.breakdown, score_caveats=caveats(job),
+        fst=fst, language_card_sha256=request.card_sha256, human_review=review,
+        bootstrap_seed=request.seed, results=entry_results(job),
+    )
+
+
+def metric_rows(job: ScoringJob, info: Mapping[str, MetricDescriptor]) -> list[MetricRow]:
+    """One stored row per metric: availability, reason, corpus values, extra (with its declaration
+    and the keys it supplied)."""
+    rows = []
+    for st in job.states:
+        cs = job.corpus_scores.get(st.ref.id)
+        desc = info.get(st.ref.id)
+        rows.append(MetricRow(
+            metric_id=st.ref.id, availability=st.availability, reason=st.reason,
+            values=json_safe(cs.values) if cs is not None else {},
+            extra=json_safe({**(cs.extra if cs is not None else {}),
+                             "version": st.info.version if st.info else None,
+                             "display_name": st.info.display_name if st.info else st.ref.id,
+                             "descriptor": desc.model_dump(mode="json") if desc is not None else None,
+                             "supplies": sorted(k for k, m in job.producers.items() if m == st.ref.id)}),
+        ))
+    return rows
+
+
+# --------------------------------------------------------------------------- results[]
+
+
+def _verdict(e: EntryScore | None) -> Verdict | None:
+    """A verdict metric's per-entry detail for the run card (verdict, classes, explanation,
+    pairing…), without bulky per-word data (kept in the workspace's entry results). A detail
+    that does not fit :class:`Verdict` keeps its verdict name only."""
+    if e is None:
+        return None
+    v = e.detail.get("verdict")
+    if v is None:
+        return None
+    if isinstance(v, Mapping):
+        out: dict[str, Any] = dict(v)
+    else:
+        out = {"verdict": v}
+        out.update({k: x for k, x in e.detail.items() if k != "verdict" and k not in _BULKY_DETAIL})
+        if e.value is not None:
+            out["score"] = e.value
+    try:
+        return Verdict.model_validate(json_safe(out))
+    except ValidationError:
+        name = out.get("verdict", out.get("label", out.get("name")))
+        return None if name is None else Verdict(verdict=str(name))
+
+
+def _word_analyses(words: Any) -> list[WordAnalysis] | None:
+    """The ``fst_analysis`` metric's words for the run card (None when they are not word analyses)."""
+    if not isinstance(words, list):
+        return None
+    try:
+        return [WordAnalysis.model_validate(json_safe(w)) for w in words]
+    except ValidationError:
+        return None
+
+
+def pick(job: ScoringJob, role: MetricRole, key: str | None = None, *, language: bool | None = None) -> str | None:
+    """The metric of ``role`` whose per-entry results a run-card column shows: the one that
+    supplied ``key`` when it has that role, else the first of that role (``language``: only a
+    language standard's metric, or only a built-in; such a metric must have run to the end)."""
+
+    def fits(st: MetricState | None) -> bool:
+        if st is None or st.info is None or st.info.role != role or st.ref.id not in job.per_entry:
+            return False
+        return language is None or (st.language == language and st.usable)
+
+    if key is not None and fits(job.state(job.producers.get(key, ""))):
+        return job.producers[key]
+    return next((s.ref.id for s in job.states if fits(s)), None)
+
+
+def entry_results(job: ScoringJob) -> list[EntryResult]:
+    """One ``results[]`` item per entry, each column from the metric of its role."""
+    n = job.n
+
+    def col(mid: str | None) -> list[EntryScore | None]:
+        return (job.per_entry.get(mid) if mid is not None else None) or [None] * n
+
+    def by_role(role: MetricRole, key: str | None = None, language: bool | None = None) -> list[EntryScore | None]:
+        return col(pick(job, role, key, language=language))
+
+    def value(e: EntryScore | None) -> float | None:
+        return e.value if e is not None else None
+
+    exact = by_role("exact", "exact_match_rate")
+    chrf = by_role("chrf", "chrf_plus_plus")
+    fst = by_role("fst_analysis", "fst_acceptance_rate")
+    lint = by_role("equivalence_verdict", "equivalent_match_rate", language=True)
+    generic = by_role("equivalence_verdict", "equivalent_match_rate", language=False)
+    semantic = col(job.producers.get("semantic_score"))
+    bleu, ter = by_role("bleu", "bleu"), by_role("ter", "ter")
+    out = []
+    for i, it in enumerate(job.items):
+        e, o = it.entry, it.output
+        fst_i, gen_i, exact_v = fst[i], generic[i], value(exact[i])
+        gv = gen_i.detail.get("verdict") if gen_i is not None else None
+        metrics = {mid: value(lst[i]) for mid, lst in job.per_entry.items()}
+        out.append(EntryResult(
+            entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
+            exact_match=None if exact_v is None else bool(exact_v),
+            entry_chrf=value(chrf[i]), fst_accepted=value(fst_i),
+            fst_analysis=_word_analyses(fst_i.detail.get("analyses") if fst_i is not None else None),
+            lint_verdict=_verdict(lint[i]), semantic_verdict=_verdict(semantic[i]),
+            difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
+            usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
+            error=o.error,
+            equivalence_verdict=None if gv is None else str(gv),
+            entry_bleu=value(bleu[i]), entry_ter=value(ter[i]),
+            metrics=json_safe(metrics),
+        ))
+    return out

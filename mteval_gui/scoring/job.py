@@ -1,0 +1,215 @@
+"""What a scoring job is given (:class:`ScoringRequest`), what it returns (:class:`RunResult`),
+and the one intermediate its stages fill in turn (:class:`ScoringJob`).
+
+The stages (:mod:`~mteval_gui.scoring.batches`, :mod:`~mteval_gui.scoring.merge`,
+:mod:`~mteval_gui.scoring.assembly`) each take the job and fill their part of it:
+
+1. *batches* — ``states`` (each metric resolved, opened here or in a process of its own, and
+   prepared), ``config`` / ``config_hash``, the batches scored and reused, then ``per_entry`` and
+   ``corpus_scores`` (aggregated from every stored per-entry result);
+2. *merge* — ``scores`` and ``producers`` (precedence of the metrics that produce a key),
+   ``entry_stats`` (per-entry statistics checked against the corpus values), ``availability``
+   and ``reasons`` by metric id and by key;
+3. *assembly* — the :class:`RunResult` (run card and metric rows).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from mteval_gui.domain.card import LanguageCard, MetricRef
+from mteval_gui.domain.corpus import Corpus
+from mteval_gui.domain.run import Output, Run
+from mteval_gui.domain.runcard import HumanReview, RunCard
+from mteval_gui.scoring.corpus_side import content_key, corpus_side
+from mteval_gui.scoring.plugins import CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, ScoringContext
+from mteval_gui.scoring.sink import MetricRow
+from mteval_gui.scoring.stats import DEFAULT_ALPHA, DEFAULT_BOOTSTRAP, DEFAULT_SEED, EntryStats
+
+DEFAULT_BATCH_SIZE = 50
+
+
+@dataclass
+class ScoringRequest:
+    """Everything needed to score one run. All fields pickle (for a worker process)."""
+
+    run_id: str
+    corpus: Corpus
+    run: Run
+    target_card: LanguageCard | None = None
+    source_card: LanguageCard | None = None
+    glossary: dict[str, list[str]] = field(default_factory=dict)
+    metrics: list[MetricRef] | None = None
+    include: list[str] | None = None
+    exclude: Sequence[str] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    batch_size: int = DEFAULT_BATCH_SIZE
+    seed: int = DEFAULT_SEED
+    n_bootstrap: int = DEFAULT_BOOTSTRAP
+    alpha: float = DEFAULT_ALPHA
+    card_sha256: str | None = None
+    corpus_sha256: str | None = None
+    human_review: HumanReview | None = None
+    speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
+    workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
+    # where metrics run (mteval_gui.scoring.isolation): "plugins" — installed plugin packages' metrics in a
+    # process of their own, the rest here; "all" — every metric in its own process; "none" — all here
+    isolation: Literal["plugins", "all", "none"] = "plugins"
+
+
+@dataclass
+class RunResult:
+    run_card: RunCard
+    metric_rows: list[MetricRow]
+    per_entry: dict[str, list[EntryScore | None]]  # metric id -> per entry (corpus order)
+    entry_stats: dict[str, EntryStats]  # scores key -> per-entry statistics (bootstrap / paired tests)
+    producers: dict[str, str]  # scores key -> metric id that supplied it
+    availability: dict[str, str]
+    seconds: float = 0.0
+    batches_scored: int = 0
+    batches_reused: int = 0
+    unknown_ids: list[str] = field(default_factory=list)  # output ids absent from the corpus (ignored)
+
+
+@dataclass
+class MetricState:
+    """One metric of the job: its reference, instance, declaration and where it stands."""
+
+    ref: MetricRef
+    metric: Metric | None = None
+    info: MetricInfo | None = None
+    availability: str = "ok"
+    reason: str | None = None
+    from_card: bool = False
+    language: bool = False  # a language standard's metric (declared by the card, or not a built-in)
+
+    @property
+    def id(self) -> str:
+        return self.ref.id
+
+    @property
+    def running(self) -> bool:
+        """It is still scored (``ok`` and open)."""
+        return self.availability == "ok" and self.metric is not None
+
+    @property
+    def usable(self) -> bool:
+        """Its results count (``ok``, or reported below coverage)."""
+        return self.availability in ("ok", "below_coverage")
+
+
+def align_outputs(corpus: Corpus, run: Run) -> tuple[list[Output], list[str], list[str]]:
+    """Outputs in corpus order; missing ids become empty outputs. Returns (outputs, missing, unknown)."""
+    by_id = {o.id: o for o in run.outputs}
+    outputs, missing = [], []
+    for e in corpus.entries:
+        o = by_id.get(e.id)
+        if o is None or (o.model_extra or {}).get("missing"):
+            missing.append(e.id)
+            o = o if o is not None else Output(id=e.id, predicted="", error=None)
+        outputs.append(o)
+    known = {e.id for e in corpus.entries}
+    unknown = [o.id for o in run.outputs if o.id not in known]
+    return outputs, missing, unknown
+
+
+@dataclass
+class ScoringJob:
+    """The intermediate the stages pass on (see the module docstring)."""
+
+    request: ScoringRequest
+    items: list[EntryInput]
+    outputs: list[Output]
+    missing: list[str]
+    unknown: list[str]
+    context: ScoringContext
+    # batches
+    states: list[MetricState] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+    config_hash: str = ""
+    batches_scored: int = 0
+    batches_reused: int = 0
+    per_entry: dict[str, list[EntryScore | None]] = field(default_factory=dict)
+    corpus_scores: dict[str, CorpusScore] = field(default_factory=dict)
+    # merge
+    scores: dict[str, Any] = field(default_factory=dict)
+    producers: dict[str, str] = field(default_factory=dict)
+    entry_stats: dict[str, EntryStats] = field(default_factory=dict)
+    availability: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, request: ScoringRequest) -> ScoringJob:
+        """The job of a request: outputs aligned with the corpus, the context metrics read (with the
+        reference-side statistics of this corpus version, shared by the runs scored on it)."""
+        corpus = request.corpus
+        outputs, missing, unknown = align_outputs(corpus, request.run)
+        items = [EntryInput(i, e, o) for i, (e, o) in enumerate(zip(corpus.entries, outputs, strict=True))]
+        context = ScoringContext(
+            source_lang=corpus.language_pair.source, target_lang=corpus.language_pair.target,
+            target_card=request.target_card, source_card=request.source_card, glossary=dict(request.glossary),
+            params=dict(request.params), options=dict(request.options), shared={},
+            corpus_side=corpus_side(corpus.corpus_id, request.corpus_sha256 or content_key(corpus.entries)),
+        )
+        return cls(request, items, outputs, missing, unknown, context)
+
+    @property
+    def n(self) -> int:
+        return len(self.items)
+
+    @property
+    def entry_ids(self) -> list[str]:
+        return [it.entry.id for it in self.items]
+
+    def state(self, metric_id: str) -> MetricState | None:
+        return next((s for s in self.states if s.ref.id == metric_id), None)
+
+
+# --------------------------------------------------------------------------- JSON and numbers
+
+
+def json_safe(value: Any) -> Any:
+    """JSON-compatible copy; NaN/inf become None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, (np.floating,)):
+        v = float(value)
+        return v if math.isfinite(v) else None
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [json_safe(v) for v in value]
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    if hasattr(value, "model_dump"):
+        return json_safe(value.model_dump(mode="json"))
+    return str(value)
+
+
+def portable(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """``data`` when it is already strict JSON (the usual case, checked in C), else a safe copy,
+    with its compact JSON text (what a sink stores: it need not encode the row again)."""
+    try:
+        return data, json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        safe: dict[str, Any] = json_safe(data)
+        return safe, json.dumps(safe, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def is_number(v: Any) -> bool:
+    """A finite int or float (not a bool)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v))
+
+
+def bad_number(v: Any) -> bool:
+    """A float that is NaN or infinite."""
+    return isinstance(v, (float, np.floating)) and not math.isfinite(float(v))

@@ -1,0 +1,106 @@
+"""Where a scoring job's results go: the :class:`ResultSink` protocol and an in-memory sink.
+
+The workspace implements the protocol (``mteval_gui.store.results.ResultsStore``, by duck
+typing: the store does not import the core). Every batch is one :meth:`ResultSink.write_batch`
+(one transaction in the workspace), so a crash or a cancel loses at most the batch in flight;
+:meth:`ResultSink.begin_job` returns the batches already committed for the same configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One stored per-entry result (``entry_metrics`` row)."""
+
+    entry_id: str
+    metric_id: str
+    value: float | None
+    data: dict[str, Any]
+    text: str | None = None  # ``data`` as compact JSON, when the runner has encoded it already
+
+
+@dataclass
+class MetricRow:
+    """One stored corpus result (``run_metrics`` row)."""
+
+    metric_id: str
+    availability: str
+    reason: str | None
+    values: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class ResultSink(Protocol):
+    """Where a job's results go. The store implements it (``mteval_gui.store.results``)."""
+
+    def begin_job(self, run_id: str, config: dict[str, Any], config_hash: str, batch_size: int,
+                  n_batches: int) -> set[int]:
+        """Register the job; drop results of another configuration; return committed batch indexes."""
+        ...
+
+    def done_batches(self, run_id: str, config_hash: str) -> set[int]: ...
+
+    def write_batch(self, run_id: str, batch_index: int, config_hash: str, rows: Sequence[EntryRow]) -> None:
+        """Store one batch's rows and mark the batch done, atomically."""
+        ...
+
+    def load_entry_scores(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
+        """``{metric_id: {entry_id: EntryScore JSON}}`` of everything stored for the run."""
+        ...
+
+    def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[MetricRow]) -> None: ...
+
+    def mark_job(self, run_id: str, state: str) -> None: ...
+
+
+class MemorySink:
+    """A sink that keeps everything in memory (one-shot ``mteval evaluate``, tests)."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, dict[str, Any]] = {}
+        self.batches: dict[str, dict[int, str]] = {}
+        self.rows: dict[str, dict[tuple[str, str], EntryRow]] = {}
+        self.cards: dict[str, dict[str, Any]] = {}
+        self.metric_rows: dict[str, list[MetricRow]] = {}
+        self.states: dict[str, str] = {}
+
+    def begin_job(self, run_id: str, config: dict[str, Any], config_hash: str, batch_size: int,
+                  n_batches: int) -> set[int]:
+        old = self.jobs.get(run_id)
+        if old is None or old["config_hash"] != config_hash:
+            self.batches[run_id] = {}
+            self.rows[run_id] = {}
+        self.jobs[run_id] = {"config": config, "config_hash": config_hash, "batch_size": batch_size,
+                             "n_batches": n_batches}
+        self.states[run_id] = "running"
+        return self.done_batches(run_id, config_hash)
+
+    def done_batches(self, run_id: str, config_hash: str) -> set[int]:
+        return {b for b, h in self.batches.get(run_id, {}).items() if h == config_hash}
+
+    def write_batch(self, run_id: str, batch_index: int, config_hash: str, rows: Sequence[EntryRow]) -> None:
+        store = self.rows.setdefault(run_id, {})
+        for r in rows:
+            store[(r.metric_id, r.entry_id)] = r
+        self.batches.setdefault(run_id, {})[batch_index] = config_hash
+
+    def load_entry_scores(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
+        wanted = set(metric_ids)
+        out: dict[str, dict[str, dict[str, Any]]] = {m: {} for m in wanted}
+        for (mid, eid), r in self.rows.get(run_id, {}).items():
+            if mid in wanted:
+                out[mid][eid] = r.data
+        return out
+
+    def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[MetricRow]) -> None:
+        self.cards[run_id] = run_card
+        self.metric_rows[run_id] = list(metric_rows)
+
+    def mark_job(self, run_id: str, state: str) -> None:
+        self.states[run_id] = state
