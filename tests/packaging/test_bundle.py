@@ -120,9 +120,9 @@ def test_frozen_cli_builds_and_scores_the_demo(bundle: Built, tmp_path: Path):
     proc = _run([bundle.program("mteval"), "demo"], tmp_path / "home", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "ModuleNotFoundError" not in proc.stderr
-    # TER was compiled by numba (its cache lies beside the kernel, the bundle being writable here)
+    # TER was compiled by numba (its machine code lies beside the kernel, the bundle being writable here)
     kernel_cache = bundle.bundle / "_internal" / "mteval_gui" / "scoring" / "metrics" / "__pycache__"
-    assert list(kernel_cache.glob("ter_kernel.*.nbi"))
+    assert list(kernel_cache.glob("ter_kernel.*.o"))
     rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.startswith(("crk-", "ewe-"))}
     assert set(rows) == {"crk-demo-good", "crk-demo-flawed", "ewe-demo-good", "ewe-demo-flawed"}
     # chrF++ as the checkout computes it (sacrebleu and every metric it needs are in the bundle)

@@ -239,3 +239,64 @@ def test_user_cache_dir_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("MTEVAL_HOME")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert paths.user_cache_dir() == tmp_path / "mteval-gui"
+
+
+def test_empty_sides_in_one_batch():
+    pairs = [([], []), ([], ["a", "b"]), (["a"], []), (["a", "b", "c"], ["c", "a", "b"]),
+             (["x", "y", "z", "w"], ["w", "x", "y", "z", "q"])]
+    assert ter_kernel.ter_edits(pairs) == [0, 2, 1, 1, 2]
+    assert ter_kernel.ter_edits(pairs) == [translation_edit_rate(h, r)[0] for h, r in pairs]
+
+
+def test_a_new_process_loads_the_machine_code_without_numba(tmp_path):
+    import os
+    import subprocess
+
+    ter_kernel.kernel()  # compiled (or loaded) here: the machine code is on disk for this machine
+    from tests.conftest import REPO
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
+    code = ("import sys\nfrom mteval_gui.scoring.metrics import ter_kernel as t\n"
+            "print(t.ter_edits([('b a d c f e h g'.split(), 'a b c d e f g h'.split())]), t._STATE['loader'],"
+            " 'numba' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          check=False, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["[4]", "cached", "False"]
+
+
+def _tiny_ir(body: str) -> str:
+    params = ", ".join(("i64" if a == "i64" else "ptr") for a in ter_kernel._ARGS)
+    return f'declare i64 @elsewhere()\ndefine i64 @"entry.1"({params}) {{\n{body}\n}}\n'
+
+
+def test_kept_machine_code_loads_and_is_checked(tmp_path):
+    llvm = ter_kernel._llvm()
+    code = ter_kernel._machine_code(llvm, _tiny_ir("  ret i64 7"), "entry.1")
+    path = tmp_path / "k.o"
+    path.write_bytes(ter_kernel._MAGIC + __import__("hashlib").sha256(code).digest() + code)
+    run, _engine = ter_kernel._load(llvm, path)
+    assert run(*([0] * len(ter_kernel._ARGS))) == 7
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # one bit changed: not loaded
+    with pytest.raises(ValueError, match="is not this kernel's machine code"):
+        ter_kernel._load(llvm, path)
+    path.write_bytes(code)  # no header
+    with pytest.raises(ValueError, match="is not this kernel's machine code"):
+        ter_kernel._load(llvm, path)
+
+
+def test_machine_code_that_calls_outside_itself_is_not_kept():
+    llvm = ter_kernel._llvm()
+    with pytest.raises(ValueError, match="the compiled kernel calls elsewhere"):
+        ter_kernel._machine_code(llvm, _tiny_ir("  %r = call i64 @elsewhere()\n  ret i64 %r"), "entry.1")
+
+
+def test_the_machine_code_is_named_after_its_source_and_the_machine(monkeypatch, tmp_path):
+    llvm = ter_kernel._llvm()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    first = ter_kernel.object_path(llvm)
+    assert first.parent == tmp_path and first.name.startswith("ter_kernel.") and first.suffix == ".o"
+    monkeypatch.setattr(llvm, "get_host_cpu_name", lambda: "another-cpu")
+    assert ter_kernel.object_path(llvm) != first

@@ -23,14 +23,19 @@ candidate's matrix starts from the row where the shifted words first differ from
 current hypothesis, which gives the same rows.
 
 Words are compared as integers: :func:`ter_edits` maps each distinct string to an id.
-numba is imported on first use only (:func:`kernel`); without it the statistics come from
-sacrebleu's own implementation (:func:`implementation` says which one is in use).
-Compiled code is cached beside this file, or under the per-user cache folder
-(:func:`mteval_gui.paths.user_cache_dir`) when the installation is read-only.
+The kernel is loaded on first use only (:func:`kernel`). numba compiles it once per machine
+(a few seconds) and its machine code is kept in a file beside this one (``__pycache__``), or
+under the per-user cache folder (:func:`mteval_gui.paths.user_cache_dir`) when the
+installation is read-only, or in ``$NUMBA_CACHE_DIR`` when set; later processes load that
+file with llvmlite alone (about 0.05 s, where importing numba and loading its own cache took
+0.5–0.8 s). Without numba the statistics come from sacrebleu's own implementation
+(:func:`implementation` says which one is in use).
 """
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
 import math
 import os
 import threading
@@ -39,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
@@ -56,7 +62,9 @@ OP_UNDEF = 4
 
 # --------------------------------------------------------------------------- kernel (numba subset)
 # The functions below are plain Python written in the subset numba compiles; :func:`kernel`
-# compiles them. Arrays: words are int32 ids, costs int64, operations int8.
+# compiles them into one C-callable function over raw buffers (no array objects, no
+# allocation, no exception: the compiled code calls nothing outside itself). Matrices are
+# row-major with a row of ``m + 1`` cells; words are int32 ids, costs int64, operations int8.
 
 
 def _beam_width(ratio: float) -> int:
@@ -65,15 +73,17 @@ def _beam_width(ratio: float) -> int:
     return BEAM_WIDTH
 
 
-def _fill_rows(words: Any, ref: Any, cost: Any, op: Any, start: int, ratio: float, beam: int) -> int:
+def _fill_rows(words: Any, n: int, ref: Any, r0: int, m: int, cost: Any, op: Any, start: int, ratio: float,
+               beam: int) -> int:
     """Rows ``start + 1 .. n`` of the beam distance matrix (rows ``0 .. start`` must hold
-    this hypothesis's prefix); returns the distance."""
-    n = words.shape[0]
-    m = ref.shape[0]
+    this hypothesis's prefix); returns the distance. ``ref[r0:r0 + m]`` are the reference words."""
+    row = m + 1
     for i in range(start + 1, n + 1):
+        here = i * row
+        above = here - row
         for j in range(m + 1):
-            cost[i, j] = INFINITY
-            op[i, j] = OP_UNDEF
+            cost[here + j] = INFINITY
+            op[here + j] = OP_UNDEF
         diag = math.floor(i * ratio)
         lo = max(0, diag - beam)
         hi = min(m + 1, diag + beam)
@@ -82,42 +92,44 @@ def _fill_rows(words: Any, ref: Any, cost: Any, op: Any, start: int, ratio: floa
         w = words[i - 1]
         for j in range(lo, hi):
             if j == 0:
-                cost[i, 0] = cost[i - 1, 0] + 1
-                op[i, 0] = OP_HYP_WORD
+                cost[here] = cost[above] + 1
+                op[here] = OP_HYP_WORD
                 continue
             best = INFINITY
             best_op = OP_UNDEF
-            if w == ref[j - 1]:
-                c = cost[i - 1, j - 1]
+            if w == ref[r0 + j - 1]:
+                c = cost[above + j - 1]
                 o = OP_MATCH
             else:
-                c = cost[i - 1, j - 1] + 1
+                c = cost[above + j - 1] + 1
                 o = OP_SUB
             if best > c:
                 best = c
                 best_op = o
-            c = cost[i - 1, j] + 1
+            c = cost[above + j] + 1
             if best > c:
                 best = c
                 best_op = OP_HYP_WORD
-            c = cost[i, j - 1] + 1
+            c = cost[here + j - 1] + 1
             if best > c:
                 best = c
                 best_op = OP_REF_WORD
-            cost[i, j] = best
-            op[i, j] = best_op
-    return int(cost[n, m])
+            cost[here + j] = best
+            op[here + j] = best_op
+    return int(cost[n * row + m])
 
 
-def _alignment(op: Any, n: int, m: int, trace: Any, align: Any, hyp_err: Any, ref_err: Any) -> None:
+def _alignment(op: Any, n: int, m: int, trace: Any, align: Any, hyp_err: Any, ref_err: Any) -> bool:
     """From the operations of the optimal path: ``align[r]`` = hypothesis position aligned
     with (or just before) reference word ``r``; cumulative error counts of both sides
-    (``hyp_err[k]`` = wrong hypothesis words before position ``k``)."""
+    (``hyp_err[k]`` = wrong hypothesis words before position ``k``). False when the path
+    leaves the beam (which the beam's last full row rules out)."""
+    row = m + 1
     k = 0
     i = n
     j = m
     while i > 0 or j > 0:
-        o = op[i, j]
+        o = op[i * row + j]
         trace[k] = o
         k += 1
         if o in (OP_MATCH, OP_SUB):
@@ -128,7 +140,7 @@ def _alignment(op: Any, n: int, m: int, trace: Any, align: Any, hyp_err: Any, re
         elif o == OP_HYP_WORD:
             i -= 1
         else:
-            raise ValueError("TER: the optimal path left the beam")
+            return False
     ph = -1
     pr = -1
     hyp_err[0] = 0
@@ -149,14 +161,14 @@ def _alignment(op: Any, n: int, m: int, trace: Any, align: Any, hyp_err: Any, re
             pr += 1
             align[pr] = ph
             ref_err[pr + 1] = ref_err[pr] + 1
+    return True
 
 
-def _shifted(words: Any, start: int, length: int, target: int, out: Any) -> None:
+def _shifted(words: Any, n: int, start: int, length: int, target: int, out: Any) -> None:
     """``words`` with the block ``[start, start + length)`` moved to ``target``, as
     sacrebleu's ``_perform_shift`` does it: the block goes before ``target`` when that lies
     outside the block, and a target inside the block (or at its end) moves the block right
     by ``target - start`` words."""
-    n = words.shape[0]
     if target < start:
         q = target
     elif target > start + length:
@@ -175,41 +187,34 @@ def _shifted(words: Any, start: int, length: int, target: int, out: Any) -> None
         out[x] = words[y] if y < start else words[y + length]
 
 
-def _common_prefix(a: Any, b: Any) -> int:
-    n = a.shape[0]
+def _common_prefix(a: Any, b: Any, n: int) -> int:
     p = 0
     while p < n and a[p] == b[p]:
         p += 1
     return p
 
 
-def _pair_edits(hyp: Any, ref: Any) -> int:
-    """Shifts plus the beam edit distance after them (sacrebleu's ``translation_edit_rate``)."""
-    n: int = hyp.shape[0]
-    m: int = ref.shape[0]
+def _pair_edits(hyp: Any, h0: int, n: int, ref: Any, r0: int, m: int, words: Any, cand: Any, cost: Any, op: Any,
+                scratch_cost: Any, scratch_op: Any, trace: Any, align: Any, hyp_err: Any, ref_err: Any) -> int:
+    """Shifts plus the beam edit distance after them (sacrebleu's ``translation_edit_rate``)
+    of ``hyp[h0:h0 + n]`` against ``ref[r0:r0 + m]``; -1 when an alignment left the beam."""
     if m == 0:
         return n
-    words = hyp.copy()
-    cand = np.empty(n, dtype=hyp.dtype)
-    cost = np.empty((n + 1, m + 1), dtype=np.int64)
-    op = np.empty((n + 1, m + 1), dtype=np.int8)
-    scratch_cost = np.empty((n + 1, m + 1), dtype=np.int64)
-    scratch_op = np.empty((n + 1, m + 1), dtype=np.int8)
+    row = m + 1
+    for x in range(n):
+        words[x] = hyp[h0 + x]
     for j in range(m + 1):
-        cost[0, j] = j
-        op[0, j] = OP_REF_WORD
+        cost[j] = j
+        op[j] = OP_REF_WORD
     ratio = m / n if n > 0 else 1.0
     beam = _beam_width(ratio)
-    trace = np.empty(n + m, dtype=np.int8)
-    align = np.empty(m, dtype=np.int64)
-    hyp_err = np.empty(n + 1, dtype=np.int64)
-    ref_err = np.empty(m + 1, dtype=np.int64)
 
-    distance = _fill_rows(words, ref, cost, op, 0, ratio, beam)
+    distance = _fill_rows(words, n, ref, r0, m, cost, op, 0, ratio, beam)
     shifts = 0
     checked = 0
     while True:
-        _alignment(op, n, m, trace, align, hyp_err, ref_err)
+        if not _alignment(op, n, m, trace, align, hyp_err, ref_err):
+            return -1
         found = False
         best_gain = 0
         best_len = 0
@@ -225,7 +230,7 @@ def _pair_edits(hyp: Any, ref: Any) -> int:
                 if abs(sr - sh) > MAX_SHIFT_DIST:
                     continue
                 length = 0
-                while words[sh + length] == ref[sr + length] and length < MAX_SHIFT_SIZE:
+                while words[sh + length] == ref[r0 + sr + length] and length < MAX_SHIFT_SIZE:
                     length += 1
                     if (hyp_err[sh + length] - hyp_err[sh] != 0
                             and ref_err[sr + length] - ref_err[sr] != 0
@@ -236,14 +241,14 @@ def _pair_edits(hyp: Any, ref: Any) -> int:
                             if target == prev:
                                 continue
                             prev = target
-                            _shifted(words, sh, length, target, cand)
-                            p = _common_prefix(cand, words)
+                            _shifted(words, n, sh, length, target, cand)
+                            p = _common_prefix(cand, words, n)
                             if p == n:
                                 d = distance
                             else:
-                                for j in range(m + 1):
-                                    scratch_cost[p, j] = cost[p, j]
-                                d = _fill_rows(cand, ref, scratch_cost, scratch_op, p, ratio, beam)
+                                for j in range(p * row, p * row + row):
+                                    scratch_cost[j] = cost[j]
+                                d = _fill_rows(cand, n, ref, r0, m, scratch_cost, scratch_op, p, ratio, beam)
                             gain = distance - d
                             checked += 1
                             if (not found or gain > best_gain
@@ -263,29 +268,52 @@ def _pair_edits(hyp: Any, ref: Any) -> int:
         if checked >= MAX_SHIFT_CANDIDATES or not found or best_gain <= 0:
             break
         shifts += 1
-        _shifted(words, best_start, best_len, best_target, cand)
-        p = _common_prefix(cand, words)
+        _shifted(words, n, best_start, best_len, best_target, cand)
+        p = _common_prefix(cand, words, n)
         for x in range(n):
             words[x] = cand[x]
-        distance = _fill_rows(words, ref, cost, op, p, ratio, beam)
-    return int(shifts + distance)
+        distance = _fill_rows(words, n, ref, r0, m, cost, op, p, ratio, beam)
+    return shifts + distance
 
 
-def _batch_edits(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, out: Any) -> None:
-    for k in range(out.shape[0]):
-        out[k] = _pair_edits(hyp_ids[hyp_off[k]:hyp_off[k + 1]], ref_ids[ref_off[k]:ref_off[k + 1]])
+def _batch_edits(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, pairs: int, out: Any, words: Any,
+                 cand: Any, cost: Any, op: Any, scratch_cost: Any, scratch_op: Any, trace: Any, align: Any,
+                 hyp_err: Any, ref_err: Any) -> int:
+    """Edits of each pair into ``out``; the buffers are sized for the longest hypothesis and
+    reference of the batch. Returns -1, or the index of a pair whose alignment left the beam."""
+    for k in range(pairs):
+        h0 = hyp_off[k]
+        r0 = ref_off[k]
+        e = _pair_edits(hyp_ids, h0, hyp_off[k + 1] - h0, ref_ids, r0, ref_off[k + 1] - r0, words, cand, cost, op,
+                        scratch_cost, scratch_op, trace, align, hyp_err, ref_err)
+        if e < 0:
+            return k
+        out[k] = e
+    return -1
 
 
-# --------------------------------------------------------------------------- compilation
+# --------------------------------------------------------------------------- compilation and loading
+#
+# numba compiles the kernel (first use on a machine, a few seconds); the machine code is then
+# kept in a file of its own, which later processes load with llvmlite alone, without
+# importing numba (its import and cache loading cost more than scoring a corpus). The file is
+# named after everything the code depends on (this module's source, the numba and llvmlite
+# versions, the processor and its features); a file that does not load is compiled again.
 
 _HELPERS = (_beam_width, _fill_rows, _alignment, _shifted, _common_prefix, _pair_edits)
-_SIGNATURE = "void(int32[::1], int64[::1], int32[::1], int64[::1], int64[::1])"
+_ARGS = ("i32*", "i64*", "i32*", "i64*", "i64", "i64*", "i32*", "i32*", "i64*", "i8*", "i64*", "i8*", "i8*", "i64*",
+         "i64*", "i64*")  # the parameters of _batch_edits
+_ENTRY = "mteval_ter_batch_edits"  # the symbol of the compiled kernel in the cached machine code
+OBJECT_SUFFIX = ".o"
+_MAGIC = b"mteval TER kernel 1\n"  # then the sha256 of the machine code, then the code
 _LOCK = threading.Lock()
 _STATE: dict[str, Any] = {}
 
+Kernel = Callable[..., int]
+
 
 def numba_cache_dir(package_dir: Path) -> Path | None:
-    """Where compiled code is cached: None for numba's default (``__pycache__`` beside the
+    """Where compiled code is cached: None for the default (``__pycache__`` beside the
     source) when that folder is writable, else ``<user cache>/numba``."""
     pycache = package_dir / "__pycache__"
     target = pycache if pycache.is_dir() else package_dir
@@ -296,31 +324,171 @@ def numba_cache_dir(package_dir: Path) -> Path | None:
     return user_cache_dir() / "numba"
 
 
-def _compile() -> Callable[..., None]:
+def _object_dir() -> Path:
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    here = Path(__file__).resolve().parent
+    return numba_cache_dir(here) or here / "__pycache__"
+
+
+def _numba_version() -> str:
+    """numba's version without importing it (the file its package declares it in)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("numba")
+    if spec is None or spec.origin is None:
+        raise ImportError("No module named 'numba'")
+    try:
+        return hashlib.sha256((Path(spec.origin).parent / "_version.py").read_bytes()).hexdigest()[:16]
+    except OSError:
+        return "unknown"
+
+
+def _llvm() -> Any:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    return llvm
+
+
+def _target_machine(llvm: Any) -> Any:
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
+                                        opt=3, codemodel="jitdefault")
+
+
+def object_path(llvm: Any) -> Path:
+    """The cached machine code of this kernel for this machine."""
+    import llvmlite
+
+    key = hashlib.sha256("\0".join((
+        Path(__file__).read_text(encoding="utf-8"), _numba_version(), llvmlite.__version__,
+        llvm.get_default_triple(), llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten(),
+    )).encode("utf-8")).hexdigest()[:24]
+    return _object_dir() / f"ter_kernel.{key}{OBJECT_SUFFIX}"
+
+
+def _callable(address: int) -> Kernel:
+    c = {"i32*": ctypes.c_void_p, "i64*": ctypes.c_void_p, "i8*": ctypes.c_void_p, "i64": ctypes.c_int64}
+    proto = ctypes.CFUNCTYPE(ctypes.c_int64, *(c[a] for a in _ARGS))
+    fn: Kernel = proto(address)
+    return fn
+
+
+def _load(llvm: Any, path: Path) -> tuple[Kernel, Any]:
+    """The kernel from cached machine code (and the engine that holds it)."""
+    data = path.read_bytes()
+    head = len(_MAGIC) + 32
+    code = data[head:]
+    if not data.startswith(_MAGIC) or hashlib.sha256(code).digest() != data[len(_MAGIC):head]:
+        raise ValueError(f"{path} is not this kernel's machine code")
+    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine(llvm))
+    engine.add_object_file(llvm.ObjectFileRef.from_data(code))
+    engine.finalize_object()
+    address = engine.get_function_address(_ENTRY)
+    if not address:
+        raise OSError(f"{path} holds no {_ENTRY}")
+    return _callable(address), engine
+
+
+def _machine_code(llvm: Any, ir: str, entry: str) -> bytes:
+    """Machine code of ``entry`` alone: everything else is made internal and dropped, and the
+    code must not call anything outside itself (numba's runtime is not there when it loads)."""
+    module = llvm.parse_assembly(ir)
+    for fn in module.functions:
+        if fn.name == entry:
+            fn.name = _ENTRY
+        elif not fn.is_declaration:
+            fn.linkage = "internal"
+    for gv in module.global_variables:
+        if not gv.is_declaration:
+            gv.linkage = "internal"
+    tm = _target_machine(llvm)
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pb = llvm.create_pass_builder(tm, pto)
+    mpm = pb.getModulePassManager()
+    mpm.add_global_dead_code_eliminate_pass()
+    mpm.add_strip_dead_prototype_pass()
+    mpm.run(module, pb)
+    module.verify()
+    external = sorted({f.name for f in module.functions if f.is_declaration and not f.name.startswith("llvm.")}
+                      | {g.name for g in module.global_variables if g.is_declaration})
+    if external:
+        raise ValueError(f"the compiled kernel calls {', '.join(external)}")
+    code: bytes = tm.emit_object(module)
+    return code
+
+
+def _numba_compile(path: Path | None) -> Kernel:
+    """Compile the kernel with numba; with ``path``, keep its machine code there and load it
+    from there (as later processes do)."""
     import numba
     from numba.extending import register_jitable
 
     for fn in _HELPERS:
         register_jitable(fn)
+    types: Any = numba.types
+    ty = {"i32*": types.CPointer(types.int32), "i64*": types.CPointer(types.int64),
+          "i8*": types.CPointer(types.int8), "i64": types.int64}
+    signature = types.int64(*(ty[a] for a in _ARGS))
     config: Any = numba.config
     previous = config.CACHE_DIR
     cache_dir = None if previous else numba_cache_dir(Path(__file__).resolve().parent)
     if cache_dir is not None:
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
-            config.CACHE_DIR = str(cache_dir)  # read when the dispatcher locates its cache
+            config.CACHE_DIR = str(cache_dir)  # read when the function locates its cache
         except OSError:
             pass  # numba's own per-user folder is then tried
     try:
-        compiled: Callable[..., None] = numba.njit(_SIGNATURE, cache=True, nogil=True)(_batch_edits)
-        return compiled
+        # numba's own cache serves the processes for which the machine code cannot be kept
+        compiled: Any = numba.cfunc(signature, cache=True, error_model="numpy")(_batch_edits)
     finally:
         config.CACHE_DIR = previous
+    if path is not None:
+        llvm = _llvm()
+        try:
+            code = _machine_code(llvm, compiled.inspect_llvm(), compiled.native_name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(_MAGIC + hashlib.sha256(code).digest() + code)
+            tmp.replace(path)
+            run, engine = _load(llvm, path)
+            _STATE["engine"] = engine
+            _STATE["loader"] = "compiled"
+            return run
+        except (OSError, ValueError, RuntimeError):
+            pass  # numba's own code serves this process; the next one compiles again
+    _STATE["numba_cfunc"] = compiled  # keeps the code alive
+    _STATE["loader"] = "numba"
+    return _callable(int(compiled.address))
 
 
-def kernel() -> Callable[..., None] | None:
-    """The compiled batch kernel (compiled or loaded from the cache once per process), or
-    None when numba is not installed."""
+def _compile() -> Kernel:
+    """The kernel: its cached machine code when there is one for this machine, else compiled
+    by numba (ImportError without numba)."""
+    llvm = _llvm()
+    try:
+        path = object_path(llvm)
+    except (OSError, UnicodeError):
+        return _numba_compile(None)
+    if path.is_file():
+        try:
+            run, engine = _load(llvm, path)
+        except (OSError, RuntimeError, ValueError):
+            pass  # compiled again below
+        else:
+            _STATE["engine"] = engine
+            _STATE["loader"] = "cached"
+            return run
+    return _numba_compile(path)
+
+
+def kernel() -> Kernel | None:
+    """The compiled batch kernel (loaded from its cached machine code, or compiled, once per
+    process), or None when numba is not installed."""
     with _LOCK:
         if "kernel" not in _STATE:
             try:
@@ -330,7 +498,7 @@ def kernel() -> Callable[..., None] | None:
                 _STATE["kernel"] = None
                 _STATE["implementation"] = "sacrebleu"
                 _STATE["reason"] = f"numba is not available ({exc})"
-        run: Callable[..., None] | None = _STATE["kernel"]
+        run: Kernel | None = _STATE["kernel"]
         return run
 
 
@@ -368,7 +536,23 @@ def ter_edits(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[int]
         ref_ids.extend([ids(w, len(vocab)) for w in r])
         hyp_off.append(len(hyp_ids))
         ref_off.append(len(ref_ids))
+    n = max(len(h) for h, _ in pairs)
+    m = max(len(r) for _, r in pairs)
+    arrays: list[NDArray[Any]] = [
+        np.array(hyp_ids or [0], dtype=np.int32), np.array(hyp_off, dtype=np.int64),
+        np.array(ref_ids or [0], dtype=np.int32), np.array(ref_off, dtype=np.int64),
+    ]
     out = np.zeros(len(pairs), dtype=np.int64)
-    run(np.array(hyp_ids, dtype=np.int32), np.array(hyp_off, dtype=np.int64),
-        np.array(ref_ids, dtype=np.int32), np.array(ref_off, dtype=np.int64), out)
+    cells = (n + 1) * (m + 1)
+    buffers: list[NDArray[Any]] = [
+        out, np.empty(n + 1, dtype=np.int32), np.empty(n + 1, dtype=np.int32),  # words, candidate
+        np.empty(cells, dtype=np.int64), np.empty(cells, dtype=np.int8),  # costs, operations
+        np.empty(cells, dtype=np.int64), np.empty(cells, dtype=np.int8),  # the same for a candidate
+        np.empty(n + m + 1, dtype=np.int8), np.empty(m + 1, dtype=np.int64),  # path, alignment
+        np.empty(n + 2, dtype=np.int64), np.empty(m + 2, dtype=np.int64),  # cumulative errors
+    ]
+    a = [x.ctypes.data for x in arrays]
+    bad = run(a[0], a[1], a[2], a[3], len(pairs), *(x.ctypes.data for x in buffers))
+    if bad >= 0:
+        raise ValueError(f"TER: the optimal path left the beam (pair {bad})")
     return [int(x) for x in out]
