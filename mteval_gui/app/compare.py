@@ -21,8 +21,8 @@ from mteval_gui.domain.card import MetricRef
 from mteval_gui.domain.runcard import Caveat
 from mteval_gui.errors import MtevalError
 from mteval_gui.scoring import composite as comp
-from mteval_gui.scoring.plugins import EntryScore, instantiate
-from mteval_gui.scoring.runner import default_entry_statistics
+from mteval_gui.scoring.merge import StatisticsUnavailable, composite_quantity, producer_statistics
+from mteval_gui.scoring.plugins import EntryScore, Metric, instantiate
 from mteval_gui.scoring.stats import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
@@ -112,60 +112,29 @@ def _run_statistics(ws: Workspace, run_id: str, keys: Sequence[str]) -> RunStati
     scores: dict[str, Any] = card.get("scores") or {}
     wanted = set(keys)
     profile = card.get("composite_profile")
-    used = {i["metric"] for i in card.get("composite_breakdown") or []}
+    inputs = [i["metric"] for i in card.get("composite_breakdown") or []]  # in the profile's order, as scored
+    used = set(inputs)
     if "composite" in wanted:
         wanted |= used
-    out: dict[str, EntryStats] = {}
-    problems: dict[str, str] = {}
-    cache: dict[str, dict[str, EntryStats]] = {}
     needed = [sources[k] for k in sorted(wanted - {"composite"})
               if sources.get(k) in refs and scores.get(k) is not None]
     stored_all = entry_scores_many(ws, run_id, needed)  # one query and one JSON parse for every metric
-    for key in sorted(wanted - {"composite"}):
-        mid = sources.get(key)
-        value = scores.get(key)
-        if mid is None or value is None:
-            continue
-        if mid not in cache:
-            ref = refs.get(mid)
-            if ref is None:
-                problems[key] = f"{mid}: configuration not stored"
-                cache[mid] = {}
-                continue
-            refused = class_ref_problem(ref.python_name)  # the workspace is data: import only what is installed
-            if refused is not None:
-                problems[key] = f"{mid}: python_name {refused}"
-                cache[mid] = {}
-                continue
-            try:
-                metric = instantiate(ref)
-                stored = stored_all.get(mid, {})
-                get = stored.get
-                lst = [None if (d := get(i)) is None else
-                       EntryScore(d.get("value"), d.get("values") or {}, d.get("detail") or {}) for i in ids]
-                complete = len(stored) >= len(ids) and not any(e is None for e in lst)
-                fn = getattr(metric, "entry_statistics", None)
-                cache[mid] = fn(lst) if callable(fn) and complete else default_entry_statistics(metric.info, lst)
-            except Exception as exc:  # noqa: BLE001 (a plugin's statistics are optional: the reason is reported)
-                problems[key] = f"{mid}: {type(exc).__name__}: {exc}"
-                cache[mid] = {}
-                continue
-        st = cache[mid].get(key)
-        if st is None:
-            continue
-        point = st.point()
-        if point is None or abs(point - float(value)) > 1e-9 * max(1.0, abs(float(value))):
-            problems[key] = f"stored per-entry statistics give {point}, the run card says {value}"
-            continue
-        out[key] = st
+
+    def load(mid: str) -> tuple[Metric, list[EntryScore | None]]:
+        """The stored run's metric (as configured when it was scored) and its per-entry results."""
+        ref = refs.get(mid)
+        if ref is None:
+            raise StatisticsUnavailable("configuration not stored")
+        refused = class_ref_problem(ref.python_name)  # the workspace is data: import only what is installed
+        if refused is not None:
+            raise StatisticsUnavailable(f"python_name {refused}")
+        stored = stored_all.get(mid, {})
+        return instantiate(ref), [None if (d := stored.get(i)) is None else EntryScore.from_json(d) for i in ids]
+
+    out, problems = producer_statistics(sorted(wanted - {"composite"}), sources, scores, len(ids), load)
     composite_q = None
     if "composite" in keys and profile and used and scores.get("composite") is not None:
-        components = {k: out.get(k) or EntryStats.mean([float(scores[k])] * len(ids)) for k in used}
-
-        def combine(vals: dict[str, Any], _p: str = profile) -> Any:
-            return comp.composite_vectorised(vals, _p)
-
-        composite_q = Quantity(components, combine)
+        composite_q = composite_quantity(profile, {k: float(scores[k]) for k in inputs}, out, len(ids))
     return RunStatistics(run_id, corpus_id, ids, card, out, composite_q, frozenset(used), profile, problems)
 
 

@@ -88,7 +88,7 @@ def default_entry_statistics(info: MetricInfo, per_entry: Sequence[EntryScore | 
 def metric_statistics(metric: Metric, per_entry: Sequence[EntryScore | None]) -> dict[str, EntryStats]:
     """The metric's own ``entry_statistics`` when every entry has a result, else the convention."""
     fn = getattr(metric, "entry_statistics", None)
-    if callable(fn) and None not in per_entry:
+    if callable(fn) and all(e is not None for e in per_entry):
         own: dict[str, EntryStats] = fn(per_entry)
         return own
     return default_entry_statistics(metric.info, per_entry)

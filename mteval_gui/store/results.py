@@ -10,7 +10,7 @@ Tables (see :mod:`mteval_gui.store.schema`):
 - ``run_metrics``: per (run, metric) availability, reason, corpus values and extra;
 - ``runs``: the denormalised LYSS §9.1 columns and the run card JSON.
 
-:class:`ResultsStore` implements :class:`mteval_gui.scoring.runner.ResultSink` by
+:class:`ResultsStore` implements :class:`mteval_gui.scoring.sink.ResultSink` by
 duck typing (the store does not import the scoring core): each batch is one
 transaction, so a crash or a cancel loses at most the batch in flight, and a job started
 again with the same configuration hash skips the batches already stored. A job with a
