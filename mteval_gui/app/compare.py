@@ -21,7 +21,7 @@ from mteval_gui.domain.card import MetricRef
 from mteval_gui.domain.runcard import Caveat
 from mteval_gui.errors import MtevalError
 from mteval_gui.scoring import composite as comp
-from mteval_gui.scoring.merge import StatisticsUnavailable, composite_quantity, producer_statistics
+from mteval_gui.scoring.merge import StatisticsUnavailable, close, composite_quantity, producer_statistics
 from mteval_gui.scoring.plugins import EntryScore, Metric, instantiate
 from mteval_gui.scoring.stats import (
     DEFAULT_BOOTSTRAP,
@@ -38,6 +38,7 @@ from mteval_gui.standards import class_ref_problem
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.results import entry_scores_many, load_run_card_summary, scoring_job
+from mteval_gui.store.statistics import load_run_statistics
 
 COMPARE_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "ter", "exact_match_rate", "equivalent_match_rate",
                                  "fst_acceptance_rate", "semantic_score", "comet_score", "composite")
@@ -100,7 +101,8 @@ def run_statistics(ws: Workspace, run_id: str, keys: Sequence[str] = COMPARE_KEY
 
 
 def _run_statistics(ws: Workspace, run_id: str, keys: Sequence[str]) -> RunStatistics:
-    corpus_id = repo.get_run_info(ws, run_id)["corpus_id"]
+    info = repo.get_run_info(ws, run_id)
+    corpus_id = info["corpus_id"]
     card = load_run_card_summary(ws, run_id)
     if card is None:
         raise MtevalError(f"run {run_id!r} has not been scored yet: run `mteval score {run_id}` first")
@@ -116,8 +118,18 @@ def _run_statistics(ws: Workspace, run_id: str, keys: Sequence[str]) -> RunStati
     used = set(inputs)
     if "composite" in wanted:
         wanted |= used
-    needed = [sources[k] for k in sorted(wanted - {"composite"})
-              if sources.get(k) in refs and scores.get(k) is not None]
+    # the statistics stored when the run was scored, where they still give the card's values;
+    # the other keys' are rebuilt from the entries' stored results
+    kept: dict[str, EntryStats] = {}
+    for key, st in load_run_statistics(ws, run_id, info.get("scored_at")).items():
+        value = scores.get(key)
+        if key in wanted and value is not None and st.matrix.shape[0] == len(ids):
+            stats = EntryStats(st.kind, st.matrix, st.params, st.scale)  # type: ignore[arg-type]
+            point = stats.point()
+            if point is not None and close(point, float(value)):
+                kept[key] = stats
+    rest = sorted(wanted - {"composite"} - set(kept))
+    needed = [sources[k] for k in rest if sources.get(k) in refs and scores.get(k) is not None]
     stored_all = entry_scores_many(ws, run_id, needed)  # one query and one JSON parse for every metric
 
     def load(mid: str) -> tuple[Metric, list[EntryScore | None]]:
@@ -131,7 +143,8 @@ def _run_statistics(ws: Workspace, run_id: str, keys: Sequence[str]) -> RunStati
         stored = stored_all.get(mid, {})
         return instantiate(ref), [None if (d := stored.get(i)) is None else EntryScore.from_json(d) for i in ids]
 
-    out, problems = producer_statistics(sorted(wanted - {"composite"}), sources, scores, len(ids), load)
+    rebuilt, problems = producer_statistics(rest, sources, scores, len(ids), load)
+    out = {k: kept[k] if k in kept else rebuilt[k] for k in sorted({*kept, *rebuilt})}
     composite_q = None
     if "composite" in keys and profile and used and scores.get("composite") is not None:
         composite_q = composite_quantity(profile, {k: float(scores[k]) for k in inputs}, out, len(ids))

@@ -235,7 +235,17 @@ def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] |
     finally:
         factory.flush()
     result.run_card = result.run_card.model_copy(update={"scoring": sink.configuration})
+    _store_statistics(ws, run_id, result)
     return result
+
+
+def _store_statistics(ws: Workspace, run_id: str, result: RunResult) -> None:
+    """Keep the run's per-entry statistics with its run card (compare reads them, not every
+    entry's results); the composite is rebuilt from its inputs, so only the keys' own are kept."""
+    from mteval_gui.store.statistics import StoredStatistics, store_run_statistics
+
+    store_run_statistics(ws, run_id, {key: StoredStatistics(st.kind, st.matrix, st.params, st.scale)
+                                      for key, st in result.entry_stats.items()})
 
 
 def refresh_review_status(ws: Workspace, run_id: str) -> RunCard | None:

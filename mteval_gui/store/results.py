@@ -338,7 +338,7 @@ def scoring_job(ws: Workspace, run_id: str) -> dict[str, Any] | None:
 def clear_results(ws: Workspace, run_id: str) -> None:
     """Forget every scoring result of a run (the next scoring starts from scratch)."""
     with ws.transaction() as conn:
-        for table in ("entry_metrics", "run_metrics", "scoring_batches", "scoring_jobs"):
+        for table in ("entry_metrics", "run_metrics", "run_statistics", "scoring_batches", "scoring_jobs"):
             conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
         cols = ", ".join(f'"{c}" = NULL' for c in RUN_CARD_COLUMNS.values()
                          if c not in ("model_slug", "condition", "elapsed_seconds"))

@@ -26,6 +26,8 @@ v6 adds ``entries_fts`` and ``outputs_fts``, FTS5 trigram indexes kept in sync b
 (store/search.py), made with sqlite-utils.
 v7 adds ``runs.scoring_config``: the scoring configuration of the run's latest job (JSON of
 ``ScoringConfiguration``), written when the job starts and completed when its run card is stored.
+v8 adds ``run_statistics``: the per-entry statistics of each scored run (store/statistics.py),
+which comparing runs reads instead of every entry's stored results.
 """
 
 from __future__ import annotations
@@ -360,8 +362,26 @@ def _v7(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE runs ADD COLUMN scoring_config TEXT")
 
 
+# v8: the per-entry statistics of each scored run (store/statistics.py), stamped with the
+# run's scored_at; a matrix is n_rows x n_cols little-endian float64, row-major.
+_V8 = """
+CREATE TABLE IF NOT EXISTS run_statistics (
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    stats_key TEXT NOT NULL,
+    scored_at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    params TEXT NOT NULL DEFAULT '[]',
+    scale REAL NOT NULL DEFAULT 1.0,
+    n_rows INTEGER NOT NULL,
+    n_cols INTEGER NOT NULL,
+    matrix BLOB NOT NULL,
+    PRIMARY KEY (run_id, stats_key)
+);
+"""
+
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8]
 SCHEMA_VERSION = len(MIGRATIONS)
