@@ -238,9 +238,10 @@ def validation_study(
     excluded: dict[str, str] = {}
     if not short_bleu:
         from mteval_gui.app.compare import short_segments_reason
-        from mteval_gui.store.results import load_run_card_dict
+        from mteval_gui.store.results import load_run_card_summary
 
-        cards = {r: c for r in run_ids if (c := load_run_card_dict(ws, r)) is not None}
+        # caveats and score sources only: the per-entry results of 16 large runs took 0.7 s to decode
+        cards = {r: c for r in run_ids if (c := load_run_card_summary(ws, r)) is not None}
         why = short_segments_reason(cards)
         if why is not None:
             for card in cards.values():

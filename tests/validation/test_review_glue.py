@@ -127,17 +127,23 @@ def test_fst_audit_queue_audit_and_allowlist(ws):
         {"word": "namôya", "kind": "Established", "occurrences": 1, "raters": 2, "run_id": "good", "entry_id": "e1"}]
 
 
-def test_bleu_on_short_segments_is_left_out_of_the_correlations_unless_asked_for(ws):
+def test_bleu_on_short_segments_is_left_out_of_the_correlations_unless_asked_for(ws, monkeypatch):
     bleu = {"good": [60, 50, 70, 40, 80, 30], "poor": [5, 0, 10, 5, 0, 0], "mid": [30, 20, 40, 10, 35, 20]}
     short = {"code": "short_segments", "message": "the median reference has 1 token (< 4)",
              "detail": {"median_reference_tokens": 1.0, "threshold": 4, "metric": "bleu"}}
     for run in ADEQ:
         add_entry_metric(ws, run, "core.bleu", dict(zip(ENTRIES, map(float, bleu[run]), strict=True)))
         card = {"score_sources": {"bleu": "core.bleu", "chrf_plus_plus": "core.chrf"},
-                "score_caveats": [short] if run == "mid" else []}
+                "score_caveats": [short] if run == "mid" else [],
+                "results": [{"entry_id": e, "detail": "x" * 1000} for e in ENTRIES]}  # what the study never reads
         with ws.transaction() as c:
             c.execute("UPDATE runs SET run_card = ? WHERE run_id = ?", (json.dumps(card), run))
+    decoded: list[int] = []
+    real_loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *a, **k: decoded.append(len(text)) or real_loads(text, *a, **k))
     study = review.validation_study(ws, ["good", "poor", "mid"], n_bootstrap=50, seed=2)
+    monkeypatch.undo()
+    assert max(decoded) < 1000  # the run cards are read without their per-entry results
     assert [m.metric_id for m in study.metrics] == ["core.chrf"]
     assert study.excluded == {"core.bleu": "short segments: the median reference of mid has 1 token (< 4), "
                                            "where BLEU's 4-grams hardly exist and BLEU says little"}
