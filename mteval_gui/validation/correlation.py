@@ -98,21 +98,30 @@ def _tau_b_weighted(xa: np.ndarray, ya: np.ndarray, weights: np.ndarray) -> np.n
     n = len(xa)
     weights = np.atleast_2d(np.asarray(weights, dtype=float))
     num = np.zeros(weights.shape[0])
-    den_x = np.zeros(weights.shape[0])
-    den_y = np.zeros(weights.shape[0])
     step = max(1, _BLOCK_ELEMENTS // max(n, 1))
     for start in range(0, n, step):
         stop = min(n, start + step)
         sx = np.sign(xa[start:stop, None] - xa[None, :])
         sy = np.sign(ya[start:stop, None] - ya[None, :])
-        wb = weights[:, start:stop]
-        num += np.einsum("bi,bi->b", wb, weights @ (sx * sy).T)
-        den_x += np.einsum("bi,bi->b", wb, weights @ np.abs(sx).T)
-        den_y += np.einsum("bi,bi->b", wb, weights @ np.abs(sy).T)
+        num += np.einsum("bi,bi->b", weights[:, start:stop], weights @ (sx * sy).T)
+    # the pairs not tied on x: all pairs but those within a group of equal values, so
+    # Σ w_i w_j |sign(x_i - x_j)| = (Σ w)² - Σ_groups (Σ_group w)² (exact: the weights are counts)
+    total = weights.sum(axis=1) ** 2
+    den_x = total - _tied_weight(xa, weights)
+    den_y = total - _tied_weight(ya, weights)
     den = np.sqrt(den_x * den_y)
     with np.errstate(divide="ignore", invalid="ignore"):
         tau = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
     return np.clip(tau, -1.0, 1.0)
+
+
+def _tied_weight(v: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Σ over groups of equal values of (the group's weight)², for each row of ``weights``."""
+    order = np.argsort(v, kind="stable")
+    sorted_v = v[order]
+    starts = np.flatnonzero(np.r_[True, sorted_v[1:] != sorted_v[:-1]])
+    groups = np.add.reduceat(weights[:, order], starts, axis=1)
+    return np.asarray((groups ** 2).sum(axis=1))
 
 
 def kendall_tau_b(x: Values, y: Values) -> float | None:

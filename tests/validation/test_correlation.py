@@ -138,3 +138,17 @@ def test_spearman_interval_equals_ranking_every_resample():
     assert (got.ci_lower, got.ci_upper) == (float(lo), float(hi))
     constant = correlation_with_ci([1.0, 1.0, 1.0, 2.0], [1, 2, 3, 4], "spearman", n_bootstrap=200, seed=1)
     assert constant.value is not None  # resamples drawing only the tied items are left out, as before
+
+
+def test_weighted_tau_b_equals_the_sum_over_all_pairs_with_ties_and_repeated_items():
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 6, 40).astype(float)  # many ties, as with human ratings
+    y = np.round(rng.normal(size=40), 1)
+    counts = rng.multinomial(40, np.full(40, 1 / 40), size=30).astype(float)
+    sx, sy = np.sign(x[:, None] - x[None, :]), np.sign(y[:, None] - y[None, :])
+    num = np.einsum("bi,ij,bj->b", counts, sx * sy, counts)
+    den = np.sqrt(np.einsum("bi,ij,bj->b", counts, np.abs(sx), counts)
+                  * np.einsum("bi,ij,bj->b", counts, np.abs(sy), counts))
+    expected = np.clip(np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan), -1.0, 1.0)
+    assert np.array_equal(_tau_b_weighted(x, y, counts), expected, equal_nan=True)
+    assert np.isnan(_tau_b_weighted(np.ones(5), np.arange(5.0), np.ones((1, 5)))[0])  # all tied on x: undefined
