@@ -2,7 +2,9 @@
 
 ``_dangling_qthreads`` (autouse) records every ``QThread`` started during a test and fails
 the test if one is still running when it ends: background work must always be cancelled
-and joined, also when a window closes.
+and joined, also when a window closes. ``_no_held_keys`` (autouse) lets go of the keyboard
+modifiers a test's key clicks leave held (Qt keeps the modifiers of the last key event), so
+that no test sees Shift held down by the one before it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,21 @@ def _caller() -> str:
         if "mteval_gui" in frame.filename or "/tests/" in frame.filename:
             return f"{frame.filename}:{frame.lineno}"
     return "unknown"
+
+
+@pytest.fixture(autouse=True)
+def _no_held_keys(qapp):
+    yield
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
+
+    if QGuiApplication.queryKeyboardModifiers() != Qt.KeyboardModifier.NoModifier or \
+            QGuiApplication.keyboardModifiers() != Qt.KeyboardModifier.NoModifier:
+        w = QWidget()
+        QTest.keyRelease(w, Qt.Key.Key_Shift, Qt.KeyboardModifier.NoModifier)
+        w.deleteLater()
 
 
 @pytest.fixture(autouse=True)
