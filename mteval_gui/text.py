@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 NORMALISATION_POLICY = {
@@ -42,15 +42,26 @@ def match_key(s: str | None) -> str:
     return _match_key(s)
 
 
+def match_keys(tokens: Iterable[str]) -> list[str]:
+    """``match_key`` of each of ``tokens`` (one call for a text's words)."""
+    key = _match_key
+    return [key(t) if t else "" for t in tokens]
+
+
 @lru_cache(maxsize=1 << 17)
 def _match_key(s: str) -> str:
     # memoised: references, sources and output words are keyed again by every metric and run
     return collapse_ws(nfc(s)).casefold()
 
 
+_EDGE: dict[str, bool] = {}  # character -> whether it is punctuation or a symbol (memo)
+
+
 def _is_edge_char(ch: str) -> bool:
-    cat = unicodedata.category(ch)
-    return cat[0] in ("P", "S")
+    edge = _EDGE.get(ch)
+    if edge is None:
+        edge = _EDGE[ch] = unicodedata.category(ch)[0] in ("P", "S")
+    return edge
 
 
 def strip_edges(tok: str) -> str:
@@ -75,7 +86,10 @@ def _word_tokens(s: str) -> tuple[str, ...]:
     # memoised (as a tuple; callers get a fresh list): texts are tokenised by several metrics
     out = []
     for raw in nfc(s).split():
-        tok = strip_edges(raw)
+        if raw.isalpha():  # letters only: nothing to strip, not a number
+            out.append(raw)
+            continue
+        tok = strip_edges(raw) if _is_edge_char(raw[0]) or _is_edge_char(raw[-1]) else raw
         if not tok or _NUMERIC.match(tok):
             continue
         out.append(tok)

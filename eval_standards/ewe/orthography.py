@@ -97,23 +97,31 @@ def ewe_letters_in(text: str | None, folds: Mapping[str, str] | None = None) -> 
 
 def find_sequences(words: Sequence[str], sequences: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The given word sequences that occur contiguously in ``words`` (order of ``sequences`` kept)."""
-    found: list[tuple[str, ...]] = []
-    singles = set(words)
+    seqs = sequences if isinstance(sequences, tuple) else tuple(sequences)
+    singles, firsts = _sequence_index(seqs)
+    hits: list[int] = []
     n = len(words)
-    for seq in sequences:
-        if not seq:
-            continue
-        if len(seq) == 1:
-            if seq[0] in singles:
-                found.append(seq)
-            continue
-        k = len(seq)
-        first = seq[0]
-        for i in range(n - k + 1):
-            if words[i] == first and tuple(words[i:i + k]) == seq:
-                found.append(seq)
-                break
-    return found
+    for w in set(words):
+        hits.extend(singles.get(w, ()))
+        for i in firsts.get(w, ()):
+            seq = seqs[i]
+            k = len(seq)
+            if any(words[j] == w and tuple(words[j:j + k]) == seq for j in range(n - k + 1)):
+                hits.append(i)
+    hits.sort()
+    return [seqs[i] for i in hits]
+
+
+@lru_cache(maxsize=32)
+def _sequence_index(seqs: tuple[tuple[str, ...], ...]) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """Positions in ``seqs`` of the one-word sequences by their word, and of the longer ones by
+    their first word (word lists are fixed for a job: built once per list)."""
+    singles: dict[str, list[int]] = {}
+    firsts: dict[str, list[int]] = {}
+    for i, seq in enumerate(seqs):
+        if seq:
+            (singles if len(seq) == 1 else firsts).setdefault(seq[0], []).append(i)
+    return singles, firsts
 
 
 def find_words(text: str | None, sequences: Iterable[tuple[str, ...]],
@@ -124,9 +132,9 @@ def find_words(text: str | None, sequences: Iterable[tuple[str, ...]],
 
 def find_in_words(words: Sequence[str], sequences: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """:func:`find_words` on words already split by :func:`word_keys`."""
-    seqs = list(sequences)
+    seqs = sequences if isinstance(sequences, tuple) else tuple(sequences)
     found = set(find_sequences(words, seqs))
-    if any(_APOS_SPLIT.search(w) for w in words):
+    if _APOS_SPLIT.search("\n".join(words)):  # a word with an apostrophe
         parts = [p for w in words for p in _APOS_SPLIT.split(w) if p]
         found |= set(find_sequences(parts, seqs))
     return [s for s in seqs if s in found]

@@ -24,11 +24,11 @@ The word lists are the editable TSV files named by the Ewe card (``lexicon_files
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
-from eval_standards.ewe.orthography import WORD_RE, find_in_words, fold_key, letters_in_key
+from eval_standards.ewe.orthography import WORD_RE, card_folds, find_in_words, fold_key, letters_in_key
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -62,15 +62,17 @@ def count_sentences(text: str | None) -> int:
     return sum(1 for part in _SENTENCE_SPLIT.split(nfc(text)) if _HAS_LETTER.search(part))
 
 
-def ewe_quality(text: str | None, lexicon: EweLexicon | None = None) -> tuple[float, dict[str, Any]]:
+def ewe_quality(text: str | None, lexicon: EweLexicon | None = None,
+                folds: Mapping[str, str] | None = None) -> tuple[float, dict[str, Any]]:
     """Score ``text`` with the Ewe quality heuristic; returns ``(score, components)``.
 
     ``components`` holds, per component, what was found and the points it earned, plus
-    ``raw`` (sum before clamping) and ``score``.
+    ``raw`` (sum before clamping) and ``score``. ``folds``: the Ewe card's (read from the card
+    in use when None).
     """
     lex = lexicon if lexicon is not None else ewe_lexicon()
     text = nfc(text or "")
-    key = fold_key(text)
+    key = fold_key(text, folds)
     letters = letters_in_key(key)
     words = WORD_RE.findall(key)
     common_found = find_in_words(words, lex.common.keys)
@@ -155,11 +157,12 @@ class EweQualityMetric(BaseMetric):
         if context.target_lang != "ewe":
             raise MetricUnavailable("the Ewe quality heuristic only applies to output in Ewe", "not_applicable")
         self._lexicon = ewe_lexicon()
+        self._folds = card_folds()  # the card's, once per job
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         out = []
         for item in items:
-            score, comps = ewe_quality(item.predicted, self._lexicon)
+            score, comps = ewe_quality(item.predicted, self._lexicon, self._folds)
             out.append(EntryScore(score, {"ewe_quality": score}, {"components": comps}))
         return out
 

@@ -57,7 +57,7 @@ from mteval_gui.scoring.composite import wrong_language_caveat
 from mteval_gui.scoring.metrics.language_id import DEFAULT_CANDIDATES, LanguageJudge
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
 from mteval_gui.scoring.stats import EntryStats
-from mteval_gui.text import match_key, nfc, word_tokens
+from mteval_gui.text import match_key, match_keys, nfc, word_tokens
 
 # ISO 15924 code -> prefixes of Unicode character names of that script
 SCRIPT_NAME_PREFIXES: dict[str, tuple[str, ...]] = {
@@ -124,14 +124,16 @@ def char_script(ch: str) -> str | None:
 @lru_cache(maxsize=65536)
 def token_script(token: str) -> str | None:
     """Majority script of a token's letters (ties: first seen; cached: words recur)."""
-    counts: Counter[str] = Counter()
+    if token.isascii():  # the ASCII letters are Latin
+        return "Latn" if any(ch.isalpha() for ch in token) else None
+    counts: dict[str, int] = {}
     for ch in token:
         s = char_script(ch)
         if s:
-            counts[s] += 1
+            counts[s] = counts.get(s, 0) + 1
     if not counts:
         return None
-    return counts.most_common(1)[0][0]
+    return max(counts, key=counts.__getitem__)  # the first seen of the most frequent
 
 
 @lru_cache(maxsize=65536)
@@ -142,7 +144,7 @@ def _tokens(text: str | None) -> tuple[str, ...]:
 
 @lru_cache(maxsize=65536)
 def _token_keys(text: str | None) -> frozenset[str]:
-    return frozenset(match_key(t) for t in _tokens(text))
+    return frozenset(match_keys(_tokens(text)))
 
 
 def text_scripts(text: str | None) -> set[str]:
@@ -268,7 +270,8 @@ class CodeSwitchingMetric(BaseMetric):
                 src_words = src_words | {match_key(w) for w in source_lexicon}
             switched: list[str] = []
             kinds = {"script": 0, "lexical": 0}
-            for tok in tokens:
+            keys = match_keys(tokens)
+            for tok, key in zip(tokens, keys, strict=True):
                 script = token_script(tok)
                 if script is not None and tgt_scripts and script in src_scripts and script not in tgt_scripts:
                     switched.append(tok)
@@ -276,7 +279,6 @@ class CodeSwitchingMetric(BaseMetric):
                     continue
                 if not shared_script or script is None or script not in tgt_scripts:
                     continue
-                key = match_key(tok)
                 if key not in src_words or key in ref_words or key in self.loanwords:
                     continue
                 if accepts is not None and accepts(tok):
@@ -286,7 +288,7 @@ class CodeSwitchingMetric(BaseMetric):
             detail: dict[str, Any] = {"tokens": len(tokens), "switched": switched, **kinds}
             value = len(switched) / len(tokens)
             if judge is not None:
-                verdict = judge.judge(it.predicted, ref_words, tokens)
+                verdict = judge.judge(it.predicted, ref_words, tokens, keys)
                 detail.update(verdict.to_json())
                 if verdict.wrong_language:
                     detail["token_rate"] = value
@@ -337,14 +339,14 @@ def mid_sentence_capitalised(text: str) -> list[str]:
     out = []
     prev_raw: str | None = None
     for raw in nfc(text).split():
-        tok = word_tokens(raw)
+        tok = _tokens(raw)
         starts_sentence = prev_raw is None or prev_raw.rstrip(_CLOSERS)[-1:] in _SENTENCE_END
         prev_raw = raw
-        if not tok:
+        if not tok or starts_sentence:
             continue
         w = tok[0]
-        first = next((c for c in w if c.isalpha()), "")
-        if first and first.isupper() and not starts_sentence:
+        first = w[0] if w[0].isalpha() else next((c for c in w if c.isalpha()), "")
+        if first and first.isupper():
             out.append(w)
     return out
 
@@ -364,7 +366,7 @@ def hallucination_components(
         lo, hi = LENGTH_BOUNDS_SOURCE
     length = 1.0 if (ratio < lo or ratio > hi) else 0.0
     # R: repeated word trigrams
-    toks = [match_key(t) for t in word_tokens(pred)]
+    toks = match_keys(_tokens(pred))
     trigrams = [tuple(toks[i:i + 3]) for i in range(len(toks) - 2)]
     repeat = (1.0 - len(set(trigrams)) / len(trigrams)) if trigrams else 0.0
     # E: numbers and mid-sentence names absent from the source

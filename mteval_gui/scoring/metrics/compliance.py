@@ -30,6 +30,7 @@ from mteval_gui.text import nfc
 
 WEIGHTS = {"variables": 0.6, "quotes": 0.2, "casing": 0.2}
 QUOTE_LIKE = "\"“”„‟«»‹›「」『』〝〞＂"
+_QUOTE_SET = frozenset(QUOTE_LIKE)
 
 _ICU_HEAD = re.compile(
     r"\{\s*([A-Za-z_][\w]*|\d+)\s*,\s*(plural|select|selectordinal|number|date|time|spellout|ordinal|duration)\b"
@@ -75,9 +76,14 @@ def placeholders(text: str | None) -> Counter[str]:
     return Counter(dict(_placeholders(text)))
 
 
+_PLACEHOLDER_CHARS = frozenset("{%$<")  # every placeholder pattern starts with one of these
+
+
 @lru_cache(maxsize=1 << 15)
 def _placeholders(text: str) -> tuple[tuple[str, int], ...]:
     # memoised: a source is checked again for every run, an output twice (final and raw)
+    if _PLACEHOLDER_CHARS.isdisjoint(text):
+        return ()
     text = nfc(text)
     found: Counter[str] = Counter()
     masked = list(text)
@@ -102,8 +108,7 @@ def check(text: str, source: str, *, quotes: Sequence[str] | None, has_case: boo
     variables = 1.0 if src_ph == out_ph else 0.0
     bad_quotes: list[str] = []
     if quotes is not None:
-        allowed = set(quotes)
-        bad_quotes = sorted({c for c in text if c in QUOTE_LIKE and c not in allowed})
+        bad_quotes = sorted(_QUOTE_SET.intersection(text).difference(quotes))
     cased: list[str] = []
     if has_case is False:
         cased = sorted({c for c in text if c.isalpha() and (c.isupper() or c.islower()) and c.upper() != c.lower()})
@@ -150,7 +155,10 @@ class ComplianceMetric(BaseMetric):
         out = []
         for it in items:
             final = check(it.predicted, it.entry.source, quotes=self.quotes, has_case=self.has_case)
-            raw = check(it.raw_predicted, it.entry.source, quotes=self.quotes, has_case=self.has_case)
+            if it.raw_predicted == it.predicted:  # no post-processing: the same checks
+                raw = {**final, "detail": {k: list(v) for k, v in final["detail"].items()}}
+            else:
+                raw = check(it.raw_predicted, it.entry.source, quotes=self.quotes, has_case=self.has_case)
             raw_v = [k for k in WEIGHTS if raw[k] < 1.0]
             fixed = [k for k in raw_v if final[k] == 1.0]
             out.append(EntryScore(

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
-from mteval_gui.text import match_key, nfc, word_tokens
+from mteval_gui.text import match_key, match_keys, nfc, word_tokens
 
 MIN_CONFIDENCE = 0.5  # relative confidence of the detected language (lingua's, summing to 1 over the candidates)
 MIN_TARGET_EVIDENCE = 0.2  # share of target words from which an output is in the target language
@@ -215,7 +215,7 @@ class LanguageJudge:
     def _is_target_word(self, key: str, token: str) -> bool:
         if self.scripts and self.script_of is not None and self.script_of(token) in self.scripts:
             return True
-        if self.letters and any(c in self.letters for c in key):
+        if self.letters and not self.letters.isdisjoint(key):
             return True
         if key in self.lexicon:
             return True
@@ -226,13 +226,14 @@ class LanguageJudge:
                 return False
         return False
 
-    def evidence(self, tokens: Sequence[str], neutral: frozenset[str]) -> float | None:
-        """Share of target words among the words that are neither neutral nor loanwords."""
+    def evidence(self, tokens: Sequence[str], neutral: frozenset[str],
+                 keys: Sequence[str] | None = None) -> float | None:
+        """Share of target words among the words that are neither neutral nor loanwords
+        (``keys``: the tokens' match keys, when the caller has them)."""
         if not self.has_evidence:
             return None
         hits = counted = 0
-        for tok in tokens:
-            key = match_key(tok)
+        for tok, key in zip(tokens, match_keys(tokens) if keys is None else keys, strict=True):
             if self._is_target_word(key, tok):
                 hits += 1
                 counted += 1
@@ -241,12 +242,13 @@ class LanguageJudge:
         return hits / counted if counted else None
 
     def judge(self, predicted: str, neutral: frozenset[str] = frozenset(),
-              tokens: Sequence[str] | None = None) -> LanguageJudgement:
-        """``neutral``: match keys of words that prove nothing (the reference's words)."""
+              tokens: Sequence[str] | None = None, keys: Sequence[str] | None = None) -> LanguageJudgement:
+        """``neutral``: match keys of words that prove nothing (the reference's words);
+        ``tokens`` (and their ``keys``): the output's words, when the caller has them."""
         toks = list(tokens) if tokens is not None else word_tokens(predicted)
         if not toks:
             return LanguageJudgement(False, None, None, None)
-        ev = self.evidence(toks, neutral)
+        ev = self.evidence(toks, neutral, keys if tokens is not None else None)
         if ev is not None and ev >= MIN_TARGET_EVIDENCE:
             return LanguageJudgement(False, None, None, ev)
         if self.has_evidence and ev is None:  # only names and loanwords: nothing to judge

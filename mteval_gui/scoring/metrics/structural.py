@@ -369,6 +369,7 @@ class OrthographicAccuracyMetric(BaseMetric):
         self.checker: OrthographyChecker | None = None
         self.strict: Analyzer | None = None
         self.descriptive: Analyzer | None = None
+        self._memo: dict[str, tuple[Violation, ...]] = {}  # token -> its violations (words recur)
 
     def prepare(self, context: ScoringContext) -> None:
         super().prepare(context)
@@ -377,6 +378,7 @@ class OrthographicAccuracyMetric(BaseMetric):
         self.strict = optional_shared_analyzer(context, "strict")
         self.descriptive = optional_shared_analyzer(context, "descriptive") if self.strict is not None else None
         self.folds = card_folds(context)
+        self._memo = {}
         if self.strict is not None:
             context.shared.setdefault(TARGET_ACCEPTS_KEY, _fold_accepts(self.strict, self.folds))
         if (self.checker is None or not self.checker.has_checks) and self.descriptive is None:
@@ -402,6 +404,12 @@ class OrthographicAccuracyMetric(BaseMetric):
                 )
         return out
 
+    def _token_violations(self, token: str) -> tuple[Violation, ...]:
+        v = self._memo.get(token)
+        if v is None:
+            v = self._memo[token] = tuple(self._violations(token))
+        return v
+
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         out = []
         for it in items:
@@ -409,7 +417,7 @@ class OrthographicAccuracyMetric(BaseMetric):
             flagged = []
             codes: Counter[str] = Counter()
             for t in tokens:
-                v = self._violations(t)
+                v = self._token_violations(t)
                 if v:
                     flagged.append({"token": t, "violations": [x.to_json() for x in v]})
                     codes.update({x.code for x in v})
