@@ -476,7 +476,9 @@ class MainWindow(QMainWindow):
             total += round(total / len(seen)) * max(0, p.count - len(seen))
         title = self.tr("Scoring {0} runs").format(p.count)
         finished = self.tr("{0} of {1} runs finished").format(self._scoring_done, p.count)
-        self.progress.update_progress(title, done, total, self.tr("side by side"), finished)  # a steady ETA key
+        # until a run scores its first batch, what the runs are doing (loading analyzers, models)
+        stage = self.tr("side by side") if seen else p.stage  # then a steady text: the ETA is keyed by it
+        self.progress.update_progress(title, done, total, stage, finished)
 
     def _scoring_partial(self, info: dict) -> None:
         run_id = info.get("run_id")

@@ -117,6 +117,8 @@ def test_runs_scored_side_by_side_share_one_progress_bar(window):
 
     window._scoring_seen, window._scoring_done = {}, 0
     window.progress.start("Scoring 3 run(s)")
+    window._scoring_progress(RunProgress("good", 0, 3, 0, 0, "preparing"))
+    assert window.progress.stage.text() == "Scoring 3 runs — preparing: 0 of 3 runs finished"
     window._scoring_progress(RunProgress("good", 0, 3, 10, 40, "scoring"))
     window._scoring_progress(RunProgress("poor", 1, 3, 30, 60, "scoring"))
     # 40 of 100 entries seen so far, the third run counted at the mean size (50)
