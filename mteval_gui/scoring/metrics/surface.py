@@ -1,6 +1,11 @@
 """Surface metrics (SPEC §3, LYSS §2.1): exact and equivalent match, chrF++, BLEU, TER, length ratio.
 
-chrF++, BLEU and TER are computed by sacrebleu. Per entry the metric stores the sentence
+chrF++, BLEU and TER are sacrebleu's: sacrebleu prepares and tokenises the text (BLEU's
+default tokenizer, 13a, is :mod:`~mteval_gui.scoring.metrics.bleu_tokens`, with the same
+tokens) and names the configuration; the n-gram matches of chrF++ and BLEU are counted by
+:mod:`~mteval_gui.scoring.metrics.ngram_kernel`, TER's edits by
+:mod:`~mteval_gui.scoring.metrics.ter_kernel` (both compiled with numba, the same numbers as
+sacrebleu; sacrebleu's own code counts them where numba is missing). Per entry the metric stores the sentence
 score *and* the segment's sufficient statistics (``detail["stats"]``); the corpus score is
 computed from the summed statistics (never from averaged sentence scores), with the same
 arithmetic as sacrebleu's corpus score, so stored results reproduce sacrebleu exactly and
@@ -21,11 +26,11 @@ from __future__ import annotations
 import statistics
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from mteval_gui.scoring.composite import short_segments_caveat
-from mteval_gui.scoring.metrics import ter_kernel
+from mteval_gui.scoring.metrics import bleu_tokens, ngram_kernel, ter_kernel
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -223,9 +228,13 @@ class _SacrebleuMetric(BaseMetric, ABC):
         stats = self._segment_statistics([hypothesis_of(it) for _i, it, _r in scored],
                                          [refs for _i, _it, refs in scored], [it.entry.id for _i, it, _r in scored])
         for (i, _it, refs), st in zip(scored, stats, strict=True):
-            st = [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in st]
+            st = self._stored(st)
             out[i] = EntryScore(self._sentence_value(st), detail={"stats": st, "nrefs": len(refs)})
         return out
+
+    def _stored(self, stats: list[float]) -> list[float]:
+        """A segment's statistics as stored: whole numbers as int, the others as float."""
+        return [float(x) if isinstance(x, float) and not float(x).is_integer() else int(x) for x in stats]
 
     def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
                             entry_ids: Sequence[str]) -> list[list[float]]:
@@ -243,16 +252,22 @@ class _SacrebleuMetric(BaseMetric, ABC):
         return dict(self.metric._extract_reference_info([self.metric._preprocess_segment(r) for r in refs]))
 
     def _reference_info(self, refs: list[str], entry_id: str) -> dict[str, Any]:
-        """sacrebleu's reference statistics of one entry: from the corpus-side store of the job
-        (:mod:`mteval_gui.scoring.corpus_side`), else from a cache by reference texts."""
+        """sacrebleu's reference statistics of one entry (see :meth:`_reference_side`)."""
+        info: dict[str, Any] = self._reference_side(refs, entry_id, "sacrebleu", self._compute_reference_info)
+        return info
+
+    def _reference_side(self, refs: list[str], entry_id: str, kind: str, compute: Callable[[list[str]], Any]) -> Any:
+        """``compute(refs)`` of one entry, by ``kind`` of statistics: from the corpus-side store
+        of the job (:mod:`mteval_gui.scoring.corpus_side`), else from a cache by reference texts."""
         store = self.context.corpus_side if self.context is not None else None
         texts = tuple(refs)
+        namespace = self._namespace() if kind == "sacrebleu" else (*self._namespace(), kind)
         if store is not None:
-            return store.get(self._namespace(), entry_id, texts, lambda: self._compute_reference_info(refs))
-        key = (*self._namespace(), texts)
+            return store.get(namespace, entry_id, texts, lambda: compute(refs))
+        key = (*namespace, texts)
         info = _REFERENCE_CACHE.get(key)
         if info is None:
-            info = self._compute_reference_info(refs)
+            info = compute(refs)
             with _REFERENCE_LOCK:
                 while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
                     _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
@@ -279,6 +294,14 @@ class _SacrebleuMetric(BaseMetric, ABC):
                            extra={"signature": self.signature(per_entry), "entries": st.entries_scored()})
 
 
+def _note_implementation(cs: CorpusScore, implementation: str | None) -> None:
+    """``extra["implementation"]``: who counted the n-grams (``numba`` or ``sacrebleu``, with the reason)."""
+    if cs.availability == "ok":
+        cs.extra["implementation"] = implementation or ngram_kernel.implementation()
+        if cs.extra["implementation"] != "numba":
+            cs.extra["implementation_note"] = ngram_kernel.fallback_reason()
+
+
 class ChrfMetric(_SacrebleuMetric):
     """chrF++ (sacrebleu ``CHRF(word_order=2)``), 0–100."""
 
@@ -293,10 +316,66 @@ class ChrfMetric(_SacrebleuMetric):
     DEFAULTS: ClassVar[dict[str, Any]] = {"char_order": 6, "word_order": 2, "beta": 2, "lowercase": False,
                                            "whitespace": False, "eps_smoothing": False}
 
+    implementation: str | None = None  # set by the first scored batch
+
     def _make(self) -> Any:
         from sacrebleu.metrics import CHRF
 
         return CHRF(**self.sacrebleu_params)
+
+    def _sentence_value(self, stats: list[float]) -> float:
+        return float(self.metric._compute_f_score(stats))
+
+    def _stored(self, stats: list[float]) -> list[float]:
+        return stats  # counts: int already (the kernel's and sacrebleu's)
+
+    def _units(self, segment: str) -> tuple[str, list[str]]:
+        """The characters (without whitespace unless ``whitespace``) and the words (punctuation
+        split off their ends) whose n-grams sacrebleu's CHRF counts."""
+        m = self.metric
+        text = m._preprocess_segment(segment)
+        chars = text if m.whitespace else "".join(text.split())
+        return chars, (m._remove_punctuation(text) if m.word_order > 0 else [])
+
+    def _reference_units(self, refs: list[str]) -> list[tuple[str, list[str]]]:
+        return [self._units(r) for r in refs]
+
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
+                            entry_ids: Sequence[str]) -> list[list[float]]:
+        self.implementation = ngram_kernel.implementation()
+        if self.implementation != "numba":
+            return super()._segment_statistics(hyps, refs, entry_ids)
+        import numpy as np
+
+        m = self.metric
+        ref_units = [self._reference_side(r, eid, "units", self._reference_units)
+                     for r, eid in zip(refs, entry_ids, strict=True)]
+        hyp_units = [self._units(h) for h in hyps]
+        chars = ngram_kernel.char_counts(
+            [(hc, [rc for rc, _rw in ru]) for (hc, _hw), ru in zip(hyp_units, ref_units, strict=True)], m.char_order)
+        words = ngram_kernel.word_counts(
+            [(hw, [rw for _rc, rw in ru]) for (_hc, hw), ru in zip(hyp_units, ref_units, strict=True)], m.word_order)
+        rows: list[list[float]] = np.hstack([chars, words]).tolist()
+        if len(rows) == len(hyps):  # one reference each
+            return rows
+        # sacrebleu's choice among references: the first with the highest f-score
+        out = []
+        k = 0
+        for ru in ref_units:
+            best: list[float] = []
+            best_f = -1.0
+            for row in rows[k:k + len(ru)]:
+                f = m._compute_f_score(row)
+                if f > best_f:
+                    best, best_f = row, f
+            out.append(best)
+            k += len(ru)
+        return out
+
+    def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
+        cs = super().aggregate(per_entry, context)
+        _note_implementation(cs, self.implementation)
+        return cs
 
     def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:
         p = self.sacrebleu_params
@@ -327,10 +406,37 @@ class BleuMetric(_SacrebleuMetric):
     DEFAULTS: ClassVar[dict[str, Any]] = {"lowercase": False, "tokenize": None, "smooth_method": "exp",
                                            "smooth_value": None, "max_ngram_order": 4}
 
+    implementation: str | None = None  # set by the first scored batch
+
     def _make(self) -> Any:
         from sacrebleu.metrics import BLEU
 
         return BLEU(**self.sacrebleu_params)
+
+    def prepare(self, context: ScoringContext) -> None:
+        super().prepare(context)
+        self.tokens = bleu_tokens.tokenizer_for(self.metric)
+
+    def _stored(self, stats: list[float]) -> list[float]:
+        return stats  # counts and lengths: int already (the kernel's and sacrebleu's)
+
+    def _reference_tokens(self, refs: list[str]) -> list[list[str]]:
+        return [self.tokens(r) for r in refs]
+
+    def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
+                            entry_ids: Sequence[str]) -> list[list[float]]:
+        self.implementation = ngram_kernel.implementation()
+        if self.implementation != "numba":
+            return super()._segment_statistics(hyps, refs, entry_ids)
+        closest = self.metric._get_closest_ref_len
+        ref_tokens = [self._reference_side(r, eid, "tokens", self._reference_tokens)
+                      for r, eid in zip(refs, entry_ids, strict=True)]
+        hyp_tokens = [self.tokens(h) for h in hyps]
+        counts = ngram_kernel.bleu_counts(list(zip(hyp_tokens, ref_tokens, strict=True)),
+                                          self.metric.max_ngram_order).tolist()
+        # sacrebleu's BLEU._compute_segment_statistics: [hyp length, closest reference length, correct…, total…]
+        return [[len(h), closest(len(h), [len(r) for r in rs]), *row]
+                for h, rs, row in zip(hyp_tokens, ref_tokens, counts, strict=True)]
 
     def _sentence_value(self, stats: list[float]) -> float:
         from sacrebleu.metrics import BLEU
@@ -352,6 +458,7 @@ class BleuMetric(_SacrebleuMetric):
         """Corpus BLEU; with the median reference length (in BLEU's tokens) and, below 4 tokens,
         the caveat ``short_segments``."""
         cs = super().aggregate(per_entry, context)
+        _note_implementation(cs, self.implementation)
         ref_lens = [float(e.detail["stats"][1]) for e in per_entry if e.detail.get("stats")]
         if ref_lens:
             median = float(statistics.median(ref_lens))
