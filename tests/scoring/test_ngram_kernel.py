@@ -197,3 +197,73 @@ def test_reference_side_is_computed_once_per_entry_and_texts(implementation):
     setattr(metric, name, lambda r: calls.append(r) or original(r))
     again, _ = run_metric(metric, items)
     assert calls == [] and [p.detail for p in again] == [p.detail for p in first]
+
+
+# --------------------------------------------------------------------------- kept machine code
+
+
+def test_a_new_process_loads_the_machine_code_without_numba(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    assert ngram_kernel.kernel() is not None  # compiled or loaded here: the machine code is on disk
+    from tests.conftest import REPO
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
+    code = ("import sys\nfrom mteval_gui.scoring.metrics import ngram_kernel as k\n"
+            "print(k.char_counts([('abab', ['aba'])], 3).tolist()[0], k._STATE['loader'], 'numba' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          check=False, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["[4,", "3,", "3,", "3,", "2,", "2,", "2,", "1,", "1]", "cached", "False"]
+
+
+def _probe(tmp_path):
+    from mteval_gui.scoring.metrics.native import KeptKernel
+
+    source = tmp_path / "probe.py"
+    source.write_text("def f(a, n):\n    return n\n", encoding="utf-8")
+    return KeptKernel("probe", source, lambda a, n: n, (), ("i64*", "i64"))
+
+
+def _tiny_ir(body: str) -> str:
+    return f'declare i64 @elsewhere()\ndefine i64 @"entry.1"(ptr %a, i64 %n) {{\n{body}\n}}\n'
+
+
+def test_kept_machine_code_loads_and_is_checked(tmp_path):
+    from mteval_gui.scoring.metrics.native import llvm_binding
+
+    llvm = llvm_binding()
+    probe = _probe(tmp_path)
+    code = probe.machine_code(llvm, _tiny_ir("  ret i64 %n"), "entry.1")
+    path = tmp_path / "k.o"
+    path.write_bytes(probe.magic + __import__("hashlib").sha256(code).digest() + code)
+    run, _engine = probe.load_file(llvm, path)
+    assert run(0, 41) == 41
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # one bit changed: not loaded
+    with pytest.raises(ValueError, match="is not this kernel's machine code"):
+        probe.load_file(llvm, path)
+    path.write_bytes(code)  # no header
+    with pytest.raises(ValueError, match="is not this kernel's machine code"):
+        probe.load_file(llvm, path)
+    with pytest.raises(ValueError, match="the compiled kernel calls elsewhere"):
+        probe.machine_code(llvm, _tiny_ir("  %r = call i64 @elsewhere()\n  ret i64 %r"), "entry.1")
+
+
+def test_the_machine_code_is_named_after_its_source_and_the_machine(monkeypatch, tmp_path):
+    from mteval_gui.scoring.metrics.native import llvm_binding
+
+    llvm = llvm_binding()
+    probe = _probe(tmp_path)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    first = probe.object_path(llvm)
+    assert first.parent == tmp_path / "cache" and first.name.startswith("probe.") and first.suffix == ".o"
+    monkeypatch.setattr(llvm, "get_host_cpu_name", lambda: "another-cpu")
+    assert probe.object_path(llvm) != first
+    monkeypatch.undo()
+    probe.source.write_text("def f(a, n):\n    return n + 0\n", encoding="utf-8")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    assert probe.object_path(llvm) != first

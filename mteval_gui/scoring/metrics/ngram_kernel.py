@@ -15,24 +15,22 @@ caller numbers the distinct words of a batch). n-grams are identified exactly, w
 hashing collisions: an n-gram's id is the id of the pair (id of its first ``n - 1`` symbols,
 its last symbol), found in an open-addressing table whose keys are those pairs.
 
-numba is imported on first use only (:func:`kernel`); without it the metrics use sacrebleu's
-own code (:func:`implementation` says which). Compiled code is cached as the TER kernel's
-is (:func:`mteval_gui.scoring.metrics.ter_kernel.numba_cache_dir`).
+The kernel is loaded on first use only (:func:`kernel`): numba compiles it once per machine
+and later processes load its kept machine code with llvmlite alone
+(:mod:`mteval_gui.scoring.metrics.native`). Without numba the metrics use sacrebleu's own
+code (:func:`implementation` says which).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from mteval_gui.scoring.metrics.ter_kernel import numba_cache_dir
-
-_EMPTY = -1
-
+from mteval_gui.scoring.metrics.native import KeptKernel, Kernel
 
 # --------------------------------------------------------------------------- kernel (numba subset)
 # Plain Python in the subset numba compiles; :func:`kernel` compiles it.
@@ -45,21 +43,16 @@ def _slot(key: int, mask: int) -> int:
     return h & mask
 
 
-def _problem(z: Any, seg_off: Any, first_seg: int, end_seg: int, max_order: int, merge: bool, out: Any,
-             row: int, work: Any, table_key: Any, table_id: Any, table_stamp: Any, stamp: int, mask: int) -> int:
+def _problem(z: Any, seg_off: Any, first_seg: int, end_seg: int, max_order: int, merge: int, out: Any,
+             width: int, row: int, table_key: Any, table_id: Any, table_stamp: Any, stamp: int, mask: int,
+             seg: Any, seg_end: Any, first_id: Any, ngram_id: Any, counts: Any, matches: Any) -> int:
     """Counts of one hypothesis (segment ``first_seg``) against its references (segments
-    ``first_seg + 1 .. end_seg - 1``), written to ``out`` from row ``row``. ``work`` holds
-    per-position arrays and the counts; a table slot is in use when its stamp is the
-    current one (so the table is never cleared). Returns the next stamp."""
+    ``first_seg + 1 .. end_seg - 1``), written to ``out`` (rows of ``width``) from row ``row``.
+    A table slot is in use when its stamp is the current one (the table is never cleared).
+    Returns the last stamp used."""
     base = seg_off[first_seg]
     length = seg_off[end_seg] - base
     nseg = end_seg - first_seg
-    seg = work[0]
-    seg_end = work[1]
-    first_id = work[2]
-    ngram_id = work[3]
-    counts = work[4]
-    matches = work[5]
     for s in range(nseg):
         lo = seg_off[first_seg + s] - base
         hi = seg_off[first_seg + s + 1] - base
@@ -92,7 +85,7 @@ def _problem(z: Any, seg_off: Any, first_seg: int, end_seg: int, max_order: int,
                 first_id[i] = g
             counts[g * nseg + seg[i]] += 1
         hyp_count = max(0, hyp_len - n + 1)
-        if merge:
+        if merge != 0:
             correct = 0
             for g in range(distinct):
                 h = counts[g * nseg]
@@ -102,8 +95,8 @@ def _problem(z: Any, seg_off: Any, first_seg: int, end_seg: int, max_order: int,
                 for s in range(1, nseg):
                     most = max(most, counts[g * nseg + s])
                 correct += min(h, most)
-            out[row, n - 1] = correct
-            out[row, max_order + n - 1] = hyp_count
+            out[row * width + n - 1] = correct
+            out[row * width + max_order + n - 1] = hyp_count
         else:
             for s in range(1, nseg):
                 matches[s] = 0
@@ -116,82 +109,61 @@ def _problem(z: Any, seg_off: Any, first_seg: int, end_seg: int, max_order: int,
             for s in range(1, nseg):
                 ref_len = seg_off[first_seg + s + 1] - seg_off[first_seg + s]
                 ref_count = max(0, ref_len - n + 1)
-                out[row + s - 1, 3 * (n - 1)] = hyp_count if ref_count > 0 else 0
-                out[row + s - 1, 3 * (n - 1) + 1] = ref_count
-                out[row + s - 1, 3 * (n - 1) + 2] = matches[s]
+                at = (row + s - 1) * width + 3 * (n - 1)
+                out[at] = hyp_count if ref_count > 0 else 0
+                out[at + 1] = ref_count
+                out[at + 2] = matches[s]
     return stamp
 
 
-def _batch_counts(z: Any, seg_off: Any, prob_off: Any, max_order: int, merge: bool, out: Any) -> None:
+def _batch_counts(z: Any, seg_off: Any, prob_off: Any, problems: int, max_order: int, merge: int, out: Any,
+                  width: int, table_key: Any, table_id: Any, table_stamp: Any, size: int, seg: Any, seg_end: Any,
+                  first_id: Any, ngram_id: Any, counts: Any, matches: Any) -> int:
     """Every problem ``p`` of a batch: segments ``prob_off[p] .. prob_off[p + 1] - 1`` (the
-    hypothesis first), symbols ``z[seg_off[s]:seg_off[s + 1]]`` of segment ``s``."""
-    problems = prob_off.shape[0] - 1
-    longest = 1
-    widest = 1
-    for p in range(problems):
-        longest = max(longest, seg_off[prob_off[p + 1]] - seg_off[prob_off[p]])
-        widest = max(widest, prob_off[p + 1] - prob_off[p])
-    size = 4
-    while size < 2 * longest:
-        size *= 2
-    table_key = np.empty(size, dtype=np.int64)
-    table_id = np.empty(size, dtype=np.int64)
-    table_stamp = np.zeros(size, dtype=np.int64)
-    work = np.empty((6, longest * widest), dtype=np.int64)
+    hypothesis first), symbols ``z[seg_off[s]:seg_off[s + 1]]`` of segment ``s``. The buffers
+    are sized by the caller: the table ``size`` (a power of two, at least twice the longest
+    problem's symbols), the others the longest problem (``counts`` times its segments)."""
+    for t in range(size):
+        table_stamp[t] = 0
     stamp = 0
     for p in range(problems):
         length = seg_off[prob_off[p + 1]] - seg_off[prob_off[p]]
         mask = 3
         while mask + 1 < 2 * length:
             mask = 2 * mask + 1
-        row = p if merge else prob_off[p] - p
-        stamp = _problem(z, seg_off, prob_off[p], prob_off[p + 1], max_order, merge, out, row, work,
-                         table_key, table_id, table_stamp, stamp, mask)
+        row = p if merge != 0 else prob_off[p] - p
+        stamp = _problem(z, seg_off, prob_off[p], prob_off[p + 1], max_order, merge, out, width, row, table_key,
+                         table_id, table_stamp, stamp, mask, seg, seg_end, first_id, ngram_id, counts, matches)
+    return 0
 
 
 # --------------------------------------------------------------------------- compilation
 
-_HELPERS = (_slot, _problem)
-_SIGNATURE = "void(int32[::1], int64[::1], int64[::1], int64, boolean, int64[:, ::1])"
+_ARGS = ("i32*", "i64*", "i64*", "i64", "i64", "i64", "i64*", "i64", "i64*", "i64*", "i64*", "i64", "i64*", "i64*",
+         "i64*", "i64*", "i64*", "i64*")  # the parameters of _batch_counts
+_KERNEL = KeptKernel("ngram_kernel", Path(__file__).resolve(), _batch_counts, (_slot, _problem), _ARGS)
 _LOCK = threading.Lock()
 _STATE: dict[str, Any] = {}
 
 
-def _compile() -> Callable[..., None]:
-    import numba
-    from numba.extending import register_jitable
-
-    for fn in _HELPERS:
-        register_jitable(fn)
-    config: Any = numba.config
-    previous = config.CACHE_DIR
-    cache_dir = None if previous else numba_cache_dir(Path(__file__).resolve().parent)
-    if cache_dir is not None:
-        try:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            config.CACHE_DIR = str(cache_dir)
-        except OSError:
-            pass  # numba's own per-user folder is then tried
-    try:
-        compiled: Callable[..., None] = numba.njit(_SIGNATURE, cache=True, nogil=True)(_batch_counts)
-        return compiled
-    finally:
-        config.CACHE_DIR = previous
+def _compile() -> Kernel:
+    return _KERNEL.load()
 
 
-def kernel() -> Callable[..., None] | None:
-    """The compiled batch kernel (compiled or loaded from the cache once per process), or
-    None when numba is not installed."""
+def kernel() -> Kernel | None:
+    """The compiled batch kernel (loaded from its kept machine code, or compiled, once per
+    process), or None when numba is not installed."""
     with _LOCK:
         if "kernel" not in _STATE:
             try:
                 _STATE["kernel"] = _compile()
                 _STATE["implementation"] = "numba"
+                _STATE["loader"] = _KERNEL.loader
             except ImportError as exc:
                 _STATE["kernel"] = None
                 _STATE["implementation"] = "sacrebleu"
                 _STATE["reason"] = f"numba is not available ({exc})"
-        run: Callable[..., None] | None = _STATE["kernel"]
+        run: Kernel | None = _STATE["kernel"]
         return run
 
 
@@ -225,9 +197,26 @@ def _run(symbols: Any, lengths: list[int], refs_per_problem: Sequence[int], max_
     prob_off = np.zeros(len(refs_per_problem) + 1, dtype=np.int64)
     np.cumsum([1 + r for r in refs_per_problem], out=prob_off[1:])
     rows = len(refs_per_problem) if merge else sum(refs_per_problem)
-    out = np.zeros((rows, (2 if merge else 3) * max_order), dtype=np.int64)
-    if rows and max_order > 0:
-        run(symbols, seg_off, prob_off, max_order, merge, out)
+    width = (2 if merge else 3) * max_order
+    out = np.zeros((rows, width), dtype=np.int64)
+    if not rows or max_order <= 0:
+        return out
+    problem_lengths = np.diff(seg_off[prob_off])
+    longest = max(1, int(problem_lengths.max()))
+    widest = 1 + max(refs_per_problem)
+    size = 4
+    while size < 2 * longest:
+        size *= 2
+    if symbols.size == 0:
+        symbols = np.zeros(1, dtype=np.int32)  # a valid pointer; nothing is read
+    table = np.empty((3, size), dtype=np.int64)  # keys, ids, stamps
+    work = np.empty((4, longest), dtype=np.int64)  # segment, its end, unigram id, n-gram id of each position
+    counts = np.empty(longest * widest, dtype=np.int64)
+    matches = np.empty(widest, dtype=np.int64)
+    address = [a.ctypes.data for a in (symbols, seg_off, prob_off)]
+    run(address[0], address[1], address[2], len(refs_per_problem), max_order, int(merge), out.ctypes.data, width,
+        table[0].ctypes.data, table[1].ctypes.data, table[2].ctypes.data, size, work[0].ctypes.data,
+        work[1].ctypes.data, work[2].ctypes.data, work[3].ctypes.data, counts.ctypes.data, matches.ctypes.data)
     return out
 
 
