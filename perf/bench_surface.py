@@ -39,7 +39,7 @@ def _lines(p: Path) -> list[str]:
 def _sacrebleu(refs: list[str]) -> Callable[[list[str]], tuple[list[Any], list[Any]]]:
     from sacrebleu.metrics import BLEU, CHRF
 
-    chrf, bleu = CHRF(word_order=2, references=[refs]), BLEU(references=[refs])
+    chrf, bleu = CHRF(word_order=2, references=[refs]), BLEU(references=[refs], force=True)
     return lambda hyp: (chrf._extract_corpus_statistics(hyp, None), bleu._extract_corpus_statistics(hyp, None))
 
 

@@ -79,16 +79,18 @@ def _digest(stats: list[list[int]]) -> str:
     return hashlib.sha256(";".join(",".join(str(int(x)) for x in s) for s in stats).encode()).hexdigest()[:16]
 
 
-def _score(name: str) -> tuple[list[list[int]], list[list[int]], list[str], list[str]]:
+def _score(name: str) -> tuple[list[list[int]], list[list[int]], list[str], list[str], list[list[float]]]:
     ref, hyp = _system(name)
     items = [item(i, "source", r, h) for i, (r, h) in enumerate(zip(ref, hyp, strict=True))]
     out = []
+    values = []
     for metric in (ChrfMetric(), BleuMetric()):
         metric.prepare(context())
         per = [s for k in range(0, len(items), 100) for s in metric.score_entries(items[k:k + 100])]
         assert metric.aggregate(per, context()).extra["implementation"] == ngram_kernel.implementation()
         out.append([p.detail["stats"] for p in per])
-    return out[0], out[1], ref, hyp
+        values.append([p.value for p in per])
+    return out[0], out[1], ref, hyp, values
 
 
 @pytest.mark.skipif(not MAFAND.is_dir(), reason="needs ../shared/data")
@@ -99,7 +101,7 @@ def test_every_system_is_listed():
 @pytest.mark.parametrize("name", sorted(SACREBLEU_STATS))
 def test_sentence_statistics_equal_sacrebleus(name):
     pytest.importorskip("numba")
-    chrf, bleu, ref, hyp = _score(name)
+    chrf, bleu, ref, hyp, values = _score(name)
     chrf_digest, bleu_digest, lengths = SACREBLEU_STATS[name]
     assert ngram_kernel.implementation() == "numba"
     assert [sum(s[0] for s in bleu), sum(s[1] for s in bleu)] == lengths
@@ -108,6 +110,8 @@ def test_sentence_statistics_equal_sacrebleus(name):
     for k in rng.sample(range(len(hyp)), 25):  # sacrebleu called directly
         assert chrf[k] == CHRF(word_order=2)._extract_corpus_statistics([hyp[k]], [[ref[k]]])[0]
         assert bleu[k] == BLEU()._extract_corpus_statistics([hyp[k]], [[ref[k]]])[0]
+        assert values[0][k] == CHRF(word_order=2).sentence_score(hyp[k], [ref[k]]).score
+        assert values[1][k] == BLEU(effective_order=True).sentence_score(hyp[k], [ref[k]]).score
 
 
 @pytest.mark.parametrize("name", ["m2m100_fr_ewe_rel_news_newsft", "mt5_ewe_fr_news"])
@@ -117,6 +121,6 @@ def test_without_numba_the_statistics_are_the_same(name, monkeypatch):
 
     monkeypatch.setattr(ngram_kernel, "_STATE", {})
     monkeypatch.setattr(ngram_kernel, "_compile", no_numba)
-    chrf, bleu, _ref, _hyp = _score(name)
+    chrf, bleu, _ref, _hyp, _values = _score(name)
     assert ngram_kernel.implementation() == "sacrebleu"
     assert (_digest(chrf), _digest(bleu)) == SACREBLEU_STATS[name][:2]

@@ -23,6 +23,7 @@ signature (``nrefs:var`` when it varies).
 
 from __future__ import annotations
 
+import math
 import statistics
 import threading
 from abc import ABC, abstractmethod
@@ -205,6 +206,7 @@ class _SacrebleuMetric(BaseMetric, ABC):
         if unknown:
             raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}; known: {', '.join(self.DEFAULTS)}")
         self.sacrebleu_params: dict[str, Any] = {**self.DEFAULTS, **params}
+        self._namespaces: dict[str, tuple[Any, ...]] = {}  # by kind of reference statistics
 
     def prepare(self, context: ScoringContext) -> None:
         super().prepare(context)
@@ -261,7 +263,10 @@ class _SacrebleuMetric(BaseMetric, ABC):
         of the job (:mod:`mteval_gui.scoring.corpus_side`), else from a cache by reference texts."""
         store = self.context.corpus_side if self.context is not None else None
         texts = tuple(refs)
-        namespace = self._namespace() if kind == "sacrebleu" else (*self._namespace(), kind)
+        namespace = self._namespaces.get(kind)
+        if namespace is None:
+            namespace = self._namespace() if kind == "sacrebleu" else (*self._namespace(), kind)
+            self._namespaces[kind] = namespace
         if store is not None:
             return store.get(namespace, entry_id, texts, lambda: compute(refs))
         key = (*namespace, texts)
@@ -439,14 +444,44 @@ class BleuMetric(_SacrebleuMetric):
                 for h, rs, row in zip(hyp_tokens, ref_tokens, counts, strict=True)]
 
     def _sentence_value(self, stats: list[float]) -> float:
-        from sacrebleu.metrics import BLEU
+        """Sentence BLEU with effective order: ``sacrebleu.BLEU.compute_bleu(...,
+        effective_order=True).score``, the same operations in the same order, without building
+        its score object (which formats its verbose text)."""
+        from sacrebleu.utils import my_log
 
-        n = self.metric.max_ngram_order
-        return float(BLEU.compute_bleu(
-            correct=[int(c) for c in stats[2:2 + n]], total=[int(t) for t in stats[2 + n:]],
-            sys_len=int(stats[0]), ref_len=int(stats[1]),
-            smooth_method=self.metric.smooth_method, smooth_value=self.metric.smooth_value,
-            effective_order=True, max_ngram_order=n).score)
+        m = self.metric
+        n_max = m.max_ngram_order
+        sys_len, ref_len = int(stats[0]), int(stats[1])
+        correct = [int(c) for c in stats[2:2 + n_max]]
+        if not any(correct):
+            return 0.0
+        total = [int(t) for t in stats[2 + n_max:]]
+        method = m.smooth_method
+        smooth = m.SMOOTH_DEFAULTS[method] if m.smooth_value is None else m.smooth_value
+        bp = 1.0
+        if sys_len < ref_len:
+            bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+        precisions = [0.0] * n_max
+        smooth_mteval = 1.0
+        eff_order = n_max
+        for n in range(1, n_max + 1):
+            c: float = correct[n - 1]
+            t: float = total[n - 1]
+            if method == "add-k" and n > 1:
+                c += smooth
+                t += smooth
+            if t == 0:
+                break
+            eff_order = n
+            if c == 0:
+                if method == "exp":
+                    smooth_mteval *= 2
+                    precisions[n - 1] = 100. / (smooth_mteval * t)
+                elif method == "floor":
+                    precisions[n - 1] = 100. * smooth / t
+            else:
+                precisions[n - 1] = 100. * c / t
+        return float(bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order))
 
     def _stats(self, per_entry: Sequence[EntryScore]) -> EntryStats:
         p = self.sacrebleu_params
