@@ -335,15 +335,9 @@ class _Walker:
             offsets.append(i)
             item, i = self.value(i)
             items.append(item)
-            i = _skip(text, i)
-            if i >= len(text):
-                raise _Malformed()
-            if text[i] == ",":
-                i = _skip(text, i + 1)
-                continue
-            if text[i] == "]":
-                return items, offsets, i + 1
-            raise _Malformed()
+            i, done = _after_member(text, i, "]")
+            if done:
+                return items, offsets, i
 
     def object(self, i: int, key: str) -> tuple[dict[str, Any], list[int] | None, int]:
         """Parse the root object; the array under ``key`` is walked item by item."""
@@ -372,15 +366,22 @@ class _Walker:
             if k in out:
                 raise JSONProblem(f"duplicate key {_short(k)!r} (a key may appear once in an object)", key_pos)
             out[k] = v
-            i = _skip(text, i)
-            if i >= len(text):
-                raise _Malformed()
-            if text[i] == ",":
-                i = _skip(text, i + 1)
-                continue
-            if text[i] == "}":
-                return out, offsets, i + 1
-            raise _Malformed()
+            i, done = _after_member(text, i, "}")
+            if done:
+                return out, offsets, i
+
+
+def _after_member(text: str, i: int, close: str) -> tuple[int, bool]:
+    """After an array item or object member: where the next one starts (False), or the
+    position past the ``close`` bracket (True); anything else is malformed."""
+    i = _skip(text, i)
+    if i >= len(text):
+        raise _Malformed()
+    if text[i] == ",":
+        return _skip(text, i + 1), False
+    if text[i] == close:
+        return i + 1, True
+    raise _Malformed()
 
 
 class ParsedJSON:
