@@ -18,7 +18,7 @@ from mteval_gui.io.runs import read_run
 from mteval_gui.scoring.parallel import default_workers
 from mteval_gui.scoring.runner import RESULTS_SCHEMA_SAMPLE, Progress, RunResult, score_run
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
-from mteval_gui.store.repo import corpus_sha256
+from mteval_gui.store.hashing import corpus_sha256
 
 
 @dataclass
@@ -29,7 +29,7 @@ class Evaluation:
     def save(self, path: str | Path) -> Path:
         """Write the run card, checked as the runner checks every card it builds (the pydantic
         model for all of it, the JSON Schema for the card and its first results)."""
-        from mteval_gui.app.exports import save_run_card
+        from mteval_gui.scoring.runcard import save_run_card
 
         return save_run_card(self.result.run_card, path, results_sample=RESULTS_SCHEMA_SAMPLE)
 
@@ -43,7 +43,7 @@ def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: s
     """Score ``run_path`` against ``corpus_path``. Output ids absent from the corpus are an error.
 
     ``workers``: processes that score the entries (default: both cores when there are two)."""
-    from mteval_gui.app.scoring import make_request
+    from mteval_gui.app.requests import make_request
 
     loaded = read_corpus(corpus_path, ref_path=ref_path, target_lang=target_lang, source_lang=source_lang)
     corpus = loaded.value

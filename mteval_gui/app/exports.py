@@ -26,8 +26,7 @@ from mteval_gui.scoring.runcard import (
     RESULT_CSV_COLUMNS,
     RunCardInvalid,
     results_table,
-    validate_run_card,
-    write_run_card,
+    save_run_card,
 )
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
@@ -53,17 +52,6 @@ def current_run_card(ws: Workspace, run_id: str) -> RunCard:
 def export_run_card(ws: Workspace, run_id: str, path: str | Path) -> Path:
     """Write the run card of ``run_id`` after checking it against the schema (never a card that fails)."""
     return save_run_card(current_run_card(ws, run_id), path)
-
-
-def save_run_card(card: RunCard, path: str | Path, *, results_sample: int | None = None) -> Path:
-    """Write a run card after checking it against the schema (``mteval evaluate -o``).
-
-    ``results_sample``: check only the first N ``results`` items against the JSON Schema, as the
-    runner does for a card it has just built (every item is checked by the pydantic model)."""
-    problems = validate_run_card(card, results_sample=results_sample)
-    if problems:
-        raise RunCardInvalid(problems)
-    return write_run_card(card, path)
 
 
 def export_results(ws: Workspace, run_id: str, path: str | Path) -> int:

@@ -134,6 +134,18 @@ def ensure_valid(card: RunCard, *, results_sample: int | None = None) -> RunCard
     return card
 
 
+def save_run_card(card: RunCard, path: str | Path, *, results_sample: int | None = None) -> Path:
+    """Write a run card after checking it against the schema (a card that does not conform is
+    never written: :class:`RunCardInvalid`).
+
+    ``results_sample``: check only the first N ``results`` items against the JSON Schema, as the
+    runner does for a card it has just built (every item is checked by the pydantic model)."""
+    problems = validate_run_card(card, results_sample=results_sample)
+    if problems:
+        raise RunCardInvalid(problems)
+    return write_run_card(card, path)
+
+
 def run_card_json(card: RunCard) -> str:
     """The exported form: indented UTF-8 JSON with every key present."""
     return json.dumps(card.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"

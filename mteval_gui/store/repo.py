@@ -30,6 +30,11 @@ from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
 from mteval_gui.errors import Defect, InputError, StoreError
 from mteval_gui.store.db import Workspace, utcnow
+from mteval_gui.store.hashing import corpus_sha256 as corpus_sha256  # the content hash lives beside the others
+from mteval_gui.store.hashing import dumps_column as _dumps
+from mteval_gui.store.hashing import dumps_optional as _dumps_opt
+from mteval_gui.store.hashing import encode_column as _encode
+from mteval_gui.store.hashing import entry_row as _entry_row
 from mteval_gui.store.hashing import sha256_rows
 from mteval_gui.store.search import unindex_corpus, unindex_run
 
@@ -50,24 +55,11 @@ def _construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] 
 _USAGE_NAMES = tuple(Usage.model_fields)
 
 
-class NotFoundError(StoreError):
-    """A corpus, run, entry or glossary id that the workspace does not hold."""
-
-
-# one encoder for every JSON column (json.dumps with options builds a new encoder per call);
-# strict: NaN and infinities are refused (SQLite's JSON functions cannot read them)
-_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, allow_nan=False).encode
 _LANG_CODE = re.compile(r"[a-z]{3}")
 
 
-def _dumps(v: Any, empty: str) -> str:
-    if not v:
-        return empty
-    return _encode(v)
-
-
-def _dumps_opt(v: Any) -> str | None:
-    return None if v is None else _encode(v)
+class NotFoundError(StoreError):
+    """A corpus, run, entry or glossary id that the workspace does not hold."""
 
 
 def _loads(v: str | None, default: Any = None) -> Any:
@@ -83,15 +75,6 @@ def _loads(v: str | None, default: Any = None) -> Any:
 
 # ----------------------------------------------------------------------------- corpora
 
-def _entry_row(corpus_id: str, position: int, e: Entry) -> tuple:
-    return (
-        corpus_id, e.id, position, e.source, e.reference,
-        _dumps(e.variants, "[]"), _dumps(e.terminology, "{}"), e.difficulty,
-        e.domain, e.register, e.segment, _dumps_opt(e.provenance),
-        _dumps(e.phenomena, "[]"), _dumps(e.expected_morphology, "{}"), _dumps(e.metadata, "{}"),
-    )
-
-
 _ENTRY_INSERT = (
     "INSERT INTO entries (corpus_id, entry_id, position, source, reference, variants, terminology, difficulty,"
     " domain, register, segment, provenance, phenomena, expected_morphology, metadata)"
@@ -99,12 +82,6 @@ _ENTRY_INSERT = (
 )
 _ENTRY_COLS = ("entry_id, source, reference, variants, terminology, difficulty, domain, register, segment,"
                " provenance, phenomena, expected_morphology, metadata")
-
-
-def corpus_sha256(corpus: Corpus) -> str:
-    """Content hash of a corpus: language pair and every entry in order."""
-    rows = (_entry_row("", i, e)[1:] for i, e in enumerate(corpus.entries))
-    return sha256_rows([corpus.language_pair.source, corpus.language_pair.target], rows)
 
 
 def corpus_exists(ws: Workspace, corpus_id: str) -> bool:
