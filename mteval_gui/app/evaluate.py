@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import Defect, InputError
@@ -16,7 +17,7 @@ from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.runs import read_run
 from mteval_gui.scoring.parallel import default_workers
-from mteval_gui.scoring.runner import RESULTS_SCHEMA_SAMPLE, Progress, RunResult, score_run
+from mteval_gui.scoring.runner import RESULTS_SCHEMA_SAMPLE, MemorySink, Progress, RunResult, score_run
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store.hashing import corpus_sha256
 
@@ -25,12 +26,17 @@ from mteval_gui.store.hashing import corpus_sha256
 class Evaluation:
     result: RunResult
     missing: list[str] = field(default_factory=list)  # corpus ids without an output (scored as empty)
+    checked: dict[str, Any] | None = None  # the card's JSON form when the runner had checked it
 
     def save(self, path: str | Path) -> Path:
         """Write the run card, checked as the runner checks every card it builds (the pydantic
-        model for all of it, the JSON Schema for the card and its first results)."""
-        from mteval_gui.scoring.runcard import save_run_card
+        model for all of it, the JSON Schema for the card and its first results): a card that
+        is still the one the runner checked is written as it is, any other is checked again."""
+        from mteval_gui.scoring.runcard import save_run_card, write_run_card
 
+        data = self.result.run_card.model_dump(mode="json")
+        if self.checked is not None and data == self.checked:
+            return write_run_card(data, path)
         return save_run_card(self.result.run_card, path, results_sample=RESULTS_SCHEMA_SAMPLE)
 
 
@@ -65,4 +71,6 @@ def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: s
     request = make_request(corpus, run, corpus_sha256=corpus_sha256(corpus), options=options or ScoringOptions(),
                            glossary=glossary, metrics=metrics, exclude=exclude, seed=seed, n_bootstrap=n_bootstrap)
     request.workers = default_workers() if workers is None else workers
-    return Evaluation(score_run(request, on_progress=on_progress), missing)
+    sink = MemorySink()  # keeps the card as the runner checked it (its JSON form)
+    result = score_run(request, on_progress=on_progress, sink=sink)
+    return Evaluation(result, missing, sink.cards.get(request.run_id))

@@ -146,12 +146,14 @@ def save_run_card(card: RunCard, path: str | Path, *, results_sample: int | None
     return write_run_card(card, path)
 
 
-def run_card_json(card: RunCard) -> str:
-    """The exported form: indented UTF-8 JSON with every key present."""
-    return json.dumps(card.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+def run_card_json(card: RunCard | Mapping[str, Any]) -> str:
+    """The exported form: indented UTF-8 JSON with every key present (``card`` may be the
+    card's JSON form, ``model_dump(mode="json")``, already made)."""
+    data = card.model_dump(mode="json") if isinstance(card, RunCard) else card
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def write_run_card(card: RunCard, path: str | Path) -> Path:
+def write_run_card(card: RunCard | Mapping[str, Any], path: str | Path) -> Path:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + ".tmp")

@@ -1,0 +1,39 @@
+"""One-shot evaluation (``app.evaluate``): the run card the runner checked is written as it is;
+a card changed after scoring is checked again before it is written."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+from mteval_gui.app.evaluate import evaluate_files
+from mteval_gui.scoring.runcard import RunCardInvalid, run_card_json
+
+
+def _evaluate(tmp_path: Path):
+    (tmp_path / "src.txt").write_text("Bonjour le monde.\nMerci beaucoup.\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("Woezɔ na xexeame.\nAkpe kakaka.\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("Woezɔ na xexeame.\nAkpe.\n", encoding="utf-8")
+    return evaluate_files(tmp_path / "src.txt", tmp_path / "hyp.txt", ref_path=tmp_path / "ref.txt",
+                          target_lang="ewe", source_lang="fra", metrics=["core.exact", "core.chrf"], workers=1)
+
+
+def test_the_card_the_runner_checked_is_written_as_it_is(tmp_path):
+    ev = _evaluate(tmp_path)
+    assert ev.checked == ev.result.run_card.model_dump(mode="json")
+    path = ev.save(tmp_path / "out" / "card.json")
+    assert path.read_text(encoding="utf-8") == run_card_json(ev.result.run_card)
+    assert json.loads(path.read_text(encoding="utf-8"))["scores"]["exact_match_rate"] == 0.5
+
+
+def test_a_card_changed_after_scoring_is_checked_again(tmp_path):
+    ev = _evaluate(tmp_path)
+    ev.result.run_card.run_id = 5  # type: ignore[assignment]  # not a string: the card no longer conforms
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pydantic warns when it serialises the wrong type
+        with pytest.raises(RunCardInvalid, match="run_id"):
+            ev.save(tmp_path / "card.json")
+    assert not (tmp_path / "card.json").exists()
