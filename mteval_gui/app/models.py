@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import threading
 import time
@@ -197,10 +198,20 @@ def _is_offline_error(exc: BaseException) -> bool:
         or "Failed to resolve" in text or "Connection refused" in text or "Network is unreachable" in text
 
 
+def _http_status(exc: BaseException) -> int | None:
+    """The HTTP status of a hub error: its response's, else the ``NNN Client Error`` its text
+    starts a line with (never any three digits of the text: a port or request id has them)."""
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if isinstance(status, int):
+        return status
+    found = re.search(r"(?m)^\s*(\d{3}) (?:Client|Server) Error\b", str(exc))
+    return int(found.group(1)) if found else None
+
+
 def _failure(repo_id: str, exc: BaseException, endpoint: str | None) -> MtevalError:
     name = type(exc).__name__
     where = endpoint or os.environ.get("HF_ENDPOINT") or "huggingface.co"
-    if "Gated" in name or "401" in str(exc) or "403" in str(exc):
+    if "Gated" in name or _http_status(exc) in (401, 403):
         return MtevalError(f"download of {repo_id} failed: {name}: the model needs a Hugging Face account with "
                            "access: run `huggingface-cli login`")
     if name in ("RepositoryNotFoundError", "EntryNotFoundError", "RevisionNotFoundError"):

@@ -247,3 +247,23 @@ def test_a_model_folder_copied_by_hand_is_added_and_found_offline(hub_repos, tmp
         == 1
     )
     assert "already added" in capsys.readouterr().err
+
+
+def test_a_port_or_request_id_with_401_in_it_does_not_make_a_missing_model_gated():
+    """The fake hub listens on a random port: one like 40123 made a missing model "need an account"."""
+    from types import SimpleNamespace
+
+    from mteval_gui.app.models import _failure
+
+    class RepositoryNotFoundError(Exception):
+        def __init__(self, text: str, status: int | None):
+            super().__init__(text)
+            self.response = None if status is None else SimpleNamespace(status_code=status)
+
+    missing = RepositoryNotFoundError("404 Client Error. (Request ID: 4013)\nRepository Not Found for url: "
+                                      "http://127.0.0.1:40123/api/models/test-org/nothing", 404)
+    assert str(_failure("test-org/nothing", missing, None)).endswith("(check the model id)")
+    private = RepositoryNotFoundError("401 Client Error: Unauthorized for url: http://127.0.0.1:8080/x", 401)
+    assert "needs a Hugging Face account" in str(_failure("org/private", private, None))
+    no_response = RepositoryNotFoundError("403 Client Error: Forbidden for url: http://127.0.0.1:8080/x", None)
+    assert "needs a Hugging Face account" in str(_failure("org/private", no_response, None))
