@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from mteval_gui.domain.card import MetricRef
@@ -207,7 +207,6 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
         message += f"; {len(retry)} scored again for the metrics they lack"
     report(Progress(done_entries, n, "scoring", message), force=True)
     todo = [b for b in range(n_batches) if b not in done and b not in retry]
-    mine, theirs = parallel.split(todo, request.workers)
     # a metric in a process of its own is scored here only: a forked helper must not use its pipe
     here = [st for st in states if isinstance(st.metric, ProcessMetric)]
     forkable = [st for st in states if not isinstance(st.metric, ProcessMetric)]
@@ -217,8 +216,11 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
     def batch(b: int) -> list[EntryInput]:
         return items[b * bs:(b + 1) * bs]
 
+    committed: set[int] = set()
+
     def commit(b: int, rows: Sequence[EntryRow]) -> None:
         nonlocal done_entries
+        committed.add(b)
         sink.write_batch(request.run_id, b, job.config_hash, rows)
         job.batches_scored += 1
         done_entries += len(batch(b))
@@ -230,6 +232,8 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
         assert helper is not None
         try:
             for b, rows, failures in helper.outcomes(wait=wait):
+                if b in committed:  # both processes took the last batch: it is committed once
+                    continue
                 for mid, reason in failures:
                     st = by_id[mid]
                     if st.availability == "ok":
@@ -238,26 +242,30 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
                 failed = {mid for mid, st in by_id.items() if st.availability != "ok"}
                 commit(b, [r for r in rows if r.metric_id not in failed])
         except RuntimeError:
-            lost.extend(sorted(helper.pending))
+            lost.extend(sorted(helper.lost(committed)))
             helper.finished = True
 
-    def score_here(batches: Sequence[int]) -> None:
+    def score_here(batches: Iterable[int]) -> None:
         for b in batches:
             cancel.raise_if_cancelled()
+            if b in committed:
+                continue
             rows, _failures = score_batch(retry.get(b, states), batch(b), b)
             commit(b, rows)
             if helper is not None and not helper.finished:
                 from_helper(wait=False)
 
     try:
-        if theirs:
+        if parallel.use_helper(todo, request.workers):
+            claims = parallel.Claims(todo)
             # the first batch loads what metrics load on first use (compiled kernels, sacrebleu
             # internals, caches), then the helper is forked and inherits it
-            score_here(mine[:1])
-            helper = parallel.BatchHelper(theirs, lambda b: score_batch(forkable, batch(b), b))
-            score_here(mine[1:])
+            first = claims.front()
+            score_here([first] if first is not None else [])
+            helper = parallel.BatchHelper(claims, lambda b: score_batch(forkable, batch(b), b))
+            score_here(iter(claims.front, None))
         else:
-            score_here(mine)
+            score_here(todo)
         while helper is not None and not helper.finished:
             cancel.raise_if_cancelled()
             from_helper(wait=True)

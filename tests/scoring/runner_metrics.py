@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -109,6 +110,22 @@ class PidMetric(BaseMetric):
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         return [EntryScore(1.0, detail={"pid": os.getpid()}) for _ in items]
+
+
+class SlowInParentMetric(PidMetric):
+    """Slow in the process that made it (the parent), quick in a forked helper."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.slow_parent", version="1", display_name="x", scale="0-1",
+                                            produces=("test_slow",))
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.made_in = os.getpid()
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        if os.getpid() == self.made_in:
+            time.sleep(0.3)
+        return super().score_entries(items)
 
 
 class LateFailingMetric(BaseMetric):

@@ -289,12 +289,12 @@ def test_with_two_workers_a_metric_in_a_process_of_its_own_is_scored_by_the_pare
             f.write(f"{os.getpid()} {items[0].index}\n")
         return real_score(self, items)
 
-    helped: list[int] = []
+    helpers: list[parallel.BatchHelper] = []
     real_init = parallel.BatchHelper.__init__
 
-    def init(self, batches, score_batch):
-        helped.extend(batches)
-        real_init(self, batches, score_batch)
+    def init(self, claims, score_batch):
+        helpers.append(self)
+        real_init(self, claims, score_batch)
 
     monkeypatch.setattr(isolation.ProcessMetric, "score_entries", recorded)
     monkeypatch.setattr(parallel.BatchHelper, "__init__", init)
@@ -304,7 +304,7 @@ def test_with_two_workers_a_metric_in_a_process_of_its_own_is_scored_by_the_pare
                               batch_size=4, n_bootstrap=50, workers=workers)
 
     both = score_run(request(2, _ref("where")))
-    assert helped == [3, 4]
+    assert helpers and helpers[0].received  # the helper scored batches (their in-process metrics)
     calls = sorted(callers.read_text(encoding="utf-8").split("\n")[:-1], key=lambda line: int(line.split()[1]))
     assert calls == [f"{os.getpid()} {b * 4}" for b in range(5)]
     assert both.run_card.metric_availability["hostile.where"] == "ok"

@@ -25,11 +25,27 @@ def _comparable(result) -> dict:
     return card
 
 
-def test_split_gives_the_helper_the_second_half_only_when_worth_it():
-    assert parallel.split(list(range(10)), 2) == ([0, 1, 2, 3, 4], [5, 6, 7, 8, 9])
-    assert parallel.split([1, 4, 6, 7, 9], 2) == ([1, 4, 6], [7, 9])
-    assert parallel.split(list(range(10)), 1) == (list(range(10)), [])
-    assert parallel.split([0, 1, 2], 2) == ([0, 1, 2], [])  # fewer than MIN_BATCHES
+def test_a_helper_takes_part_only_when_worth_it():
+    assert parallel.use_helper(list(range(10)), 2)
+    assert not parallel.use_helper(list(range(10)), 1)
+    assert not parallel.use_helper([0, 1, 2], 2)  # fewer than MIN_BATCHES
+
+
+def test_the_parent_takes_batches_from_the_front_and_the_helper_from_the_back():
+    claims = parallel.Claims([1, 4, 6, 7, 9])
+    assert [claims.front(), claims.back(), claims.back(), claims.front()] == [1, 9, 7, 4]
+    assert claims.taken_from_back() == [7, 9]
+    assert claims.front() == 6 and claims.front() is None and claims.back() is None
+
+
+def test_a_slow_parent_leaves_more_batches_to_the_helper():
+    """Halves made the faster process wait for the other (0.4 s of 3.3 s in ``mteval evaluate``)."""
+    slow = MetricRef(id="test.slow_parent", python_name=f"{T}:SlowInParentMetric")
+    sink = MemorySink()
+    res = score_run(_request(metrics=[slow], include=None, batch_size=4, workers=2), sink=sink)
+    pids = [r.data["detail"]["pid"] for r in sink.rows["toy-run"].values()]
+    assert sorted(sink.batches["toy-run"]) == list(range(10)) and res.batches_scored == 10
+    assert pids.count(os.getpid()) < len(pids) // 2  # the helper scored most of them
 
 
 def test_two_workers_give_the_serial_run_card_and_rows():
@@ -90,8 +106,8 @@ def test_a_metric_failing_in_the_helper_is_failed_with_its_reason():
 def test_a_lost_helper_leaves_its_batches_to_the_parent(monkeypatch):
     real = parallel.BatchHelper.__init__
 
-    def dying(self, batches, score_batch):
-        real(self, batches, lambda b: os._exit(3))  # the child dies on its first batch
+    def dying(self, claims, score_batch):
+        real(self, claims, lambda b: os._exit(3))  # the child dies on its first batch
 
     monkeypatch.setattr(parallel.BatchHelper, "__init__", dying)
     sink = MemorySink()
