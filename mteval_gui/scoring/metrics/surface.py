@@ -118,7 +118,7 @@ class EquivalentMatchMetric(BaseMetric):
 
     A language's own linter (a card's metric of role ``equivalence_verdict``) may produce
     ``equivalent_match_rate`` too; the runner then prefers the language's value (see
-    :mod:`mteval_gui.scoring.runner`).
+    :func:`mteval_gui.scoring.merge.merge_scores`).
     """
 
     info: ClassVar[MetricInfo] = MetricInfo(
