@@ -84,7 +84,7 @@ def test_statistics_of_an_earlier_scoring_are_not_used(workspace):
     "UPDATE run_statistics SET params = '{\"__reduce__\": 1}'",           # not a list of pairs
     "UPDATE run_statistics SET params = 'not json'",
     "UPDATE run_statistics SET n_cols = 0",
-    "UPDATE run_statistics SET matrix = zeroblob(length(matrix))",        # statistics that do not give the card's values
+    "UPDATE run_statistics SET matrix = zeroblob(length(matrix))",        # not the card's values
 ])
 def test_damaged_rows_are_rebuilt_from_the_entries_results(workspace, damage):
     (rid,) = _setup(workspace)
