@@ -12,7 +12,7 @@ import sacrebleu
 from sacrebleu.metrics import TER
 from sacrebleu.metrics.lib_ter import translation_edit_rate
 
-from mteval_gui.scoring.metrics import ter_kernel
+from mteval_gui.scoring.metrics import native, ter_kernel
 from mteval_gui.scoring.metrics.surface import TerMetric
 from tests.scoring.metric_helpers import item, run_metric
 
@@ -227,9 +227,9 @@ def test_without_numba_sacrebleu_counts_the_edits(monkeypatch):
 
 
 def test_compiled_code_is_cached_beside_the_source_or_per_user(monkeypatch, tmp_path, _isolated_home):
-    assert ter_kernel.numba_cache_dir(tmp_path) is None  # writable: numba's own __pycache__
-    monkeypatch.setattr(ter_kernel.os, "access", lambda path, mode: False)  # a read-only installation
-    assert ter_kernel.numba_cache_dir(tmp_path) == _isolated_home / "cache" / "numba"
+    assert native.writable_cache_dir(tmp_path) is None  # writable: numba's own __pycache__
+    monkeypatch.setattr(native.os, "access", lambda path, mode: False)  # a read-only installation
+    assert native.writable_cache_dir(tmp_path) == _isolated_home / "cache" / "numba"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="XDG folders are Linux's")
@@ -257,7 +257,7 @@ def test_a_new_process_loads_the_machine_code_without_numba(tmp_path):
 
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
-    code = ("import sys\nfrom mteval_gui.scoring.metrics import ter_kernel as t\n"
+    code = ("import sys\nfrom mteval_gui.scoring.metrics import native, ter_kernel as t\n"
             "print(t.ter_edits([('b a d c f e h g'.split(), 'a b c d e f g h'.split())]), t._STATE['loader'],"
             " 'numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
@@ -272,31 +272,32 @@ def _tiny_ir(body: str) -> str:
 
 
 def test_kept_machine_code_loads_and_is_checked(tmp_path):
-    llvm = ter_kernel._llvm()
-    code = ter_kernel._machine_code(llvm, _tiny_ir("  ret i64 7"), "entry.1")
+    llvm = native.llvm_binding()
+    kept = ter_kernel._KERNEL
+    code = kept.machine_code(llvm, _tiny_ir("  ret i64 7"), "entry.1")
     path = tmp_path / "k.o"
-    path.write_bytes(ter_kernel._MAGIC + __import__("hashlib").sha256(code).digest() + code)
-    run, _engine = ter_kernel._load(llvm, path)
+    path.write_bytes(kept.magic + __import__("hashlib").sha256(code).digest() + code)
+    run, _engine = kept.load_file(llvm, path)
     assert run(*([0] * len(ter_kernel._ARGS))) == 7
     data = path.read_bytes()
     path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # one bit changed: not loaded
     with pytest.raises(ValueError, match="is not this kernel's machine code"):
-        ter_kernel._load(llvm, path)
+        kept.load_file(llvm, path)
     path.write_bytes(code)  # no header
     with pytest.raises(ValueError, match="is not this kernel's machine code"):
-        ter_kernel._load(llvm, path)
+        kept.load_file(llvm, path)
 
 
 def test_machine_code_that_calls_outside_itself_is_not_kept():
-    llvm = ter_kernel._llvm()
+    llvm = native.llvm_binding()
     with pytest.raises(ValueError, match="the compiled kernel calls elsewhere"):
-        ter_kernel._machine_code(llvm, _tiny_ir("  %r = call i64 @elsewhere()\n  ret i64 %r"), "entry.1")
+        ter_kernel._KERNEL.machine_code(llvm, _tiny_ir("  %r = call i64 @elsewhere()\n  ret i64 %r"), "entry.1")
 
 
 def test_the_machine_code_is_named_after_its_source_and_the_machine(monkeypatch, tmp_path):
-    llvm = ter_kernel._llvm()
+    llvm = native.llvm_binding()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    first = ter_kernel.object_path(llvm)
+    first = ter_kernel._KERNEL.object_path(llvm)
     assert first.parent == tmp_path and first.name.startswith("ter_kernel.") and first.suffix == ".o"
     monkeypatch.setattr(llvm, "get_host_cpu_name", lambda: "another-cpu")
-    assert ter_kernel.object_path(llvm) != first
+    assert ter_kernel._KERNEL.object_path(llvm) != first

@@ -34,17 +34,16 @@ file with llvmlite alone (about 0.05 s, where importing numba and loading its ow
 
 from __future__ import annotations
 
-import ctypes
-import hashlib
 import math
-import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from mteval_gui.scoring.metrics.native import KeptKernel, Kernel
 
 MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
@@ -294,196 +293,21 @@ def _batch_edits(hyp_ids: Any, hyp_off: Any, ref_ids: Any, ref_off: Any, pairs: 
 
 # --------------------------------------------------------------------------- compilation and loading
 #
-# numba compiles the kernel (first use on a machine, a few seconds); the machine code is then
-# kept in a file of its own, which later processes load with llvmlite alone, without
-# importing numba (its import and cache loading cost more than scoring a corpus). The file is
-# named after everything the code depends on (this module's source, the numba and llvmlite
-# versions, the processor and its features); a file that does not load is compiled again.
+# numba compiles the kernel once per machine and its machine code is kept and loaded with
+# llvmlite alone (mteval_gui.scoring.metrics.native.KeptKernel, shared with the n-gram kernel).
 
 _HELPERS = (_beam_width, _fill_rows, _alignment, _shifted, _common_prefix, _pair_edits)
 _ARGS = ("i32*", "i64*", "i32*", "i64*", "i64", "i64*", "i32*", "i32*", "i64*", "i8*", "i64*", "i8*", "i8*", "i64*",
          "i64*", "i64*")  # the parameters of _batch_edits
-_ENTRY = "mteval_ter_batch_edits"  # the symbol of the compiled kernel in the cached machine code
-OBJECT_SUFFIX = ".o"
-_MAGIC = b"mteval TER kernel 1\n"  # then the sha256 of the machine code, then the code
+_KERNEL = KeptKernel("ter_kernel", Path(__file__).resolve(), _batch_edits, _HELPERS, _ARGS)
 _LOCK = threading.Lock()
 _STATE: dict[str, Any] = {}
 
-Kernel = Callable[..., int]
-
-
-def numba_cache_dir(package_dir: Path) -> Path | None:
-    """Where compiled code is cached: None for the default (``__pycache__`` beside the
-    source) when that folder is writable, else ``<user cache>/numba``."""
-    pycache = package_dir / "__pycache__"
-    target = pycache if pycache.is_dir() else package_dir
-    if os.access(target, os.W_OK):
-        return None
-    from mteval_gui.paths import user_cache_dir
-
-    return user_cache_dir() / "numba"
-
-
-def _object_dir() -> Path:
-    configured = os.environ.get("NUMBA_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    here = Path(__file__).resolve().parent
-    return numba_cache_dir(here) or here / "__pycache__"
-
-
-def _numba_version() -> str:
-    """numba's version without importing it (the file its package declares it in)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("numba")
-    if spec is None or spec.origin is None:
-        raise ImportError("No module named 'numba'")
-    try:
-        return hashlib.sha256((Path(spec.origin).parent / "_version.py").read_bytes()).hexdigest()[:16]
-    except OSError:
-        return "unknown"
-
-
-def _llvm() -> Any:
-    import llvmlite.binding as llvm
-
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    return llvm
-
-
-def _target_machine(llvm: Any) -> Any:
-    target = llvm.Target.from_default_triple()
-    return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
-                                        opt=3, codemodel="jitdefault")
-
-
-def object_path(llvm: Any) -> Path:
-    """The cached machine code of this kernel for this machine."""
-    import llvmlite
-
-    key = hashlib.sha256("\0".join((
-        Path(__file__).read_text(encoding="utf-8"), _numba_version(), llvmlite.__version__,
-        llvm.get_default_triple(), llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten(),
-    )).encode("utf-8")).hexdigest()[:24]
-    return _object_dir() / f"ter_kernel.{key}{OBJECT_SUFFIX}"
-
-
-def _callable(address: int) -> Kernel:
-    c = {"i32*": ctypes.c_void_p, "i64*": ctypes.c_void_p, "i8*": ctypes.c_void_p, "i64": ctypes.c_int64}
-    proto = ctypes.CFUNCTYPE(ctypes.c_int64, *(c[a] for a in _ARGS))
-    fn: Kernel = proto(address)
-    return fn
-
-
-def _load(llvm: Any, path: Path) -> tuple[Kernel, Any]:
-    """The kernel from cached machine code (and the engine that holds it)."""
-    data = path.read_bytes()
-    head = len(_MAGIC) + 32
-    code = data[head:]
-    if not data.startswith(_MAGIC) or hashlib.sha256(code).digest() != data[len(_MAGIC):head]:
-        raise ValueError(f"{path} is not this kernel's machine code")
-    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine(llvm))
-    engine.add_object_file(llvm.ObjectFileRef.from_data(code))
-    engine.finalize_object()
-    address = engine.get_function_address(_ENTRY)
-    if not address:
-        raise OSError(f"{path} holds no {_ENTRY}")
-    return _callable(address), engine
-
-
-def _machine_code(llvm: Any, ir: str, entry: str) -> bytes:
-    """Machine code of ``entry`` alone: everything else is made internal and dropped, and the
-    code must not call anything outside itself (numba's runtime is not there when it loads)."""
-    module = llvm.parse_assembly(ir)
-    for fn in module.functions:
-        if fn.name == entry:
-            fn.name = _ENTRY
-        elif not fn.is_declaration:
-            fn.linkage = "internal"
-    for gv in module.global_variables:
-        if not gv.is_declaration:
-            gv.linkage = "internal"
-    tm = _target_machine(llvm)
-    pto = llvm.create_pipeline_tuning_options(speed_level=3)
-    pb = llvm.create_pass_builder(tm, pto)
-    mpm = pb.getModulePassManager()
-    mpm.add_global_dead_code_eliminate_pass()
-    mpm.add_strip_dead_prototype_pass()
-    mpm.run(module, pb)
-    module.verify()
-    external = sorted({f.name for f in module.functions if f.is_declaration and not f.name.startswith("llvm.")}
-                      | {g.name for g in module.global_variables if g.is_declaration})
-    if external:
-        raise ValueError(f"the compiled kernel calls {', '.join(external)}")
-    code: bytes = tm.emit_object(module)
-    return code
-
-
-def _numba_compile(path: Path | None) -> Kernel:
-    """Compile the kernel with numba; with ``path``, keep its machine code there and load it
-    from there (as later processes do)."""
-    import numba
-    from numba.extending import register_jitable
-
-    for fn in _HELPERS:
-        register_jitable(fn)
-    types: Any = numba.types
-    ty = {"i32*": types.CPointer(types.int32), "i64*": types.CPointer(types.int64),
-          "i8*": types.CPointer(types.int8), "i64": types.int64}
-    signature = types.int64(*(ty[a] for a in _ARGS))
-    config: Any = numba.config
-    previous = config.CACHE_DIR
-    cache_dir = None if previous else numba_cache_dir(Path(__file__).resolve().parent)
-    if cache_dir is not None:
-        try:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            config.CACHE_DIR = str(cache_dir)  # read when the function locates its cache
-        except OSError:
-            pass  # numba's own per-user folder is then tried
-    try:
-        # numba's own cache serves the processes for which the machine code cannot be kept
-        compiled: Any = numba.cfunc(signature, cache=True, error_model="numpy")(_batch_edits)
-    finally:
-        config.CACHE_DIR = previous
-    if path is not None:
-        llvm = _llvm()
-        try:
-            code = _machine_code(llvm, compiled.inspect_llvm(), compiled.native_name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(_MAGIC + hashlib.sha256(code).digest() + code)
-            tmp.replace(path)
-            run, engine = _load(llvm, path)
-            _STATE["engine"] = engine
-            _STATE["loader"] = "compiled"
-            return run
-        except (OSError, ValueError, RuntimeError):
-            pass  # numba's own code serves this process; the next one compiles again
-    _STATE["numba_cfunc"] = compiled  # keeps the code alive
-    _STATE["loader"] = "numba"
-    return _callable(int(compiled.address))
-
 
 def _compile() -> Kernel:
-    """The kernel: its cached machine code when there is one for this machine, else compiled
-    by numba (ImportError without numba)."""
-    llvm = _llvm()
-    try:
-        path = object_path(llvm)
-    except (OSError, UnicodeError):
-        return _numba_compile(None)
-    if path.is_file():
-        try:
-            run, engine = _load(llvm, path)
-        except (OSError, RuntimeError, ValueError):
-            pass  # compiled again below
-        else:
-            _STATE["engine"] = engine
-            _STATE["loader"] = "cached"
-            return run
-    return _numba_compile(path)
+    """The kernel: its kept machine code when there is one for this machine, else compiled by
+    numba (ImportError without numba); see :mod:`mteval_gui.scoring.metrics.native`."""
+    return _KERNEL.load()
 
 
 def kernel() -> Kernel | None:
@@ -494,6 +318,7 @@ def kernel() -> Kernel | None:
             try:
                 _STATE["kernel"] = _compile()
                 _STATE["implementation"] = "numba"
+                _STATE["loader"] = _KERNEL.loader
             except ImportError as exc:
                 _STATE["kernel"] = None
                 _STATE["implementation"] = "sacrebleu"
