@@ -120,14 +120,15 @@ def main() -> None:
 
     @contextlib.contextmanager
     def numba_hidden() -> Iterator[None]:
-        saved = dict(ngram_kernel._STATE)
-        ngram_kernel._STATE.clear()
-        ngram_kernel._STATE.update(kernel=None, implementation="sacrebleu", reason="hidden by the benchmark")
+        state = ngram_kernel._KERNEL._state
+        saved = dict(state)
+        state.clear()
+        state.update(kernel=None, implementation="sacrebleu", reason="hidden by the benchmark")
         try:
             yield
         finally:
-            ngram_kernel._STATE.clear()
-            ngram_kernel._STATE.update(saved)
+            state.clear()
+            state.update(saved)
 
     runs: list[tuple[str, Callable[[list[str]], Any], Callable[[], Any]]] = [
         ("sacrebleu (CHRF + BLEU statistics)", _sacrebleu, contextlib.nullcontext),

@@ -24,8 +24,8 @@ def implementation(request, monkeypatch):
         def no_numba():
             raise ImportError("No module named 'numba'")
 
-        monkeypatch.setattr(ngram_kernel, "_STATE", {})
-        monkeypatch.setattr(ngram_kernel, "_compile", no_numba)
+        monkeypatch.setattr(ngram_kernel._KERNEL, "_state", {})
+        monkeypatch.setattr(ngram_kernel._KERNEL, "load", no_numba)
     assert ngram_kernel.implementation() == request.param
     return request.param
 
@@ -213,7 +213,7 @@ def test_a_new_process_loads_the_machine_code_without_numba(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
     code = ("import sys\nfrom mteval_gui.scoring.metrics import ngram_kernel as k\n"
-            "print(k.char_counts([('abab', ['aba'])], 3).tolist()[0], k._STATE['loader'], 'numba' in sys.modules)")
+            "print(k.char_counts([('abab', ['aba'])], 3).tolist()[0], k._KERNEL.loader, 'numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
                           check=False, timeout=300)
     assert proc.returncode == 0, proc.stderr

@@ -119,8 +119,8 @@ def test_without_numba_the_statistics_are_the_same(name, monkeypatch):
     def no_numba():
         raise ImportError("No module named 'numba'")
 
-    monkeypatch.setattr(ngram_kernel, "_STATE", {})
-    monkeypatch.setattr(ngram_kernel, "_compile", no_numba)
+    monkeypatch.setattr(ngram_kernel._KERNEL, "_state", {})
+    monkeypatch.setattr(ngram_kernel._KERNEL, "load", no_numba)
     chrf, bleu, _ref, _hyp, _values = _score(name)
     assert ngram_kernel.implementation() == "sacrebleu"
     assert (_digest(chrf), _digest(bleu)) == SACREBLEU_STATS[name][:2]

@@ -216,8 +216,8 @@ def test_without_numba_sacrebleu_counts_the_edits(monkeypatch):
     def no_numba():
         raise ImportError("No module named 'numba'")
 
-    monkeypatch.setattr(ter_kernel, "_STATE", {})
-    monkeypatch.setattr(ter_kernel, "_compile", no_numba)
+    monkeypatch.setattr(ter_kernel._KERNEL, "_state", {})
+    monkeypatch.setattr(ter_kernel._KERNEL, "load", no_numba)
     assert ter_kernel.kernel() is None and ter_kernel.implementation() == "sacrebleu"
     assert edits("b a d c f e h g", "a b c d e f g h") == 4
     per, cs = run_metric(TerMetric(), _items(REALISTIC_HYPS, REALISTIC_REFS))
@@ -258,7 +258,7 @@ def test_a_new_process_loads_the_machine_code_without_numba(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
     code = ("import sys\nfrom mteval_gui.scoring.metrics import native, ter_kernel as t\n"
-            "print(t.ter_edits([('b a d c f e h g'.split(), 'a b c d e f g h'.split())]), t._STATE['loader'],"
+            "print(t.ter_edits([('b a d c f e h g'.split(), 'a b c d e f g h'.split())]), t._KERNEL.loader,"
             " 'numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
                           check=False, timeout=300)

@@ -20,6 +20,7 @@ import ctypes
 import hashlib
 import importlib.util
 import os
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,33 @@ class KeptKernel:
         self.magic = f"mteval {name} kernel 1\n".encode()
         self.loader: str | None = None  # "cached", "compiled" or "numba" once loaded
         self._keep: list[Any] = []  # the engine or numba object that holds the code
+        self._lock = threading.Lock()
+        self._state: dict[str, Any] = {}
+
+    def get(self) -> Kernel | None:
+        """The kernel, loaded (or compiled) once per process; None when numba is not installed
+        (the metric then counts with sacrebleu's own code)."""
+        with self._lock:
+            if "kernel" not in self._state:
+                try:
+                    self._state["kernel"] = self.load()
+                    self._state["implementation"] = "numba"
+                except ImportError as exc:
+                    self._state.update(kernel=None, implementation="sacrebleu",
+                                       reason=f"numba is not available ({exc})")
+            run: Kernel | None = self._state["kernel"]
+            return run
+
+    def implementation(self) -> str:
+        """``"numba"`` (the compiled kernel) or ``"sacrebleu"`` (sacrebleu's pure-Python code)."""
+        self.get()
+        return str(self._state["implementation"])
+
+    def fallback_reason(self) -> str | None:
+        """Why sacrebleu's code does the counting (None when the kernel does)."""
+        self.get()
+        reason: str | None = self._state.get("reason")
+        return reason
 
     def object_dir(self) -> Path:
         configured = os.environ.get("NUMBA_CACHE_DIR")

@@ -23,14 +23,13 @@ code (:func:`implementation` says which).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from mteval_gui.scoring.metrics.native import KeptKernel, Kernel
+from mteval_gui.scoring.metrics.native import KeptKernel
 
 # --------------------------------------------------------------------------- kernel (numba subset)
 # Plain Python in the subset numba compiles; :func:`kernel` compiles it.
@@ -142,41 +141,9 @@ def _batch_counts(z: Any, seg_off: Any, prob_off: Any, problems: int, max_order:
 _ARGS = ("i32*", "i64*", "i64*", "i64", "i64", "i64", "i64*", "i64", "i64*", "i64*", "i64*", "i64", "i64*", "i64*",
          "i64*", "i64*", "i64*", "i64*")  # the parameters of _batch_counts
 _KERNEL = KeptKernel("ngram_kernel", Path(__file__).resolve(), _batch_counts, (_slot, _problem), _ARGS)
-_LOCK = threading.Lock()
-_STATE: dict[str, Any] = {}
-
-
-def _compile() -> Kernel:
-    return _KERNEL.load()
-
-
-def kernel() -> Kernel | None:
-    """The compiled batch kernel (loaded from its kept machine code, or compiled, once per
-    process), or None when numba is not installed."""
-    with _LOCK:
-        if "kernel" not in _STATE:
-            try:
-                _STATE["kernel"] = _compile()
-                _STATE["implementation"] = "numba"
-                _STATE["loader"] = _KERNEL.loader
-            except ImportError as exc:
-                _STATE["kernel"] = None
-                _STATE["implementation"] = "sacrebleu"
-                _STATE["reason"] = f"numba is not available ({exc})"
-        run: Kernel | None = _STATE["kernel"]
-        return run
-
-
-def implementation() -> str:
-    """``"numba"`` (this module's compiled kernel) or ``"sacrebleu"`` (its pure-Python code)."""
-    kernel()
-    return str(_STATE["implementation"])
-
-
-def fallback_reason() -> str | None:
-    """Why sacrebleu's code counts the n-grams (None when the kernel does)."""
-    kernel()
-    return _STATE.get("reason")
+kernel = _KERNEL.get  # the compiled batch kernel, once per process (None without numba)
+implementation = _KERNEL.implementation  # "numba" or "sacrebleu"
+fallback_reason = _KERNEL.fallback_reason  # why sacrebleu's code counts (None when the kernel does)
 
 
 # --------------------------------------------------------------------------- batches

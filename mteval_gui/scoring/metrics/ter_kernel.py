@@ -35,7 +35,6 @@ file with llvmlite alone (about 0.05 s, where importing numba and loading its ow
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mteval_gui.scoring.metrics.native import KeptKernel, Kernel
+from mteval_gui.scoring.metrics.native import KeptKernel
 
 MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
@@ -300,43 +299,9 @@ _HELPERS = (_beam_width, _fill_rows, _alignment, _shifted, _common_prefix, _pair
 _ARGS = ("i32*", "i64*", "i32*", "i64*", "i64", "i64*", "i32*", "i32*", "i64*", "i8*", "i64*", "i8*", "i8*", "i64*",
          "i64*", "i64*")  # the parameters of _batch_edits
 _KERNEL = KeptKernel("ter_kernel", Path(__file__).resolve(), _batch_edits, _HELPERS, _ARGS)
-_LOCK = threading.Lock()
-_STATE: dict[str, Any] = {}
-
-
-def _compile() -> Kernel:
-    """The kernel: its kept machine code when there is one for this machine, else compiled by
-    numba (ImportError without numba); see :mod:`mteval_gui.scoring.metrics.native`."""
-    return _KERNEL.load()
-
-
-def kernel() -> Kernel | None:
-    """The compiled batch kernel (loaded from its cached machine code, or compiled, once per
-    process), or None when numba is not installed."""
-    with _LOCK:
-        if "kernel" not in _STATE:
-            try:
-                _STATE["kernel"] = _compile()
-                _STATE["implementation"] = "numba"
-                _STATE["loader"] = _KERNEL.loader
-            except ImportError as exc:
-                _STATE["kernel"] = None
-                _STATE["implementation"] = "sacrebleu"
-                _STATE["reason"] = f"numba is not available ({exc})"
-        run: Kernel | None = _STATE["kernel"]
-        return run
-
-
-def implementation() -> str:
-    """``"numba"`` (this module's compiled kernel) or ``"sacrebleu"`` (its pure-Python code)."""
-    kernel()
-    return str(_STATE["implementation"])
-
-
-def fallback_reason() -> str | None:
-    """Why sacrebleu's code counts the edits (None when the kernel does)."""
-    kernel()
-    return _STATE.get("reason")
+kernel = _KERNEL.get  # the compiled batch kernel, once per process (None without numba)
+implementation = _KERNEL.implementation  # "numba" or "sacrebleu"
+fallback_reason = _KERNEL.fallback_reason  # why sacrebleu's code counts (None when the kernel does)
 
 
 def ter_edits(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[int]:
