@@ -25,12 +25,13 @@ corpus's glossary from the settings (``glossaries``), if any.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mteval_gui.app.requests import make_request
-from mteval_gui.app.scoring_config import ScoringOverrides, plan_scoring, resolve_configuration
+from mteval_gui.app.scoring_config import ScoringOverrides, job_kwargs, plan_scoring, resolve_configuration
 from mteval_gui.domain.runcard import HumanReview, RunCard, ScoringConfiguration
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import Cancelled, MtevalError
@@ -234,8 +235,7 @@ def score_in_process(ws: Workspace, run_id: str, *, options: ScoringOptions | No
 
     if configuration is None:
         configuration = resolve_configuration(ws, run_id, None, ScoringOverrides.of(options=options, **score_kwargs))
-    job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(ws.path), "run_ids": [run_id], "replace": replace,
-                                         "configurations": {run_id: configuration.model_dump(mode="json")}})
+    job = ProcessJob(SCORE_RUNS_TARGET, job_kwargs(ws.path, [(run_id, configuration)], replace=replace))
     job.run(on_progress or (lambda _p: None), lambda _x: None,
             should_cancel=(lambda: cancel.cancelled) if cancel is not None else None)
     card = load_run_card(ws, run_id)
@@ -274,9 +274,7 @@ def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfig
         outcomes[run_id] = outcome
         finished(outcome)
 
-    job = ProcessJob(SCORE_RUNS_TARGET, {"db_path": str(ws.path), "run_ids": ids, "replace": replace,
-                                         "workers": workers,
-                                         "configurations": {r: c.model_dump(mode="json") for r, c in jobs}})
+    job = ProcessJob(SCORE_RUNS_TARGET, job_kwargs(ws.path, jobs, replace=replace, workers=workers))
     try:
         job.run(on_progress or (lambda _p: None), partial,
                 should_cancel=(lambda: cancel.cancelled) if cancel is not None else None)
@@ -472,8 +470,6 @@ class _UnlessOrphaned:
         self._parent_pid = parent_pid
 
     def is_set(self) -> bool:
-        import os
-
         return bool(self._event.is_set()) or os.getppid() != self._parent_pid
 
     def set(self) -> None:
@@ -513,7 +509,6 @@ def _score_in_pool(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], 
                    on_progress: Callable[[RunProgress], None] | None, finished: Callable[[RunOutcome], None],
                    cancel: CancelToken) -> list[RunOutcome]:
     import multiprocessing
-    import os
     import queue
 
     ctx = multiprocessing.get_context("fork")

@@ -526,8 +526,18 @@ class ScoringPlan:
     def job_kwargs(self, db_path: str | Path) -> dict[str, Any]:
         """Arguments of :data:`mteval_gui.app.scoring.SCORE_RUNS_TARGET` that carry out exactly this
         plan (the runs to score, each with its configuration) in a background process."""
-        return {"db_path": str(db_path), "run_ids": [p.run_id for p in self.to_score], "replace": self.replace,
-                "configurations": {p.run_id: p.configuration.model_dump(mode="json") for p in self.to_score}}
+        return job_kwargs(db_path, [(p.run_id, p.configuration) for p in self.to_score], replace=self.replace)
+
+
+def job_kwargs(db_path: str | Path, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool,
+               workers: int | None = None) -> dict[str, Any]:
+    """Arguments of :data:`mteval_gui.app.scoring.SCORE_RUNS_TARGET` scoring ``jobs`` (run id,
+    configuration) in a background process (``workers``: None for both cores)."""
+    out: dict[str, Any] = {"db_path": str(db_path), "run_ids": [r for r, _ in jobs], "replace": replace,
+                           "configurations": {r: c.model_dump(mode="json") for r, c in jobs}}
+    if workers is not None:
+        out["workers"] = workers
+    return out
 
 
 def _plan_one(ws: Workspace, run_id: str, overrides: ScoringOverrides, replace: bool) -> RunPlan:
