@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app import workspace
-from mteval_gui.app.review import signoff, signoff_status
+from mteval_gui.app.review import SIGNOFF_MIN_REVIEWERS, SignoffCandidates, signoff, signoff_candidates, signoff_status
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
@@ -78,6 +78,7 @@ class ValidationView(Page):
         bar.addWidget(QLabel(self.tr("Corpus:")))
         self.corpus = QComboBox()
         self.corpus.setObjectName("validationCorpus")
+        self.corpus.currentIndexChanged.connect(self._corpus_changed)
         bar.addWidget(self.corpus)
         bar.addWidget(QLabel(self.tr("Human score:")))
         self.aspect = QComboBox()
@@ -115,14 +116,19 @@ class ValidationView(Page):
         self.signoff_run.currentIndexChanged.connect(self._show_signoff)
         self.signoff_state = QLabel()
         self.signoff_state.setWordWrap(True)
-        confirm = QPushButton(self.tr("Confirm tier"))
-        reject = QPushButton(self.tr("Reject tier"))
-        confirm.clicked.connect(lambda: self.sign("confirm"))
-        reject.clicked.connect(lambda: self.sign("reject"))
+        # the deployable/fluent runs whose tier cannot be confirmed yet, with what they lack
+        self.signoff_waiting = QLabel()
+        self.signoff_waiting.setObjectName("signoffWaiting")
+        self.signoff_waiting.setWordWrap(True)
+        self.confirm_button = QPushButton(self.tr("Confirm tier"))
+        self.reject_button = QPushButton(self.tr("Reject tier"))
+        self.confirm_button.clicked.connect(lambda: self.sign("confirm"))
+        self.reject_button.clicked.connect(lambda: self.sign("reject"))
         sl.addWidget(self.signoff_run, 0, 0, 1, 2)
         sl.addWidget(self.signoff_state, 1, 0, 1, 2)
-        sl.addWidget(confirm, 2, 0)
-        sl.addWidget(reject, 2, 1)
+        sl.addWidget(self.confirm_button, 2, 0)
+        sl.addWidget(self.reject_button, 2, 1)
+        sl.addWidget(self.signoff_waiting, 3, 0, 1, 2)
         top.addWidget(sign, 1)
         lay.addLayout(top)
 
@@ -174,9 +180,16 @@ class ValidationView(Page):
         self.fst_audit.shutdown()
 
     def _refresh_dashboard(self) -> None:
+        current = self.corpus.currentData()
+        self.corpus.blockSignals(True)
         self.corpus.clear()
         for c in (workspace.list_corpora(self.ws) if self.ws is not None else []):
             self.corpus.addItem(c["corpus_id"], c["corpus_id"])
+        self.corpus.setCurrentIndex(max(self.corpus.findData(current), 0))  # the corpus chosen stays chosen
+        self.corpus.blockSignals(False)
+        self._corpus_changed()
+
+    def _corpus_changed(self, *_: object) -> None:
         self._fill_signoff_runs()
         self._clear()
 
@@ -284,14 +297,31 @@ class ValidationView(Page):
 
     # ----- sign-off ------------------------------------------------------------------------
     def _fill_signoff_runs(self) -> None:
+        """List the runs of the corpus whose deployable or fluent tier can be confirmed now; say what
+        the others still lack."""
+        corpus = self.corpus.currentData()
+        cands = signoff_candidates(self.ws, corpus) if self.ws is not None and corpus is not None \
+            else SignoffCandidates()
         current = self.signoff_run.currentData()
         self.signoff_run.blockSignals(True)
         self.signoff_run.clear()
-        for rid in self._scored_runs():
-            self.signoff_run.addItem(rid, rid)
+        for ev in cands.ready:
+            self.signoff_run.addItem(ev.run_id, ev.run_id)
         idx = self.signoff_run.findData(current)
-        self.signoff_run.setCurrentIndex(max(idx, 0))
+        self.signoff_run.setCurrentIndex(max(idx, 0) if cands.ready else -1)
         self.signoff_run.blockSignals(False)
+        for button in (self.signoff_run, self.confirm_button, self.reject_button):
+            button.setEnabled(bool(cands.ready))
+        lines = []
+        if cands.waiting:
+            lines.append(self.tr("Not confirmable yet (a deployable or fluent tier needs {0} or more reviewers' "
+                                 "ratings of min(30, entries) entries):").format(SIGNOFF_MIN_REVIEWERS))
+            lines += [self.tr("{0} ({1}): {2} of {3} entries rated by {4}+ reviewers, {5} reviewer(s)").format(
+                ev.run_id, tier_label(ev.tier), ev.rated_entries, ev.required_entries, SIGNOFF_MIN_REVIEWERS,
+                ev.reviewers) for ev in cands.waiting]
+        elif not cands.ready and corpus is not None:
+            lines.append(self.tr("No scored run of this corpus claims a deployable or fluent tier."))
+        self.signoff_waiting.setText("\n".join(lines))
         self._show_signoff()
 
     def _show_signoff(self, *_: object) -> None:

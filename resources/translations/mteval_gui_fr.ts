@@ -2480,6 +2480,18 @@ Télécharger maintenant ?</translation>
         <translation>note humaine</translation>
     </message>
     <message>
+        <source>Not confirmable yet (a deployable or fluent tier needs {0} or more reviewers&apos; ratings of min(30, entries) entries):</source>
+        <translation>Pas encore confirmable (un niveau déployable ou courant demande les notes d’au moins {0} évaluateurs sur min(30, entrées) entrées) :</translation>
+    </message>
+    <message>
+        <source>{0} ({1}): {2} of {3} entries rated by {4}+ reviewers, {5} reviewer(s)</source>
+        <translation>{0} ({1}) : {2} entrées sur {3} notées par {4} évaluateurs ou plus, {5} évaluateur(s)</translation>
+    </message>
+    <message>
+        <source>No scored run of this corpus claims a deployable or fluent tier.</source>
+        <translation>Aucune exécution évaluée de ce corpus n’atteint le niveau déployable ou courant.</translation>
+    </message>
+    <message>
         <source>no decision yet</source>
         <translation>pas encore de décision</translation>
     </message>

@@ -253,15 +253,68 @@ def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
     validation = window.extra_tabs["validation"]
     window.tabs.setCurrentWidget(validation)
     validation.corpus.setCurrentIndex(validation.corpus.findData("mini"))
-    validation.refresh()
-    validation.signoff_run.setCurrentIndex(validation.signoff_run.findData("good"))
     assert window.entries_page.ratings.reviewer_id == "amy"  # the only reviewer is preselected
     _rate_by_two(scored_ws, "good")  # a fluent tier is confirmed on ratings of two reviewers
+    validation.refresh()
+    validation.signoff_run.setCurrentIndex(validation.signoff_run.findData("good"))
     validation.sign("confirm")
     assert validation.signoff_state.text() == "Tier fluent: confirmed (1 decision(s))"
     assert tier() == "fluent ✓"
     assert load_run_card(scored_ws, "good").human_review.confirmed is True
 
+
+
+def test_signoff_lists_only_runs_whose_tier_can_be_confirmed(window, scored_ws):
+    """The sign-off offered every scored run, a fluent one without a single rating included; it lists
+    only the runs whose deployable or fluent tier the ratings support, and says what the others lack."""
+    from mteval_gui.domain.judgments import Judgment
+
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    validation = window.extra_tabs["validation"]
+    window.tabs.setCurrentWidget(validation)
+    validation.corpus.setCurrentIndex(validation.corpus.findData("mini"))
+    listed = lambda: [validation.signoff_run.itemData(i) for i in range(validation.signoff_run.count())]  # noqa: E731
+    assert listed() == []  # "good" is fluent, "poor" below deployable: nothing to confirm yet
+    assert not validation.confirm_button.isEnabled() and not validation.reject_button.isEnabled()
+    assert validation.signoff_waiting.text() == (
+        "Not confirmable yet (a deployable or fluent tier needs 2 or more reviewers' ratings of min(30, entries) "
+        "entries):\ngood (fluent): 0 of 5 entries rated by 2+ reviewers, 0 reviewer(s)")
+    for eid in ("e1", "e2", "e3", "e4", "e5"):
+        jstore.record_judgment(scored_ws, Judgment(reviewer_id="amy", run_id="good", entry_id=eid, adequacy=5))
+    validation.refresh()
+    assert listed() == [] and validation.signoff_waiting.text().endswith(
+        "good (fluent): 0 of 5 entries rated by 2+ reviewers, 1 reviewer(s)")
+    _rate_by_two(scored_ws, "good")
+    validation.refresh()
+    assert listed() == ["good"] and validation.signoff_run.currentData() == "good"
+    assert validation.confirm_button.isEnabled() and validation.signoff_waiting.text() == ""
+    validation.sign("confirm")
+    assert validation.signoff_state.text() == "Tier fluent: confirmed (1 decision(s))"
+
+
+def test_the_chosen_corpus_survives_a_refresh_and_chooses_the_signoff_runs(window, scored_ws):
+    """A refresh (F5, or a change another program made) put the Validation tab back on the first
+    corpus, and choosing another corpus left the sign-off list of the previous one."""
+    from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+    from mteval_gui.store import repo
+
+    repo.add_corpus(scored_ws, Corpus(corpus_id="aaa", language_pair=LanguagePair(source="eng", target="crk"),
+                                      entries=[Entry(id="x1", source="hi", reference="tânisi")]))
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    _rate_by_two(scored_ws, "good")
+    window.open_workspace(scored_ws.path)
+    validation = window.extra_tabs["validation"]
+    window.tabs.setCurrentWidget(validation)
+    validation.refresh()
+    assert [validation.corpus.itemData(i) for i in range(validation.corpus.count())] == ["mini", "aaa"]
+    assert validation.signoff_run.currentData() == "good"
+    validation.corpus.setCurrentIndex(validation.corpus.findData("aaa"))
+    assert validation.signoff_run.count() == 0  # corpus aaa has no run
+    validation.refresh()
+    assert validation.corpus.currentData() == "aaa" and validation.signoff_run.count() == 0
+    validation.corpus.setCurrentIndex(validation.corpus.findData("mini"))
+    assert validation.signoff_run.currentData() == "good"
 
 def test_validation_study_with_ratings(window, scored_ws, qtbot):
     from mteval_gui.domain.judgments import Judgment
