@@ -43,7 +43,7 @@ def test_a_run_in_the_opposite_direction_is_imported_with_warnings(workspace, sh
     assert r.warnings == [
         "mt5_ewe_fr_news.txt: the file name says ewe→fra, but corpus 'mafand-fr-ewe' is fra→ewe: "
         "is this the right corpus?",
-        "mt5_ewe_fr_news.txt: 198 of 200 sampled outputs are wholly in another language than ewe (fra (197), eng (1)): "
+        "mt5_ewe_fr_news.txt: 194 of 200 sampled outputs are wholly in another language than ewe (fra (194)): "
         "is this the right corpus?",
     ]
 
@@ -64,6 +64,7 @@ def test_crk_verbforms_corpus_and_runs(workspace, shared_data):
     for f in sorted((d / "runs").glob("*.jsonl")):
         r = import_run_file(workspace, f, corpus_id="crk-verbforms")
         assert (r.created, r.count) == (True, 571)
+        assert r.warnings == [], f.name  # Cree outputs, misspelt or not, are not "wholly English"
         ids[f.stem] = r.id
     assert ids == {"macron": "crk-macron", "mixed": "crk-mixed", "no-circumflex": "crk-nocirc",
                    "oracle": "crk-oracle", "wrong-person": "crk-wrongperson"}

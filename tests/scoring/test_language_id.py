@@ -98,6 +98,24 @@ def test_frequent_words_of_the_card_are_target_evidence():
     assert got.target_evidence == pytest.approx(1 / 3) and got.wrong_language is False
 
 
+def test_an_unknown_target_written_without_its_diacritics_is_not_english_or_french():
+    # Plains Cree words without circumflexes: no target letter, no analyzer; lingua does not know
+    # Cree, and between English and French one of them always gets a relative confidence >= 0.5
+    judge = LanguageJudge("eng", "crk", target_card=try_load_card("crk"))
+    for word in ("takohtew", "nititwan", "pimohtewak", "e-itohteyan", "kisipwehtan", "e-wapamitan"):
+        got = judge.judge(word)
+        assert got.wrong_language is False, (word, got)
+    assert judge.judge("they walk").wrong_language is True  # an English copy of the source still is
+    assert judge.judge("as you all flee").wrong_language is True
+    assert judge.describe()["all_languages_top"] == 3
+
+
+def test_the_all_languages_check_only_applies_to_a_target_unknown_to_the_detector():
+    judge = LanguageJudge("eng", "fra")
+    assert judge.describe()["all_languages_top"] is None
+    assert judge.judge("The cat sleeps on the living-room sofa.").wrong_language is True
+
+
 def _lines(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     text = text[:-1] if text.endswith("\n") else text
@@ -124,17 +142,17 @@ def test_mafand_french_outputs_are_wrong_language_and_ewe_outputs_are_not():
         assert flagged == ("_ewe_fr_" in path.stem), path.stem
         if path.stem == "mt5_ewe_fr_news":
             assert res.run_card.scores.code_switching_rate >= 0.8
-            assert row.extra["wrong_language_entries"] == 1535
+            assert row.extra["wrong_language_entries"] == 1512
             assert row.extra["wrong_language_by_language"]["fra"] >= 1500
     assert len(shares) == 18
     ewe_outputs = {k: v for k, v in shares.items() if "_fr_ewe_" in k}
     assert len(ewe_outputs) == 16
-    assert max(ewe_outputs.values()) == pytest.approx(169 / 1563)  # afribart copies French sources
+    assert max(ewe_outputs.values()) == pytest.approx(141 / 1563)  # afribart copies French sources
     wrong_entries = {k: round(v * 1563) for k, v in ewe_outputs.items()}
     assert wrong_entries == {
-        "afribart_fr_ewe_news": 169, "afribyt5_fr_ewe_news": 15, "afrit5_fr_ewe_news": 0, "byt5_fr_ewe_news": 8,
-        "m2m100_fr_ewe_afro": 1, "m2m100_fr_ewe_news": 2, "m2m100_fr_ewe_rel": 17, "m2m100_fr_ewe_rel_news": 13,
-        "m2m100_fr_ewe_rel_news_newsft": 9, "m2m100_fr_ewe_rel_newsft": 2, "mbart50_fr_ewe_news": 35,
-        "mt5_fr_ewe_news": 14, "transformer_fr_ewe_rel": 33, "transformer_fr_ewe_rel_news": 26,
-        "transformer_fr_ewe_rel_news_newsft": 29, "transformer_fr_ewe_rel_newsft": 37}
-    assert shares["transformer_ewe_fr_rel_news"] == pytest.approx(1440 / 1563)
+        "afribart_fr_ewe_news": 141, "afribyt5_fr_ewe_news": 2, "afrit5_fr_ewe_news": 0, "byt5_fr_ewe_news": 2,
+        "m2m100_fr_ewe_afro": 0, "m2m100_fr_ewe_news": 1, "m2m100_fr_ewe_rel": 9, "m2m100_fr_ewe_rel_news": 9,
+        "m2m100_fr_ewe_rel_news_newsft": 4, "m2m100_fr_ewe_rel_newsft": 0, "mbart50_fr_ewe_news": 32,
+        "mt5_fr_ewe_news": 6, "transformer_fr_ewe_rel": 14, "transformer_fr_ewe_rel_news": 15,
+        "transformer_fr_ewe_rel_news_newsft": 16, "transformer_fr_ewe_rel_newsft": 9}
+    assert shares["transformer_ewe_fr_rel_news"] == pytest.approx(1379 / 1563)

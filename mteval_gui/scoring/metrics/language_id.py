@@ -22,10 +22,16 @@ many target languages of this tool are not among them (Ewe, Plains Cree, Sámi..
    the detector and the card gives no evidence at all (no alphabet difference, no frequent
    words, no analyzer), only the *source* language is trusted, since the detector must place
    a text of an unknown language among the candidates.
+3. **All the detector's languages**, when the target is unknown to it: among two or three
+   candidates one always gets a relative confidence ≥ 0.5, so a Cree word without its
+   circumflexes (``takohtew``) or an Ewe line without Ewe letters would be "French" or
+   "English". The candidate found must also be among the :data:`ALL_LANGUAGES_TOP` most
+   likely of every language lingua knows (low-accuracy mode, the first
+   :data:`ALL_LANGUAGES_CHARS` characters); otherwise the output is not judged wrong-language.
 
 Measured on MAFAND-MT (16 fr→ewe and 16 ewe→fr system outputs scored against the fr→ewe
 corpus; numbers in the README): the French outputs are judged wrong-language on 88–98 % of
-entries, the Ewe outputs on 0–10 %.
+entries, the Ewe outputs on 0–9 %.
 
 lingua is imported inside functions; without it :func:`identifier_for` returns None and only
 the target evidence is available (an output is then never judged wholly wrong-language).
@@ -45,6 +51,8 @@ MIN_CONFIDENCE = 0.5  # relative confidence of the detected language (lingua's, 
 MIN_TARGET_EVIDENCE = 0.2  # share of target words from which an output is in the target language
 DEFAULT_CANDIDATES: tuple[str, ...] = ("eng", "fra")  # the languages LLM outputs most often fall back to
 DETECTOR = "lingua"
+ALL_LANGUAGES_TOP = 3  # unknown target: the detected candidate must rank this high among all lingua's languages
+ALL_LANGUAGES_CHARS = 400  # characters of an output the all-languages check reads
 
 # ISO 639-3 individual-language codes of this tool's cards -> the macrolanguage code lingua uses
 _MACRO: dict[str, str] = {
@@ -137,6 +145,42 @@ def identifier_for(candidates: Iterable[str]) -> LanguageIdentifier | None:
         return _IDENTIFIERS[key]
 
 
+class _AllLanguages:
+    """lingua over every language it knows, low-accuracy mode (built on first use, thread-safe)."""
+
+    def __init__(self) -> None:
+        from lingua import LanguageDetectorBuilder
+
+        self._detector = LanguageDetectorBuilder.from_all_languages().with_low_accuracy_mode().build()
+        self._lock = threading.Lock()
+
+    def rank(self, text: str, code: str) -> int | None:
+        """Rank (0 = most likely) of ``code`` among all languages for ``text``; None when it has none."""
+        target = detector_code(code)
+        with self._lock:
+            values = self._detector.compute_language_confidence_values(text[:ALL_LANGUAGES_CHARS])
+        for i, v in enumerate(values):
+            if v.value <= 0:
+                return None
+            if v.language.iso_code_639_3.name.lower() == target:
+                return i
+        return None
+
+
+_ALL_LANGUAGES: list[_AllLanguages | None] = []
+
+
+def all_languages() -> _AllLanguages | None:
+    """The shared all-languages detector (None without lingua)."""
+    with _IDENTIFIERS_LOCK:
+        if not _ALL_LANGUAGES:
+            try:
+                _ALL_LANGUAGES.append(_AllLanguages())
+            except ImportError:
+                _ALL_LANGUAGES.append(None)
+        return _ALL_LANGUAGES[0]
+
+
 def _alphabet(card: LanguageCard | None) -> frozenset[str] | None:
     if card is None or not card.orthography.alphabet:
         return None
@@ -210,6 +254,7 @@ class LanguageJudge:
             "target_analyzer": self.accepts is not None,
             "min_confidence": MIN_CONFIDENCE,
             "min_target_evidence": MIN_TARGET_EVIDENCE,
+            "all_languages_top": None if self.target_known else ALL_LANGUAGES_TOP,
         }
 
     def _is_target_word(self, key: str, token: str) -> bool:
@@ -261,4 +306,8 @@ class LanguageJudge:
         if guess.code == self.target_lang:
             return LanguageJudgement(False, guess.code, guess.confidence, ev)
         trusted = self.target_known or self.has_evidence or guess.code == self.source_lang
+        if trusted and not self.target_known:
+            sink = all_languages()
+            rank = sink.rank(nfc(predicted), guess.code) if sink is not None else 0
+            trusted = rank is not None and rank < ALL_LANGUAGES_TOP
         return LanguageJudgement(trusted, guess.code, guess.confidence, ev)
