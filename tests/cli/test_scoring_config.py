@@ -272,7 +272,7 @@ def test_score_all_keeps_the_gloss_file_of_scored_cree_runs(tmp_path, capsys):
     ids = ["crk-macron", "crk-mixed", "crk-nocirc", "crk-oracle", "crk-wrongperson"]
     first = {r: _card(db, r) for r in ids}
     assert all(card["score_sources"]["semantic_score"] == "crk.semantic" for card in first.values())
-    assert first["crk-mixed"]["scores"]["composite"] == 0.7184
+    assert first["crk-mixed"]["scores"]["composite"] == 0.7245  # only its English copies are wrong-language
     assert first["crk-macron"]["scores"]["composite"] == 0.8652  # accepted after the folds
     capsys.readouterr()
     assert main(["--db", db, "score", "--all"]) == 0
