@@ -69,3 +69,26 @@ def test_cli_withdraw_needs_yes(ws, capsys):
     assert "withdrew the judgments of ben" in capsys.readouterr().out
     assert main([*db, "reviewers", "consent-log"]) == 0
     assert "withdraw  ben            by lead" in capsys.readouterr().out
+
+
+def test_withdraw_also_unlinks_the_reviewer_from_the_stored_run_cards(ws):
+    """A scored run card listed the promoted variant with the reviewer and judgment, and counted
+    the reviewer in ``human_review``: both kept naming them after the withdrawal."""
+    from mteval_gui.app.scoring import score_workspace_run
+    from mteval_gui.store.results import load_run_card
+
+    promote_variants(ws, ["sys1"], bases=["correction"])
+    score_workspace_run(ws, "sys1", n_bootstrap=10)
+    before = load_run_card(ws, "sys1")
+    [sv] = before.dataset.speaker_variants
+    assert (sv["entry_id"], sv["variant"], sv["reviewer_id"]) == ("d1-3", "ê-ayâyâhk", "ana")
+    assert isinstance(sv["judgment_id"], int)
+    assert (before.human_review.reviewers, before.human_review.judgments) == (2, 4)
+    withdraw_reviewer(ws, "ana", "community lead")
+    after = load_run_card(ws, "sys1")
+    assert after.dataset.speaker_variants == [
+        {"entry_id": "d1-3", "variant": "ê-ayâyâhk", "basis": "correction", "reviewer_id": None, "run_id": "sys1",
+         "judgment_id": None, "version": "1+s1", "withdrawn": True}]
+    assert (after.human_review.reviewers, after.human_review.judgments) == (1, 1)
+    assert after.dataset.version == before.dataset.version and after.dataset.sha256 == before.dataset.sha256
+    assert after.scores == before.scores
