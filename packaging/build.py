@@ -58,6 +58,16 @@ SYSTEM_FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Pa
 # libc6 is the build machine's: the bundled libraries were linked against it.
 DEB_DEPENDS = ("libgl1", "libegl1", "libfontconfig1", "libxkbcommon-x11-0", "libxcb-cursor0")
 DEB_SYNOPSIS = "workbench for evaluating MT and LLM output in low-resource languages"
+# Run by root, the programs write into their own folder (numba keeps its compiled kernels in
+# __pycache__ beside the package when that is writable): dpkg removes only the files it installed,
+# so what is left of the folder goes once the package is removed.
+DEB_POSTRM = f"""#!/bin/sh
+set -e
+case "$1" in
+    remove|purge) rm -rf {INSTALL_PREFIX} ;;
+esac
+exit 0
+"""
 
 
 class BuildError(Exception):
@@ -273,6 +283,9 @@ def make_deb(dist: Path, work: Path, bundle: Path, version: str, compression: st
                        f"are under {INSTALL_PREFIX};\n the commands mteval-gui and mteval are in /usr/bin.",
     }
     (control_dir / "control").write_text("".join(f"{k}: {v}\n" for k, v in control.items()), encoding="utf-8")
+    postrm = control_dir / "postrm"
+    postrm.write_text(DEB_POSTRM, encoding="utf-8")
+    postrm.chmod(0o755)
     deb = dist / f"{NAME}_{version}_{arch}.deb"
     deb.unlink(missing_ok=True)
     cmd = ["dpkg-deb", "--root-owner-group", f"-Z{compression}", "--build", str(root), str(deb)]
