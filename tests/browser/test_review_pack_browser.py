@@ -118,6 +118,12 @@ def test_pack_round_trip_through_the_browser(tmp_path, shared_data):
         driver.find_element(By.ID, "span-major").click()
         _wait(lambda: driver.find_elements(By.ID, "span-remove-0"))
         assert "ki" in driver.find_element(By.ID, "span-list").text
+        # the marked text and its severity are apart, not "kiMajor · morphology" run together
+        gap = driver.execute_script(
+            "var li = document.querySelector('#span-list li');"
+            "return li.querySelector('.spanmeta').getBoundingClientRect().left"
+            " - li.querySelector('.spantext').getBoundingClientRect().right;")
+        assert gap >= 4, gap
         # a correction, typed and left with Tab
         box = driver.find_element(By.ID, "correction")
         box.click()
