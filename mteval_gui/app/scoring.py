@@ -214,10 +214,13 @@ def refresh_review_status(ws: Workspace, run_id: str) -> RunCard | None:
         return None
     review = _review_status(ws, run_id)
     if review is not None:
+        stored = (card.get("human_review"), card.get("scores", {}).get("quality_tier_display"))
         card["human_review"] = review.model_dump(mode="json")
         scores = card.setdefault("scores", {})
         scores["quality_tier_display"] = comp.tier_display(scores.get("quality_tier"), review.confirmed)
-        replace_run_card(ws, run_id, card)
+        # stored only when it changed, and never in a read-only workspace (its exports carry the update)
+        if (card["human_review"], scores["quality_tier_display"]) != stored and not ws.read_only:
+            replace_run_card(ws, run_id, card)
     return RunCard.model_validate(card)
 
 
