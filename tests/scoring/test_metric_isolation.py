@@ -239,8 +239,9 @@ def test_a_metric_that_failed_is_tried_again_on_resume(hostile):
     assert again.run_card.scores.chrf_plus_plus == first.run_card.scores.chrf_plus_plus
 
 
-def test_evaluate_writes_a_run_card_and_exits_non_zero_only_for_a_failed_metric_asked_for(tmp_path):
-    """``os._exit(0)`` inside a plugin metric, through the real entry-point discovery of a fresh process."""
+def _installed_plugin(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    """The plugin with a ``dist-info`` entry point and a card for ``qaa`` whose metric calls ``os._exit(0)``;
+    a 4-entry corpus and run file; the environment of a fresh ``python -m mteval_gui`` that finds it."""
     site = tmp_path / "site"
     pkg = _write_plugin(site)
     card = {"code": "qaa", "name": "Hostile test language", "evalMetrics": [
@@ -257,7 +258,14 @@ def test_evaluate_writes_a_run_card_and_exits_non_zero_only_for_a_failed_metric_
     run.write_text("".join(json.dumps({"id": f"e{i}", "predicted": f"chat {i}"}) + "\n" for i in range(4)),
                    encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(REPO)]), "MTEVAL_HOME": str(tmp_path / "home")}
-    env.pop("MTEVAL_CARDS_DIR", None)
+    for name in ("MTEVAL_CARDS_DIR", "MTEVAL_DB"):
+        env.pop(name, None)
+    return corpus, run, env
+
+
+def test_evaluate_writes_a_run_card_and_exits_non_zero_only_for_a_failed_metric_asked_for(tmp_path):
+    """``os._exit(0)`` inside a plugin metric, through the real entry-point discovery of a fresh process."""
+    corpus, run, env = _installed_plugin(tmp_path)
 
     def evaluate(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "mteval_gui", "evaluate", "--corpus", str(corpus), "--run",
@@ -276,6 +284,41 @@ def test_evaluate_writes_a_run_card_and_exits_non_zero_only_for_a_failed_metric_
     assert asked.returncode == 3, asked.stderr
     assert json.loads((tmp_path / "asked.json").read_text(encoding="utf-8"))["scores"]["exact_match_rate"] == 1.0
     assert "mteval: hostile.hard_exit failed (asked for with --metrics); the run card was written" in asked.stderr
+
+
+@pytest.mark.slow
+def test_score_on_a_workspace_exits_3_for_a_failed_metric_asked_for_and_stores_the_run_card(tmp_path):
+    """``mteval score`` on a workspace, the metric of a plugin found by its entry point in a fresh process."""
+    corpus, run, env = _installed_plugin(tmp_path)
+    db = tmp_path / "ws.sqlite"
+    other = tmp_path / "other.jsonl"
+    other.write_text(run.read_text(encoding="utf-8").replace("chat 3", "chien 3"), encoding="utf-8")
+
+    def mteval(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "mteval_gui", "--db", str(db), *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    for args in (("import", "corpus", str(corpus), "--id", "c", "--source-lang", "eng", "--target-lang", "qaa"),
+                 ("import", "run", str(run), "--corpus", "c", "--run-id", "asked"),
+                 ("import", "run", str(other), "--corpus", "c", "--run-id", "every")):
+        done = mteval(*args)
+        assert done.returncode == 0, done.stderr
+    asked = mteval("score", "asked", "--metrics", "core.exact", "hostile.hard_exit", "--bootstrap", "20")
+    assert asked.returncode == 3, asked.stderr
+    assert "mteval: hostile.hard_exit failed (asked for with --metrics); the run card was written (asked)" in (
+        asked.stderr)
+    assert "hostile.hard_exit: failed — score_entries (batch 0): its process ended (exit code 0)" in asked.stdout
+    exported = mteval("export", "runcard", "asked", "-o", str(tmp_path / "asked.json"))
+    assert exported.returncode == 0, exported.stderr
+    card = json.loads((tmp_path / "asked.json").read_text(encoding="utf-8"))
+    assert card["metric_availability"]["hostile.hard_exit"] == "failed"
+    assert card["metric_availability"]["core.exact"] == "ok" and card["scores"]["exact_match_rate"] == 1.0
+    listed = mteval("list", "runs")
+    assert [line.split()[-1] for line in listed.stdout.splitlines() if line.startswith("asked ")] == ["scored"]
+    # the same failure in a metric not named with --metrics: the run is scored, exit status 0
+    every = mteval("score", "every", "--bootstrap", "20")
+    assert every.returncode == 0, every.stderr
+    assert "hostile.hard_exit: failed" in every.stdout
 
 
 @pytest.mark.skipif(not parallel.can_fork(), reason="needs os.fork")
