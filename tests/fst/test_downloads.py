@@ -372,3 +372,45 @@ def test_package_members_are_streamed_not_held_in_memory(tmp_path, base):
         tracemalloc.stop()
     assert peak < 16 << 20, f"peak {peak / 1e6:.1f} MB"
     assert _no_staging(base)
+
+
+def _age(folder: Path, seconds: float) -> None:
+    then = time.time() - seconds
+    os.utime(folder, (then, then))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM to a child process is a POSIX test")
+def test_a_staging_folder_left_by_a_killed_install_goes_with_the_next_install(server, base, tmp_path):
+    httpd, url = server
+    env = dict(os.environ, MTEVAL_ANALYZERS=str(base), MTEVAL_HOME=str(tmp_path / "home"))
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    proc = subprocess.Popen([sys.executable, "-m", "mteval_gui", "analyzers", "install", "tst", f"{url}/slow.hfstol"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        assert httpd.body_started.wait(SERVER_LIMIT_S), "the download never started"
+        time.sleep(0.2)
+        proc.terminate()  # SIGTERM: no Python code runs, the staging folder stays
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    (left,) = [p for p in base.iterdir() if p.name.startswith(".install")]
+    assert [p.name for p in left.iterdir()] == ["artifact-slow.hfstol"]
+    live = base / ".install-tst-live"  # an install still running (its process holds the lock)
+    live.mkdir()
+    fresh = base / ".install-tst-fresh"  # made a moment ago: its install may not have locked it yet
+    fresh.mkdir()
+    for folder in (left, live):
+        _age(folder, 3600)
+    tiny = build_tiny_hfstol(tmp_path / "tiny.hfstol")
+    fd = os.open(live, os.O_RDONLY)
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        res = install_analyzer("tst", tiny, base=base)
+    finally:
+        os.close(fd)
+    assert res.files[0].path.read_bytes() == tiny.read_bytes()
+    assert sorted(p.name for p in base.iterdir() if p.name.startswith(".install")) == [
+        ".install-tst-fresh", ".install-tst-live"]
