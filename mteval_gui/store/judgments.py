@@ -37,7 +37,7 @@ from mteval_gui.domain.judgments import (
 )
 from mteval_gui.errors import Defect, InputError, StoreError
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.schema import finite_json
+from mteval_gui.store.schema import finite_json, repair_payload
 from mteval_gui.text import nfc
 
 TARGET_ITEMS = 200
@@ -274,8 +274,22 @@ def _insert_judgment(c: sqlite3.Connection, j: Judgment) -> int:
     return cur.lastrowid
 
 
+def _repair_unreadable(c: sqlite3.Connection, where: str = "", params: tuple[Any, ...] = ()) -> None:
+    """Inside a transaction: payloads SQLite cannot read as JSON (NaN or infinities written after the
+    schema-4 repair, by another program) made strict the way that repair does. Otherwise such a Task C
+    row would belong to no word for the queries and to its word once read, and a new judgment of that
+    word would be a second version 1 beside it (an export that does not import back)."""
+    sql = "SELECT judgment_id, payload FROM judgments WHERE NOT json_valid(payload)"
+    if where:
+        sql += f" AND {where}"
+    for jid, raw in c.execute(sql, params).fetchall():
+        c.execute("UPDATE judgments SET payload = ? WHERE judgment_id = ?", (repair_payload(raw), jid))
+
+
 def _append_version(c: sqlite3.Connection, j: Judgment) -> Judgment:
     """Inside a transaction: add ``j`` as the newest version of its identity."""
+    _repair_unreadable(c, "reviewer_id = ? AND run_id = ? AND entry_id IS ? AND task = ?",
+                       (j.reviewer_id, j.run_id, j.entry_id, j.task))
     where, params = _key_where(j)
     last = c.execute(f"SELECT MAX(version) FROM judgments WHERE {where}", params).fetchone()[0]
     current = c.execute(f"SELECT judgment_id FROM judgments WHERE {where} AND {_CURRENT}", params).fetchall()
@@ -607,6 +621,7 @@ def import_log(
 
     summary = {"reviewers_added": 0, "reviewers_unchanged": 0, "judgments_added": 0, "judgments_unchanged": 0}
     with ws.transaction() as c:
+        _repair_unreadable(c)  # rolled back with the rest if the file is refused
         # reviewers
         file_reviewers: dict[str, Reviewer] = {}
         for line, raw in reviewers:

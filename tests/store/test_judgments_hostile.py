@@ -122,3 +122,38 @@ def test_sqlite_itself_cannot_read_the_old_payload():
     c = sqlite3.connect(":memory:")
     with pytest.raises(sqlite3.OperationalError, match="malformed JSON"):
         c.execute("SELECT json_extract(?, '$.word')", (NAN_PAYLOAD,)).fetchone()
+
+
+def test_a_row_sqlite_cannot_read_is_superseded_by_the_next_version_of_its_judgment(tmp_path):
+    """The unreadable row judges the same word: the new judgment is its next version, and the export imports back."""
+    ws = _workspace(tmp_path / "w.sqlite")
+    _insert_raw(ws, NAN_PAYLOAD)
+    j = J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="r", entry_id="1", task="C",
+                                       payload={"word": "namôya", "valid": "No"}))
+    assert j.version == 2  # before: version 1 beside the old row, both current
+    current = J.current_judgments(ws, run_id="r", task="C")
+    assert [(c.payload["word"], c.payload["valid"], c.version) for c in current] == [("namôya", "No", 2)]
+    out = write_judgments(tmp_path / "export.json", J.list_reviewers(ws), J.export_log(ws)[1])
+    read = read_judgments(out)
+    assert read.defects == []
+    # before: "version 1 of this judgment appears twice", "more than one current version"
+    assert J.import_log(ws, read.reviewers, read.judgments, file=read.name) == {
+        "reviewers_added": 0, "reviewers_unchanged": 1, "judgments_added": 0, "judgments_unchanged": 2}
+    ws.close()
+
+
+def test_an_import_meets_a_row_sqlite_cannot_read_as_a_version_of_its_judgment(tmp_path):
+    ws = _workspace(tmp_path / "w.sqlite")
+    _insert_raw(ws, NAN_PAYLOAD)
+    other = _workspace(tmp_path / "other.sqlite")
+    _insert_raw(other, NAN_PAYLOAD.replace("NaN", "null"))
+    J.record_judgment(other, Judgment(reviewer_id="ana", run_id="r", entry_id="1", task="C",
+                                      payload={"word": "namôya", "valid": "No"}))
+    out = write_judgments(tmp_path / "export.json", J.list_reviewers(other), J.export_log(other)[1])
+    other.close()
+    read = read_judgments(out)
+    assert J.import_log(ws, read.reviewers, read.judgments, file=read.name) == {
+        "reviewers_added": 0, "reviewers_unchanged": 1, "judgments_added": 1, "judgments_unchanged": 1}
+    current = J.current_judgments(ws, run_id="r", task="C")
+    assert [(c.payload["word"], c.payload["valid"], c.version) for c in current] == [("namôya", "No", 2)]
+    ws.close()
