@@ -197,6 +197,45 @@ class RunsModel(ColumnTableModel[RunRow]):
             lines.append("")
         return lines
 
+    def _configuration_lines(self, r: RunRow) -> list[str]:
+        """How the run was scored (its stored configuration): metric set, analyzer and gloss files with
+        their sha256, COMET model, glossary and options."""
+        c = r.scoring
+        if c is None:
+            return []
+        lines = [self.tr("Scored with:")]
+        metrics = ", ".join(c.metrics) if c.metrics is not None else self.tr("every metric that applies")
+        if c.exclude:
+            metrics += " " + self.tr("(except {0})").format(", ".join(c.exclude))
+        lines.append("  • " + self.tr("metrics: {0}").format(metrics))
+        for f in c.files:
+            sha = f.sha256[:12] if f.sha256 else self.tr("file missing")
+            if f.role == "analyzer":
+                what = self.tr("{0} analyzer ({1})").format(f.kind or "", f.language)
+            else:
+                what = self.tr("gloss file ({0})").format(f.language)
+            lines.append(f"  • {what}: {f.path} · sha256 {sha}")
+        if not any(f.role == "analyzer" for f in c.files):
+            lines.append("  • " + self.tr("analyzer: none"))
+        if not any(f.role == "gloss" for f in c.files):
+            lines.append("  • " + self.tr("gloss files: none"))
+        if c.comet_model:
+            lines.append("  • " + self.tr("COMET model: {0}").format(c.comet_model))
+        elif c.options.comet_model:
+            lines.append("  • " + self.tr("COMET model (when COMET runs): {0}").format(c.options.comet_model))
+        if c.glossary:
+            lines.append("  • " + self.tr("glossary: {0}").format(c.glossary))
+        switches = [label for on, label in ((c.options.multi_ref, self.tr("multi-reference")),
+                                            (c.options.heavy, self.tr("model-based metrics"))) if on]
+        if switches:
+            lines.append("  • " + self.tr("options: {0}").format(", ".join(switches)))
+        if c.n_bootstrap is not None and c.seed is not None:
+            lines.append("  • " + self.tr("{0} bootstrap resamples, seed {1}").format(c.n_bootstrap, c.seed))
+        if not c.recorded:
+            lines.append("  " + self.tr("(recovered from the scoring job of an older version)"))
+        lines.append("")
+        return lines
+
     def _validation_line(self, level: str) -> str:
         return self.tr("Validation: {0} — {1}").format(validation_label(level), validation_explanation(level))
 
@@ -214,7 +253,7 @@ class RunsModel(ColumnTableModel[RunRow]):
                        for m, a in sorted(r.score_availability.items()) if a != "ok"]
             return "\n".join(missing) if missing else self.tr("Every metric produced a value.")
         if key in ("composite", "tier") and r.scored:
-            lines = self._freshness_lines(r) if key == "composite" else []
+            lines = self._freshness_lines(r) + self._configuration_lines(r) if key == "composite" else []
             lines.append(self.tr("Profile {0}").format(r.profile or "—"))
             if r.composite_ci and r.composite_ci[0] is not None:
                 lines.append(self.tr("95 % CI {0:.4f}–{1:.4f}").format(r.composite_ci[0], r.composite_ci[1]))

@@ -2057,6 +2057,74 @@ Télécharger maintenant ?</translation>
         <translation>Les paramètres de l’espace de travail diffèrent de la configuration de son évaluation (enregistrée → paramètres) ; une nouvelle évaluation garde celle qui est enregistrée :</translation>
     </message>
     <message>
+        <source>Scored with:</source>
+        <translation>Évaluée avec :</translation>
+    </message>
+    <message>
+        <source>every metric that applies</source>
+        <translation>toutes les métriques applicables</translation>
+    </message>
+    <message>
+        <source>(except {0})</source>
+        <translation>(sauf {0})</translation>
+    </message>
+    <message>
+        <source>metrics: {0}</source>
+        <translation>métriques : {0}</translation>
+    </message>
+    <message>
+        <source>file missing</source>
+        <translation>fichier absent</translation>
+    </message>
+    <message>
+        <source>{0} analyzer ({1})</source>
+        <translation>analyseur {0} ({1})</translation>
+    </message>
+    <message>
+        <source>gloss file ({0})</source>
+        <translation>fichier de gloses ({0})</translation>
+    </message>
+    <message>
+        <source>analyzer: none</source>
+        <translation>analyseur : aucun</translation>
+    </message>
+    <message>
+        <source>gloss files: none</source>
+        <translation>fichiers de gloses : aucun</translation>
+    </message>
+    <message>
+        <source>COMET model: {0}</source>
+        <translation>modèle COMET : {0}</translation>
+    </message>
+    <message>
+        <source>COMET model (when COMET runs): {0}</source>
+        <translation>modèle COMET (quand COMET tourne) : {0}</translation>
+    </message>
+    <message>
+        <source>glossary: {0}</source>
+        <translation>glossaire : {0}</translation>
+    </message>
+    <message>
+        <source>multi-reference</source>
+        <translation>multi-référence</translation>
+    </message>
+    <message>
+        <source>model-based metrics</source>
+        <translation>métriques à modèle</translation>
+    </message>
+    <message>
+        <source>options: {0}</source>
+        <translation>options : {0}</translation>
+    </message>
+    <message>
+        <source>{0} bootstrap resamples, seed {1}</source>
+        <translation>{0} tirages bootstrap, graine {1}</translation>
+    </message>
+    <message>
+        <source>(recovered from the scoring job of an older version)</source>
+        <translation>(retrouvée dans la tâche d’évaluation d’une version antérieure)</translation>
+    </message>
+    <message>
         <source>Validation: {0} — {1}</source>
         <translation>Validation : {0} — {1}</translation>
     </message>

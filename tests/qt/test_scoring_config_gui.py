@@ -114,3 +114,31 @@ def test_score_rescores_a_stale_run_with_its_stored_gloss_file_without_asking(wi
     assert _row(window, "good").settings_changes == [f"gloss files (crk): {gloss.resolve()} → none"]
     assert _row(window, "good").status_display == "stale (settings)"
     qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
+
+
+def test_the_runs_table_shows_how_each_run_was_scored(window, scored_ws, tmp_path):
+    """The configuration a run was scored with (metric set, analyzer and gloss files with their sha256,
+    options) was stored and in the run card, but the Runs table showed none of it."""
+    import hashlib
+
+    from mteval_gui.cli import main
+
+    gloss = tmp_path / "crk.tsv"
+    gloss.write_text("atim\tdog\n", encoding="utf-8")
+    assert main(["--db", str(scored_ws.path), "score", "poor", "--replace", "--gloss-file", f"crk={gloss}",
+                 "--exclude", "core.ter", "--bootstrap", "20", "--multi-ref"]) == 0
+    assert window.open_workspace(scored_ws.path)
+    sha = hashlib.sha256(gloss.read_bytes()).hexdigest()[:12]
+    _, tip = _composite_cell(window, "poor")
+    assert tip.split("Scored with:\n", 1)[1].split("\n\n", 1)[0] == (
+        "  • metrics: every metric that applies (except core.ter)\n"
+        f"  • gloss file (crk): {gloss.resolve()} · sha256 {sha}\n"
+        "  • analyzer: none\n"
+        "  • options: multi-reference\n"
+        "  • 20 bootstrap resamples, seed 12345")
+    _, tip = _composite_cell(window, "good")
+    assert tip.split("Scored with:\n", 1)[1].split("\n\n", 1)[0] == (
+        "  • metrics: every metric that applies\n"
+        "  • analyzer: none\n"
+        "  • gloss files: none\n"
+        "  • 1000 bootstrap resamples, seed 12345")
