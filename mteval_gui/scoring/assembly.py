@@ -77,9 +77,9 @@ def assemble(job: ScoringJob) -> RunResult:
             for st in job.states if st.info is not None}
     validation = metric_validation(info, job.producers)
     card = _run_card(job, cmp, review, info, validation)
-    ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
+    checked = ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
     return RunResult(card, metric_rows(job, info), job.per_entry, job.entry_stats, job.producers, job.availability,
-                     unknown_ids=list(job.unknown))
+                     unknown_ids=list(job.unknown), card_json=checked)
 
 
 # --------------------------------------------------------------------------- composite and intervals

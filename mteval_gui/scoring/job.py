@@ -76,6 +76,7 @@ class RunResult:
     batches_scored: int = 0
     batches_reused: int = 0
     unknown_ids: list[str] = field(default_factory=list)  # output ids absent from the corpus (ignored)
+    card_json: dict[str, Any] | None = None  # the card's JSON form as checked when it was built
 
 
 @dataclass

@@ -94,16 +94,40 @@ def _schema() -> dict[str, Any] | None:
     return schema
 
 
-def validate_run_card(card: RunCard | Mapping[str, Any], *, results_sample: int | None = None) -> list[str]:
-    """Problems of a run card (empty when valid). Uses the JSON Schema file when shipped.
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    """The JSON Schema validator of run cards (None without the schema file or ``jsonschema``);
+    built once per process."""
+    schema = _schema()
+    if schema is None:
+        return None
+    try:
+        import jsonschema
+    except ImportError:  # the pydantic model is the schema's source; enough without jsonschema
+        return None
+    return jsonschema.Draft202012Validator(schema)
 
-    ``results_sample``: check only the first N ``results`` items against the JSON Schema (the
-    runner does this for speed: every item was already built and checked by the pydantic model).
+
+def prepare_checks() -> None:
+    """Import and build what :func:`validate_run_card` uses, ahead of the first card (the
+    scoring process does this while its helper scores batches)."""
+    _validator()
+
+
+def validate_run_card(card: RunCard | Mapping[str, Any], *, results_sample: int | None = None) -> list[str]:
+    """Problems of a run card (empty when valid): against the pydantic model, and against the
+    shipped JSON Schema when that file and ``jsonschema`` are available.
+
+    ``results_sample``: check only the first N ``results`` items (the runner does this for a
+    card it has just built: every item was built, hence checked, by the pydantic model).
     """
     data = card.model_dump(mode="json") if isinstance(card, RunCard) else dict(card)
+    checked = data
+    if results_sample is not None and isinstance(data.get("results"), list):
+        checked = {**data, "results": data["results"][:results_sample]}
     problems: list[str] = []
     try:
-        RunCard.model_validate(data)
+        RunCard.model_validate(checked)
     except ValidationError as exc:
         for err in exc.errors():
             loc = ".".join(str(p) for p in err.get("loc", ())) or "(card)"
@@ -111,46 +135,43 @@ def validate_run_card(card: RunCard | Mapping[str, Any], *, results_sample: int 
     missing = [k for k in LYSS_SCORE_KEYS if k not in (data.get("scores") or {})]
     if missing:
         problems.append(f"scores: missing keys {', '.join(missing)}")
-    schema = _schema()
-    if schema is not None:
-        try:
-            import jsonschema
-        except ImportError:  # the pydantic model above is the schema's source; enough without jsonschema
-            return problems
-        validator = jsonschema.Draft202012Validator(schema)
-        checked = data
-        if results_sample is not None and isinstance(data.get("results"), list):
-            checked = {**data, "results": data["results"][:results_sample]}
+    validator = _validator()
+    if validator is not None:
         for err in sorted(validator.iter_errors(checked), key=lambda e: [str(p) for p in e.absolute_path]):
             loc = ".".join(str(p) for p in err.absolute_path) or "(card)"
             problems.append(f"{loc}: {err.message}")
     return problems
 
 
-def ensure_valid(card: RunCard, *, results_sample: int | None = None) -> RunCard:
-    problems = validate_run_card(card, results_sample=results_sample)
+def ensure_valid(card: RunCard, *, results_sample: int | None = None) -> dict[str, Any]:
+    """The card's JSON form, checked (:class:`RunCardInvalid` with the problems otherwise)."""
+    data = card.model_dump(mode="json")
+    problems = validate_run_card(data, results_sample=results_sample)
     if problems:
         raise RunCardInvalid(problems)
-    return card
+    return data
 
 
 def save_run_card(card: RunCard, path: str | Path, *, results_sample: int | None = None) -> Path:
     """Write a run card after checking it against the schema (a card that does not conform is
     never written: :class:`RunCardInvalid`).
 
-    ``results_sample``: check only the first N ``results`` items against the JSON Schema, as the
-    runner does for a card it has just built (every item is checked by the pydantic model)."""
-    problems = validate_run_card(card, results_sample=results_sample)
-    if problems:
-        raise RunCardInvalid(problems)
-    return write_run_card(card, path)
+    ``results_sample``: check only the first N ``results`` items, as the runner does for a card
+    it has just built (every item is checked by the pydantic model when it is built)."""
+    return write_run_card(ensure_valid(card, results_sample=results_sample), path)
 
 
 def run_card_json(card: RunCard | Mapping[str, Any]) -> str:
-    """The exported form: indented UTF-8 JSON with every key present (``card`` may be the
-    card's JSON form, ``model_dump(mode="json")``, already made)."""
+    """The exported form: indented UTF-8 JSON with every key present, one line per ``results``
+    item (``card`` may be the card's JSON form, ``model_dump(mode="json")``, already made)."""
     data = card.model_dump(mode="json") if isinstance(card, RunCard) else card
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    results = data.get("results")
+    if not isinstance(results, list) or not results:
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    head = json.dumps({**data, "results": []}, ensure_ascii=False, indent=2)
+    slot = '\n  "results": []'  # a key of the top level (deeper keys are indented further)
+    items = ",\n    ".join(json.dumps(item, ensure_ascii=False) for item in results)
+    return head.replace(slot, '\n  "results": [\n    ' + items + "\n  ]", 1) + "\n"
 
 
 def write_run_card(card: RunCard | Mapping[str, Any], path: str | Path) -> Path:

@@ -65,6 +65,7 @@ from mteval_gui.scoring.job import (
 )
 from mteval_gui.scoring.merge import default_entry_statistics
 from mteval_gui.scoring.progress import PROGRESS_INTERVAL, CancelToken, Progress, Throttle
+from mteval_gui.scoring.runcard import prepare_checks
 from mteval_gui.scoring.sink import EntryRow, MemorySink, MetricRow, ResultSink
 
 __all__ = [
@@ -89,7 +90,7 @@ def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None
         cancel.raise_if_cancelled()
         job.config, job.config_hash = batches.config_of(request, job.states)
         try:
-            batches.score_batches(job, sink, cancel, report)
+            batches.score_batches(job, sink, cancel, report, alongside=prepare_checks)
         except Cancelled:
             sink.mark_job(request.run_id, "cancelled")
             raise
@@ -102,7 +103,8 @@ def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None
         close_all(st.metric for st in job.states)
     result.seconds = time.perf_counter() - t0
     result.batches_scored, result.batches_reused = job.batches_scored, job.batches_reused
-    sink.write_run(request.run_id, result.run_card.model_dump(mode="json"), result.metric_rows)
+    card_json = result.card_json if result.card_json is not None else result.run_card.model_dump(mode="json")
+    sink.write_run(request.run_id, card_json, result.metric_rows)
     sink.mark_job(request.run_id, "done")
     report(Progress(1, 1, "done", "run card written"), force=True)
     return result

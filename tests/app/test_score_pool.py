@@ -78,6 +78,7 @@ def _job_kwargs(db) -> dict:
 def test_the_background_job_scores_two_runs_in_two_processes(toy_ws, tmp_path, monkeypatch):  # noqa: F811
     """The GUI's Score action (``score_runs`` in its child process) used one core for several runs."""
     import os
+    import time
 
     from mteval_gui.app import scoring
 
@@ -87,6 +88,11 @@ def test_the_background_job_scores_two_runs_in_two_processes(toy_ws, tmp_path, m
 
     def recording(ws, run_id, **kwargs):
         (seen / f"{run_id}-{os.getpid()}").touch()
+        # a worker that starts late finds no run left when the first finished both (a loaded
+        # machine): each waits a while for the other run to start
+        deadline = time.monotonic() + 30
+        while len(os.listdir(seen)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
         return original(ws, run_id, **kwargs)
 
     monkeypatch.setattr(scoring, "score_workspace_run", recording)

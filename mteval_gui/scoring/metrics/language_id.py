@@ -33,6 +33,12 @@ Measured on MAFAND-MT (16 fr→ewe and 16 ewe→fr system outputs scored against
 corpus; numbers in the README): the French outputs are judged wrong-language on 88–98 % of
 entries, the Ewe outputs on 0–9 %.
 
+lingua loads its n-gram models on first use (≈ 0.75 s of CPU for French and English, the
+interpreter held all along). When a run is scored on two cores, :meth:`LanguageIdentifier.share`
+lets a process of its own load them once and answer both scoring processes
+(:mod:`~mteval_gui.scoring.service`); lingua's confidences differ from call to call in their
+last bits (the order of its sums), in one process as across processes.
+
 lingua is imported inside functions; without it :func:`identifier_for` returns None and only
 the target evidence is available (an output is then never judged wholly wrong-language).
 """
@@ -45,6 +51,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
+from mteval_gui.scoring.service import ForkedService, ServiceUnavailable
+from mteval_gui.scoring.service import available as service_available
 from mteval_gui.text import match_key, match_keys, nfc, word_tokens
 
 MIN_CONFIDENCE = 0.5  # relative confidence of the detected language (lingua's, summing to 1 over the candidates)
@@ -116,17 +124,46 @@ class LanguageIdentifier:
         self.candidates = tuple(self.codes.values())
         self._detector = LanguageDetectorBuilder.from_languages(*self.codes).build()
         self._lock = threading.Lock()
+        self._used_here = False  # this process has loaded models (lingua loads them on first use)
+        self._service: ForkedService | None = None
 
     def identify(self, text: str) -> LanguageGuess | None:
         """The most likely candidate and its relative confidence; None for text without letters."""
         if not any(c.isalpha() for c in text):
             return None
+        service = self._service
+        if service is not None and not self._used_here:
+            try:
+                answer = service.ask(text)
+            except ServiceUnavailable:
+                pass  # computed here: the same answer
+            else:
+                return None if answer is None else LanguageGuess(str(answer[0]), float(answer[1]))
+        return self._identify_here(text)
+
+    def _identify_here(self, text: str) -> LanguageGuess | None:
         with self._lock:
+            self._used_here = True
             values = self._detector.compute_language_confidence_values(text)
         if not values or values[0].value <= 0:
             return None
         top = values[0]
         return LanguageGuess(self.codes[top.language], float(top.value))
+
+    def _answer(self, text: str) -> list[Any] | None:
+        guess = self._identify_here(text)
+        return None if guess is None else [guess.code, guess.confidence]
+
+    def share(self) -> bool:
+        """Before a scoring process forks a helper: let one process of its own load the models
+        and answer for both (:mod:`~mteval_gui.scoring.service`), unless this process has loaded
+        them already (the helper then inherits them). True when a service answers."""
+        if self._service is None and not self._used_here and service_available():
+            try:
+                self._service = ForkedService(self._answer, name="langid")
+            except ServiceUnavailable:
+                return False
+        return self._service is not None
 
 
 _IDENTIFIERS: dict[tuple[str, ...], LanguageIdentifier | None] = {}
