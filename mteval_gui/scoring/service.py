@@ -3,7 +3,7 @@
 Some first uses are expensive and hold the interpreter while they run (lingua loading its
 n-gram models: ≈ 0.75 s of CPU, with the GIL held). When a job is scored on both cores, the
 parent and the forked helper would each pay for such a load. A :class:`ForkedService` is
-started *before* the helper is forked: a child process that calls ``handler(text)`` for every
+started *before* the helper is forked: a child process that calls ``handler(request)`` for every
 request, so the load happens once, in a process of its own, while the parent and the helper
 go on with other batches; each of them connects on its first request.
 
@@ -70,7 +70,7 @@ def _recv(sock: socket.socket) -> Any:
     return json.loads(_recv_exact(sock, n).decode("utf-8"))
 
 
-def _serve(listener: socket.socket, watch: int, handler: Callable[[str], Any]) -> None:
+def _serve(listener: socket.socket, watch: int, handler: Callable[[Any], Any]) -> None:
     """The service's loop: answer each connection's requests until the watched pipe ends."""
     sel = selectors.DefaultSelector()
     sel.register(listener, selectors.EVENT_READ, "accept")
@@ -80,12 +80,13 @@ def _serve(listener: socket.socket, watch: int, handler: Callable[[str], Any]) -
             if key.data == "watch":  # every process that could ask has exited, or close() was called
                 return
             if key.data == "accept":
-                conn, _addr = listener.accept()
-                conn.setblocking(True)
-                sel.register(conn, selectors.EVENT_READ, "conn")
+                accepted, _addr = listener.accept()
+                accepted.setblocking(True)
+                sel.register(accepted, selectors.EVENT_READ, "conn")
                 continue
             conn = key.fileobj
-            assert isinstance(conn, socket.socket)
+            if not isinstance(conn, socket.socket):  # pragma: no cover - only sockets are registered as "conn"
+                continue
             try:
                 request = _recv(conn)
             except (EOFError, OSError, ValueError):
@@ -93,7 +94,7 @@ def _serve(listener: socket.socket, watch: int, handler: Callable[[str], Any]) -
                 conn.close()
                 continue
             try:
-                answer: Any = {"ok": handler(str(request))}
+                answer: Any = {"ok": handler(request)}
             except Exception as exc:  # noqa: BLE001 - reported to the asking process, which computes it itself
                 answer = {"error": f"{type(exc).__name__}: {exc}"}
             try:
@@ -104,10 +105,10 @@ def _serve(listener: socket.socket, watch: int, handler: Callable[[str], Any]) -
 
 
 class ForkedService:
-    """``handler(text) -> JSON value`` answered by a child process forked now (see the module
-    docstring). Raises :class:`ServiceUnavailable` when it cannot be started."""
+    """``handler(request) -> answer`` (JSON values) answered by a child process forked now (see
+    the module docstring). Raises :class:`ServiceUnavailable` when it cannot be started."""
 
-    def __init__(self, handler: Callable[[str], Any], *, name: str = "service") -> None:
+    def __init__(self, handler: Callable[[Any], Any], *, name: str = "service") -> None:
         if not available():
             raise ServiceUnavailable("this system cannot fork")
         self._dir = tempfile.mkdtemp(prefix=f"mteval-{name}-")
@@ -139,15 +140,15 @@ class ForkedService:
         os.close(watch_r)
         listener.close()
         self.pid: int | None = pid
-        self._watch = watch_w
+        self._watch: int = watch_w
         self._owner = os.getpid()
         self._conns: dict[int, socket.socket] = {}  # one connection per asking process
         self._lock = threading.Lock()
         self._broken: set[int] = set()  # processes for which the service failed once
         _LIVE.append(self)
 
-    def ask(self, text: str) -> Any:
-        """The handler's answer for ``text`` (:class:`ServiceUnavailable` when the service cannot give it)."""
+    def ask(self, request: Any) -> Any:
+        """The handler's answer to ``request`` (:class:`ServiceUnavailable` when the service cannot give it)."""
         me = os.getpid()
         with self._lock:
             if self.pid is None or me in self._broken:
@@ -158,7 +159,7 @@ class ForkedService:
                     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                     conn.connect(self.path)
                     self._conns[me] = conn
-                _send(conn, text)
+                _send(conn, request)
                 answer = _recv(conn)
             except (EOFError, OSError, ValueError) as exc:
                 self._broken.add(me)

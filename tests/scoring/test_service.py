@@ -90,14 +90,24 @@ def test_the_service_ends_with_the_processes_that_could_ask_it():
     assert _ended(pid)
 
 
+@pytest.fixture
+def no_service():
+    language_id.stop_service()
+    yield
+    language_id.stop_service()
+
+
 @pytest.mark.skipif(not language_id.known_languages(), reason="needs lingua")
-def test_a_shared_identifier_gives_the_answers_it_gives_alone_and_loads_its_models_elsewhere():
+def test_shared_detectors_give_the_answers_they_give_alone_and_load_their_models_elsewhere(no_service):
     texts = ["Bonjour tout le monde", "Philip F.", "Wonya kuku eneawo nyuie.",
              "AMHERST, MA, The Mullins Center, University of Massachusetts, Commonwealth Ave."]
     alone = language_id.LanguageIdentifier(["fra", "eng"])
     expected = [alone.identify(t) for t in texts]
     assert expected[0] == language_id.LanguageGuess("fra", expected[0].confidence) and expected[0].confidence > 0.9
+    ranks = [language_id.all_languages()._rank_here(t, "fra") for t in texts]  # type: ignore[union-attr]
+    assert ranks[0] == 0 and all(r is None or r >= 0 for r in ranks)
     shared = language_id.LanguageIdentifier(["fra", "eng"])
+    everything = language_id._AllLanguages()
     assert shared.share()
 
     def same(guesses: list[language_id.LanguageGuess | None]) -> None:
@@ -106,16 +116,15 @@ def test_a_shared_identifier_gives_the_answers_it_gives_alone_and_loads_its_mode
         assert [g and g.confidence for g in guesses] == pytest.approx([g and g.confidence for g in expected],
                                                                      rel=1e-12)
 
-    try:
-        same([shared.identify(t) for t in texts])
-        child = _in_a_forked_child(lambda: [[g.code, g.confidence] if (g := shared.identify(t)) else None
-                                            for t in texts])
-        assert isinstance(child, list)
-        same([language_id.LanguageGuess(c[0], c[1]) if c else None for c in child])
-        assert not shared._used_here  # the models were loaded by the service, not here
-        assert not alone.share()  # models loaded here already: a helper inherits them
-    finally:
-        assert shared._service is not None
-        shared._service.close()
+    same([shared.identify(t) for t in texts])
+    assert [everything.rank(t, "fra") for t in texts] == ranks
+    child = _in_a_forked_child(lambda: [[g.code, g.confidence] if (g := shared.identify(t)) else None
+                                        for t in texts] + [everything.rank(t, "fra") for t in texts])
+    assert isinstance(child, list)
+    same([language_id.LanguageGuess(c[0], c[1]) if c else None for c in child[:len(texts)]])
+    assert child[len(texts):] == ranks
+    assert not shared._used_here and not everything.used_here  # the models were loaded by the service
+    language_id.stop_service()
     same([shared.identify(t) for t in texts])  # the service gone: computed here
     assert shared._used_here
+    assert not shared.share()  # both loaded here now: a helper would inherit them
