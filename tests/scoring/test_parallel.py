@@ -67,10 +67,11 @@ def test_the_helper_scores_in_another_process():
             pids.update(r.data["detail"]["pid"] for r in rows if r.metric_id == "test.pid")
             super().write_batch(run_id, batch_index, config_hash, rows)
 
-    # slow in the parent, so that the helper takes batches however loaded the machine is
+    # slow in the parent, so that the helper takes batches however loaded the machine is (the
+    # parent may even find none left: it builds the run-card checks while the helper starts)
     metrics = [MetricRef(id="test.pid", python_name=f"{T}:SlowInParentMetric")]
     score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), sink=Sink())
-    assert os.getpid() in pids and len(pids) == 2
+    assert len(pids - {os.getpid()}) == 1
 
 
 def test_resume_with_two_workers_scores_only_the_missing_batches():
@@ -125,7 +126,7 @@ def test_before_fork_runs_once_in_the_parent_and_the_helper_inherits_what_it_loa
     details = [r.data["detail"] for r in sink.rows["toy-run"].values()]
     assert runner_metrics.CALLS["before_fork"] == 1
     assert {d["loaded_in"] for d in details} == {os.getpid()}
-    assert len({d["pid"] for d in details}) == 2  # scored by both processes
+    assert {d["pid"] for d in details} - {os.getpid()}  # the helper scored batches with what it inherited
     runner_metrics.CALLS.clear()
     serial = MemorySink()
     score_run(_request(metrics=metrics, include=None, batch_size=4), sink=serial)
