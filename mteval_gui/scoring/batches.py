@@ -282,6 +282,8 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
             # loaded now; the helper is forked and inherits it
             before_fork(forkable)
             helper = parallel.BatchHelper(claims, lambda b: score_batch(forkable, batch(b), b))
+            first = claims.front()
+            score_here([first] if first is not None else [])
             if alongside is not None:
                 alongside()
             score_here(iter(claims.front, None))
