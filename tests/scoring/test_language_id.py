@@ -13,7 +13,7 @@ from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.scoring.composite import wrong_language_caveat
 from mteval_gui.scoring.metrics.behavioural import CodeSwitchingMetric
-from mteval_gui.scoring.metrics.language_id import LanguageJudge, target_only_letters
+from mteval_gui.scoring.metrics.language_id import LanguageJudge, LanguageJudgement, target_only_letters
 from mteval_gui.scoring.runner import ScoringRequest, score_run
 from tests.conftest import SHARED_DATA
 from tests.scoring.metric_helpers import context, item, run_metric
@@ -114,6 +114,15 @@ def test_the_all_languages_check_only_applies_to_a_target_unknown_to_the_detecto
     judge = LanguageJudge("eng", "fra")
     assert judge.describe()["all_languages_top"] is None
     assert judge.judge("The cat sleeps on the living-room sofa.").wrong_language is True
+
+
+def test_an_output_made_of_the_reference_words_is_never_wrong_language():
+    # Northern Sámi: no card evidence, so the detector decides; the output is the reference itself
+    judge = LanguageJudge("eng", "sme", target_card=try_load_card("sme"), source_card=try_load_card("eng"))
+    assert not judge.has_evidence
+    got = judge.judge("Mun lean Ricardo.", frozenset({"mun", "lean", "ricardo"}))
+    assert got == LanguageJudgement(False, None, None, None)
+    assert judge.judge("They found Tom.", frozenset({"tom"})).wrong_language is True
 
 
 def _lines(path: Path) -> list[str]:

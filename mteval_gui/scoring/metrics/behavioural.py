@@ -181,7 +181,7 @@ class CodeSwitchingMetric(BaseMetric):
     another language than the target counts 1.0 (see :mod:`~mteval_gui.scoring.metrics.language_id`)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.code_switching", version="3", display_name="Code-switching rate", scale="0-1",
+        id="core.code_switching", version="4", display_name="Code-switching rate", scale="0-1",
         role="code_switching", label="Code-switching", validation="heuristic",
         higher_is_better=False, produces=("code_switching_rate",),
         description="Share of output words that are source-language words (script or same-script lexical "

@@ -385,6 +385,10 @@ class LanguageJudge:
         toks = list(tokens) if tokens is not None else word_tokens(predicted)
         if not toks:
             return LanguageJudgement(False, None, None, None)
+        if neutral or self.loanwords:
+            word_keys = keys if tokens is not None and keys is not None else match_keys(toks)
+            if all(k in neutral or k in self.loanwords for k in word_keys):
+                return LanguageJudgement(False, None, None, None)  # the reference's own words: nothing to judge
         ev = self.evidence(toks, neutral, keys if tokens is not None else None)
         if ev is not None and ev >= MIN_TARGET_EVIDENCE:
             return LanguageJudgement(False, None, None, ev)
