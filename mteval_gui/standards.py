@@ -69,6 +69,7 @@ class InstalledPlugin:
     version: str | None
     cards_dir: Path | None  # None when it ships no cards (or its folder is missing: see the problems)
     from_checkout: bool = False
+    messages_dir: Path | None = None  # its message catalogs (LOCALE.json); None when it ships none
 
     @property
     def packages(self) -> tuple[str, ...]:
@@ -285,8 +286,18 @@ def _accept(ep: importlib.metadata.EntryPoint, dist: str | None, version: str | 
             problem(f"cards: folder {base / rel} not found; its cards are not used")
         else:
             cards_dir = base / rel
+    messages_dir = None
+    if decl.messages is not None:
+        rel = Path(decl.messages)
+        base = _module_dir(ep.module)
+        if rel.is_absolute() or ".." in rel.parts or not decl.messages.strip():
+            problem(f"messages: {decl.messages!r} must be a folder inside the plugin package")
+        elif base is None or not (base / rel).is_dir():
+            problem(f"messages: folder {decl.messages!r} not found; its translations are not used")
+        else:
+            messages_dir = base / rel
     return InstalledPlugin(name=name, declaration=decl, entry_point=ep.value, distribution=dist, version=version,
-                           cards_dir=cards_dir, from_checkout=from_checkout)
+                           cards_dir=cards_dir, from_checkout=from_checkout, messages_dir=messages_dir)
 
 
 def discover_plugins(entry_points: Iterable[tuple[importlib.metadata.EntryPoint, str | None, str | None, bool]]

@@ -70,6 +70,7 @@ from typing import Any, ClassVar
 
 from eval_standards.crk.orthography import Orthography, Word, length_marks, unmark_length
 from eval_standards.crk.wordlists import WordLists, load_wordlists
+from mteval_gui.domain.messages import Message, msg
 from mteval_gui.errors import InputError
 from mteval_gui.fst import Analysis, optional_shared_analyzer
 from mteval_gui.scoring.plugins import (
@@ -112,10 +113,15 @@ class Finding:
 
     cls: str
     acceptable: bool
-    note: str
+    message: Message
+
+    @property
+    def note(self) -> str:
+        return self.message.text()
 
     def to_json(self) -> dict[str, Any]:
-        return {"class": self.cls, "acceptable": self.acceptable, "note": self.note}
+        return {"class": self.cls, "acceptable": self.acceptable, "note": self.note,
+                "note_msg": self.message.to_json()}
 
 
 @dataclass
@@ -125,8 +131,12 @@ class LintResult:
     pairs: list[dict[str, Any]] = field(default_factory=list)
     unpaired_reference: list[str] = field(default_factory=list)
     unpaired_output: list[str] = field(default_factory=list)
-    explanation: str = ""
+    message: Message | None = None  # what explains the verdict
     matched: str | None = None  # "reference" or "variant n"
+
+    @property
+    def explanation(self) -> str:
+        return self.message.text() if self.message is not None else ""
 
     @property
     def classes(self) -> list[str]:
@@ -149,10 +159,13 @@ class LintResult:
             "classes": self.classes,
             "explanation": self.explanation,
         }
+        if self.message is not None:
+            d["explanation_msg"] = self.message.to_json()
         if self.findings:
             d["findings"] = [f.to_json() for f in self.findings]
         if self.matched:
             d["matched"] = self.matched
+            d["matched_msg"] = matched_message(self.matched).to_json()
         if self.pairs:
             d["pairs"] = self.pairs
         if self.unpaired_reference:
@@ -168,33 +181,41 @@ class Openness:
 
     clusivity: bool = True
     progressive: bool = True
-    clusivity_reason: str = "the entry does not decide between inclusive and exclusive 'we'"
-    progressive_reason: str = "the entry does not decide the aspect"
+    clusivity_reason: Message = msg("the entry does not decide between inclusive and exclusive 'we'")
+    progressive_reason: Message = msg("the entry does not decide the aspect")
+
+
+def matched_message(matched: str) -> Message:
+    """``"reference"`` / ``"variant N"`` as a message."""
+    head, _, n = matched.partition(" ")
+    if head == "variant" and n.isdigit():
+        return msg("variant {n}", n=int(n))
+    return msg(matched)
 
 
 def entry_openness(source: str | None, gold: Iterable[str], lists: WordLists, *,
                    clusivity: str = "auto", progressive: str = "auto") -> Openness:
     """Decide which ambiguity classes are acceptable for one entry."""
     gold = [g for g in gold if g]
-    c_open, c_why = True, "the entry does not decide between inclusive and exclusive 'we'"
+    c_open, c_why = True, msg("the entry does not decide between inclusive and exclusive 'we'")
     if clusivity == "accept":
-        c_why = "inclusive/exclusive accepted by parameter"
+        c_why = msg("inclusive/exclusive accepted by parameter")
     elif clusivity == "reject":
-        c_open, c_why = False, "inclusive/exclusive rejected by parameter"
+        c_open, c_why = False, msg("inclusive/exclusive rejected by parameter")
     else:
         person_tags = set(lists.clusivity_tags) | set(lists.clusivity_tags.values())
         m = _INCLUSIVE_SOURCE.search(source or "")
         if m:
-            c_open, c_why = False, f"the source marks clusivity ({m.group(0)!r})"
+            c_open, c_why = False, msg("the source marks clusivity ({marker})", marker=repr(m.group(0)))
         elif any(t in person_tags for g in gold for t in g.split("+")):
-            c_open, c_why = False, "the entry's gold analysis fixes the person"
-    p_open, p_why = True, "the English source does not decide the aspect"
+            c_open, c_why = False, msg("the entry's gold analysis fixes the person")
+    p_open, p_why = True, msg("the English source does not decide the aspect")
     if progressive == "accept":
-        p_why = "added ati- accepted by parameter"
+        p_why = msg("added ati- accepted by parameter")
     elif progressive == "reject":
-        p_open, p_why = False, "added ati- rejected by parameter"
+        p_open, p_why = False, msg("added ati- rejected by parameter")
     elif gold:
-        p_open, p_why = False, "the entry's gold analysis fixes the preverbs"
+        p_open, p_why = False, msg("the entry's gold analysis fixes the preverbs")
     return Openness(c_open, p_open, c_why, p_why)
 
 
@@ -218,11 +239,12 @@ class CrkLinter:
         """Verdict of one output against one reference."""
         openness = openness or Openness()
         if not (prediction or "").strip() or not self.ortho.written_tokens(prediction):
-            return LintResult(NO_OUTPUT, explanation="no output")
+            return LintResult(NO_OUTPUT, message=msg("no output"))
         if self.ortho.written_tokens(prediction) == self.ortho.written_tokens(reference):
             same_raw = " ".join((prediction or "").split()) == " ".join(reference.split())
-            why = "identical" if same_raw else "identical words (case, Unicode form or edge punctuation differ)"
-            return LintResult(EXACT, explanation=why)
+            why = msg("identical") if same_raw else msg("identical words (case, Unicode form or edge punctuation "
+                                                         "differ)")
+            return LintResult(EXACT, message=why)
         return self._compare(self.ortho.words(reference), self.ortho.words(prediction), openness)
 
     def lint_entry(self, references: Sequence[str], prediction: str | None, *, source: str | None = None,
@@ -234,7 +256,8 @@ class CrkLinter:
             res = self.lint(ref, prediction, openness=openness)
             if i > 0 and res.verdict == EXACT:
                 # EXACT is a match of the reference (SPEC §3): an accepted variant makes it EQUIVALENT
-                res = LintResult(EQUIVALENT, explanation=f"{res.explanation} to accepted variant {i}")
+                res = LintResult(EQUIVALENT, message=msg("{exact} to accepted variant {n}",
+                                                         exact=res.message or msg(""), n=i))
             res.matched = "reference" if i == 0 else f"variant {i}"
             if best is None or res.rank() < best.rank():
                 best = res
@@ -270,16 +293,19 @@ class CrkLinter:
                     Finding(
                         PROGRESSIVE_AMBIGUITY,
                         openness.progressive,
-                        f"output adds ati- (progressive): {b.raw} vs {a.raw}; {openness.progressive_reason}",
+                        msg("output adds ati- (progressive): {output} vs {reference}; {reason}", output=b.raw,
+                            reference=a.raw, reason=openness.progressive_reason),
                     )
                 )
             else:
                 out.append(Finding(PROGRESSIVE_UNDERSPEC, False,
-                                   f"output drops the reference's ati- (progressive): {b.raw} vs {a.raw}"))
+                                   msg("output drops the reference's ati- (progressive): {output} vs {reference}",
+                                       output=b.raw, reference=a.raw)))
         if a.lemma != b.lemma:
             if not self.lists.synonyms(a.lemma, b.lemma):
                 return None
-            out.append(Finding(LEMMA_SYNONYM, True, f"synonyms {b.lemma} / {a.lemma}"))
+            out.append(Finding(LEMMA_SYNONYM, True,
+                               msg("synonyms {output} / {reference}", output=b.lemma, reference=a.lemma)))
         if a.tags != b.tags:
             ma = tuple(self.lists.clusivity_tags.get(t, t) for t in a.tags)
             mb = tuple(self.lists.clusivity_tags.get(t, t) for t in b.tags)
@@ -289,7 +315,8 @@ class CrkLinter:
                 Finding(
                     INCLUSIVE_EXCLUSIVE,
                     openness.clusivity,
-                    f"inclusive/exclusive 'we': {'+'.join(b.tags)} vs {'+'.join(a.tags)}; {openness.clusivity_reason}",
+                    msg("inclusive/exclusive 'we': {output} vs {reference}; {reason}", output="+".join(b.tags),
+                        reference="+".join(a.tags), reason=openness.clusivity_reason),
                 )
             )
         return out or None
@@ -302,10 +329,12 @@ class CrkLinter:
         """How output word ``p`` can stand for reference word ``r`` (None: it cannot)."""
         lists = self.lists
         if lists.synonyms(r.form, p.form) and lists.synonym_pos.get(r.form, "") != "V":
-            return [Finding(LEMMA_SYNONYM, True, f"synonyms {p.form} / {r.form}")]
+            return [Finding(LEMMA_SYNONYM, True,
+                            msg("synonyms {output} / {reference}", output=p.form, reference=r.form))]
         if lists.clusivity_words.get(r.form) == p.form:
             return [Finding(INCLUSIVE_EXCLUSIVE, openness.clusivity,
-                            f"inclusive/exclusive 'we': {p.form} vs {r.form}; {openness.clusivity_reason}")]
+                            msg("inclusive/exclusive 'we': {output} vs {reference}; {reason}", output=p.form,
+                                reference=r.form, reason=openness.clusivity_reason))]
         best: list[Finding] | None = None
         ra, pa = self.analyses(r.form), self.analyses(p.form)
         for a in ra:
@@ -319,17 +348,20 @@ class CrkLinter:
         if sr == sp and r.form != p.form:
             if sp != p.form and sr == r.form:
                 return [Finding(PROGRESSIVE_AMBIGUITY, openness.progressive,
-                                f"output adds ati- (progressive): {p.form} vs {r.form}; {openness.progressive_reason}")]
+                                msg("output adds ati- (progressive): {output} vs {reference}; {reason}",
+                                    output=p.form, reference=r.form, reason=openness.progressive_reason))]
             if sr != r.form and sp == p.form:
                 return [Finding(PROGRESSIVE_UNDERSPEC, False,
-                                f"output drops the reference's ati- (progressive): {p.form} vs {r.form}")]
+                                msg("output drops the reference's ati- (progressive): {output} vs {reference}",
+                                    output=p.form, reference=r.form))]
         if (unmark_length(r.form) == unmark_length(p.form) and length_marks(p.form) < length_marks(r.form)
                 and not pa):
             return [
                 Finding(
                     VOWEL_LENGTH,
                     False,
-                    f"{' '.join(p.tokens)} lacks long-vowel marks ({r.form}); vowel length is distinctive in SRO",
+                    msg("{output} lacks long-vowel marks ({reference}); vowel length is distinctive in SRO",
+                        output=" ".join(p.tokens), reference=r.form),
                 )
             ]
         return None
@@ -342,12 +374,14 @@ class CrkLinter:
                     Finding(
                         LONG_VOWEL_MACRON,
                         True,
-                        f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: macron vs circumflex long vowels",
+                        msg("{output} / {reference}: macron vs circumflex long vowels", output=" ".join(p.tokens),
+                            reference=" ".join(r.tokens)),
                     )
                 )
             if self.lists.fold_long_vowels(r.written) != self.lists.fold_long_vowels(p.written):
                 out.append(
-                    Finding(ORTHOGRAPHIC, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: {_spelling_note(r, p)}")
+                    Finding(ORTHOGRAPHIC, True, msg("{output} / {reference}: {note}", output=" ".join(p.tokens),
+                                                reference=" ".join(r.tokens), note=_spelling_note(r, p)))
                 )
             return out
         if ("long_vowel" in r.changes) != ("long_vowel" in p.changes):
@@ -355,7 +389,8 @@ class CrkLinter:
                 Finding(
                     LONG_VOWEL_MACRON,
                     True,
-                    f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: macron vs circumflex long vowels",
+                    msg("{output} / {reference}: macron vs circumflex long vowels", output=" ".join(p.tokens),
+                            reference=" ".join(r.tokens)),
                 )
             )
         if kind == "analysis":
@@ -363,12 +398,14 @@ class CrkLinter:
                 Finding(
                     ORTHOGRAPHIC,
                     True,
-                    f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: another form with the same analysis",
+                    msg("{output} / {reference}: another form with the same analysis", output=" ".join(p.tokens),
+                        reference=" ".join(r.tokens)),
                 )
             )
         elif self._convention_differs(r, p):
             out.append(
-                Finding(ORTHOGRAPHIC, True, f"{' '.join(p.tokens)} / {' '.join(r.tokens)}: {_spelling_note(r, p)}")
+                Finding(ORTHOGRAPHIC, True, msg("{output} / {reference}: {note}", output=" ".join(p.tokens),
+                                                reference=" ".join(r.tokens), note=_spelling_note(r, p)))
             )
         return out
 
@@ -421,7 +458,8 @@ class CrkLinter:
             op = self.lists.optional_particles.get(ref[ri].form)
             if op is not None:
                 findings.append(
-                    Finding(OPTIONAL_PARTICLE, True, f"reference has {ref[ri].form} ({op.gloss}): {op.condition}")
+                    Finding(OPTIONAL_PARTICLE, True, msg("reference has {word} ({gloss}): {condition}",
+                                                         word=ref[ri].form, gloss=op.gloss, condition=op.condition))
                 )
             else:
                 left_r.append(ri)
@@ -429,16 +467,18 @@ class CrkLinter:
             op = self.lists.optional_particles.get(out[pi].form)
             if op is not None:
                 findings.append(
-                    Finding(OPTIONAL_PARTICLE, True, f"output adds {out[pi].form} ({op.gloss}): {op.condition}")
+                    Finding(OPTIONAL_PARTICLE, True, msg("output adds {word} ({gloss}): {condition}",
+                                                         word=out[pi].form, gloss=op.gloss, condition=op.condition))
                 )
             else:
                 left_p.append(pi)
         # 5. word order and per-pair spelling
         order = [pi for ri, pi, _, _ in sorted(pairs)]
         if any(b < a for a, b in pairwise(order)):
-            findings.append(Finding(WORD_ORDER, True, "output order: " + " ".join(
-                out[pi].form for pi in sorted(pi for _, pi, _, _ in pairs)) + "; reference order: " + " ".join(
-                ref[ri].form for ri, _, _, _ in sorted(pairs))))
+            findings.append(Finding(WORD_ORDER, True, msg(
+                "output order: {output}; reference order: {reference}",
+                output=" ".join(out[pi].form for pi in sorted(pi for _, pi, _, _ in pairs)),
+                reference=" ".join(ref[ri].form for ri, _, _, _ in sorted(pairs)))))
         pair_json = []
         for ri, pi, kind, rel in sorted(pairs):
             spell = self._spelling(ref[ri], out[pi], kind)
@@ -454,26 +494,28 @@ class CrkLinter:
         if left_r or left_p:
             parts = []
             if unpaired_r:
-                parts.append("reference words without counterpart: " + ", ".join(unpaired_r))
+                parts.append(msg("reference words without counterpart: {words}", words=", ".join(unpaired_r)))
             if unpaired_p:
-                parts.append("output words without counterpart: " + ", ".join(unpaired_p))
-            verdict, expl = MISS, "; ".join(parts + notes)
+                parts.append(msg("output words without counterpart: {words}", words=", ".join(unpaired_p)))
+            verdict, expl = MISS, msg("{parts}", parts=parts + notes)
         elif any(not f.acceptable for f in findings):
             bad = [f for f in findings if not f.acceptable]
-            verdict, expl = MISS, "not acceptable: " + "; ".join(f"{f.cls}: {f.note}" for f in bad)
+            verdict, expl = MISS, msg("not acceptable: {findings}", findings=[_finding_message(f) for f in bad])
         elif findings:
-            verdict, expl = EQUIVALENT, "; ".join(f"{f.cls}: {f.note}" for f in findings)
+            verdict, expl = EQUIVALENT, msg("{findings}", findings=[_finding_message(f) for f in findings])
         else:
-            verdict, expl = EQUIVALENT, "same canonical spelling"
-        return LintResult(verdict, findings, pair_json, unpaired_r, unpaired_p, expl)
+            verdict, expl = EQUIVALENT, msg("same canonical spelling")
+        return LintResult(verdict, findings, pair_json, unpaired_r, unpaired_p, message=expl)
 
-    def _miss_note(self, r: Word, p: Word) -> str | None:
+    def _miss_note(self, r: Word, p: Word) -> Message | None:
         ra, pa = self.analyses(r.form), self.analyses(p.form)
         rl = {a.lemma for a in ra}
         for b in pa:
             if b.lemma in rl:
                 a = next(x for x in ra if x.lemma == b.lemma)
-                return f"{p.form}: same lemma {b.lemma} as {r.form}, other inflection ({b.raw} vs {a.raw})"
+                return msg("{output}: same lemma {lemma} as {reference}, other inflection ({output_analysis} vs "
+                           "{reference_analysis})", output=p.form, lemma=b.lemma, reference=r.form,
+                           output_analysis=b.raw, reference_analysis=a.raw)
         return None
 
 
@@ -492,16 +534,25 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _spelling_note(r: Word, p: Word) -> str:
+def _finding_message(f: Finding) -> Message:
+    return msg("{cls}: {note}", cls=f.cls, note=f.message)
+
+
+def _spelling_note(r: Word, p: Word) -> Message:
     ch = (r.changes | p.changes) - {"long_vowel"}
     parts = []
     if "spacing" in ch:
-        parts.append("preverb written apart vs hyphenated")
+        parts.append(msg("preverb written apart vs hyphenated"))
     if "fused" in ch:
-        parts.append("fused preverb spelling")
+        parts.append(msg("fused preverb spelling"))
     if "char" in ch:
-        parts.append("character spelling (ý/y, apostrophe or hyphen form)")
-    return ", ".join(parts) or "spelling"
+        parts.append(msg("character spelling (ý/y, apostrophe or hyphen form)"))
+    if not parts:
+        return msg("spelling")
+    note = parts[-1]
+    for part in reversed(parts[:-1]):
+        note = msg("{first}, {rest}", first=part, rest=note)
+    return note
 
 
 # -- the metric ------------------------------------------------------------------------------
@@ -571,7 +622,8 @@ class CrkLinterMetric(BaseMetric):
     def score_item(self, item: EntryInput) -> EntryScore:
         refs = [r for r in item.entry.references() if r and r.strip()]
         if not refs:
-            return EntryScore(None, detail={"verdict": None, "explanation": "no reference"})
+            return EntryScore(None, detail={"verdict": None, "explanation": "no reference",
+                                            "explanation_msg": msg("no reference").to_json()})
         res = self.linter.lint_entry(refs, item.predicted, source=item.entry.source, gold=gold_analyses(item),
                                      clusivity=self.clusivity, progressive=self.progressive)
         return EntryScore(1.0 if res.acceptable else 0.0, detail=res.to_detail())

@@ -72,10 +72,12 @@ from eval_standards.crk.linter import (
     AnalyseFn,
     CrkLinter,
     gold_analyses,
+    matched_message,
     metric_options,
 )
 from eval_standards.crk.orthography import Word
 from eval_standards.crk.wordlists import WordLists, load_wordlists
+from mteval_gui.domain.messages import Message, msg
 from mteval_gui.errors import InputError, MtevalError
 from mteval_gui.fst import Analysis, optional_shared_analyzer, shared_analyzer
 from mteval_gui.scoring.plugins import (
@@ -122,31 +124,41 @@ class WordMeaning:
 @dataclass
 class SemanticResult:
     verdict: str | None
-    explanation: str
+    message: Message
     coverage: float | None = None
     pairs: list[dict[str, Any]] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     extraneous: list[str] = field(default_factory=list)
     undetermined: list[str] = field(default_factory=list)
-    grammar: list[str] = field(default_factory=list)
+    grammar: list[Message] = field(default_factory=list)
     matched: str | None = None
     mode: str | None = None  # "reference" | "source" | "linter"
     glossed: list[int] | None = None  # [output words with a gloss, output words]
+
+    @property
+    def explanation(self) -> str:
+        return self.message.text()
 
     @property
     def weight(self) -> float | None:
         return None if self.verdict is None else WEIGHTS[self.verdict]
 
     def to_detail(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"verdict": self.verdict, "weight": self.weight, "explanation": self.explanation}
+        d: dict[str, Any] = {"verdict": self.verdict, "weight": self.weight, "explanation": self.explanation,
+                             "explanation_msg": self.message.to_json()}
         for k in ("coverage", "matched", "mode", "glossed"):
             v = getattr(self, k)
             if v is not None:
                 d[k] = v
-        for k in ("pairs", "missing", "extraneous", "undetermined", "grammar"):
+        if self.matched is not None:
+            d["matched_msg"] = matched_message(self.matched).to_json()
+        for k in ("pairs", "missing", "extraneous", "undetermined"):
             v = getattr(self, k)
             if v:
                 d[k] = v
+        if self.grammar:
+            d["grammar"] = [m.text() for m in self.grammar]
+            d["grammar_msg"] = [m.to_json() for m in self.grammar]
         return d
 
 
@@ -215,7 +227,7 @@ class CrkSemanticValidator:
     def validate(self, source: str, references: Sequence[str], prediction: str | None, *,
                  gold: Iterable[str] = ()) -> SemanticResult:
         if not (prediction or "").strip() or not self.ortho.written_tokens(prediction):
-            return SemanticResult(NO_OUTPUT, "no output")
+            return SemanticResult(NO_OUTPUT, msg("no output"))
         refs = [r for r in references if r and r.strip()]
         src = content_words(source, self.lists)
         out = self._content(prediction)
@@ -226,10 +238,10 @@ class CrkSemanticValidator:
                 k = 0 if lint.matched in (None, "reference") else int(lint.matched.split()[-1])
                 pairing = self._against_reference(src, self._content(refs[k]), out, source)
                 if lint.verdict == EXACT:
-                    res = SemanticResult(EXACT_MATCH, "the output is the reference", 1.0, mode="linter")
+                    res = SemanticResult(EXACT_MATCH, msg("the output is the reference"), 1.0, mode="linter")
                 else:
-                    res = SemanticResult(VALID, "an acceptable variant of the reference: " + ", ".join(lint.classes),
-                                         1.0, mode="linter")
+                    res = SemanticResult(VALID, msg("an acceptable variant of the reference: {classes}",
+                                                    classes=", ".join(lint.classes)), 1.0, mode="linter")
                 res.pairs, res.matched, res.glossed = pairing.pairs, lint.matched, glossed
                 return res
         if not refs:
@@ -252,7 +264,7 @@ class CrkSemanticValidator:
         return set(_LETTERS.findall(source.casefold()))
 
     def _pair_json(self, o: WordMeaning, src: dict[str, str], ref: WordMeaning | None, how: str | None,
-                   note: str | None = None) -> dict[str, Any]:
+                   note: Message | None = None) -> dict[str, Any]:
         d: dict[str, Any] = {
             "output": o.text,
             "lemmas": list(o.lemmas) if o.known else [],
@@ -262,23 +274,25 @@ class CrkSemanticValidator:
             "match": how,
         }
         if note:
-            d["note"] = note
+            d["note"] = note.text()
+            d["note_msg"] = note.to_json()
         return d
 
-    def _grammar_note(self, o: WordMeaning, r: WordMeaning | None) -> str | None:
+    def _grammar_note(self, o: WordMeaning, r: WordMeaning | None) -> Message | None:
         if r is not None and o.word.form == r.word.form:
             return None
         if not o.known:
-            return f"{o.text}: not recognised by the analyzer"
+            return msg("{word}: not recognised by the analyzer", word=o.text)
         if o.nonstandard:
-            return f"{o.text}: non-standard spelling (descriptive analyzer only)"
+            return msg("{word}: non-standard spelling (descriptive analyzer only)", word=o.text)
         if r is not None and r.known and not {a.raw for a in o.analyses} & {a.raw for a in r.analyses}:
-            return (f"{o.text}: other inflection than {r.text} "
-                    f"({o.analyses[0].raw} vs {r.analyses[0].raw})")
+            return msg("{word}: other inflection than {reference} ({analysis} vs {reference_analysis})",
+                       word=o.text, reference=r.text, analysis=o.analyses[0].raw,
+                       reference_analysis=r.analyses[0].raw)
         return None
 
     def _finish(self, rendered: int, missing: list[str], extraneous: list[str], undetermined: list[str],
-                lone_unknown: int, grammar: list[str], pairs: list[dict[str, Any]], mode: str) -> SemanticResult:
+                lone_unknown: int, grammar: list[Message], pairs: list[dict[str, Any]], mode: str) -> SemanticResult:
         """Verdict from the counts; undetermined pairs and unknown words give a range of shares,
         and the verdict is given only when the whole range falls in one verdict band."""
         u = len(undetermined) - lone_unknown  # unit/word pairs whose relation is unknown
@@ -286,29 +300,33 @@ class CrkSemanticValidator:
         high_den = rendered + u + len(missing) + len(extraneous)
         parts = []
         if missing:
-            parts.append("missing: " + ", ".join(missing))
+            parts.append(msg("missing: {words}", words=", ".join(missing)))
         if extraneous:
-            parts.append("extraneous: " + ", ".join(extraneous))
+            parts.append(msg("extraneous: {words}", words=", ".join(extraneous)))
         if undetermined:
-            parts.append("undetermined (no gloss): " + ", ".join(undetermined))
+            parts.append(msg("undetermined (no gloss): {words}", words=", ".join(undetermined)))
         if high_den == 0:
-            return SemanticResult(None, "; ".join(["meaning not determinable with the installed dictionary"] + parts),
+            return SemanticResult(None, msg("{parts}", parts=[msg("meaning not determinable with the installed "
+                                                                  "dictionary")] + parts),
                                   None, pairs, missing, extraneous, undetermined, grammar, mode=mode)
         low = rendered / low_den
         high = (rendered + u) / high_den
         v_low, v_high = _verdict_for(low, bool(grammar)), _verdict_for(high, bool(grammar))
         if v_low != v_high:
-            return SemanticResult(None, "; ".join([f"between {v_low} and {v_high}: depends on words the dictionary "
-                                                   f"does not gloss"] + parts),
+            return SemanticResult(None, msg("{parts}", parts=[msg("between {low} and {high}: depends on words the "
+                                                                  "dictionary does not gloss", low=v_low,
+                                                                  high=v_high)] + parts),
                                   None, pairs, missing, extraneous, undetermined, grammar, mode=mode)
-        head = f"{rendered} of {rendered + len(missing) + len(extraneous)} meaning units rendered"
+        head = msg("{rendered} of {total} meaning units rendered", rendered=rendered,
+                   total=rendered + len(missing) + len(extraneous))
         if grammar and low >= 1.0:
-            parts.append("form issues: " + "; ".join(grammar))
-        return SemanticResult(v_low, "; ".join([head] + parts), round(low, 4), pairs, missing, extraneous,
+            parts.append(msg("form issues: {notes}", notes=grammar))
+        return SemanticResult(v_low, msg("{parts}", parts=[head] + parts), round(low, 4), pairs, missing, extraneous,
                               undetermined, grammar, mode=mode)
 
     def _leftover_outputs(self, outs: list[WordMeaning], used: set[int], src: dict[str, str], source: str,
-                          covered: set[str], grammar: list[str]) -> tuple[list[int], list[str], list[dict[str, Any]]]:
+                          covered: set[str], grammar: list[Message],
+                          ) -> tuple[list[int], list[str], list[dict[str, Any]]]:
         """Unpaired output words: (indexes of unknown-meaning words, extraneous texts, pair rows).
 
         A source content word left in the output is extraneous; a source function word
@@ -320,20 +338,20 @@ class CrkSemanticValidator:
                 continue
             if not o.known and o.word.written in copies:
                 if o.word.written in self.lists.stopwords:
-                    grammar.append(f"{o.text}: English function word copied from the source")
-                    rows.append(self._pair_json(o, src, None, None, "English function word from the source"))
+                    grammar.append(msg("{word}: English function word copied from the source", word=o.text))
+                    rows.append(self._pair_json(o, src, None, None, msg("English function word from the source")))
                 else:
                     extraneous.append(o.text)
-                    rows.append(self._pair_json(o, src, None, None, "copied from the source"))
+                    rows.append(self._pair_json(o, src, None, None, msg("copied from the source")))
             elif not o.stems:
                 unknown.append(k)
-                rows.append(self._pair_json(o, src, None, None, "no gloss"))
+                rows.append(self._pair_json(o, src, None, None, msg("no gloss")))
             elif o.stems & set(src):
-                rows.append(self._pair_json(o, src, None, "source", "glosses a source word"))
+                rows.append(self._pair_json(o, src, None, "source", msg("glosses a source word")))
                 covered |= o.stems & set(src)
             else:
                 extraneous.append(o.text)
-                rows.append(self._pair_json(o, src, None, None, "gloss shares nothing with the source"))
+                rows.append(self._pair_json(o, src, None, None, msg("gloss shares nothing with the source")))
         return unknown, extraneous, rows
 
     def _against_reference(self, src: dict[str, str], units: list[WordMeaning], outs: list[WordMeaning],
@@ -341,7 +359,7 @@ class CrkSemanticValidator:
         S = set(src)
         used_o: set[int] = set()
         pairs: list[dict[str, Any]] = []
-        grammar: list[str] = []
+        grammar: list[Message] = []
         rendered = 0
         left_units: list[WordMeaning] = []
         covered: set[str] = set()
@@ -410,7 +428,7 @@ class CrkSemanticValidator:
         covered: set[str] = set()
         used_o: set[int] = set()
         pairs: list[dict[str, Any]] = []
-        grammar: list[str] = []
+        grammar: list[Message] = []
         for k, o in enumerate(outs):
             hit = o.stems & S
             if hit:

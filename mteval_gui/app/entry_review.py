@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from mteval_gui.app.diff import diff_html
+from mteval_gui.app.messages import localized_detail
 from mteval_gui.app.metrics import RunMetrics, describe, run_metrics
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.details import FlaggedWord, Verdict, Violation, WordAnalysis
@@ -27,7 +28,8 @@ from mteval_gui.domain.run import Output
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
-VERDICT_EXTRAS = ("classes", "matched", "pairs", "pairing", "coverage", "explanation")
+VERDICT_EXTRAS = ("classes", "matched", "pairs", "pairing", "coverage", "explanation", "matched_msg",
+                  "explanation_msg")
 _D = TypeVar("_D", bound=BaseModel)
 # the values shown under each output, by role (the run's metric of that role, a language's own first)
 HEADLINE_ROLES: tuple[MetricRole, ...] = ("chrf", "exact", "fst_analysis", "equivalence_verdict", "terminology",
@@ -210,30 +212,39 @@ def _e(s: Any) -> str:
     return html.escape("" if s is None else str(s))
 
 
-def _render_value(v: Any) -> str:
+def _field(key: str, names: dict[str, str] | None) -> str:
+    return (names or {}).get(key) or key.replace("_", " ")
+
+
+def _render_value(v: Any, names: dict[str, str] | None = None) -> str:
     if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
         keys: list[str] = []
         for x in v:
             keys += [k for k in x if k not in keys]
-        head = "".join(f"<th>{_e(k)}</th>" for k in keys)
-        rows = "".join("<tr>" + "".join(f"<td>{_render_value(x.get(k))}</td>" for k in keys) + "</tr>" for x in v)
+        head = "".join(f"<th>{_e(_field(k, names))}</th>" for k in keys)
+        rows = "".join("<tr>" + "".join(f"<td>{_render_value(x.get(k), names)}</td>" for k in keys) + "</tr>"
+                       for x in v)
         return f'<table class="pairs" cellspacing="0" cellpadding="3" border="1"><tr>{head}</tr>{rows}</table>'
     if isinstance(v, list):
         return ", ".join(_e(x) if not isinstance(x, (dict, list)) else _e(json.dumps(x, ensure_ascii=False)) for x in v)
     if isinstance(v, dict):
-        return ", ".join(f"{_e(k)}: {_render_value(x)}" for k, x in v.items())
+        return ", ".join(f"{_e(k)}: {_render_value(x, names)}" for k, x in v.items())
     if isinstance(v, float):
         return f"{v:.3g}"
     return _e(v)
 
 
-def verdict_html(metric_label: str, verdict: Verdict, colours: dict[str, str]) -> str:
-    """A verdict with its classes, then every other field it carries (explanation, pairs…)."""
+def verdict_html(metric_label: str, verdict: Verdict, colours: dict[str, str], *, locale: str | None = None,
+                 field_names: dict[str, str] | None = None) -> str:
+    """A verdict with its classes, then every other field it carries (explanation, pairs…).
+
+    Fields a plugin wrote with a message are shown in ``locale`` (:mod:`mteval_gui.app.messages`);
+    ``field_names``: field -> the label shown for it (default: the field's name)."""
     name = verdict.verdict
     colour = colours.get(name, "#eeeeee")
     parts = [f'<p><b>{_e(metric_label)}</b> '
              f'<span style="background-color:{colour};padding:2px;">&nbsp;{_e(name)}&nbsp;</span>']
-    shown = verdict.model_dump()
+    shown = localized_detail(verdict.model_dump(), locale)
     classes = verdict.classes or shown.get("variant_classes")
     if classes:
         parts.append(" — " + ", ".join(f"<code>{_e(c)}</code>" for c in classes))
@@ -241,19 +252,21 @@ def verdict_html(metric_label: str, verdict: Verdict, colours: dict[str, str]) -
     for key, value in shown.items():
         if key in ("verdict", "label", "name", "classes", "variant_classes") or value in (None, [], {}, ""):
             continue
-        parts.append(f"<p><i>{_e(key.replace('_', ' '))}</i>: {_render_value(value)}</p>")
+        parts.append(f"<p><i>{_e(_field(key, field_names))}</i>: {_render_value(value, field_names)}</p>")
     return "".join(parts)
 
 
 def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric_names: dict[str, str],
-                verdict_colours: dict[str, str], validation_names: dict[str, str] | None = None) -> str:
+                verdict_colours: dict[str, str], validation_names: dict[str, str] | None = None,
+                locale: str | None = None, field_names: dict[str, str] | None = None) -> str:
     """The review pane's text: source, reference(s), outputs with diff, verdicts, metric values.
 
     ``blind`` hides the reference, the diff, the verdicts and every metric value.
     ``labels`` holds the translated section titles (keys: source, reference, variants,
     output, error, no_output, metrics, difficulty, terminology, phenomena).
     ``metric_names``: metric id -> label; ``validation_names``: validation level -> the word
-    shown beside each value (default: the level).
+    shown beside each value (default: the level). ``locale`` and ``field_names``: the language of
+    the verdicts' explanations and the labels of their fields (:func:`verdict_html`).
     """
     levels = validation_names or {}
     e = data.entry
@@ -297,7 +310,8 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
                 out.append(f'<p><i>{_e(labels.get("correction", "Correction"))} ({who})</i>: '
                            f'<span class="text">{_e(mark["correction"])}</span></p>')
         for mid, verdict in view.verdicts():
-            out.append(verdict_html(metric_names.get(mid, mid), verdict, verdict_colours))
+            out.append(verdict_html(metric_names.get(mid, mid), verdict, verdict_colours, locale=locale,
+                                    field_names=field_names))
         chips = []
         for role in HEADLINE_ROLES:
             headline = next((m for m in view.metrics.by_role(role) if view.value(m) is not None), None)

@@ -10,6 +10,9 @@ are read outside the metric that wrote them:
   (:class:`Verdict`, with its classes, explanation and word pairings, in ``lint_verdict`` /
   ``semantic_verdict``).
 
+A text field ``X`` may have a translatable message ``X_msg`` beside it (:class:`StoredMessage`,
+see :mod:`mteval_gui.domain.messages`): the English text stays in ``X``.
+
 A plugin may add fields of its own (kept as they are). A field the producer did not set is
 left out of the JSON, so a detail is written back exactly as the metric stored it.
 """
@@ -65,6 +68,14 @@ class Detail(BaseModel):
             return data
         keep = self.model_fields_set | set(self.__pydantic_extra__ or {})
         return {k: v for k, v in data.items() if k in keep}
+
+
+class StoredMessage(Detail):
+    """A message a text field was rendered from: its English template and arguments."""
+
+    template: str = Field(description="English str.format template, e.g. 'missing: {words}'")
+    args: dict[str, Any] = Field(default_factory=dict, description="name -> string, number, message or list of "
+                                                                   "messages")
 
 
 class WordAnalysis(Detail):
@@ -131,6 +142,7 @@ class WordPair(Detail):
     classes: list[str] = Field(default_factory=list, description="Variant classes that relate the two words")
     match: str | None = Field(default=None, description="How they were paired: 'lemma', 'gloss', 'source'…")
     note: str | None = None
+    note_msg: StoredMessage | None = None
 
 
 class Verdict(Detail):
@@ -140,7 +152,9 @@ class Verdict(Detail):
     verdict: str
     classes: list[str] = Field(default_factory=list, description="Variant classes that fired")
     explanation: str | None = None
+    explanation_msg: StoredMessage | None = Field(default=None, description="The explanation as a message")
     matched: str | None = Field(default=None, description="What the output matched: 'reference', 'variant 2'…")
+    matched_msg: StoredMessage | None = None
     pairs: list[WordPair] = Field(default_factory=list, description="Word pairings")
     coverage: float | None = None
     weight: float | None = None

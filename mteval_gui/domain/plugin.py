@@ -12,6 +12,10 @@ registers one entry point in the group ``mteval_gui.standards`` whose object is 
     PLUGIN = StandardsPlugin(name="xyz_standard", packages=["xyz_standard"], cards="cards")
 
 The declaration is data: nothing in it is imported until a card's metric or a suite is used.
+``messages`` names a folder of translations of the messages the plugin's metrics and suites
+write in their details (:mod:`mteval_gui.domain.messages`): one ``LOCALE.json`` per language,
+an object mapping each English template to its translation.
+
 Only classes under ``packages`` may be named by cards (and by the plugin's suites), so a card
 file can never make the application import a module outside the installed plugins.
 """
@@ -47,4 +51,7 @@ class StandardsPlugin(_Model):
     cards: str | None = Field(default=None, description="Folder of language cards, relative to the folder of the "
                                                         "module that holds this declaration")
     suites: list[SuiteDecl] = Field(default_factory=list)
+    messages: str | None = Field(default=None, description="Folder of message catalogs (``fr.json``: English "
+                                                           "template -> translation), relative to the folder of "
+                                                           "the module that holds this declaration")
     description: str = ""

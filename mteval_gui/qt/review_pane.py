@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app.entry_review import FstWord, ReviewData, fst_words, review_html
-from mteval_gui.qt.labels import VERDICT_COLOURS, metric_label, validation_labels
+from mteval_gui.qt.labels import VERDICT_COLOURS, interface_language, metric_label, validation_labels
 
 ACCEPTED_BG = "#d9f2d9"
 REJECTED_BG = "#f8d0d0"
@@ -112,6 +112,21 @@ class ReviewPane(QWidget):
             "phenomena": self.tr("Phenomena"), "spans": self.tr("Error spans"), "correction": self.tr("Correction"),
         }
 
+    def _field_names(self) -> dict[str, str]:
+        """The labels of the fields a verdict carries (and of its tables' columns)."""
+        return {
+            "explanation": self.tr("explanation"), "matched": self.tr("matched"), "pairs": self.tr("pairs"),
+            "pairing": self.tr("pairing"), "coverage": self.tr("coverage"), "weight": self.tr("weight"),
+            "score": self.tr("score"), "findings": self.tr("findings"),
+            "unpaired_reference": self.tr("unpaired reference"), "unpaired_output": self.tr("unpaired output"),
+            "missing": self.tr("missing"), "extraneous": self.tr("extraneous"),
+            "undetermined": self.tr("undetermined"), "grammar": self.tr("form issues"), "mode": self.tr("mode"),
+            "glossed": self.tr("glossed"), "reference": self.tr("reference"), "output": self.tr("output"),
+            "classes": self.tr("classes"), "class": self.tr("class"), "acceptable": self.tr("acceptable"),
+            "match": self.tr("match"), "note": self.tr("note"), "lemmas": self.tr("lemmas"),
+            "gloss": self.tr("gloss"), "source_words": self.tr("source words"),
+        }
+
     def set_blind(self, blind: bool) -> None:
         self.blind = blind
         self.show_data(self.data)
@@ -127,7 +142,8 @@ class ReviewPane(QWidget):
                 for mid in view.details:
                     names.setdefault(mid, metric_label(view.metrics.descriptor(mid)))
             self.text.setHtml(review_html(data, blind=self.blind, labels=self._labels(), metric_names=names,
-                                          verdict_colours=VERDICT_COLOURS, validation_names=validation_labels()))
+                                          verdict_colours=VERDICT_COLOURS, validation_names=validation_labels(),
+                                          locale=interface_language(), field_names=self._field_names()))
         self.fst_box.setVisible(not self.blind)
         self.promote_button.setVisible(bool(not self.blind and data is not None and any(
             m.get("correction") for v in data.outputs for m in v.speaker_marks)))

@@ -1851,6 +1851,110 @@ Télécharger maintenant ?</translation>
         <translation>Correction</translation>
     </message>
     <message>
+        <source>explanation</source>
+        <translation>explication</translation>
+    </message>
+    <message>
+        <source>matched</source>
+        <translation>correspond à</translation>
+    </message>
+    <message>
+        <source>pairs</source>
+        <translation>paires</translation>
+    </message>
+    <message>
+        <source>pairing</source>
+        <translation>appariement</translation>
+    </message>
+    <message>
+        <source>coverage</source>
+        <translation>couverture</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>poids</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>score</translation>
+    </message>
+    <message>
+        <source>findings</source>
+        <translation>constats</translation>
+    </message>
+    <message>
+        <source>unpaired reference</source>
+        <translation>référence non appariée</translation>
+    </message>
+    <message>
+        <source>unpaired output</source>
+        <translation>sortie non appariée</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>manquants</translation>
+    </message>
+    <message>
+        <source>extraneous</source>
+        <translation>en trop</translation>
+    </message>
+    <message>
+        <source>undetermined</source>
+        <translation>indéterminés</translation>
+    </message>
+    <message>
+        <source>form issues</source>
+        <translation>problèmes de forme</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>mode</translation>
+    </message>
+    <message>
+        <source>glossed</source>
+        <translation>glosés</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>référence</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>sortie</translation>
+    </message>
+    <message>
+        <source>classes</source>
+        <translation>classes</translation>
+    </message>
+    <message>
+        <source>class</source>
+        <translation>classe</translation>
+    </message>
+    <message>
+        <source>acceptable</source>
+        <translation>acceptable</translation>
+    </message>
+    <message>
+        <source>match</source>
+        <translation>appariement par</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>note</translation>
+    </message>
+    <message>
+        <source>lemmas</source>
+        <translation>lemmes</translation>
+    </message>
+    <message>
+        <source>gloss</source>
+        <translation>glose</translation>
+    </message>
+    <message>
+        <source>source words</source>
+        <translation>mots de la source</translation>
+    </message>
+    <message>
         <source>No FST analyses stored for this run (score it with an analyzer installed).</source>
         <translation>Aucune analyse FST enregistrée pour cette exécution (évaluez-la avec un analyseur installé).</translation>
     </message>

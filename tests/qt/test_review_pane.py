@@ -111,3 +111,15 @@ def test_reference_words_with_installed_analyzer(qtbot, shared_data, tmp_path, m
     assert words[0].accepted and any(a.startswith("nipâw+V+AI") for a in words[0].analyses)
     assert not words[1].accepted and words[1].analyses == ()
     assert ReferenceAnalyser().analyse("ewe", "ɖevi") is None
+
+
+def test_pane_shows_the_linters_explanation_in_french(qtbot, scored_ws, french):
+    data = load_review_data(scored_ws, "mini", "e1", [("poor", "model-poor")])
+    pane = ReviewPane()
+    qtbot.addWidget(pane)
+    pane.show_data(data)
+    text = pane.text.toPlainText()
+    assert ("explication: non acceptable : VOWEL_LENGTH : il manque à wapamew les marques de voyelles longues "
+            "(wâpamêw) ; la longueur vocalique est distinctive dans l’orthographe romaine standard (SRO)") in text
+    assert "correspond à: référence" in text
+    assert "vowel length is distinctive" not in text and "explanation" not in text

@@ -1,0 +1,74 @@
+"""Plugin messages in the interface's language: the translated text of a per-entry detail.
+
+A plugin's metrics and suites store their English text and, beside it, the message it was
+rendered from (``explanation`` / ``explanation_msg``, ``lines`` / ``lines_msg``: see
+:mod:`mteval_gui.domain.messages`). Each plugin ships its own catalogs (the ``messages``
+folder of its declaration, one ``LOCALE.json`` mapping English templates to translations);
+the catalogs of every installed plugin are merged (the first plugin, by name, wins a template
+two plugins translate). English, an unknown language, a template no catalog has and a detail
+without messages all give the stored English text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from mteval_gui.domain.messages import MSG_SUFFIX, Catalog, is_message, localized, render
+from mteval_gui.standards import installed_plugins
+
+_LOCALE = re.compile(r"^[a-z]{2,3}(?:_[A-Z]{2})?$")
+
+
+@lru_cache(maxsize=8)
+def _catalog(locale: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for plugin in installed_plugins().plugins:
+        if plugin.messages_dir is None:
+            continue
+        try:
+            data = json.loads((plugin.messages_dir / f"{locale}.json").read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue  # no catalog for this language (or an unreadable one): English
+        if isinstance(data, dict):
+            for k, v in data.items():
+                if isinstance(k, str) and isinstance(v, str) and v:
+                    out.setdefault(k, v)
+    return out
+
+
+def message_catalog(locale: str | None) -> Catalog:
+    """Every installed plugin's translations for ``locale`` ("fr", "fr_CA" falls back to "fr")."""
+    if not locale or not _LOCALE.match(locale) or locale.split("_")[0] == "en":
+        return {}
+    merged = dict(_catalog(locale.split("_")[0]))
+    if "_" in locale:
+        merged.update(_catalog(locale))
+    return merged
+
+
+def clear_catalogs() -> None:
+    """Forget the catalogs read (after installing a plugin in a running process)."""
+    _catalog.cache_clear()
+
+
+def detail_text(detail: Mapping[str, Any], key: str, locale: str | None) -> Any:
+    """The field ``key`` of a detail in ``locale``: its message (``key_msg``) rendered with the
+    plugins' catalog (a list of lines for a list of messages), else the stored value."""
+    value = detail.get(key)
+    m = detail.get(key + MSG_SUFFIX)
+    catalog = message_catalog(locale)
+    if m is not None and is_message(m):
+        return render(m, catalog)
+    if isinstance(m, list) and isinstance(value, list) and len(m) == len(value) and all(is_message(x) for x in m):
+        return [render(x, catalog) for x in m]
+    return value
+
+
+def localized_detail(detail: Any, locale: str | None) -> Any:
+    """A detail (or any JSON in it) with every field that has a message rendered in ``locale``
+    and the ``*_msg`` fields left out."""
+    return localized(detail, message_catalog(locale))
