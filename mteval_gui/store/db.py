@@ -208,6 +208,26 @@ def migrate(conn: sqlite3.Connection, path: Path | None, *, from_scratch: bool =
     return current
 
 
+# SQLite's errors while opening that say nothing about the file's content (prefixes of sqlite_errorname)
+_OPEN_TROUBLE = (
+    ("SQLITE_FULL", "the disk is full; free some space and try again"),
+    ("SQLITE_IOERR", "an input/output error occurred on the disk (is it full, or failing?); free some space, "
+                     "or copy the workspace to another disk, and try again"),
+    ("SQLITE_CANTOPEN", "the file cannot be opened (check the folder and its permissions)"),
+    ("SQLITE_BUSY", "another program keeps the workspace locked; try again when it is done"),
+    ("SQLITE_LOCKED", "another program keeps the workspace locked; try again when it is done"),
+)
+
+
+def _open_error(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """What opening ``path`` failed on: the disk or a lock when SQLite says so, else the file is no workspace."""
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    for prefix, hint in _OPEN_TROUBLE:
+        if name.startswith(prefix):
+            return f"{path}: cannot open the workspace: {hint} ({exc})"
+    return f"{path}: not a workspace database ({exc})"
+
+
 def _split(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
@@ -274,7 +294,7 @@ class Workspace:
             self._open(convert=convert, read_only=read_only)
         except sqlite3.DatabaseError as exc:
             self.close()
-            raise StoreError(f"{self.path}: not a workspace database ({exc})") from exc
+            raise StoreError(_open_error(self.path, exc)) from exc
         except BaseException:
             self.close()
             raise

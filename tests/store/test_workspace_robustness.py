@@ -194,6 +194,32 @@ def _populated(path: Path) -> None:
     ws.close()
 
 
+@pytest.mark.parametrize(("errorname", "hint"), [
+    ("SQLITE_IOERR_SHMSIZE", "an input/output error occurred on the disk (is it full, or failing?); free some "
+                             "space, or copy the workspace to another disk, and try again"),
+    ("SQLITE_FULL", "the disk is full; free some space and try again"),
+])
+def test_a_disk_error_while_opening_is_not_called_a_damaged_file(tmp_path, monkeypatch, errorname, hint):
+    """A full disk can fail the opening itself (SQLite cannot size its shared-memory file): the message names the
+    disk, not the file (was: "not a workspace database (disk I/O error)", which invites deleting it)."""
+    from mteval_gui.store import db as store_db
+
+    path = tmp_path / "ws.sqlite"
+    _populated(path)
+
+    def failing(conn):
+        exc = sqlite3.OperationalError("disk I/O error")
+        exc.sqlite_errorname = errorname  # type: ignore[attr-defined]
+        raise exc
+
+    monkeypatch.setattr(store_db, "identify", failing)
+    with pytest.raises(StoreError) as info:
+        Workspace(path)
+    assert str(info.value) == f"{path}: cannot open the workspace: {hint} (disk I/O error)"
+    monkeypatch.undo()
+    assert [r["run_id"] for r in repo.list_runs(Workspace(path))] == ["r1"]
+
+
 def test_a_read_only_workspace_lists_and_refuses_writes(tmp_path):
     path = tmp_path / "ws.sqlite"
     _populated(path)
