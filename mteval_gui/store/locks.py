@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,18 +61,44 @@ def _start_time(pid: int) -> str | None:
     return fields[19] if len(fields) > 19 else None
 
 
+def _windows_process_exists(pid: int) -> bool:
+    """Whether a process ``pid`` runs (Windows: ``os.kill(pid, 0)`` would send it Ctrl-C)."""
+    import ctypes
+
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    query_limited_information, still_active = 0x1000, 259
+    handle = kernel32.OpenProcess(query_limited_information, False, pid)
+    if not handle:
+        return bool(ctypes.get_last_error() == 5)  # type: ignore[attr-defined]  # access denied: another user's
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == still_active
+    finally:
+        kernel32.CloseHandle(handle)
+
+
+def _process_exists(pid: int) -> bool:
+    if sys.platform == "win32":
+        return _windows_process_exists(pid)
+    try:
+        os.kill(pid, 0)  # POSIX: signal 0 only checks
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # a process of another user: it exists
+    except OSError:
+        return True
+    return True
+
+
 def _alive(holder: dict[str, Any]) -> bool:
     if holder["host"] != socket.gethostname():
         return True
     pid = int(holder["pid"])
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not _process_exists(pid):
         return False
-    except PermissionError:
-        pass  # a process of another user: it exists
-    except OSError:
-        return True
     started = holder.get("process_started")
     return not (started and _start_time(pid) not in (None, started))
 

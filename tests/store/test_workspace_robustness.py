@@ -413,3 +413,24 @@ def test_scoring_refuses_a_run_another_job_is_scoring(scored):
         score_workspace_run(scored, "r", metrics=["core.chrf"])
     release_run_lock(scored, lock)
     assert scored.conn.execute("SELECT COUNT(*) FROM entry_metrics").fetchone()[0] == 0
+
+
+def test_a_lock_holder_is_checked_without_signalling_it(monkeypatch):
+    """On Windows ``os.kill(pid, 0)`` is CTRL_C_EVENT: checking a lock holder must not interrupt it."""
+    import subprocess
+    import sys
+
+    from mteval_gui.store import locks
+
+    assert locks._process_exists(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    assert not locks._process_exists(child.pid)
+
+    def no_signal(pid, sig):
+        raise AssertionError(f"os.kill({pid}, {sig}) on Windows")
+
+    monkeypatch.setattr(locks.sys, "platform", "win32")
+    monkeypatch.setattr(locks.os, "kill", no_signal)
+    monkeypatch.setattr(locks, "_windows_process_exists", lambda pid: pid == 4242)
+    assert locks._process_exists(4242) and not locks._process_exists(4243)
