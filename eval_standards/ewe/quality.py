@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
 from eval_standards.ewe.orthography import WORD_RE, card_folds, find_in_words, fold_key, letters_in_key
+from mteval_gui.domain.messages import Message, msg
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -112,21 +113,27 @@ def ewe_quality(text: str | None, lexicon: EweLexicon | None = None,
 
 def explain_quality(components: dict[str, Any]) -> list[str]:
     """Human-readable lines for a components dict (used by the CLI and the GUI)."""
+    return [m.text() for m in quality_messages(components)]
+
+
+def quality_messages(components: dict[str, Any]) -> list[Message]:
+    """The lines of :func:`explain_quality` as translatable messages."""
     c = components
     letters = c["ewe_letters"]
     cw = c["common_words"]
     fw = c["french_words"]
     lines = [
-        f"Ewe letters: {' '.join(letters['found']) or 'none'} ({letters['points']:+.2f})",
-        f"common Ewe words: {cw['count']} ({', '.join(cw['found']) or 'none'})"
-        f" ({cw['points']:+.2f}, max +{cw['max_points']:.2f})",
-        f"French words: {fw['count']} ({', '.join(fw['found']) or 'none'})"
-        f" ({fw['points']:+.2f}; penalty above {fw['threshold']})",
-        f"sentences: {c['sentences']['count']} ({c['sentences']['points']:+.2f})",
-        f"length: {c['length']['chars']} characters ({c['length']['points']:+.2f})",
+        msg("Ewe letters: {letters} ({points:+.2f})", letters=" ".join(letters["found"]) or msg("none"),
+            points=letters["points"]),
+        msg("common Ewe words: {count} ({words}) ({points:+.2f}, max +{max_points:.2f})", count=cw["count"],
+            words=", ".join(cw["found"]) or msg("none"), points=cw["points"], max_points=cw["max_points"]),
+        msg("French words: {count} ({words}) ({points:+.2f}; penalty above {threshold})", count=fw["count"],
+            words=", ".join(fw["found"]) or msg("none"), points=fw["points"], threshold=fw["threshold"]),
+        msg("sentences: {count} ({points:+.2f})", count=c["sentences"]["count"], points=c["sentences"]["points"]),
+        msg("length: {chars} characters ({points:+.2f})", chars=c["length"]["chars"], points=c["length"]["points"]),
     ]
     if c["raw"] != c["score"]:
-        lines.append(f"sum {c['raw']:.2f} clamped to {c['score']:.2f}")
+        lines.append(msg("sum {raw:.2f} clamped to {score:.2f}", raw=c["raw"], score=c["score"]))
     return lines
 
 

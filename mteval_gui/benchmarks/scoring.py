@@ -69,6 +69,8 @@ def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseReco
         expl["empty_response"] = True
         said = expl.get("lines")
         expl["lines"] = ["empty response: scored 0"] + (list(said) if isinstance(said, list) else [])
+        if isinstance(expl.get("lines_msg"), list):  # the lines' messages stay beside them, one a line
+            expl["lines_msg"] = [{"template": "empty response: scored 0"}, *expl["lines_msg"]]
     return BenchTestResult(**base, status="scored", score=score, passed=score >= definition.pass_threshold,
                            response=response, explanation=expl)
 

@@ -41,6 +41,19 @@ class Message:
         """The message in the catalog's language (English without a catalog)."""
         return render(self.to_json(), catalog)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        """The message a stored form (:meth:`to_json`) was written from."""
+        def arg(v: Any) -> Arg:
+            if is_message(v):
+                return cls.from_json(v)
+            if isinstance(v, list):
+                return [cls.from_json(x) for x in v if is_message(x)]
+            return v if isinstance(v, (str, int, float)) else str(v)
+
+        raw = data.get("args") or {}
+        return cls(str(data.get("template", "")), {k: arg(v) for k, v in raw.items()})
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"template": self.template}
         if self.args:

@@ -48,8 +48,10 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, open_suite, suite_infos
+from mteval_gui.app.messages import detail_text
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.labels import interface_language
 from mteval_gui.qt.page import Page
 from mteval_gui.qt.table_model import Column, ColumnTableModel, select_row
 
@@ -155,6 +157,12 @@ class BenchModelsModel(ColumnTableModel[BenchRow]):
         super().set_rows(rows)
 
 
+def explanation_lines(t: BenchTestResult) -> list[str]:
+    """The lines of a test's score explanation in the interface language."""
+    lines = detail_text(t.explanation, "lines", interface_language())
+    return [str(x) for x in lines] if isinstance(lines, list) else []
+
+
 class BenchTestsModel(ColumnTableModel[BenchTestResult]):
     """The tests of one model (optionally one category): status, score and pass."""
 
@@ -167,7 +175,7 @@ class BenchTestsModel(ColumnTableModel[BenchTestResult]):
             return STATUS_COLOURS.get(key, "#ffffff")
 
         def tip(t: BenchTestResult) -> str | None:
-            lines = t.explanation.get("lines", [])
+            lines = explanation_lines(t)
             return "\n".join(lines) if lines else None
 
         common: dict[str, Any] = {"tooltip": tip, "background": background}
@@ -652,13 +660,16 @@ class BenchmarkTab(Page):
             parts.append(f"<h4>{self.tr('Response')}</h4><p style='white-space: pre-wrap'>{e(t.response)}</p>")
         lines = t.explanation.get("lines", [])
         if lines:
-            items = "".join(f"<li>{self._explain_line(line)}</li>" for line in lines)
+            shown = explanation_lines(t)
+            items = "".join(f"<li>{self._explain_line(line, text)}</li>"
+                            for line, text in zip(lines, shown, strict=False))
             parts.append(f"<h4>{self.tr('Why this score')}</h4><ul>{items}</ul>")
         return "".join(parts)
 
     @staticmethod
-    def _explain_line(line: str) -> str:
-        text = html.escape(line.strip())
+    def _explain_line(line: str, shown: str | None = None) -> str:
+        """A line of the explanation (coloured by what the English ``line`` says), shown as ``shown``."""
+        text = html.escape((line if shown is None else shown).strip())
         if ": unscored" in line:
             return f"<span style='color:#8a6d00'>{text}</span>"
         if ": failed" in line or "no match" in line or "missing:" in line:

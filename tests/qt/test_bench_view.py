@@ -82,6 +82,19 @@ def test_tests_list_and_explanation(qtbot, workspace, results):
     assert "Not run (left out of the ÈwéScore): Translation" in notes
 
 
+def test_explanation_in_french(qtbot, workspace, results, french):
+    save_benchmark_run(workspace, results[0])
+    tab = BenchmarkTab(workspace)
+    qtbot.addWidget(tab)
+    tab.category_combo.setCurrentIndex(tab.category_combo.findData("reasoning"))
+    assert tab.select_test("rs2")
+    text = tab.detail.toPlainText()
+    assert "mots-clés trouvés 1/2 : agble" in text and "il manque : aƒe" in text
+    assert "keywords found" not in text
+    tip = tab.tests_model.data(tab.tests_model.index(1, 0), Qt.ItemDataRole.ToolTipRole)
+    assert tip == "mots-clés trouvés 1/2 : agble\nil manque : aƒe"
+
+
 def test_score_files_stores_and_selects(qtbot, workspace, suite_dir, tmp_path):
     tab = BenchmarkTab(workspace)
     qtbot.addWidget(tab)

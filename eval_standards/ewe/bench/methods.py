@@ -41,10 +41,20 @@ from eval_standards.ewe.bench.model import (
 )
 from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
 from eval_standards.ewe.orthography import ewe_letters_in, find_in_words, find_words, fold_key, word_keys
-from eval_standards.ewe.quality import count_sentences, ewe_quality, explain_quality
+from eval_standards.ewe.quality import count_sentences, ewe_quality, quality_messages
+from mteval_gui.domain.messages import Message, msg
 from mteval_gui.text import match_key, nfc
 
 Explained = tuple[float, dict[str, Any]]
+
+
+def _lines(messages: Sequence[Message]) -> dict[str, Any]:
+    """``lines`` (English) and ``lines_msg`` (the same lines as translatable messages)."""
+    return {"lines": [m.text() for m in messages], "lines_msg": [m.to_json() for m in messages]}
+
+
+def _list(words: Sequence[str], sep: str = ", ") -> str | Message:
+    return sep.join(words) or msg("none")
 
 # --------------------------------------------------------------------------------- exact match
 
@@ -62,14 +72,14 @@ def exact_key(text: str | None) -> str:
 def score_exact_match(expected: str, response: str) -> Explained:
     e, r = exact_key(expected), exact_key(response)
     ok = e == r
-    lines = [f"expected {expected!r}: {'match' if ok else 'no match'}"]
+    lines = [msg("expected {expected}: match" if ok else "expected {expected}: no match", expected=repr(expected))]
     expl: dict[str, Any] = {"method": "exact_match", "expected": expected, "expected_key": e, "response_key": r,
                             "match": ok}
     if not ok and e and fold_key(e) == fold_key(r):
         expl["folded_match"] = True
-        lines.append("would match after look-alike letter folding (exact match does not fold)")
+        lines.append(msg("would match after look-alike letter folding (exact match does not fold)"))
     score = 1.0 if ok else 0.0
-    expl.update(score=score, lines=lines)
+    expl.update(score=score, **_lines(lines))
     return score, expl
 
 
@@ -96,14 +106,15 @@ def score_keywords(keywords: Sequence[str], response: str) -> Explained:
     found = [kw for kw, k in kws if k and k in hits]
     missing = [kw for kw, k in kws if not (k and k in hits)]
     score = len(found) / len(kws) if kws else 0.0
-    lines = [f"keywords found {len(found)}/{len(kws)}: {', '.join(found) or 'none'}"]
+    lines = [msg("keywords found {found}/{total}: {words}", found=len(found), total=len(kws), words=_list(found))]
     if missing:
-        lines.append(f"missing: {', '.join(missing)}")
+        lines.append(msg("missing: {words}", words=", ".join(missing)))
     repeats = len(keywords) - len(kws)
     if repeats:
-        lines.append(f"{repeats} repeated keyword{'s' if repeats != 1 else ''} counted once")
+        lines.append(msg("{n} repeated keyword counted once" if repeats == 1 else "{n} repeated keywords counted once",
+                         n=repeats))
     return score, {"method": "keywords", "score": score, "found": found, "missing": missing,
-                   "distinct": len(kws), "lines": lines}
+                   "distinct": len(kws), **_lines(lines)}
 
 
 # ----------------------------------------------------------------------------- multiple choice
@@ -230,13 +241,16 @@ def score_multiple_choice(expected: str, response: str) -> Explained:
     want = multiple_choice_letter(expected) or ""
     letters = chosen_letters(response)
     if not letters:
-        score, lines = 0.0, [f"no answer letter found (expected {want})"]
+        score, lines = 0.0, [msg("no answer letter found (expected {expected})", expected=want)]
     elif len(letters) > 1:
-        score, lines = 0.0, [f"several letters chosen ({', '.join(letters)}): 0 (expected {want})"]
+        score, lines = 0.0, [msg("several letters chosen ({letters}): 0 (expected {expected})",
+                                 letters=", ".join(letters), expected=want)]
     else:
         score = 1.0 if letters[0] == want else 0.0
-        lines = [f"chose {letters[0]}, expected {want}: {'correct' if score else 'wrong'}"]
-    return score, {"method": "multiple_choice", "score": score, "expected": want, "chosen": letters, "lines": lines}
+        lines = [msg("chose {chosen}, expected {expected}: correct" if score else
+                     "chose {chosen}, expected {expected}: wrong", chosen=letters[0], expected=want)]
+    return score, {"method": "multiple_choice", "score": score, "expected": want, "chosen": letters,
+                   **_lines(lines)}
 
 
 # -------------------------------------------------------------------------------------- format
@@ -304,24 +318,28 @@ def numbered_items(response: str) -> list[int]:
     return [int(m.group(1)) for m in _NUMBERED.finditer(response or "")]
 
 
-def _count_check(key: str, want: int, response: str) -> tuple[float, Any, str]:
+def _count(n: int, one: str, many: str) -> Message:
+    return msg(one if n == 1 else many, n=n)
+
+
+def _count_check(key: str, want: int, response: str) -> tuple[float, Any, Message]:
     """(value, observed, detail) of a counting criterion."""
     if key in ("min_length", "max_length"):
         n = response_length(response)
-        return (1.0 if (n >= want if key == "min_length" else n <= want) else 0.0), n, f"{n} characters"
+        return (1.0 if (n >= want if key == "min_length" else n <= want) else 0.0), n, msg("{n} characters", n=n)
     if key == "max_sentences":
         n = count_sentences(response)
-        return (1.0 if n <= want else 0.0), n, f"{n} sentence{'s' if n != 1 else ''}"
+        return (1.0 if n <= want else 0.0), n, _count(n, "{n} sentence", "{n} sentences")
     if key == "max_word_count":
         n = len(word_keys(response))
-        return (1.0 if n <= want else 0.0), n, f"{n} word{'s' if n != 1 else ''}"
+        return (1.0 if n <= want else 0.0), n, _count(n, "{n} word", "{n} words")
     if key == "list_item_count":
         n = list_items(response)
-        return (1.0 if n == want else 0.0), n, f"{n} list item{'s' if n != 1 else ''}"
+        return (1.0 if n == want else 0.0), n, _count(n, "{n} list item", "{n} list items")
     nums = numbered_items(response)  # numbered_list_items
-    detail = f"{len(nums)} numbered item{'s' if len(nums) != 1 else ''}"
+    detail = _count(len(nums), "{n} numbered item", "{n} numbered items")
     if nums:
-        detail += f" ({', '.join(map(str, nums))})"
+        detail = msg("{count} ({numbers})", count=detail, numbers=", ".join(map(str, nums)))
     return (1.0 if len(nums) == want else 0.0), len(nums), detail
 
 
@@ -335,6 +353,7 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
     """Mean over the criteria that can be checked; None when none of them is present."""
     scorable, problems = check_format_spec(spec)
     criteria: list[dict[str, Any]] = []
+    details: dict[str, Message] = {}
     values: list[float] = []
     for key, want in scorable.items():
         entry: dict[str, Any] = {"criterion": key, "expected": want}
@@ -345,32 +364,33 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
             expected_words = word_keys(want)
             first = word_keys(response)[: len(expected_words)]
             got = first == expected_words
-            entry.update(observed=" ".join(first), detail=f"first word{'s' if len(first) != 1 else ''}: "
-                         f"{' '.join(first) or 'none'} (compared folded)")
+            entry.update(observed=" ".join(first), detail=msg(
+                "first word: {words} (compared folded)" if len(first) == 1 else
+                "first words: {words} (compared folded)", words=_list(first, " ")))
             value = 1.0 if got else 0.0
         elif key == "no_french":
             lex = lexicon if lexicon is not None else ewe_lexicon()
             french = [lex.french.word_of(k) for k in find_in_words(word_keys(response), lex.french_keys)]
-            entry.update(observed=french, detail=f"French words: {', '.join(french) or 'none'}")
+            entry.update(observed=french, detail=msg("French words: {words}", words=_list(french)))
             value = 0.0 if french else 1.0
         elif key == "has_pro_con":
             pro, con = _marker_words(response, PRO_WORDS), _marker_words(response, CON_WORDS)
             entry.update(observed={"for": pro, "against": con},
-                         detail=f"for: {', '.join(pro) or 'none'}; against: {', '.join(con) or 'none'}")
+                         detail=msg("for: {pro}; against: {con}", pro=_list(pro), con=_list(con)))
             value = 1.0 if pro and con else 0.0
         elif key == "must_ask_clarification":
             asks = bool(_QUESTION.search(response or ""))
-            entry.update(observed=asks, detail="asks a question" if asks else "no question mark")
+            entry.update(observed=asks, detail=msg("asks a question") if asks else msg("no question mark"))
             value = 1.0 if asks else 0.0
         elif key == "contains_ewe":
             letters = ewe_letters_in(response)
             got = bool(letters)
-            entry.update(observed=got, detail=f"Ewe letters: {' '.join(letters) or 'none'}")
+            entry.update(observed=got, detail=msg("Ewe letters: {letters}", letters=_list(letters, " ")))
             value = 1.0 if got == want else 0.0
         elif key == "contains_function_call":
             how = function_call_in(response, tool_calls)
             got = how is not None
-            entry.update(observed=got, detail=how or "no function call")
+            entry.update(observed=got, detail=msg(how) if how else msg("no function call"))
             value = 1.0 if got == want else 0.0
         else:  # markdown_elements
             present = markdown_found(response)
@@ -378,10 +398,13 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
             unknown = [e for e in want if e not in MARKDOWN_ELEMENTS]
             found = [e for e in requested if present[e]]
             entry.update(observed=found, missing=[e for e in requested if not present[e]], unscored=unknown,
-                         detail=f"found {', '.join(found) or 'none'} of {', '.join(requested)}")
+                         detail=msg("found {found} of {requested}", found=_list(found),
+                                    requested=", ".join(requested)))
             value = len(found) / len(requested)
         entry["value"] = value
         entry["status"] = "passed" if value == 1.0 else ("failed" if value == 0.0 else "partial")
+        details[key] = entry["detail"]
+        entry["detail"] = entry["detail"].text()
         values.append(value)
         criteria.append(entry)
     for key, value in spec.items():
@@ -393,16 +416,18 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
     lines = []
     for c in criteria:
         if c["status"] == "unscored":
-            lines.append(f"{c['criterion']} = {c['expected']!r}: unscored ({c['reason']})")
+            lines.append(msg("{criterion} = {expected}: unscored ({reason})", criterion=c["criterion"],
+                             expected=repr(c["expected"]), reason=c["reason"]))
         else:
-            lines.append(f"{c['criterion']} = {c['expected']!r}: {c['status']} ({c['detail']})")
+            lines.append(msg("{criterion} = {expected}: {status} ({detail})", criterion=c["criterion"],
+                             expected=repr(c["expected"]), status=msg(c["status"]), detail=details[c["criterion"]]))
     scored = [c for c in criteria if c["status"] != "unscored"]
     passed = [c for c in scored if c["status"] == "passed"]
-    summary = f"format criteria passed {len(passed)}/{len(scored)}"
+    summary = msg("format criteria passed {passed}/{scored}", passed=len(passed), scored=len(scored))
     unscored = [c["criterion"] for c in criteria if c["status"] == "unscored"]
     if unscored:
-        summary += f"; unscored: {', '.join(unscored)}"
-    return score, {"method": "format", "score": score, "criteria": criteria, "lines": [summary] + lines}
+        summary = msg("{summary}; unscored: {criteria}", summary=summary, criteria=", ".join(unscored))
+    return score, {"method": "format", "score": score, "criteria": criteria, **_lines([summary] + lines)}
 
 
 # -------------------------------------------------------------------------------- ewe quality
@@ -411,7 +436,7 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
 def score_ewe_quality(response: str, lexicon: EweLexicon | None = None) -> Explained:
     score, comps = ewe_quality(response, lexicon)
     return score, {"method": "ewe_quality", "score": score, "components": comps,
-                   "lines": [f"Ewe quality {score:.2f}"] + explain_quality(comps)}
+                   **_lines([msg("Ewe quality {score:.2f}", score=score)] + quality_messages(comps))}
 
 
 # ---------------------------------------------------------------------------------- composite
@@ -424,8 +449,9 @@ def score_composite(keywords: Sequence[str], spec: dict[str, Any], response: str
     f, fe = score_format(spec, response, tool_calls, lexicon)
     fv = f if f is not None else 0.0
     score = (k + q + fv) / 3
-    lines = [f"composite = mean(keywords {k:.2f}, ewe_quality {q:.2f}, format {fv:.2f}) = {score:.3f}"]
+    lines = [msg("composite = mean(keywords {keywords:.2f}, ewe_quality {quality:.2f}, format {format:.2f}) = "
+                 "{score:.3f}", keywords=k, quality=q, format=fv, score=score)]
     for part in (ke, qe, fe):
-        lines.extend("  " + line for line in part["lines"])
+        lines.extend(msg("  {line}", line=Message.from_json(m)) for m in part["lines_msg"])
     return score, {"method": "composite", "score": score,
-                   "components": {"keywords": ke, "ewe_quality": qe, "format": fe}, "lines": lines}
+                   "components": {"keywords": ke, "ewe_quality": qe, "format": fe}, **_lines(lines)}
