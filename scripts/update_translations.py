@@ -30,13 +30,18 @@ def untranslated(ts: Path = TS) -> list[str]:
             kind = tr.get("type") if tr is not None else None
             if kind in ("obsolete", "vanished"):
                 continue
-            if tr is None or kind == "unfinished" or not (tr.text or "").strip():
+            forms = [f.text for f in tr.iter("numerusform")] if tr is not None else []
+            text = " ".join(f or "" for f in forms) if forms and all((f or "").strip() for f in forms) else (
+                "" if forms else (tr.text if tr is not None else ""))
+            if tr is None or kind == "unfinished" or not (text or "").strip():
                 out.append(f"{name}: {m.findtext('source')}")
     return out
 
 
-def fill(translations: dict[tuple[str, str], str], ts: Path = TS) -> int:
-    """Set the translation of (context, source) pairs in the .ts file; returns how many were set."""
+def fill(translations: dict[tuple[str, str], str | tuple[str, ...]], ts: Path = TS) -> int:
+    """Set the translation of (context, source) pairs in the .ts file; returns how many were set.
+
+    A tuple sets the plural forms of a ``tr(text, "", n)`` message (French: singular, plural)."""
     tree = ET.parse(ts)
     n = 0
     for ctx in tree.getroot().iter("context"):
@@ -48,7 +53,13 @@ def fill(translations: dict[tuple[str, str], str], ts: Path = TS) -> int:
             tr = m.find("translation")
             if tr is None:
                 tr = ET.SubElement(m, "translation")
-            tr.text = text
+            if isinstance(text, tuple):
+                for f in list(tr):
+                    tr.remove(f)
+                for form in text:
+                    ET.SubElement(tr, "numerusform").text = form
+            else:
+                tr.text = text
             tr.attrib.pop("type", None)
             n += 1
     with ts.open("wb") as fh:

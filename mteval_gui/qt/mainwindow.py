@@ -441,12 +441,19 @@ class MainWindow(QMainWindow):
         self.jobs.start(worker)
         self._update_actions()
 
+    def rescore_question(self, n: int) -> str:
+        """The question asked before ``n`` up-to-date runs are scored again."""
+        if n == 1:
+            return self.tr("%n of the selected runs is up to date: its inputs have not changed since it was scored. "
+                           "Score it again with its stored configuration?", "", n)
+        return self.tr("%n of the selected runs are up to date: their inputs have not changed since they were "
+                       "scored. Score them again with their stored configuration?", "", n)
+
     def _confirm_rescore(self, messages: list[str]) -> bool:
         """Ask whether runs that are up to date are scored again (with their stored configuration)."""
         from PySide6.QtWidgets import QMessageBox
 
-        text = self.tr("{0} of the selected runs are up to date: their inputs have not changed since they were "
-                       "scored. Score them again with their stored configuration?").format(len(messages))
+        text = self.rescore_question(len(messages))
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Score again?"), text,
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
         box.setDetailedText("\n".join(messages))

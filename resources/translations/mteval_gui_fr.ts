@@ -1539,10 +1539,6 @@ Télécharger maintenant ?</translation>
         <translation>Évaluation de {0} exécution(s)</translation>
     </message>
     <message>
-        <source>{0} of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
-        <translation>{0} des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</translation>
-    </message>
-    <message>
         <source>Score again?</source>
         <translation>Évaluer à nouveau ?</translation>
     </message>
@@ -1597,6 +1593,20 @@ Télécharger maintenant ?</translation>
     <message>
         <source>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.</source>
         <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées : métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the selected runs is up to date: its inputs have not changed since it was scored. Score it again with its stored configuration?</source>
+        <translation>
+            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
+            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
+        <translation>
+            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
+            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
+        </translation>
     </message>
     <message>
         <source>The interface language changes at the next start.</source>

@@ -443,3 +443,17 @@ def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
     window.open_workspace(small_ws.path)  # corpora and runs: the table, with what to do next
     assert not view.showing_empty
     assert view.summary.text() == "2 runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R)."
+
+
+def test_rescore_question_agrees_with_the_number_of_runs(window):
+    assert window.rescore_question(1) == ("1 of the selected runs is up to date: its inputs have not changed since "
+                                          "it was scored. Score it again with its stored configuration?")
+    assert window.rescore_question(3).startswith("3 of the selected runs are up to date: their inputs")
+
+
+def test_rescore_question_in_french(window, french):
+    assert window.rescore_question(1) == ("1 exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis "
+                                          "son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?")
+    assert window.rescore_question(2) == ("2 des exécutions sélectionnées sont à jour : leurs entrées n’ont pas "
+                                          "changé depuis leur évaluation. Les évaluer à nouveau avec leur "
+                                          "configuration enregistrée ?")
