@@ -27,3 +27,52 @@ def test_dialog_exports_the_chosen_pack(qtbot, tmp_path):
     dialog.entries.setValue(0)
     assert dialog.options()["entries"] is None
     ws.close()
+
+
+def test_file_import_merges_pack_answers_and_shows_why_a_file_is_refused(qtbot, tmp_path, monkeypatch):
+    """File > Import judgments or review-pack answers, in the main window."""
+    import json
+
+    from mteval_gui.app.preferences import AppSettings
+    from mteval_gui.app.review_pack import export_review_pack
+    from mteval_gui.qt import dialogs, review_pack_dialog
+    from mteval_gui.qt.main import build_window
+    from mteval_gui.store import judgments as J
+    from tests.app.pack_helpers import answer, answers_doc
+
+    ws = make_workspace(tmp_path / "ws.sqlite")
+    done = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack.html")
+    data = pack_data(done.path)
+    answers = [answer(1, 0, adequacy=4, fluency=5, payload={"correction": "nititwân ôma"}),
+               answer(2, 1, adequacy=2, payload={"spans": [{"start": 0, "end": 3, "severity": "major",
+                                                             "category": "morphology"}]})]
+    good = tmp_path / f"answers-{done.pack_id}.json"
+    good.write_text(json.dumps(answers_doc(data, answers), ensure_ascii=False), encoding="utf-8")
+    altered_doc = answers_doc(data, answers)
+    altered_doc["answers"][0]["adequacy"] = 1
+    altered = tmp_path / "altered.json"
+    altered.write_text(json.dumps(altered_doc, ensure_ascii=False), encoding="utf-8")
+    ws.close()
+
+    w = build_window(AppSettings())
+    qtbot.addWidget(w)
+    assert w.open_workspace(tmp_path / "ws.sqlite")
+    shown: list[BaseException] = []
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, exc: shown.append(exc))
+    chosen = [str(altered), str(good), str(good)]
+    monkeypatch.setattr(review_pack_dialog.QFileDialog, "getOpenFileName", lambda *a, **k: (chosen.pop(0), ""))
+    w.import_judgments()
+    assert [str(d) for d in shown[0].defects] == [
+        f"{altered}: the answers were changed after the pack exported them (their sha256 does not match "
+        "answers_sha256): export them again from the pack"]
+    assert J.current_judgments(w.ws) == []  # nothing written
+    w.import_judgments()
+    assert w.statusBar().currentMessage() == "Imported 2 judgments (0 already present)"
+    current = {j.entry_id: j for j in J.current_judgments(w.ws, reviewer_id="ana")}
+    assert (current["d1-1"].adequacy, current["d1-1"].fluency, current["d1-1"].payload) == (
+        4, 5, {"correction": "nititwân ôma"})
+    assert current["d1-2"].payload["spans"] == [{"start": 0, "end": 3, "severity": "major", "category": "morphology"}]
+    w.import_judgments()
+    assert w.statusBar().currentMessage() == "Imported 0 judgments (2 already present)"
+    assert len(shown) == 1
+    w.close()
