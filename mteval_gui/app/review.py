@@ -508,8 +508,11 @@ def linter_audit_queue(ws: Workspace, run_ids: Sequence[str]) -> list[dict[str, 
     for run_id in run_ids:
         for entry_id, v in sorted(_lint_details(ws, run_id, "EQUIVALENT").items()):
             if v.verdict == "EQUIVALENT":
-                queue.append({"run_id": run_id, "entry_id": entry_id, "classes": list(v.classes),
-                              "explanation": v.explanation})
+                item: dict[str, Any] = {"run_id": run_id, "entry_id": entry_id, "classes": list(v.classes),
+                                        "explanation": v.explanation}
+                if v.explanation_msg is not None:  # the explanation as a translatable message
+                    item["explanation_msg"] = v.explanation_msg.model_dump()
+                queue.append(item)
     return queue
 
 

@@ -30,12 +30,13 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from mteval_gui.app import workspace
+from mteval_gui.app.messages import detail_text
 from mteval_gui.app.review import linter_detail
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion, side_by_side_html
 from mteval_gui.qt.dialogs import reporting_errors
-from mteval_gui.qt.labels import variant_class_description
+from mteval_gui.qt.labels import interface_language, variant_class_description
 
 TEXT_STYLE = "font-size: 15pt;"
 CLASS_CHIP = "background-color:#e4ecf7;"
@@ -191,7 +192,7 @@ class LinterAuditView(AuditView):
         chips = " ".join(f"<span style='{CLASS_CHIP}'>&nbsp;{html.escape(c)}&nbsp;</span>" for c in item["classes"])
         self.classes.setText(self.tr("Variant classes: {0}").format(chips or self.tr("(none reported)")))
         self.classes.setToolTip("\n".join(f"{c}: {variant_class_description(c)}" for c in item["classes"]))
-        text = html.escape(item.get("explanation") or "")
+        text = html.escape(str(detail_text(item, "explanation", interface_language()) or ""))
         differing = [p for p in pairs if p.get("reference") != p.get("output")]
         if differing:
             words = "; ".join(html.escape(f"{p.get('reference', '')} ↔ {p.get('output', '')}") for p in differing)

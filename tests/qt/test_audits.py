@@ -146,6 +146,13 @@ def test_linter_queue_shows_the_equivalent_pairs(qtbot, audit_ws):
     assert _plain(view.source) == "Source: he sleeps, the dog" and "WORD_ORDER" in _plain(view.explanation)
 
 
+def test_linter_queue_explains_in_french(qtbot, audit_ws, french):
+    view = _open(qtbot, LinterAuditView(), audit_ws)
+    assert _plain(view.explanation).startswith(
+        "Linter : LONG_VOWEL_MACRON : āstam / âstam : voyelles longues notées par un macron ou par un accent "
+        "circonflexe")
+
+
 def test_linter_keys_save_at_once_and_undo(qtbot, audit_ws):
     view = _open(qtbot, LinterAuditView(), audit_ws)
     table = view.table
