@@ -5,38 +5,47 @@ rendered from (``explanation`` / ``explanation_msg``, ``lines`` / ``lines_msg``:
 :mod:`mteval_gui.domain.messages`). Each plugin ships its own catalogs (the ``messages``
 folder of its declaration, one ``LOCALE.json`` mapping English templates to translations);
 the catalogs of every installed plugin are merged (the first plugin, by name, wins a template
-two plugins translate). English, an unknown language, a template no catalog has and a detail
-without messages all give the stored English text.
+two plugins translate), after the application's own (``resources/messages``: the lines the
+core writes itself, such as ÈwéBench's status lines). English, an unknown language, a
+template no catalog has and a detail without messages all give the stored English text.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from mteval_gui.domain.messages import MSG_SUFFIX, Catalog, is_message, localized, render
+from mteval_gui.paths import resources_dir
 from mteval_gui.standards import installed_plugins
 
 _LOCALE = re.compile(r"^[a-z]{2,3}(?:_[A-Z]{2})?$")
 
 
+def _read_catalog(path: Path, out: dict[str, str]) -> None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return  # no catalog for this language (or an unreadable one): English
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if isinstance(k, str) and isinstance(v, str) and v:
+                out.setdefault(k, v)
+
+
 @lru_cache(maxsize=8)
 def _catalog(locale: str) -> dict[str, str]:
     out: dict[str, str] = {}
+    with contextlib.suppress(FileNotFoundError):  # the application's own messages, then each plugin's
+        _read_catalog(resources_dir() / "messages" / f"{locale}.json", out)
     for plugin in installed_plugins().plugins:
-        if plugin.messages_dir is None:
-            continue
-        try:
-            data = json.loads((plugin.messages_dir / f"{locale}.json").read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            continue  # no catalog for this language (or an unreadable one): English
-        if isinstance(data, dict):
-            for k, v in data.items():
-                if isinstance(k, str) and isinstance(v, str) and v:
-                    out.setdefault(k, v)
+        if plugin.messages_dir is not None:
+            _read_catalog(plugin.messages_dir / f"{locale}.json", out)
     return out
 
 

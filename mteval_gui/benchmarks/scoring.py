@@ -36,6 +36,13 @@ from mteval_gui.domain.benchmark import (
     Responses,
     Suite,
 )
+from mteval_gui.domain.messages import Message, msg
+
+
+def _lines(*messages: Message) -> dict[str, Any]:
+    """An explanation's ``lines`` (English) with their messages (``lines_msg``, translatable:
+    the application's own catalog, ``resources/messages``)."""
+    return {"lines": [m.text() for m in messages], "lines_msg": [m.to_json() for m in messages]}
 
 
 def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseRecord | None, *,
@@ -45,19 +52,20 @@ def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseReco
                             "prompt": test.display_prompt}
     if not category_active:
         return BenchTestResult(**base, status="not_run", score=None, passed=None,
-                               explanation={"lines": ["category not run (no response for any of its tests)"]})
+                               explanation=_lines(msg("category not run (no response for any of its tests)")))
     if record is None:
         return BenchTestResult(**base, status="missing", score=0.0, passed=False,
-                               explanation={"lines": ["no response for this test: scored 0"]})
+                               explanation=_lines(msg("no response for this test: scored 0")))
     if record.error is not None:
-        lines = [f"provider error: {record.error}", "scored 0 (not scored as text)"]
         return BenchTestResult(**base, status="error", score=0.0, passed=False, error=record.error,
-                               response=record.response, explanation={"lines": lines})
+                               response=record.response,
+                               explanation=_lines(msg("provider error: {error}", error=record.error),
+                                                  msg("scored 0 (not scored as text)")))
     response = record.response or ""
     if test.unscorable:
         return BenchTestResult(**base, status="unscorable", score=None, passed=None, response=response,
-                               explanation={"lines": [f"suite defect: {test.unscorable}",
-                                                      "not scored; left out of the category's mean"],
+                               explanation={**_lines(msg("suite defect: {defect}", defect=test.unscorable),
+                                                     msg("not scored; left out of the category's mean")),
                                             "defect": test.unscorable})
     score, expl = definition.score_test(test, response, record.tool_calls, resources)
     if record.tool_calls:
@@ -70,7 +78,7 @@ def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseReco
         said = expl.get("lines")
         expl["lines"] = ["empty response: scored 0"] + (list(said) if isinstance(said, list) else [])
         if isinstance(expl.get("lines_msg"), list):  # the lines' messages stay beside them, one a line
-            expl["lines_msg"] = [{"template": "empty response: scored 0"}, *expl["lines_msg"]]
+            expl["lines_msg"] = [msg("empty response: scored 0").to_json(), *expl["lines_msg"]]
     return BenchTestResult(**base, status="scored", score=score, passed=score >= definition.pass_threshold,
                            response=response, explanation=expl)
 
