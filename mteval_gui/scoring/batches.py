@@ -12,9 +12,8 @@ aggregate the corpus values.
 - :func:`score_batches` — entries in batches of ``batch_size``, one sink commit per batch, the
   cancel token checked between batches. Batches already committed for the same configuration
   are skipped (a rerun after a crash or a cancel resumes), except for the metrics whose results
-  they lack (a metric that failed in an earlier attempt is scored again). With ``workers=2``
-  each metric's optional ``before_fork`` loads what both processes use (compiled kernels, the
-  language identifier's service), then a forked helper
+  they lack (a metric that failed in an earlier attempt is scored again). With ``workers=2``,
+  after a first batch that loads what the metrics load on first use, a forked helper
   (:class:`~mteval_gui.scoring.parallel.BatchHelper`) scores part of the batches with the
   metrics that live in this process; a metric in a process of its own is always scored here.
   A metric that raises, exits, times out or gives a value that is not a finite number is
@@ -146,21 +145,6 @@ def non_finite(score: EntryScore) -> str | None:
     return next((f"values[{k!r}] {v}" for k, v in score.values.items() if bad_number(v)), None)
 
 
-def before_fork(states: Sequence[MetricState]) -> None:
-    """Each running metric's ``before_fork`` (optional), before a helper is forked; a metric
-    whose hook fails is ``failed`` with the reason, like one whose scoring fails."""
-    for st in states:
-        hook = getattr(st.metric, "before_fork", None)
-        if not st.running or hook is None:
-            continue
-        try:
-            hook()
-        except Cancelled:
-            raise
-        except CONTAINED as exc:  # a failing metric never sinks the run; its reason is kept
-            fail(st, f"before_fork: {failure_reason(exc)}")
-
-
 def score_batch(states: Sequence[MetricState], batch: Sequence[EntryInput],
                 b: int) -> tuple[list[EntryRow], list[tuple[str, str]]]:
     """Rows of one batch from every metric still ok, and the (metric id, reason) of those that
@@ -278,12 +262,11 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
     try:
         if parallel.use_helper(todo, request.workers):
             claims = parallel.Claims(todo)
-            # what the metrics load for both processes (compiled kernels, shared services) is
-            # loaded now; the helper is forked and inherits it
-            before_fork(forkable)
-            helper = parallel.BatchHelper(claims, lambda b: score_batch(forkable, batch(b), b))
+            # the first batch loads what metrics load on first use (compiled kernels, language
+            # models, word-list indexes, caches), then the helper is forked and inherits it all
             first = claims.front()
             score_here([first] if first is not None else [])
+            helper = parallel.BatchHelper(claims, lambda b: score_batch(forkable, batch(b), b))
             if alongside is not None:
                 alongside()
             score_here(iter(claims.front, None))

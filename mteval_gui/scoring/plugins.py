@@ -229,11 +229,6 @@ class BaseMetric:
     def prepare(self, context: ScoringContext) -> None:
         self.context = context
 
-    def before_fork(self) -> None:
-        """Optional: called after every metric's ``prepare``, just before the scoring process forks
-        a helper that scores part of the batches with a copy of this metric. Load here what both
-        processes will use (compiled code, shared services), so that it is loaded once."""
-
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:  # pragma: no cover - abstract
         raise PluginError(self.info.id, "score_entries is not implemented")
 

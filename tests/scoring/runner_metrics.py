@@ -137,30 +137,3 @@ class LateFailingMetric(BaseMetric):
             raise ValueError("cannot score entry 36")
         return [EntryScore(1.0) for _ in items]
 
-
-class BeforeForkMetric(PidMetric):
-    """Records in which process ``before_fork`` ran (the helper inherits what it loaded)."""
-
-    info: ClassVar[MetricInfo] = MetricInfo(id="test.before_fork", version="1", display_name="x", scale="0-1",
-                                            produces=("test_before_fork",))
-
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        self.loaded_in: int | None = None
-
-    def before_fork(self) -> None:
-        CALLS["before_fork"] = CALLS.get("before_fork", 0) + 1
-        self.loaded_in = os.getpid()
-
-    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
-        if os.getpid() == self.loaded_in:
-            time.sleep(0.3)  # slow in the parent: the helper gets batches however loaded the machine is
-        return [EntryScore(1.0, detail={"pid": os.getpid(), "loaded_in": self.loaded_in}) for _ in items]
-
-
-class FailingBeforeForkMetric(PidMetric):
-    info: ClassVar[MetricInfo] = MetricInfo(id="test.before_fork_fails", version="1", display_name="x",
-                                            scale="0-1", produces=("test_before_fork_fails",))
-
-    def before_fork(self) -> None:
-        raise RuntimeError("cannot load the shared model")

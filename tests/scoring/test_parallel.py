@@ -117,29 +117,3 @@ def test_a_lost_helper_leaves_its_batches_to_the_parent(monkeypatch):
     assert sorted(sink.batches["toy-run"]) == list(range(10))
     assert _comparable(res) == _comparable(score_run(_request(include=METRICS, batch_size=4)))
 
-
-def test_before_fork_runs_once_in_the_parent_and_the_helper_inherits_what_it_loaded():
-    runner_metrics.CALLS.clear()
-    sink = MemorySink()
-    metrics = [MetricRef(id="test.before_fork", python_name=f"{T}:BeforeForkMetric")]
-    score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), sink=sink)
-    details = [r.data["detail"] for r in sink.rows["toy-run"].values()]
-    assert runner_metrics.CALLS["before_fork"] == 1
-    assert {d["loaded_in"] for d in details} == {os.getpid()}
-    assert {d["pid"] for d in details} - {os.getpid()}  # the helper scored batches with what it inherited
-    runner_metrics.CALLS.clear()
-    serial = MemorySink()
-    score_run(_request(metrics=metrics, include=None, batch_size=4), sink=serial)
-    assert "before_fork" not in runner_metrics.CALLS  # no helper, nothing to share
-    assert {r.data["detail"]["loaded_in"] for r in serial.rows["toy-run"].values()} == {None}
-
-
-def test_a_metric_whose_before_fork_fails_is_failed_and_the_others_go_on():
-    metrics = [MetricRef(id="test.before_fork_fails", python_name=f"{T}:FailingBeforeForkMetric"),
-               MetricRef(id="core.chrf", python_name="mteval_gui.scoring.metrics.surface:ChrfMetric")]
-    card = score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2)).run_card
-    assert card.metric_availability["test.before_fork_fails"] == "failed"
-    assert card.metric_reasons["test.before_fork_fails"] == "before_fork: RuntimeError: cannot load the shared model"
-    assert card.metric_availability["core.chrf"] == "ok"
-    serial = score_run(_request(metrics=metrics, include=None, batch_size=4)).run_card
-    assert card.scores.chrf_plus_plus == serial.scores.chrf_plus_plus

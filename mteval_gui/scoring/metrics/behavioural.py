@@ -235,12 +235,6 @@ class CodeSwitchingMetric(BaseMetric):
                 target_scripts=self.target_scripts or (), source_scripts=self.source_scripts or ())
         return self._judge
 
-    def before_fork(self) -> None:
-        """The language identifier's models are loaded once, by a process of its own, for both scoring processes."""
-        judge = self.judge()
-        if judge is not None and judge.identifier is not None:
-            judge.identifier.share()
-
     def _reference_side(self, item: EntryInput) -> tuple[frozenset[str], frozenset[str]]:
         """Scripts and word keys of the entry's references (the language identification of the
         reference side), once per corpus version when the job has a corpus-side store."""

@@ -33,11 +33,10 @@ Measured on MAFAND-MT (16 fr→ewe and 16 ewe→fr system outputs scored against
 corpus; numbers in the README): the French outputs are judged wrong-language on 88–98 % of
 entries, the Ewe outputs on 0–9 %.
 
-lingua loads its n-gram models on first use (≈ 0.75 s of CPU for French and English, the
-interpreter held all along). When a run is scored on two cores, :meth:`LanguageIdentifier.share`
-lets a process of its own load them once and answer both scoring processes
-(:mod:`~mteval_gui.scoring.service`); lingua's confidences differ from call to call in their
-last bits (the order of its sums), in one process as across processes.
+lingua loads its n-gram models on first use (≈ 0.75 s of CPU for French and English, as much
+again for all its languages in low-accuracy mode); a run scored on two cores loads them before
+the helper is forked, in its first batch. lingua's confidences differ from call to call in
+their last bits (the order of its sums); the judgement compares them with thresholds.
 
 lingua is imported inside functions; without it :func:`identifier_for` returns None and only
 the target evidence is available (an output is then never judged wholly wrong-language).
@@ -51,8 +50,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
-from mteval_gui.scoring.service import ForkedService, ServiceUnavailable
-from mteval_gui.scoring.service import available as service_available
 from mteval_gui.text import match_key, match_keys, nfc, word_tokens
 
 MIN_CONFIDENCE = 0.5  # relative confidence of the detected language (lingua's, summing to 1 over the candidates)
@@ -124,40 +121,17 @@ class LanguageIdentifier:
         self.candidates = tuple(self.codes.values())
         self._detector = LanguageDetectorBuilder.from_languages(*self.codes).build()
         self._lock = threading.Lock()
-        self._used_here = False  # this process has loaded models (lingua loads them on first use)
 
     def identify(self, text: str) -> LanguageGuess | None:
         """The most likely candidate and its relative confidence; None for text without letters."""
         if not any(c.isalpha() for c in text):
             return None
-        if not self._used_here:
-            answer = _ask({"op": "identify", "candidates": list(self.key), "text": text})
-            if answer is not _HERE:
-                return None if answer is None else LanguageGuess(str(answer[0]), float(answer[1]))
-        return self._identify_here(text)
-
-    @property
-    def key(self) -> tuple[str, ...]:
-        return tuple(sorted(self.candidates))
-
-    def _identify_here(self, text: str) -> LanguageGuess | None:
         with self._lock:
-            self._used_here = True
             values = self._detector.compute_language_confidence_values(text)
         if not values or values[0].value <= 0:
             return None
         top = values[0]
         return LanguageGuess(self.codes[top.language], float(top.value))
-
-    def share(self) -> bool:
-        """Before a scoring process forks a helper: let one process of its own load the models
-        (this identifier's and :func:`all_languages`') and answer both scoring processes
-        (:mod:`~mteval_gui.scoring.service`), unless this process has loaded them already (the
-        helper then inherits them). True when such a process answers."""
-        detector = _ALL_LANGUAGES[0] if _ALL_LANGUAGES else None
-        if self._used_here and (detector is None or detector.used_here):
-            return False
-        return _start_service()
 
 
 _IDENTIFIERS: dict[tuple[str, ...], LanguageIdentifier | None] = {}
@@ -184,20 +158,11 @@ class _AllLanguages:
 
         self._detector = LanguageDetectorBuilder.from_all_languages().with_low_accuracy_mode().build()
         self._lock = threading.Lock()
-        self.used_here = False  # this process has loaded the models
 
     def rank(self, text: str, code: str) -> int | None:
         """Rank (0 = most likely) of ``code`` among all languages for ``text``; None when it has none."""
-        if not self.used_here:
-            answer = _ask({"op": "rank", "text": text, "code": code})
-            if answer is not _HERE:
-                return None if answer is None else int(answer)
-        return self._rank_here(text, code)
-
-    def _rank_here(self, text: str, code: str) -> int | None:
         target = detector_code(code)
         with self._lock:
-            self.used_here = True
             values = self._detector.compute_language_confidence_values(text[:ALL_LANGUAGES_CHARS])
         for i, v in enumerate(values):
             if v.value <= 0:
@@ -219,58 +184,6 @@ def all_languages() -> _AllLanguages | None:
             except ImportError:
                 _ALL_LANGUAGES.append(None)
         return _ALL_LANGUAGES[0]
-
-
-# ---------------------------------------------------------------- one process loads the models for both
-
-
-_HERE = object()  # "compute it in this process"
-_SERVICE: list[ForkedService] = []  # this process's language-identification service, once started
-
-
-def _answer(request: dict[str, Any]) -> Any:
-    """A request to the service, answered in the service's process (models loaded there, once)."""
-    if request.get("op") == "identify":
-        identifier = identifier_for(str(c) for c in request["candidates"])
-        guess = identifier._identify_here(str(request["text"])) if identifier is not None else None
-        return None if guess is None else [guess.code, guess.confidence]
-    if request.get("op") == "rank":
-        detector = all_languages()
-        return detector._rank_here(str(request["text"]), str(request["code"])) if detector is not None else None
-    raise ValueError(f"unknown request {request.get('op')!r}")
-
-
-_SERVICE_LOCK = threading.Lock()  # never held by the service's process, which is forked under it
-
-
-def _start_service() -> bool:
-    with _SERVICE_LOCK:
-        if not _SERVICE and service_available():
-            try:
-                _SERVICE.append(ForkedService(_answer, name="langid"))
-            except ServiceUnavailable:
-                return False
-        return bool(_SERVICE)
-
-
-def _ask(request: dict[str, Any]) -> Any:
-    """The service's answer, or :data:`_HERE` when there is none (no service, or it failed:
-    computed here, the same answer)."""
-    if not _SERVICE:
-        return _HERE
-    try:
-        return _SERVICE[0].ask(request)
-    except ServiceUnavailable:
-        return _HERE
-
-
-def stop_service() -> None:
-    """End this process's language-identification service (tests; it ends with the process anyway)."""
-    with _SERVICE_LOCK:
-        services = list(_SERVICE)
-        _SERVICE.clear()
-    for svc in services:
-        svc.close()
 
 
 def _alphabet(card: LanguageCard | None) -> frozenset[str] | None:

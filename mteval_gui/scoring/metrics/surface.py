@@ -342,9 +342,6 @@ class ChrfMetric(_SacrebleuMetric):
         chars = text if m.whitespace else "".join(text.split())
         return chars, (m._remove_punctuation(text) if m.word_order > 0 else [])
 
-    def before_fork(self) -> None:
-        ngram_kernel.implementation()  # the compiled kernel, loaded once for both processes
-
     def _reference_units(self, refs: list[str]) -> list[tuple[str, list[str]]]:
         return [self._units(r) for r in refs]
 
@@ -427,9 +424,6 @@ class BleuMetric(_SacrebleuMetric):
 
     def _stored(self, stats: list[float]) -> list[float]:
         return stats  # counts and lengths: int already (the kernel's and sacrebleu's)
-
-    def before_fork(self) -> None:
-        ngram_kernel.implementation()  # the compiled kernel, loaded once for both processes
 
     def _reference_tokens(self, refs: list[str]) -> list[list[str]]:
         return [self.tokens(r) for r in refs]
@@ -535,9 +529,6 @@ class TerMetric(_SacrebleuMetric):
         from sacrebleu.metrics import TER
 
         return TER(**self.sacrebleu_params)
-
-    def before_fork(self) -> None:
-        ter_kernel.implementation()  # the compiled kernel, loaded once for both processes
 
     def _segment_statistics(self, hyps: Sequence[str], refs: Sequence[list[str]],
                             entry_ids: Sequence[str]) -> list[list[float]]:
