@@ -29,7 +29,7 @@ import importlib.metadata
 import re
 import sys
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -274,30 +274,27 @@ def _accept(ep: importlib.metadata.EntryPoint, dist: str | None, version: str | 
             suites_ok = False
     if not suites_ok:
         return None
-    cards_dir = None
-    if decl.cards is not None:
-        rel = Path(decl.cards)
-        base = _module_dir(ep.module)
-        if rel.is_absolute() or ".." in rel.parts or not decl.cards.strip():
-            problem(f"cards: {decl.cards!r} must be a folder inside the plugin package")
-        elif base is None:
-            problem(f"cards: the folder of {ep.module} is not known; its cards are not used")
-        elif not (base / rel).is_dir():
-            problem(f"cards: folder {base / rel} not found; its cards are not used")
-        else:
-            cards_dir = base / rel
-    messages_dir = None
-    if decl.messages is not None:
-        rel = Path(decl.messages)
-        base = _module_dir(ep.module)
-        if rel.is_absolute() or ".." in rel.parts or not decl.messages.strip():
-            problem(f"messages: {decl.messages!r} must be a folder inside the plugin package")
-        elif base is None or not (base / rel).is_dir():
-            problem(f"messages: folder {decl.messages!r} not found; its translations are not used")
-        else:
-            messages_dir = base / rel
+    cards_dir = _package_folder("cards", decl.cards, ep.module, "cards", problem)
+    messages_dir = _package_folder("messages", decl.messages, ep.module, "translations", problem)
     return InstalledPlugin(name=name, declaration=decl, entry_point=ep.value, distribution=dist, version=version,
                            cards_dir=cards_dir, from_checkout=from_checkout, messages_dir=messages_dir)
+
+
+def _package_folder(key: str, value: str | None, module: str, what: str,
+                    problem: Callable[[str], None]) -> Path | None:
+    """The folder ``value`` of a plugin declaration's ``key``, inside the package of ``module``
+    (None, with the problem reported, when it is not such a folder; None when not declared)."""
+    if value is None:
+        return None
+    rel = Path(value)
+    base = _module_dir(module)
+    if rel.is_absolute() or ".." in rel.parts or not value.strip():
+        problem(f"{key}: {value!r} must be a folder inside the plugin package")
+    elif base is None or not (base / rel).is_dir():
+        problem(f"{key}: folder {value!r} not found; its {what} are not used")
+    else:
+        return base / rel
+    return None
 
 
 def discover_plugins(entry_points: Iterable[tuple[importlib.metadata.EntryPoint, str | None, str | None, bool]]
