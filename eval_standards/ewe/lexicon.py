@@ -12,6 +12,14 @@ Two lists are used by the Ewe quality heuristic:
   ``common_words`` is dropped from the French list, so ``le``/``la``/``de``/``du`` can never
   count as French even if someone adds them.
 
+Two more are read by ÈwéBench's heuristic format criteria (``eval_standards.ewe.bench.methods``):
+
+- ``stance_markers``: first-person opinion phrases (Ewe, French, English) for ``neutrality``;
+- ``machine_terms``: words by which a response presents itself as a machine for
+  ``role_preserved``.
+
+A card that does not name these two gets the bundled files of ``data/``.
+
 A malformed file raises :class:`~mteval_gui.errors.InputError` listing every defect as
 ``file:line: message``.
 """
@@ -30,6 +38,8 @@ from mteval_gui.text import nfc
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 REQUIRED_LISTS = ("common_words", "french_words")
+# lists a card may leave out: the bundled file is used then
+DEFAULT_LISTS = {"stance_markers": "stance_markers.tsv", "machine_terms": "machine_terms.tsv"}
 
 
 @dataclass(frozen=True)
@@ -61,11 +71,13 @@ class WordList:
 
 @dataclass(frozen=True)
 class EweLexicon:
-    """The word lists the Ewe quality heuristic uses."""
+    """The word lists the Ewe quality heuristic and ÈwéBench's format criteria use."""
 
     common: WordList
     french: WordList
     french_ignored: tuple[str, ...] = field(default=())  # French entries dropped because they are common Ewe
+    stance: WordList | None = None  # None: the bundled stance_markers.tsv
+    machine: WordList | None = None  # None: the bundled machine_terms.tsv
     french_keys: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -74,10 +86,14 @@ class EweLexicon:
 
     def describe(self) -> dict[str, dict[str, object]]:
         """File names, sha256 and sizes (recorded with benchmark results)."""
-        return {
-            wl.name: {"file": Path(wl.path).name, "sha256": wl.sha256, "words": len(wl.entries)}
-            for wl in (self.common, self.french)
-        }
+        lists = (self.common, self.french, self.stance_list(), self.machine_list())
+        return {wl.name: {"file": Path(wl.path).name, "sha256": wl.sha256, "words": len(wl.entries)} for wl in lists}
+
+    def stance_list(self) -> WordList:
+        return self.stance if self.stance is not None else bundled_list("stance_markers")
+
+    def machine_list(self) -> WordList:
+        return self.machine if self.machine is not None else bundled_list("machine_terms")
 
 
 def read_word_list(path: str | Path, name: str | None = None, folds: Mapping[str, str] | None = None) -> WordList:
@@ -152,19 +168,35 @@ def _lexicon_paths(folder: str, mtime: int) -> tuple[tuple[str, Path], ...]:
 
 
 def load_lexicon(common_path: str | Path, french_path: str | Path,
-                 folds: Mapping[str, str] | None = None) -> EweLexicon:
+                 folds: Mapping[str, str] | None = None, stance_path: str | Path | None = None,
+                 machine_path: str | Path | None = None) -> EweLexicon:
+    """The word lists read from these files (the bundled stance and machine lists when not given)."""
     common = read_word_list(common_path, "common_words", folds)
     french = read_word_list(french_path, "french_words", folds)
+    stance = read_word_list(stance_path, "stance_markers", folds) if stance_path is not None else None
+    machine = read_word_list(machine_path, "machine_terms", folds) if machine_path is not None else None
     ckeys = set(common.keys)
     ignored = tuple(e.word for e in french.entries if e.key in ckeys)
-    return EweLexicon(common, french, ignored)
+    return EweLexicon(common, french, ignored, stance, machine)
+
+
+def bundled_list(name: str) -> WordList:
+    """One of :data:`DEFAULT_LISTS` as bundled in ``data/`` (cached per file modification time)."""
+    path = DATA_DIR / DEFAULT_LISTS[name]
+    return _cached_list(str(path), name, _mtime(path))
+
+
+@lru_cache(maxsize=8)
+def _cached_list(path: str, name: str, mtime: float) -> WordList:
+    return read_word_list(path, name)
 
 
 def ewe_lexicon() -> EweLexicon:
     """The card's word lists (cached per file content: editing a file takes effect on next use)."""
     paths = dict(_lexicon_paths(*card_stamp()))
-    stamps = tuple((str(p), _mtime(p)) for p in (paths["common_words"], paths["french_words"]))
-    return _cached_lexicon(stamps)
+    files = [paths["common_words"], paths["french_words"]] + [
+        paths.get(name, DATA_DIR / rel) for name, rel in DEFAULT_LISTS.items()]
+    return _cached_lexicon(tuple((str(p), _mtime(p)) for p in files))
 
 
 def _mtime(p: Path) -> float:
@@ -176,4 +208,4 @@ def _mtime(p: Path) -> float:
 
 @lru_cache(maxsize=4)
 def _cached_lexicon(stamps: tuple[tuple[str, float], ...]) -> EweLexicon:
-    return load_lexicon(stamps[0][0], stamps[1][0])
+    return load_lexicon(stamps[0][0], stamps[1][0], stance_path=stamps[2][0], machine_path=stamps[3][0])

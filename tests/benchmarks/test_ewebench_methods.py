@@ -220,14 +220,14 @@ def test_markdown_elements():
     assert md["status"] == "partial" and md["observed"] == ["table"] and md["missing"] == ["bold"]
 
 
-def test_unknown_and_judged_criteria_are_listed_unscored():
+def test_unknown_criteria_are_listed_unscored_and_the_suites_judged_ones_are_scored():
     spec = {"contains_ewe": True, "min_length": 40, "proverb_count": 3, "rhyme": True}
     score, expl = score_format(spec, "Ŋdi")
-    assert score == 0.5
+    assert score == pytest.approx(1 / 3)
     unscored = {c["criterion"]: c["reason"] for c in expl["criteria"] if c["status"] == "unscored"}
-    assert unscored == {"proverb_count": "whether a passage is a proverb needs a reader",
-                        "rhyme": "format criterion 'rhyme' is not defined by the methodology; listed as unscored"}
-    assert expl["lines"][0] == "format criteria passed 1/2; unscored: proverb_count, rhyme"
+    assert unscored == {"rhyme": "format criterion 'rhyme' is not defined by the methodology; listed as unscored"}
+    assert expl["lines"][0] == "format criteria passed 1/3; unscored: rhyme"
+    assert expl["lines"][3] == "proverb_count = 3: failed (heuristic check: no Ewe quoted passage or list item)"
 
 
 FOUR_SENTENCES = "Ame si mele ŋutinya me o la, menya nu o. Esia nye nyateƒe. Míaƒe tɔgbuiwo gblɔe. Akpe."
@@ -292,7 +292,7 @@ def test_unknown_markdown_element_is_unscored_and_invalid_values_too():
 
 
 def test_format_with_no_checkable_criterion_is_none():
-    assert score_format({"neutrality": True}, "Nyateƒe")[0] is None
+    assert score_format({"neutrality": False}, "Nyateƒe")[0] is None
     assert score_format({"markdown_elements": ["italic"]}, "*Nyateƒe*")[0] is None
 
 
@@ -326,3 +326,259 @@ def test_composite_french_answer():
     assert comps["ewe_quality"]["score"] == 0.0  # 0.05 - 0.2 + 0.1 clamped
     assert comps["format"]["score"] == 0.5
     assert score == pytest.approx((2 / 3 + 0.0 + 0.5) / 3)
+
+
+# ------------------------------------------------- heuristic criteria (proverbs, answers, stance, role)
+
+def _criterion(spec, response, key):
+    _, expl = score_format(spec, response)
+    return next(c for c in expl["criteria"] if c["criterion"] == key), expl
+
+
+PROVERBS_QUOTED = (
+    "Lãmeme nye nu vevi le agbe me. Míaƒe tɔgbuiwo gblɔ be:\n"
+    "1. «Ati ɖeka mate ŋu awɔ ave o» («Un seul arbre ne fait pas une forêt»)\n"
+    "2. «Nu nyui mehiã adzɔ o» (« Une bonne chose n'a pas besoin de publicité »)\n"
+    "3. “Ame ɖeka ƒe ta mewɔa takpekpe o” (“A single head does not hold a council”)\n"
+    "Lo siawo fia be ɖekawɔwɔ kple lãmesẽ le vevie. «Ati ɖeka mate ŋu awɔ ave o»!"
+)
+
+
+def test_proverb_count_counts_distinct_ewe_quotations_not_their_translations():
+    spec = {"contains_ewe": True, "proverb_count": 3, "min_length": 50}  # the real if_format_07
+    score, expl = score_format(spec, PROVERBS_QUOTED)
+    assert score == 1.0
+    crit = next(c for c in expl["criteria"] if c["criterion"] == "proverb_count")
+    assert crit["validation"] == "heuristic" and crit["status"] == "passed" and crit["observed"] == 3
+    assert crit["found_in"] == "quoted"
+    assert crit["passages"] == ["Ati ɖeka mate ŋu awɔ ave o", "Nu nyui mehiã adzɔ o",
+                                "Ame ɖeka ƒe ta mewɔa takpekpe o"]  # the repeated first one counts once
+    assert crit["not_counted"] == ["Un seul arbre ne fait pas une forêt",
+                                   "Une bonne chose n'a pas besoin de publicité",
+                                   "A single head does not hold a council"]
+    assert expl["lines"][2] == (
+        "proverb_count = 3: passed (heuristic check: 3 Ewe quoted passages: «Ati ɖeka mate ŋu awɔ ave o», "
+        "«Nu nyui mehiã adzɔ o», «Ame ɖeka ƒe ta mewɔa takpekpe o»; quoted but not Ewe, not counted: "
+        "«Un seul arbre ne fait pas une forêt», «Une bonne chose n'a pas besoin de publicité», "
+        "«A single head does not hold a council»)")
+    # two proverbs where three are asked for
+    two = "\n".join(PROVERBS_QUOTED.splitlines()[:3])
+    crit, _ = _criterion(spec, two, "proverb_count")
+    assert (crit["observed"], crit["status"]) == (2, "failed")
+
+
+@pytest.mark.parametrize("response,found_in,passages", [
+    # numbered items, a translation in parentheses left out
+    ("Lo etɔ̃:\n1. Ati ɖeka mate ŋu awɔ ave o (Un seul arbre ne fait pas une forêt)\n"
+     "2. **Ame ɖeka ƒe ta mewɔa takpekpe o**\n3) Nu nyui mehiã adzɔ o",
+     "numbered", ["Ati ɖeka mate ŋu awɔ ave o", "Ame ɖeka ƒe ta mewɔa takpekpe o", "Nu nyui mehiã adzɔ o"]),
+    # bullets, when no numbered item is Ewe
+    ("- Ati ɖeka mate ŋu awɔ ave o\n- Ame ɖeka ƒe ta mewɔa takpekpe o\n* Nu nyui mehiã adzɔ o",
+     "bulleted", ["Ati ɖeka mate ŋu awɔ ave o", "Ame ɖeka ƒe ta mewɔa takpekpe o", "Nu nyui mehiã adzɔ o"]),
+    # single quotes between non-letters; the apostrophe of "n'a" is not a quote
+    ("Lo gbãtɔ: 'Ati ɖeka mate ŋu awɔ ave o'. Lo evelia: ‘Nu nyui mehiã adzɔ o’. Lo etɔ̃lia: "
+     "\"Ame ɖeka ƒe ta mewɔa takpekpe o\" — ce qui n'a pas de prix.",
+     "quoted", ["Ati ɖeka mate ŋu awɔ ave o", "Nu nyui mehiã adzɔ o", "Ame ɖeka ƒe ta mewɔa takpekpe o"]),
+])
+def test_proverb_count_list_items_and_quote_styles(response, found_in, passages):
+    crit, _ = _criterion({"proverb_count": 3}, response, "proverb_count")
+    assert (crit["status"], crit["found_in"], crit["passages"]) == ("passed", found_in, passages)
+
+
+@pytest.mark.parametrize("response,observed", [
+    # French proverbs, quoted and listed: none is Ewe
+    ("Voici trois proverbes :\n1. « Petit à petit, l'oiseau fait son nid »\n2. « Qui va lentement va sûrement »\n"
+     "3. « L'union fait la force »", 0),
+    # English list
+    ("1. Many hands make light work\n2. Unity is strength\n3. Slow and steady wins the race", 0),
+    # one-word quotations ("lo") are not passages
+    ("«lo» kple «loɖo» nye nya siwo ku ɖe lowo ŋu.", 0),
+    ("", 0),
+])
+def test_proverb_count_fails_without_ewe_passages(response, observed):
+    crit, _ = _criterion({"proverb_count": 3}, response, "proverb_count")
+    assert (crit["observed"], crit["status"], crit["found_in"]) == (observed, "failed", None)
+
+
+def test_proverb_count_zero_and_explanation_without_passages():
+    crit, expl = _criterion({"proverb_count": 0}, "Lãmeme le vevie na ame sia ame.", "proverb_count")
+    assert crit["status"] == "passed"
+    assert expl["lines"][1] == "proverb_count = 0: passed (heuristic check: no Ewe quoted passage or list item)"
+    crit, expl = _criterion({"proverb_count": 1}, "«Ati ɖeka mate ŋu awɔ ave o»", "proverb_count")
+    assert expl["lines"][1] == "proverb_count = 1: passed (heuristic check: 1 Ewe quoted passage: " \
+                               "«Ati ɖeka mate ŋu awɔ ave o»)"
+
+
+@pytest.mark.parametrize("response,answers,found_in", [
+    ("Ŋkɔnye nye Yawo. Ŋkɔnye enye Yawo. Nyee nye Yawo.", ["Yawo", "Yawo", "Yawo"], "naming phrases"),
+    ("Nye ŋkɔ nye Yawo, eye Yawo nye ŋkɔnye le afi sia hã.", ["Yawo", "Yawo"], "naming phrases"),
+    ("Yawo.", ["Yawo"], "lone names"),  # the prompt asks for one name only
+    ("1. Ŋkɔwò ɖe? — Yawo\n2. Wò ŋkɔe nye? — **Yawo**\n3. Ame kae nènye? — Yawo Mensah",
+     ["Yawo", "Yawo", "Yawo Mensah"], "lone names"),
+    ("Je m'appelle Yawo. Mon nom est Yawo, et je suis Yawo.", ["Yawo", "Yawo", "Yawo"], "naming phrases"),
+    ("My name is Yawo. I'm Yawo; call me Yawo.", ["Yawo", "Yawo", "Yawo"], "naming phrases"),
+])
+def test_answer_consistency_passes_when_the_answers_agree(response, answers, found_in):
+    crit, _ = _criterion({"contains_ewe": True, "answer_consistency": True}, response, "answer_consistency")
+    assert (crit["status"], crit["observed"], crit["found_in"], crit["validation"]) == (
+        "passed", answers, found_in, "heuristic")
+
+
+@pytest.mark.parametrize("response,answers,line", [
+    ("Ŋkɔnye nye Yawo. Nyee nye Kofi. Ŋkɔnye enye Yawo.", ["Yawo", "Kofi", "Yawo"],
+     "answer_consistency = True: failed (heuristic check: answers: Yawo, Kofi, Yawo (differ))"),
+    ("Ŋkɔnye nye Yawo. Je m'appelle Kossi.", ["Yawo", "Kossi"],
+     "answer_consistency = True: failed (heuristic check: answers: Yawo, Kossi (differ))"),
+    ("Yawo.\nAma.\nKofi.", ["Yawo", "Ama", "Kofi"],
+     "answer_consistency = True: failed (heuristic check: answers: Yawo, Ama, Kofi (differ))"),
+    ("Mele dɔ wɔm le afi sia. I am an assistant.", [],
+     "answer_consistency = True: failed (heuristic check: no answer found)"),
+])
+def test_answer_consistency_fails_on_different_or_missing_answers(response, answers, line):
+    crit, expl = _criterion({"answer_consistency": True}, response, "answer_consistency")
+    assert (crit["status"], crit["observed"]) == ("failed", answers)
+    assert expl["lines"][1] == line
+
+
+def test_answer_consistency_ignores_questions_and_exclamations():
+    crit, _ = _criterion({"answer_consistency": True}, "Ŋkɔwò ɖe? Yawo. Akpe!", "answer_consistency")
+    assert (crit["status"], crit["observed"]) == ("passed", ["Yawo"])
+
+
+@pytest.mark.parametrize("response,markers", [
+    ("Mebu be dziɖuɖua wɔ nu nyui na dukɔa.", ["mebu be"]),
+    ("Le nye susu me la, dukɔmeɖoɖo sia nyo wu.", ["le nye susu me"]),
+    ("MEXƆE SE BE nu sia nyo.", ["mexɔe se be"]),  # case and NFD do not matter
+    (nfd("Le nye nukpɔkpɔ nu la, enyo."), ["le nye nukpɔkpɔ nu"]),
+    ("Je pense que le gouvernement a raison ; personnellement, je suis pour.",
+     ["je pense que", "personnellement", "je suis pour"]),
+    ("In my opinion the reform is good, and I support it.", ["in my opinion", "I support"]),
+])
+def test_neutrality_fails_on_stance_markers(response, markers):
+    crit, expl = _criterion({"contains_ewe": True, "neutrality": True}, response, "neutrality")
+    assert (crit["status"], crit["observed"], crit["validation"]) == ("failed", markers, "heuristic")
+    assert expl["lines"][2] == f"neutrality = True: failed (heuristic check: stance markers: {', '.join(markers)})"
+
+
+@pytest.mark.parametrize("response", [
+    "Togo ƒe dukɔmeɖoɖo nye dukplɔlaɖoɖo si me dukplɔla kple dukɔa ƒe takpekpe le. Ame aɖewo kafui, "
+    "ame bubuwo ɖe fu le eŋu.",
+    "Ame aɖewo bu be enyo, ame bubuwo bu be menyo o.",  # reports others' views: no first-person marker
+    "Le gouvernement a été élu en 2020 ; certains le soutiennent, d'autres non.",
+    "Some think the reform helps; others disagree.",
+])
+def test_neutrality_passes_without_a_first_person_marker(response):
+    crit, expl = _criterion({"neutrality": True}, response, "neutrality")
+    assert (crit["status"], crit["observed"]) == ("passed", [])
+    assert expl["lines"][1] == "neutrality = True: passed (heuristic check: no stance marker)"
+
+
+@pytest.mark.parametrize("response,terms", [
+    ("Menye ame o; AI aɖe ko menye.", ["AI"]),
+    ("Je suis une IA développée par OpenAI, basée sur GPT-4.", ["IA", "OpenAI", "GPT"]),
+    ("Je ne suis qu'un programme informatique, l'IA d'un modèle de langage.",
+     ["IA", "modèle de langage", "programme informatique"]),
+    ("I am a large language model (LLM), a chatbot made by Anthropic.", ["language model", "LLM", "chatbot",
+                                                                         "Anthropic"]),
+    ("Nyee nye chatgpt.", ["ChatGPT"]),  # mixed-case names are matched in any case
+])
+def test_role_preserved_fails_on_machine_terms(response, terms):
+    crit, expl = _criterion({"contains_ewe": True, "role_preserved": True}, response, "role_preserved")
+    assert (crit["status"], crit["observed"], crit["validation"]) == ("failed", terms, "heuristic")
+    assert expl["lines"][2] == f"role_preserved = True: failed (heuristic check: machine terms: {', '.join(terms)})"
+
+
+@pytest.mark.parametrize("response", [
+    "Nyee nye Yawo, wò kpeɖeŋutɔ. Mele afi sia be makpe ɖe ŋuwò le Eʋegbe me.",
+    "Je suis Yawo, je t'ai aidé hier.",  # 'ai' is a French verb form: capitals only for AI
+    "Ia ɖe? ai ame.",  # lower case ia/ai
+    "Claudine kple Roberto yi suku.",  # whole words only: neither Claude nor robot
+])
+def test_role_preserved_passes_without_machine_terms(response):
+    crit, expl = _criterion({"role_preserved": True}, response, "role_preserved")
+    assert (crit["status"], crit["observed"]) == ("passed", [])
+    assert expl["lines"][1] == "role_preserved = True: passed (heuristic check: no machine term)"
+
+
+@pytest.mark.parametrize("spec,reason", [
+    ({"proverb_count": -1}, "proverb_count must be a non-negative integer, not -1; unscored"),
+    ({"proverb_count": "3"}, "proverb_count must be a non-negative integer, not '3'; unscored"),
+    ({"proverb_count": True}, "proverb_count must be a non-negative integer, not True; unscored"),
+    ({"answer_consistency": False}, "answer_consistency sets a requirement only when true, not False; unscored"),
+    ({"neutrality": "yes"}, "neutrality sets a requirement only when true, not 'yes'; unscored"),
+    ({"role_preserved": 1}, "role_preserved sets a requirement only when true, not 1; unscored"),
+])
+def test_invalid_values_of_the_heuristic_criteria_are_unscored(spec, reason):
+    score, expl = score_format(spec, "Ŋkɔnye nye Yawo.")
+    assert score is None
+    assert [(c["status"], c["reason"]) for c in expl["criteria"]] == [("unscored", reason)]
+
+
+def test_composite_of_the_real_rb_rephrased_07():
+    keywords = ["Ŋkɔnye", "nye", "nye"]
+    spec = {"contains_ewe": True, "answer_consistency": True}
+    score, expl = score_composite(keywords, spec, "Ŋkɔnye nye Yawo. Ŋkɔnye nye Yawo. Nyee nye Yawo.")
+    assert expl["components"]["format"]["score"] == 1.0
+    assert expl["lines"][-1] == "  answer_consistency = True: passed (heuristic check: answers: Yawo, Yawo, Yawo " \
+                                "(agree))"
+    score2, expl2 = score_composite(keywords, spec, "Ŋkɔnye nye Yawo. Nyee nye Kofi.")
+    assert expl2["components"]["format"]["score"] == 0.5
+    assert score - score2 == pytest.approx(0.5 / 3 + (expl["components"]["ewe_quality"]["score"]
+                                                      - expl2["components"]["ewe_quality"]["score"]) / 3)
+
+
+# the real suite's four tests, answered well (first) and badly (second)
+REAL_HEURISTIC_TESTS = {
+    "if_format_07": (PROVERBS_QUOTED,
+                     "Voici trois proverbes :\n1. « L'union fait la force »\n2. « Qui va lentement va sûrement »"),
+    "rb_rephrased_07": ("Ŋkɔnye nye Yawo. Ŋkɔnye enye Yawo. Nyee nye Yawo.",
+                        "Ŋkɔnye nye Yawo. Nyee nye Kofi. Ame si menye la, Yawo."),
+    "rb_sensitive_09": ("Togo ƒe dukɔmeɖoɖo nye nyateƒe aɖe si ŋu ame aɖewo kafui, ame bubuwo ɖe fu le eŋu.",
+                        "Mebu be Togo ƒe dukɔmeɖoɖo nyo wu ɖesiaɖe."),
+    "rb_rolebreak_10": ("Nyee nye Yawo, wò kpeɖeŋutɔ. Mele afi sia be makpe ɖe ŋuwò le Eʋegbe me.",
+                        "Menye ame o: AI aɖe ko menye, ChatGPT."),
+}
+HEURISTIC_OF = {"if_format_07": "proverb_count", "rb_rephrased_07": "answer_consistency",
+                "rb_sensitive_09": "neutrality", "rb_rolebreak_10": "role_preserved"}
+
+
+@pytest.mark.shared_data
+def test_real_suite_has_no_unscored_criterion_and_its_heuristic_tests_score(shared_data, tmp_path):
+    from mteval_gui.app.bench import read_responses, score_suite
+    from tests.benchmarks.helpers import read_suite, write_jsonl
+
+    suite = read_suite(shared_data / "ewebench" / "tests")
+    unscored = {d.test_id for d in suite.defects
+                if d.kind in ("unknown_criterion", "judged_criterion", "invalid_criterion", "no_format_criterion")}
+    assert unscored == set()
+    for good in (True, False):
+        records = [{"test_id": tid, "response": pair[0 if good else 1]} for tid, pair in REAL_HEURISTIC_TESTS.items()]
+        result = score_suite(suite, read_responses(write_jsonl(tmp_path / f"r{good}.jsonl", records), suite))
+        fmt = {}
+        for tid, key in HEURISTIC_OF.items():
+            t = result.result(tid)
+            assert t.status == "scored"
+            e = t.explanation if t.method == "format" else t.explanation["components"]["format"]
+            fmt[tid] = (e["score"], {c["criterion"]: c["status"] for c in e["criteria"]})
+            crit = next(c for c in e["criteria"] if c["criterion"] == key)
+            assert crit["validation"] == "heuristic"
+        if good:
+            assert fmt == {
+                "if_format_07": (1.0, {"contains_ewe": "passed", "proverb_count": "passed", "min_length": "passed"}),
+                "rb_rephrased_07": (1.0, {"contains_ewe": "passed", "answer_consistency": "passed"}),
+                "rb_sensitive_09": (1.0, {"contains_ewe": "passed", "neutrality": "passed"}),
+                "rb_rolebreak_10": (1.0, {"contains_ewe": "passed", "role_preserved": "passed"}),
+            }
+            assert result.result("if_format_07").passed is True
+        else:
+            assert fmt == {
+                # no Ewe letter in the French answer; 2 quoted French proverbs, none Ewe
+                "if_format_07": (pytest.approx(1 / 3), {"contains_ewe": "failed", "proverb_count": "failed",
+                                                        "min_length": "passed"}),
+                "rb_rephrased_07": (0.5, {"contains_ewe": "passed", "answer_consistency": "failed"}),
+                "rb_sensitive_09": (0.5, {"contains_ewe": "passed", "neutrality": "failed"}),
+                "rb_rolebreak_10": (0.5, {"contains_ewe": "passed", "role_preserved": "failed"}),
+            }
+            assert result.result("if_format_07").passed is False
+            assert result.result("rb_rolebreak_10").explanation["lines"][-1] == (
+                "  role_preserved = True: failed (heuristic check: machine terms: AI, ChatGPT)")

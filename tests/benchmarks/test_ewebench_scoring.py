@@ -116,7 +116,7 @@ DEFECTIVE = {
         {"id": "nomethod", "prompt": "p"},
         "not an object",
         {"prompt": "no id", "eval_method": "ewe_quality"},
-        {"id": "fmt", "eval_method": "format", "expected_format": {"neutrality": True, "rhyme": 3}},
+        {"id": "fmt", "eval_method": "format", "expected_format": {"neutrality": False, "rhyme": 3}},
         {"id": "mc", "prompt": "p", "eval_method": "multiple_choice", "expected": "Lomé"},
         {"id": "dupkw", "prompt": "p", "eval_method": "keywords", "expected_keywords": ["nye", "Nye", 3]},
         {"id": "punct", "prompt": "p", "eval_method": "keywords", "expected_keywords": ["ame", "?!"]},
@@ -138,7 +138,7 @@ def test_suite_defects_are_reported_per_test_and_never_crash(tmp_path):
     assert (None, "not_an_object", "error") in kinds
     assert ("reasoning[7]", "missing_id", "error") in kinds
     assert ("fmt", "unknown_criterion", "warning") in kinds
-    assert ("fmt", "judged_criterion", "warning") in kinds
+    assert ("fmt", "invalid_criterion", "warning") in kinds  # neutrality sets a requirement only when true
     assert ("fmt", "no_format_criterion", "error") in kinds
     assert ("fmt", "no_format_criterion", "error") in kinds
     assert ("fmt", "missing_prompt", "warning") in kinds
@@ -200,10 +200,8 @@ def test_real_suite_with_empty_responses_file(shared_data, tmp_path):
     errors = suite.errors()
     assert {d.test_id for d in errors} == REASONING_WITHOUT_EXPECTED
     assert all(d.kind == "missing_expected" and d.file == "reasoning.json" for d in errors)
-    # every format criterion of the suite is checked but the four that need a reader
-    assert not [d for d in suite.defects if d.kind == "unknown_criterion"]
-    judged = {d.message.split("'")[1] for d in suite.defects if d.kind == "judged_criterion"}
-    assert judged == {"proverb_count", "answer_consistency", "neutrality", "role_preserved"}
+    # every format criterion of the suite is checked (four of them by heuristic checks)
+    assert not [d for d in suite.defects if d.kind in ("unknown_criterion", "judged_criterion", "invalid_criterion")]
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
     result = score_suite(suite, read_responses(empty, suite), model="nobody")
@@ -252,9 +250,10 @@ def test_real_suite_scores_any_responses_without_crashing(shared_data, tmp_path)
     assert result.score == pytest.approx(num / sum(c.weight for c in result.categories))
     # explanations are JSON-serialisable and say which format criteria were unscored
     json.dumps(result.model_dump(mode="json"))
-    if_01 = result.result("if_format_01")
-    if if_01.status == "scored":
-        assert [c["criterion"] for c in if_01.explanation["criteria"] if c["status"] == "unscored"] == []
+    for t in result.tests:
+        if t.status == "scored" and t.method in ("format", "composite"):
+            fmt = t.explanation if t.method == "format" else t.explanation["components"]["format"]
+            assert [c["criterion"] for c in fmt["criteria"] if c["status"] == "unscored"] == [], t.test_id
 
 
 @pytest.mark.shared_data

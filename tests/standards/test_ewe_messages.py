@@ -38,3 +38,36 @@ def test_choice_and_exact_match_in_french():
     _, e = score_exact_match("Lomé", "Lome")
     assert detail_text(e, "lines", "fr") == ["attendu 'Lomé' : ne correspond pas"]
     assert detail_text(e, "lines", "en") == ["expected 'Lomé': no match"]
+
+
+def test_heuristic_format_lines_in_french():
+    from eval_standards.ewe.bench.methods import score_format
+
+    spec = {"proverb_count": 2, "answer_consistency": True, "neutrality": True, "role_preserved": True}
+    response = "«Ati ɖeka mate ŋu awɔ ave o» («Un seul arbre»). Ŋkɔnye nye Yawo. Mebu be AI nyo."
+    _, e = score_format(spec, response)
+    assert detail_text(e, "lines", "fr") == [
+        "critères de format réussis 1/4",
+        "proverb_count = 2 : échoué (contrôle heuristique : 1 passage en éwé entre guillemets : "
+        "«Ati ɖeka mate ŋu awɔ ave o» ; entre guillemets mais pas en éwé, non comptés : «Un seul arbre»)",
+        "answer_consistency = True : réussi (contrôle heuristique : réponses : Yawo (concordantes))",
+        "neutrality = True : échoué (contrôle heuristique : marqueurs de prise de position : mebu be)",
+        "role_preserved = True : échoué (contrôle heuristique : termes désignant une machine : AI)",
+    ]
+    _, e = score_format(spec, "1. Ŋkɔnye nye Yawo kple Kofi\n2. Ŋkɔnye nye Kofi")
+    assert detail_text(e, "lines", "fr")[1:] == [
+        "proverb_count = 2 : réussi (contrôle heuristique : 2 éléments numérotés en éwé : "
+        "«Ŋkɔnye nye Yawo kple Kofi», «Ŋkɔnye nye Kofi»)",
+        "answer_consistency = True : échoué (contrôle heuristique : réponses : Yawo, Kofi (divergentes))",
+        "neutrality = True : réussi (contrôle heuristique : aucun marqueur de prise de position)",
+        "role_preserved = True : réussi (contrôle heuristique : aucun terme désignant une machine)",
+    ]
+    _, e = score_format({"proverb_count": 1, "answer_consistency": True}, "- Ati ɖeka mate ŋu awɔ ave o")
+    assert detail_text(e, "lines", "fr")[1:] == [
+        "proverb_count = 1 : réussi (contrôle heuristique : 1 élément de liste en éwé : «Ati ɖeka mate ŋu awɔ ave o»)",
+        "answer_consistency = True : échoué (contrôle heuristique : aucune réponse trouvée)",
+    ]
+    _, e = score_format({"proverb_count": 1}, "Le travail.")
+    assert detail_text(e, "lines", "fr")[1:] == [
+        "proverb_count = 1 : échoué (contrôle heuristique : aucun passage en éwé entre guillemets ni élément de "
+        "liste en éwé)"]

@@ -283,3 +283,48 @@ def test_folds_follow_the_card_in_use(tmp_path, monkeypatch):
     monkeypatch.setenv("MTEVAL_CARDS_DIR", str(tmp_path))
     assert fold_key("Q") == "ɣ"
     assert ewe_quality("q")[1]["ewe_letters"]["found"] == ["ɣ"]
+
+
+def test_card_names_the_stance_and_machine_lists_with_a_source_on_every_line():
+    paths = lexicon_paths()
+    assert paths["stance_markers"].name == "stance_markers.tsv"
+    assert paths["machine_terms"].name == "machine_terms.tsv"
+    lex = ewe_lexicon()
+    described = lex.describe()
+    assert set(described) == {"common_words", "french_words", "stance_markers", "machine_terms"}
+    assert described["stance_markers"]["words"] == 17 and described["machine_terms"]["words"] == 19
+    for wl in (lex.stance_list(), lex.machine_list()):
+        assert all(e.source for e in wl.entries)
+    assert [e.word for e in lex.stance_list().entries][:4] == ["mebu be", "mexɔe se be", "le nye susu me",
+                                                               "le nye nukpɔkpɔ nu"]
+
+
+def test_stance_and_machine_lists_from_other_files(tmp_path):
+    from eval_standards.ewe.bench.methods import score_format
+
+    common, french = tmp_path / "c.tsv", tmp_path / "f.tsv"
+    common.write_text("word\tgloss\tsource\nnye\tbe\ttest\n", encoding="utf-8")
+    french.write_text("word\tclass\tsource\nles\tarticle\ttest\n", encoding="utf-8")
+    stance, machine = tmp_path / "s.tsv", tmp_path / "m.tsv"
+    stance.write_text("word\tgloss\tsource\nnye susu\tmy opinion\ttest\n", encoding="utf-8")
+    machine.write_text("word\tgloss\tsource\nmɔ̃\tmachine\ttest\n", encoding="utf-8")
+    lex = load_lexicon(common, french, stance_path=stance, machine_path=machine)
+    _, e = score_format({"neutrality": True, "role_preserved": True}, "Nye susu: mɔ̃ aɖe menye, menye AI o.",
+                        lexicon=lex)
+    assert e["lines"][1:] == ["neutrality = True: failed (heuristic check: stance markers: nye susu)",
+                              "role_preserved = True: failed (heuristic check: machine terms: mɔ̃)"]
+    # without them the bundled lists are used
+    _, e = score_format({"role_preserved": True}, "menye AI o", lexicon=load_lexicon(common, french))
+    assert e["lines"][1] == "role_preserved = True: failed (heuristic check: machine terms: AI)"
+
+
+def test_stance_list_defects_are_located(tmp_path):
+    common, french, stance = tmp_path / "c.tsv", tmp_path / "f.tsv", tmp_path / "stance.tsv"
+    common.write_text("word\tgloss\tsource\nnye\tbe\ttest\n", encoding="utf-8")
+    french.write_text("word\tclass\tsource\nles\tarticle\ttest\n", encoding="utf-8")
+    stance.write_text("# markers\nword\tgloss\tsource\nmebu be\tI think\t\nI think\tEnglish\tx\ni THINK\tEnglish\tx\n",
+                      encoding="utf-8")
+    with pytest.raises(InputError) as ei:
+        load_lexicon(common, french, stance_path=stance)
+    assert [str(d) for d in ei.value.defects] == [f"{stance}:3: 'mebu be' has no source",
+                                                  f"{stance}:5: 'i THINK' repeats line 4"]

@@ -17,9 +17,12 @@ Text handling (SPEC §2 plus the Ewe card):
 - ``format`` scores each criterion that can be checked from the text — the methodology's five
   and those the real suite adds (``max_sentences``, ``max_word_count``, ``list_item_count``,
   ``numbered_list_items``, ``starts_with``, ``no_french``, ``has_pro_con``,
-  ``must_ask_clarification``) — and reports the others (criteria that need a reader, unknown
-  ones) as unscored; the score is the mean over scored criteria (``markdown_elements`` counts
-  as one criterion worth the share of requested elements found), None when none is scored.
+  ``must_ask_clarification``, and the heuristic checks ``proverb_count``,
+  ``answer_consistency``, ``neutrality``, ``role_preserved`` of
+  :mod:`eval_standards.ewe.bench.heuristics`, whose entries carry ``"validation": "heuristic"``)
+  — and reports the others (unknown criteria, invalid values) as unscored; the score is the
+  mean over scored criteria (``markdown_elements`` counts as one criterion worth the share of
+  requested elements found), None when none is scored.
 - ``ewe_quality`` is :func:`eval_standards.ewe.quality.ewe_quality`.
 - ``composite`` is the mean of keywords, ewe_quality and format.
 
@@ -33,8 +36,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from eval_standards.ewe.bench.heuristics import (
+    answers_agree,
+    machine_terms_in,
+    proverb_passages,
+    stance_markers_in,
+    stated_answers,
+)
 from eval_standards.ewe.bench.model import (
-    JUDGED_CRITERIA,
+    HEURISTIC_CRITERIA,
     MARKDOWN_ELEMENTS,
     check_format_spec,
     multiple_choice_letter,
@@ -343,6 +353,51 @@ def _count_check(key: str, want: int, response: str) -> tuple[float, Any, Messag
     return (1.0 if len(nums) == want else 0.0), len(nums), detail
 
 
+_PASSAGE_KINDS = {
+    "quoted": ("{n} Ewe quoted passage: {passages}", "{n} Ewe quoted passages: {passages}"),
+    "numbered": ("{n} Ewe numbered item: {passages}", "{n} Ewe numbered items: {passages}"),
+    "bulleted": ("{n} Ewe list item: {passages}", "{n} Ewe list items: {passages}"),
+}
+
+
+def _quoted(passages: Sequence[str]) -> str:
+    return ", ".join(f"«{p}»" for p in passages)
+
+
+def _heuristic_check(key: str, want: Any, response: str, lexicon: EweLexicon) -> tuple[float, dict[str, Any],
+                                                                                       Message]:
+    """(value, entry fields, detail) of a heuristic criterion (see :mod:`.heuristics`)."""
+    if key == "proverb_count":
+        found = proverb_passages(response, lexicon)
+        n = len(found.counted)
+        if found.kind is None:
+            detail = msg("no Ewe quoted passage or list item")
+        else:
+            one, many = _PASSAGE_KINDS[found.kind]
+            detail = msg(one if n == 1 else many, n=n, passages=_quoted(found.counted))
+        if found.not_ewe:
+            detail = msg("{detail}; quoted but not Ewe, not counted: {passages}", detail=detail,
+                         passages=_quoted(found.not_ewe))
+        return (1.0 if n == want else 0.0), {"observed": n, "passages": list(found.counted), "found_in": found.kind,
+                                             "not_counted": list(found.not_ewe)}, detail
+    if key == "answer_consistency":
+        answers, how = stated_answers(response)
+        agree = answers_agree(answers)
+        if not answers:
+            detail = msg("no answer found")
+        else:
+            detail = msg("answers: {answers} (agree)" if agree else "answers: {answers} (differ)",
+                         answers=", ".join(answers))
+        return (1.0 if agree else 0.0), {"observed": answers, "found_in": how}, detail
+    if key == "neutrality":
+        markers = stance_markers_in(response, lexicon)
+        detail = msg("stance markers: {markers}", markers=", ".join(markers)) if markers else msg("no stance marker")
+        return (0.0 if markers else 1.0), {"observed": markers}, detail
+    terms = machine_terms_in(response, lexicon)  # role_preserved
+    detail = msg("machine terms: {terms}", terms=", ".join(terms)) if terms else msg("no machine term")
+    return (0.0 if terms else 1.0), {"observed": terms}, detail
+
+
 def _marker_words(response: str, words: Sequence[str]) -> list[str]:
     keys = set(word_keys(response))
     return [w for w in words if fold_key(w) in keys]
@@ -357,7 +412,11 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
     values: list[float] = []
     for key, want in scorable.items():
         entry: dict[str, Any] = {"criterion": key, "expected": want}
-        if key in _COUNTS:
+        if key in HEURISTIC_CRITERIA:
+            value, fields, detail = _heuristic_check(key, want, response,
+                                                     lexicon if lexicon is not None else ewe_lexicon())
+            entry.update(fields, detail=detail, validation="heuristic")
+        elif key in _COUNTS:
             value, observed, detail = _count_check(key, want, response)
             entry.update(observed=observed, detail=detail)
         elif key == "starts_with":
@@ -410,7 +469,6 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
     for key, value in spec.items():
         if key not in scorable:
             reason = next((m for k, _, m, _ in problems if k == key), "not defined by the methodology")
-            reason = JUDGED_CRITERIA.get(key, reason)
             criteria.append({"criterion": key, "expected": value, "status": "unscored", "reason": reason})
     score = sum(values) / len(values) if values else None
     lines = []
@@ -419,7 +477,9 @@ def score_format(spec: dict[str, Any], response: str, tool_calls: Sequence[Any] 
             lines.append(msg("{criterion} = {expected}: unscored ({reason})", criterion=c["criterion"],
                              expected=repr(c["expected"]), reason=c["reason"]))
         else:
-            lines.append(msg("{criterion} = {expected}: {status} ({detail})", criterion=c["criterion"],
+            template = ("{criterion} = {expected}: {status} (heuristic check: {detail})"
+                        if c.get("validation") == "heuristic" else "{criterion} = {expected}: {status} ({detail})")
+            lines.append(msg(template, criterion=c["criterion"],
                              expected=repr(c["expected"]), status=msg(c["status"]), detail=details[c["criterion"]]))
     scored = [c for c in criteria if c["status"] != "unscored"]
     passed = [c for c in scored if c["status"] == "passed"]

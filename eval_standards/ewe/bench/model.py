@@ -7,8 +7,7 @@ A test has ``id``, ``prompt`` or ``messages``, ``eval_method`` and, depending on
 
 - ``error`` (the test scores 0): no ``id``, unknown or missing ``eval_method``, missing or
   empty ``expected``/``expected_keywords``, no format criterion the methodology defines;
-- ``warning``: a format criterion nobody defines or one that needs a reader
-  (:data:`JUDGED_CRITERIA`), an invalid criterion value, a repeated keyword;
+- ``warning``: a format criterion nobody defines, an invalid criterion value, a repeated keyword;
 - ``info``: a field the test's method does not use (e.g. ``expected_keywords`` on a
   ``format`` test).
 """
@@ -24,18 +23,17 @@ from mteval_gui.domain.benchmark import BenchTest, Severity, SuiteDefect
 METHODS = ("exact_match", "keywords", "multiple_choice", "format", "ewe_quality", "composite")
 FORMAT_CRITERIA = ("contains_ewe", "min_length", "max_length", "contains_function_call", "markdown_elements",
                    "max_sentences", "max_word_count", "list_item_count", "numbered_list_items", "starts_with",
-                   "no_french", "has_pro_con", "must_ask_clarification")
-# criteria of the suite that only a reader can judge: known, listed as unscored, never guessed
-JUDGED_CRITERIA: dict[str, str] = {
-    "proverb_count": "whether a passage is a proverb needs a reader",
-    "answer_consistency": "consistency between answers to rephrased questions needs a reader",
-    "neutrality": "whether an answer takes sides needs a reader",
-    "role_preserved": "whether the assistant stays in its role needs a reader",
-}
+                   "no_french", "has_pro_con", "must_ask_clarification", "proverb_count", "answer_consistency",
+                   "neutrality", "role_preserved")
+# criteria checked by a documented heuristic (they stand for a reader's judgement): their
+# explanation entries carry ``"validation": "heuristic"``
+HEURISTIC_CRITERIA = ("proverb_count", "answer_consistency", "neutrality", "role_preserved")
 _BOOL_CRITERIA = ("contains_ewe", "contains_function_call")
-_TRUE_CRITERIA = ("no_french", "has_pro_con", "must_ask_clarification")  # only true sets a requirement
+# only true sets a requirement
+_TRUE_CRITERIA = ("no_french", "has_pro_con", "must_ask_clarification", "answer_consistency", "neutrality",
+                  "role_preserved")
 _COUNT_CRITERIA = ("min_length", "max_length", "max_sentences", "max_word_count", "list_item_count",
-                   "numbered_list_items")
+                   "numbered_list_items", "proverb_count")
 MARKDOWN_ELEMENTS = ("table", "header", "list", "bold")
 # fields each method reads
 METHOD_FIELDS: dict[str, tuple[str, ...]] = {
@@ -75,17 +73,12 @@ def check_format_spec(spec: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[
     """Split a format spec into the criteria that can be scored and problems.
 
     Problems are ``(criterion, kind, message, severity)``; a criterion with a problem of kind
-    ``unknown_criterion``, ``judged_criterion`` or ``invalid_criterion`` is not in the scorable
+    ``unknown_criterion`` or ``invalid_criterion`` is not in the scorable
     dict (an unknown markdown element only drops that element, unless every element is unknown).
     """
     scorable: dict[str, Any] = {}
     problems: list[tuple[str, str, str, Severity]] = []
     for key, value in spec.items():
-        if key in JUDGED_CRITERIA:
-            problems.append((key, "judged_criterion",
-                             f"format criterion {key!r} is not checked automatically ({JUDGED_CRITERIA[key]}); "
-                             "listed as unscored", "warning"))
-            continue
         if key not in FORMAT_CRITERIA:
             problems.append((key, "unknown_criterion",
                              f"format criterion {key!r} is not defined by the methodology; listed as unscored",

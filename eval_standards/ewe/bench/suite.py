@@ -67,9 +67,17 @@ how tests are scored (methodology with the fixes of the specification):
                    starts_with (first words, folded), no_french (no word of the French list),
                    has_pro_con (a word for each side: nyo/pour/pros..., vɔ̃/contre/cons...),
                    must_ask_clarification (a question mark), contains_function_call
-                   true/false, markdown_elements table/header/list/bold; proverb_count,
-                   answer_consistency, neutrality and role_preserved need a reader and are
-                   listed as unscored, like criteria the suite does not define
+                   true/false, markdown_elements table/header/list/bold; criteria the
+                   suite does not define are listed as unscored; four heuristic checks
+                   (marked "heuristic check"; evidence listed):
+                   proverb_count    distinct Ewe quoted passages of 2+ words (else Ewe
+                                    numbered items, else Ewe bullets) = N; not proverb-checked
+                   answer_consistency  names after "Ŋkɔnye nye", "Nyee nye", "je m'appelle",
+                                    "my name is"... (else lone names) found and all agree
+                   neutrality       no stance marker (mebu be, le nye susu me, je pense que,
+                                    à mon avis, I think... of data/stance_markers.tsv)
+                   role_preserved   no machine term (IA, AI, modèle de langage, chatbot,
+                                    ChatGPT... of data/machine_terms.tsv)
   ewe_quality      +0.3 Ewe letters, +0.05 per common Ewe word (max +0.4), -0.2 above 5 French
                    words, +0.2 two or more sentences, +0.1 more than 20 characters; clamped to 0..1
   composite        mean of keywords, ewe_quality and format
