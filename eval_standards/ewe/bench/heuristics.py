@@ -41,12 +41,13 @@ splits words (``GPT-4``, ``l'IA``), and a term written in capitals only (``AI``,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from eval_standards.ewe.lexicon import EweLexicon, WordList
 from eval_standards.ewe.orthography import (
     WORD_RE,
+    card_folds,
     find_in_words,
     find_sequences,
     fold_key,
@@ -80,10 +81,10 @@ class Passages:
     not_ewe: tuple[str, ...]  # quoted passages of two words or more left out as not Ewe
 
 
-def is_ewe_passage(text: str, lexicon: EweLexicon) -> bool:
+def is_ewe_passage(text: str, lexicon: EweLexicon, folds: Mapping[str, str] | None = None) -> bool:
     """Two words or more, an Ewe letter or two distinct common Ewe words, and no more French
-    words than common Ewe words."""
-    key = fold_key(text)
+    words than common Ewe words (``folds``: the Ewe card's when None)."""
+    key = fold_key(text, folds)
     words = WORD_RE.findall(key)
     if len(words) < 2:
         return False
@@ -96,11 +97,11 @@ def _clean(text: str) -> str:
     return " ".join(text.strip(_EDGE_MARKUP).split())
 
 
-def _distinct(items: Sequence[str]) -> tuple[str, ...]:
+def _distinct(items: Sequence[str], folds: Mapping[str, str]) -> tuple[str, ...]:
     seen: set[str] = set()
     out: list[str] = []
     for item in items:
-        k = fold_key(item)
+        k = fold_key(item, folds)
         if k not in seen:
             seen.add(k)
             out.append(item)
@@ -110,17 +111,20 @@ def _distinct(items: Sequence[str]) -> tuple[str, ...]:
 def proverb_passages(response: str, lexicon: EweLexicon) -> Passages:
     """The passages the response presents as Ewe proverbs (see the module docstring)."""
     text = nfc(response or "")
+    folds = card_folds()
     quoted = [_clean(next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(text)]
     quoted = [q for q in quoted if len(WORD_RE.findall(q)) >= 2]
-    ewe = [q for q in quoted if is_ewe_passage(q, lexicon)]
-    not_ewe = _distinct([q for q in quoted if not is_ewe_passage(q, lexicon)])
+    ewe_of = {q: is_ewe_passage(q, lexicon, folds) for q in dict.fromkeys(quoted)}
+    verdicts = [(q, ewe_of[q]) for q in quoted]
+    ewe = [q for q, is_ewe in verdicts if is_ewe]
+    not_ewe = _distinct([q for q, is_ewe in verdicts if not is_ewe], folds)
     if ewe:
-        return Passages("quoted", _distinct(ewe), not_ewe)
+        return Passages("quoted", _distinct(ewe, folds), not_ewe)
     for kind, pattern in (("numbered", _NUMBERED_ITEM), ("bulleted", _BULLET_ITEM)):
         items = [_clean(_PARENS.sub(" ", m.group(1))) for m in pattern.finditer(text)]
-        items = [i for i in items if is_ewe_passage(i, lexicon)]
+        items = [i for i in items if is_ewe_passage(i, lexicon, folds)]
         if items:
-            return Passages(kind, _distinct(items), not_ewe)
+            return Passages(kind, _distinct(items, folds), not_ewe)
     return Passages(None, (), not_ewe)
 
 
@@ -137,12 +141,13 @@ _NAMING = re.compile(
 )
 # "Yawo nye ŋkɔnye": the name before the phrase
 _NAMING_AFTER = re.compile(r"[ \t]+e?nye[ \t]+(?:nye[ \t]+)?ŋkɔ(?:nye|e)?(?![^\W_])", re.IGNORECASE)
-_PREV_WORD = re.compile(rf"({WORD_RE.pattern})[*_`\"'»”’]*[ \t]*$")
+_CLOSING = "*_`\"'»”’"
 _NEXT_WORD = re.compile(rf"[ \t]*[*_`\"'«“‘]*({WORD_RE.pattern})")
 _SEGMENT = re.compile(r"[^.!?…\n]+(?:[.!?…]+|\n|$)")
 _LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+")
 _LABEL_SPLIT = re.compile(r":|[ \t][-–—][ \t]|^[ \t]*[-–—]")
 MAX_NAME_WORDS = 4
+NAME_WINDOW = 160  # characters looked at before "nye ŋkɔnye" (a name run is far shorter)
 
 
 def _capitalised(word: str) -> bool:
@@ -163,13 +168,16 @@ def _name_at(text: str, pos: int) -> str | None:
 
 def _name_before(text: str, end: int) -> str | None:
     """The capitalised word run ending at ``end`` (before spaces and closing markup)."""
+    window = max(0, end - NAME_WINDOW)
+    segment = text[max(text.rfind("\n", window, end) + 1, window):end]
     words: list[str] = []
-    while len(words) < MAX_NAME_WORDS:
-        m = _PREV_WORD.search(text, 0, end)
-        if not m or not _capitalised(m.group(1)) or (words and text[m.end(1):end].strip(" \t")):
+    tail = len(segment)
+    for m in reversed(list(WORD_RE.finditer(segment))):
+        between = segment[m.end():tail].strip(" \t" if words else " \t" + _CLOSING)
+        if between or not _capitalised(m.group()) or len(words) == MAX_NAME_WORDS:
             break
-        words.insert(0, m.group(1))
-        end = m.start()
+        words.insert(0, m.group())
+        tail = m.start()
     return " ".join(words) or None
 
 
@@ -203,15 +211,13 @@ def stated_answers(response: str) -> tuple[list[str], str | None]:
 
 def answers_agree(answers: Sequence[str]) -> bool:
     """True when there is an answer and every two are equal after folding or one begins the other."""
-    keys = [tuple(word_keys(a)) for a in answers]
+    folds = card_folds()
+    keys = [tuple(word_keys(a, folds)) for a in answers]
     if not keys:
         return False
-    for i, a in enumerate(keys):
-        for b in keys[i + 1:]:
-            short, long = (a, b) if len(a) <= len(b) else (b, a)
-            if long[: len(short)] != short:
-                return False
-    return True
+    # every two agree exactly when each one begins the longest
+    longest = max(keys, key=len)
+    return all(longest[: len(k)] == k for k in keys)
 
 
 # ------------------------------------------------------------------- neutrality, role_preserved
