@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mteval_gui.app.batchgc import batch_gc
 from mteval_gui.errors import Cancelled, Defect, InputError, MtevalError
 
 ProgressFn = Callable[[Any], None]
@@ -99,9 +100,10 @@ def child_main(messages: Any, cancel_event: Any, target: str, kwargs: dict[str, 
     """Entry point of the child process: run ``target(**kwargs, on_progress, on_partial, cancel_event)``."""
     try:
         fn = resolve_target(target)
-        result = fn(on_progress=lambda p: messages.put(("progress", p)),
-                    on_partial=lambda x: messages.put(("partial", x)),
-                    cancel_event=cancel_event, **kwargs)
+        with batch_gc():
+            result = fn(on_progress=lambda p: messages.put(("progress", p)),
+                        on_partial=lambda x: messages.put(("partial", x)),
+                        cancel_event=cancel_event, **kwargs)
         messages.put(("result", result))
     except Cancelled:
         messages.put(("cancelled", None))

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from mteval_gui import __version__
+from mteval_gui.app.batchgc import batch_gc
 from mteval_gui.errors import InputError, MtevalError
 
 EXIT_OK = 0
@@ -79,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     try:
-        return int(handler(args) or 0)
+        with batch_gc():
+            return int(handler(args) or 0)
     except InputError as exc:
         for d in exc.defects:
             print(str(d), file=sys.stderr)

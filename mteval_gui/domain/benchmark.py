@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+from pydantic import ConfigDict, Field, SerializeAsAny
+
+from mteval_gui.domain.base import DomainModel
 
 RESULT_FORMAT_VERSION = 2
 PASS_THRESHOLD = 0.7
@@ -34,7 +36,7 @@ Severity = Literal["error", "warning", "info"]
 TestStatus = Literal["scored", "error", "missing", "unscorable", "not_run"]
 
 
-class _Model(BaseModel):
+class _Model(DomainModel):
     model_config = ConfigDict(extra="forbid")
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from mteval_gui.domain.base import DomainModel
 from mteval_gui.domain.metrics import ValidationLevel
 
 
-class _CardModel(BaseModel):
+class _CardModel(DomainModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 

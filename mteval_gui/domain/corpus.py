@@ -5,10 +5,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
+
+from mteval_gui.domain.base import DomainModel
 
 
-class LanguagePair(BaseModel):
+class LanguagePair(DomainModel):
     model_config = ConfigDict(extra="allow")
 
     source: str = Field(description="ISO 639-3 code of the source language")
@@ -21,7 +23,7 @@ class LanguagePair(BaseModel):
 warnings.filterwarnings("ignore", message='Field name "register"', category=UserWarning)
 
 
-class Entry(BaseModel):
+class Entry(DomainModel):
     """One test item: a source, its reference(s) and annotations."""
 
     model_config = ConfigDict(extra="forbid")
@@ -74,7 +76,7 @@ class Entry(BaseModel):
         return out
 
 
-class Corpus(BaseModel):
+class Corpus(DomainModel):
     model_config = ConfigDict(extra="forbid")
 
     corpus_id: str

@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
@@ -32,8 +31,10 @@ from pydantic import (
     model_validator,
 )
 
+from mteval_gui.domain.base import DomainModel
 
-class Detail(BaseModel):
+
+class Detail(DomainModel):
     """Base of the per-entry details: extra fields kept; only the fields that were set are written.
 
     A detail also reads like the JSON it was stored as (``verdict["classes"]``,

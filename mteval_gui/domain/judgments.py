@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from mteval_gui.domain.base import DomainModel
 
 ADEQUACY_LABELS = {1: "None", 2: "Little", 3: "Much", 4: "Most", 5: "All"}
 FLUENCY_LABELS = {1: "Incomprehensible", 2: "Disfluent", 3: "Non-native", 4: "Good", 5: "Flawless"}
@@ -32,7 +34,7 @@ OUTPUT_TASKS = ("A", "B")
 QUALITY_TIERS = ("fluent", "deployable", "functional", "emerging", "baseline", "unscored")
 
 
-class Reviewer(BaseModel):
+class Reviewer(DomainModel):
     model_config = ConfigDict(extra="forbid")
 
     reviewer_id: str
@@ -43,7 +45,7 @@ class Reviewer(BaseModel):
     created_at: str | None = None
 
 
-class Judgment(BaseModel):
+class Judgment(DomainModel):
     """One judgment by one reviewer on one entry of one run.
 
     Task A: ``adequacy``/``fluency`` 1-5, ``note``, ``flagged``.

@@ -37,7 +37,9 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from mteval_gui.domain.base import DomainModel
 
 MetricRole = Literal[
     "exact", "equivalence_verdict", "chrf", "bleu", "ter", "length_ratio",
@@ -83,7 +85,7 @@ def role_for(produces: tuple[str, ...] | list[str]) -> MetricRole:
     return "other"
 
 
-class MetricDescriptor(BaseModel):
+class MetricDescriptor(DomainModel):
     """A metric's declaration as recorded in a run card (``metric_info``) and read by the interfaces.
 
     ``validation`` is the level for the run's target language (the language card's override,

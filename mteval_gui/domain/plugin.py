@@ -22,14 +22,16 @@ file can never make the application import a module outside the installed plugin
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from mteval_gui.domain.base import DomainModel
 
 MODULE_PATTERN = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$"
 NAME_PATTERN = r"^[A-Za-z_][\w-]*$"
 SUITE_NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
 
-class _Model(BaseModel):
+class _Model(DomainModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

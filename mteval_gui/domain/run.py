@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
+
+from mteval_gui.domain.base import DomainModel
 
 
-class Usage(BaseModel):
+class Usage(DomainModel):
     model_config = ConfigDict(extra="allow")
 
     prompt_tokens: int | None = None
@@ -23,14 +25,14 @@ class Usage(BaseModel):
         return sum(p or 0 for p in parts)
 
 
-class Pricing(BaseModel):
+class Pricing(DomainModel):
     """USD per 1,000 tokens."""
 
     prompt_per_1k: float | None = None
     completion_per_1k: float | None = None
 
 
-class RunMeta(BaseModel):
+class RunMeta(DomainModel):
     model_config = ConfigDict(extra="allow")
 
     run_id: str
@@ -45,7 +47,7 @@ class RunMeta(BaseModel):
     pricing: Pricing | None = None
 
 
-class Output(BaseModel):
+class Output(DomainModel):
     model_config = ConfigDict(extra="allow")
 
     id: str
@@ -72,7 +74,7 @@ class Output(BaseModel):
         return bool(self.error) or not self.predicted.strip()
 
 
-class Run(BaseModel):
+class Run(DomainModel):
     meta: RunMeta
     corpus_id: str
     outputs: list[Output] = Field(default_factory=list)

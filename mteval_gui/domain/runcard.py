@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from mteval_gui.domain.base import DomainModel
 from mteval_gui.domain.details import Verdict, WordAnalysis
 from mteval_gui.domain.metrics import MetricDescriptor, ValidationLevel
 from mteval_gui.domain.settings import ScoringOptions
@@ -13,7 +14,7 @@ from mteval_gui.domain.settings import ScoringOptions
 CARD_FORMAT = "mteval-runcard/1"
 
 
-class CI(BaseModel):
+class CI(DomainModel):
     ci_lower: float | None = None
     ci_upper: float | None = None
     score: float | None = None
@@ -49,7 +50,7 @@ def _alias(of: str) -> Any:
     return Field(default=None, description=f"alias of {of} (the seed's and the reference harness's name)")
 
 
-class Scores(BaseModel):
+class Scores(DomainModel):
     model_config = ConfigDict(extra="allow")
 
     # LYSS §2.1 surface
@@ -128,7 +129,7 @@ class Scores(BaseModel):
         default=None, description="mean cosine of each output against another entry (the 0 of the rescaled value)")
 
 
-class Totals(BaseModel):
+class Totals(DomainModel):
     model_config = ConfigDict(extra="allow")
 
     prompt_tokens: int | None = None
@@ -143,7 +144,7 @@ class Totals(BaseModel):
     cost_per_source_char: float | None = None
 
 
-class DatasetInfo(BaseModel):
+class DatasetInfo(DomainModel):
     id: str
     version: str | None = None
     language_pair: str
@@ -155,12 +156,12 @@ class DatasetInfo(BaseModel):
                     "reviewer_id, run_id, judgment_id, version)")
 
 
-class Fingerprint(BaseModel):
+class Fingerprint(DomainModel):
     hash: str
     components: dict[str, Any] = Field(default_factory=dict)
 
 
-class FstInfo(BaseModel):
+class FstInfo(DomainModel):
     file: str | None = None
     sha256: str | None = None
     descriptive_file: str | None = None
@@ -169,7 +170,7 @@ class FstInfo(BaseModel):
     backend_version: str | None = Field(default=None, description="version of that library")
 
 
-class CompositeItem(BaseModel):
+class CompositeItem(DomainModel):
     metric: str
     value: float
     normalised: float
@@ -178,7 +179,7 @@ class CompositeItem(BaseModel):
     contribution: float
 
 
-class CompositeValidation(BaseModel):
+class CompositeValidation(DomainModel):
     """How far the composite's inputs are validated for the run's language.
 
     The composite is an *engineering estimate* unless every metric it counts is validated
@@ -190,13 +191,13 @@ class CompositeValidation(BaseModel):
     message: str = ""
 
 
-class Caveat(BaseModel):
+class Caveat(DomainModel):
     code: str
     message: str
     detail: dict[str, Any] = Field(default_factory=dict)
 
 
-class HumanReview(BaseModel):
+class HumanReview(DomainModel):
     """Speaker review of a run (SPEC §9): judgments, agreement and the sign-off of its tier."""
 
     reviewers: int = Field(default=0, description="reviewers with a current judgment (tasks A-C) on the run")
@@ -221,7 +222,7 @@ class HumanReview(BaseModel):
     esa_entries: int = Field(default=0, description="entries with at least one judgment carrying error spans")
 
 
-class ScoringFile(BaseModel):
+class ScoringFile(DomainModel):
     """A file a scoring job read (an analyzer or a gloss dictionary), with its content hash."""
 
     role: str = Field(description="analyzer or gloss")
@@ -232,7 +233,7 @@ class ScoringFile(BaseModel):
                                                            "null: the file did not exist")
 
 
-class ScoringConfiguration(BaseModel):
+class ScoringConfiguration(DomainModel):
     """How a run was scored: what to score it again with, and the inputs that make it stale when they change."""
 
     metrics: list[str] | None = Field(default=None,
@@ -258,7 +259,7 @@ class ScoringConfiguration(BaseModel):
                                                      "version that did not record its configuration")
 
 
-class EntryResult(BaseModel):
+class EntryResult(DomainModel):
     """One entry of a run card's ``results``. Every field the runner writes is declared here."""
 
     model_config = ConfigDict(extra="allow")
@@ -289,7 +290,7 @@ class EntryResult(BaseModel):
         default_factory=dict, description="metric id -> the metric's per-entry headline value")
 
 
-class RunCard(BaseModel):
+class RunCard(DomainModel):
     format: str = CARD_FORMAT
     run_id: str
     harness_version: str

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
+
+from mteval_gui.domain.base import DomainModel
 
 ANALYZER_KINDS = ("strict", "descriptive", "generator")
 
 
-class WorkspaceSettings(BaseModel):
+class WorkspaceSettings(DomainModel):
     """Every setting of a workspace. Field titles are the labels shown to users."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
@@ -75,7 +77,7 @@ class WorkspaceSettings(BaseModel):
         return str(ann).replace("typing.", "")
 
 
-class ScoringOptions(BaseModel):
+class ScoringOptions(DomainModel):
     """Options of one scoring job (typed). ``None`` / empty means "not set"."""
 
     model_config = ConfigDict(extra="forbid")

@@ -15,7 +15,10 @@ aggregate the corpus values.
   they lack (a metric that failed in an earlier attempt is scored again). With ``workers=2``,
   after a first batch that loads what the metrics load on first use, a forked helper
   (:class:`~mteval_gui.scoring.parallel.BatchHelper`) scores part of the batches with the
-  metrics that live in this process; a metric in a process of its own is always scored here.
+  metrics that live in this process; a metric in a process of its own is always scored here,
+  and one declared ``single_process`` (it loads large data on first use: language models) by
+  the helper only, for every batch, so that its data loads once and while this process
+  scores the other metrics.
   A metric that raises, exits, times out or gives a value that is not a finite number is
   ``failed`` with its reason; the others go on.
 - :func:`aggregate` — each metric's corpus values from every stored per-entry result.
@@ -211,9 +214,19 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
         message += f"; {len(retry)} scored again for the metrics they lack"
     report(Progress(done_entries, n, "scoring", message), force=True)
     todo = [b for b in range(n_batches) if b not in done and b not in retry]
-    # a metric in a process of its own is scored here only: a forked helper must not use its pipe
-    here = [st for st in states if isinstance(st.metric, ProcessMetric)]
-    forkable = [st for st in states if not isinstance(st.metric, ProcessMetric)]
+    # a metric in a process of its own is scored here only (a forked helper must not use its
+    # pipe); with a helper, one declared single_process is scored by the helper only, for every
+    # batch (its data loads once, there, while this process scores the other metrics)
+    here: list[MetricState] = []
+    lone: list[MetricState] = []
+    shared: list[MetricState] = []
+    for st in states:
+        if isinstance(st.metric, ProcessMetric):
+            here.append(st)
+        elif st.info is not None and st.info.single_process:
+            lone.append(st)
+        else:
+            shared.append(st)
     helper: parallel.BatchHelper | None = None
     by_id = {st.ref.id: st for st in states}
 
@@ -221,60 +234,84 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
         return items[b * bs:(b + 1) * bs]
 
     committed: set[int] = set()
+    mine: dict[int, list[EntryRow]] = {}  # batches scored here, waiting for the helper's single_process rows
+    theirs: dict[int, list[EntryRow]] = {}  # the helper's single_process rows of batches scored here
 
     def commit(b: int, rows: Sequence[EntryRow]) -> None:
         nonlocal done_entries
         committed.add(b)
-        sink.write_batch(request.run_id, b, job.config_hash, rows)
+        failed = {mid for mid, st in by_id.items() if st.availability != "ok"}
+        sink.write_batch(request.run_id, b, job.config_hash, [r for r in rows if r.metric_id not in failed])
         job.batches_scored += 1
         done_entries += len(batch(b))
         report(Progress(done_entries, n, "scoring", f"batch {b + 1} of {n_batches}"))
+
+    def join(b: int) -> None:
+        if b in mine and b in theirs:
+            commit(b, mine.pop(b) + theirs.pop(b))
 
     lost: list[int] = []  # batches of a helper that died (killed, out of memory): scored here
 
     def from_helper(wait: bool) -> None:
         assert helper is not None
         try:
-            for b, rows, failures in helper.outcomes(wait=wait):
-                if b in committed:  # both processes took the last batch: it is committed once
-                    continue
+            for b, rows, failures, whole in helper.outcomes(wait=wait):
                 for mid, reason in failures:
                     st = by_id[mid]
                     if st.availability == "ok":
                         st.availability, st.reason = "failed", reason
-                rows.extend(score_batch(here, batch(b), b)[0])
-                failed = {mid for mid, st in by_id.items() if st.availability != "ok"}
-                commit(b, [r for r in rows if r.metric_id not in failed])
+                if b in committed:  # both processes took the last batch: it is committed once
+                    continue
+                if whole:
+                    mine.pop(b, None)
+                    commit(b, rows + score_batch(here, batch(b), b)[0])
+                else:
+                    theirs[b] = rows
+                    join(b)
         except RuntimeError:
             lost.extend(sorted(helper.lost(committed)))
             helper.finished = True
 
-    def score_here(batches: Iterable[int]) -> None:
+    def score_here(batches: Iterable[int], *, split: bool = False) -> None:
         for b in batches:
             cancel.raise_if_cancelled()
             if b in committed:
                 continue
-            rows, _failures = score_batch(retry.get(b, states), batch(b), b)
-            commit(b, rows)
+            if split:
+                mine[b] = score_batch(shared + here, batch(b), b)[0]
+                join(b)
+            else:
+                commit(b, score_batch(retry.get(b, states), batch(b), b)[0])
             if helper is not None and not helper.finished:
                 from_helper(wait=False)
 
     try:
         if parallel.use_helper(todo, request.workers):
             claims = parallel.Claims(todo)
-            # the first batch loads what metrics load on first use (compiled kernels, language
-            # models, word-list indexes, caches), then the helper is forked and inherits it all
+            split = bool(lone)
+            # the first batch loads what the metrics scored by both processes load on first use
+            # (compiled kernels, word-list indexes, caches), then the helper is forked and
+            # inherits it all
             first = claims.front()
-            score_here([first] if first is not None else [])
-            helper = parallel.BatchHelper(claims, lambda b: score_batch(forkable, batch(b), b))
+            assert first is not None
+            warm = score_batch(shared, batch(first), first)[0]
+            helper = parallel.BatchHelper(claims, lambda b: score_batch(shared + lone, batch(b), b),
+                                          lone=(lambda b: score_batch(lone, batch(b), b)) if split else None)
+            mine[first] = warm + score_batch(here, batch(first), first)[0]
+            if not split:
+                commit(first, mine.pop(first))
             if alongside is not None:
                 alongside()
-            score_here(iter(claims.front, None))
+            score_here(iter(claims.front, None), split=split)
         else:
             score_here(todo)
         while helper is not None and not helper.finished:
             cancel.raise_if_cancelled()
             from_helper(wait=True)
+        for b in sorted(mine):  # the helper died before it sent their single_process rows
+            cancel.raise_if_cancelled()
+            theirs[b] = score_batch(lone, batch(b), b)[0]
+            join(b)
         score_here(lost)
         score_here(sorted(retry))
     finally:

@@ -4,11 +4,15 @@ The runner prepares the metrics once; :class:`BatchHelper` forks the process (PO
 the child starts with the same prepared metrics, corpus-side statistics and imported modules,
 and scores batches with the same code as the parent (``score_batch``): the parent takes them
 from the front of the job's list and the helper from the back (:class:`Claims`), so both
-finish together whatever the batches cost. Each scored batch comes back through a pipe as
-``(batch index, rows, failures)``; the parent writes it to the sink, so batches are committed
-one by one as in a serial job (a crash or a cancel keeps every committed batch and a rerun
-resumes) and the results are those of serial scoring. A metric that fails in the child is
-reported with its reason and marked failed in the parent.
+finish together whatever the batches cost. A metric that loads large data on first use
+(declared ``single_process``) is scored by the helper alone, for the parent's batches too, so
+its data loads once and while the parent scores. Each scored batch (or the helper's part of a
+parent's batch) comes back through a pipe as ``(batch index, rows, failures, whole)``, sent by
+a thread of the child so that it scores on while the parent is busy; the parent writes each
+batch to the sink once it has all of its rows, so batches are committed one by one as in a
+serial job (a crash or a cancel keeps every committed batch and a rerun resumes) and the
+results are those of serial scoring. A metric that fails in the child is reported with its
+reason and marked failed in the parent.
 
 The child never touches the sink, the progress callback or the cancel token: the parent
 checks the token and ends the child (SIGTERM) when the job is cancelled or fails.
@@ -19,15 +23,19 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
 MIN_BATCHES = 4  # fewer batches to score: no helper (forking would cost more than it saves)
 
-BatchOutcome = tuple[int, list[Any], list[tuple[str, str]]]  # batch index, rows, (metric id, reason) failures
+# batch index, rows, (metric id, reason) failures, whether the rows are the whole batch's (else
+# only those of the metrics the helper alone scores, of a batch the parent took)
+BatchOutcome = tuple[int, list[Any], list[tuple[str, str]], bool]
 
 
 def default_workers() -> int:
@@ -78,16 +86,70 @@ class Claims:
         self._ends[1] = hi - 1
         return self.todo[hi]
 
+    def taken_from_front(self) -> int:
+        """How many batches the parent has taken so far (``todo[:n]``)."""
+        return min(int(self._ends[0]), len(self.todo))
+
     def taken_from_back(self) -> list[int]:
         """The batches the helper has taken so far."""
         return self.todo[int(self._ends[1]) + 1:]
 
 
+Scorer = Callable[[int], tuple[list[Any], list[tuple[str, str]]]]  # batch index -> (rows, failures)
+
+
+def _child(claims: Claims, score_batch: Scorer, lone: Scorer | None, sender: Connection) -> int:
+    """The helper's work: score batches from the back until none is left and, with ``lone``,
+    the rows of the parent's batches that only the helper scores, as the parent takes them. A
+    thread sends the outcomes, so that scoring goes on while the parent is too busy to read the
+    pipe (a batch's rows fill its buffer). Returns the exit code (1 when the parent stopped
+    reading)."""
+    outbox: queue.SimpleQueue[BatchOutcome | None] = queue.SimpleQueue()
+    gone = threading.Event()
+
+    def send_all() -> None:
+        while True:
+            item = outbox.get()
+            try:
+                sender.send(item)
+            except (OSError, ValueError):  # the parent closed its end: it is stopping
+                gone.set()
+                return
+            if item is None:
+                return
+
+    thread = threading.Thread(target=send_all, name="mteval-helper-send", daemon=True)
+    thread.start()
+    whole: set[int] = set()
+    front = 0  # the parent's batches whose lone rows are sent
+    while not gone.is_set():
+        if lone is not None and front < claims.taken_from_front():
+            theirs = claims.todo[front]
+            front += 1
+            outbox.put((theirs, *lone(theirs), False))
+            continue
+        b = claims.back()
+        if b is None:
+            break
+        whole.add(b)
+        outbox.put((b, *score_batch(b), True))
+    if lone is not None:  # every batch is taken: the lone rows of the parent's last ones
+        for theirs in claims.todo[front:claims.taken_from_front()]:
+            if gone.is_set():
+                break
+            if theirs not in whole:
+                outbox.put((theirs, *lone(theirs), False))
+    outbox.put(None)
+    thread.join()
+    return 1 if gone.is_set() else 0
+
+
 class BatchHelper:
     """A forked child scoring the batches it takes from the back of ``claims`` with
-    ``score_batch(b) -> (rows, failures)``."""
+    ``score_batch(b) -> (rows, failures)`` and, with ``lone``, ``lone(b)`` of each batch the
+    parent takes (the metrics only the helper scores)."""
 
-    def __init__(self, claims: Claims, score_batch: Callable[[int], tuple[list[Any], list[tuple[str, str]]]]):
+    def __init__(self, claims: Claims, score_batch: Scorer, *, lone: Scorer | None = None):
         self.claims = claims
         self.received: set[int] = set()
         receiver, sender = multiprocessing.Pipe(duplex=False)
@@ -99,11 +161,7 @@ class BatchHelper:
             try:
                 receiver.close()
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-                while (b := claims.back()) is not None:
-                    rows, failures = score_batch(b)
-                    sender.send((b, rows, failures))
-                sender.send(None)
-                code = 0
+                code = _child(claims, score_batch, lone, sender)
             finally:
                 with contextlib.suppress(OSError):
                     sender.close()
@@ -125,7 +183,8 @@ class BatchHelper:
                 self.finished = True
                 self.close()
                 return
-            self.received.add(msg[0])
+            if msg[3]:
+                self.received.add(msg[0])
             yield msg
             wait = False
 

@@ -88,6 +88,9 @@ class MetricInfo:
     language code (``{"fr": "…"}``), used when the application's translation has none.
     ``decimals`` and ``display`` say how a per-entry value is shown. ``validation`` is how far
     the metric has been validated in general; a language card may override it per language.
+    ``single_process``: with two workers the metric is scored by the forked helper only, for
+    every batch (for a metric that loads large data on first use: it loads once, and while it
+    loads the main process scores the other metrics).
     """
 
     id: str  # "namespace.name", e.g. "core.chrf"
@@ -98,6 +101,9 @@ class MetricInfo:
     needs_reference: bool = False
     needs_fst: bool = False
     heavy: bool = False  # loads a model; run in the worker only, may be opt-in
+    # loads large data on first use (language models): with two workers the forked helper scores
+    # it for every batch, so the data loads once, while the main process scores the other metrics
+    single_process: bool = False
     produces: tuple[str, ...] = ()  # run-card ``scores`` keys this metric fills
     description: str = ""
     role: MetricRole = "other"

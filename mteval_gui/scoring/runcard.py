@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from mteval_gui.domain.base import build_models
 from mteval_gui.domain.details import Verdict
 from mteval_gui.domain.runcard import SEED_CI_PREFIXES, SEED_INTERVAL_ALIASES, SEED_SCORE_ALIASES, RunCard
 from mteval_gui.errors import MtevalError
@@ -110,7 +111,10 @@ def _validator() -> Any:
 
 def prepare_checks() -> None:
     """Import and build what :func:`validate_run_card` uses, ahead of the first card (the
-    scoring process does this while its helper scores batches)."""
+    scoring process does this while its helper scores batches), and the run card's models."""
+    from mteval_gui.domain import details, runcard
+
+    build_models(details, runcard)
     _validator()
 
 

@@ -128,6 +128,25 @@ class SlowInParentMetric(PidMetric):
         return super().score_entries(items)
 
 
+class LoneMetric(PidMetric):
+    """Declared single_process: with two workers only the forked helper scores it."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.lone", version="1", display_name="x", scale="0-1",
+                                            produces=("test_lone",), single_process=True)
+
+
+class LoneFailingMetric(BaseMetric):
+    """single_process and failing on entry 21 (a batch the parent takes)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.lone_fails", version="1", display_name="x", scale="0-1",
+                                            produces=("test_lone_fails",), single_process=True)
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        if any(it.index == 21 for it in items):
+            raise ValueError("cannot score entry 21")
+        return [EntryScore(1.0) for _ in items]
+
+
 class LateFailingMetric(BaseMetric):
     info: ClassVar[MetricInfo] = MetricInfo(id="test.late_fails", version="1", display_name="x", scale="0-1",
                                             produces=("test_late",))

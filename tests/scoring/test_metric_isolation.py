@@ -335,9 +335,9 @@ def test_with_two_workers_a_metric_in_a_process_of_its_own_is_scored_by_the_pare
     helpers: list[parallel.BatchHelper] = []
     real_init = parallel.BatchHelper.__init__
 
-    def init(self, claims, score_batch):
+    def init(self, claims, score_batch, **kw):
         helpers.append(self)
-        real_init(self, claims, score_batch)
+        real_init(self, claims, score_batch, **kw)
 
     monkeypatch.setattr(isolation.ProcessMetric, "score_entries", recorded)
     monkeypatch.setattr(parallel.BatchHelper, "__init__", init)

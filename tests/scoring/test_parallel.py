@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -16,6 +17,7 @@ from tests.scoring.test_runner import SURFACE, T, _request
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="needs os.fork")
 
 METRICS = [*SURFACE, "core.bleu", "core.ter", "core.code_switching"]
+CHRF = MetricRef(id="core.chrf", python_name="mteval_gui.scoring.metrics.surface:ChrfMetric")
 
 
 def _comparable(result) -> dict:
@@ -108,8 +110,8 @@ def test_a_metric_failing_in_the_helper_is_failed_with_its_reason():
 def test_a_lost_helper_leaves_its_batches_to_the_parent(monkeypatch):
     real = parallel.BatchHelper.__init__
 
-    def dying(self, claims, score_batch):
-        real(self, claims, lambda b: os._exit(3))  # the child dies on its first batch
+    def dying(self, claims, score_batch, **kw):
+        real(self, claims, lambda b: os._exit(3), **kw)  # the child dies on its first batch
 
     monkeypatch.setattr(parallel.BatchHelper, "__init__", dying)
     sink = MemorySink()
@@ -117,3 +119,97 @@ def test_a_lost_helper_leaves_its_batches_to_the_parent(monkeypatch):
     assert sorted(sink.batches["toy-run"]) == list(range(10))
     assert _comparable(res) == _comparable(score_run(_request(include=METRICS, batch_size=4)))
 
+
+
+def _lone_pids(sink: MemorySink) -> dict[str, int]:
+    return {eid: r.data["detail"]["pid"] for (mid, eid), r in sink.rows["toy-run"].items() if mid == "test.lone"}
+
+
+def test_a_single_process_metric_is_scored_by_the_helper_alone_for_every_batch():
+    """A metric that loads large data on first use (the language models of code-switching:
+    ≈ 1.1 s of CPU) loaded them in the first batch, before the fork, while the second core
+    waited; now the helper loads them while the parent scores the other metrics."""
+    lone = MetricRef(id="test.lone", python_name=f"{T}:LoneMetric")
+    pid = MetricRef(id="test.pid", python_name=f"{T}:PidMetric")
+    metrics = [lone, pid, CHRF]
+    sink = MemorySink()
+    res = score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), sink=sink)
+    assert sorted(sink.batches["toy-run"]) == list(range(10)) and res.batches_scored == 10
+    lone_pids = _lone_pids(sink)
+    assert len(lone_pids) == 40 and len(set(lone_pids.values())) == 1
+    assert os.getpid() not in lone_pids.values()
+    # the other metrics of the first batch were scored here, before the fork
+    first = {r.data["detail"]["pid"] for (mid, eid), r in sink.rows["toy-run"].items()
+             if mid == "test.pid" and int(eid[1:]) < 4}
+    assert first == {os.getpid()}
+    serial_sink = MemorySink()
+    serial = score_run(_request(metrics=metrics, include=None, batch_size=4), sink=serial_sink)
+    assert set(_lone_pids(serial_sink).values()) == {os.getpid()}
+    card, serial_card = _comparable(res), _comparable(serial)
+    assert card == serial_card
+    assert {k: r.value for k, r in sink.rows["toy-run"].items()} == \
+        {k: r.value for k, r in serial_sink.rows["toy-run"].items()}
+
+
+def test_a_single_process_metric_failing_in_the_helper_is_failed_with_its_reason():
+    metrics = [MetricRef(id="test.lone_fails", python_name=f"{T}:LoneFailingMetric"),
+               MetricRef(id="core.chrf", python_name="mteval_gui.scoring.metrics.surface:ChrfMetric")]
+    sink = MemorySink()
+    card = score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), sink=sink).run_card
+    assert card.metric_availability["test.lone_fails"] == "failed"
+    assert "cannot score entry 21" in card.metric_reasons["test.lone_fails"]
+    assert card.metric_availability["core.chrf"] == "ok"
+    assert sorted(sink.batches["toy-run"]) == list(range(10))
+    serial = score_run(_request(metrics=metrics, include=None, batch_size=4)).run_card
+    assert card.scores.chrf_plus_plus == serial.scores.chrf_plus_plus
+
+
+def test_without_the_helper_the_parent_scores_the_single_process_metric(monkeypatch):
+    real = parallel.BatchHelper.__init__
+
+    def dying(self, claims, score_batch, **kw):
+        real(self, claims, lambda b: os._exit(3), lone=lambda b: os._exit(3))  # dies on its first batch
+
+    monkeypatch.setattr(parallel.BatchHelper, "__init__", dying)
+    metrics = [MetricRef(id="test.lone", python_name=f"{T}:LoneMetric"), CHRF]
+    sink = MemorySink()
+    res = score_run(_request(metrics=metrics, include=None, batch_size=4, workers=2), sink=sink)
+    assert sorted(sink.batches["toy-run"]) == list(range(10))
+    assert set(_lone_pids(sink).values()) == {os.getpid()} and len(_lone_pids(sink)) == 40
+    serial = score_run(_request(metrics=metrics, include=None, batch_size=4))
+    assert _comparable(res) == _comparable(serial)
+
+
+def test_code_switching_is_declared_single_process():
+    from mteval_gui.scoring.metrics.behavioural import CodeSwitchingMetric
+
+    assert CodeSwitchingMetric.info.single_process
+
+
+def test_the_helper_scores_on_while_the_parent_does_not_read(tmp_path):
+    """Each batch's rows went through the pipe before the next batch was scored: a parent busy
+    elsewhere (loading language models) left the helper blocked on a full pipe buffer."""
+    log = tmp_path / "scored"
+    big = "x" * 200_000  # one batch's rows fill the pipe's buffer
+
+    def score(b: int):
+        with log.open("a", encoding="utf-8") as f:
+            f.write(f"{b}\n")
+        return [big], []
+
+    claims = parallel.Claims(list(range(8)))
+    assert claims.front() == 0
+    helper = parallel.BatchHelper(claims, score)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # nothing is read from the pipe meanwhile
+            if log.exists() and len(log.read_text(encoding="utf-8").split()) == 7:
+                break
+            time.sleep(0.05)
+        assert sorted(map(int, log.read_text(encoding="utf-8").split())) == list(range(1, 8))
+        got = []
+        while not helper.finished:
+            got.extend(b for b, _rows, _failures, whole in helper.outcomes(wait=True) if whole)
+        assert sorted(got) == list(range(1, 8))
+    finally:
+        helper.close()

@@ -183,7 +183,7 @@ class CodeSwitchingMetric(BaseMetric):
     info: ClassVar[MetricInfo] = MetricInfo(
         id="core.code_switching", version="4", display_name="Code-switching rate", scale="0-1",
         role="code_switching", label="Code-switching", validation="heuristic",
-        higher_is_better=False, produces=("code_switching_rate",),
+        higher_is_better=False, produces=("code_switching_rate",), single_process=True,
         description="Share of output words that are source-language words (script or same-script lexical "
                     "signal); 1.0 for an output wholly in another language than the target.",
     )
