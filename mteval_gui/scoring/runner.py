@@ -67,12 +67,21 @@ from mteval_gui.scoring.merge import default_entry_statistics
 from mteval_gui.scoring.progress import PROGRESS_INTERVAL, CancelToken, Progress, Throttle
 from mteval_gui.scoring.runcard import prepare_checks
 from mteval_gui.scoring.sink import EntryRow, MemorySink, MetricRow, ResultSink
+from mteval_gui.scoring.stats import draw_weights
 
 __all__ = [
     "DEFAULT_BATCH_SIZE", "PROGRESS_INTERVAL", "RESULTS_SCHEMA_SAMPLE", "CancelToken", "EntryRow", "MemorySink",
     "MetricRow", "MetricState", "Progress", "ResultSink", "RunResult", "ScoringJob", "ScoringRequest",
     "align_outputs", "default_entry_statistics", "score_run",
 ]
+
+
+def _ahead(job: ScoringJob) -> None:
+    """Work of the later stages that needs no result: the run card's checks and models, and the
+    resamples of the intervals over all entries."""
+    prepare_checks()
+    if job.request.seed is not None and job.request.n_bootstrap > 0 and job.n > 0:
+        draw_weights("bootstrap", job.request.seed, job.request.n_bootstrap, job.n)
 
 
 def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None] | None = None,
@@ -90,7 +99,7 @@ def score_run(request: ScoringRequest, *, on_progress: Callable[[Progress], None
         cancel.raise_if_cancelled()
         job.config, job.config_hash = batches.config_of(request, job.states)
         try:
-            batches.score_batches(job, sink, cancel, report, alongside=prepare_checks)
+            batches.score_batches(job, sink, cancel, report, alongside=lambda: _ahead(job))
         except Cancelled:
             sink.mark_job(request.run_id, "cancelled")
             raise

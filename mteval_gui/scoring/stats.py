@@ -329,6 +329,13 @@ def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[N
                 _weight_cache.popitem(last=False)
 
 
+def draw_weights(kind: str, seed: int | None, total: int, n: int) -> None:
+    """Draw (and cache, when small enough) the resamples :func:`weight_chunks` will give, ahead
+    of their first use (the scoring process does this while its helper scores batches)."""
+    for _ in weight_chunks(kind, seed, total, n):
+        pass
+
+
 def bootstrap_values(q: Quantity | EntryStats, *, n_bootstrap: int = DEFAULT_BOOTSTRAP,
                      seed: int | None = DEFAULT_SEED) -> NDArray[Any]:
     """The quantity on ``n_bootstrap`` resamples (in order, reproducible from ``seed``)."""

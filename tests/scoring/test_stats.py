@@ -200,3 +200,37 @@ def test_paired_test_with_given_resamples_equals_resampling_the_pair():
                         baseline_resampled={"m": bootstrap_values(a, n_bootstrap=200, seed=9)})
     assert many["s"]["m"].p_value == paired_test(a, b, trials=200, seed=9).p_value
     assert many["s"]["m"].p_adjusted == many["s"]["m"].p_value
+
+
+def test_resamples_drawn_ahead_are_those_the_intervals_use(monkeypatch):
+    from mteval_gui.scoring import stats
+
+    monkeypatch.setattr(stats, "_weight_cache", stats.OrderedDict())
+    fresh = [w.copy() for w in stats.weight_chunks("bootstrap", None, 200, 37)]  # seed None: never cached
+    stats.draw_weights("bootstrap", 5, 200, 37)
+    assert ("bootstrap", 5, 200, 37) in stats._weight_cache
+    calls = []
+    monkeypatch.setattr(stats, "resample_weights", lambda *a: calls.append(a))  # drawn again: would fail
+    again = list(stats.weight_chunks("bootstrap", 5, 200, 37))
+    assert calls == []
+    rng_same = list(stats.weight_chunks("bootstrap", 5, 200, 37))
+    assert all((a == b).all() for a, b in zip(again, rng_same, strict=True))
+    assert sum(w.shape[0] for w in again) == 200 and again[0].shape[1] == 37
+    assert (again[0].sum(axis=1) == 37).all()  # each resample draws 37 entries
+    assert not all((a == b).all() for a, b in zip(again, fresh, strict=False))  # another seed, other draws
+
+
+def test_the_scoring_process_draws_the_interval_resamples_while_the_helper_scores(monkeypatch):
+    from mteval_gui.scoring import parallel, runner
+
+    if not parallel.can_fork():
+        pytest.skip("needs os.fork")
+    drawn = []
+    real = runner.draw_weights
+    monkeypatch.setattr(runner, "draw_weights", lambda *a: (drawn.append(a), real(*a)))
+    from tests.scoring.test_runner import _request
+
+    res = runner.score_run(_request(batch_size=4, workers=2, seed=11, n_bootstrap=300))
+    assert drawn == [("bootstrap", 11, 300, 40)]
+    serial = runner.score_run(_request(batch_size=4, seed=11, n_bootstrap=300))
+    assert res.run_card.scores.chrf_ci_lower == serial.run_card.scores.chrf_ci_lower
