@@ -1,8 +1,6 @@
 """``python -m mteval_gui`` runs the ``mteval`` command line."""
 
-import sys
-
-from mteval_gui.cli import main
+from mteval_gui.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

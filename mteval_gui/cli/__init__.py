@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from mteval_gui import __version__
 from mteval_gui.app.batchgc import batch_gc
@@ -71,7 +73,22 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def run() -> NoReturn:
+    """The ``mteval`` program (and ``python -m mteval_gui``): :func:`main`, then the exit. A
+    command that declares ``quick_exit`` (it has written and closed everything it makes, and
+    leaves no process or thread behind: ``evaluate``) ends the process as soon as its output is
+    flushed, without the interpreter's shutdown, which frees every object one by one (≈ 0.3 s
+    after scoring a 1,563-entry run) and, after :func:`~mteval_gui.app.batchgc.batch_gc`, would
+    first scan them all once more (≈ 0.2 s)."""
+    sys.exit(_main(None, exit_now=True))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``mteval`` command; returns its exit code (the process goes on)."""
+    return _main(argv, exit_now=False)
+
+
+def _main(argv: Sequence[str] | None, *, exit_now: bool) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -81,7 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     try:
         with batch_gc():
-            return int(handler(args) or 0)
+            code = int(handler(args) or 0)
+            if exit_now and getattr(args, "quick_exit", False):
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+            return code
     except InputError as exc:
         for d in exc.defects:
             print(str(d), file=sys.stderr)
@@ -99,4 +121,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

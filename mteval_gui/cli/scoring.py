@@ -82,7 +82,7 @@ def register(subparsers: Any) -> None:
                     help="processes scoring the entries (default: the cores available, at most 2)")
     _option_args(ep)
     ep.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the run card JSON")
-    ep.set_defaults(handler=cmd_evaluate)
+    ep.set_defaults(handler=cmd_evaluate, quick_exit=True)  # files in, one file out, nothing left running
 
     cp = subparsers.add_parser("compare", help="paired significance tests of runs against a baseline run")
     cp.add_argument("runs", nargs="+", metavar="RUN")
