@@ -298,16 +298,20 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from mteval_gui.app.evaluate import evaluate_files
+    from mteval_gui.app.langmodels import language_models
 
-    bar = ProgressBar("evaluating")
-    try:
-        ev = evaluate_files(args.corpus, args.run, ref_path=args.ref, target_lang=args.lang,
-                            source_lang=args.source_lang, glossary_path=args.glossary, metrics=args.metrics,
-                            exclude=args.exclude, options=scoring_options(args), seed=args.seed,
-                            n_bootstrap=args.bootstrap, on_progress=bar, workers=args.workers)
-    finally:
-        bar.close()
+    # first of all: the language models load in a process of their own while this one imports
+    with language_models(args.source_lang, args.lang, metrics=args.metrics, exclude=args.exclude):
+        from mteval_gui.app.evaluate import evaluate_files
+
+        bar = ProgressBar("evaluating")
+        try:
+            ev = evaluate_files(args.corpus, args.run, ref_path=args.ref, target_lang=args.lang,
+                                source_lang=args.source_lang, glossary_path=args.glossary, metrics=args.metrics,
+                                exclude=args.exclude, options=scoring_options(args), seed=args.seed,
+                                n_bootstrap=args.bootstrap, on_progress=bar, workers=args.workers)
+        finally:
+            bar.close()
     if ev.missing:
         print(f"mteval: {len(ev.missing)} corpus entries have no output; they are scored as empty outputs",
               file=sys.stderr)

@@ -33,9 +33,12 @@ Measured on MAFAND-MT (16 fr→ewe and 16 ewe→fr system outputs scored against
 corpus; numbers in the README): the French outputs are judged wrong-language on 88–98 % of
 entries, the Ewe outputs on 0–9 %.
 
-lingua loads its n-gram models on first use (≈ 0.75 s of CPU for French and English, as much
-again for all its languages in low-accuracy mode); a run scored on two cores loads them before
-the helper is forked, in its first batch. lingua's confidences differ from call to call in
+lingua loads its n-gram models on first use (≈ 0.6 s of CPU for French and English, ≈ 0.55 s
+for all its Latin-script languages in low-accuracy mode). ``mteval evaluate`` loads them from
+its start in a process of its own (:mod:`~mteval_gui.scoring.metrics.lid_service`), which answers
+:meth:`LanguageIdentifier.identify` and the all-languages rank when it can; otherwise the
+process loads them itself (code-switching is declared ``single_process``: with two workers only
+the forked helper does). lingua's confidences differ from call to call in
 their last bits (the order of its sums); the judgement compares them with thresholds.
 
 lingua is imported inside functions; without it :func:`identifier_for` returns None and only
@@ -44,31 +47,24 @@ the target evidence is available (an output is then never judged wholly wrong-la
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
+from mteval_gui.scoring.metrics import lid_service
 from mteval_gui.text import match_key, match_keys, nfc, word_tokens
 
 MIN_CONFIDENCE = 0.5  # relative confidence of the detected language (lingua's, summing to 1 over the candidates)
 MIN_TARGET_EVIDENCE = 0.2  # share of target words from which an output is in the target language
-DEFAULT_CANDIDATES: tuple[str, ...] = ("eng", "fra")  # the languages LLM outputs most often fall back to
 DETECTOR = "lingua"
 ALL_LANGUAGES_TOP = 3  # unknown target: the detected candidate must rank this high among all lingua's languages
 ALL_LANGUAGES_CHARS = 400  # characters of an output the all-languages check reads
 
-# ISO 639-3 individual-language codes of this tool's cards -> the macrolanguage code lingua uses
-_MACRO: dict[str, str] = {
-    "arb": "ara", "zsm": "msa", "pes": "fas", "prs": "fas", "cmn": "zho", "yue": "zho", "swh": "swa",
-    "ekk": "est", "lvs": "lav", "als": "sqi", "khk": "mon", "nor": "nob", "ydd": "yid", "azj": "aze",
-}
-
-
-def detector_code(code: str) -> str:
-    """The code lingua knows ``code`` by (macrolanguages for individual languages)."""
-    return _MACRO.get(code, code)
+DEFAULT_CANDIDATES = lid_service.DEFAULT_CANDIDATES
+detector_code = lid_service.detector_code
 
 
 def detector_version() -> str | None:
@@ -119,6 +115,8 @@ class LanguageIdentifier:
         if len(self.codes) < 2:
             raise ValueError(f"the detector needs two candidate languages it knows; got {', '.join(candidates)}")
         self.candidates = tuple(self.codes.values())
+        self._by_service_code = {lang.iso_code_639_3.name.lower(): code for lang, code in self.codes.items()}
+        self._service_codes = tuple(sorted(self._by_service_code))
         self._detector = LanguageDetectorBuilder.from_languages(*self.codes).build()
         self._lock = threading.Lock()
 
@@ -126,6 +124,14 @@ class LanguageIdentifier:
         """The most likely candidate and its relative confidence; None for text without letters."""
         if not any(c.isalpha() for c in text):
             return None
+        service = lid_service.current()
+        if service is not None:
+            try:
+                best = service.best(self._service_codes, text)
+            except lid_service.Unavailable:
+                pass
+            else:
+                return None if best is None else LanguageGuess(self._by_service_code[best[0]], best[1])
         with self._lock:
             values = self._detector.compute_language_confidence_values(text)
         if not values or values[0].value <= 0:
@@ -162,6 +168,10 @@ class _AllLanguages:
     def rank(self, text: str, code: str) -> int | None:
         """Rank (0 = most likely) of ``code`` among all languages for ``text``; None when it has none."""
         target = detector_code(code)
+        service = lid_service.current()
+        if service is not None:
+            with contextlib.suppress(lid_service.Unavailable):
+                return service.rank(text[:ALL_LANGUAGES_CHARS], target)
         with self._lock:
             values = self._detector.compute_language_confidence_values(text[:ALL_LANGUAGES_CHARS])
         for i, v in enumerate(values):

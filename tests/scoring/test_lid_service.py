@@ -1,0 +1,123 @@
+"""lingua's models in a process of their own, loaded from a command's start: same answers, never required."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from mteval_gui import cli
+from mteval_gui.app.langmodels import language_models, needs_detector
+from mteval_gui.scoring.metrics import language_id, lid_service
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+TEXTS = [
+    "AMHERST, MA, The Mullins Center, University of Massachusetts, Commonwealth Avenue",
+    "Côte d'Ivoire – Présidentielle 2025 : Jean-Louis Billon.",
+    "Wowu dumevi dzro 40 ya teti le amedzidzedzea me.",
+    "Philip F.",
+    "le chat dort sur le tapis",
+]
+
+
+@pytest.fixture
+def service():
+    lid_service.stop()
+    started = lid_service.start("fra", "ewe")
+    assert started is not None
+    yield started
+    lid_service.stop()
+
+
+def _no_children() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_the_service_answers_what_lingua_answers_here(service):
+    ident = language_id.LanguageIdentifier(["eng", "fra"])
+    everything = language_id._AllLanguages()
+    for text in TEXTS:
+        via = ident.identify(text), everything.rank(text, "fra"), everything.rank(text, "eng")
+        assert service.owner == os.getpid()
+        lid_service.stop()  # the same questions, answered by this process's own models
+        here = ident.identify(text), everything.rank(text, "fra"), everything.rank(text, "eng")
+        assert via[0] is not None and here[0] is not None
+        assert via[0].code == here[0].code and via[0].confidence == pytest.approx(here[0].confidence, abs=1e-9)
+        assert via[1:] == here[1:]
+        service = lid_service.start("fra", "ewe")
+    assert ident.identify("Wowu dumevi dzro 40 ya teti le amedzidzedzea me.").code == "eng"  # lingua's (wrong) guess
+
+
+def test_another_process_or_an_ended_service_makes_the_caller_use_its_own_models(service, monkeypatch):
+    code, confidence = service.best(("eng", "fra"), "le chat dort sur le tapis")
+    assert code == "fra" and 0.5 < confidence <= 1.0
+    monkeypatch.setattr(lid_service.os, "getpid", lambda: -1)
+    with pytest.raises(lid_service.Unavailable, match="another process"):
+        service.rank("le chat dort", "fra")
+    monkeypatch.undo()
+    os.kill(service.pid, 9)
+    os.waitpid(service.pid, 0)
+    with pytest.raises(lid_service.Unavailable, match="ended"):
+        service.best(("eng", "fra"), "le chat dort")
+    assert lid_service.current() is None
+    guess = language_id.LanguageIdentifier(["eng", "fra"]).identify("le chat dort sur le tapis")
+    assert guess is not None and guess.code == "fra"
+
+
+def test_a_question_the_service_cannot_answer_is_unavailable(service):
+    with pytest.raises(lid_service.Unavailable, match="KeyError"):
+        service.best(("eng", "xxx"), "le chat")
+    assert service.best(("eng", "fra"), "the cat") is not None  # it goes on answering
+
+
+def test_the_service_starts_only_when_code_switching_runs():
+    from mteval_gui.scoring.metrics.behavioural import CodeSwitchingMetric
+
+    assert (CodeSwitchingMetric.info.id,) == lid_service.USED_BY
+    assert needs_detector(None, ())
+    assert not needs_detector(None, ("core.code_switching",))
+    assert not needs_detector(["core.chrf"], ())
+    assert needs_detector(["core.chrf", "core.code_switching"], ())
+    lid_service.stop()
+    with language_models("fra", "ewe", metrics=["core.chrf"]):
+        assert lid_service.current() is None
+    with language_models("fra", "ewe"):
+        assert lid_service.current() is not None
+    assert lid_service.current() is None and _no_children()
+
+
+def test_evaluate_gives_the_same_card_with_the_service_and_leaves_no_process(tmp_path: Path, monkeypatch):
+    src, ref, hyp = tmp_path / "src.txt", tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    src.write_text("le chat dort\nil pleut beaucoup aujourd'hui\nla maison est grande\n", encoding="utf-8")
+    ref.write_text("avu la dɔ\ntsi dza ŋutɔ egbe\nxɔ la lolo\n", encoding="utf-8")
+    hyp.write_text("le chat dort\ntsi dza ŋutɔ egbe\nthe house is big\n", encoding="utf-8")
+
+    def card(out: Path, *extra: str) -> dict:
+        assert cli.main(["evaluate", "--corpus", str(src), "--ref", str(ref), "--run", str(hyp), "--lang", "ewe",
+                         "--source-lang", "fra", "--bootstrap", "50", "--workers", "1", "-o", str(out),
+                         *extra]) == 0
+        data = json.loads(out.read_text(encoding="utf-8"))
+        return {"scores": {k: v for k, v in data["scores"].items() if k != "entries_per_second"},
+                "metrics": [r["metrics"] for r in data["results"]]}
+
+    asked: list[str] = []
+    real = lid_service.Service.ask
+    monkeypatch.setattr(lid_service.Service, "ask", lambda self, *q: (asked.append(q[0]), real(self, *q))[1])
+    with_service = card(tmp_path / "a.json")
+    assert "best" in asked and "rank" in asked
+    assert lid_service.current() is None and _no_children()
+    monkeypatch.setattr(lid_service, "start", lambda *a, **k: None)  # no service: this process's own models
+    asked.clear()
+    without = card(tmp_path / "b.json")
+    assert asked == []
+    assert with_service == without
+    assert with_service["metrics"][0]["core.code_switching"] == 1.0  # the French copy of the source
+    assert with_service["metrics"][2]["core.code_switching"] == 1.0  # English
+    assert with_service["metrics"][1]["core.code_switching"] == 0.0
