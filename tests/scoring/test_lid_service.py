@@ -32,9 +32,10 @@ def service():
     lid_service.stop()
 
 
-def _no_children() -> bool:
+def _gone(pid: int) -> bool:
+    """The process ended and was reaped (no zombie left)."""
     try:
-        os.waitpid(-1, os.WNOHANG)
+        os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         return True
     return False
@@ -89,8 +90,9 @@ def test_the_service_starts_only_when_code_switching_runs():
     with language_models("fra", "ewe", metrics=["core.chrf"]):
         assert lid_service.current() is None
     with language_models("fra", "ewe"):
-        assert lid_service.current() is not None
-    assert lid_service.current() is None and _no_children()
+        service = lid_service.current()
+        assert service is not None
+    assert lid_service.current() is None and _gone(service.pid)
 
 
 def test_evaluate_gives_the_same_card_with_the_service_and_leaves_no_process(tmp_path: Path, monkeypatch):
@@ -108,11 +110,13 @@ def test_evaluate_gives_the_same_card_with_the_service_and_leaves_no_process(tmp
                 "metrics": [r["metrics"] for r in data["results"]]}
 
     asked: list[str] = []
-    real = lid_service.Service.ask
+    pids: list[int] = []
+    real, real_start = lid_service.Service.ask, lid_service.start
     monkeypatch.setattr(lid_service.Service, "ask", lambda self, *q: (asked.append(q[0]), real(self, *q))[1])
+    monkeypatch.setattr(lid_service, "start", lambda *a, **k: (s := real_start(*a, **k), pids.append(s.pid))[0])
     with_service = card(tmp_path / "a.json")
     assert "best" in asked and "rank" in asked
-    assert lid_service.current() is None and _no_children()
+    assert lid_service.current() is None and len(pids) == 1 and _gone(pids[0])
     monkeypatch.setattr(lid_service, "start", lambda *a, **k: None)  # no service: this process's own models
     asked.clear()
     without = card(tmp_path / "b.json")
