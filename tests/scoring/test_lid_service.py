@@ -125,3 +125,10 @@ def test_evaluate_gives_the_same_card_with_the_service_and_leaves_no_process(tmp
     assert with_service["metrics"][0]["core.code_switching"] == 1.0  # the French copy of the source
     assert with_service["metrics"][2]["core.code_switching"] == 1.0  # English
     assert with_service["metrics"][1]["core.code_switching"] == 0.0
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc")
+def test_the_service_holds_none_of_the_commands_pipes(service):
+    service.best(("eng", "fra"), "the cat")  # it has started serving
+    for fd in (0, 1, 2):
+        assert os.readlink(f"/proc/{service.pid}/fd/{fd}") == os.devnull

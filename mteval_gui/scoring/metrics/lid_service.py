@@ -178,6 +178,11 @@ def start(source: str | None, target: str | None, extra: Iterable[str] = DEFAULT
         try:
             mine.close()
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command decides when to stop
+            # it writes nothing: it holds no end of the command's own pipes (a reader waiting
+            # for the command's output to end never waits for it)
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
             codes = [detector_code(c) for c in (source, target, *extra) if c]
             _serve(theirs, tuple(codes), detector_code(target) if target else None)
             code = 0
