@@ -262,8 +262,9 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
                         st.availability, st.reason = "failed", reason
                 if b in committed:  # both processes took the last batch: it is committed once
                     continue
-                if whole:
+                if whole:  # the helper took the batch too: its rows replace any part of it
                     mine.pop(b, None)
+                    theirs.pop(b, None)
                     commit(b, rows + score_batch(here, batch(b), b)[0])
                 else:
                     theirs[b] = rows

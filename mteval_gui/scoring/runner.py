@@ -80,7 +80,7 @@ def _ahead(job: ScoringJob) -> None:
     """Work of the later stages that needs no result: the run card's checks and models, and the
     resamples of the intervals over all entries."""
     prepare_checks()
-    if job.request.seed is not None and job.request.n_bootstrap > 0 and job.n > 0:
+    if job.request.n_bootstrap > 0 and job.n > 0:
         draw_weights("bootstrap", job.request.seed, job.request.n_bootstrap, job.n)
 
 

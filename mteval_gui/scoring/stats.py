@@ -330,8 +330,11 @@ def weight_chunks(kind: str, seed: int | None, total: int, n: int) -> Iterator[N
 
 
 def draw_weights(kind: str, seed: int | None, total: int, n: int) -> None:
-    """Draw (and cache, when small enough) the resamples :func:`weight_chunks` will give, ahead
-    of their first use (the scoring process does this while its helper scores batches)."""
+    """Draw and cache the resamples :func:`weight_chunks` will give, ahead of their first use
+    (the scoring process does this while its helper scores batches); nothing when they would not
+    be cached (no seed, or more than :data:`_CACHE_CELLS` cells): they would be drawn twice."""
+    if seed is None or total * n > _CACHE_CELLS:
+        return
     for _ in weight_chunks(kind, seed, total, n):
         pass
 

@@ -234,3 +234,13 @@ def test_the_scoring_process_draws_the_interval_resamples_while_the_helper_score
     assert drawn == [("bootstrap", 11, 300, 40)]
     serial = runner.score_run(_request(batch_size=4, seed=11, n_bootstrap=300))
     assert res.run_card.scores.chrf_ci_lower == serial.run_card.scores.chrf_ci_lower
+
+
+def test_resamples_that_would_not_be_cached_are_not_drawn_ahead(monkeypatch):
+    from mteval_gui.scoring import stats
+
+    calls = []
+    monkeypatch.setattr(stats, "resample_weights", lambda *a: calls.append(a))
+    stats.draw_weights("bootstrap", None, 200, 37)  # no seed: never cached
+    stats.draw_weights("bootstrap", 5, 1000, stats._CACHE_CELLS // 1000 + 1)  # too large to keep
+    assert calls == []

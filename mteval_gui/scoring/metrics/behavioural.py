@@ -54,7 +54,8 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from mteval_gui.scoring.composite import wrong_language_caveat
-from mteval_gui.scoring.metrics.language_id import DEFAULT_CANDIDATES, LanguageJudge
+from mteval_gui.scoring.metrics.language_id import LanguageJudge
+from mteval_gui.scoring.metrics.lid_service import DEFAULT_CANDIDATES
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
 from mteval_gui.scoring.stats import EntryStats
 from mteval_gui.text import match_key, match_keys, nfc, word_tokens

@@ -55,6 +55,7 @@ from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.scoring.metrics import lid_service
+from mteval_gui.scoring.metrics.lid_service import DEFAULT_CANDIDATES, detector_code
 from mteval_gui.text import match_key, match_keys, nfc, word_tokens
 
 MIN_CONFIDENCE = 0.5  # relative confidence of the detected language (lingua's, summing to 1 over the candidates)
@@ -62,10 +63,6 @@ MIN_TARGET_EVIDENCE = 0.2  # share of target words from which an output is in th
 DETECTOR = "lingua"
 ALL_LANGUAGES_TOP = 3  # unknown target: the detected candidate must rank this high among all lingua's languages
 ALL_LANGUAGES_CHARS = 400  # characters of an output the all-languages check reads
-
-DEFAULT_CANDIDATES = lid_service.DEFAULT_CANDIDATES
-detector_code = lid_service.detector_code
-
 
 def detector_version() -> str | None:
     try:
@@ -133,11 +130,8 @@ class LanguageIdentifier:
             else:
                 return None if best is None else LanguageGuess(self._by_service_code[best[0]], best[1])
         with self._lock:
-            values = self._detector.compute_language_confidence_values(text)
-        if not values or values[0].value <= 0:
-            return None
-        top = values[0]
-        return LanguageGuess(self.codes[top.language], float(top.value))
+            top = lid_service.top_of(self._detector.compute_language_confidence_values(text))
+        return None if top is None else LanguageGuess(self.codes[top[0]], top[1])
 
 
 _IDENTIFIERS: dict[tuple[str, ...], LanguageIdentifier | None] = {}
@@ -173,13 +167,8 @@ class _AllLanguages:
             with contextlib.suppress(lid_service.Unavailable):
                 return service.rank(text[:ALL_LANGUAGES_CHARS], target)
         with self._lock:
-            values = self._detector.compute_language_confidence_values(text[:ALL_LANGUAGES_CHARS])
-        for i, v in enumerate(values):
-            if v.value <= 0:
-                return None
-            if v.language.iso_code_639_3.name.lower() == target:
-                return i
-        return None
+            return lid_service.rank_of(self._detector.compute_language_confidence_values(text[:ALL_LANGUAGES_CHARS]),
+                                       target)
 
 
 _ALL_LANGUAGES: list[_AllLanguages | None] = []

@@ -48,6 +48,25 @@ ALL_LANGUAGES_SAMPLE = "information nation"  # Latin letters only: every Latin-s
 CANDIDATES_SAMPLE = "information"  # loads every n-gram size of the candidates (a text shorter than 120 characters)
 
 
+def top_of(values: Sequence[Any]) -> tuple[Any, float] | None:
+    """The most likely language of lingua's confidence values and its confidence (None when
+    lingua gives none)."""
+    if not values or values[0].value <= 0:
+        return None
+    return values[0].language, float(values[0].value)
+
+
+def rank_of(values: Sequence[Any], code: str) -> int | None:
+    """Rank (0 = most likely) of the language with ISO 639-3 ``code`` in lingua's confidence
+    values (None when it has no confidence)."""
+    for i, v in enumerate(values):
+        if v.value <= 0:
+            return None
+        if v.language.iso_code_639_3.name.lower() == code:
+            return i
+    return None
+
+
 class Unavailable(Exception):
     """The service cannot answer here: the caller uses its own models."""
 
@@ -121,18 +140,10 @@ def _serve(conn: Connection, candidates: tuple[str, ...], target: str | None) ->
     def answer(question: tuple[Any, ...]) -> Any:
         kind = question[0]
         if kind == "best":
-            values = detector(tuple(question[1])).compute_language_confidence_values(question[2])
-            if not values or values[0].value <= 0:
-                return None
-            return values[0].language.iso_code_639_3.name.lower(), float(values[0].value)
+            top = top_of(detector(tuple(question[1])).compute_language_confidence_values(question[2]))
+            return None if top is None else (top[0].iso_code_639_3.name.lower(), top[1])
         if kind == "rank":
-            values = all_detector().compute_language_confidence_values(question[1])
-            for i, v in enumerate(values):
-                if v.value <= 0:
-                    return None
-                if v.language.iso_code_639_3.name.lower() == question[2]:
-                    return i
-            return None
+            return rank_of(all_detector().compute_language_confidence_values(question[1]), question[2])
         raise ValueError(f"unknown question {kind!r}")
 
     # load the models the run is likely to need before anyone asks: the candidates, and every
