@@ -43,3 +43,11 @@ def test_only_qt_package_imports_pyside6_in_source():
             if s.startswith(("import PySide6", "from PySide6", "import shiboken6", "from shiboken6")):
                 offenders.append(f"{rel}: {s}")
     assert offenders == []
+
+
+def test_every_file_dialog_is_made_by_the_one_module_whose_dialogs_never_read_a_listed_file():
+    """A Qt file dialog with Qt's icon provider opens each file it lists, the workspace's too, which
+    releases the process's SQLite locks (mteval_gui/store/walguard.py): only qt/file_dialogs.py makes them."""
+    offenders = [str(p.relative_to(REPO)) for p in (REPO / "mteval_gui").rglob("*.py")
+                 if p.name != "file_dialogs.py" and "QFileDialog" in p.read_text(encoding="utf-8")]
+    assert offenders == []

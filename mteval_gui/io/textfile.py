@@ -19,6 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mteval_gui import protected
 from mteval_gui.errors import Defect, InputError
 
 MAX_DEFECTS = 200
@@ -158,6 +159,9 @@ def read_bytes(path: str | Path, *, name: str | None = None, limit: int | None =
         raise InputError(Defect(display, None, f"cannot read: {exc.strerror or exc}")) from None
     if not stat.S_ISREG(st.st_mode):
         raise InputError(Defect(display, None, f"is {_kind(st.st_mode)}, not a regular file")) from None
+    own = protected.workspace_file(path)
+    if own is not None:  # opening it here would release this process's SQLite locks (store/walguard.py)
+        raise InputError(Defect(display, None, f"is {own}, not a file to read; choose another file"))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)

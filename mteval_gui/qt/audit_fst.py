@@ -28,7 +28,6 @@ from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -43,6 +42,7 @@ from PySide6.QtWidgets import (
 from mteval_gui.app import workspace
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.judgments import Judgment
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion
 from mteval_gui.qt.dialogs import reporting_errors
 
@@ -298,7 +298,7 @@ class FstAuditView(AuditView):
     def choose_export(self) -> None:
         default = f"{self.scope.corpus_id() or 'fst'}-allowlist.tsv"
         tsv, jsonl = self.tr("Allowlist (*.tsv)"), self.tr("Analyzer test cases (*.jsonl)")
-        path, chosen = QFileDialog.getSaveFileName(self, self.tr("Export allowlist"), str(Path.home() / default),
+        path, chosen = file_dialogs.save_file_name(self, self.tr("Export allowlist"), str(Path.home() / default),
                                                    f"{tsv};;{jsonl}")
         if not path:
             return

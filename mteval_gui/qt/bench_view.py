@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -50,6 +49,7 @@ from PySide6.QtWidgets import (
 from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, open_suite, suite_infos
 from mteval_gui.app.messages import detail_text
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import interface_language
 from mteval_gui.qt.page import Page
@@ -317,12 +317,12 @@ class ScoreDialog(QDialog):
         return w
 
     def _browse_suite(self) -> None:
-        d = QFileDialog.getExistingDirectory(self, self.tr("Suite folder"), self.suite_edit.text())
+        d = file_dialogs.existing_directory(self, self.tr("Suite folder"), self.suite_edit.text())
         if d:
             self.suite_edit.setText(d)
 
     def _browse_responses(self) -> None:
-        f, _ = QFileDialog.getOpenFileName(self, self.tr("Responses file"), self.responses_edit.text(),
+        f, _ = file_dialogs.open_file_name(self, self.tr("Responses file"), self.responses_edit.text(),
                                            self.tr("Responses (*.jsonl *.json);;All files (*)"))
         if f:
             self.responses_edit.setText(f)
@@ -559,7 +559,7 @@ class BenchmarkTab(Page):
         self.score_files(suite_dir, responses, model)
 
     def choose_and_open(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open {0} results").format(self.suite.title), "",
+        path, _ = file_dialogs.open_file_name(self, self.tr("Open {0} results").format(self.suite.title), "",
                                               self.tr("{0} results (*.json);;All files (*)").format(self.suite.title))
         if not path:
             return
@@ -581,7 +581,7 @@ class BenchmarkTab(Page):
         result = self.selected_result()
         if result is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export {0} results").format(self.suite.title),
+        path, _ = file_dialogs.save_file_name(self, self.tr("Export {0} results").format(self.suite.title),
                                               f"{self.suite.name}-{result.model}.json",
                                               self.tr("JSON (*.json);;CSV, one row per test (*.csv)"))
         if not path:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidg
 from mteval_gui.app import workspace
 from mteval_gui.app.runs import RunRow, load_run_rows
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.labels import score_label
 from mteval_gui.qt.page import EmptyState, Page
 
@@ -241,11 +242,9 @@ class ChartsView(Page):
         return export_view(self.view, path)
 
     def export_dialog(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
         from mteval_gui.qt.dialogs import reporting_errors
 
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chart"), str(Path.home() / "chart.png"),
+        path, _ = file_dialogs.save_file_name(self, self.tr("Export chart"), str(Path.home() / "chart.png"),
                                               self.tr("PNG image (*.png);;SVG drawing (*.svg)"))
         if path:
             with reporting_errors(self):

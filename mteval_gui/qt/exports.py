@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog
 
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.dialogs import reporting_errors
 
 
 def _ask(window: Any, title: str, name: str, filters: str) -> str | None:
-    path, _ = QFileDialog.getSaveFileName(window, title, str(Path.home() / name), filters)
+    path, _ = file_dialogs.save_file_name(window, title, str(Path.home() / name), filters)
     return path or None
 
 

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -38,6 +37,7 @@ from mteval_gui.app import workspace
 from mteval_gui.app.tasks import JobOutcome
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.errors import InputError, MtevalError
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.background import BackgroundTask
 from mteval_gui.qt.dialogs import describe_error
 
@@ -181,7 +181,7 @@ class ImportDialog(QDialog):
     def browse(self) -> None:
         filters = self.tr("Analyzers (*.hfstol *.deb);;All files (*)") if self.kind == "analyzer" else \
             self.tr("Data files (*.json *.jsonl *.tsv *.csv *.txt);;All files (*)")
-        path, _ = QFileDialog.getOpenFileName(self, self.windowTitle(), str(Path.home()), filters)
+        path, _ = file_dialogs.open_file_name(self, self.windowTitle(), str(Path.home()), filters)
         if path:
             self.set_path(path)
 

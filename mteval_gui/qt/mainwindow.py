@@ -19,7 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QTabWidget, QWidget
 
 from mteval_gui.app import workspace
 from mteval_gui.app.preferences import AppSettings
@@ -27,6 +27,7 @@ from mteval_gui.app.settings import load_settings
 from mteval_gui.app.tasks import JobOutcome, ProcessJob
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.errors import MtevalError
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.background import BackgroundTask
 from mteval_gui.qt.dialogs import reporting_errors, show_error
 from mteval_gui.qt.entries_page import EntriesPage
@@ -244,13 +245,13 @@ class MainWindow(QMainWindow):
         return True
 
     def new_workspace(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("New workspace"), str(Path.home() / "workspace.sqlite"),
+        path, _ = file_dialogs.save_file_name(self, self.tr("New workspace"), str(Path.home() / "workspace.sqlite"),
                                               self.tr("Workspaces (*.sqlite *.db)"))
         if path:
             self.open_workspace(path)
 
     def choose_workspace(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open workspace"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Open workspace"), str(Path.home()),
                                               self.tr("Workspaces (*.sqlite *.db);;All files (*)"))
         if path:
             self.open_workspace(path)

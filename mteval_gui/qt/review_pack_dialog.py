@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QListWidget,
     QListWidgetItem,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 from mteval_gui.app import workspace
 from mteval_gui.app.review import import_judgments_file, list_reviewers
 from mteval_gui.app.review_pack import export_review_pack
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.dialogs import reporting_errors
 
 
@@ -104,7 +104,7 @@ def export_pack(window: Any) -> None:
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return
     reviewer = dialog.reviewer.currentData() or "reviewer"
-    path, _ = QFileDialog.getSaveFileName(window, QCoreApplication.translate(
+    path, _ = file_dialogs.save_file_name(window, QCoreApplication.translate(
         "ReviewPackDialog", "Export review pack"),
                                           str(Path.home() / f"review-{reviewer}.html"), QCoreApplication.translate(
         "ReviewPackDialog", "HTML (*.html)"))
@@ -122,7 +122,7 @@ def export_pack(window: Any) -> None:
 def import_judgments(window: Any) -> None:
     if window.ws is None:
         return
-    path, _ = QFileDialog.getOpenFileName(window, QCoreApplication.translate(
+    path, _ = file_dialogs.open_file_name(window, QCoreApplication.translate(
         "ReviewPackDialog", "Import judgments or review-pack answers"), str(Path.home()),
                                           QCoreApplication.translate(
         "ReviewPackDialog", "Judgments (*.json *.csv)"))

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -35,6 +34,7 @@ from mteval_gui.app.review import list_reviewers
 from mteval_gui.app.settings import ANALYZER_KINDS, WorkspaceSettings, load_settings, save_settings
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.paths import analyzers_dir
+from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.comet_models import CometModelsPanel
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.labels import setting_help, setting_label
@@ -140,7 +140,7 @@ class SettingsDialog(QDialog):
         form.addRow(label, field)  # type: ignore[arg-type]
 
     def _choose_folder(self) -> None:
-        d = QFileDialog.getExistingDirectory(
+        d = file_dialogs.existing_directory(
             self, self.tr("Analyzer folder"), self.analyzer_edit.text() or str(Path.home())
         )
         if d:
@@ -158,7 +158,7 @@ class SettingsDialog(QDialog):
         self.analyzer_table.setItem(r, 2, QTableWidgetItem(path))
 
     def _add_analyzer(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Analyzer file"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Analyzer file"), str(Path.home()),
                                               self.tr("HFST analyzers (*.hfstol);;All files (*)"))
         if path:
             self.add_analyzer_file(self.gloss_lang.text().strip() or "crk", "strict", path)
@@ -183,7 +183,7 @@ class SettingsDialog(QDialog):
         self.gloss_list.addItems(self._glosses.get(self.gloss_lang.text().strip(), []))
 
     def _add_gloss(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Gloss file"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Gloss file"), str(Path.home()),
                                               self.tr("Dictionaries (*.importjson *.json *.tsv *.txt);;All files (*)"))
         if path:
             self.add_gloss_file(self.gloss_lang.text().strip(), path)

@@ -40,9 +40,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from mteval_gui import protected
 from mteval_gui.errors import StoreError
 from mteval_gui.store._sqlite import sqlite_utils
 from mteval_gui.store.schema import MIGRATIONS, SCHEMA_VERSION
+from mteval_gui.store.walguard import GuardedConnection
 
 APPLICATION_ID = 0x4D544556  # "MTEV"
 # tables every workspace has had since schema 1 (how a workspace older than application_id is recognised)
@@ -82,8 +84,12 @@ def _journal_wal(conn: sqlite3.Connection) -> None:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=True)
+    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=True,
+                           factory=GuardedConnection)
     _pragmas(conn)
+    # the WAL guard (store/walguard.py): once the connection has read the file, so its -shm exists
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    conn.guard(str(path))
     return conn
 
 
@@ -281,6 +287,7 @@ class Workspace:
         self._owner = threading.get_ident()
         self.converted_backup: Path | None = None
         self.read_only = False
+        protected.register(self)
         try:
             if not self.path.exists() and not self.path.is_symlink():
                 if read_only:
@@ -508,6 +515,19 @@ class Workspace:
             c.close()
             self._local.conn = None
             self._local.db = None
+
+    def owns_file(self, path: str | Path) -> bool:
+        """True when ``path`` is this workspace's database or one of SQLite's files beside it.
+
+        Readers and writers of this process must never open those outside SQLite: closing such
+        a descriptor releases the process's SQLite locks (see :mod:`mteval_gui.store.walguard`).
+        Compared by device and inode, so another name of the same file (a link, ``..``) counts.
+        """
+        try:
+            target = os.stat(path)
+        except (OSError, ValueError):
+            return False
+        return protected.companion_of(self.path, target) is not None
 
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]

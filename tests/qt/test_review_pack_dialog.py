@@ -60,7 +60,7 @@ def test_file_import_merges_pack_answers_and_shows_why_a_file_is_refused(qtbot, 
     shown: list[BaseException] = []
     monkeypatch.setattr(dialogs, "show_error", lambda parent, exc: shown.append(exc))
     chosen = [str(altered), str(good), str(good)]
-    monkeypatch.setattr(review_pack_dialog.QFileDialog, "getOpenFileName", lambda *a, **k: (chosen.pop(0), ""))
+    monkeypatch.setattr(review_pack_dialog.file_dialogs, "open_file_name", lambda *a, **k: (chosen.pop(0), ""))
     w.import_judgments()
     assert [str(d) for d in shown[0].defects] == [
         f"{altered}: the answers were changed after the pack exported them (their sha256 does not match "
