@@ -31,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from mteval_gui import protected
 from mteval_gui.errors import MtevalError
 from mteval_gui.fst.analysis import Analysis, WordAnalysis, parse_analysis, strip_flags
 from mteval_gui.fst.backends import (
@@ -85,6 +86,9 @@ def check_regular_file(p: Path) -> None:
     if not stat.S_ISREG(st.st_mode):
         what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise AnalyzerError(f"{p}: {what}, not an analyzer file")
+    own = protected.workspace_file(p)
+    if own is not None:  # reading it here would release this process's SQLite locks
+        raise AnalyzerError(f"{p}: {own}, not an analyzer file")
 
 
 def read_transducer(path: str | Path, backend: str | None = None, *, probe: bool = True) -> Transducer:

@@ -64,7 +64,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-from mteval_gui import paths
+from mteval_gui import paths, protected
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import MtevalError
 from mteval_gui.fst.analyzer import AnalyzerError, forget_loaded, read_transducer
@@ -166,6 +166,9 @@ def _regular_file(p: Path, label: str | None = None) -> os.stat_result:
     if not stat.S_ISREG(st.st_mode):
         what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a pipe, a device...)"
         raise InstallError(f"{label or p}: {what}, not an analyzer file or package")
+    own = protected.workspace_file(p)
+    if own is not None:  # reading it here would release this process's SQLite locks
+        raise InstallError(f"{label or p}: {own}, not an analyzer file or package")
     return st
 
 

@@ -141,3 +141,20 @@ def test_importing_the_workspace_into_itself_is_refused_and_changes_nothing(tmp_
     assert f"{db}: is the open workspace's database (ws.sqlite), not a file to read; choose another file" in out.stderr
     assert "Traceback" not in out.stderr
     assert db.read_bytes() == before
+
+
+def test_analyzer_readers_refuse_the_files_of_an_open_workspace(tmp_path):
+    from mteval_gui.fst.analyzer import AnalyzerError, read_transducer
+    from mteval_gui.fst.install import InstallError, install_analyzer
+
+    db = tmp_path / "ws.sqlite"
+    ws = Workspace(db)
+    try:
+        with pytest.raises(AnalyzerError) as a:
+            read_transducer(db)
+        assert str(a.value) == f"{db}: the open workspace's database (ws.sqlite), not an analyzer file"
+        with pytest.raises(InstallError) as b:
+            install_analyzer("crk", db, base=tmp_path / "analyzers")
+        assert str(b.value) == f"{db}: the open workspace's database (ws.sqlite), not an analyzer file or package"
+    finally:
+        ws.close()
