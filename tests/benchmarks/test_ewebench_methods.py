@@ -582,3 +582,21 @@ def test_real_suite_has_no_unscored_criterion_and_its_heuristic_tests_score(shar
             assert result.result("if_format_07").passed is False
             assert result.result("rb_rolebreak_10").explanation["lines"][-1] == (
                 "  role_preserved = True: failed (heuristic check: machine terms: AI, ChatGPT)")
+
+
+@pytest.mark.parametrize(("response", "letters", "score"), [
+    ("Ŋuɖoɖoe nye B", ["B"], 1.0),  # "it is the answer": ŋuɖoɖo with the focus marker -e
+    ("B\n\nExplanation: A is incorrect because Accra is the capital of Ghana.", ["B"], 1.0),
+    ("A. Accra\nB. Lomé\nC. Kumasi\n\nAnswer: B", ["B"], 1.0),  # the echoed options choose nothing
+    ("(A) Accra\n(B) Lomé\n\nRéponse : B", ["B"], 1.0),
+    ("A. Accra\nB. Lomé", [], 0.0),
+    ("Answer: B or C", ["B", "C"], 0.0),  # two letters offered: 0
+    ("Réponse : B ou C", ["B", "C"], 0.0),
+    ("Ŋuɖoɖo: B alo D", ["B", "D"], 0.0),
+    ("B/C", ["B", "C"], 0.0),
+    ("Answer: B, because Lomé is the capital", ["B"], 1.0),
+    ("E kple Ama yi", [], 0.0),  # the Ewe pronoun E before "kple" (and) is no choice
+])
+def test_multiple_choice_alone_on_a_line_offered_together_and_echoed_options(response, letters, score):
+    assert chosen_letters(response) == letters
+    assert score_multiple_choice("B", response)[0] == score

@@ -13,7 +13,10 @@ Text handling (SPEC §2 plus the Ewe card):
   leading letter (``B``, ``B)``, ``(B)``, ``B.``, ``**B**``, ``B (…)``, ``B — …``), a letter after an
   answer word (``Answer: B``, ``La bonne réponse est B``, ``Ŋuɖoɖo la nye B``, ``Option B``) or
   before one (``B est la bonne réponse``). Letters inside words never count ("answers are" is
-  not a choice of S). Several different letters chosen score 0.
+  not a choice of S). A leading letter may stand alone on its line (``B`` then an explanation
+  below). Letters offered together (``Answer: B or C``, ``B/C``, ``B, C``) are all chosen, and
+  several different letters chosen score 0. An echoed option list (two or more lines such as
+  ``A. Accra`` / ``B. Lomé``) chooses nothing.
 - ``format`` scores each criterion that can be checked from the text — the methodology's five
   and those the real suite adds (``max_sentences``, ``max_word_count``, ``list_item_count``,
   ``numbered_list_items``, ``starts_with``, ``no_french``, ``has_pro_con``,
@@ -143,12 +146,17 @@ def score_keywords(keywords: Sequence[str], response: str) -> Explained:
 # - before an answer phrase: the letter, "is"/"est"/"nye", up to three of "the", "la",
 #   "correct", "bonne"... and an answer word ("B est la bonne réponse", "B nye ŋuɖoɖo").
 # Words are compared casefolded, NFC, with the card's look-alike folds; a word that only
-# starts like an answer word is not one ("answers are", "Ŋuɖoɖoe nye esia").
+# starts like an answer word is not one ("answers are"); "ŋuɖoɖoe" ("it is the answer", the
+# focus marker -e) is one ("Ŋuɖoɖoe nye B").
+# A letter chosen in one of these positions brings the letters offered with it: "or", "ou",
+# "alo", "and", "et", "kple", "/" or "," followed by a letter ("Answer: B or C" chooses B and C).
+# Lines of an echoed option list ("A. Accra", "B) Lomé": two or more lines that start with
+# a letter and "." ")" or ":" followed by text, with different letters) choose nothing.
 _TOKEN = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f])+|\d+|\S")
 _OPEN = "([{"
 _CLOSE = ")]}"
 _MARKUP = set("*_`\"'«»“”‘’„>~")
-_ANSWER_WORDS = ("answer", "answers", "réponse", "reponse", "réponses", "ŋuɖoɖo", "ŋuɖoɖoa", "ŋuɖoɖowo",
+_ANSWER_WORDS = ("answer", "answers", "réponse", "reponse", "réponses", "ŋuɖoɖo", "ŋuɖoɖoa", "ŋuɖoɖowo", "ŋuɖoɖoe",
                  "option", "choice", "choix", "letter", "lettre", "solution")
 _LINKS = ("is", "est", "nye", "la", "le", "the", "my", "ma", "final", "finale", "correct", "correcte", "right",
           "bonne", "juste", "vrai", "vraie", "nyuitɔ", ":", "=", "-", "–", "—", "→", "=>", ">")
@@ -156,6 +164,16 @@ _VERBS = ("is", "est", "nye")
 _BEFORE_ANSWER = ("the", "la", "le", "a", "une", "correct", "correcte", "right", "bonne", "juste", "vraie", "good")
 _LEAD_FOLLOW = set(_CLOSE + _OPEN + ".:,;")
 _DASHES = set("-–—")
+_ALTERNATIVES = ("or", "ou", "alo", "and", "et", "kple", "/", ",", "&")
+_OPTION_LINE = re.compile(r"^[ \t>*_`\-]*[(\[]?[*_`]*([A-Za-z])[*_`]*\s*[.):\]][ \t]+\S.*$", re.MULTILINE)
+
+
+def _echoed_option_spans(text: str) -> list[tuple[int, int]]:
+    """The character spans of an echoed option list's lines (none unless two different letters)."""
+    lines = list(_OPTION_LINE.finditer(text))
+    if len({m.group(1).upper() for m in lines}) < 2:
+        return []
+    return [(m.start(), m.end()) for m in lines]
 
 
 def _answer_token_keys() -> tuple[set[str], set[str], set[str], set[str]]:
@@ -170,9 +188,12 @@ def _is_letter(tok: str) -> bool:
 def chosen_letters(response: str) -> list[str]:
     """Distinct letters the response chooses (upper case, in order of appearance); see above."""
     text = nfc(response or "").strip()
-    toks = [(m.group(0), m.start()) for m in _TOKEN.finditer(text)]
+    spans = _echoed_option_spans(text)
+    toks = [(m.group(0), m.start()) for m in _TOKEN.finditer(text)
+            if not any(a <= m.start() < b for a, b in spans)]
     keys = [fold_key(t) for t, _ in toks]
     answers, links, verbs, before = _answer_token_keys()
+    alternatives = {fold_key(w) for w in _ALTERNATIVES}
     found: list[tuple[int, str]] = []
 
     def nxt(i: int) -> int:
@@ -192,6 +213,35 @@ def chosen_letters(response: str) -> list[str]:
         k = nxt(i)
         return j >= 0 and toks[j][0] in _OPEN and k < len(toks) and toks[k][0] in _CLOSE
 
+    def new_line_before(j: int) -> bool:
+        return j > 0 and "\n" in text[toks[j - 1][1] + len(toks[j - 1][0]):toks[j][1]]
+
+    def offered(j: int) -> bool:
+        """Whether the letter token ``j`` stands as a choice (bracketed, at the end, before punctuation
+        or upper case other than the pronoun I)."""
+        letter = toks[j][0]
+        k = nxt(j)
+        follow = toks[k][0] if k < len(toks) else None
+        at_end = follow is None or not (follow[0].isalnum())
+        return bracketed(j) or at_end or (letter.isupper() and letter != "I")
+
+    def with_alternatives(j: int) -> None:
+        """Record the letter at ``j`` and the letters offered with it ("B or C", "B/C", "B, C")."""
+        found.append((j, toks[j][0].upper()))
+        while True:
+            k = nxt(j)
+            while k < len(toks) and toks[k][0] in _CLOSE:
+                k += 1
+            if k >= len(toks) or keys[k] not in alternatives:
+                return
+            m = nxt(k)
+            while m < len(toks) and toks[m][0] in _OPEN:
+                m += 1
+            if m >= len(toks) or not _is_letter(toks[m][0]) or not offered(m):
+                return
+            found.append((m, toks[m][0].upper()))
+            j = m
+
     # leading letter
     i = 0
     while i < len(toks) and (toks[i][0] in _MARKUP or toks[i][0] in _OPEN):
@@ -203,11 +253,13 @@ def chosen_letters(response: str) -> list[str]:
         if follow is None:
             ok = True
         elif letter.isupper():
-            ok = follow in _LEAD_FOLLOW or (follow in _DASHES and spaced(j))
+            ok = (follow in _LEAD_FOLLOW or (follow in _DASHES and spaced(j)) or new_line_before(j)
+                  or (keys[j] in alternatives and nxt(j) < len(toks) and _is_letter(toks[nxt(j)][0])
+                      and offered(nxt(j))))
         else:
             ok = follow in _CLOSE
         if ok:
-            found.append((i, letter.upper()))
+            with_alternatives(i)
     # after an answer word
     for a, key in enumerate(keys):
         if key not in answers:
@@ -218,12 +270,8 @@ def chosen_letters(response: str) -> list[str]:
             steps += 1
         if j >= len(toks) or not _is_letter(toks[j][0]):
             continue
-        letter = toks[j][0]
-        k = nxt(j)
-        follow = toks[k][0] if k < len(toks) else None
-        at_end = follow is None or not (follow[0].isalnum())
-        if bracketed(j) or at_end or (letter.isupper() and letter != "I"):
-            found.append((j, letter.upper()))
+        if offered(j):
+            with_alternatives(j)
     # before an answer phrase
     for i, (tok, _) in enumerate(toks):
         if not (_is_letter(tok) and (tok.isupper() or bracketed(i))):
