@@ -60,7 +60,9 @@ how tests are scored (methodology with the fixes of the specification):
                    look-alike letters folded) / distinct expected keywords
   multiple_choice  the one letter chosen, read as a token (leading "B", "B)", "(B)", "B — ...",
                    "Answer: B", "Réponse : B", "Ŋuɖoɖo la nye B", "B est la bonne réponse"...);
-                   letters inside words never count; several different letters score 0
+                   letters inside words never count; letters offered together ("B or C",
+                   "B/C") are all chosen; an echoed option list (A. ... / B. ...) chooses
+                   nothing; several different letters score 0
   format           mean of the criteria that can be checked: contains_ewe (ɖ ɛ ɔ ƒ ŋ ɣ ʋ in
                    either case), min_length/max_length (characters), max_sentences,
                    max_word_count, list_item_count, numbered_list_items (exact counts),
