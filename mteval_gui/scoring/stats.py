@@ -160,12 +160,16 @@ class EntryStats:
     """Per-entry sufficient statistics of one corpus value: a ``(n_entries, d)`` matrix.
 
     Rows of entries that do not take part (no reference, no terms…) are all zero.
+    ``taking_part`` says which entries take part when an all-zero row may belong to one
+    (an empty hypothesis against an empty reference: sacrebleu scores such a corpus 0, not
+    "no entry"); without it, the entries with a non-zero row take part.
     """
 
     kind: StatKind
     matrix: NDArray[Any]
     params: tuple[tuple[str, Any], ...] = ()
     scale: float = 1.0
+    taking_part: NDArray[Any] | None = None
 
     @property
     def n(self) -> int:
@@ -189,10 +193,13 @@ class EntryStats:
         return None if math.isnan(v) else v
 
     def subset(self, mask: NDArray[Any]) -> EntryStats:
-        return EntryStats(self.kind, self.matrix[mask], self.params, self.scale)
+        part = self.taking_part[mask] if self.taking_part is not None else None
+        return EntryStats(self.kind, self.matrix[mask], self.params, self.scale, part)
 
     def entries_scored(self) -> int:
-        """Entries that take part (non-zero row)."""
+        """Entries that take part (``taking_part``, else a non-zero row)."""
+        if self.taking_part is not None:
+            return int(self.taking_part.sum())
         if self.kind == "ratio":
             return int((self.matrix[:, 1] > 0).sum())
         return int(self.matrix.any(axis=1).sum())
@@ -215,10 +222,12 @@ class EntryStats:
     @staticmethod
     def rows(kind: StatKind, rows: Sequence[Sequence[float] | None], width: int, **params: Any) -> EntryStats:
         m = np.zeros((len(rows), width))
+        part = np.zeros(len(rows), dtype=bool)
         for i, r in enumerate(rows):
             if r is not None:
                 m[i, :] = r
-        return EntryStats(kind, m, tuple(sorted(params.items())))
+                part[i] = True
+        return EntryStats(kind, m, tuple(sorted(params.items())), taking_part=part)
 
 
 @dataclass

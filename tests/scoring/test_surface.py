@@ -167,3 +167,20 @@ def test_bleu_on_short_references_gets_the_short_segments_caveat():
     long = [item(i, "s", "le chat noir dort ici", "le chat noir dort") for i in range(3)]
     _, cs = run_metric(BleuMetric(), long)
     assert cs.extra["median_reference_tokens"] == 5.0 and "caveats" not in cs.extra
+
+
+@pytest.mark.parametrize(("hyps", "expected"), [
+    (["a"], {"chrf_plus_plus": 0.0, "bleu": 0.0, "ter": 100.0}),
+    ([""], {"chrf_plus_plus": 0.0, "bleu": 0.0, "ter": 0.0}),
+    (["", "a b"], {"chrf_plus_plus": 0.0, "bleu": 0.0, "ter": 100.0}),
+])
+def test_a_corpus_whose_every_reference_is_empty_is_scored_as_sacrebleu_scores_it(hyps, expected):
+    refs = [""] * len(hyps)
+    items = [item(i, f"s{i}", r, h) for i, (h, r) in enumerate(zip(hyps, refs, strict=True))]
+    direct = {"chrf_plus_plus": CHRF(word_order=2).corpus_score(hyps, [refs]).score,
+              "bleu": BLEU().corpus_score(hyps, [refs]).score, "ter": TER().corpus_score(hyps, [refs]).score}
+    assert direct == expected
+    for metric, key in ((ChrfMetric(), "chrf_plus_plus"), (BleuMetric(), "bleu"), (TerMetric(), "ter")):
+        _per, cs = run_metric(metric, items)
+        assert cs.availability == "ok" and cs.values[key] == expected[key], key
+        assert cs.extra["entries"] == len(hyps)
