@@ -116,3 +116,17 @@ def user_cache_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches" / APP_NAME
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / APP_NAME
+
+
+_OPEN_DATABASES: set[Path] = set()
+
+
+def note_open_database(path: str | Path) -> None:
+    """Remember a workspace database this process opened: output files never replace it or its
+    journal files (:mod:`mteval_gui.io.outputs`)."""
+    _OPEN_DATABASES.add(Path(os.path.abspath(path)))
+
+
+def open_databases() -> frozenset[Path]:
+    """The workspace databases this process opened (:func:`note_open_database`)."""
+    return frozenset(_OPEN_DATABASES)

@@ -41,6 +41,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from mteval_gui.errors import StoreError
+from mteval_gui.paths import note_open_database
 from mteval_gui.store._sqlite import sqlite_utils
 from mteval_gui.store.schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -275,6 +276,7 @@ class Workspace:
     def __init__(self, path: str | Path, *, convert: bool = False, read_only: bool | None = None,
                  defer_create: bool = False):
         self.path = Path(path).expanduser().resolve()
+        note_open_database(self.path)  # outputs never replace it (mteval_gui.io.outputs)
         self._local = threading.local()
         self._generation = 0
         self._pending = False
