@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -152,6 +154,8 @@ STOPPED_DRIVER = textwrap.dedent("""
             return None
         service = real_start(*args, **kwargs)
         started.append(service.pid)
+        with open(out + ".pid", "w") as fh:  # for the test to end it if this command never ends
+            fh.write(str(service.pid))
         os.kill(service.pid, signal.SIGSTOP)  # it never answers
         return service
 
@@ -183,8 +187,15 @@ def test_a_stopped_service_does_not_hold_evaluate_up_and_changes_no_result(tmp_p
     cards = {}
     for mode in ("stopped", "none"):
         out = tmp_path / f"{mode}.json"
-        done = subprocess.run([sys.executable, "-c", STOPPED_DRIVER, mode, str(out), *argv], env=env,
-                              capture_output=True, text=True, timeout=300)
+        try:
+            done = subprocess.run([sys.executable, "-c", STOPPED_DRIVER, mode, str(out), *argv], env=env,
+                                  capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:  # the command hung: its stopped service is not left behind
+            pid_file = Path(str(out) + ".pid")
+            if pid_file.exists():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            raise
         assert done.returncode == 0, done.stderr
         report = json.loads(done.stdout.splitlines()[-1])
         assert report == ({"code": 0, "started": 1, "gone": [True]} if mode == "stopped"
