@@ -26,7 +26,9 @@ alternation — are refused as well.
 
 from __future__ import annotations
 
+import array
 import re
+import sys
 from collections.abc import Callable
 from functools import lru_cache
 from re import _constants as C  # type: ignore[attr-defined]
@@ -165,20 +167,20 @@ class _Writer:
 
 _PY_CATEGORY = {C.CATEGORY_WORD: r"\w", C.CATEGORY_NOT_WORD: r"\W", C.CATEGORY_DIGIT: r"\d",
                 C.CATEGORY_NOT_DIGIT: r"\D", C.CATEGORY_SPACE: r"\s", C.CATEGORY_NOT_SPACE: r"\S"}
-_POSITIVE = {C.CATEGORY_NOT_WORD: C.CATEGORY_WORD, C.CATEGORY_NOT_DIGIT: C.CATEGORY_DIGIT,
-             C.CATEGORY_NOT_SPACE: C.CATEGORY_SPACE}
 
 
-@lru_cache(maxsize=8)
-def _category_members(category: Any, ascii_only: bool) -> tuple[int, ...]:
-    rx = re.compile(_PY_CATEGORY[category], re.ASCII if ascii_only else 0)
-    return tuple(cp for cp in range(0x110000) if rx.match(chr(cp)))
+def _every_character() -> str:
+    """Every code point once, in order (surrogates included), as one string (0.1 s; 4 MB, not kept)."""
+    codes = array.array("I", range(0x110000))
+    if sys.byteorder != "little":  # pragma: no cover
+        codes.byteswap()
+    return codes.tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def _listed_set(items: Any, ascii_only: bool, ignorecase: bool) -> str:
     """A negated set with ``\\W``, ``\\D`` or ``\\S`` in it (``[^\\W\\d_]``: the letters) as the explicit
-    ranges of the characters Python's ``re`` matches with it; every such character is in the category
-    the negated one excludes, so only those are tried."""
+    ranges of the characters Python's ``re`` matches with it (every character is tried: ≈ 0.25 s once,
+    then the compiled rule is cached)."""
     parts = []
     for op, av in items:
         if op is C.LITERAL:
@@ -189,8 +191,7 @@ def _listed_set(items: Any, ascii_only: bool, ignorecase: bool) -> str:
             parts.append(_PY_CATEGORY[av])
     flags = (re.ASCII if ascii_only else 0) | (re.IGNORECASE if ignorecase else 0)
     rx = re.compile("[^" + "".join(parts) + "]", flags)
-    first = next(av for op, av in items if op is C.CATEGORY and av in _POSITIVE)
-    codes = [cp for cp in _category_members(_POSITIVE[first], ascii_only) if rx.match(chr(cp))]
+    codes = [ord(ch) for ch in rx.findall(_every_character())]
     ranges: list[str] = []
     i = 0
     while i < len(codes):
@@ -269,6 +270,7 @@ def compile_rule(pattern: str) -> Callable[[str], bool]:
     translated = to_re2(pattern)
     options = re2.Options()
     options.log_errors = False
+    options.never_capture = True  # only whether it is found matters
     try:
         rx = re2.compile(translated, options)
     except re2.error as exc:
