@@ -261,7 +261,7 @@ def compile_rule(pattern: str) -> Callable[[str], bool]:
 
     Raises ``re.error`` for an invalid pattern and :class:`UnsupportedPattern` for one that cannot
     be matched in linear time."""
-    if re2 is None:  # pragma: no cover - platforms without a google-re2 wheel
+    if re2 is None:  # platforms without a google-re2 wheel
         compiled = re.compile(pattern)
         shape = _backtracking_shape(_parser.parse(pattern).data)
         if shape:

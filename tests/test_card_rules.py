@@ -93,3 +93,21 @@ def test_cards_add_and_validate_refuse_what_needs_backtracking(tmp_path, capsys,
     monkeypatch.setenv(cards.CARDS_DIR_ENV, str(tmp_path))
     assert cards.validate_all() == [f"kal.json: rule orthography.rules[1]: pattern uses {what} which is not "
                                     "supported (linear-time matching)"]
+
+
+def test_without_re2_patterns_that_could_backtrack_are_refused(monkeypatch):
+    """Where google-re2 has no wheel, rules run with re and the shapes of catastrophic backtracking are refused."""
+    from mteval_gui import linear_regex
+
+    monkeypatch.setattr(linear_regex, "re2", None)
+    linear_regex.compile_rule.cache_clear()
+    try:
+        assert rule_problem(HOSTILE) == ("pattern uses an alternation inside a repetition which is not supported "
+                                         "(linear-time matching)")
+        assert rule_problem(r"(a+)+$") == ("pattern uses a repetition inside a repetition which is not supported "
+                                           "(linear-time matching)")
+        assert rule_problem("(aa|ii|oo|ee)") is None
+        assert compile_rule("(aa|ii|oo|ee)")("niipaaw") is True
+        assert rule_problem("a[bc]+d{2,3}") is None
+    finally:
+        linear_regex.compile_rule.cache_clear()
