@@ -282,7 +282,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.csv:
         from mteval_gui.app.bench import write_ranking_csv
 
-        write_ranking_csv(ranking.rows(), cats, args.csv)
+        write_ranking_csv(ranking.rows(), cats, args.csv, inputs=args.items)  # never a results file read
         out.write(f"ranking CSV written to {args.csv}\n")
     return 0
 

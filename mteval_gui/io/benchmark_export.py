@@ -148,5 +148,6 @@ def ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str]) -> st
     return _csv(out, header)
 
 
-def write_ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str], path: str | Path) -> None:
-    _atomic_write(path, ranking_csv(rows, categories))
+def write_ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str], path: str | Path, *,
+                      inputs: Iterable[str | Path] = ()) -> None:
+    _atomic_write(path, ranking_csv(rows, categories), inputs)
