@@ -7,17 +7,19 @@ file replaced keeps its permission bits; a new one gets the usual ``0666 & ~umas
 through a symbolic link replaces the file it points to, not the link.
 
 **Only regular files.** The target must be a regular file or a path that does not exist yet
-(its folder is created). Refused with ``PATH: refused: why`` before anything is written
-(:class:`OutputRefused`), so nothing changes:
+(its folder is created; a write that fails — no space left, no permission — says
+``PATH: cannot be written: why`` and changes nothing). Refused with ``PATH: refused: why``
+before anything is written (:class:`OutputRefused`), so nothing changes:
 
 - an existing folder, a device node, a FIFO or a socket (writing "into" them used to replace
   them with a regular file);
 - one of the command's own input files (the same file by device and inode, whatever the path
   says: ``mteval evaluate -o corpus.jsonl`` would otherwise overwrite its corpus);
 - a workspace database or its ``-wal``, ``-shm`` and ``-journal`` files: the default
-  workspace, and every workspace this process opened (:func:`mteval_gui.paths.note_open_database`). They are compared by
-  ``stat`` only: the database file is never opened here (an open and close outside SQLite
-  drops the process's locks on it).
+  workspace, and every workspace this process opened
+  (:func:`mteval_gui.paths.note_open_database`). They are compared by ``stat`` only: the
+  database file is never opened here (an open and close outside SQLite drops the process's
+  locks on it).
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ def check_output(path: str | Path, *, inputs: Iterable[str | Path | None] = ()) 
         raise OutputRefused(shown, f"not a usable file name ({exc})") from exc
     try:
         st: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # a new path (a bad folder fails when it is written)
         st = None
     except (OSError, ValueError) as exc:
         raise OutputRefused(shown, f"cannot be checked: {getattr(exc, 'strerror', None) or exc}") from exc
@@ -101,6 +103,11 @@ def check_output(path: str | Path, *, inputs: Iterable[str | Path | None] = ()) 
     return target
 
 
+def _failed(path: str | Path, exc: OSError) -> InputError:
+    """A write that failed (no space left, no permission, a file where a folder should be)."""
+    return InputError(Defect(str(path), None, f"cannot be written: {exc.strerror or exc}; nothing was changed"))
+
+
 @contextlib.contextmanager
 def open_output(path: str | Path, *, binary: bool = False, inputs: Iterable[str | Path | None] = (),
                 encoding: str = "utf-8", newline: str | None = None) -> Iterator[IO[Any]]:
@@ -108,14 +115,17 @@ def open_output(path: str | Path, *, binary: bool = False, inputs: Iterable[str 
     without an exception (checked by :func:`check_output` before and again just before)."""
     inputs = list(inputs)
     target = check_output(path, inputs=inputs)
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode_bits = stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         umask = os.umask(0)
         os.umask(umask)
         mode_bits = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent))
+    except OSError as exc:
+        raise _failed(path, exc) from exc
     try:
         fh: IO[Any] = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline=newline)
         with fh:
@@ -125,9 +135,11 @@ def open_output(path: str | Path, *, binary: bool = False, inputs: Iterable[str 
         os.chmod(tmp, mode_bits)
         check_output(path, inputs=inputs)  # nothing took its place meanwhile
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _failed(path, exc) from exc
         raise
     if hasattr(os, "O_DIRECTORY"):  # the rename itself reaches the disk
         with contextlib.suppress(OSError):

@@ -157,3 +157,12 @@ def test_a_symbolic_link_writes_the_file_it_names(tmp_path):
     write_output(link, "new")
     assert link.is_symlink() and real.read_text(encoding="utf-8") == "new"
     assert check_output(tmp_path / "new" / "file.txt") == tmp_path / "new" / "file.txt"
+
+
+def test_a_write_that_fails_is_one_line_and_changes_nothing(tmp_path, capsys):
+    corpus, run = _toy(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where a folder should be", encoding="utf-8")
+    assert _evaluate(corpus, run, blocker / "card.json") == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{blocker / 'card.json'}: cannot be written: File exists; nothing was changed")
