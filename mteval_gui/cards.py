@@ -21,7 +21,8 @@ read from a corpus can never make the application read a card from elsewhere.
 of every source as ``file: message`` lines (bundled cards by file name, the others by path),
 plus the problems of plugins that could not be loaded, so one broken card or plugin cannot
 hide the others. Checks go beyond the pydantic model: strict JSON (no duplicate keys, NaN or
-Infinity), the file name matches ``code``, orthography regexes compile, folds and look-alikes
+Infinity), the file name matches ``code``, orthography rules compile for linear-time matching
+(:mod:`mteval_gui.linear_regex`), folds and look-alikes
 map single characters, the analyzer declaration is coherent, and every metric reference names
 a class of the built-in metrics or of an installed plugin package (checked without importing
 anything, :func:`mteval_gui.standards.class_ref_problem`). A card that names any other module
@@ -49,6 +50,7 @@ from pydantic import ValidationError
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.domain.judgments import CATEGORY_ID, ERROR_CATEGORIES
 from mteval_gui.errors import CardError
+from mteval_gui.linear_regex import rule_problem
 from mteval_gui.standards import Plugins, class_ref_problem, installed_plugins
 
 CARDS_DIR_ENV = "MTEVAL_CARDS_DIR"
@@ -199,10 +201,11 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
             problems.append(f"scripts: {s!r} is not an ISO 15924 code like 'Latn'")
     orth = card.orthography
     for i, rule in enumerate(orth.rules):
-        try:
-            re.compile(rule.pattern)
-        except re.error as exc:
-            problems.append(f"orthography.rules[{i}].pattern: invalid regular expression {rule.pattern!r}: {exc}")
+        pattern_problem = rule_problem(rule.pattern)
+        if pattern_problem is not None:
+            where = f"orthography.rules[{i}].pattern" if pattern_problem.startswith("invalid") \
+                else f"rule orthography.rules[{i}]"
+            problems.append(f"{where}: {pattern_problem}")
         if not rule.message.strip():
             problems.append(f"orthography.rules[{i}].message: empty")
     for fname in ("lookalikes", "folds"):

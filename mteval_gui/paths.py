@@ -116,3 +116,4 @@ def user_cache_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches" / APP_NAME
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / APP_NAME
+

@@ -32,6 +32,11 @@ def register(workspace: _HasPath) -> None:
     _open.add(workspace)
 
 
+def open_paths() -> list[Path]:
+    """The databases of the workspaces open in this process."""
+    return sorted({ws.path for ws in list(_open)})
+
+
 def same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 

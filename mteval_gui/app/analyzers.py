@@ -67,7 +67,11 @@ def analyzer_root(ws: Workspace | None = None) -> Path:
 
 
 def analyzer_report(root: Path) -> list[LanguageAnalyzers]:
-    """Every language that declares analyzers or has some installed under ``root``."""
+    """Every language that declares analyzers or has some installed under ``root`` (the staging
+    folders of installs that were killed are removed first)."""
+    from mteval_gui.fst.install import remove_abandoned_staging
+
+    remove_abandoned_staging(root)
     cards = {c.code: c.card for c in list_cards() if c.card is not None}
     langs = {code for code, card in cards.items() if card.analyzers is not None}
     if root.is_dir():

@@ -15,6 +15,7 @@ from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.glossary import read_glossary
+from mteval_gui.io.outputs import check_output as check_output  # for the CLI: refused before the work
 from mteval_gui.io.runs import read_run
 from mteval_gui.scoring.parallel import default_workers
 from mteval_gui.scoring.runner import RESULTS_SCHEMA_SAMPLE, MemorySink, Progress, RunResult, score_run
@@ -27,17 +28,19 @@ class Evaluation:
     result: RunResult
     missing: list[str] = field(default_factory=list)  # corpus ids without an output (scored as empty)
     checked: dict[str, Any] | None = None  # the card's JSON form when the runner had checked it
+    inputs: list[str | Path] = field(default_factory=list)  # the files read: never written over by save()
 
     def save(self, path: str | Path) -> Path:
         """Write the run card, checked as the runner checks every card it builds (the pydantic
         model for all of it, the JSON Schema for the card and its first results): a card that
         is still the one the runner checked is written as it is, any other is checked again."""
-        from mteval_gui.scoring.runcard import save_run_card, write_run_card
+        from mteval_gui.io.outputs import write_output
+        from mteval_gui.scoring.runcard import ensure_valid, run_card_json
 
         data = self.result.run_card.model_dump(mode="json")
-        if self.checked is not None and data == self.checked:
-            return write_run_card(data, path)
-        return save_run_card(self.result.run_card, path, results_sample=RESULTS_SCHEMA_SAMPLE)
+        if self.checked is None or data != self.checked:
+            data = ensure_valid(self.result.run_card, results_sample=RESULTS_SCHEMA_SAMPLE)
+        return write_output(path, run_card_json(data), inputs=self.inputs)
 
 
 def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: str | Path | None = None,
@@ -73,4 +76,5 @@ def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: s
     request.workers = default_workers() if workers is None else workers
     sink = MemorySink()  # keeps the card as the runner checked it (its JSON form)
     result = score_run(request, on_progress=on_progress, sink=sink)
-    return Evaluation(result, missing, sink.cards.get(request.run_id))
+    inputs = [p for p in (corpus_path, run_path, ref_path, glossary_path) if p is not None]
+    return Evaluation(result, missing, sink.cards.get(request.run_id), inputs)

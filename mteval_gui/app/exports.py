@@ -9,11 +9,15 @@ Every export the GUI offers is the same function ``mteval export …`` calls:
 - :func:`entry_rows` / :func:`export_entries` write a corpus's entries, or a run's entries
   with its outputs and every stored per-entry value.
 - :func:`export_judgments` writes reviewers and the complete judgment log (lossless).
+
+Every file is written by :mod:`mteval_gui.io.outputs` (atomically, and only to a regular file or a
+new path: folders, special files and the workspace database are refused with ``PATH: refused: …``).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,11 +25,14 @@ from typing import Any
 from mteval_gui.domain.runcard import RunCard
 from mteval_gui.errors import MtevalError
 from mteval_gui.io.judgments import write_allowlist, write_judgments
+from mteval_gui.io.outputs import write_output
 from mteval_gui.io.writers import entry_record, output_record, write_table
 from mteval_gui.scoring.runcard import (
     RESULT_CSV_COLUMNS,
     RunCardInvalid,
+    ensure_valid,
     results_table,
+    run_card_json,
     save_run_card,
 )
 from mteval_gui.store import repo
@@ -34,7 +41,8 @@ from mteval_gui.store.judgments import export_log
 from mteval_gui.store.results import entry_details, entry_values_bulk
 
 __all__ = ["current_run_card", "save_run_card", "export_run_card", "export_results", "entry_rows", "export_entries",
-           "export_table", "export_judgments", "export_allowlist", "entry_report", "RunCardInvalid"]
+           "export_table", "export_judgments", "export_allowlist", "write_export_file", "entry_report",
+           "RunCardInvalid"]
 
 
 def current_run_card(ws: Workspace, run_id: str) -> RunCard:
@@ -51,19 +59,19 @@ def current_run_card(ws: Workspace, run_id: str) -> RunCard:
 
 def export_run_card(ws: Workspace, run_id: str, path: str | Path) -> Path:
     """Write the run card of ``run_id`` after checking it against the schema (never a card that fails)."""
-    return save_run_card(current_run_card(ws, run_id), path)
+    card = current_run_card(ws, run_id)
+    return write_output(path, run_card_json(ensure_valid(card)))
 
 
 def export_results(ws: Workspace, run_id: str, path: str | Path) -> int:
     """Per-entry results of a scored run as CSV; returns the number of rows."""
     rows = results_table(current_run_card(ws, run_id))
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(RESULT_CSV_COLUMNS))
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in RESULT_CSV_COLUMNS})
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(RESULT_CSV_COLUMNS), lineterminator="\r\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in RESULT_CSV_COLUMNS})
+    write_output(path, buf.getvalue())
     return len(rows)
 
 
@@ -110,6 +118,11 @@ def export_judgments(ws: Workspace, path: str | Path, fmt: str | None = None,
     out = write_judgments(path, reviewers, judgments, fmt=fmt,
                           scope="all" if run_ids is None else ",".join(run_ids))
     return out, len(judgments), len(reviewers)
+
+
+def write_export_file(path: str | Path, data: bytes | str) -> Path:
+    """Write an export made elsewhere (a chart image) the way every export is written."""
+    return write_output(path, data)
 
 
 def export_allowlist(rows: Sequence[dict[str, Any]], path: str | Path, fmt: str | None = None) -> Path:

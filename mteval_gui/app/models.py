@@ -28,12 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mteval_gui import staging as staging_folders
 from mteval_gui.errors import Cancelled, DependencyMissing, MtevalError
 from mteval_gui.scoring.metrics.comet import CHECKPOINT_IN_FOLDER, INSTALL_HINT, added_models_dir, model_slug
 
 MODEL_FILE_PATTERNS = ["hparams.yaml", "checkpoints/model.ckpt", "README.md", "LICENSE*"]
 DOWNLOAD_TARGET = "mteval_gui.app.models:fetch_snapshots"
 DOWNLOAD_CHUNK = 1 << 16
+STAGING_PREFIX = ".adding-"  # a model folder being copied (mteval_gui.staging)
 __all__ = ["INSTALL_HINT", "MODEL_FILE_PATTERNS", "DownloadProgress", "human_size", "hub_cache_dir", "cached_bytes",
            "cached_comet_repos", "known_comet_models", "comet_model_status", "download_comet_model",
            "verify_snapshot", "add_comet_model", "added_comet_models"]
@@ -334,12 +336,14 @@ def download_comet_model(name: str, *, endpoint: str | None = None, echo: Callab
 
 
 def added_comet_models() -> dict[str, Path]:
-    """Models registered with :func:`add_comet_model`: name -> folder."""
+    """Models registered with :func:`add_comet_model`: name -> folder (the staging folders of
+    copies that were killed are removed first)."""
     root = added_models_dir()
     out: dict[str, Path] = {}
     if not root.is_dir():
         return out
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+    remove_abandoned_copies()
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(STAGING_PREFIX)):
         try:
             meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -377,14 +381,13 @@ def add_comet_model(path: str | Path, *, name: str | None = None, encoder: str |
             raise MtevalError(f"{src}: the configuration and tokenizer of its encoder {pretrained} are not on this "
                               "machine: copy that folder too and give it with --encoder FOLDER")
         enc_src = None  # type: ignore[assignment]
-    dest = added_models_dir() / model_slug(name)
-    if dest.exists():
-        if not replace:
-            raise MtevalError(f"a model named {name!r} is already added ({dest}); use --replace")
-        shutil.rmtree(dest)
-    staging = dest.with_name(dest.name + ".partial")
-    if staging.exists():
-        shutil.rmtree(staging)
+    root = added_models_dir()
+    dest = root / model_slug(name)
+    if dest.exists() and not replace:
+        raise MtevalError(f"a model named {name!r} is already added ({dest}); use --replace")
+    remove_abandoned_copies()
+    held = staging_folders.make(root, f"{STAGING_PREFIX}{dest.name}-")
+    staging = held.path
     try:
         (staging / CHECKPOINT_IN_FOLDER.parent).mkdir(parents=True)
         shutil.copy2(src / CHECKPOINT_IN_FOLDER, staging / CHECKPOINT_IN_FOLDER)
@@ -402,8 +405,15 @@ def add_comet_model(path: str | Path, *, name: str | None = None, encoder: str |
             "encoder": pretrained,
         }
         (staging / "model.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
+        if dest.exists():
+            shutil.rmtree(dest)
         staging.rename(dest)
     finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+        held.close()
     return name, dest
+
+
+def remove_abandoned_copies() -> list[Path]:
+    """Remove the staging folders of model copies (:func:`add_comet_model`) whose process was killed
+    (never one still being filled by a running process); returns them."""
+    return staging_folders.remove_abandoned(added_models_dir(), STAGING_PREFIX)

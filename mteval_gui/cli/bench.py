@@ -183,6 +183,12 @@ def print_result(result: BenchmarkResult, out: TextIO, *, details: bool = False)
 # ------------------------------------------------------------------------------------ commands
 
 
+def _files_of(path: str) -> list[Path]:
+    """``path`` and, for a folder, the files in it."""
+    p = Path(path)
+    return [p, *p.iterdir()] if p.is_dir() else [p]
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.app.bench import write_result_json, write_results_csv
 
@@ -192,11 +198,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     result = bench.score_suite(suite, responses, model=args.model)
     out = sys.stdout
     print_result(result, out, details=args.details)
+    inputs = _files_of(args.suite) + _files_of(args.responses)  # never written over
     if args.output:
-        write_result_json(result, args.output)
+        write_result_json(result, args.output, inputs=inputs)
         out.write(f"\nresults written to {args.output}\n")
     if args.csv:
-        write_results_csv(result, args.csv)
+        write_results_csv(result, args.csv, inputs=inputs)
         out.write(f"per-test CSV written to {args.csv}\n")
     if args.save:
         from mteval_gui.app.bench import save_benchmark_run
@@ -275,7 +282,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.csv:
         from mteval_gui.app.bench import write_ranking_csv
 
-        write_ranking_csv(ranking.rows(), cats, args.csv)
+        write_ranking_csv(ranking.rows(), cats, args.csv, inputs=args.items)  # never a results file read
         out.write(f"ranking CSV written to {args.csv}\n")
     return 0
 

@@ -302,8 +302,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     # first of all: the language models load in a process of their own while this one imports
     with language_models(args.source_lang, args.lang, metrics=args.metrics, exclude=args.exclude):
-        from mteval_gui.app.evaluate import evaluate_files
+        from mteval_gui.app.evaluate import check_output, evaluate_files
 
+        # refused before the work: a folder, a special file, the workspace or one of the inputs
+        check_output(args.output, inputs=[args.corpus, args.run, args.ref, args.glossary])
         bar = ProgressBar("evaluating")
         try:
             ev = evaluate_files(args.corpus, args.run, ref_path=args.ref, target_lang=args.lang,

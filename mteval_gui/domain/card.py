@@ -15,7 +15,9 @@ class _CardModel(DomainModel):
 
 
 class OrthographyRule(_CardModel):
-    pattern: str = Field(description="Python regular expression matched against each word")
+    pattern: str = Field(description="Python regular expression matched against each word, in linear time (RE2): "
+                                     "no backreferences, lookaround, conditional or atomic groups, possessive "
+                                     "quantifiers or \\b")
     message: str
 
 

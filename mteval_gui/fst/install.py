@@ -29,7 +29,7 @@ tables, a child process that reads it). Everything is staged in a temporary fold
 analyzer folder and only moved into place when all checks passed: a mismatch installs
 nothing, and the staging folder is removed on every exit (errors, cancel, Ctrl-C); one left by
 an install that was killed (SIGTERM, SIGKILL: no running install holds its lock) is removed by
-the next install. The
+the next install and by ``mteval analyzers list`` (:mod:`mteval_gui.staging`). The
 language must be an ISO 639-3 code, so nothing is ever written outside the analyzer folder.
 """
 
@@ -48,7 +48,6 @@ import socket
 import ssl
 import stat
 import tarfile
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -59,12 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any, BinaryIO, Protocol
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
 from mteval_gui import paths, protected
+from mteval_gui import staging as staging_folders
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import MtevalError
 from mteval_gui.fst.analyzer import AnalyzerError, forget_loaded, read_transducer
@@ -85,8 +80,6 @@ _CHUNK = 1 << 16
 MAX_DOWNLOAD_BYTES = 1 << 30  # 1 GiB: GiellaLT packages are tens of MB
 MAX_DOWNLOAD_SECONDS = 1800.0  # 30 min: 1 GiB at 0.6 MB/s
 STAGING_PREFIX = ".install-"
-STAGING_GRACE_S = 60.0  # a staging folder this new may not be locked by its install yet
-STAGING_UNLOCKED_AGE_S = 86400.0  # where folders cannot be locked: left alone for a day
 MAX_MEMBER_BYTES = 1 << 29  # 512 MiB for one transducer inside a package
 MAX_UNPACKED_BYTES = 1 << 30  # 1 GiB for the whole expanded data archive
 GIELLA_NAMES: dict[str, tuple[str, ...]] = {
@@ -515,56 +508,10 @@ def check_code(lang: str) -> str:
     return lang
 
 
-def _lock_staging(staging: Path) -> int | None:
-    """Hold an exclusive lock on ``staging`` while the install runs (the system drops it when the process
-    ends, however it ends); the open descriptor, or None where folders cannot be locked."""
-    if fcntl is None:
-        return None
-    try:
-        fd = os.open(staging, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
-def _unlock_staging(fd: int | None) -> None:
-    if fd is not None:
-        os.close(fd)  # closing the descriptor releases its lock
-
-
-def _abandoned(folder: Path, now: float) -> bool:
-    """True when no running install holds ``folder`` (its process was killed: SIGTERM, SIGKILL, a power cut)."""
-    try:
-        age = now - folder.stat().st_mtime
-    except OSError:
-        return False
-    if age < STAGING_GRACE_S:
-        return False
-    fd = _lock_staging(folder)
-    if fd is None:
-        return fcntl is None and age > STAGING_UNLOCKED_AGE_S
-    _unlock_staging(fd)
-    return True
-
-
 def remove_abandoned_staging(root: Path) -> list[Path]:
-    """Remove the staging folders of installs that ended without removing theirs; returns them."""
-    removed: list[Path] = []
-    try:
-        candidates = [p for p in root.iterdir() if p.name.startswith(STAGING_PREFIX) and p.is_dir()]
-    except OSError:
-        return removed
-    now = time.time()
-    for folder in candidates:
-        if _abandoned(folder, now):
-            shutil.rmtree(folder, ignore_errors=True)
-            removed.append(folder)
-    return removed
+    """Remove the staging folders of installs that ended without removing theirs (killed: SIGTERM,
+    SIGKILL, a power cut), never one of an install still running; returns them."""
+    return staging_folders.remove_abandoned(root, STAGING_PREFIX)
 
 
 def install_analyzer(lang: str, source: str | Path, *, card: LanguageCard | None = None,
@@ -590,8 +537,8 @@ def install_analyzer(lang: str, source: str | Path, *, card: LanguageCard | None
     root.mkdir(parents=True, exist_ok=True)
     dest_dir = language_dir(lang, root)
     remove_abandoned_staging(root)
-    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{lang}-", dir=root))
-    held = _lock_staging(staging)
+    held = staging_folders.make(root, f"{STAGING_PREFIX}{lang}-")
+    staging = held.path
     try:
         artifact = staging / ("artifact-" + artifact_name)
         if is_url(source_s):
@@ -670,8 +617,7 @@ def install_analyzer(lang: str, source: str | Path, *, card: LanguageCard | None
         forget_loaded()
         return result
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        _unlock_staging(held)
+        held.close()
 
 
 def _rank(member: str, kind: str, card: LanguageCard | None) -> int:

@@ -18,9 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ from mteval_gui.domain.benchmark import RESULT_FORMAT_VERSION, BenchmarkResult, 
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.jsonparse import JSONProblem
 from mteval_gui.io.jsonparse import loads as strict_loads
+from mteval_gui.io.outputs import write_output
 from mteval_gui.io.textfile import LineIndex, read_bytes
 
 TEST_COLUMNS = ["model", "category", "test_id", "method", "status", "score", "passed", "response", "error",
@@ -38,26 +37,16 @@ CATEGORY_COLUMNS = ["model", "category", "weight", "active", "score", "passed", 
                     "errors", "unscorable"]
 
 
-def _atomic_write(path: str | Path, text: str) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def _atomic_write(path: str | Path, text: str, inputs: Iterable[str | Path] = ()) -> None:
+    write_output(path, text, inputs=inputs)  # atomic; folders, special files and workspace databases are refused
 
 
 def result_to_json(result: BenchmarkResult) -> dict[str, Any]:
     return result.model_dump(mode="json")
 
 
-def write_result_json(result: BenchmarkResult, path: str | Path) -> None:
-    _atomic_write(path, json.dumps(result_to_json(result), ensure_ascii=False, indent=2) + "\n")
+def write_result_json(result: BenchmarkResult, path: str | Path, *, inputs: Iterable[str | Path] = ()) -> None:
+    _atomic_write(path, json.dumps(result_to_json(result), ensure_ascii=False, indent=2) + "\n", inputs)
 
 
 def _upgrade(data: dict[str, Any], suites: Mapping[str, tuple[str, str]]) -> dict[str, Any]:
@@ -133,8 +122,8 @@ def results_csv(result: BenchmarkResult) -> str:
     return _csv(rows, TEST_COLUMNS)
 
 
-def write_results_csv(result: BenchmarkResult, path: str | Path) -> None:
-    _atomic_write(path, results_csv(result))
+def write_results_csv(result: BenchmarkResult, path: str | Path, *, inputs: Iterable[str | Path] = ()) -> None:
+    _atomic_write(path, results_csv(result), inputs)
 
 
 def categories_csv(results: Sequence[BenchmarkResult]) -> str:
@@ -159,5 +148,6 @@ def ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str]) -> st
     return _csv(out, header)
 
 
-def write_ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str], path: str | Path) -> None:
-    _atomic_write(path, ranking_csv(rows, categories))
+def write_ranking_csv(rows: Sequence[dict[str, Any]], categories: Sequence[str], path: str | Path, *,
+                      inputs: Iterable[str | Path] = ()) -> None:
+    _atomic_write(path, ranking_csv(rows, categories), inputs)

@@ -32,8 +32,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -44,6 +42,7 @@ from mteval_gui.domain.judgments import TASKS, Judgment, Reviewer, Task
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.jsonparse import INT64_MAX, loads_cell, parse_document
 from mteval_gui.io.langcodes import language_code
+from mteval_gui.io.outputs import write_output
 from mteval_gui.io.records import MAX_ID_LENGTH
 from mteval_gui.io.textfile import TextFile, read_text
 
@@ -82,15 +81,7 @@ def file_format(path: str | Path, fmt: str | None = None) -> str:
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_output(path, text)  # atomic; folders, special files and workspace databases are refused
 
 
 def reviewer_json(r: Reviewer) -> dict[str, Any]:

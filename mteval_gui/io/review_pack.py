@@ -28,7 +28,6 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from typing import Any
 
 from mteval_gui.errors import Defect
 from mteval_gui.io.jsonparse import parse_document
+from mteval_gui.io.outputs import write_output
 from mteval_gui.io.textfile import read_text
 from mteval_gui.paths import bundled_fonts_dir
 
@@ -266,20 +266,7 @@ def render_pack(data: dict[str, Any], fonts: FontPlan, title: str) -> str:
 
 def write_pack(path: str | Path, html_text: str) -> Path:
     """Write the pack atomically."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=str(p.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(html_text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return p
+    return write_output(path, html_text, newline="\n")
 
 
 # --------------------------------------------------------------------------- the answers file

@@ -3,6 +3,7 @@
 Everything written here can be read back by the readers of this package: a corpus written
 with :func:`write_corpus` and a run written with :func:`write_run` re-import to the same
 content. In CSV/TSV, list and object cells are written as JSON (the readers accept that).
+Every file is written by :func:`mteval_gui.io.outputs.open_output` (atomic, regular files only).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from mteval_gui.domain.corpus import Corpus, Entry
 from mteval_gui.domain.run import Output, Run
+from mteval_gui.io.outputs import open_output
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
 
@@ -40,7 +42,7 @@ def _cell(v: Any) -> str:
 
 
 def write_table(rows: Iterable[dict[str, Any]], path: str | Path, fmt: str | None = None,
-                columns: Sequence[str] | None = None) -> int:
+                columns: Sequence[str] | None = None, *, inputs: Iterable[str | Path | None] = ()) -> int:
     """Write dict rows; returns the number of rows. Columns default to the union of keys."""
     rows = list(rows)
     fmt = table_format(path, fmt)
@@ -51,13 +53,12 @@ def write_table(rows: Iterable[dict[str, Any]], path: str | Path, fmt: str | Non
                 if k not in cols:
                     cols.append(k)
         columns = cols
-    path = Path(path)
     if fmt == "jsonl":
-        with path.open("w", encoding="utf-8", newline="\n") as fh:
+        with open_output(path, inputs=inputs, newline="\n") as fh:
             for r in rows:
                 fh.write(json.dumps({c: r[c] for c in columns if c in r}, ensure_ascii=False) + "\n")
         return len(rows)
-    with path.open("w", encoding="utf-8", newline="") as fh:
+    with open_output(path, inputs=inputs, newline="") as fh:
         if fmt == "tsv":
             fh.write("\t".join(columns) + "\n")
             for r in rows:
@@ -98,9 +99,10 @@ def write_corpus(corpus: Corpus, path: str | Path) -> None:
     meta["language_pair"] = corpus.language_pair.model_dump()
     if path.suffix.lower() == ".json":
         doc = {**meta, "entries": [entry_record(e) for e in corpus.entries]}
-        path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        with open_output(path) as fh:
+            fh.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
         return
-    with path.open("w", encoding="utf-8", newline="\n") as fh:
+    with open_output(path, newline="\n") as fh:
         fh.write(json.dumps({"corpus": meta}, ensure_ascii=False) + "\n")
         for e in corpus.entries:
             fh.write(json.dumps(entry_record(e), ensure_ascii=False) + "\n")
@@ -109,7 +111,7 @@ def write_corpus(corpus: Corpus, path: str | Path) -> None:
 def write_run(run: Run, path: str | Path, *, include_missing: bool = False) -> None:
     """A run as JSONL with a ``{"run": {...}}`` first line (missing outputs left out by default)."""
     meta = run.meta.model_dump(mode="json", exclude_none=True)
-    with Path(path).open("w", encoding="utf-8", newline="\n") as fh:
+    with open_output(path, newline="\n") as fh:
         fh.write(json.dumps({"run": meta}, ensure_ascii=False) + "\n")
         for o in run.outputs:
             if not include_missing and (o.model_extra or {}).get("missing"):

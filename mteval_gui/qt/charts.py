@@ -24,7 +24,7 @@ from PySide6.QtCharts import (
     QHorizontalStackedBarSeries,
     QValueAxis,
 )
-from PySide6.QtCore import QMargins, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMargins, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
@@ -51,11 +51,17 @@ def box_stats(values: np.ndarray) -> tuple[float, float, float, float, float] | 
 
 
 def export_view(view: QChartView, path: str | Path) -> Path:
-    """Write the chart as PNG (any raster suffix) or SVG (``.svg``)."""
+    """Write the chart as PNG (any raster suffix) or SVG (``.svg``), drawn in memory and written as
+    every export is (atomically, never onto a folder, a special file or the workspace)."""
+    from mteval_gui.app.exports import write_export_file
+
     path = Path(path)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if path.suffix.lower() == ".svg":
         gen = QSvgGenerator()
-        gen.setFileName(str(path))
+        gen.setOutputDevice(buffer)
         size = view.size()
         gen.setSize(size)
         gen.setViewBox(QRectF(0, 0, size.width(), size.height()))
@@ -64,9 +70,10 @@ def export_view(view: QChartView, path: str | Path) -> Path:
         view.render(painter)
         painter.end()
     else:
-        if not view.grab().save(str(path)):
-            raise OSError(f"{path}: could not write the image")
-    return path
+        if not view.grab().save(buffer, path.suffix.lstrip(".").upper() or "PNG"):
+            raise OSError(f"{path}: could not draw the image")
+    buffer.close()
+    return write_export_file(path, bytes(data.data()))
 
 
 def chart_data(ws: Workspace, corpus_id: str | None, kind: str) -> tuple[list[RunRow], dict[str, np.ndarray]]:

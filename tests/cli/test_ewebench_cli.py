@@ -143,3 +143,17 @@ def test_compare_unknown_item(tmp_path, capsys):
     db = tmp_path / "ws.sqlite"
     assert main(["--db", str(db), "ewebench", "compare", "ewb-nothing"]) == 2
     assert "ewb-nothing: neither a results file nor a stored ÈwéBench run id" in capsys.readouterr().err
+
+
+def test_score_never_writes_over_its_responses_or_a_suite_file(files, tmp_path, capsys):
+    suite, responses = files
+    before = responses.read_bytes()
+    suite_file = sorted(suite.iterdir())[0]
+    for flag, target in (("-o", responses), ("--csv", suite_file)):
+        kept = target.read_bytes()
+        rc = main(["ewebench", "score", "--suite", str(suite), "--responses", str(responses), flag, str(target)])
+        assert rc == 2
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith(f"{target}: refused: it is an input of this command (")
+        assert target.read_bytes() == kept
+    assert responses.read_bytes() == before

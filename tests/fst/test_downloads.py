@@ -374,43 +374,64 @@ def test_package_members_are_streamed_not_held_in_memory(tmp_path, base):
     assert _no_staging(base)
 
 
-def _age(folder: Path, seconds: float) -> None:
-    then = time.time() - seconds
-    os.utime(folder, (then, then))
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM to a child process is a POSIX test")
-def test_a_staging_folder_left_by_a_killed_install_goes_with_the_next_install(server, base, tmp_path):
-    httpd, url = server
-    env = dict(os.environ, MTEVAL_ANALYZERS=str(base), MTEVAL_HOME=str(tmp_path / "home"))
+def _killed_install(httpd, url: str, base: Path, home: Path, sig: int) -> Path:
+    """The staging folder left by ``mteval analyzers install`` killed with ``sig`` mid-download."""
+    env = dict(os.environ, MTEVAL_ANALYZERS=str(base), MTEVAL_HOME=str(home))
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    httpd.body_started.clear()
     proc = subprocess.Popen([sys.executable, "-m", "mteval_gui", "analyzers", "install", "tst", f"{url}/slow.hfstol"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         assert httpd.body_started.wait(SERVER_LIMIT_S), "the download never started"
         time.sleep(0.2)
-        proc.terminate()  # SIGTERM: no Python code runs, the staging folder stays
+        proc.send_signal(sig)  # no Python code runs: the staging folder stays
         proc.wait(60)
     finally:
         if proc.poll() is None:
             proc.kill()
     (left,) = [p for p in base.iterdir() if p.name.startswith(".install")]
     assert [p.name for p in left.iterdir()] == ["artifact-slow.hfstol"]
-    live = base / ".install-tst-live"  # an install still running (its process holds the lock)
-    live.mkdir()
-    fresh = base / ".install-tst-fresh"  # made a moment ago: its install may not have locked it yet
-    fresh.mkdir()
-    for folder in (left, live):
-        _age(folder, 3600)
-    tiny = build_tiny_hfstol(tmp_path / "tiny.hfstol")
-    fd = os.open(live, os.O_RDONLY)
-    try:
-        import fcntl
+    return left
 
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+def _held(folder: Path) -> int:
+    """Lock ``folder`` as a running install does (released when the descriptor is closed)."""
+    import fcntl
+
+    folder.mkdir()
+    fd = os.open(folder, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM to a child process is a POSIX test")
+def test_a_staging_folder_left_by_a_killed_install_goes_with_the_next_install(server, base, tmp_path):
+    httpd, url = server
+    _killed_install(httpd, url, base, tmp_path / "home", signal.SIGTERM)
+    fd = _held(base / ".install-tst-live")  # an install still running (its process holds the lock)
+    tiny = build_tiny_hfstol(tmp_path / "tiny.hfstol")
+    try:
         res = install_analyzer("tst", tiny, base=base)
+        assert sorted(p.name for p in base.iterdir() if p.name.startswith(".install")) == [".install-tst-live"]
     finally:
         os.close(fd)
     assert res.files[0].path.read_bytes() == tiny.read_bytes()
-    assert sorted(p.name for p in base.iterdir() if p.name.startswith(".install")) == [
-        ".install-tst-fresh", ".install-tst-live"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL to a child process is a POSIX test")
+def test_a_staging_folder_left_by_a_sigkilled_install_goes_at_once_with_analyzers_list(server, base, tmp_path,
+                                                                                        monkeypatch, capsys):
+    """No waiting period: the folder of a killed install goes with the next ``analyzers list``
+    run a moment later; the folder of an install still running stays."""
+    httpd, url = server
+    _killed_install(httpd, url, base, tmp_path / "home", signal.SIGKILL)
+    fd = _held(base / ".install-tst-live")
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(base))
+    try:
+        assert main(["analyzers", "list"]) == 0
+        assert sorted(p.name for p in base.iterdir() if p.name.startswith(".install")) == [".install-tst-live"]
+    finally:
+        os.close(fd)
+    assert main(["analyzers", "list"]) == 0  # now that its process let go of it
+    capsys.readouterr()
+    assert sorted(p.name for p in base.iterdir()) == []

@@ -4,6 +4,10 @@ background scoring with partial results and cancellation, exports."""
 from __future__ import annotations
 
 import json
+import os
+import stat
+import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -12,6 +16,7 @@ from PySide6.QtWidgets import QPushButton
 
 from mteval_gui.app.preferences import AppSettings
 from mteval_gui.domain.judgments import Reviewer
+from mteval_gui.errors import InputError
 from mteval_gui.qt.main import build_window
 from mteval_gui.store import judgments as jstore
 
@@ -209,6 +214,32 @@ def test_charts_export_png_and_svg(window, scored_ws, tmp_path, qtbot):
         assert png.stat().st_size > 1000
         assert "<svg" in svg.read_text(encoding="utf-8")
     assert len(charts.view.chart().series()) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs are POSIX")
+def test_gui_exports_onto_a_fifo_or_the_workspace_are_refused_in_a_dialog(window, scored_ws, tmp_path, qtbot,
+                                                                          shown_errors):
+    from mteval_gui.qt import exports
+
+    window.open_workspace(scored_ws.path)
+    fifo = tmp_path / "card.fifo"
+    os.mkfifo(fifo)
+    window.runs_view.select_runs(["good"])
+    exports.export_run_card(window, str(fifo))
+    exports.export_judgments(window, "json", str(Path(scored_ws.path).with_name(Path(scored_ws.path).name + "-wal")))
+    charts = window.extra_tabs["charts"]
+    window.tabs.setCurrentWidget(charts)
+    charts.set_corpus("mini")
+    with qtbot.waitSignal(charts.drawn, timeout=20000):
+        charts.set_kind("chrf")
+    folder = tmp_path / "chart.svg"  # (not a FIFO: opening one for writing would wait for a reader)
+    folder.mkdir()
+    with pytest.raises(InputError, match="refused: it is a folder"):
+        charts.export(folder)
+    assert [str(e) for e in shown_errors] == [
+        f"{fifo}: refused: it is a FIFO (named pipe), not a regular file",
+        f"{scored_ws.path}-wal: refused: it is the workspace database {scored_ws.path} (its wal file)"]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and list(folder.iterdir()) == []
 
 
 def test_randomised_order_is_fixed_per_reviewer(window, scored_ws):

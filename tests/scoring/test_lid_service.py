@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -132,3 +137,71 @@ def test_the_service_holds_none_of_the_commands_pipes(service):
     service.best(("eng", "fra"), "the cat")  # it has started serving
     for fd in (0, 1, 2):
         assert os.readlink(f"/proc/{service.pid}/fd/{fd}") == os.devnull
+
+
+STOPPED_DRIVER = textwrap.dedent("""
+    import json, os, signal, sys
+    from mteval_gui import cli
+    from mteval_gui.scoring.metrics import lid_service
+
+    lid_service.ANSWER_TIME_LIMIT_S = 1.0  # the limit of one answer, shortened for the test
+    mode, out, *argv = sys.argv[1:]
+    started = []
+    real_start = lid_service.start
+
+    def start(*args, **kwargs):
+        if mode == "none":
+            return None
+        service = real_start(*args, **kwargs)
+        started.append(service.pid)
+        with open(out + ".pid", "w") as fh:  # for the test to end it if this command never ends
+            fh.write(str(service.pid))
+        os.kill(service.pid, signal.SIGSTOP)  # it never answers
+        return service
+
+    lid_service.start = start
+    code = cli.main([*argv, "-o", out])
+    gone = []
+    for pid in started:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+            gone.append(False)
+        except ChildProcessError:
+            gone.append(True)
+    print(json.dumps({"code": code, "started": len(started), "gone": gone}))
+""")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_stopped_service_does_not_hold_evaluate_up_and_changes_no_result(tmp_path: Path, workers: str):
+    """The service is stopped (SIGSTOP) as soon as it starts: evaluate waits one time limit, kills
+    and reaps it, and scores with its own models, to the same card as without a service. In a child
+    with a generous limit, so that a regression fails instead of hanging."""
+    src, ref, hyp = tmp_path / "src.txt", tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    src.write_text("le chat dort\nil pleut beaucoup aujourd'hui\nla maison est grande\n", encoding="utf-8")
+    ref.write_text("avu la dɔ\ntsi dza ŋutɔ egbe\nxɔ la lolo\n", encoding="utf-8")
+    hyp.write_text("le chat dort\ntsi dza ŋutɔ egbe\nthe house is big\n", encoding="utf-8")
+    argv = ["evaluate", "--corpus", str(src), "--ref", str(ref), "--run", str(hyp), "--lang", "ewe",
+            "--source-lang", "fra", "--bootstrap", "50", "--workers", workers]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    cards = {}
+    for mode in ("stopped", "none"):
+        out = tmp_path / f"{mode}.json"
+        try:
+            done = subprocess.run([sys.executable, "-c", STOPPED_DRIVER, mode, str(out), *argv], env=env,
+                                  capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:  # the command hung: its stopped service is not left behind
+            pid_file = Path(str(out) + ".pid")
+            if pid_file.exists():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            raise
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout.splitlines()[-1])
+        assert report == ({"code": 0, "started": 1, "gone": [True]} if mode == "stopped"
+                          else {"code": 0, "started": 0, "gone": []})
+        data = json.loads(out.read_text(encoding="utf-8"))
+        cards[mode] = ({k: v for k, v in data["scores"].items() if k != "entries_per_second"},
+                       [r["metrics"] for r in data["results"]])
+    assert cards["stopped"] == cards["none"]
+    assert [m["core.code_switching"] for m in cards["stopped"][1]] == [1.0, 0.0, 1.0]

@@ -17,6 +17,13 @@ results never depend on the service. Its answers are lingua's own, computed by t
 version on the same text. It ends when its pipe closes (every process that holds it ended)
 or when :func:`stop` kills it.
 
+**A service that stops answering** (stopped with SIGSTOP, swapped out, stuck) never holds the
+command up: each answer is awaited at most :data:`ANSWER_TIME_LIMIT_S` seconds (the first one
+too, which may wait for the models to load), after which the service is killed and reaped and
+the caller uses its own models for that question and every later one. A question is at most
+:data:`MAX_QUESTION_BYTES` long, so sending it never waits either (a longer one is answered by
+the caller's own models).
+
 This module imports only the standard library (it is imported before anything heavy).
 """
 
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import signal
 import threading
 from collections.abc import Iterable, Sequence
@@ -37,6 +45,10 @@ MACRO: dict[str, str] = {
 }
 DEFAULT_CANDIDATES: tuple[str, ...] = ("eng", "fra")  # the languages LLM outputs most often fall back to
 USED_BY: tuple[str, ...] = ("core.code_switching",)  # the metrics that ask the detector
+# seconds one answer may take: loading the models takes ≈ 1.1 s of CPU, an answer milliseconds
+ANSWER_TIME_LIMIT_S = 10.0
+# a question this long fits in the pipe's buffer (an empty one: questions are asked one at a time)
+MAX_QUESTION_BYTES = 16384
 
 
 def detector_code(code: str) -> str:
@@ -90,8 +102,14 @@ class Service:
                 self.owner = me
             elif self.owner != me:
                 raise Unavailable("the language-model service answers another process")
+            payload = pickle.dumps(question, protocol=pickle.HIGHEST_PROTOCOL)
+            if len(payload) > MAX_QUESTION_BYTES:
+                raise Unavailable("the question is too long for the language-model service")
             try:
-                self.conn.send(question)
+                self.conn.send_bytes(payload)
+                if not self.conn.poll(ANSWER_TIME_LIMIT_S):
+                    self._end()
+                    raise Unavailable(f"the language-model service did not answer in {ANSWER_TIME_LIMIT_S:g} s")
                 ok, answer = self.conn.recv()
             except (EOFError, OSError) as exc:
                 self.broken = True
@@ -99,6 +117,13 @@ class Service:
         if not ok:
             raise Unavailable(str(answer))
         return answer
+
+    def _end(self) -> None:
+        """Kill the service (reaped here when this process started it, else by :func:`stop`)."""
+        self.broken = True
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        _kill_and_reap(self.pid)
 
     def best(self, codes: Sequence[str], text: str) -> tuple[str, float] | None:
         """The most likely of ``codes`` (lingua's ISO 639-3 codes) for ``text`` and its relative
@@ -209,11 +234,11 @@ def stop() -> None:
     """End the service (killed: it may still be loading) and reap it."""
     if not _SERVICE:
         return
-    service = _SERVICE.pop()
-    service.broken = True
-    with contextlib.suppress(OSError):
-        service.conn.close()
+    _SERVICE.pop()._end()
+
+
+def _kill_and_reap(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError):
-        os.kill(service.pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(service.pid, 0)
+        os.kill(pid, signal.SIGKILL)  # ends a stopped process too
+    with contextlib.suppress(ChildProcessError):  # not a child of this process: its parent reaps it
+        os.waitpid(pid, 0)

@@ -21,11 +21,12 @@ Words listed in the card's ``allowed_loanwords`` are never flagged.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from mteval_gui.domain.card import LanguageCard, OrthographyProfile
+from mteval_gui.linear_regex import compile_rule
 from mteval_gui.text import nfc
 
 
@@ -53,7 +54,7 @@ class OrthographyChecker:
     profile: OrthographyProfile
     loanwords: frozenset[str] = frozenset()
     _allowed: frozenset[str] | None = field(default=None, init=False)
-    _rules: list[tuple[re.Pattern[str], str]] = field(default_factory=list, init=False)
+    _rules: list[tuple[Callable[[str], bool], str]] = field(default_factory=list, init=False)
     _char_folds: dict[str, str] = field(default_factory=dict, init=False)
     _multi_folds: dict[str, str] = field(default_factory=dict, init=False)
 
@@ -64,7 +65,7 @@ class OrthographyChecker:
             letters |= {c.upper() for c in letters if len(c.upper()) == 1}
             letters |= {c.lower() for c in letters if len(c.lower()) == 1}
             self._allowed = frozenset(letters | set(p.extra_allowed))
-        self._rules = [(re.compile(r.pattern), r.message) for r in p.rules]
+        self._rules = [(compile_rule(r.pattern), r.message) for r in p.rules]  # linear-time matching
         for src, dst in p.folds.items():
             s, d = nfc(src), nfc(dst)
             if not s or s == d:
@@ -113,7 +114,7 @@ class OrthographyChecker:
                 out.append(Violation("fold", f"non-standard {src!r}; standard spelling uses {dst!r}", src))
         if p.digits_in_words_forbidden and any(c.isdigit() for c in w) and any(c.isalpha() for c in w):
             out.append(Violation("digit", "digit inside a word (a letter written as a digit?)"))
-        for rx, message in self._rules:
-            if rx.search(w):
+        for found, message in self._rules:
+            if found(w):
                 out.append(Violation("rule", message))
         return out
