@@ -259,6 +259,17 @@ class ScoringConfiguration(DomainModel):
                                                      "version that did not record its configuration")
 
 
+class EmbeddingPair(DomainModel):
+    """What recomputes ``embedding_similarity`` from ``results[]``: (Σ cosine − Σ shuffled_cosine) /
+    Σ (1 − shuffled_cosine) over the entries that have both."""
+
+    cosine: float | None = Field(default=None, description="the output's cosine with its reference, clipped to 0-1")
+    shuffled_cosine: float | None = Field(
+        default=None, description="the output's cosine with another entry's reference (the shuffled baseline)")
+    shuffled_with: str | None = Field(
+        default=None, description="the entry whose source and reference it was paired with")
+
+
 class EntryResult(DomainModel):
     """One entry of a run card's ``results``. Every field the runner writes is declared here."""
 
@@ -288,6 +299,8 @@ class EntryResult(DomainModel):
     error: str | None = None
     metrics: dict[str, float | None] = Field(
         default_factory=dict, description="metric id -> the metric's per-entry headline value")
+    embedding: EmbeddingPair | None = Field(
+        default=None, description="the embedding metric's cosines of this entry (recompute embedding_similarity)")
 
 
 class RunCard(DomainModel):

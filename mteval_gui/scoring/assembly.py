@@ -33,6 +33,7 @@ from mteval_gui.domain.runcard import (
     CompositeItem,
     CompositeValidation,
     DatasetInfo,
+    EmbeddingPair,
     EntryResult,
     Fingerprint,
     FstInfo,
@@ -381,6 +382,7 @@ def entry_results(job: ScoringJob) -> list[EntryResult]:
     generic = by_role("equivalence_verdict", "equivalent_match_rate", language=False)
     semantic = col(job.producers.get("semantic_score"))
     bleu, ter = by_role("bleu", "bleu"), by_role("ter", "ter")
+    embedding = col(job.producers.get("embedding_similarity"))
     out = []
     for i, it in enumerate(job.items):
         e, o = it.entry, it.output
@@ -398,6 +400,14 @@ def entry_results(job: ScoringJob) -> list[EntryResult]:
             error=o.error,
             equivalence_verdict=None if gv is None else str(gv),
             entry_bleu=value(bleu[i]), entry_ter=value(ter[i]),
-            metrics=json_safe(metrics),
+            metrics=json_safe(metrics), embedding=_embedding_pair(embedding[i]),
         ))
     return out
+
+
+def _embedding_pair(e: EntryScore | None) -> EmbeddingPair | None:
+    if e is None or e.value is None:
+        return None
+    b = e.values.get("shuffled_cosine") if e.values else None
+    return EmbeddingPair(cosine=json_safe(e.value), shuffled_cosine=json_safe(b),
+                         shuffled_with=e.detail.get("shuffled_with"))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -223,7 +224,7 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
     for st in states:
         if isinstance(st.metric, ProcessMetric):
             here.append(st)
-        elif st.info is not None and st.info.single_process:
+        elif st.info is not None and (st.info.single_process or not st.info.fork_safe):
             lone.append(st)
         else:
             shared.append(st)
@@ -251,11 +252,14 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
             commit(b, mine.pop(b) + theirs.pop(b))
 
     lost: list[int] = []  # batches of a helper that died (killed, out of memory): scored here
+    unsafe = [st.ref.id for st in lone if st.info is not None and not st.info.fork_safe]
+    heard = [time.monotonic()]  # when the helper last sent a batch
 
     def from_helper(wait: bool) -> None:
         assert helper is not None
         try:
             for b, rows, failures, whole in helper.outcomes(wait=wait):
+                heard[0] = time.monotonic()
                 for mid, reason in failures:
                     st = by_id[mid]
                     if st.availability == "ok":
@@ -282,12 +286,13 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
                 mine[b] = score_batch(shared + here, batch(b), b)[0]
                 join(b)
             else:
+                parallel.ran_here(unsafe)
                 commit(b, score_batch(retry.get(b, states), batch(b), b)[0])
             if helper is not None and not helper.finished:
                 from_helper(wait=False)
 
     try:
-        if parallel.use_helper(todo, request.workers):
+        if parallel.use_helper(todo, request.workers, unsafe):
             claims = parallel.Claims(todo)
             split = bool(lone)
             # the first batch loads what the metrics scored by both processes load on first use
@@ -306,9 +311,20 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
             score_here(iter(claims.front, None), split=split)
         else:
             score_here(todo)
+        heard[0] = time.monotonic()
         while helper is not None and not helper.finished:
             cancel.raise_if_cancelled()
             from_helper(wait=True)
+            stalled = time.monotonic() - heard[0]
+            if not helper.finished and stalled > parallel.stall_limit():
+                # a helper that sends nothing while this process waits is stuck: end it, score its part here
+                report(Progress(done_entries, n, "scoring", f"the scoring helper sent nothing for {stalled:.0f} s: "
+                                "it was stopped and this process scores its batches"), force=True)
+                helper.close()
+                helper.finished = True
+                lost.extend(sorted(helper.lost(committed)))
+        if mine:
+            parallel.ran_here(unsafe)
         for b in sorted(mine):  # the helper died before it sent their single_process rows
             cancel.raise_if_cancelled()
             theirs[b] = score_batch(lone, batch(b), b)[0]

@@ -158,6 +158,7 @@ class ScoringJob:
             target_card=request.target_card, source_card=request.source_card, glossary=dict(request.glossary),
             params=dict(request.params), options=dict(request.options), shared={},
             corpus_side=corpus_side(corpus.corpus_id, request.corpus_sha256 or content_key(corpus.entries)),
+            entries=corpus.entries,
         )
         return cls(request, items, outputs, missing, unknown, context)
 

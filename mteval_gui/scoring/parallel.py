@@ -51,10 +51,34 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def use_helper(todo: Sequence[int], workers: int) -> bool:
+# metrics whose library's threads do not survive a fork (MetricInfo.fork_safe False) that this
+# process has scored itself: a process forked from it would hang in them
+_RAN_HERE: set[str] = set()
+STALL_ENV = "MTEVAL_HELPER_STALL_SECONDS"
+DEFAULT_STALL_S = 600.0
+
+
+def ran_here(metric_ids: Sequence[str]) -> None:
+    """Note that this process scored these fork-unsafe metrics itself (no helper for them after)."""
+    _RAN_HERE.update(metric_ids)
+
+
+def stall_limit() -> float:
+    """Seconds the parent waits for a batch of an idle-looking helper before it ends it
+    (``MTEVAL_HELPER_STALL_SECONDS``, default 600)."""
+    try:
+        value = float(os.environ.get(STALL_ENV, DEFAULT_STALL_S))
+    except ValueError:
+        return DEFAULT_STALL_S
+    return value if value > 0 else DEFAULT_STALL_S
+
+
+def use_helper(todo: Sequence[int], workers: int, fork_unsafe: Sequence[str] = ()) -> bool:
     """Whether a forked helper takes part (``workers`` ≥ 2, at least :data:`MIN_BATCHES` batches
-    to do, and ``fork`` on this system)."""
-    return workers >= 2 and len(todo) >= MIN_BATCHES and can_fork()
+    to do, ``fork`` on this system, and no fork-unsafe metric of the job already run in this
+    process)."""
+    return (workers >= 2 and len(todo) >= MIN_BATCHES and can_fork()
+            and not any(m in _RAN_HERE for m in fork_unsafe))
 
 
 class Claims:

@@ -91,6 +91,10 @@ class MetricInfo:
     ``single_process``: with two workers the metric is scored by the forked helper only, for
     every batch (for a metric that loads large data on first use: it loads once, and while it
     loads the main process scores the other metrics).
+    ``fork_safe=False``: the metric's library keeps threads that a fork breaks (an OpenMP
+    engine: a forked process hangs in its first parallel region once the parent has run one).
+    Such a metric is scored like a ``single_process`` one, and once this process has scored it
+    itself no helper is forked for a job that includes it.
     """
 
     id: str  # "namespace.name", e.g. "core.chrf"
@@ -104,6 +108,8 @@ class MetricInfo:
     # loads large data on first use (language models): with two workers the forked helper scores
     # it for every batch, so the data loads once, while the main process scores the other metrics
     single_process: bool = False
+    # its library's threads do not survive a fork (see the docstring)
+    fork_safe: bool = True
     produces: tuple[str, ...] = ()  # run-card ``scores`` keys this metric fills
     description: str = ""
     role: MetricRole = "other"
@@ -207,6 +213,9 @@ class ScoringContext:
     shared: dict[str, Any] = field(default_factory=dict)  # per-job cache shared between metrics (e.g. analyzers)
     # reference-side statistics of this corpus version, shared by every run scored on it
     corpus_side: CorpusSide | None = None
+    # the corpus's entries in order (``EntryInput.index`` is a position here), for metrics that
+    # relate an entry to others whatever the batches (the embedding baseline's derangement)
+    entries: Sequence[Entry] = ()
 
     def metric_params(self, metric_id: str) -> dict[str, Any]:
         return dict(self.params.get(metric_id, {}))

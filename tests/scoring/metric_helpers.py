@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +30,8 @@ def run_metric(metric: Any, items: Sequence[EntryInput], ctx: ScoringContext | N
                batch: int = 3) -> tuple[list[EntryScore], CorpusScore]:
     """prepare, score in batches of ``batch`` (JSON round trip, as stored), aggregate."""
     ctx = ctx or context()
+    if not ctx.entries:  # the corpus of these items, as the runner's context has it
+        ctx = dataclasses.replace(ctx, entries=[it.entry for it in items])
     metric.prepare(ctx)
     per: list[EntryScore] = []
     for k in range(0, len(items), batch):

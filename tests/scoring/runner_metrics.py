@@ -156,3 +156,36 @@ class LateFailingMetric(BaseMetric):
             raise ValueError("cannot score entry 36")
         return [EntryScore(1.0) for _ in items]
 
+
+
+class ForkUnsafeMetric(PidMetric):
+    """Declared fork-unsafe (like an OpenMP engine): a process forked after the parent ran it hangs.
+
+    It hangs in a forked helper of a parent that has scored it ("the parent's threads are gone"),
+    as such an engine does, and scores everywhere else."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.fork_unsafe", version="1", display_name="x", scale="0-1",
+                                            produces=("test_fork_unsafe",), single_process=True, fork_safe=False)
+    used_in: ClassVar[set[int]] = set()
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        if ForkUnsafeMetric.used_in and os.getpid() not in ForkUnsafeMetric.used_in:
+            time.sleep(3600)  # the first parallel region of a forked process never returns
+        ForkUnsafeMetric.used_in.add(os.getpid())
+        return super().score_entries(items)
+
+
+class StuckInHelperMetric(PidMetric):
+    """Never returns in a forked helper (a library stuck on a lock the fork copied held)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.stuck_in_helper", version="1", display_name="x", scale="0-1",
+                                            produces=("test_stuck",), single_process=True)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.made_in = os.getpid()
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        if os.getpid() != self.made_in:
+            time.sleep(3600)
+        return super().score_entries(items)

