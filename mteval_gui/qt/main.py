@@ -90,17 +90,19 @@ MISSING_CHOICES = ("open", "new", "demo")
 def missing_workspace_box(parent: QWidget | None, path: Path) -> QMessageBox:
     """The question asked when the last workspace is gone (not yet executed): its buttons'
     object names are ``missing-open``, ``missing-new``, ``missing-demo`` and ``missing-cancel``."""
-    tr = QCoreApplication.translate
-    box = QMessageBox(QMessageBox.Icon.Warning, tr("MainWindow", "Workspace not found"),
-                      tr("MainWindow", "The workspace {0} was not found: it may have been moved or deleted, or "
-                                       "be on a drive that is not mounted.").format(path), parent=parent)
+    box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("MainWindow", "Workspace not found"),
+                      QCoreApplication.translate(
+                          "MainWindow", "The workspace {0} was not found: it may have been moved or deleted, or "
+                                        "be on a drive that is not mounted.").format(path), parent=parent)
     box.setObjectName("missingWorkspaceBox")
-    box.setInformativeText(tr("MainWindow", "Open another workspace, create a new one, or create the demo "
-                                            "workspace. Nothing is created until you choose."))
-    for name, label, role in (("open", tr("MainWindow", "Open…"), QMessageBox.ButtonRole.AcceptRole),
-                              ("new", tr("MainWindow", "New…"), QMessageBox.ButtonRole.ActionRole),
-                              ("demo", tr("MainWindow", "Create the demo"), QMessageBox.ButtonRole.ActionRole),
-                              ("cancel", tr("MainWindow", "Not now"), QMessageBox.ButtonRole.RejectRole)):
+    box.setInformativeText(QCoreApplication.translate(
+        "MainWindow", "Open another workspace, create a new one, or create the demo workspace. Nothing is "
+                      "created until you choose."))
+    for name, label, role in (
+            ("open", QCoreApplication.translate("MainWindow", "Open…"), QMessageBox.ButtonRole.AcceptRole),
+            ("new", QCoreApplication.translate("MainWindow", "New…"), QMessageBox.ButtonRole.ActionRole),
+            ("demo", QCoreApplication.translate("MainWindow", "Create the demo"), QMessageBox.ButtonRole.ActionRole),
+            ("cancel", QCoreApplication.translate("MainWindow", "Not now"), QMessageBox.ButtonRole.RejectRole)):
         button = box.addButton(label, role)
         button.setObjectName(f"missing-{name}")
         if name == "open":

@@ -83,3 +83,12 @@ def test_the_application_creates_nothing_for_a_missing_last_workspace(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert not gone.exists() and not (home / "workspace.sqlite").exists()
     assert json.loads((home / "gui-settings.json").read_text(encoding="utf-8"))["last_workspace"] == str(gone)
+
+
+def test_the_question_is_translated(french, tmp_path):
+    from mteval_gui.qt.main import missing_workspace_box
+
+    box = missing_workspace_box(None, tmp_path / "gone.sqlite")
+    assert box.windowTitle() == "Espace de travail introuvable"
+    assert sorted(b.text() for b in box.buttons()) == ["Créer la démonstration", "Nouveau…", "Ouvrir…",
+                                                       "Pas maintenant"]
