@@ -13,20 +13,23 @@ functions (each judgment is committed the moment it is made), named here for the
 - :func:`linter_audit` / :func:`fst_audit` -> Task B linter precision, Task C FST false rejections.
 - :func:`linter_audit_queue` / :func:`fst_audit_queue` -> what to show reviewers for tasks B and C.
 
-Sign-off evidence. A deployable or fluent tier is a claim that speakers must back: confirming
-it needs Task A ratings (adequacy and/or fluency; a flag or a note alone is no rating) on at
-least ``min(30, entries)`` entries of the run, each rated by at least two reviewers, so that
-their agreement (Krippendorff's α, ordinal, adequacy) can be measured. Linter and FST audits
-(tasks B and C) judge the metrics, not the output, and do not count. A confirmation without
-that evidence is refused (:class:`SignoffRefused`, saying what is missing); one that lacks it
-afterwards (ratings undone, or a sign-off imported from a file) does not confirm the tier —
-the run stays "pending speaker review". Rejecting needs no evidence. Other tiers carry no
-review badge and can be confirmed as before.
+Sign-off evidence. A tier is a claim that speakers must back (LYSS §5): confirming any tier
+needs Task A ratings that support it, by reviewers whose record lists the run's target language
+(speakers), as :data:`~mteval_gui.domain.signoff.SIGNOFF_RULES` states per tier — enough entries
+rated by enough speakers, median adequacy and fluency at or above the tier's levels, and
+Krippendorff's α (ordinal) high enough on both scales (not computable: refused, the ratings cannot
+show agreement). Ratings by reviewers who do not list the language do not count. The reviewer who
+confirms must be a speaker who rated entries of the run. Linter and FST audits (tasks B and C)
+judge the metrics, not the output, and do not count. A confirmation without that support is
+refused (:class:`SignoffRefused`, saying what is missing or what the ratings say); one that lacks
+it afterwards (ratings undone, or a sign-off imported from a file) does not confirm the tier — a
+deployable or fluent run stays "pending speaker review". Rejecting needs no evidence.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,8 +41,10 @@ from pydantic import ValidationError
 from mteval_gui.app.metrics import run_metrics
 from mteval_gui.cards import error_categories, try_load_card
 from mteval_gui.domain.details import Verdict
-from mteval_gui.domain.judgments import QUALITY_TIERS, SIGNOFF_DECISIONS, Judgment, judgment_spans
+from mteval_gui.domain.judgments import QUALITY_TIERS, SIGNOFF_DECISIONS, Judgment, Reviewer, judgment_spans
+from mteval_gui.domain.signoff import SIGNOFF_RULES, SignoffRule, level
 from mteval_gui.errors import Defect, MtevalError, StoreError
+from mteval_gui.io.langcodes import normalise_code
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
@@ -88,6 +93,7 @@ __all__ = [
     "fst_audit_queue", "fst_audit", "allowlist_rows", "latest_current", "undo_task", "judgment_counts",
     "import_judgments_file", "ALL_CLASSES", "UNCLASSIFIED", "SIGNOFF_MIN_ENTRIES", "SIGNOFF_MIN_REVIEWERS",
     "SignoffEvidence", "SignoffRefused", "SignoffCandidates", "signoff_evidence", "signoff_candidates", "linter_ids",
+    "SignoffRule", "signoff_rules", "signer_problem", "speaks",
     "linter_detail", "categories_for_run", "categories_for_language", "esa_scores", "EsaRun",
     "SpanTarget", "span_target", "entry_esa", "judgment_esa", "spans_esa",
 ]
@@ -281,102 +287,200 @@ def run_review_status(ws: Workspace, run_id: str) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- sign-off
 
-SIGNOFF_MIN_ENTRIES = 30  # entries rated by SIGNOFF_MIN_REVIEWERS or more (fewer when the run is smaller)
-SIGNOFF_MIN_REVIEWERS = 2
+SIGNOFF_MIN_ENTRIES = SIGNOFF_RULES["fluent"].min_entries  # entries a deployable or fluent tier needs rated
+SIGNOFF_MIN_REVIEWERS = SIGNOFF_RULES["fluent"].min_speakers  # speakers per rated entry
 
 
 class SignoffRefused(MtevalError):
-    """A deployable or fluent tier cannot be confirmed yet: the speaker ratings behind it are missing."""
+    """A tier cannot be confirmed: the speaker ratings behind it are missing or do not support it,
+    or the reviewer confirming it is not a speaker who rated the run."""
 
-    def __init__(self, evidence: SignoffEvidence) -> None:
+    def __init__(self, evidence: SignoffEvidence, problems: Sequence[str] | None = None) -> None:
         self.evidence = evidence
+        self.problems = list(problems if problems is not None else evidence.missing)
         super().__init__(
-            f"cannot confirm tier {evidence.tier} of {evidence.run_id}: a {evidence.tier} tier needs speaker "
-            f"ratings first; still missing: {'; '.join(evidence.missing)}. Rate its entries (task A) or import "
-            "judgments (`mteval judgments import`); rejecting the tier stays possible")
+            f"cannot confirm tier {evidence.tier} of {evidence.run_id}: {'; '.join(self.problems)}. "
+            f"Confirming needs {evidence.rule_text()} (`mteval signoff --help` lists every tier); "
+            "rejecting the tier stays possible")
 
 
 def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
+def _median(values: Sequence[int]) -> float | None:
+    return float(statistics.median(values)) if values else None
+
+
+def _shown(value: float | None) -> str:
+    return "none" if value is None else f"{value:.1f}"
+
+
+def speaks(reviewer: Reviewer, language: str | None) -> bool:
+    """Whether the reviewer's record lists ``language`` (ISO 639-3; ``fr`` counts as ``fra``)."""
+    wanted = normalise_code(language)
+    return wanted is not None and any(normalise_code(x) == wanted for x in reviewer.languages)
+
+
 @dataclass(frozen=True)
 class SignoffEvidence:
-    """The speaker ratings behind a run's tier claim (see the module docstring)."""
+    """The speaker ratings behind a run's tier claim, measured against the tier's
+    :class:`~mteval_gui.domain.signoff.SignoffRule` (see the module docstrings)."""
 
     run_id: str
     tier: str | None
     entries: int  # entries of the run
-    rated_entries: int  # entries rated (task A) by SIGNOFF_MIN_REVIEWERS or more reviewers
-    reviewers: int  # reviewers with a current task A rating on the run
-    agreement: float | None  # Krippendorff's α (ordinal) of the adequacy ratings, 4 places
+    rated_entries: int  # entries rated (task A) by the rule's number of speakers or more
+    reviewers: int  # speakers (reviewers listing the target language) with a current task A rating
+    agreement: float | None  # Krippendorff's α (ordinal) of the speakers' adequacy ratings, 4 places
+    language: str | None = None  # the run's target language
+    judged_entries: int = 0  # entries with at least one speaker rating
+    median_adequacy: float | None = None  # over every adequacy rating by a speaker
+    median_fluency: float | None = None
+    fluency_agreement: float | None = None  # α (ordinal) of the speakers' fluency ratings, 4 places
+    speakers: tuple[str, ...] = ()  # ids of the speakers who rated (they may sign off)
+    non_speakers: tuple[str, ...] = ()  # reviewers whose ratings do not count: their record lacks the language
+
+    @property
+    def rule(self) -> SignoffRule | None:
+        return SIGNOFF_RULES.get(self.tier or "")
 
     @property
     def gated(self) -> bool:
-        """Whether the tier needs a speaker sign-off (deployable, fluent)."""
+        """Whether the tier carries the "pending speaker review" badge until confirmed (deployable, fluent)."""
         return self.tier in REVIEW_GATED_TIERS
 
     @property
     def required_entries(self) -> int:
-        return max(1, min(SIGNOFF_MIN_ENTRIES, self.entries))
+        rule = self.rule or SIGNOFF_RULES["fluent"]
+        return rule.required_entries(self.entries)
+
+    @property
+    def min_speakers(self) -> int:
+        return (self.rule or SIGNOFF_RULES["fluent"]).min_speakers
 
     @property
     def sufficient(self) -> bool:
-        """Enough ratings to confirm a review-gated tier."""
-        return self.rated_entries >= self.required_entries and self.reviewers >= SIGNOFF_MIN_REVIEWERS
+        """The speakers' ratings support the tier (every condition of its rule holds)."""
+        return self.rule is not None and not self.missing
 
     @property
     def can_confirm(self) -> bool:
-        return self.tier is not None and (not self.gated or self.sufficient)
+        return self.sufficient
+
+    def rule_text(self) -> str:
+        """The tier's rule in one phrase."""
+        rule = self.rule
+        if rule is None:
+            return "a scored tier"
+        return (f"median adequacy ≥ {level(rule.min_adequacy)} and fluency ≥ {level(rule.min_fluency)} from "
+                f"speakers of {self.language or 'the target language'} on at least {self.required_entries} "
+                f"{'entry' if self.required_entries == 1 else 'entries'} rated by {rule.min_speakers} or more "
+                f"of them, with Krippendorff's α ≥ {rule.min_alpha} on both scales")
 
     @property
     def missing(self) -> list[str]:
-        """What is still needed before the tier can be confirmed (empty when nothing is)."""
-        out: list[str] = []
+        """What is missing, or what the ratings say against the tier (empty when it can be confirmed)."""
         if self.tier is None:
             return ["the run is not scored yet"]
-        if not self.gated:
-            return out
+        rule = self.rule
+        if rule is None:
+            return [f"a run of tier {self.tier} has no tier to confirm"]
+        lang = self.language or "the target language"
+        out: list[str] = []
         if self.rated_entries < self.required_entries:
             more = self.required_entries - self.rated_entries
-            out.append(f"{_plural(more, 'more entry', 'more entries')} rated by at least {SIGNOFF_MIN_REVIEWERS} "
-                       f"reviewers ({self.rated_entries} of {self.required_entries} so far)")
-        if self.reviewers < SIGNOFF_MIN_REVIEWERS:
-            more = SIGNOFF_MIN_REVIEWERS - self.reviewers
-            out.append(f"{_plural(more, 'more reviewer', 'more reviewers')} "
-                       f"({self.reviewers} of {SIGNOFF_MIN_REVIEWERS} have rated entries of this run)")
+            out.append(f"{_plural(more, 'more entry', 'more entries')} rated by at least {rule.min_speakers} "
+                       f"speakers of {lang} ({self.rated_entries} of {self.required_entries} so far)")
+        if self.reviewers < rule.min_speakers:
+            more = rule.min_speakers - self.reviewers
+            out.append(f"{_plural(more, 'more speaker', 'more speakers')} of {lang} "
+                       f"({self.reviewers} of {rule.min_speakers} have rated entries of this run)")
+        if out and self.non_speakers:
+            whose = "their reviewer records do not" if len(self.non_speakers) > 1 else "the reviewer record does not"
+            out.append(f"the ratings of {', '.join(self.non_speakers)} do not count: {whose} list {lang}")
+        if self.reviewers and ((self.median_adequacy or 0) < rule.min_adequacy
+                               or (self.median_fluency or 0) < rule.min_fluency):
+            out.append(f"median adequacy {_shown(self.median_adequacy)} and fluency {_shown(self.median_fluency)} "
+                       f"of {_plural(self.judged_entries, 'entry', 'entries')} rated by "
+                       f"{_plural(self.reviewers, 'speaker', 'speakers')}: below '{self.tier}' "
+                       f"(needs ≥ {level(rule.min_adequacy)} and ≥ {level(rule.min_fluency)})")
+        if self.rated_entries >= self.required_entries and self.reviewers >= rule.min_speakers:
+            alphas = {"adequacy": self.agreement, "fluency": self.fluency_agreement}
+            uncomputable = [scale for scale, a in alphas.items() if a is None]
+            if uncomputable:
+                out.append(f"Krippendorff's α of {' and '.join(uncomputable)} is not computable (every rating is "
+                           "the same value, or no entry has two ratings): the ratings cannot show that the "
+                           "speakers agree")
+            out += [f"Krippendorff's α of {scale} {a:.3f} is below {rule.min_alpha}"
+                    for scale, a in alphas.items() if a is not None and a < rule.min_alpha]
         return out
 
     def summary(self) -> str:
-        """One line: how many entries and reviewers, and their agreement."""
-        alpha = "not computable" if self.agreement is None else f"{self.agreement:.3f}"
-        return (f"{_plural(self.rated_entries, 'entry', 'entries')} rated by at least {SIGNOFF_MIN_REVIEWERS} "
-                f"reviewers ({_plural(self.reviewers, 'reviewer', 'reviewers')} in all), Krippendorff's α {alpha}")
+        """One line: how many entries and speakers, what they rated and their agreement."""
+        def alpha(a: float | None) -> str:
+            return "not computable" if a is None else f"{a:.3f}"
+
+        return (f"{_plural(self.rated_entries, 'entry', 'entries')} rated by at least {self.min_speakers} "
+                f"speakers of {self.language or 'the target language'} "
+                f"({_plural(self.reviewers, 'speaker', 'speakers')} in all), median adequacy "
+                f"{_shown(self.median_adequacy)} and fluency {_shown(self.median_fluency)}, Krippendorff's α "
+                f"{alpha(self.agreement)} (adequacy) and {alpha(self.fluency_agreement)} (fluency)")
 
     def to_json(self) -> dict[str, Any]:
         return {"entries": self.entries, "rated_entries": self.rated_entries, "required_entries": self.required_entries,
-                "reviewers": self.reviewers, "agreement": self.agreement}
+                "reviewers": self.reviewers, "agreement": self.agreement, "language": self.language,
+                "median_adequacy": self.median_adequacy, "median_fluency": self.median_fluency,
+                "fluency_agreement": self.fluency_agreement}
 
 
-def _run_tier_and_size(ws: Workspace, run_id: str) -> tuple[str | None, int]:
+def _run_tier_size_language(ws: Workspace, run_id: str) -> tuple[str | None, int, str | None]:
     _require_runs(ws, [run_id])
     info = repo.get_run_info(ws, run_id)
-    return info.get("quality_tier"), int(repo.get_corpus_info(ws, info["corpus_id"])["entry_count"])
+    corpus = repo.get_corpus_info(ws, info["corpus_id"])
+    return info.get("quality_tier"), int(corpus["entry_count"]), corpus.get("target_lang")
 
 
-def signoff_evidence(ws: Workspace, run_id: str) -> SignoffEvidence:
-    """The current task A ratings of a run measured against what a sign-off of its tier needs."""
-    tier, entries = _run_tier_and_size(ws, run_id)
-    rated = ratings(ws, [run_id])
+def _alpha(rated: Sequence[Rating], aspect: str) -> float | None:
+    alpha = krippendorff_alpha([list(v.values()) for v in ratings_by_item(rated, aspect).values()], "ordinal")
+    return None if alpha is None else round(alpha, 4)
+
+
+def signoff_evidence(ws: Workspace, run_id: str, tier: str | None = None) -> SignoffEvidence:
+    """The current task A ratings of a run by speakers of its target language, measured against
+    the rule of its tier (or of ``tier``)."""
+    present, entries, language = _run_tier_size_language(ws, run_id)
+    everyone = ratings(ws, [run_id])
+    reviewers = {r.reviewer_id: r for r in list_reviewers(ws)}
+    speaker_ids = {rid for rid, r in reviewers.items() if speaks(r, language)}
+    rated = [r for r in everyone if r.rater in speaker_ids]
+    rule = SIGNOFF_RULES.get(tier or present or "") or SIGNOFF_RULES["fluent"]
     raters_per_entry: dict[str, set[str]] = {}
     for r in rated:
         raters_per_entry.setdefault(r.entry_id, set()).add(r.rater)
-    per_item = ratings_by_item(rated, "adequacy")
-    alpha = krippendorff_alpha([list(v.values()) for v in per_item.values()], "ordinal")
     return SignoffEvidence(
-        run_id=run_id, tier=tier, entries=entries,
-        rated_entries=sum(1 for who in raters_per_entry.values() if len(who) >= SIGNOFF_MIN_REVIEWERS),
-        reviewers=len({r.rater for r in rated}), agreement=None if alpha is None else round(alpha, 4))
+        run_id=run_id, tier=tier if tier is not None else present, entries=entries,
+        rated_entries=sum(1 for who in raters_per_entry.values() if len(who) >= rule.min_speakers),
+        reviewers=len({r.rater for r in rated}), agreement=_alpha(rated, "adequacy"), language=language,
+        judged_entries=len(raters_per_entry),
+        median_adequacy=_median([r.adequacy for r in rated if r.adequacy is not None]),
+        median_fluency=_median([r.fluency for r in rated if r.fluency is not None]),
+        fluency_agreement=_alpha(rated, "fluency"),
+        speakers=tuple(sorted({r.rater for r in rated})),
+        non_speakers=tuple(sorted({r.rater for r in everyone} - speaker_ids)))
+
+
+def signer_problem(evidence: SignoffEvidence, reviewer: Reviewer) -> str | None:
+    """Why ``reviewer`` cannot confirm the run's tier (None if they can): a confirmation is a speaker's
+    statement about output they rated."""
+    lang = evidence.language or "the target language"
+    if not speaks(reviewer, evidence.language):
+        return (f"reviewer {reviewer.reviewer_id} cannot confirm a tier of {evidence.run_id}: their reviewer record "
+                f"does not list its target language {lang}")
+    if reviewer.reviewer_id not in evidence.speakers:
+        return (f"reviewer {reviewer.reviewer_id} has not rated any entry of {evidence.run_id}: a tier is confirmed "
+                "by a speaker who rated its output")
+    return None
 
 
 def signoff_status(ws: Workspace, run_id: str) -> dict[str, Any]:
@@ -384,45 +488,51 @@ def signoff_status(ws: Workspace, run_id: str) -> dict[str, Any]:
 
     Keys: ``tier``, ``decisions`` and ``stale`` (decisions on another tier) as recorded;
     ``evidence`` (:class:`SignoffEvidence`); ``confirmed``: False if a reviewer rejects the
-    present tier, True if one confirms it, none rejects it and — for a deployable or fluent
-    tier — the evidence suffices, None otherwise; ``confirmed_by``: the confirming reviewers
-    when ``confirmed``; ``unsupported``: True when confirmations exist but lack the evidence.
+    present tier, True if a speaker who rated the run confirms it, none rejects it and the
+    ratings support it (:data:`~mteval_gui.domain.signoff.SIGNOFF_RULES`), None otherwise;
+    ``confirmed_by``: the confirming speakers when ``confirmed``; ``unsupported``: True when
+    confirmations exist but the ratings do not support the tier or no confirmer may sign.
     """
     st = decisions_status(ws, run_id)
     evidence = signoff_evidence(ws, run_id)
     confirmed: bool | None = st["confirmed"]
-    unsupported = bool(confirmed) and evidence.gated and not evidence.sufficient
+    confirmers = sorted({d["reviewer_id"] for d in st["decisions"] if d["decision"] == "confirm"})
+    eligible = [rid for rid in confirmers if rid in evidence.speakers]
+    unsupported = bool(confirmed) and (not evidence.sufficient or not eligible)
     if unsupported:
         confirmed = None
-    confirmers = sorted({d["reviewer_id"] for d in st["decisions"] if d["decision"] == "confirm"})
     return {**st, "confirmed": confirmed, "evidence": evidence, "unsupported": unsupported,
-            "confirmed_by": confirmers if confirmed else []}
+            "confirmed_by": eligible if confirmed else []}
 
 
 def signoff(ws: Workspace, run_id: str, reviewer_id: str, decision: str, tier: str | None = None,
             note: str | None = None) -> Judgment:
     """Record a reviewer's decision on the run's tier (default: its present tier) and update its run card.
 
-    Confirming a deployable or fluent tier without the evidence raises :class:`SignoffRefused`
-    (nothing is recorded); the judgment of a confirmation carries the evidence in its payload
-    (``payload["evidence"]``: entries, rated entries, reviewers, agreement). Rejecting is always
-    possible.
+    Confirming a tier the speakers' ratings do not support, or by a reviewer who is not a speaker
+    of the target language with ratings of the run, raises :class:`SignoffRefused` (nothing is
+    recorded); the judgment of a confirmation carries the evidence in its payload
+    (``payload["evidence"]``). Rejecting is always possible.
     """
     if decision not in SIGNOFF_DECISIONS:
         raise StoreError(f"sign-off decision {decision!r} is not one of {', '.join(SIGNOFF_DECISIONS)}")
-    evidence = signoff_evidence(ws, run_id)
-    tier = tier if tier is not None else evidence.tier
+    _require_runs(ws, [run_id])
     if tier is not None and tier not in QUALITY_TIERS:
         raise StoreError(f"tier {tier!r} is not one of {', '.join(QUALITY_TIERS)}")
+    evidence = signoff_evidence(ws, run_id, tier)
+    tier = evidence.tier
     payload: dict[str, Any] = {"decision": decision}
     if tier is not None:
         payload["tier"] = tier
     if decision == "confirm":
-        claimed = SignoffEvidence(run_id, tier, evidence.entries, evidence.rated_entries, evidence.reviewers,
-                                  evidence.agreement)
-        if not claimed.can_confirm:
-            raise SignoffRefused(claimed)
-        payload["evidence"] = claimed.to_json()
+        reviewer = get_reviewer(ws, reviewer_id)
+        if reviewer is None:
+            raise StoreError(f"unknown reviewer {reviewer_id!r}")
+        problems = evidence.missing
+        who = signer_problem(evidence, reviewer) if evidence.rule is not None else None
+        if who is not None or problems:
+            raise SignoffRefused(evidence, ([who] if who else []) + problems)
+        payload["evidence"] = evidence.to_json()
     judgment = record_judgment(ws, Judgment(reviewer_id=reviewer_id, run_id=run_id, task="signoff",
                                             payload=payload, note=note))
     from mteval_gui.app.scoring import refresh_review_status
@@ -431,9 +541,14 @@ def signoff(ws: Workspace, run_id: str, reviewer_id: str, decision: str, tier: s
     return judgment
 
 
+def signoff_rules() -> list[SignoffRule]:
+    """The sign-off rule of every tier (:data:`~mteval_gui.domain.signoff.SIGNOFF_RULES`), strictest first."""
+    return list(SIGNOFF_RULES.values())
+
+
 @dataclass(frozen=True)
 class SignoffCandidates:
-    """The scored runs whose tier needs a sign-off: those that can be confirmed now, and the others."""
+    """The scored runs with a tier: those whose tier can be confirmed now, and the others."""
 
     ready: list[SignoffEvidence] = field(default_factory=list)
     waiting: list[SignoffEvidence] = field(default_factory=list)  # ``missing`` says what each one lacks
@@ -444,13 +559,13 @@ class SignoffCandidates:
 
 
 def signoff_candidates(ws: Workspace, corpus_id: str | None = None) -> SignoffCandidates:
-    """Scored runs (of one corpus, or all) with a deployable or fluent tier, split by whether the
-    tier can be confirmed now (the GUI's sign-off list shows ``ready``; ``waiting`` runs can still
+    """Scored runs (of one corpus, or all) with a tier to confirm, split by whether the speakers'
+    ratings support it now (the GUI's sign-off list shows ``ready``; ``waiting`` runs can still
     be rejected)."""
     ready: list[SignoffEvidence] = []
     waiting: list[SignoffEvidence] = []
     for row in repo.list_runs(ws, corpus_id):
-        if row.get("quality_tier") not in REVIEW_GATED_TIERS or not row.get("has_run_card"):
+        if row.get("quality_tier") not in SIGNOFF_RULES or not row.get("has_run_card"):
             continue
         ev = signoff_evidence(ws, row["run_id"])
         (ready if ev.can_confirm else waiting).append(ev)

@@ -2,8 +2,12 @@
 open a window at all (:func:`qt_platform_problem`: the system libraries of Qt's X11 plugin,
 checked before Qt starts, since Qt aborts the process when its platform plugin cannot load).
 
-Order: ``--demo`` → ``--db PATH`` → ``$MTEVAL_DB`` → the last workspace used (if it still
-exists) → on first start, an offer to open the demo workspace, else the default
+Order (:func:`startup_decision`): ``--demo`` → ``--db PATH`` → ``$MTEVAL_DB`` → the last
+workspace used (the GUI settings' last or, failing that, most recent workspace). When that
+workspace no longer exists (moved, deleted, or on a drive that is not mounted) nothing is opened
+or created: the window says so and offers Open…, New… or the demo workspace, and acts only on the
+user's choice (creating an empty workspace in its place would hide the real one behind it). With
+no workspace used before: on first start, an offer to open the demo workspace, else the default
 workspace in the user data folder.
 """
 
@@ -16,29 +20,49 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from mteval_gui.app.demo import ensure_demo_workspace
 from mteval_gui.app.preferences import AppSettings
 from mteval_gui.paths import default_workspace_path
 
-__all__ = ["ensure_demo_workspace", "startup_workspace", "qt_platform_problem", "apt_install_line"]
+__all__ = ["ensure_demo_workspace", "StartupDecision", "startup_decision", "qt_platform_problem",
+           "apt_install_line"]
 
 
-def startup_workspace(*, demo: bool, db: str | None, settings: AppSettings) -> tuple[Path | None, bool]:
-    """(workspace to open, whether to offer the demo first). None path = ask via the offer."""
+@dataclass(frozen=True)
+class StartupDecision:
+    """What the window does at start: open ``path``; or offer the demo (first start); or, when the
+    last workspace is gone, say so and let the user choose (``missing``: where it was)."""
+
+    path: Path | None = None
+    offer_demo: bool = False
+    missing: Path | None = None
+
+
+def last_used_workspace(settings: AppSettings) -> Path | None:
+    """The workspace used last: the settings' last workspace, else the most recent one (None if none)."""
+    last = settings.last_workspace or (settings.recent_workspaces[0] if settings.recent_workspaces else None)
+    return Path(last) if last else None
+
+
+def startup_decision(*, demo: bool, db: str | None, settings: AppSettings) -> StartupDecision:
+    """Which workspace to open at start (the order is in the module docstring); never creates one
+    in place of a missing last workspace."""
     if demo:
-        return ensure_demo_workspace(), False
+        return StartupDecision(ensure_demo_workspace())
     if db:
-        return Path(db), False
+        return StartupDecision(Path(db))
     env = os.environ.get("MTEVAL_DB")
     if env:
-        return Path(env), False
-    if settings.last_workspace and Path(settings.last_workspace).exists():
-        return Path(settings.last_workspace), False
+        return StartupDecision(Path(env))
+    last = last_used_workspace(settings)
+    if last is not None:
+        return StartupDecision(last) if last.exists() else StartupDecision(missing=last)
     if not settings.demo_offered:
-        return None, True
-    return default_workspace_path(), False
+        return StartupDecision(offer_demo=True)
+    return StartupDecision(default_workspace_path())
 
 
 # --------------------------------------------------------------------------- Qt's window system libraries

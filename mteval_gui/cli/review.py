@@ -9,8 +9,9 @@
 - ``mteval judgments allowlist RUN... -o FILE.tsv|FILE.jsonl`` (Task C words speakers accept)
 - ``mteval validate RUN... [--metric ID ...] [--aspect adequacy|fluency|mean] [--json]``
 - ``mteval signoff RUN --reviewer ID confirm|reject [--tier TIER] [--note TEXT]``: confirming a
-  deployable or fluent tier needs task A ratings of min(30, entries) entries by 2+ reviewers
-  (:mod:`mteval_gui.app.review`); without them it is refused, naming what is missing.
+  tier needs speakers' task A ratings that support it, confirmed by a speaker who rated the run
+  (the rule table of :mod:`mteval_gui.domain.signoff`, printed by ``mteval signoff --help``);
+  otherwise it is refused, saying what is missing or what the ratings say.
 """
 
 from __future__ import annotations
@@ -84,7 +85,17 @@ def register(subparsers: Any) -> None:
     vp.add_argument("--json", action="store_true", help="print the full study as JSON (with scatter points)")
     vp.set_defaults(handler=cmd_validate)
 
-    sp = subparsers.add_parser("signoff", help="confirm or reject a run's tier claim after speaker review")
+    from mteval_gui.domain.signoff import rules_table
+
+    sp = subparsers.add_parser(
+        "signoff", help="confirm or reject a run's tier claim after speaker review",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Confirming a tier needs task A ratings (1-5) by speakers, reviewers whose record lists the run's\n"
+               "target language (other reviewers' ratings do not count), and the reviewer who confirms must be\n"
+               "a speaker who rated entries of the run. Medians pool every speaker rating; Krippendorff's α\n"
+               "(ordinal) applies to adequacy and to fluency, and when it is not computable (every rating the\n"
+               "same, or no entry rated twice) the tier is not confirmed. Rejecting needs no ratings.\n\n"
+               + rules_table())
     sp.add_argument("run", metavar="RUN")
     sp.add_argument("--reviewer", required=True, metavar="ID")
     sp.add_argument("decision", choices=("confirm", "reject"))
@@ -296,7 +307,7 @@ def cmd_signoff(args: argparse.Namespace) -> int:
     status = signoff_status(ws, args.run)
     evidence: SignoffEvidence = status["evidence"]
     state = {True: "confirmed", False: "rejected", None: "pending speaker review"}[status["confirmed"]]
-    basis = f" on {evidence.summary()}" if args.decision == "confirm" and evidence.gated else ""
+    basis = f" on {evidence.summary()}" if args.decision == "confirm" else ""
     print(f"{args.reviewer} {args.decision}s tier {j.payload.get('tier') or '(none)'} of {args.run}{basis}; "
           f"the run's present tier {status['tier'] or '(unscored)'} is {state}")
     return 0

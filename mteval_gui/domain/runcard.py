@@ -204,17 +204,21 @@ class HumanReview(DomainModel):
     judgments: int = Field(default=0, description="current judgments (tasks A-C) on the run")
     agreement: float | None = Field(
         default=None,
-        description="Krippendorff's alpha (ordinal) of the run's adequacy ratings (None until computable)")
+        description="Krippendorff's alpha (ordinal) of the adequacy ratings by speakers of the target language "
+                    "(None until computable)")
     confirmed: bool | None = Field(
         default=None,
-        description="True: the present tier is confirmed by a sign-off with enough ratings behind it; "
-                    "False: rejected; None: no decision yet (or a confirmation without the evidence)")
-    rated_entries: int = Field(default=0, description="entries rated (task A) by at least two reviewers")
-    raters: int = Field(default=0, description="reviewers with a current task A rating on the run")
+        description="True: the present tier is confirmed by a speaker who rated the run, with ratings that "
+                    "support it (the sign-off rule of the tier); False: rejected; None: no decision yet (or a "
+                    "confirmation the ratings do not support)")
+    rated_entries: int = Field(
+        default=0, description="entries rated (task A) by at least two speakers of the target language")
+    raters: int = Field(
+        default=0, description="speakers of the target language with a current task A rating on the run")
     required_entries: int | None = Field(
         default=None,
-        description="entries that must be rated by two or more reviewers before a deployable or fluent "
-                    "tier can be confirmed: min(30, entries)")
+        description="entries that must be rated by two or more speakers before the present tier can be "
+                    "confirmed: min(30, entries) for deployable and fluent, min(20, entries) below")
     confirmed_by: list[str] = Field(default_factory=list,
                                     description="reviewers whose confirmation of the present tier is in force")
     esa_score: float | None = Field(

@@ -2,10 +2,12 @@
 
 **The pack** (``write_pack``) is one HTML file holding the pack's data (a JSON block), the
 reviewing code and style (``resources/review_pack/pack.js`` and ``pack.css``, plain JS/CSS) and
-the fonts the texts need, subset with fontTools to the characters the pack uses and embedded
-as WOFF ``data:`` URLs. Its Content-Security-Policy (``default-src 'none'``, the one inline
-script and style allowed by their sha256 hashes, fonts only from ``data:``) forbids every
-network access, and the file names no external URL at all.
+the fonts the texts need, subset with fontTools to the characters the pack uses and embedded as
+WOFF ``data:`` URLs. A second JSON block, ``#review-keys``, holds the rating key map shared
+with the desktop (:mod:`mteval_gui.domain.review_keys`); ``pack.js`` has no keys of its own.
+Its Content-Security-Policy (``default-src 'none'``, the one inline script and style allowed by
+their sha256 hashes, fonts only from ``data:``) forbids every network access, and the file
+names no external URL at all.
 
 The pack's ``content_sha256`` is the sha256 of the canonical JSON (sorted keys, no spaces,
 UTF-8) of its data without that key.
@@ -34,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.domain.review_keys import keymap_data
 from mteval_gui.errors import Defect
 from mteval_gui.io.jsonparse import parse_document
 from mteval_gui.io.outputs import write_output
@@ -248,6 +251,7 @@ def render_pack(data: dict[str, Any], fonts: FontPlan, title: str) -> str:
         css += f"\nhtml {{ font-family: {families}, \"Noto Sans\", \"DejaVu Sans\", sans-serif; }}\n"
     js = _asset("pack.js")
     blob = json.dumps(data, ensure_ascii=False, sort_keys=True, allow_nan=False).replace("<", "\\u003c")
+    keys = json.dumps(keymap_data(), sort_keys=True).replace("<", "\\u003c")  # the key map shared with the desktop
     csp = (f"default-src 'none'; script-src {_csp_hash(js)}; style-src {_csp_hash(css)}; font-src data:; "
            "img-src 'none'; connect-src 'none'; media-src 'none'; object-src 'none'; frame-src 'none'; "
            "worker-src 'none'; manifest-src 'none'; base-uri 'none'; form-action 'none'")
@@ -260,6 +264,7 @@ def render_pack(data: dict[str, Any], fonts: FontPlan, title: str) -> str:
         "<noscript>This review pack needs JavaScript. / Ce paquet d'évaluation a besoin de JavaScript.</noscript>\n"
         "<div id=\"app\"></div>\n"
         f"<script type=\"application/json\" id=\"pack-data\">{blob}</script>\n"
+        f"<script type=\"application/json\" id=\"review-keys\">{keys}</script>\n"
         f"<script>{js}</script>\n</body>\n</html>\n"
     )
 

@@ -36,10 +36,11 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, distinct
+from mteval_gui.domain.review_keys import RATING_KEYS
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.entries_model import EntriesModel
 from mteval_gui.qt.labels import metric_label
-from mteval_gui.qt.ratings import RatingsPanel
+from mteval_gui.qt.ratings import RatingsPanel, key_sequences
 from mteval_gui.qt.review_pane import ReviewPane
 
 COLUMN_WIDTHS = {"position": 44, "id": 80, "source": 190, "reference": 150, "difficulty": 64, "predicted": 170,
@@ -129,6 +130,7 @@ class EntriesPage(QWidget):
         self.ratings.install_shortcuts(self)
         self.ratings.judgment_changed.connect(self._judgment_changed)
         self.ratings.spans_left.connect(lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
+        self.ratings.field_left.connect(lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.review.promote_requested.connect(self.promote_variants)
         self._install_navigation()
         self._text_timer = QTimer(self)
@@ -405,9 +407,9 @@ class EntriesPage(QWidget):
     # ----- navigation ----------------------------------------------------------------------
     def _install_navigation(self) -> None:
         ctx = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        for seq, slot in (("Alt+Down", self.next_entry), ("Alt+Up", self.previous_entry),
-                          (QKeySequence(Qt.Key.Key_Return), self.next_unreviewed),
-                          (QKeySequence(Qt.Key.Key_Enter), self.next_unreviewed),
+        unrated = [(seq, self.next_unreviewed) for b in RATING_KEYS if b.action == "next_unrated"
+                   for seq in key_sequences(b)]  # Return, from the key map shared with review packs
+        for seq, slot in (("Alt+Down", self.next_entry), ("Alt+Up", self.previous_entry), *unrated,
                           ("Shift+Return", self.next_flagged)):
             sc = QShortcut(QKeySequence(seq), self.table)
             sc.setContext(ctx)

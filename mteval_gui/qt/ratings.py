@@ -5,11 +5,14 @@ Every change is recorded at once through :func:`mteval_gui.store.judgments.recor
 Changing a rating records a new version; Ctrl+Z undoes the reviewer's latest judgment in
 this run and Ctrl+Shift+Z redoes it (the store keeps the history).
 
-Keys (active while the review page has focus, except inside the note field): 1–5 rate the
+Keys (active while the review page has focus, except inside the note field) come from the key
+map shared with the offline review pack (:mod:`mteval_gui.domain.review_keys`): 1–5 rate the
 highlighted aspect and move the highlight on to the next one (adequacy, then fluency); Tab moves
 it on without rating, Shift+Tab back. So "3 4" and "3 Tab 4" both record adequacy 3 and
 fluency 4 (after the last aspect the highlight stays there). F toggles the flag. An entry opens
-on its first aspect without a rating.
+on its first aspect without a rating. Enter or Esc in the note or the correction keeps the text
+(saved if it changed) and gives the keyboard back to the host's list (:attr:`RatingsPanel.field_left`),
+so the next "1 1 Enter" rates and moves on instead of being typed into the note.
 
 Error spans and a correction (:mod:`mteval_gui.qt.spans`) belong to the same judgment: S puts the
 cursor in the output, Shift+arrows select, M / Shift+M mark minor / major, C picks the category,
@@ -19,8 +22,8 @@ judgment, recorded at once like a rating (and undone by Ctrl+Z like one).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -46,6 +49,7 @@ from mteval_gui.app.review import (
 )
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.judgments import Judgment, judgment_correction, judgment_spans
+from mteval_gui.domain.review_keys import FIELD_KEYS, RATING_KEYS, RATING_SCALES, KeyBinding, move_scale
 from mteval_gui.errors import StoreError
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import adequacy_labels, fluency_labels
@@ -53,7 +57,31 @@ from mteval_gui.qt.spans import SpanEditor
 
 SPAN_KEYS = ("spans", "correction")  # the payload keys the span editor owns
 
-DIMENSIONS = ("adequacy", "fluency")
+DIMENSIONS = RATING_SCALES
+
+_QT_KEY_NAMES = {"Enter": ("Return", "Enter"), "Escape": ("Esc",)}  # KeyboardEvent.key name -> Qt key names
+
+
+def key_sequences(binding: KeyBinding) -> list[QKeySequence]:
+    """The Qt key sequences of a binding of the shared key map (Enter is Return and the keypad's Enter)."""
+    prefix = ("Ctrl+" if binding.ctrl else "") + ("Shift+" if binding.shift else "")
+    names = _QT_KEY_NAMES.get(binding.key, (binding.key.upper() if len(binding.key) == 1 else binding.key,))
+    return [QKeySequence(prefix + name) for name in names]
+
+
+def binding_of(event: QKeyEvent, bindings: tuple[KeyBinding, ...]) -> KeyBinding | None:
+    """The binding of the shared key map a key press matches (None if none does)."""
+    key = Qt.Key(event.key())
+    mods = event.modifiers()
+    shift = bool(mods & Qt.KeyboardModifier.ShiftModifier) or key == Qt.Key.Key_Backtab
+    ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
+    special = {Qt.Key.Key_Return: "Enter", Qt.Key.Key_Enter: "Enter", Qt.Key.Key_Escape: "Escape",
+               Qt.Key.Key_Tab: "Tab", Qt.Key.Key_Backtab: "Tab"}
+    name = special.get(key) or (event.text().lower() if len(event.text()) == 1 else "")
+    for b in bindings:
+        if b.key == name and b.shift == shift and b.ctrl == ctrl:
+            return b
+    return None
 
 
 class RatingsPanel(QWidget):
@@ -62,6 +90,7 @@ class RatingsPanel(QWidget):
     judgment_changed = Signal(str, str)  # run_id, entry_id (recorded, undone or redone)
     reviewers_requested = Signal()
     spans_left = Signal()  # Esc in the output: the host gives the focus back to its list
+    field_left = Signal()  # Enter or Esc in the note or the correction: the host gives the focus back to its list
 
     def __init__(self, ws: Workspace | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -132,6 +161,8 @@ class RatingsPanel(QWidget):
         self.note_edit.setPlaceholderText(self.tr("Note (Enter saves)"))
         self.note_edit.editingFinished.connect(self._note_finished)
         bottom.addWidget(self.note_edit, 1)
+        for field in (self.note_edit, self.span_editor.correction_edit):
+            field.installEventFilter(self)
         self.flag_box = QCheckBox(self.tr("Flag (F)"))
         self.flag_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.flag_box.clicked.connect(lambda checked: self.set_flag(bool(checked)))
@@ -151,19 +182,19 @@ class RatingsPanel(QWidget):
             sc.activated.connect(slot)
             self._shortcuts.append(sc)
 
-        for value in range(1, 6):
-            add(str(value), lambda v=value: self.rate(self.active, v))
-        add(QKeySequence(Qt.Key.Key_Tab), self.next_aspect)
-        add(QKeySequence("Shift+Tab"), self.previous_aspect)  # also matches Backtab, what Shift+Tab sends
-        add("F", lambda: self.set_flag(not self.flagged))
+        actions = {"next_scale": self.next_aspect, "previous_scale": self.previous_aspect,
+                   "flag": lambda: self.set_flag(not self.flagged), "undo": self.undo, "redo": self.redo}
+        for b in RATING_KEYS:  # the shared key map; next_unrated is the host's (its list moves)
+            slot = (lambda v=b.value: self.rate(self.active, v)) if b.action == "rate" else actions.get(b.action)
+            if slot is not None:
+                for seq in key_sequences(b):  # "Shift+Tab" also matches Backtab, what Shift+Tab sends
+                    add(seq, slot)
         add("S", self.span_editor.focus_text)
         add("M", lambda: self.span_editor.mark("minor"))
         add("Shift+M", lambda: self.span_editor.mark("major"))
         add("C", self.span_editor.open_categories)
         add(QKeySequence(Qt.Key.Key_Delete), self.span_editor.remove_current)
         add("0", self.span_editor.no_errors)
-        add("Ctrl+Z", self.undo)
-        add("Ctrl+Shift+Z", self.redo)
         for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo):
             if seq.toString() not in ("Ctrl+Shift+Z", ""):
                 add(seq, self.redo)
@@ -313,8 +344,7 @@ class RatingsPanel(QWidget):
         self._move(-1)
 
     def _move(self, step: int) -> None:
-        i = min(max(DIMENSIONS.index(self.active) + step, 0), len(DIMENSIONS) - 1)
-        self.active = DIMENSIONS[i]
+        self.active = move_scale(self.active, step)
         self._refresh(self.current_judgment())
 
     def rate(self, dimension: str, value: int) -> None:
@@ -322,8 +352,7 @@ class RatingsPanel(QWidget):
         if not self._ready():
             return
         self.values[dimension] = value
-        i = DIMENSIONS.index(dimension)
-        self.active = DIMENSIONS[min(i + 1, len(DIMENSIONS) - 1)]
+        self.active = move_scale(dimension, +1)
         self._save()
 
     def set_flag(self, flagged: bool) -> None:
@@ -332,6 +361,21 @@ class RatingsPanel(QWidget):
             return
         self.flagged = flagged
         self._save()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Enter or Esc in the note or the correction: keep the text and leave the field."""
+        if (event.type() == QEvent.Type.KeyPress and watched in (self.note_edit, self.span_editor.correction_edit)
+                and isinstance(event, QKeyEvent) and (b := binding_of(event, FIELD_KEYS)) is not None
+                and b.action == "leave_field"):
+            if watched is self.note_edit:
+                self._commit_note()
+            else:
+                self.span_editor.commit_correction()
+            self.field_left.emit()
+            if watched.hasFocus():  # no host took the focus: leave the field all the same
+                watched.clearFocus()
+            return True
+        return super().eventFilter(watched, event)
 
     def _note_finished(self) -> None:
         if not self._loading:

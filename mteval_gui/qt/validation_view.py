@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app import workspace
-from mteval_gui.app.review import SIGNOFF_MIN_REVIEWERS, SignoffCandidates, signoff, signoff_candidates, signoff_status
+from mteval_gui.app.review import SignoffCandidates, signoff, signoff_candidates, signoff_rules, signoff_status
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
@@ -129,6 +129,7 @@ class ValidationView(Page):
         sl.addWidget(self.confirm_button, 2, 0)
         sl.addWidget(self.reject_button, 2, 1)
         sl.addWidget(self.signoff_waiting, 3, 0, 1, 2)
+        sign.setToolTip(self.rules_tooltip())
         top.addWidget(sign, 1)
         lay.addLayout(top)
 
@@ -296,9 +297,24 @@ class ValidationView(Page):
         self.chart_view.setChart(chart)
 
     # ----- sign-off ------------------------------------------------------------------------
+    def rules_tooltip(self) -> str:
+        """What confirming each tier needs (:data:`mteval_gui.domain.signoff.SIGNOFF_RULES`), as a table."""
+        head = (self.tr("Tier"), self.tr("Median adequacy"), self.tr("Median fluency"), self.tr("Rated entries"),
+                self.tr("Speakers per entry"), self.tr("α"))
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{cell}</td>" for cell in (
+                tier_label(r.tier), f"≥ {r.min_adequacy:g}", f"≥ {r.min_fluency:g}",
+                self.tr("min({0}, entries)").format(r.min_entries), f"≥ {r.min_speakers}", f"≥ {r.min_alpha}"))
+            + "</tr>" for r in signoff_rules())
+        return (self.tr("Confirming a tier needs task A ratings by speakers: reviewers whose record lists the "
+                        "run's target language (other reviewers' ratings do not count). The reviewer who confirms "
+                        "must be one of them. Krippendorff's α (ordinal) applies to adequacy and to fluency; when "
+                        "it is not computable the tier is not confirmed.")
+                + "<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + rows + "</table>")
+
     def _fill_signoff_runs(self) -> None:
-        """List the runs of the corpus whose deployable or fluent tier can be confirmed now; say what
-        the others still lack."""
+        """List the runs of the corpus whose tier the speakers' ratings support now; say what the
+        ratings of the others show."""
         corpus = self.corpus.currentData()
         cands = signoff_candidates(self.ws, corpus) if self.ws is not None and corpus is not None \
             else SignoffCandidates()
@@ -314,13 +330,16 @@ class ValidationView(Page):
             button.setEnabled(bool(cands.ready))
         lines = []
         if cands.waiting:
-            lines.append(self.tr("Not confirmable yet (a deployable or fluent tier needs {0} or more reviewers' "
-                                 "ratings of min(30, entries) entries):").format(SIGNOFF_MIN_REVIEWERS))
-            lines += [self.tr("{0} ({1}): {2} of {3} entries rated by {4}+ reviewers, {5} reviewer(s)").format(
-                ev.run_id, tier_label(ev.tier), ev.rated_entries, ev.required_entries, SIGNOFF_MIN_REVIEWERS,
-                ev.reviewers) for ev in cands.waiting]
+            lines.append(self.tr("Not confirmable yet (what each tier needs is in the tooltip):"))
+            none = self.tr("none")
+            lines += [self.tr("{0} ({1}): {2} of {3} entries rated by {4}+ speakers of {5}, {6} speaker(s); "
+                              "median adequacy {7}, fluency {8}").format(
+                ev.run_id, tier_label(ev.tier), ev.rated_entries, ev.required_entries, ev.min_speakers,
+                ev.language or "?", ev.reviewers,
+                none if ev.median_adequacy is None else f"{ev.median_adequacy:.1f}",
+                none if ev.median_fluency is None else f"{ev.median_fluency:.1f}") for ev in cands.waiting]
         elif not cands.ready and corpus is not None:
-            lines.append(self.tr("No scored run of this corpus claims a deployable or fluent tier."))
+            lines.append(self.tr("No scored run of this corpus has a tier to confirm."))
         self.signoff_waiting.setText("\n".join(lines))
         self._show_signoff()
 

@@ -9,6 +9,10 @@
  * "Export answers" writes a JSON file with the pack id, the pack's content hash and a hash
  * of the answers, for `mteval judgments import`.
  *
+ * The rating keys are not defined here: the block #review-keys holds the key map the desktop
+ * ratings panel uses too (mteval_gui/domain/review_keys.py), so the same keys record the same
+ * values in both.
+ *
  * No network access of any kind: no external URL, no fetch, no worker; the page's
  * Content-Security-Policy forbids them anyway.
  */
@@ -16,6 +20,8 @@
   "use strict";
 
   var PACK = JSON.parse(document.getElementById("pack-data").textContent);
+  // {scales, wrap, keys: [{key, action, value, shift, ctrl}], field_keys: [...]}
+  var KEYMAP = JSON.parse(document.getElementById("review-keys").textContent);
   var STORE_KEY = "mteval-review-pack:" + PACK.pack_id;
   var ANSWERS_FORMAT = "mteval-review-answers/1";
   var TASK = PACK.task;
@@ -36,7 +42,8 @@
       allDone: "Every item is answered. Export your answers when you are ready.",
       sameMeaning: "Same meaning?", natural: "Both natural?", valid: "Valid word?", kind: "Kind",
       pairA: "A (reference)", pairB: "B (output)", classes: "Variant classes", word: "Word",
-      keysA: "Keys: 1-5 rate, Tab switches adequacy/fluency, F flags, Enter goes to the next unanswered item.",
+      keysA: "Keys: 1-5 rate (then go on to fluency), Tab / Shift+Tab move between adequacy and fluency, F flags, " +
+             "Enter goes to the next unanswered item; Enter or Esc in the note leaves it.",
       keysB: "Keys: Y/N/D same meaning, 1-4 natural, Enter goes to the next unanswered pair.",
       keysC: "Keys: Y/N/U valid word, 1-6 kind, Enter goes to the next unanswered word.",
       reviewer: "Reviewer", language: "Français", selectFirst: "Select part of the output first.",
@@ -64,7 +71,8 @@
       allDone: "Tous les éléments ont une réponse. Exportez vos réponses quand vous êtes prêt·e.",
       sameMeaning: "Même sens ?", natural: "Les deux naturels ?", valid: "Mot valide ?", kind: "Type",
       pairA: "A (référence)", pairB: "B (sortie)", classes: "Classes de variantes", word: "Mot",
-      keysA: "Touches : 1-5 notent, Tab passe de l'adéquation à la fluidité, F signale, Entrée va au suivant sans réponse.",
+      keysA: "Touches : 1-5 notent (puis passent à la fluidité), Tab / Maj+Tab passent de l'adéquation à la " +
+             "fluidité et retour, F signale, Entrée va au suivant sans réponse ; Entrée ou Échap quitte la note.",
       keysB: "Touches : O/N/D même sens, 1-4 naturel, Entrée va à la paire suivante sans réponse.",
       keysC: "Touches : O/N/I mot valide, 1-6 type, Entrée va au mot suivant sans réponse.",
       reviewer: "Évaluateur·rice", language: "English", selectFirst: "Sélectionnez d'abord une partie de la sortie.",
@@ -470,7 +478,7 @@
 
   function rate(dim, value) {
     record(state.pos, function (a) { a[dim] = value; });
-    if (dim === "adequacy") { state.active = "fluency"; }
+    state.active = moveScale(dim, 1);
     save(); render();
   }
 
@@ -667,40 +675,62 @@
 
   document.addEventListener("selectionchange", rememberSelection);
 
+  // ------------------------------------------------------------------ keys (the shared key map)
+  function bindingOf(list, ev) {
+    var name = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    var ctrl = ev.ctrlKey || ev.metaKey;
+    for (var i = 0; i < list.length; i++) {
+      var b = list[i];
+      // Shift counts for named keys (Tab, Enter) and Ctrl combinations; a character already says
+      // whether Shift made it (digits need Shift on French keyboards)
+      var shiftOk = (b.ctrl || name.length > 1) ? !!b.shift === ev.shiftKey : true;
+      if (b.key === name && !!b.ctrl === ctrl && shiftOk && !ev.altKey) { return b; }
+    }
+    return null;
+  }
+
+  function moveScale(active, step) {
+    var scales = KEYMAP.scales, i = scales.indexOf(active) + step;
+    if (KEYMAP.wrap) { return scales[((i % scales.length) + scales.length) % scales.length]; }
+    return scales[Math.max(0, Math.min(scales.length - 1, i))];
+  }
+
   document.addEventListener("keydown", function (ev) {
     var key = ev.key;
-    if ((ev.ctrlKey || ev.metaKey) && (key === "z" || key === "Z")) {
-      if (inField(ev.target) && ev.target.type !== "checkbox") { return; }
-      ev.preventDefault();
-      if (ev.shiftKey) { redo(); } else { undo(); }
-      return;
-    }
-    if ((ev.ctrlKey || ev.metaKey) && (key === "y" || key === "Y") && !inField(ev.target)) {
-      ev.preventDefault(); redo(); return;
-    }
     if (inField(ev.target) && ev.target.type !== "checkbox") {
-      if (key === "Escape") { ev.target.blur(); }
+      // typing goes to the field (Ctrl+Z included: the field's own undo); Enter and Esc leave it,
+      // keeping what was typed, so the next keys rate again
+      var fb = bindingOf(KEYMAP.field_keys, ev);
+      if (fb && fb.action === "leave_field") {
+        ev.preventDefault();
+        ev.target.blur();
+        commitDrafts(); refreshStatus();
+      }
       return;
     }
+    if ((ev.ctrlKey || ev.metaKey) && (key === "y" || key === "Y")) { ev.preventDefault(); redo(); return; }
+    var b = bindingOf(KEYMAP.keys, ev);
+    if (b && b.action === "undo") { ev.preventDefault(); undo(); return; }
+    if (b && b.action === "redo") { ev.preventDefault(); redo(); return; }
+    if (b && b.action === "next_unrated") { ev.preventDefault(); nextOpen(); return; }
     if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
-    var lower = key.length === 1 ? key.toLowerCase() : key;
-    if (key === "Enter") { ev.preventDefault(); nextOpen(); return; }
     if (key === "ArrowRight") { go(state.pos + 1); return; }
     if (key === "ArrowLeft") { go(state.pos - 1); return; }
     if (TASK === "A") {
-      if (/^[1-5]$/.test(key)) { ev.preventDefault(); rate(state.active, Number(key)); return; }
-      if (key === "Tab") {
-        ev.preventDefault();
-        state.active = state.active === "adequacy" ? "fluency" : "adequacy";
+      if (!b) { return; }
+      ev.preventDefault();
+      if (b.action === "rate") { rate(state.active, b.value); return; }
+      if (b.action === "next_scale" || b.action === "previous_scale") {
+        state.active = moveScale(state.active, b.action === "next_scale" ? 1 : -1);
         save(); render(); return;
       }
-      if (lower === "f") {
-        ev.preventDefault();
+      if (b.action === "flag") {
         record(state.pos, function (a) { a.flagged = !a.flagged; });
-        render(); return;
+        render();
       }
       return;
     }
+    var lower = key.length === 1 ? key.toLowerCase() : key;
     QUESTIONS[TASK].forEach(function (spec) {
       spec[2].forEach(function (o) {
         if (o.slice(2).indexOf(lower) >= 0) { ev.preventDefault(); answerTask(spec[0], o[0]); }

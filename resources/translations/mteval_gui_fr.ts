@@ -1307,6 +1307,34 @@ Télécharger maintenant ?</translation>
         <translation>{0} jugements écrits dans {1}</translation>
     </message>
     <message>
+        <source>Workspace not found</source>
+        <translation>Espace de travail introuvable</translation>
+    </message>
+    <message>
+        <source>The workspace {0} was not found: it may have been moved or deleted, or be on a drive that is not mounted.</source>
+        <translation>L’espace de travail {0} est introuvable : il a peut-être été déplacé ou supprimé, ou se trouve sur un disque qui n’est pas monté.</translation>
+    </message>
+    <message>
+        <source>Open another workspace, create a new one, or create the demo workspace. Nothing is created until you choose.</source>
+        <translation>Ouvrez un autre espace de travail, créez-en un nouveau ou créez l’espace de démonstration. Rien n’est créé avant votre choix.</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>Ouvrir…</translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation>Nouveau…</translation>
+    </message>
+    <message>
+        <source>Create the demo</source>
+        <translation>Créer la démonstration</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Pas maintenant</translation>
+    </message>
+    <message>
         <source>Welcome</source>
         <translation>Bienvenue</translation>
     </message>
@@ -2662,16 +2690,52 @@ Télécharger maintenant ?</translation>
         <translation>note humaine</translation>
     </message>
     <message>
-        <source>Not confirmable yet (a deployable or fluent tier needs {0} or more reviewers&apos; ratings of min(30, entries) entries):</source>
-        <translation>Pas encore confirmable (un niveau déployable ou courant demande les notes d’au moins {0} évaluateurs sur min(30, entrées) entrées) :</translation>
+        <source>Tier</source>
+        <translation>Niveau</translation>
     </message>
     <message>
-        <source>{0} ({1}): {2} of {3} entries rated by {4}+ reviewers, {5} reviewer(s)</source>
-        <translation>{0} ({1}) : {2} entrées sur {3} notées par {4} évaluateurs ou plus, {5} évaluateur(s)</translation>
+        <source>Median adequacy</source>
+        <translation>Adéquation médiane</translation>
     </message>
     <message>
-        <source>No scored run of this corpus claims a deployable or fluent tier.</source>
-        <translation>Aucune exécution évaluée de ce corpus n’atteint le niveau déployable ou courant.</translation>
+        <source>Median fluency</source>
+        <translation>Fluidité médiane</translation>
+    </message>
+    <message>
+        <source>Rated entries</source>
+        <translation>Entrées notées</translation>
+    </message>
+    <message>
+        <source>Speakers per entry</source>
+        <translation>Locuteurs par entrée</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>min({0}, entries)</source>
+        <translation>min({0}, entrées)</translation>
+    </message>
+    <message>
+        <source>Confirming a tier needs task A ratings by speakers: reviewers whose record lists the run&apos;s target language (other reviewers&apos; ratings do not count). The reviewer who confirms must be one of them. Krippendorff&apos;s α (ordinal) applies to adequacy and to fluency; when it is not computable the tier is not confirmed.</source>
+        <translation>Confirmer un niveau demande des notes de la tâche A données par des locuteurs : des évaluateur·rices dont la fiche mentionne la langue cible de l’exécution (les notes des autres ne comptent pas). La personne qui confirme doit en faire partie. L’α de Krippendorff (ordinal) s’applique à l’adéquation et à la fluidité ; s’il n’est pas calculable, le niveau n’est pas confirmé.</translation>
+    </message>
+    <message>
+        <source>Not confirmable yet (what each tier needs is in the tooltip):</source>
+        <translation>Pas encore confirmable (ce que demande chaque niveau est dans l’infobulle) :</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <source>{0} ({1}): {2} of {3} entries rated by {4}+ speakers of {5}, {6} speaker(s); median adequacy {7}, fluency {8}</source>
+        <translation>{0} ({1}) : {2} entrées sur {3} notées par au moins {4} locuteurs ({5}), {6} locuteur(s) ; adéquation médiane {7}, fluidité {8}</translation>
+    </message>
+    <message>
+        <source>No scored run of this corpus has a tier to confirm.</source>
+        <translation>Aucune exécution évaluée de ce corpus n’a de niveau à confirmer.</translation>
     </message>
     <message>
         <source>no decision yet</source>

@@ -40,7 +40,7 @@ def test_pack_is_one_offline_file_with_data_code_and_fonts(ws, tmp_path):
     # no external address of any kind: no scheme but data: appears in the file
     assert re.findall(r"\b(?:https?|wss?|ftp)://", text) == []
     assert re.findall(r'\b(?:src|href)\s*=\s*"', text) == []
-    assert text.count("<script") == 2  # the data block and the one inline script
+    assert text.count("<script") == 3  # the data block, the key map block and the one inline script
     data = pack_data(done.path)
     assert data["content_sha256"] == content_sha256(data) == done.content_sha256
     assert [it["entry_id"] for it in data["items"]] == ["d1-1", "d1-2", "d1-3", "d2-1", "x-1"]

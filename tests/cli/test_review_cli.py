@@ -124,48 +124,71 @@ def test_import_of_a_bad_file_exits_2_with_located_defects(db, tmp_path, capsys)
     ws.close()
 
 
-def _rate(db, reviewer, run_id, values):
+def _rate(db, reviewer, run_id, values, languages=("crk",)):
     ws = Workspace(db)
     if J.get_reviewer(ws, reviewer) is None:
-        J.add_reviewer(ws, Reviewer(reviewer_id=reviewer, name=reviewer.title()))
+        J.add_reviewer(ws, Reviewer(reviewer_id=reviewer, name=reviewer.title(), languages=list(languages)))
     for eid, a in zip(ENTRIES, values, strict=False):
         J.record_judgment(ws, Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=eid, adequacy=a, fluency=a))
     ws.close()
 
 
-def test_signoff_confirm_needs_ratings_by_two_reviewers(db, capsys):
-    assert run(db, "reviewers", "add", "ana", "--name", "Ana") == 0
+def test_signoff_confirm_needs_ratings_by_two_speakers(db, capsys):
+    assert run(db, "reviewers", "add", "ana", "--name", "Ana", "--language", "crk") == 0
     capsys.readouterr()
-    # no rating at all: refused, saying how many entries and reviewers are still missing; nothing recorded
+    # no rating at all: refused, saying how many entries and speakers are still missing; nothing recorded
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 1
     err = capsys.readouterr().err
-    assert ("cannot confirm tier deployable of sysA: a deployable tier needs speaker ratings first; still missing: "
-            "5 more entries rated by at least 2 reviewers (0 of 5 so far); 2 more reviewers (0 of 2 have rated "
-            "entries of this run)") in err
-    assert "rejecting the tier stays possible" in err
+    assert ("cannot confirm tier deployable of sysA: reviewer ana has not rated any entry of sysA: a tier is "
+            "confirmed by a speaker who rated its output; 5 more entries rated by at least 2 speakers of crk (0 of 5 "
+            "so far); 2 more speakers of crk (0 of 2 have rated entries of this run). Confirming needs median "
+            "adequacy ≥ 3 and fluency ≥ 3 from speakers of crk on at least 5 entries rated by 2 or more of them, "
+            "with Krippendorff's α ≥ 0.667 on both scales (`mteval signoff --help` lists every tier); rejecting the "
+            "tier stays possible") in err
     ws = Workspace(db)
     assert J.current_judgments(ws, run_id="sysA", task="signoff") == []
     ws.close()
-    # one reviewer, then a second one on 3 of the 5 entries: still refused
+    # one speaker, a reviewer who does not list Cree, then a second speaker on 3 of the 5 entries: still refused
     _rate(db, "ana", "sysA", [5, 4, 5, 3, 4])
+    _rate(db, "zoe", "sysA", [5, 4, 5, 3, 4], languages=("eng",))
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 1
     err = capsys.readouterr().err
-    assert "5 more entries rated by at least 2 reviewers (0 of 5 so far); 1 more reviewer (1 of 2" in err
+    assert ("5 more entries rated by at least 2 speakers of crk (0 of 5 so far); 1 more speaker of crk (1 of 2 have "
+            "rated entries of this run); the ratings of zoe do not count: the reviewer record does not list crk. "
+            "Confirming") in err
     _rate(db, "ben", "sysA", [5, 4, 4])
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 1
     err = capsys.readouterr().err
-    assert "still missing: 2 more entries rated by at least 2 reviewers (3 of 5 so far)." in err
+    assert ("cannot confirm tier deployable of sysA: 2 more entries rated by at least 2 speakers of crk (3 of 5 "
+            "so far)") in err
     _rate(db, "ben", "sysA", [5, 4, 4, 3, 5])
-    # units (5,5) (4,4) (5,4) (3,3) (4,5): ordinal D_o = 4·16/10 = 6.4, D_e = 1440/90 = 16, α = 1 - 6.4/16
+    # units (5,5) (4,4) (5,4) (3,3) (4,5): ordinal D_o = 4·16/10 = 6.4, D_e = 1440/90 = 16, α = 0.6
+    assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 1
+    assert ("cannot confirm tier deployable of sysA: Krippendorff's α of adequacy 0.600 is below 0.667; "
+            "Krippendorff's α of fluency 0.600 is below 0.667. Confirming") in capsys.readouterr().err
+    _rate(db, "ben", "sysA", [5, 4, 5, 3, 5])  # units (5,5) (4,4) (5,5) (3,3) (4,5): α 0.7943
+    assert run(db, "signoff", "sysA", "--reviewer", "zoe", "confirm") == 1
+    assert ("reviewer zoe cannot confirm a tier of sysA: their reviewer record does not list its target language crk"
+            in capsys.readouterr().err)
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm") == 0
     assert capsys.readouterr().out.strip() == (
-        "ana confirms tier deployable of sysA on 5 entries rated by at least 2 reviewers (2 reviewers in all), "
-        "Krippendorff's α 0.600; the run's present tier deployable is confirmed")
+        "ana confirms tier deployable of sysA on 5 entries rated by at least 2 speakers of crk (2 speakers in all), "
+        "median adequacy 4.5 and fluency 4.5, Krippendorff's α 0.794 (adequacy) and 0.794 (fluency); the run's "
+        "present tier deployable is confirmed")
     ws = Workspace(db)
     (j,) = J.current_judgments(ws, run_id="sysA", task="signoff")
     assert j.payload["evidence"] == {"entries": 5, "rated_entries": 5, "required_entries": 5, "reviewers": 2,
-                                     "agreement": 0.6}
+                                     "agreement": 0.7943, "language": "crk", "median_adequacy": 4.5,
+                                     "median_fluency": 4.5, "fluency_agreement": 0.7943}
     ws.close()
+
+
+def test_signoff_help_prints_the_rule_table(db, capsys):
+    with pytest.raises(SystemExit):
+        run(db, "signoff", "--help")
+    out = capsys.readouterr().out
+    assert "fluent      ≥ 4 (Most)       ≥ 4 (Good)              min(30, entries)  ≥ 2                 ≥ 0.667" in out
+    assert "baseline    ≥ 1 (None)       ≥ 1 (Incomprehensible)  min(20, entries)  ≥ 2                 ≥ 0.667" in out
 
 
 def test_signoff_reject_needs_no_ratings(db, capsys):
@@ -178,7 +201,7 @@ def test_signoff_reject_needs_no_ratings(db, capsys):
 
 def test_signoff_and_allowlist(db, tmp_path, capsys):
     _rate(db, "ana", "sysA", [5, 4, 5, 3, 4])
-    _rate(db, "ben", "sysA", [5, 4, 4, 3, 5])
+    _rate(db, "ben", "sysA", [5, 4, 5, 3, 5])
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "confirm", "--note", "speakers agree") == 0
     assert "the run's present tier deployable is confirmed" in capsys.readouterr().out
     assert run(db, "signoff", "sysA", "--reviewer", "ana", "reject") == 0
@@ -223,11 +246,12 @@ def test_fluent_run_is_not_confirmed_without_ratings(fluent_db, tmp_path, capsys
     from mteval_gui.app.runs import load_run_row
 
     db = fluent_db
-    assert run(db, "reviewers", "add", "ana", "--name", "Ana") == 0
+    assert run(db, "reviewers", "add", "ana", "--name", "Ana", "--language", "fra") == 0
     capsys.readouterr()
     assert run(db, "signoff", "oracle", "--reviewer", "ana", "confirm") == 1
-    assert ("cannot confirm tier fluent of oracle: a fluent tier needs speaker ratings first; still missing: 30 more "
-            "entries rated by at least 2 reviewers (0 of 30 so far); 2 more reviewers") in capsys.readouterr().err
+    assert ("cannot confirm tier fluent of oracle: reviewer ana has not rated any entry of oracle: a tier is confirmed "
+            "by a speaker who rated its output; 30 more entries rated by at least 2 speakers of fra (0 of 30 so far); "
+            "2 more speakers of fra") in capsys.readouterr().err
     review, display = _card_review(db, tmp_path)
     assert review["confirmed"] is None and review["reviewers"] == 0 and review["required_entries"] == 30
     assert display == "fluent (pending speaker review)"
@@ -248,22 +272,23 @@ def test_fluent_run_confirmed_on_30_entries_by_two_reviewers(fluent_db, tmp_path
     db = fluent_db
     ws = Workspace(db)
     for rid in ("ana", "ben"):
-        J.add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid.title()))
+        J.add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid.title(), languages=["fra"]))
     for i in range(29):
         a = 5 if i % 3 else 4
         for rid in ("ana", "ben"):
             J.record_judgment(ws, Judgment(reviewer_id=rid, run_id="oracle", entry_id=f"e{i}",
-                                           adequacy=a if rid == "ana" or i != 0 else 5, fluency=5))
+                                           adequacy=a if rid == "ana" or i != 3 else 5, fluency=a))
     J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="oracle", entry_id="e29", adequacy=5))
     cands = signoff_candidates(ws)
     assert cands.ready == [] and [e.run_id for e in cands.waiting] == ["oracle"]
-    assert cands.waiting[0].missing == ["1 more entry rated by at least 2 reviewers (29 of 30 so far)"]
+    assert cands.waiting[0].missing == ["1 more entry rated by at least 2 speakers of fra (29 of 30 so far)"]
     J.record_judgment(ws, Judgment(reviewer_id="ben", run_id="oracle", entry_id="e29", fluency=4))
     assert signoff_candidates(ws).ready_ids == ["oracle"]
     ws.close()
     assert run(db, "signoff", "oracle", "--reviewer", "ana", "confirm") == 0
     out = capsys.readouterr().out
-    assert "ana confirms tier fluent of oracle on 30 entries rated by at least 2 reviewers (2 reviewers in all)" in out
+    assert ("ana confirms tier fluent of oracle on 30 entries rated by at least 2 speakers of fra (2 speakers in all), "
+            "median adequacy 5.0 and fluency 5.0") in out
     assert out.strip().endswith("the run's present tier fluent is confirmed")
     review, display = _card_review(db, tmp_path)
     ws = Workspace(db)

@@ -267,16 +267,16 @@ def _rate_by_two(ws, run_id: str) -> None:
     from mteval_gui.domain.judgments import Judgment
 
     if jstore.get_reviewer(ws, "bo") is None:
-        jstore.add_reviewer(ws, Reviewer(reviewer_id="bo", name="Bo"))
-    for rid in ("amy", "bo"):
-        for eid in ("e1", "e2", "e3", "e4", "e5"):
-            jstore.record_judgment(ws, Judgment(reviewer_id=rid, run_id=run_id, entry_id=eid, adequacy=5, fluency=5))
+        jstore.add_reviewer(ws, Reviewer(reviewer_id="bo", name="Bo", languages=["crk"]))
+    for rid in ("amy", "bo"):  # speakers of Cree agree: medians 5, α 1.0
+        for eid, a in zip(("e1", "e2", "e3", "e4", "e5"), (5, 4, 5, 5, 4), strict=True):
+            jstore.record_judgment(ws, Judgment(reviewer_id=rid, run_id=run_id, entry_id=eid, adequacy=a, fluency=a))
 
 
 def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
     from mteval_gui.store.results import load_run_card
 
-    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy", languages=["crk"]))
     window.open_workspace(scored_ws.path)
     model = window.runs_view.model
     tier = lambda: model.index(model.row_of("good"), model.column_index("tier")).data()  # noqa: E731
@@ -297,10 +297,10 @@ def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
 
 def test_signoff_lists_only_runs_whose_tier_can_be_confirmed(window, scored_ws):
     """The sign-off offered every scored run, a fluent one without a single rating included; it lists
-    only the runs whose deployable or fluent tier the ratings support, and says what the others lack."""
+    only the runs whose tier the speakers' ratings support, and says what the others' ratings show."""
     from mteval_gui.domain.judgments import Judgment
 
-    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy", languages=["crk"]))
     window.open_workspace(scored_ws.path)
     validation = window.extra_tabs["validation"]
     window.tabs.setCurrentWidget(validation)
@@ -309,17 +309,25 @@ def test_signoff_lists_only_runs_whose_tier_can_be_confirmed(window, scored_ws):
     assert listed() == []  # "good" is fluent, "poor" below deployable: nothing to confirm yet
     assert not validation.confirm_button.isEnabled() and not validation.reject_button.isEnabled()
     assert validation.signoff_waiting.text() == (
-        "Not confirmable yet (a deployable or fluent tier needs 2 or more reviewers' ratings of min(30, entries) "
-        "entries):\ngood (fluent): 0 of 5 entries rated by 2+ reviewers, 0 reviewer(s)")
+        "Not confirmable yet (what each tier needs is in the tooltip):\n"
+        "good (fluent): 0 of 5 entries rated by 2+ speakers of crk, 0 speaker(s); median adequacy none, fluency none\n"
+        "poor (baseline): 0 of 5 entries rated by 2+ speakers of crk, 0 speaker(s); median adequacy none, "
+        "fluency none")
+    tip = validation.signoff_waiting.parentWidget().toolTip()
+    assert ("<tr><td>fluent</td><td>≥ 4</td><td>≥ 4</td><td>min(30, entries)</td><td>≥ 2</td><td>≥ 0.667</td></tr>"
+            in tip)
     for eid in ("e1", "e2", "e3", "e4", "e5"):
         jstore.record_judgment(scored_ws, Judgment(reviewer_id="amy", run_id="good", entry_id=eid, adequacy=5))
     validation.refresh()
-    assert listed() == [] and validation.signoff_waiting.text().endswith(
-        "good (fluent): 0 of 5 entries rated by 2+ reviewers, 1 reviewer(s)")
+    assert listed() == [] and validation.signoff_waiting.text().splitlines()[1] == (
+        "good (fluent): 0 of 5 entries rated by 2+ speakers of crk, 1 speaker(s); median adequacy 5.0, fluency none")
     _rate_by_two(scored_ws, "good")
     validation.refresh()
     assert listed() == ["good"] and validation.signoff_run.currentData() == "good"
-    assert validation.confirm_button.isEnabled() and validation.signoff_waiting.text() == ""
+    assert validation.confirm_button.isEnabled() and validation.signoff_waiting.text() == (
+        "Not confirmable yet (what each tier needs is in the tooltip):\n"
+        "poor (baseline): 0 of 5 entries rated by 2+ speakers of crk, 0 speaker(s); median adequacy none, "
+        "fluency none")
     validation.sign("confirm")
     assert validation.signoff_state.text() == "Tier fluent: confirmed (1 decision(s))"
 
@@ -332,7 +340,7 @@ def test_the_chosen_corpus_survives_a_refresh_and_chooses_the_signoff_runs(windo
 
     repo.add_corpus(scored_ws, Corpus(corpus_id="aaa", language_pair=LanguagePair(source="eng", target="crk"),
                                       entries=[Entry(id="x1", source="hi", reference="tânisi")]))
-    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy", languages=["crk"]))
     _rate_by_two(scored_ws, "good")
     window.open_workspace(scored_ws.path)
     validation = window.extra_tabs["validation"]

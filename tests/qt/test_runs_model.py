@@ -78,15 +78,16 @@ def test_rows_from_scored_workspace(scored_ws):
     assert rows["good"].scored and rows["good"].tier == "fluent" and rows["good"].composite == 1.0
     assert rows["good"].pending_review and rows["good"].confirmed is None
     assert rows["poor"].errors == 1 and rows["poor"].tier == "baseline"
-    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy", languages=["crk"]))
     jstore.signoff(scored_ws, "good", "amy", "confirm")
     rows = {r.run_id: r for r in load_run_rows(scored_ws)}
     assert rows["good"].confirmed is None and rows["good"].pending_review  # no ratings behind it
     from mteval_gui.domain.judgments import Judgment
 
-    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="bo", name="Bo"))
-    for rid in ("amy", "bo"):
-        for eid in ("e1", "e2", "e3", "e4", "e5"):
-            jstore.record_judgment(scored_ws, Judgment(reviewer_id=rid, run_id="good", entry_id=eid, adequacy=5))
+    jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="bo", name="Bo", languages=["crk"]))
+    for rid in ("amy", "bo"):  # speakers of Cree agree the outputs are good (medians 5, α 1.0)
+        for eid, a in zip(("e1", "e2", "e3", "e4", "e5"), (5, 4, 5, 5, 4), strict=True):
+            jstore.record_judgment(scored_ws, Judgment(reviewer_id=rid, run_id="good", entry_id=eid, adequacy=a,
+                                                       fluency=a))
     rows = {r.run_id: r for r in load_run_rows(scored_ws)}
     assert rows["good"].confirmed is True and not rows["good"].pending_review

@@ -204,7 +204,14 @@ def test_refresh_review_status_after_signoff(workspace):
     (rid,) = _setup(workspace)
     card = score_workspace_run(workspace, rid, metrics=["core.exact"], n_bootstrap=20).run_card
     assert card.human_review.confirmed is None and card.human_review.judgments == 0
-    judgments.add_reviewer(workspace, Reviewer(reviewer_id="ana", name="Ana"))
+    from mteval_gui.domain.judgments import Judgment
+
+    for reviewer in ("ana", "ben"):  # speakers of French rate the 30 entries alike (the tier's rule: 20 by 2)
+        judgments.add_reviewer(workspace, Reviewer(reviewer_id=reviewer, name=reviewer.title(), languages=["fra"]))
+        for i in range(30):
+            a = 5 if i % 3 == 0 else 2
+            judgments.record_judgment(workspace, Judgment(reviewer_id=reviewer, run_id=rid, entry_id=f"e{i}",
+                                                          adequacy=a, fluency=a))
     judgments.signoff(workspace, rid, "ana", "confirm")
     updated = refresh_review_status(workspace, rid)
     assert updated.human_review.confirmed is True

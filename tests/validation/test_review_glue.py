@@ -31,7 +31,7 @@ def ws(workspace):
     add_run(workspace, "poor", "c", tier="baseline")
     add_run(workspace, "mid", "c", tier="functional")
     for rid in ("ana", "ben", "cat"):
-        J.add_reviewer(workspace, Reviewer(reviewer_id=rid, name=rid.title()))
+        J.add_reviewer(workspace, Reviewer(reviewer_id=rid, name=rid.title(), languages=["crk"]))
     for run, per in ADEQ.items():
         for rid, values in per.items():
             for eid, a in zip(ENTRIES, values, strict=True):
@@ -46,9 +46,18 @@ def test_run_review_status_feeds_the_run_card(ws):
     assert status == {"reviewers": 3, "judgments": 18, "agreement": round(krippendorff_alpha(units, "ordinal"), 4),
                       "confirmed": None, "rated_entries": 6, "raters": 3, "required_entries": 6, "confirmed_by": [],
                       "esa_score": None, "esa_entries": 0}
-    J.signoff(ws, "good", "ana", "confirm")  # 6 entries (all of the run) rated by 3 reviewers: enough evidence
+    # 6 entries (all of the run) rated by 3 speakers with medians 4.5, but α 0.499: the agreement does not
+    # support the tier, so a confirmation recorded anyway (an imported log) confirms nothing
+    J.signoff(ws, "good", "ana", "confirm")
     status = review.run_review_status(ws, "good")
-    assert status["confirmed"] is True and status["confirmed_by"] == ["ana"]
+    assert status["confirmed"] is None and status["confirmed_by"] == []
+    assert review.signoff_evidence(ws, "good").missing == ["Krippendorff's α of adequacy 0.499 is below 0.667",
+                                                          "Krippendorff's α of fluency 0.499 is below 0.667"]
+    for rid, eid in (("ben", "e2"), ("cat", "e1"), ("cat", "e3"), ("cat", "e6")):  # they come to agree with ana
+        a = ADEQ["good"]["ana"][int(eid[1:]) - 1]
+        J.record_judgment(ws, Judgment(reviewer_id=rid, run_id="good", entry_id=eid, adequacy=a, fluency=a))
+    status = review.run_review_status(ws, "good")
+    assert status["confirmed"] is True and status["confirmed_by"] == ["ana"] and status["agreement"] == 0.8336
     with pytest.raises(StoreError, match="unknown run"):
         review.run_review_status(ws, "nope")
 
