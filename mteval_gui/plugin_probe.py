@@ -17,7 +17,8 @@ typed by the user stops the command, never condemns the plugin being checked.
 keyed by its name and value, its distribution's name and version, the Python that ran it and
 the size and modification time of every file the import ran from the plugin's own packages
 (the modules' chain ``pkg/__init__.py``, ``pkg/plugin.py`` as found on ``sys.path`` now, and
-the further modules of those packages the child saw imported). A command whose plugins are
+the further modules of those packages the child saw imported); a verdict of a plugin that
+outlived the time limit is checked again when the limit is raised. A command whose plugins are
 unchanged pays a few ``stat`` calls and one small JSON read; installing, upgrading or editing a
 plugin checks it again. ``mteval plugins`` always checks again (a plugin can also break
 through a dependency, which the key does not cover).
@@ -187,6 +188,9 @@ def _cached(entry: Any, identity: Mapping[str, Any]) -> Verdict | None:
         return None
     if not _files_match(entry.get("files")):
         return None
+    limit = entry.get("timed_out_at")
+    if isinstance(limit, int | float) and timeout_s() > limit:
+        return None  # it outlived a shorter limit than today's: check again
     fatal, suites = entry.get("fatal"), entry.get("suites")
     if not (fatal is None or isinstance(fatal, str)) or not isinstance(suites, dict):
         return None
@@ -218,7 +222,8 @@ def check(candidates: Sequence[Candidate], *, recheck: bool = False) -> dict[str
             out[c.key] = hit
     if not todo:
         return out
-    results = _run(todo, timeout_s())
+    limit = timeout_s()
+    results = _run(todo, limit)
     changed = False
     for c in todo:
         res = results.get(c.key)
@@ -228,6 +233,8 @@ def check(candidates: Sequence[Candidate], *, recheck: bool = False) -> dict[str
         out[c.key] = Verdict(res.fatal, dict(res.suites))
         files = {p: s for p in [*identities[c.key]["chain"], *res.files] if (s := _stat(p)) is not None}
         cache[c.key] = {"identity": identities[c.key], "files": files, "fatal": res.fatal, "suites": res.suites}
+        if res.timed_out:
+            cache[c.key]["timed_out_at"] = limit
         changed = True
     if changed:
         _write_cache(cache)
@@ -242,6 +249,7 @@ class _Result:
     loaded: bool = False  # the entry point itself imported (its suites may follow)
     finished: bool = False
     unchecked: str | None = None
+    timed_out: bool = False  # a step outlived the time limit
 
 
 def _run(todo: Sequence[Candidate], limit: float) -> dict[str, _Result]:
@@ -251,7 +259,7 @@ def _run(todo: Sequence[Candidate], limit: float) -> dict[str, _Result]:
     start = 0
     while start < len(todo):
         rest = todo[start:]
-        request = {"path": sys.path, "eps": [
+        request = {"path": [p for p in sys.path if isinstance(p, str)], "eps": [
             {"name": c.name, "value": c.value, "skip_load": results[c.key].loaded,
              "skip_suites": sorted(results[c.key].suites)} for c in rest]}
         before = _progress(results)
@@ -316,6 +324,7 @@ def _child(request: Mapping[str, Any], rest: Sequence[Candidate], results: dict[
                             if line == "timeout" else "could not be checked: the checking process ended at once")
                 if line == "timeout":
                     reason = f"did not finish importing within {limit:g} s"
+                    results[rest[current[0]].key].timed_out = True
                 else:
                     proc.wait()
                     rc = proc.returncode

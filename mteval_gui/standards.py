@@ -28,6 +28,7 @@ import importlib.machinery
 import importlib.metadata
 import re
 import sys
+import threading
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -358,6 +359,7 @@ def installed_set() -> tuple[tuple[str, str, str | None, str | None], ...]:
 
 _discovered: dict[str, Any] = {}  # "plugins": the Plugins of installed_plugins(); "set": installed_set() then
 _generation = [0]
+_lock = threading.RLock()
 
 
 def generation() -> int:
@@ -382,14 +384,19 @@ def _discover_installed(*, recheck: bool = False) -> Plugins:
 def installed_plugins() -> Plugins:
     """The plugins of this environment (discovered once per process; :func:`refresh_plugins` forgets)."""
     plugins = _discovered.get("plugins")
-    return cast(Plugins, plugins) if plugins is not None else _discover_installed()
+    if plugins is not None:
+        return cast(Plugins, plugins)
+    with _lock:  # the GUI reads the runs table in worker threads
+        plugins = _discovered.get("plugins")
+        return cast(Plugins, plugins) if plugins is not None else _discover_installed()
 
 
 def refresh_plugins(*, recheck: bool = False) -> Plugins:
     """Discover the plugins again (after installing one in a running process; ``recheck``: check every
     third-party plugin in a child again instead of trusting the cached verdicts)."""
-    importlib.invalidate_caches()
-    return _discover_installed(recheck=recheck)
+    with _lock:
+        importlib.invalidate_caches()
+        return _discover_installed(recheck=recheck)
 
 
 def plugins_changed() -> bool:

@@ -183,3 +183,22 @@ def test_a_plugin_raising_an_ordinary_exception_is_reported_as_before(tmp_path, 
 def test_the_time_limit_comes_from_the_environment(monkeypatch, raw, limit):
     monkeypatch.setenv(plugin_probe.TIMEOUT_ENV, raw)
     assert plugin_probe.timeout_s() == limit
+
+
+def test_a_plugin_that_outlived_the_limit_is_checked_again_when_the_limit_is_raised(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    _dist(site, "slow_std", "import time\ntime.sleep(1000)\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv(plugin_probe.TIMEOUT_ENV, "1")
+    ep = importlib.metadata.EntryPoint("slow_std", "slow_std.plugin:PLUGIN", ENTRY_POINT_GROUP)
+    first = discover_plugins([(ep, "slow-std", "1.0", False)])
+    assert [str(p) for p in first.problems] == [
+        "plugin slow_std: cannot load slow_std.plugin:PLUGIN: did not finish importing within 1 s"]
+    started: list[object] = []
+    real_popen = subprocess.Popen
+    monkeypatch.setattr(plugin_probe.subprocess, "Popen", lambda *a, **kw: started.append(a) or real_popen(*a, **kw))
+    assert discover_plugins([(ep, "slow-std", "1.0", False)]).problems == first.problems and started == []
+    monkeypatch.setenv(plugin_probe.TIMEOUT_ENV, "2")
+    assert [str(p) for p in discover_plugins([(ep, "slow-std", "1.0", False)]).problems] == [
+        "plugin slow_std: cannot load slow_std.plugin:PLUGIN: did not finish importing within 2 s"]
+    assert len(started) == 1
