@@ -7,7 +7,12 @@ no plugin by name: it finds them here, through :mod:`importlib.metadata` only.
 
 Discovery never raises. A plugin that cannot be loaded or whose declaration is wrong is left
 out and reported as a :class:`PluginProblem` (``plugin NAME: message``), the way card problems
-are; the other plugins are still used.
+are; the other plugins are still used. A third-party plugin is imported here only after a child
+process imported it within a time limit (:mod:`mteval_gui.plugin_probe`), so one that exits,
+hangs or raises ``SystemExit``/``KeyboardInterrupt`` at import is reported too; the bundled
+standards are imported directly (:func:`trusted`), still catching every ``BaseException`` but
+the user's Ctrl-C. :func:`plugins_changed` compares the installed entry points with those of
+the last discovery (a running GUI discovers again when a plugin was installed meanwhile).
 
 **Source checkouts.** When the application runs from a source checkout (a ``pyproject.toml``
 of ``mteval-gui`` beside the package), that file's entry points are the truth for this
