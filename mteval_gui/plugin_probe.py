@@ -38,16 +38,15 @@ import contextlib
 import importlib.machinery
 import json
 import os
-import queue
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import queue
 
 TIMEOUT_ENV = "MTEVAL_PLUGIN_TIMEOUT"
 DEFAULT_TIMEOUT_S = 10.0
@@ -167,6 +166,8 @@ def _read_cache() -> dict[str, Any]:
 
 def _write_cache(checks: Mapping[str, Any]) -> None:
     """Write atomically; a cache that cannot be written only costs the next command another check."""
+    import tempfile
+
     path = cache_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -293,6 +294,10 @@ def _reader(stream: Any, q: queue.Queue[str | None]) -> None:
 def _child(request: Mapping[str, Any], rest: Sequence[Candidate], results: dict[str, _Result],
            limit: float) -> str | None:
     """Run one child over ``rest``, filling ``results``; a message when no child could be started."""
+    import queue
+    import subprocess
+    import threading
+
     try:
         proc = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True, encoding="utf-8")

@@ -152,7 +152,7 @@ def test_verdicts_are_cached_until_the_plugin_changes(tmp_path, monkeypatch):
         started.append(list(args))
         return real_popen(args, *a, **kw)
 
-    monkeypatch.setattr(plugin_probe.subprocess, "Popen", counting_popen)
+    monkeypatch.setattr(subprocess, "Popen", counting_popen)
     again = discover_plugins([(ep, "late-std", "1.0", False)])
     assert [str(p) for p in again.problems] == expected and started == []  # from the cache: no child
 
@@ -196,7 +196,7 @@ def test_a_plugin_that_outlived_the_limit_is_checked_again_when_the_limit_is_rai
         "plugin slow_std: cannot load slow_std.plugin:PLUGIN: did not finish importing within 1 s"]
     started: list[object] = []
     real_popen = subprocess.Popen
-    monkeypatch.setattr(plugin_probe.subprocess, "Popen", lambda *a, **kw: started.append(a) or real_popen(*a, **kw))
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **kw: started.append(a) or real_popen(*a, **kw))
     assert discover_plugins([(ep, "slow-std", "1.0", False)]).problems == first.problems and started == []
     monkeypatch.setenv(plugin_probe.TIMEOUT_ENV, "2")
     assert [str(p) for p in discover_plugins([(ep, "slow-std", "1.0", False)]).problems] == [
