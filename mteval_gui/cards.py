@@ -52,6 +52,7 @@ from mteval_gui.domain.judgments import CATEGORY_ID, ERROR_CATEGORIES
 from mteval_gui.errors import CardError
 from mteval_gui.linear_regex import rule_problem
 from mteval_gui.standards import Plugins, class_ref_problem, installed_plugins
+from mteval_gui.standards import generation as plugins_generation
 
 CARDS_DIR_ENV = "MTEVAL_CARDS_DIR"
 MAX_CARD_BYTES = 1_000_000
@@ -423,7 +424,7 @@ def card_stamp(code: str, directory: str | Path | None = None) -> tuple[str, int
     """
     check_code(code)
     env = tuple(os.environ.get(k) for k in _STAMP_ENV)
-    folders = _search_folders(None if directory is None else str(directory), env, id(installed_plugins()))
+    folders = _search_folders(None if directory is None else str(directory), env, plugins_generation())
     name = f"{code}.json"
     for folder in folders:
         try:

@@ -7,7 +7,12 @@ no plugin by name: it finds them here, through :mod:`importlib.metadata` only.
 
 Discovery never raises. A plugin that cannot be loaded or whose declaration is wrong is left
 out and reported as a :class:`PluginProblem` (``plugin NAME: message``), the way card problems
-are; the other plugins are still used.
+are; the other plugins are still used. A third-party plugin is imported here only after a child
+process imported it within a time limit (:mod:`mteval_gui.plugin_probe`), so one that exits,
+hangs or raises ``SystemExit``/``KeyboardInterrupt`` at import is reported too; the bundled
+standards are imported directly (:func:`trusted`), still catching every ``BaseException`` but
+the user's Ctrl-C. :func:`plugins_changed` compares the installed entry points with those of
+the last discovery (a running GUI discovers again when a plugin was installed meanwhile).
 
 **Source checkouts.** When the application runs from a source checkout (a ``pyproject.toml``
 of ``mteval-gui`` beside the package), that file's entry points are the truth for this
@@ -28,15 +33,16 @@ import importlib.machinery
 import importlib.metadata
 import re
 import sys
+import threading
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
+from mteval_gui import plugin_probe
 from mteval_gui.domain.plugin import StandardsPlugin, SuiteDecl
 
 ENTRY_POINT_GROUP = "mteval_gui.standards"
@@ -215,7 +221,8 @@ def _validation_message(exc: ValidationError) -> str:
 
 
 def _accept(ep: importlib.metadata.EntryPoint, dist: str | None, version: str | None, from_checkout: bool,
-            accepted: Sequence[InstalledPlugin], problems: list[PluginProblem]) -> InstalledPlugin | None:
+            accepted: Sequence[InstalledPlugin], problems: list[PluginProblem],
+            verdict: plugin_probe.Verdict | None = None) -> InstalledPlugin | None:
     name = ep.name
 
     def problem(message: str) -> None:
@@ -225,10 +232,18 @@ def _accept(ep: importlib.metadata.EntryPoint, dist: str | None, version: str | 
         problem(f"another installed plugin has the same name; {ep.value} ({dist or 'unknown distribution'}) "
                 "is not used")
         return None
+    if verdict is not None and verdict.fatal is not None:
+        problem(f"cannot load {ep.value}: {verdict.fatal}")
+        return None
     try:
         obj = ep.load()
     except Exception as exc:  # noqa: BLE001 - importing a broken plugin may raise anything; it is reported
         problem(f"cannot load {ep.value}: {type(exc).__name__}: {exc}")
+        return None
+    except KeyboardInterrupt:
+        raise  # here it is the user's Ctrl-C (a third-party plugin raising it was refused by its check)
+    except BaseException as exc:  # noqa: BLE001 - SystemExit & co. from a plugin's import end nothing but it
+        problem(f"cannot load {ep.value}: raised {exc!r}")
         return None
     try:
         decl = _declaration(obj)
@@ -274,6 +289,12 @@ def _accept(ep: importlib.metadata.EntryPoint, dist: str | None, version: str | 
             suites_ok = False
     if not suites_ok:
         return None
+    broken = {s.name: why for s in decl.suites if verdict is not None and (why := verdict.suite_fatal(s.name))}
+    if broken:
+        for i, s in enumerate(decl.suites):
+            if s.name in broken:
+                problem(f"suites[{i}] {s.name}: cannot load {s.python_name}: {broken[s.name]}; the suite is not used")
+        decl = decl.model_copy(update={"suites": [s for s in decl.suites if s.name not in broken]})
     cards_dir = _package_folder("cards", decl.cards, ep.module, "cards", problem)
     messages_dir = _package_folder("messages", decl.messages, ep.module, "translations", problem)
     return InstalledPlugin(name=name, declaration=decl, entry_point=ep.value, distribution=dist, version=version,
@@ -297,29 +318,92 @@ def _package_folder(key: str, value: str | None, module: str, what: str,
     return None
 
 
+def trusted(distribution: str | None, from_checkout: bool) -> bool:
+    """Whether an entry point is the application's own (imported directly, never checked in a child first)."""
+    return from_checkout or distribution == DISTRIBUTION
+
+
 def discover_plugins(entry_points: Iterable[tuple[importlib.metadata.EntryPoint, str | None, str | None, bool]]
-                     | None = None) -> Plugins:
-    """Load and check every plugin (default: the installed entry points). Never raises."""
+                     | None = None, *, recheck: bool = False) -> Plugins:
+    """Load and check every plugin (default: the installed entry points). Never raises (but on the user's Ctrl-C).
+
+    Third-party entry points are imported here only after a child process imported them
+    (:mod:`mteval_gui.plugin_probe`; ``recheck``: not from the cache).
+    """
     accepted: list[InstalledPlugin] = []
     problems: list[PluginProblem] = []
     try:
         candidates = list(entry_points) if entry_points is not None else _entry_points()
     except (OSError, ValueError) as exc:  # unreadable installed metadata
         return Plugins((), (PluginProblem("(all)", f"cannot read the installed entry points: {exc}"),))
+    checks = [plugin_probe.Candidate(ep.name, ep.value, dist, version)
+              for ep, dist, version, from_checkout in candidates if not trusted(dist, from_checkout)]
+    verdicts = plugin_probe.check(checks, recheck=recheck) if plugin_probe.available() else {}
     for ep, dist, version, from_checkout in candidates:
-        plugin = _accept(ep, dist, version, from_checkout, accepted, problems)
+        verdict = verdicts.get(plugin_probe.Candidate(ep.name, ep.value, dist, version).key)
+        plugin = _accept(ep, dist, version, from_checkout, accepted, problems, verdict)
         if plugin is not None:
             accepted.append(plugin)
     return Plugins(tuple(sorted(accepted, key=lambda p: p.name)), tuple(problems))
 
 
-@lru_cache(maxsize=1)
+def _set_of(candidates: Iterable[tuple[importlib.metadata.EntryPoint, str | None, str | None, bool]]
+            ) -> tuple[tuple[str, str, str | None, str | None], ...]:
+    return tuple((ep.name, ep.value, dist, version) for ep, dist, version, _ in candidates)
+
+
+def installed_set() -> tuple[tuple[str, str, str | None, str | None], ...]:
+    """(name, value, distribution, version) of every entry point installed now: cheap (no plugin is
+    imported), and different as soon as a plugin is installed, removed or upgraded."""
+    importlib.invalidate_caches()  # a distribution installed by another process since the last look
+    try:
+        return _set_of(_entry_points())
+    except (OSError, ValueError):
+        return ()
+
+
+_discovered: dict[str, Any] = {}  # "plugins": the Plugins of installed_plugins(); "set": installed_set() then
+_generation = [0]
+_lock = threading.RLock()
+
+
+def generation() -> int:
+    """A number that changes whenever the plugins are discovered again (a cache key for what derives from them)."""
+    installed_plugins()
+    return _generation[0]
+
+
+def _discover_installed(*, recheck: bool = False) -> Plugins:
+    try:
+        candidates = _entry_points()
+    except (OSError, ValueError) as exc:  # unreadable installed metadata
+        candidates = []
+        plugins = Plugins((), (PluginProblem("(all)", f"cannot read the installed entry points: {exc}"),))
+    else:
+        plugins = discover_plugins(candidates, recheck=recheck)
+    _discovered["set"], _discovered["plugins"] = _set_of(candidates), plugins
+    _generation[0] += 1
+    return plugins
+
+
 def installed_plugins() -> Plugins:
     """The plugins of this environment (discovered once per process; :func:`refresh_plugins` forgets)."""
-    return discover_plugins()
+    plugins = _discovered.get("plugins")
+    if plugins is not None:
+        return cast(Plugins, plugins)
+    with _lock:  # the GUI reads the runs table in worker threads
+        plugins = _discovered.get("plugins")
+        return cast(Plugins, plugins) if plugins is not None else _discover_installed()
 
 
-def refresh_plugins() -> Plugins:
-    """Discover the plugins again (after installing one in a running process)."""
-    installed_plugins.cache_clear()
-    return installed_plugins()
+def refresh_plugins(*, recheck: bool = False) -> Plugins:
+    """Discover the plugins again (after installing one in a running process; ``recheck``: check every
+    third-party plugin in a child again instead of trusting the cached verdicts)."""
+    with _lock:
+        importlib.invalidate_caches()
+        return _discover_installed(recheck=recheck)
+
+
+def plugins_changed() -> bool:
+    """Whether plugins were installed, removed or upgraded since they were last discovered in this process."""
+    return "plugins" in _discovered and installed_set() != _discovered.get("set")

@@ -136,6 +136,11 @@ def _load(name: str) -> SuiteHandle:
     except Exception as exc:  # noqa: BLE001 - a broken suite plugin is reported, never raised raw
         raise SuiteError(f"suite {name} of plugin {info.plugin}: cannot load {info.python_name}: "
                          f"{type(exc).__name__}: {exc}") from exc
+    except KeyboardInterrupt:
+        raise  # the user's Ctrl-C (a third-party suite raising it at import was refused by its check)
+    except BaseException as exc:  # noqa: BLE001 - SystemExit from a suite's import ends only the suite
+        raise SuiteError(f"suite {name} of plugin {info.plugin}: cannot load {info.python_name}: "
+                         f"raised {exc!r}") from exc
     if not isinstance(obj, BenchmarkSuite):
         raise SuiteError(f"suite {name} of plugin {info.plugin}: {info.python_name} is a {type(obj).__name__}, "
                          "not a BenchmarkSuite")

@@ -2,8 +2,11 @@
 
 Stored as JSON in ``user_data_dir()/gui-settings.json`` (``MTEVAL_HOME`` moves it, so tests
 never touch the user's file): the last workspace, recent workspaces, the interface
-language and the window layout. Workspace settings (analyzer folder, gloss files, COMET
-model, default reviewer) live in the workspace's ``settings`` table instead.
+language and the window layout. A damaged file (not JSON, not an object) or key (a value of
+the wrong type) never stops the GUI: the default is used for it, the other keys still apply,
+and :attr:`AppSettings.problems` says what was wrong (the window shows it). Workspace
+settings (analyzer folder, gloss files, COMET model, default reviewer) live in the
+workspace's ``settings`` table instead.
 """
 
 from __future__ import annotations
@@ -18,6 +21,15 @@ from mteval_gui.paths import user_data_dir
 MAX_RECENT = 8
 
 
+_TYPES: dict[str, tuple[type, ...]] = {
+    "last_workspace": (str, type(None)), "recent_workspaces": (list,), "language": (str, type(None)),
+    "geometry": (str, type(None)), "window_state": (str, type(None)), "demo_offered": (bool,),
+}
+_EXPECTED = {"last_workspace": "a path or null", "recent_workspaces": "a list of paths",
+             "language": "a language code or null", "geometry": "text or null", "window_state": "text or null",
+             "demo_offered": "true or false"}
+
+
 @dataclass
 class AppSettings:
     last_workspace: str | None = None
@@ -26,6 +38,8 @@ class AppSettings:
     geometry: str | None = None  # base64 of QMainWindow.saveGeometry()
     window_state: str | None = None
     demo_offered: bool = False
+    # what was wrong with the file when it was loaded, one line each (never saved)
+    problems: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @staticmethod
     def path() -> Path:
@@ -33,21 +47,44 @@ class AppSettings:
 
     @classmethod
     def load(cls) -> AppSettings:
+        """The settings of the file; a damaged file or key gives its default and a line in :attr:`problems`
+        naming the file and the key (the other keys still apply)."""
         p = cls.path()
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
             return cls()
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__} if isinstance(data, dict) else {}
-        s = cls(**known)
-        s.recent_workspaces = [x for x in s.recent_workspaces if isinstance(x, str)][:MAX_RECENT]
+        except (OSError, UnicodeDecodeError) as exc:
+            return cls(problems=[f"{p}: cannot be read ({exc}); the default settings are used"])
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            return cls(problems=[f"{p}: not valid JSON ({exc}); the default settings are used"])
+        if not isinstance(data, dict):
+            return cls(problems=[f"{p}: holds {_json_type(data)}, not an object of settings; the default settings "
+                                 "are used"])
+        s = cls()
+        for key, value in data.items():
+            types = _TYPES.get(key)
+            if types is None:
+                continue  # a key of another version
+            if not isinstance(value, types) or (bool in types) != isinstance(value, bool):
+                s.problems.append(f"{p}: setting {key!r} should be {_EXPECTED[key]}, not {_json_type(value)}; "
+                                  "its default is used")
+                continue
+            setattr(s, key, value)
+        paths = [x for x in s.recent_workspaces if isinstance(x, str)]
+        if len(paths) != len(s.recent_workspaces):
+            s.problems.append(f"{p}: setting 'recent_workspaces' holds entries that are not paths; they are left out")
+        s.recent_workspaces = paths[:MAX_RECENT]
         return s
 
     def save(self) -> None:
         p = self.path()
         p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_suffix(".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=2, ensure_ascii=False), encoding="utf-8")
+        data = {k: v for k, v in asdict(self).items() if k != "problems"}
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, p)
 
     def remember_workspace(self, path: str | Path) -> None:
@@ -64,3 +101,16 @@ class AppSettings:
 
 
 
+
+
+def _json_type(value: object) -> str:
+    """How a JSON value is named in a message (``5 (a number)``, ``a list``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, int | float):
+        return f"{value} (a number)"
+    if isinstance(value, str):
+        return f"the text {json.dumps(value[:40], ensure_ascii=False)}"
+    return "a list" if isinstance(value, list) else "an object"

@@ -201,7 +201,11 @@ def summary_card(ws: Workspace, run_id: str) -> RunCard | None:
 
 
 def load_run_rows(ws: Workspace, corpus_id: str | None = None) -> list[RunRow]:
-    """Every run of the workspace (or of one corpus) as table rows, in import order."""
+    """Every run of the workspace (or of one corpus) as table rows, in import order (the plugins are
+    discovered again first when the installed set changed: a run's metrics may have arrived since)."""
+    from mteval_gui.app.standards import rediscover_if_changed
+
+    rediscover_if_changed()
     return [run_row(ws, row, summary_card(ws, row["run_id"]) if row.get("has_run_card") else None)
             for row in repo.list_runs(ws, corpus_id)]
 

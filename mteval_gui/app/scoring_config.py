@@ -581,6 +581,9 @@ def plan_scoring(ws: Workspace, run_ids: Sequence[str] | None = None, overrides:
     :attr:`RunPlan.configuration`, or a background job with :meth:`ScoringPlan.job_kwargs`,
     carries the plan out.
     """
+    from mteval_gui.app.standards import rediscover_if_changed
+
+    rediscover_if_changed()  # a plugin installed since this process discovered them provides metrics now
     ids = list(run_ids) if run_ids is not None else [r["run_id"] for r in repo.list_runs(ws)]
     for run_id in ids:
         if not repo.run_exists(ws, run_id):

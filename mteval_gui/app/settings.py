@@ -4,15 +4,22 @@ One way in and out for the settings dialog and ``mteval settings``: values are v
 against the model before anything is written, so a wrong type is an error naming the key,
 never a silently ignored setting. Keys written by earlier versions (``glossary.<corpus>``)
 are read into :attr:`WorkspaceSettings.glossaries`.
+
+A stored row that is damaged (its value is not JSON, or not of the key's type: edited by hand
+or by another program) never stops a command: that key is left at its default and a warning
+names the key and the workspace (:func:`checked_settings`); the other keys still apply.
+``mteval settings set`` or the settings dialog writes a good value over it.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from mteval_gui.app import notices
 from mteval_gui.domain.settings import ANALYZER_KINDS, ScoringOptions, WorkspaceSettings
 from mteval_gui.errors import MtevalError
 from mteval_gui.store import repo
@@ -22,7 +29,8 @@ LEGACY_GLOSSARY_PREFIX = "glossary."
 LEGACY_SUITE_SUFFIX = "_suite"  # "<suite>_suite": one suite's folder, before suite_folders
 
 __all__ = ["ANALYZER_KINDS", "ScoringOptions", "WorkspaceSettings", "SettingError", "load_settings", "save_settings",
-           "set_setting", "unset_setting", "setting_rows", "scoring_options_for", "analyzer_folder",
+           "set_setting", "unset_setting", "setting_rows", "settings_warnings", "checked_settings",
+           "scoring_options_for", "analyzer_folder",
            "remember_suite_folder"]
 
 
@@ -35,8 +43,26 @@ def _problems(exc: ValidationError) -> str:
 
 
 def load_settings(ws: Workspace) -> WorkspaceSettings:
-    """The workspace's settings; stored values that no longer validate are left at their default."""
-    stored = repo.all_settings(ws)
+    """The workspace's settings. A stored value that is damaged (not JSON, or not of the key's type)
+    is left at its default, with a warning naming the key (:mod:`mteval_gui.app.notices`, once per
+    process); the other keys still apply."""
+    settings, problems = checked_settings(ws)
+    for problem in problems:
+        notices.warn(problem)
+    return settings
+
+
+def settings_warnings(ws: Workspace) -> list[str]:
+    """What is wrong with the stored settings of ``ws``, one line per damaged key (empty: nothing)."""
+    return checked_settings(ws)[1]
+
+
+def checked_settings(ws: Workspace) -> tuple[WorkspaceSettings, list[str]]:
+    """(the settings, one warning per damaged key): see :func:`load_settings`."""
+    stored, damaged = repo.read_settings(ws)
+    problems = [_warning(ws, key, why) for key, why in damaged.items()
+                if key in WorkspaceSettings.model_fields or key.startswith(LEGACY_GLOSSARY_PREFIX)
+                or _legacy_suite_key(key)]
     data: dict[str, Any] = {}
     glossaries: dict[str, str] = {}
     folders: dict[str, str] = {}
@@ -47,18 +73,38 @@ def load_settings(ws: Workspace) -> WorkspaceSettings:
             data[key] = value
         elif _legacy_suite_key(key) and isinstance(value, str):
             folders[key[: -len(LEGACY_SUITE_SUFFIX)]] = value
-    if glossaries:
-        data["glossaries"] = {**glossaries, **(data.get("glossaries") or {})}
-    if folders:
-        stored_folders = data.get("suite_folders")
-        data["suite_folders"] = {**folders, **(stored_folders if isinstance(stored_folders, dict) else {})}
     out = WorkspaceSettings()
     for key, value in data.items():
         try:
             setattr(out, key, value)
-        except ValidationError:
-            continue  # a broken stored value falls back to the default; `mteval settings list` shows it
-    return out
+        except ValidationError as exc:  # left at its default
+            expected = WorkspaceSettings.type_name(key)
+            problems.append(_warning(ws, key, f"{_value_problems(exc, key)} (expected {expected}, "
+                                              f"found {_shown(value)})"))
+    if glossaries:  # keys of earlier versions; the current key wins
+        out.glossaries = {**glossaries, **out.glossaries}
+    if folders:
+        out.suite_folders = {**folders, **out.suite_folders}
+    return out, problems
+
+
+def _value_problems(exc: ValidationError, key: str) -> str:
+    """The validation errors of one key's value, located inside the value (``crk: …``)."""
+    out = []
+    for e in exc.errors():
+        loc = [str(p) for p in e.get("loc", ())]
+        where = ".".join(loc[1:] if loc[:1] == [key] else loc)
+        out.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+    return "; ".join(out)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _warning(ws: Workspace, key: str, why: str) -> str:
+    return f"workspace {ws.path}: setting {key!r} is damaged: {why}; its default is used"
 
 
 def _legacy_suite_key(key: str) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from mteval_gui import __version__
+from mteval_gui.app import notices
 from mteval_gui.app.batchgc import batch_gc
 from mteval_gui.errors import InputError, MtevalError
 
@@ -96,6 +97,7 @@ def _main(argv: Sequence[str] | None, *, exit_now: bool) -> int:
     if handler is None:
         parser.print_help()
         return EXIT_ERROR
+    unsubscribe = notices.subscribe(_print_warning)
     try:
         with batch_gc():
             code = int(handler(args) or 0)
@@ -118,6 +120,12 @@ def _main(argv: Sequence[str] | None, *, exit_now: bool) -> int:
         return EXIT_CANCELLED
     except BrokenPipeError:
         return EXIT_OK
+    finally:
+        unsubscribe()
+
+
+def _print_warning(message: str) -> None:
+    print(f"mteval: warning: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -116,7 +116,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 def cmd_plugins(args: argparse.Namespace) -> int:
     from mteval_gui.app import standards
 
-    plugins = standards.installed_plugins()
+    plugins = standards.check_plugins()
     for p in plugins.plugins:
         where = f"{p.distribution or '?'} {p.version or ''}".strip()
         print(f"{p.name}  ({where}; {p.entry_point}{', from the source checkout' if p.from_checkout else ''})")

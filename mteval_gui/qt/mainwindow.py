@@ -19,11 +19,11 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget
 
 from mteval_gui.app import workspace
 from mteval_gui.app.preferences import AppSettings
-from mteval_gui.app.settings import load_settings
+from mteval_gui.app.settings import checked_settings
 from mteval_gui.app.tasks import JobOutcome, ProcessJob
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.errors import MtevalError
@@ -100,6 +100,20 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._restore_layout()
         self._update_actions()
+        self.warning_box: QMessageBox | None = None
+        if self.settings.problems:
+            QTimer.singleShot(0, lambda: self.show_setting_warnings(self.settings.problems))
+
+    def show_setting_warnings(self, lines: list[str]) -> None:
+        """Say which settings are damaged (their defaults are used), without blocking the window."""
+        if not lines:
+            return
+        text = self.tr("Some settings are damaged; their defaults are used:") + "\n\n" + "\n".join(lines)
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Damaged settings"), text, QMessageBox.StandardButton.Ok,
+                          self)
+        box.setModal(False)
+        box.show()
+        self.warning_box = box
 
     # ----- menus ---------------------------------------------------------------------------
     def _action(self, menu: QMenu, text: str, slot, shortcut: Any = None, name: str | None = None,
@@ -230,7 +244,9 @@ class MainWindow(QMainWindow):
         self.workspace_label.setText(str(ws.path))
         self.entries_page.set_frame(None)  # first: a reviewer change below must not reload the old runs
         self.entries_page.ratings.set_workspace(ws)
-        default_reviewer = load_settings(ws).default_reviewer
+        ws_settings, damaged = checked_settings(ws)
+        default_reviewer = ws_settings.default_reviewer
+        self.show_setting_warnings(damaged)
         if default_reviewer:
             self.entries_page.ratings.set_reviewer(default_reviewer)
         for task in self._loads.values():

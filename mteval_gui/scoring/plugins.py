@@ -278,6 +278,10 @@ def resolve(ref: MetricRef) -> type[Metric]:
         module = importlib.import_module(module_name)
     except Exception as exc:  # any import-time failure of a plugin is reported, never raised raw
         raise PluginError(ref.id, f"cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    except KeyboardInterrupt:
+        raise  # the user's Ctrl-C
+    except BaseException as exc:  # noqa: BLE001 - SystemExit from a metric module's import ends only the metric
+        raise PluginError(ref.id, f"cannot import {module_name}: raised {exc!r}") from exc
     cls = getattr(module, cls_name, None)
     if cls is None:
         raise PluginError(ref.id, f"{module_name} has no attribute {cls_name}")

@@ -629,13 +629,34 @@ def list_glossaries(ws: Workspace) -> list[dict[str, Any]]:
 # ----------------------------------------------------------------------------- settings
 
 def get_setting(ws: Workspace, key: str, default: Any = None) -> Any:
+    """The stored value of ``key`` (``default`` when it is not stored or its row is not valid JSON)."""
     r = ws.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-    return default if r is None else json.loads(r[0])
+    if r is None:
+        return default
+    try:
+        return json.loads(r[0])
+    except (TypeError, ValueError):
+        return default
+
+
+def read_settings(ws: Workspace) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every stored setting, ``{key: value}`` sorted by key, and ``{key: what is wrong}`` for the rows
+    whose value is not JSON (edited by hand, or by another program)."""
+    values: dict[str, Any] = {}
+    damaged: dict[str, str] = {}
+    for key, raw in ws.conn.execute("SELECT key, value FROM settings ORDER BY key"):
+        try:
+            if not isinstance(raw, str | bytes):
+                raise TypeError(f"a {type(raw).__name__} ({raw!r}), not JSON text")
+            values[key] = json.loads(raw)
+        except (TypeError, ValueError) as exc:
+            damaged[key] = f"not valid JSON ({exc})" if isinstance(exc, ValueError) else f"stored as {exc}"
+    return values, damaged
 
 
 def all_settings(ws: Workspace) -> dict[str, Any]:
-    """Every stored setting, ``{key: value}`` sorted by key."""
-    return {k: json.loads(v) for k, v in ws.conn.execute("SELECT key, value FROM settings ORDER BY key")}
+    """Every stored setting whose value is valid JSON, ``{key: value}`` sorted by key (see :func:`read_settings`)."""
+    return read_settings(ws)[0]
 
 
 def set_setting(ws: Workspace, key: str, value: Any) -> None:

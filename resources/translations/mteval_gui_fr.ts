@@ -1351,6 +1351,14 @@ Télécharger maintenant ?</translation>
         <translation>Entrées</translation>
     </message>
     <message>
+        <source>Some settings are damaged; their defaults are used:</source>
+        <translation>Certains réglages sont endommagés ; leurs valeurs par défaut sont utilisées :</translation>
+    </message>
+    <message>
+        <source>Damaged settings</source>
+        <translation>Réglages endommagés</translation>
+    </message>
+    <message>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
