@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mteval_gui.errors import Defect
+from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.jsonparse import parse_document
-from mteval_gui.io.textfile import read_text
+from mteval_gui.io.textfile import read_bytes, read_text
 from mteval_gui.paths import bundled_fonts_dir
 
 PACK_FORMAT = "mteval-review-pack/1"
@@ -299,11 +299,14 @@ class AnswersFile:
 
 
 def is_answers_file(path: str | Path) -> bool:
-    """Whether a JSON file declares the answers format (checked on its first kilobytes)."""
+    """Whether a JSON file declares the answers format (checked on its first kilobytes).
+
+    Only a regular file is opened (:func:`read_bytes` checks before opening, and opens without
+    blocking): a FIFO or a device is not an answers file, and the reader that follows refuses it.
+    """
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096).decode("utf-8", errors="replace")
-    except OSError:
+        head = read_bytes(path, limit=4096).decode("utf-8", errors="replace")
+    except InputError:
         return False
     return ANSWERS_FORMAT in head
 
