@@ -63,8 +63,8 @@ def test_file_import_merges_pack_answers_and_shows_why_a_file_is_refused(qtbot, 
     monkeypatch.setattr(review_pack_dialog.QFileDialog, "getOpenFileName", lambda *a, **k: (chosen.pop(0), ""))
     w.import_judgments()
     assert [str(d) for d in shown[0].defects] == [
-        f"{altered}: the answers were changed after the pack exported them (their sha256 does not match "
-        "answers_sha256): export them again from the pack"]
+        f"{altered}: the answers were changed after the pack exported them (their HMAC does not match "
+        "answers_hmac): export them again from the pack"]
     assert J.current_judgments(w.ws) == []  # nothing written
     w.import_judgments()
     assert w.statusBar().currentMessage() == "Imported 2 judgments (0 already present)"
