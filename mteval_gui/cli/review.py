@@ -134,8 +134,8 @@ def cmd_reviewers_list(args: argparse.Namespace) -> int:
         return 0
     print(f"{'id':<14} {'name':<24} {'dialect':<18} {'languages':<12} {'judgments':>9}  consent")
     for r in reviewers:
-        print(f"{r.reviewer_id:<14} {r.name:<24} {r.dialect or '-':<18} {','.join(r.languages) or '-':<12} "
-              f"{counts.get(r.reviewer_id, 0):>9}  {r.consent_scope or '-'}")
+        print(term_safe(f"{r.reviewer_id:<14} {r.name:<24} {r.dialect or '-':<18} {','.join(r.languages) or '-':<12} "
+                        f"{counts.get(r.reviewer_id, 0):>9}  {r.consent_scope or '-'}"))
     return 0
 
 
@@ -165,7 +165,7 @@ def cmd_consent_log(args: argparse.Namespace) -> int:
 
     ws = open_workspace(args)
     for r in consent_log(ws):
-        print(f"{r['done_at']}  {r['action']:<9} {r['reviewer_id']:<14} by {r['done_by']}")
+        print(term_safe(f"{r['done_at']}  {r['action']:<9} {r['reviewer_id']:<14} by {r['done_by']}"))
     return 0
 
 

@@ -223,6 +223,17 @@
     return s ? s : null;
   }
 
+  // a correction as the workspace accepts it (domain/judgments.py correction_problems): control
+  // characters other than tab and newline dropped, at most MAX_CORRECTION characters, and none at
+  // all when nothing visible is left (only spaces, zero-width or format characters)
+  var MAX_CORRECTION = 10000;
+  function cleanCorrection(s) {
+    s = cleanText(s === null || s === undefined ? s : String(s).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, ""));
+    if (s === null || !/[^\p{C}\p{Z}]/u.test(s)) { return null; }
+    var chars = Array.from(s);
+    return chars.length > MAX_CORRECTION ? chars.slice(0, MAX_CORRECTION).join("").trim() : s;
+  }
+
   function commitDrafts() {
     Object.keys(state.drafts).forEach(function (key) {
       var d = state.drafts[key], item = Number(key);
@@ -230,7 +241,7 @@
       record(item, function (a) {
         if ("note" in d) { a.note = cleanText(d.note); }
         if ("correction" in d) {
-          var c = cleanText(d.correction);
+          var c = cleanCorrection(d.correction);
           if (c === null) { delete a.payload.correction; } else { a.payload.correction = c; }
         }
       });
@@ -582,7 +593,7 @@
 
     var c = section(t("correction"));
     var area = el("textarea", "correction");
-    area.id = "correction"; area.rows = 2; area.placeholder = t("correctionHint");
+    area.id = "correction"; area.rows = 2; area.placeholder = t("correctionHint"); area.maxLength = MAX_CORRECTION;
     area.setAttribute("lang", PACK.language.target);
     var d = state.drafts[String(state.pos)];
     area.value = d && "correction" in d ? d.correction : (answer.payload.correction || "");

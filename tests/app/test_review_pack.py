@@ -238,3 +238,18 @@ def test_answer_fields_beyond_64_bits_or_text_booleans_are_refused(ws, tmp_path,
     ok = [answer(1, 0, adequacy=5, flagged=False), answer(2, 1, adequacy=3, flagged=True)]
     review.import_judgments_file(ws, write(tmp_path, answers_doc(data, ok), "ok.json"))
     assert {j.entry_id: j.flagged for j in J.current_judgments(ws)} == {"d1-1": False, "d1-2": True}
+
+
+def test_pack_answers_with_an_unfit_correction_are_refused(ws, tmp_path):
+    """A zero-width correction from a pack became a candidate variant."""
+    done = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack.html")
+    data = pack_data(done.path)
+    answers = [answer(1, 0, adequacy=2, payload={"correction": "\u200b\u200c"}),
+               answer(2, 1, adequacy=2, payload={"correction": "y" * 10_001})]
+    p = write(tmp_path, answers_doc(data, answers))
+    with pytest.raises(InputError) as err:
+        review.import_judgments_file(ws, p)
+    assert [str(d) for d in err.value.defects] == [
+        f"{p}:9: correction has no visible character (only spaces, zero-width or format characters)",
+        f"{p}:24: correction is 10,001 characters long (at most 10,000)"]
+    assert J.current_judgments(ws) == []
