@@ -9,10 +9,10 @@ What is promoted (from the current judgments of the runs, tasks A and B):
 A candidate equal (after :func:`mteval_gui.text.match_key`) to the entry's reference or to an
 accepted variant is left out, and so is one that no variant may be (over 10,000 characters,
 control characters, nothing visible: :func:`mteval_gui.domain.judgments.correction_problems`,
-the rule every correction meets when it is recorded or imported). :func:`promote_variants` writes one new version per corpus
-(``1`` -> ``1+s1``; :mod:`mteval_gui.store.versions`); earlier run cards keep naming the
-version and sha256 they were scored on, rescoring uses the new variants, and the new run card
-lists the variants that came from speakers (``dataset.speaker_variants``).
+the rule every correction meets when it is recorded or imported). :func:`promote_variants`
+writes one new version per corpus (``1`` -> ``1+s1``; :mod:`mteval_gui.store.versions`);
+earlier run cards keep naming the version and sha256 they were scored on, rescoring uses the
+new variants, and the new run card lists the variants that came from speakers (``dataset.speaker_variants``).
 """
 
 from __future__ import annotations

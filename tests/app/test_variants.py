@@ -148,7 +148,7 @@ def test_corrections_refused_on_import_too(ws, tmp_path, capsys):
     path = tmp_path / "j.json"
     path.write_text(json.dumps(rows, indent=0), encoding="utf-8")
     assert main(["--db", str(ws.path), "judgments", "import", str(path)]) == 2
-    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines()]
+    lines = path.read_text(encoding="utf-8").splitlines()
     starts = [i + 1 for i, ln in enumerate(lines) if ln == "{"]
     assert capsys.readouterr().err.splitlines() == [
         f"{path}:{line}: {why}" for line, (_, why) in zip(starts, BAD_CORRECTIONS, strict=True)
