@@ -122,7 +122,8 @@ def add_reviewer(ws: Workspace, reviewer: Reviewer, *, readmit: bool = False, do
             consent.readmit_reviewer(c, r.reviewer_id, r.consent_scope, done_by)
         elif gone is not None and not gone.readmitted:
             raise StoreError(f"reviewer {r.reviewer_id!r} withdrew consent on {gone.date}: adding them again is "
-                             "an explicit act with their new consent (--readmit --consent TEXT --by NAME); "
+                             "an explicit act with their new consent "
+                             "(`mteval reviewers add ID --readmit --consent TEXT --by NAME`); "
                              "their judgments of before the withdrawal never return")
         _insert_reviewer(c, r)
     return r

@@ -153,7 +153,8 @@ def test_a_withdrawn_reviewer_is_added_again_only_explicitly_and_her_old_judgmen
     with pytest.raises(StoreError) as err:
         J.add_reviewer(ws, Reviewer(reviewer_id="ana", name="Ana"))
     assert str(err.value) == (f"reviewer 'ana' withdrew consent on {day}: adding them again is an explicit act "
-                              "with their new consent (--readmit --consent TEXT --by NAME); their judgments of "
+                              "with their new consent (`mteval reviewers add ID --readmit --consent TEXT --by NAME`); "
+                              "their judgments of "
                               "before the withdrawal never return")
     assert main([*db, "reviewers", "add", "ana", "--name", "Ana", "--readmit", "--by", "lead"]) == 1
     assert capsys.readouterr().err.strip() == (
@@ -202,3 +203,17 @@ def test_withdrawal_and_readmission_are_remembered_by_id_too(ws, tmp_path):
     summary = review.import_judgments_file(ws, own)
     assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (0, 4)
     assert J.current_judgments(ws, reviewer_id="ana") == []
+
+
+def test_a_withdrawn_judgment_is_skipped_whatever_it_holds(ws, tmp_path):
+    """Its error categories are not checked (the file is not refused for a judgment it will not import)."""
+    withdraw_reviewer(ws, "ana", "community lead")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"format": "mteval-judgments/1", "reviewers": [], "judgments": [
+        {"reviewer_id": "ana", "run_id": "sys1", "entry_id": "d1-1", "adequacy": 3,
+         "created_at": "2025-01-01T00:00:00.000+00:00",
+         "payload": {"spans": [{"start": 0, "end": 2, "severity": "minor", "category": "no-such-category"}]}},
+        {"reviewer_id": "ben", "run_id": "sys1", "entry_id": "d1-2", "adequacy": 4}]}), encoding="utf-8")
+    summary = review.import_judgments_file(ws, path)
+    assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (1, 1)
+    assert [(j.reviewer_id, j.entry_id) for j in J.current_judgments(ws)] == [("ben", "d1-1"), ("ben", "d1-2")]
