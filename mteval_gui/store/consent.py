@@ -79,7 +79,7 @@ class Withdrawal:
         """The message an import gives for what it skipped."""
         what = f"{judgments} judgment{'s' if judgments != 1 else ''} of reviewer {self.reviewer_id!r}"
         if reviewer_record:
-            what = (f"reviewer {self.reviewer_id!r} not added back" if not judgments
+            what = (f"the record of reviewer {self.reviewer_id!r}" if not judgments
                     else what + " and their reviewer record")
         when = f"{self.reviewer_id} withdrew consent on {self.date}"
         if self.readmitted:

@@ -217,3 +217,17 @@ def test_a_withdrawn_judgment_is_skipped_whatever_it_holds(ws, tmp_path):
     summary = review.import_judgments_file(ws, path)
     assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (1, 1)
     assert [(j.reviewer_id, j.entry_id) for j in J.current_judgments(ws)] == [("ben", "d1-1"), ("ben", "d1-2")]
+
+
+def test_what_a_withdrawal_covers_and_how_it_is_said():
+    from mteval_gui.store.consent import Withdrawal
+
+    w = Withdrawal("ana", "2026-12-02T04:00:00.000+00:00", False, {5})
+    assert w.notice("f.json", 0, True) == "f.json: the record of reviewer 'ana' skipped: ana withdrew consent on 2026-12-02"
+    assert w.notice("f.json", 1) == "f.json: 1 judgment of reviewer 'ana' skipped: ana withdrew consent on 2026-12-02"
+    assert w.covers("2099-01-01T00:00:00Z") and w.covers(None, new=True)  # not readmitted: everything
+    w.readmitted = True
+    assert w.covers("2026-12-02T03:59:59Z") and w.covers("2026-12-02T05:00:00+01:00")  # at or before
+    assert w.covers("2026-12-02T04:00:00") and w.covers("not a time")  # no zone = UTC; unreadable = before
+    assert not w.covers("2026-12-02T04:00:00.001Z") and not w.covers(None, new=True)
+    assert w.covers("2099-01-01T00:00:00Z", 5) and not w.covers("2099-01-01T00:00:00Z", 5, by_id=False)
