@@ -223,7 +223,8 @@ def test_what_a_withdrawal_covers_and_how_it_is_said():
     from mteval_gui.store.consent import Withdrawal
 
     w = Withdrawal("ana", "2026-12-02T04:00:00.000+00:00", False, {5})
-    assert w.notice("f.json", 0, True) == "f.json: the record of reviewer 'ana' skipped: ana withdrew consent on 2026-12-02"
+    assert w.notice("f.json", 0, True) == (
+        "f.json: the record of reviewer 'ana' skipped: ana withdrew consent on 2026-12-02")
     assert w.notice("f.json", 1) == "f.json: 1 judgment of reviewer 'ana' skipped: ana withdrew consent on 2026-12-02"
     assert w.covers("2099-01-01T00:00:00Z") and w.covers(None, new=True)  # not readmitted: everything
     w.readmitted = True
