@@ -232,3 +232,32 @@ def test_what_a_withdrawal_covers_and_how_it_is_said():
     assert w.covers("2026-12-02T04:00:00") and w.covers("not a time")  # no zone = UTC; unreadable = before
     assert not w.covers("2026-12-02T04:00:00.001Z") and not w.covers(None, new=True)
     assert w.covers("2099-01-01T00:00:00Z", 5) and not w.covers("2099-01-01T00:00:00Z", 5, by_id=False)
+
+
+def test_a_withdrawal_made_before_schema_9_holds_after_the_upgrade(ws, tmp_path):
+    """A workspace whose consent log predates the withdrawal details (schema 8) is upgraded after a
+    backup; the withdrawal it already logged keeps the reviewer's exports out."""
+    import sqlite3
+
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.schema import SCHEMA_VERSION
+
+    own, _ = export_reviewer_judgments(ws, "ana", tmp_path / "ana.json")
+    withdraw_reviewer(ws, "ana", "community lead")
+    path = ws.path
+    ws.close()
+    c = sqlite3.connect(str(path))
+    c.execute("ALTER TABLE consent_log DROP COLUMN detail")
+    c.execute("ALTER TABLE review_packs DROP COLUMN answers_key")
+    c.execute("PRAGMA user_version = 8")
+    c.commit()
+    c.close()
+    w = Workspace(path)
+    try:
+        assert w.schema_version() == SCHEMA_VERSION
+        assert (tmp_path / "ws.sqlite.v8.bak").exists()
+        summary = review.import_judgments_file(w, own)
+        assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (0, 4)
+        assert J.get_reviewer(w, "ana") is None
+    finally:
+        w.close()
