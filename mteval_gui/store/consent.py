@@ -8,7 +8,7 @@ run cards that list them (``dataset.speaker_variants``). What is kept is ``conse
 which reviewer id, what was done, by whom and when — never what the judgments said — and, in
 its ``detail``, the ids of the judgments and packs the withdrawal deleted (numbers only).
 
-**A withdrawal is permanent.** Every import (judgment files in JSON, JSONL or CSV, review-pack
+**A withdrawal is permanent.** Every import (judgment files in JSON or CSV, review-pack
 answers, the GUI's import) skips a withdrawn reviewer's judgments and reviewer record, and says
 so (:func:`Withdrawal.notice`). Adding the reviewer again is a separate, explicit act,
 :func:`readmit_reviewer`, with a new consent text logged as ``readmit``; from then on their new
