@@ -46,7 +46,7 @@ from mteval_gui.domain.signoff import SIGNOFF_RULES, SignoffRule, level
 from mteval_gui.errors import Defect, MtevalError, StoreError
 from mteval_gui.io.langcodes import normalise_code
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
-from mteval_gui.store import repo
+from mteval_gui.store import consent, repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.judgments import (
     add_reviewer,
@@ -763,6 +763,12 @@ def import_judgments_file(ws: Workspace, path: str | Path, *, fmt: str | None = 
 
     read = read_judgments(path, fmt=fmt)
     cache: dict[str, tuple[str, ...]] = {}
-    defects = list(read.defects) + [Defect(read.name, line, p) for line, j in read.judgments
+    gone = consent.withdrawals(ws.conn)
+
+    def withdrawn(j: Judgment) -> bool:  # skipped by import_log: its categories do not matter
+        w = gone.get(j.reviewer_id)
+        return w is not None and w.covers(j.created_at, j.judgment_id, new=j.judgment_id is None)
+
+    defects = list(read.defects) + [Defect(read.name, line, p) for line, j in read.judgments if not withdrawn(j)
                                     for p in category_problems(ws, j, cache)]
     return import_log(ws, read.reviewers, read.judgments, file=read.name, defects=defects)

@@ -11,8 +11,11 @@ workspace (``review_packs``): its id, its content hash, its reviewer, task and i
 :func:`import_pack_answers` (also reached through ``mteval judgments import`` and the GUI's
 judgment import, which recognise the answers format) refuses, with the reason, a file whose
 pack this workspace did not export, whose pack hash is not that pack's (a file from another
-pack), or whose answers were altered after export; otherwise the answers become judgments
-merged with the lossless rules of :func:`mteval_gui.store.judgments.import_log`. In blind
+pack), or whose answers were altered after export (their HMAC, keyed with the pack's secret
+key, does not match; :mod:`mteval_gui.io.review_pack`); otherwise the answers become judgments
+merged with the lossless rules of :func:`mteval_gui.store.judgments.import_log`. Answers of a
+pack that a withdrawal deleted, and a withdrawn reviewer's answers, are skipped with a notice
+naming the withdrawal (:mod:`mteval_gui.store.consent`). In blind
 packs the runs are not named anywhere in the file: items are numbers that only the
 workspace's record of the pack resolves.
 """
@@ -32,8 +35,8 @@ from mteval_gui.cards import error_categories, try_load_card
 from mteval_gui.domain.judgments import ERROR_CATEGORIES, Judgment
 from mteval_gui.errors import Defect, InputError, MtevalError, StoreError
 from mteval_gui.io import review_pack as packio
+from mteval_gui.store import consent, repo
 from mteval_gui.store import judgments as jstore
-from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.packs import PackRecord, get_pack, record_pack
 
@@ -197,8 +200,10 @@ def export_review_pack(
                    if c.id in error_categories(card)]
     pack_id = "rp-" + secrets.token_hex(6)
     created = jstore.now_iso()
+    answers_key = packio.new_answers_key()
     data: dict[str, Any] = {
         "format": packio.PACK_FORMAT, "pack_id": pack_id, "created_at": created, "harness_version": __version__,
+        "answers_key": answers_key,
         "task": task_code, "blind": blind, "ui_lang": ui_lang,
         "reviewer": {"reviewer_id": reviewer.reviewer_id, "name": reviewer.name},
         "language": {"source": source, "target": target,
@@ -215,7 +220,7 @@ def export_review_pack(
     record_pack(ws, PackRecord(pack_id, reviewer_id, task_code, data["content_sha256"],
                                [(r, e, w) for r, e, w, _ in queue],
                                {"runs": list(run_ids), "blind": blind, "entries": entries, "seed": seed,
-                                "ui_lang": ui_lang, "path": str(path)}, created))
+                                "ui_lang": ui_lang, "path": str(path)}, created, answers_key))
     return PackExport(path, pack_id, data["content_sha256"], len(items), path.stat().st_size,
                       [{"family": f.family, "file": f.file, "characters": f.characters, "woff_bytes": f.woff_bytes}
                        for f in fonts.fonts], fonts.missing)
@@ -229,8 +234,14 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
     name = read.name
     if read.defects:
         raise InputError(read.defects)
-    assert read.pack_id is not None
+    assert read.pack_id is not None and read.reviewer_id is not None
     pack = get_pack(ws, read.pack_id)
+    gone = consent.withdrawals(ws.conn)
+    withdrawn = next((w for w in gone.values() if read.pack_id in w.pack_ids), gone.get(read.reviewer_id))
+    if pack is None and withdrawn is not None:  # the withdrawal deleted the pack: its answers never return
+        n = len(read.raw_answers)
+        return {"reviewers_added": 0, "reviewers_unchanged": 0, "judgments_added": 0, "judgments_unchanged": 0,
+                "judgments_withdrawn": n, "notices": [withdrawn.notice(name, n)], "pack_id": read.pack_id}
     if pack is None:
         raise InputError(Defect(name, None, f"review pack {read.pack_id} was not exported from this workspace: "
                                             "import its answers into the workspace that made the pack"))
@@ -246,10 +257,13 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
         problems.append(Defect(name, 1, f"task {read.task!r} is not the pack's task {pack.task!r}"))
     if problems:
         raise InputError(problems)
+    digest = packio.answers_digest_problem(read, pack.answers_key)
+    if digest is not None:
+        raise InputError(Defect(name, None, digest))
+    rows, defects = packio.answer_rows(read)
     judgments: list[tuple[int | None, Judgment]] = []
-    defects: list[Defect] = []
     cache: dict[str, tuple[str, ...]] = {}
-    for line, a in read.answers:
+    for line, a in rows:
         n = a["item"]
         if not 0 <= n < len(pack.items):
             defects.append(Defect(name, line,
@@ -263,9 +277,9 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
         try:
             j = Judgment(judgment_id=a["id"], reviewer_id=pack.reviewer_id, run_id=run_id, entry_id=entry_id,
                          task=pack.task, adequacy=a.get("adequacy"), fluency=a.get("fluency"),  # type: ignore[arg-type]
-                         note=a.get("note"), flagged=bool(a.get("flagged")), payload=payload, version=a["version"],
-                         created_at=a.get("created_at"), superseded_by=a.get("superseded_by"),
-                         undone=bool(a.get("undone")))
+                         note=a.get("note"), flagged=a.get("flagged", False), payload=payload,
+                         version=a["version"], created_at=a.get("created_at"), superseded_by=a.get("superseded_by"),
+                         undone=a.get("undone", False))
         except ValidationError as exc:
             for err in exc.errors():
                 loc = ".".join(str(p) for p in err.get("loc", ()))
@@ -273,5 +287,5 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
             continue
         defects += [Defect(name, line, p) for p in category_problems(ws, j, cache)]
         judgments.append((line, j))
-    summary = jstore.import_log(ws, [], judgments, file=name, defects=defects)
+    summary = jstore.import_log(ws, [], judgments, file=name, defects=defects, local_ids=True)
     return {**summary, "pack_id": pack.pack_id}

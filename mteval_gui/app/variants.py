@@ -7,10 +7,12 @@ What is promoted (from the current judgments of the runs, tasks A and B):
 - ``task_b``: an output a speaker judged of the same meaning and natural (Task B: Yes / Yes).
 
 A candidate equal (after :func:`mteval_gui.text.match_key`) to the entry's reference or to an
-accepted variant is left out. :func:`promote_variants` writes one new version per corpus
-(``1`` -> ``1+s1``; :mod:`mteval_gui.store.versions`); earlier run cards keep naming the
-version and sha256 they were scored on, rescoring uses the new variants, and the new run card
-lists the variants that came from speakers (``dataset.speaker_variants``).
+accepted variant is left out, and so is one that no variant may be (over 10,000 characters,
+control characters, nothing visible: :func:`mteval_gui.domain.judgments.correction_problems`,
+the rule every correction meets when it is recorded or imported). :func:`promote_variants`
+writes one new version per corpus (``1`` -> ``1+s1``; :mod:`mteval_gui.store.versions`);
+earlier run cards keep naming the version and sha256 they were scored on, rescoring uses the
+new variants, and the new run card lists the variants that came from speakers (``dataset.speaker_variants``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mteval_gui.domain.judgments import judgment_correction
+from mteval_gui.domain.judgments import correction_problems, judgment_correction
 from mteval_gui.errors import MtevalError, StoreError
 from mteval_gui.store import judgments as jstore
 from mteval_gui.store import repo, versions
@@ -109,6 +111,10 @@ def promote_variants(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[s
             if cand.entry_id not in seen:
                 entry = repo.get_entry(ws, corpus_id, cand.entry_id)
                 seen[cand.entry_id] = {match_key(r) for r in entry.references()}
+            problems = correction_problems(cand.variant, "the text")
+            if problems:  # stored before corrections were checked, or an output no variant may be
+                promo.skipped.append((cand, "; ".join(problems)))
+                continue
             key = match_key(cand.variant)
             if key in seen[cand.entry_id]:
                 promo.skipped.append((cand, "already the reference or an accepted variant"))

@@ -20,6 +20,7 @@ from typing import NoReturn
 from mteval_gui import __version__
 from mteval_gui.app import notices
 from mteval_gui.app.batchgc import batch_gc
+from mteval_gui.cli._common import term_safe
 from mteval_gui.errors import InputError, MtevalError
 
 EXIT_OK = 0
@@ -108,12 +109,12 @@ def _main(argv: Sequence[str] | None, *, exit_now: bool) -> int:
             return code
     except InputError as exc:
         for d in exc.defects:
-            print(str(d), file=sys.stderr)
+            print(term_safe(str(d), keep_newlines=True), file=sys.stderr)
         n = len(exc.defects)
         print(f"mteval: {n} problem{'s' if n != 1 else ''} found; nothing was written", file=sys.stderr)
         return EXIT_INPUT
     except MtevalError as exc:
-        print(f"mteval: error: {exc}", file=sys.stderr)
+        print(term_safe(f"mteval: error: {exc}", keep_newlines=True), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("mteval: cancelled", file=sys.stderr)

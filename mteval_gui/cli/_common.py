@@ -9,6 +9,32 @@ from typing import Any
 
 from mteval_gui.paths import default_workspace_path
 
+# bidirectional controls (embeddings, overrides, isolates, marks) and line/paragraph separators:
+# printed as they are, they reorder or break what the terminal shows after them
+_INVISIBLE_CONTROLS = frozenset(
+    [0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def term_safe(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` safe to print on a terminal: C0 and C1 controls (ESC included), DEL and bidi controls
+    are shown as ``\\xNN`` / ``\\uNNNN`` escapes instead of acting on the terminal.
+
+    Every CLI line that prints text a user or a file supplied (corrections, notes, names, ids)
+    goes through it. Tabs stay; newlines stay only with ``keep_newlines``.
+    """
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if ch == "\t" or (ch == "\n" and keep_newlines):
+            out.append(ch)
+        elif cp < 0x20 or 0x7F <= cp <= 0x9F:
+            out.append(f"\\x{cp:02x}")
+        elif cp in _INVISIBLE_CONTROLS:
+            out.append(f"\\u{cp:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
 
 def workspace_path(args: Any) -> Path:
     db = getattr(args, "db", None)

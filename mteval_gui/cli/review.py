@@ -1,6 +1,7 @@
 """Speaker review from the command line: reviewers, judgment files, validation, sign-off.
 
-- ``mteval reviewers add ID --name NAME [--dialect D] [--language L ...] [--consent TEXT]``
+- ``mteval reviewers add ID --name NAME [--dialect D] [--language L ...] [--consent TEXT]``; a reviewer who
+  withdrew is added again only with ``--readmit --consent TEXT --by NAME`` (logged as ``readmit``)
 - ``mteval reviewers list [--json]``
 - ``mteval reviewers export ID -o FILE`` (their own judgments), ``mteval reviewers withdraw ID --by NAME --yes``
   (consent withdrawn: judgments deleted, audit record of when and by whom), ``mteval reviewers consent-log``
@@ -21,7 +22,7 @@ import json
 import sys
 from typing import Any
 
-from mteval_gui.cli._common import open_workspace
+from mteval_gui.cli._common import open_workspace, term_safe
 from mteval_gui.errors import MtevalError
 
 
@@ -36,6 +37,10 @@ def register(subparsers: Any) -> None:
     add.add_argument("--language", dest="languages", action="append", default=[], metavar="CODE",
                      help="a language the reviewer reads (ISO 639-3; repeat for several)")
     add.add_argument("--consent", dest="consent_scope", metavar="TEXT", help="what the reviewer consented to")
+    add.add_argument("--readmit", action="store_true",
+                     help="add again a reviewer who withdrew consent (needs --consent and --by; their "
+                          "judgments of before the withdrawal never return)")
+    add.add_argument("--by", metavar="NAME", help="with --readmit: who re-adds the reviewer (kept in the consent log)")
     add.set_defaults(handler=cmd_reviewers_add)
     ex_own = rsub.add_parser("export", help="export one reviewer's own judgments (every version) and details")
     ex_own.add_argument("reviewer_id", metavar="ID")
@@ -111,10 +116,17 @@ def cmd_reviewers_add(args: argparse.Namespace) -> int:
     from mteval_gui.app.review import add_reviewer
     from mteval_gui.domain.judgments import Reviewer
 
+    if args.readmit and not args.by:
+        raise MtevalError("--readmit needs --by NAME: who re-adds the reviewer (kept in the consent log)")
     ws = open_workspace(args)
     r = add_reviewer(ws, Reviewer(reviewer_id=args.reviewer_id, name=args.name, dialect=args.dialect,
-                                  languages=args.languages, consent_scope=args.consent_scope))
-    print(f"added reviewer {r.reviewer_id} ({r.name})")
+                                  languages=args.languages, consent_scope=args.consent_scope),
+                     readmit=args.readmit, done_by=args.by)
+    if args.readmit:
+        print(term_safe(f"re-added reviewer {r.reviewer_id} ({r.name}) with new consent: {r.consent_scope}; "
+                        "their judgments of before the withdrawal stay withdrawn"))
+    else:
+        print(term_safe(f"added reviewer {r.reviewer_id} ({r.name})"))
     return 0
 
 
@@ -133,8 +145,8 @@ def cmd_reviewers_list(args: argparse.Namespace) -> int:
         return 0
     print(f"{'id':<14} {'name':<24} {'dialect':<18} {'languages':<12} {'judgments':>9}  consent")
     for r in reviewers:
-        print(f"{r.reviewer_id:<14} {r.name:<24} {r.dialect or '-':<18} {','.join(r.languages) or '-':<12} "
-              f"{counts.get(r.reviewer_id, 0):>9}  {r.consent_scope or '-'}")
+        print(term_safe(f"{r.reviewer_id:<14} {r.name:<24} {r.dialect or '-':<18} {','.join(r.languages) or '-':<12} "
+                        f"{counts.get(r.reviewer_id, 0):>9}  {r.consent_scope or '-'}"))
     return 0
 
 
@@ -164,7 +176,7 @@ def cmd_consent_log(args: argparse.Namespace) -> int:
 
     ws = open_workspace(args)
     for r in consent_log(ws):
-        print(f"{r['done_at']}  {r['action']:<9} {r['reviewer_id']:<14} by {r['done_by']}")
+        print(term_safe(f"{r['done_at']}  {r['action']:<9} {r['reviewer_id']:<14} by {r['done_by']}"))
     return 0
 
 
@@ -189,6 +201,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     s = import_judgments_file(ws, args.file, fmt=args.format)
     print(f"imported {s['judgments_added']} judgments ({s['judgments_unchanged']} already present), "
           f"{s['reviewers_added']} new reviewers ({s['reviewers_unchanged']} already present)")
+    for notice in s.get("notices", []):
+        print(term_safe(notice))
     return 0
 
 

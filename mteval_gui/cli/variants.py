@@ -1,7 +1,7 @@
 """Accepted variants from speakers: promote corrections and approved outputs into a new corpus version.
 
 - ``mteval variants promote RUN... [--basis correction|adequacy5|task_b ...] [--reviewer ID] [--entry ID ...]
-  [--by NAME] [--dry-run] [--json]``
+  [--by NAME] [--dry-run] [--json]``; texts are printed with terminal controls escaped (``term_safe``)
 - ``mteval variants versions CORPUS [--json]``: the corpus's versions and the variants each added.
 """
 
@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from mteval_gui.cli._common import open_workspace
+from mteval_gui.cli._common import open_workspace, term_safe
 from mteval_gui.errors import MtevalError
 
 
@@ -50,7 +50,10 @@ def cmd_promote(args: argparse.Namespace) -> int:
         print(f"corpus {p.corpus_id}{target}; {verb} {len(p.added)} variant{'s' if len(p.added) != 1 else ''}, "
               f"skipped {len(p.skipped)}")
         for c in p.added:
-            print(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, run {c.run_id})")
+            print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
+        for c, why in p.skipped:
+            if not why.startswith("already"):
+                print(term_safe(f"  - {c.entry_id}: not added, {why} ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
     if not any(p.added for p in done):
         raise MtevalError("nothing to promote: no correction, adequacy-5 output or Task B Yes/Yes answer adds a "
                           "variant the corpus lacks")
@@ -72,6 +75,6 @@ def cmd_versions(args: argparse.Namespace) -> int:
         print(f"corpus {args.corpus} has no speaker versions yet")
         return 0
     for v in rows:
-        print(f"{v['version']:<12} sha256 {v['sha256'][:12]}…  {v['created_at']}  {len(v['changes'])} variants"
-              f"{'  by ' + v['created_by'] if v['created_by'] else ''}")
+        print(term_safe(f"{v['version']:<12} sha256 {v['sha256'][:12]}…  {v['created_at']}  "
+                        f"{len(v['changes'])} variants{'  by ' + v['created_by'] if v['created_by'] else ''}"))
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
@@ -32,6 +33,8 @@ CATEGORY_ID = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 # tasks whose judgments are about the system output as a whole (spans and corrections apply)
 OUTPUT_TASKS = ("A", "B")
 QUALITY_TIERS = ("fluent", "deployable", "functional", "emerging", "baseline", "unscored")
+# a corrected translation is one segment: longer than this it is not a correction of one output
+MAX_CORRECTION_CHARS = 10_000
 
 
 class Reviewer(DomainModel):
@@ -129,6 +132,8 @@ def judgment_problems(j: Judgment) -> list[str]:
         correction = p.get("correction")
         if correction is not None and (not isinstance(correction, str) or not correction.strip()):
             problems.append("correction must be a non-empty text")
+        elif isinstance(correction, str):
+            problems += correction_problems(correction)
     elif "spans" in p or "correction" in p:
         problems.append(f"task {j.task} judgments carry no error spans or correction (tasks A and B do)")
     if j.task == "C":
@@ -137,6 +142,26 @@ def judgment_problems(j: Judgment) -> list[str]:
             problems.append("task C judgment needs payload 'word' (the rejected word)")
         problems += _choice(p, "valid", WORD_VALID, required=False)
         problems += _choice(p, "kind", WORD_KINDS, required=False)
+    return problems
+
+
+def correction_problems(text: str, what: str = "correction") -> list[str]:
+    """Why a corrected translation cannot become a candidate variant (empty when it can).
+
+    Refused: more than :data:`MAX_CORRECTION_CHARS` characters; control characters (C0 and
+    C1, ESC included; tab and newline are allowed); no visible character at all (only spaces,
+    zero-width or other format characters). Zero-width joiners and bidi marks inside a text
+    with letters stay: some scripts need them.
+    """
+    if len(text) > MAX_CORRECTION_CHARS:
+        return [f"{what} is {len(text):,} characters long (at most {MAX_CORRECTION_CHARS:,})"]
+    problems = []
+    for i, ch in enumerate(text, 1):
+        if unicodedata.category(ch) == "Cc" and ch not in "\t\n":
+            problems.append(f"{what} holds the control character U+{ord(ch):04X} (character {i})")
+            break
+    if not any(unicodedata.category(ch)[0] not in "CZ" for ch in text):
+        problems.append(f"{what} has no visible character (only spaces, zero-width or format characters)")
     return problems
 
 

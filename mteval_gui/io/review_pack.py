@@ -17,16 +17,24 @@ UTF-8) of its data without that key.
     {"format": "mteval-review-answers/1", "pack_id", "pack_sha256", "reviewer_id", "task", "exported_at",
      "answers": [{"id", "item", "version", "created_at", "adequacy", "fluency", "note", "flagged",
                   "payload", "superseded_by", "undone"}, ...],
-     "answers_sha256": sha256 of the canonical JSON of "answers"}
+     "answers_hmac": HMAC-SHA256 of the canonical JSON of "answers", keyed with the pack's answers_key}
 
 ``item`` indexes the pack's items; ``id`` and ``superseded_by`` number the pack's own log.
-:func:`read_answers` checks the shape and the answers hash; the workspace checks the rest.
+Each pack carries a secret ``answers_key`` (32 random bytes, hex) that the workspace keeps
+with its record of the pack; the page signs the answers with it (HMAC over the page's own
+SHA-256, no Web Crypto needed). A plain sha256 could be recomputed by anyone who edits the
+file; the HMAC only by someone who takes the key out of the pack page. Packs made before
+the key existed export ``answers_sha256`` (plain sha256) instead.
+:func:`read_answers` checks the file's shape; :func:`answers_digest_problem` checks the
+digest against the pack's key, then :func:`answer_rows` checks each answer's fields (whole
+numbers within 64 bits, true/false only as JSON booleans); the workspace checks the rest.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import io
 import json
 import os
@@ -37,10 +45,10 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.domain.review_keys import keymap_data
-from mteval_gui.errors import Defect
+from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.jsonparse import parse_document
 from mteval_gui.io.outputs import write_output
-from mteval_gui.io.textfile import read_text
+from mteval_gui.io.textfile import read_bytes, read_text
 from mteval_gui.paths import bundled_fonts_dir
 
 PACK_FORMAT = "mteval-review-pack/1"
@@ -48,7 +56,9 @@ ANSWERS_FORMAT = "mteval-review-answers/1"
 FONT_DIRS_ENV = "MTEVAL_FONT_DIRS"
 ANSWER_FIELDS = ("id", "item", "version", "created_at", "adequacy", "fluency", "note", "flagged", "payload",
                  "superseded_by", "undone")
-_ANSWERS_KEYS = {"format", "pack_id", "pack_sha256", "reviewer_id", "task", "exported_at", "answers", "answers_sha256"}
+_ANSWERS_KEYS = {"format", "pack_id", "pack_sha256", "reviewer_id", "task", "exported_at", "answers", "answers_sha256",
+                 "answers_hmac"}
+INT64_MAX = 2**63 - 1
 
 # Preferred font files per ISO 15924 script (first found wins); any other installed font that
 # covers the remaining characters is found by scanning.
@@ -84,6 +94,18 @@ def canonical_json(value: Any) -> str:
 
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def new_answers_key() -> str:
+    """A pack's secret answers key: 32 random bytes as 64 hex digits."""
+    import secrets
+
+    return secrets.token_hex(32)
+
+
+def answers_hmac(key: str, answers: Any) -> str:
+    """HMAC-SHA256 (hex) of the canonical JSON of ``answers`` under the pack's key (as the pack computes it)."""
+    return hmac.new(bytes.fromhex(key), canonical_json(answers).encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def content_sha256(data: dict[str, Any]) -> str:
@@ -279,29 +301,35 @@ def write_pack(path: str | Path, html_text: str) -> Path:
 
 @dataclass
 class AnswersFile:
-    """An answers file as read: header, answers with their line numbers, defects found."""
+    """An answers file as read: header, its answers (checked by :func:`answer_rows`), defects found."""
 
     name: str
     pack_id: str | None = None
     pack_sha256: str | None = None
     reviewer_id: str | None = None
     task: str | None = None
-    answers: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)
+    answers_hmac: str | None = None
+    answers_sha256: str | None = None
+    raw_answers: list[Any] = field(default_factory=list)
+    lines: list[int | None] = field(default_factory=list)
     defects: list[Defect] = field(default_factory=list)
 
 
 def is_answers_file(path: str | Path) -> bool:
-    """Whether a JSON file declares the answers format (checked on its first kilobytes)."""
+    """Whether a JSON file declares the answers format (checked on its first kilobytes).
+
+    Only a regular file is opened (:func:`read_bytes` checks before opening, and opens without
+    blocking): a FIFO or a device is not an answers file, and the reader that follows refuses it.
+    """
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096).decode("utf-8", errors="replace")
-    except OSError:
+        head = read_bytes(path, limit=4096).decode("utf-8", errors="replace")
+    except InputError:
         return False
     return ANSWERS_FORMAT in head
 
 
 def read_answers(path: str | Path, *, name: str | None = None) -> AnswersFile:
-    """Read an answers file: its shape and its answers hash are checked here (defects collected)."""
+    """Read an answers file's header and its list of answers (defects collected)."""
     display = name or str(path)
     tf = read_text(path, name=display)
     out = AnswersFile(display, defects=tf.defects)
@@ -321,9 +349,14 @@ def read_answers(path: str | Path, *, name: str | None = None) -> AnswersFile:
     unknown = sorted(set(data) - _ANSWERS_KEYS)
     if unknown:
         bad(1, f"unknown top-level key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
-    for key in ("pack_id", "pack_sha256", "reviewer_id", "task", "answers_sha256"):
+    for key in ("pack_id", "pack_sha256", "reviewer_id", "task"):
         if not isinstance(data.get(key), str) or not data[key]:
             bad(1, f"missing {key}")
+    for key in ("answers_hmac", "answers_sha256"):
+        if key in data and not isinstance(data[key], str):
+            bad(1, f"{key} must be a text of hex digits")
+    if not isinstance(data.get("answers_hmac"), str) and not isinstance(data.get("answers_sha256"), str):
+        bad(1, "missing answers_hmac (the pack's signature of the answers)")
     answers = data.get("answers")
     if not isinstance(answers, list):
         bad(1, '"answers" must be a list')
@@ -332,23 +365,83 @@ def read_answers(path: str | Path, *, name: str | None = None) -> AnswersFile:
         return out
     out.pack_id, out.pack_sha256 = data["pack_id"], data["pack_sha256"]
     out.reviewer_id, out.task = data["reviewer_id"], data["task"]
-    if sha256_text(canonical_json(answers)) != data["answers_sha256"]:
-        bad(None, "the answers were changed after the pack exported them (their sha256 does not match "
-                  "answers_sha256): export them again from the pack")
-        return out
-    lines: list[int | None] = list(doc.item_lines) if doc.item_lines else [None] * len(answers)
-    for line, item in zip(lines, answers, strict=False):
-        if not isinstance(item, dict):
-            bad(line, "an answer must be a JSON object")
-            continue
-        unknown = sorted(set(item) - set(ANSWER_FIELDS))
-        missing = [k for k in ("id", "item", "version")
-                   if not isinstance(item.get(k), int) or isinstance(item.get(k), bool)]
-        if unknown:
-            bad(line, f"unknown answer field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
-        if missing:
-            bad(line, f"answer needs whole numbers for {', '.join(missing)}")
-        if not unknown and not missing:
-            out.answers.append((line, item))
+    out.answers_hmac, out.answers_sha256 = data.get("answers_hmac"), data.get("answers_sha256")
+    out.raw_answers = answers
+    out.lines = list(doc.item_lines) if doc.item_lines else [None] * len(answers)
     return out
 
+
+def answers_digest_problem(read: AnswersFile, key: str | None) -> str | None:
+    """Why the answers' digest does not vouch for them (None when it does).
+
+    ``key``: the pack's answers key as the workspace recorded it; None for a pack made before
+    packs had keys, whose answers carry a plain sha256.
+    """
+    if key is not None:
+        if read.answers_hmac is None:
+            return ("the answers carry no answers_hmac, only a plain answers_sha256 that anyone editing the file "
+                    "can recompute; this pack signs its answers with its own key: export them again from the pack")
+        if not hmac.compare_digest(answers_hmac(key, read.raw_answers), read.answers_hmac.lower()):
+            return ("the answers were changed after the pack exported them (their HMAC does not match "
+                    "answers_hmac): export them again from the pack")
+        return None
+    if read.answers_sha256 is None:
+        return "the answers carry no answers_sha256 (this pack was made before packs signed their answers)"
+    if sha256_text(canonical_json(read.raw_answers)) != read.answers_sha256:
+        return ("the answers were changed after the pack exported them (their sha256 does not match "
+                "answers_sha256): export them again from the pack")
+    return None
+
+
+def _whole(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= INT64_MAX
+
+
+def answer_rows(read: AnswersFile) -> tuple[list[tuple[int | None, dict[str, Any]]], list[Defect]]:
+    """The answers whose fields have the types the pack writes, with their lines, and the defects of the others.
+
+    ``id``, ``version`` (from 1) and ``item`` (from 0) are whole numbers within 64 bits,
+    ``superseded_by`` one or null; ``adequacy``/``fluency`` whole numbers or null; ``flagged``
+    and ``undone`` JSON booleans (``"false"`` is text, which would read as true: refused);
+    ``note`` and ``created_at`` text or null; ``payload`` an object.
+    """
+    rows: list[tuple[int | None, dict[str, Any]]] = []
+    defects: list[Defect] = []
+    for line, item in zip(read.lines, read.raw_answers, strict=False):
+        problems: list[str] = []
+        if not isinstance(item, dict):
+            defects.append(Defect(read.name, line, "an answer must be a JSON object"))
+            continue
+        unknown = sorted(set(item) - set(ANSWER_FIELDS))
+        if unknown:
+            problems.append(f"unknown answer field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+        missing = [k for k in ("id", "item", "version") if k not in item]
+        if missing:
+            problems.append(f"answer needs whole numbers for {', '.join(missing)}")
+        for key, low in (("id", 1), ("item", 0), ("version", 1), ("superseded_by", 1)):
+            value = item.get(key)
+            if key in item and not (value is None and key == "superseded_by") and not _whole(value, low):
+                what = "a whole number" if key != "superseded_by" else "a whole number or null"
+                problems.append(f"{key} {_shown(value)} is not {what} from {low} to {INT64_MAX}")
+        for key in ("adequacy", "fluency"):
+            value = item.get(key)
+            if value is not None and not _whole(value, 0):
+                problems.append(f"{key} {_shown(value)} is not a whole number or null")
+        for key in ("flagged", "undone"):
+            if key in item and not isinstance(item[key], bool):
+                problems.append(f"{key} must be true or false (a JSON boolean), not {_shown(item[key])}")
+        for key in ("note", "created_at"):
+            if item.get(key) is not None and not isinstance(item[key], str):
+                problems.append(f"{key} must be a text or null, not {_shown(item[key])}")
+        if item.get("payload") is not None and not isinstance(item["payload"], dict):
+            problems.append(f"payload must be an object, not {_shown(item['payload'])}")
+        defects += [Defect(read.name, line, p) for p in problems]
+        if not problems:
+            rows.append((line, item))
+    return rows, defects
+
+
+def _shown(value: Any) -> str:
+    """A value as JSON in a message, cut short."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -112,6 +112,13 @@ def reporting_errors(parent: QWidget | None, *, busy: bool = False) -> Iterator[
             QApplication.restoreOverrideCursor()
 
 
+def inform(parent: QWidget | None, title: str, text: str) -> None:
+    """A modal notice (something was done differently from what the user may expect, not an error)."""
+    box = QMessageBox(QMessageBox.Icon.Information, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName("noticeBox")
+    _exec(box)
+
+
 def confirm(parent: QWidget | None, title: str, question: str) -> bool:
     box = QMessageBox(QMessageBox.Icon.Question, title, question,
                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)

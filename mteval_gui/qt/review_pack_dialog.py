@@ -4,7 +4,8 @@ The dialog asks for the runs, the reviewer, the task, how many items and whether
 blind, then calls :func:`mteval_gui.app.review_pack.export_review_pack` (what ``mteval
 review-pack export`` calls). Importing goes through
 :func:`mteval_gui.app.review.import_judgments_file`, which recognises a pack's answers file
-and refuses, with the reason, answers from another pack or altered ones.
+and refuses, with the reason, answers from another pack or altered ones. Judgments of a
+reviewer who withdrew consent are skipped; a notice names the withdrawal.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 from mteval_gui.app import workspace
 from mteval_gui.app.review import import_judgments_file, list_reviewers
 from mteval_gui.app.review_pack import export_review_pack
-from mteval_gui.qt import file_dialogs
+from mteval_gui.qt import dialogs, file_dialogs
 from mteval_gui.qt.dialogs import reporting_errors
 
 
@@ -135,4 +136,7 @@ def import_judgments(window: Any) -> None:
     window.statusBar().showMessage(QCoreApplication.translate(
         "ReviewPackDialog", "Imported {0} judgments ({1} already present)").format(
         summary["judgments_added"], summary["judgments_unchanged"]), 10000)
+    if summary.get("notices"):
+        dialogs.inform(window, QCoreApplication.translate("ReviewPackDialog", "Withdrawn judgments skipped"),
+                       "\n".join(summary["notices"]))
     window.refresh_runs()  # review counts and the pending-review badges

@@ -36,6 +36,7 @@ from mteval_gui.domain.judgments import (
     span_problems,
 )
 from mteval_gui.errors import Defect, InputError, StoreError
+from mteval_gui.store import consent
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.schema import finite_json, repair_payload
 from mteval_gui.text import nfc
@@ -102,16 +103,28 @@ def reviewer_problems(r: Reviewer) -> list[str]:
     return problems
 
 
-def add_reviewer(ws: Workspace, reviewer: Reviewer) -> Reviewer:
-    """Add a reviewer (name or pseudonym, dialect, languages, consent scope)."""
+def add_reviewer(ws: Workspace, reviewer: Reviewer, *, readmit: bool = False, done_by: str | None = None) -> Reviewer:
+    """Add a reviewer (name or pseudonym, dialect, languages, consent scope).
+
+    A reviewer who withdrew consent is added again only with ``readmit`` (a new consent scope and
+    who re-adds them, logged as ``readmit``; see :mod:`mteval_gui.store.consent`).
+    """
     r = normalise_reviewer(reviewer)
     problems = reviewer_problems(r)
     if problems:
         raise StoreError("; ".join(problems))
-    r = r.model_copy(update={"created_at": r.created_at or now_iso()})
+    r = r.model_copy(update={"created_at": now_iso() if readmit else r.created_at or now_iso()})
     with ws.transaction() as c:
         if c.execute("SELECT 1 FROM reviewers WHERE reviewer_id = ?", (r.reviewer_id,)).fetchone():
             raise StoreError(f"reviewer {r.reviewer_id!r} already exists")
+        gone = consent.withdrawal(c, r.reviewer_id)
+        if readmit:
+            consent.readmit_reviewer(c, r.reviewer_id, r.consent_scope, done_by)
+        elif gone is not None and not gone.readmitted:
+            raise StoreError(f"reviewer {r.reviewer_id!r} withdrew consent on {gone.date}: adding them again is "
+                             "an explicit act with their new consent "
+                             "(`mteval reviewers add ID --readmit --consent TEXT --by NAME`); "
+                             "their judgments of before the withdrawal never return")
         _insert_reviewer(c, r)
     return r
 
@@ -602,7 +615,8 @@ def import_log(
     *,
     file: str,
     defects: Sequence[Defect] = (),
-) -> dict[str, int]:
+    local_ids: bool = False,
+) -> dict[str, Any]:
     """Merge a judgment log read from ``file`` (items paired with their line numbers) into the workspace.
 
     Judgments carrying a ``judgment_id`` are log rows. Per identity, versions present on both
@@ -613,15 +627,24 @@ def import_log(
     Judgments without ``judgment_id`` are new judgments recorded in file order, as if made now.
     Every defect (including ``defects`` found while parsing) is reported as ``file:line:
     message`` in one :class:`InputError` and nothing is written.
+
+    The judgments and reviewer records of a reviewer who withdrew consent are skipped (see
+    :mod:`mteval_gui.store.consent`; ``local_ids``: the file numbers its own log, as a pack's
+    answers do, so its ids say nothing of the workspace's) and ``notices`` says so, one message
+    per reviewer naming the withdrawal (``notices`` and ``judgments_withdrawn`` are in the summary
+    only when something was skipped).
     """
     found: list[Defect] = list(defects)
 
     def defect(line: int | None, message: str) -> None:
         found.append(Defect(file, line, message))
 
-    summary = {"reviewers_added": 0, "reviewers_unchanged": 0, "judgments_added": 0, "judgments_unchanged": 0}
+    summary: dict[str, Any] = {"reviewers_added": 0, "reviewers_unchanged": 0, "judgments_added": 0,
+                               "judgments_unchanged": 0}
     with ws.transaction() as c:
         _repair_unreadable(c)  # rolled back with the rest if the file is refused
+        gone = consent.withdrawals(c)
+        skipped: dict[str, list[int]] = {}  # reviewer -> [judgments, reviewer records] skipped
         # reviewers
         file_reviewers: dict[str, Reviewer] = {}
         for line, raw in reviewers:
@@ -630,6 +653,10 @@ def import_log(
             for p in problems:
                 defect(line, p)
             if problems:
+                continue
+            w = gone.get(r.reviewer_id)
+            if w is not None and w.covers(r.created_at, by_id=False):
+                skipped.setdefault(r.reviewer_id, [0, 0])[1] += 1
                 continue
             if r.reviewer_id in file_reviewers:
                 defect(line, f"reviewer {r.reviewer_id!r} appears twice in the file")
@@ -658,6 +685,11 @@ def import_log(
         known_reviewers = set(file_reviewers)
         for line, raw_j in judgments:
             j = normalise_judgment(raw_j)
+            w = gone.get(j.reviewer_id)
+            if w is not None and w.covers(j.created_at, j.judgment_id, by_id=not local_ids,
+                                          new=j.judgment_id is None):
+                skipped.setdefault(j.reviewer_id, [0, 0])[0] += 1
+                continue
             problems = payload_problems(j.payload) or (
                 judgment_problems(j) + _reference_problems(c, j, known_reviewers)
             )
@@ -760,4 +792,8 @@ def import_log(
 
         if found:
             raise InputError(sorted(found, key=lambda d: (d.line is None, d.line or 0)))
+    if skipped:
+        summary["judgments_withdrawn"] = sum(n for n, _ in skipped.values())
+        summary["notices"] = [gone[rid].notice(file, n_judgments, n_records > 0)
+                              for rid, (n_judgments, n_records) in sorted(skipped.items())]
     return summary

@@ -1,4 +1,9 @@
-"""Review packs exported to speakers: what each pack asked, so its answers can be checked on import."""
+"""Review packs exported to speakers: what each pack asked, so its answers can be checked on import.
+
+``answers_key`` is the pack's secret key (64 hex digits): the pack signs the answers it exports
+with it (HMAC-SHA256), and only this workspace and the pack page hold it. Packs made before
+schema 9 have none (their answers carry a plain sha256).
+"""
 
 from __future__ import annotations
 
@@ -18,16 +23,17 @@ class PackRecord:
     items: list[tuple[str, str, str | None]]
     meta: dict[str, Any] = field(default_factory=dict)
     created_at: str = ""
+    answers_key: str | None = None
 
 
 def record_pack(ws: Workspace, pack: PackRecord) -> None:
     with ws.transaction() as c:
         c.execute(
-            "INSERT INTO review_packs (pack_id, reviewer_id, task, content_sha256, items, meta, created_at) "
-            "VALUES (?,?,?,?,?,?,?)",
+            "INSERT INTO review_packs (pack_id, reviewer_id, task, content_sha256, items, meta, created_at, "
+            "answers_key) VALUES (?,?,?,?,?,?,?,?)",
             (pack.pack_id, pack.reviewer_id, pack.task, pack.content_sha256,
              json.dumps([list(i) for i in pack.items], ensure_ascii=False),
-             json.dumps(pack.meta, ensure_ascii=False, sort_keys=True), pack.created_at),
+             json.dumps(pack.meta, ensure_ascii=False, sort_keys=True), pack.created_at, pack.answers_key),
         )
 
 
@@ -37,7 +43,7 @@ def get_pack(ws: Workspace, pack_id: str) -> PackRecord | None:
         return None
     items = [(str(i[0]), str(i[1]), None if i[2] is None else str(i[2])) for i in json.loads(row["items"])]
     return PackRecord(row["pack_id"], row["reviewer_id"], row["task"], row["content_sha256"], items,
-                      json.loads(row["meta"] or "{}"), row["created_at"])
+                      json.loads(row["meta"] or "{}"), row["created_at"], row["answers_key"])
 
 
 def list_packs(ws: Workspace, reviewer_id: str | None = None) -> list[PackRecord]:

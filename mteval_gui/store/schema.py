@@ -28,6 +28,9 @@ v7 adds ``runs.scoring_config``: the scoring configuration of the run's latest j
 ``ScoringConfiguration``), written when the job starts and completed when its run card is stored.
 v8 adds ``run_statistics``: the per-entry statistics of each scored run (store/statistics.py),
 which comparing runs reads instead of every entry's stored results.
+v9 adds ``consent_log.detail`` (JSON, content-free: the judgment and pack ids a withdrawal
+deleted, the consent text of a readmission; store/consent.py) and ``review_packs.answers_key``
+(the secret key a pack signs its answers with, HMAC-SHA256; NULL for packs made before v9).
 """
 
 from __future__ import annotations
@@ -380,8 +383,16 @@ CREATE TABLE IF NOT EXISTS run_statistics (
 """
 
 
+def _v9(conn: sqlite3.Connection) -> None:
+    """Withdrawals remembered with the ids they deleted; review packs' answer keys (columns added once)."""
+    if "detail" not in {r[1] for r in conn.execute("PRAGMA table_info(consent_log)")}:
+        conn.execute("ALTER TABLE consent_log ADD COLUMN detail TEXT NOT NULL DEFAULT '{}'")
+    if "answers_key" not in {r[1] for r in conn.execute("PRAGMA table_info(review_packs)")}:
+        conn.execute("ALTER TABLE review_packs ADD COLUMN answers_key TEXT")
+
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -231,6 +231,17 @@
     return s ? s : null;
   }
 
+  // a correction as the workspace accepts it (domain/judgments.py correction_problems): control
+  // characters other than tab and newline dropped, at most MAX_CORRECTION characters, and none at
+  // all when nothing visible is left (only spaces, zero-width or format characters)
+  var MAX_CORRECTION = 10000;
+  function cleanCorrection(s) {
+    s = cleanText(s === null || s === undefined ? s : String(s).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, ""));
+    if (s === null || !/[^\p{C}\p{Z}]/u.test(s)) { return null; }
+    var chars = Array.from(s);
+    return chars.length > MAX_CORRECTION ? chars.slice(0, MAX_CORRECTION).join("").trim() : s;
+  }
+
   function commitDrafts() {
     Object.keys(state.drafts).forEach(function (key) {
       var d = state.drafts[key], item = Number(key);
@@ -238,7 +249,7 @@
       record(item, function (a) {
         if ("note" in d) { a.note = cleanText(d.note); }
         if ("correction" in d) {
-          var c = cleanText(d.correction);
+          var c = cleanCorrection(d.correction);
           if (c === null) { delete a.payload.correction; } else { a.payload.correction = c; }
         }
       });
@@ -280,8 +291,7 @@
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
 
-  function sha256Hex(text) {
-    var bytes = new TextEncoder().encode(text);
+  function sha256Bytes(bytes) {
     var n = bytes.length, total = ((n + 9 + 63) >> 6) << 6;
     var m = new Uint8Array(total);
     m.set(bytes); m[n] = 0x80;
@@ -312,7 +322,37 @@
       h[0] = (h[0] + a) | 0; h[1] = (h[1] + bb) | 0; h[2] = (h[2] + c) | 0; h[3] = (h[3] + d) | 0;
       h[4] = (h[4] + e) | 0; h[5] = (h[5] + f) | 0; h[6] = (h[6] + g) | 0; h[7] = (h[7] + hh) | 0;
     }
-    return h.map(function (v) { return ("00000000" + (v >>> 0).toString(16)).slice(-8); }).join("");
+    var out = new Uint8Array(32);
+    for (var k = 0; k < 8; k++) {
+      out[4 * k] = (h[k] >>> 24) & 0xff; out[4 * k + 1] = (h[k] >>> 16) & 0xff;
+      out[4 * k + 2] = (h[k] >>> 8) & 0xff; out[4 * k + 3] = h[k] & 0xff;
+    }
+    return out;
+  }
+
+  function hex(bytes) {
+    var s = "";
+    for (var i = 0; i < bytes.length; i++) { s += ("0" + bytes[i].toString(16)).slice(-2); }
+    return s;
+  }
+
+  function sha256Hex(text) { return hex(sha256Bytes(new TextEncoder().encode(text))); }
+
+  // HMAC-SHA256 (RFC 2104) over the SHA-256 above: the pack signs its answers with its own key,
+  // which the workspace keeps, so an edited answers file cannot simply be re-hashed
+  function hmacSha256Hex(keyHex, text) {
+    var key = new Uint8Array(keyHex.length / 2);
+    for (var i = 0; i < key.length; i++) { key[i] = parseInt(keyHex.substr(2 * i, 2), 16); }
+    if (key.length > 64) { key = sha256Bytes(key); }
+    var msg = new TextEncoder().encode(text);
+    var inner = new Uint8Array(64 + msg.length), outer = new Uint8Array(64 + 32);
+    for (i = 0; i < 64; i++) {
+      var b = i < key.length ? key[i] : 0;
+      inner[i] = b ^ 0x36; outer[i] = b ^ 0x5c;
+    }
+    inner.set(msg, 64);
+    outer.set(sha256Bytes(inner), 64);
+    return hex(sha256Bytes(outer));
   }
 
   // ------------------------------------------------------------------ export
@@ -321,7 +361,7 @@
     var answers = state.log.slice().sort(function (a, b) { return a.id - b.id; });
     return {format: ANSWERS_FORMAT, pack_id: PACK.pack_id, pack_sha256: PACK.content_sha256,
             reviewer_id: PACK.reviewer.reviewer_id, task: TASK, exported_at: nowIso(),
-            answers: answers, answers_sha256: sha256Hex(canon(answers))};
+            answers: answers, answers_hmac: hmacSha256Hex(PACK.answers_key, canon(answers))};
   }
 
   function exportAnswers() {
@@ -561,7 +601,7 @@
 
     var c = section(t("correction"));
     var area = el("textarea", "correction");
-    area.id = "correction"; area.rows = 2; area.placeholder = t("correctionHint");
+    area.id = "correction"; area.rows = 2; area.placeholder = t("correctionHint"); area.maxLength = MAX_CORRECTION;
     area.setAttribute("lang", PACK.language.target);
     var d = state.drafts[String(state.pos)];
     area.value = d && "correction" in d ? d.correction : (answer.payload.correction || "");
@@ -739,7 +779,8 @@
   });
 
   window.addEventListener("pagehide", function () { save(); });
-  window.mtevalReviewPack = {answersDocument: answersDocument, sha256Hex: sha256Hex, canon: canon};
+  window.mtevalReviewPack = {answersDocument: answersDocument, sha256Hex: sha256Hex, hmacSha256Hex: hmacSha256Hex,
+                             canon: canon};
   if (state.pos >= PACK.items.length) { state.pos = 0; }
   render();
 }());

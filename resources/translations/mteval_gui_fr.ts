@@ -1813,6 +1813,10 @@ Télécharger maintenant ?</translation>
         <source>Imported {0} judgments ({1} already present)</source>
         <translation>{0} jugements importés ({1} déjà présents)</translation>
     </message>
+    <message>
+        <source>Withdrawn judgments skipped</source>
+        <translation>Jugements retirés ignorés</translation>
+    </message>
 </context>
 <context>
     <name>ReviewPane</name>

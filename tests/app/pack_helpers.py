@@ -10,7 +10,7 @@ from typing import Any
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.domain.run import Output, Run, RunMeta
-from mteval_gui.io.review_pack import ANSWERS_FORMAT, canonical_json, sha256_text
+from mteval_gui.io.review_pack import ANSWERS_FORMAT, answers_hmac
 from mteval_gui.store import Workspace, repo
 from mteval_gui.store import judgments as J
 
@@ -46,7 +46,7 @@ def answers_doc(data: dict[str, Any], answers: list[dict[str, Any]]) -> dict[str
     return {"format": ANSWERS_FORMAT, "pack_id": data["pack_id"], "pack_sha256": data["content_sha256"],
             "reviewer_id": data["reviewer"]["reviewer_id"], "task": data["task"],
             "exported_at": "2025-01-01T00:00:00.000+00:00", "answers": answers,
-            "answers_sha256": sha256_text(canonical_json(answers))}
+            "answers_hmac": answers_hmac(data["answers_key"], answers)}
 
 
 def answer(id_: int, item: int, version: int = 1, superseded_by: int | None = None, **kw: Any) -> dict[str, Any]:

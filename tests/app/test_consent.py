@@ -92,3 +92,172 @@ def test_withdraw_also_unlinks_the_reviewer_from_the_stored_run_cards(ws):
     assert (after.human_review.reviewers, after.human_review.judgments) == (1, 1)
     assert after.dataset.version == before.dataset.version and after.dataset.sha256 == before.dataset.sha256
     assert after.scores == before.scores
+
+
+def _withdrawn_on(ws) -> str:
+    return next(r["done_at"] for r in consent_log(ws) if r["action"] == "withdraw")[:10]
+
+
+def _exports(ws, tmp_path):
+    """Every file that could carry ana's judgments back: her own export, the whole log as JSON and CSV,
+    and the answers of a pack made for her."""
+    from mteval_gui.app.exports import export_judgments
+    from mteval_gui.app.review_pack import export_review_pack
+    from tests.app.pack_helpers import answer, answers_doc, pack_data
+
+    own, _ = export_reviewer_judgments(ws, "ana", tmp_path / "ana.json")
+    everything, _, _ = export_judgments(ws, tmp_path / "all.json", None, None)
+    sheet, _, _ = export_judgments(ws, tmp_path / "all.csv", None, None)
+    pack = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack.html")
+    answers = [answer(1, 1, adequacy=1, fluency=2), answer(2, 3, adequacy=2)]
+    doc = answers_doc(pack_data(pack.path), answers)
+    reply = tmp_path / "answers.json"
+    reply.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return {"own": own, "all": everything, "csv": sheet, "answers": reply}
+
+
+def test_withdrawn_judgments_never_come_back_through_an_import(ws, tmp_path, capsys):
+    """Importing her own export, a whole-log export (JSON or CSV) or her pack's answers brought back
+    every judgment of the withdrawn reviewer and her reviewer record, silently."""
+    files = _exports(ws, tmp_path)
+    withdraw_reviewer(ws, "ana", "community lead")
+    day = _withdrawn_on(ws)
+    before = J.export_log(ws)
+    expected = {
+        "own": (4, f"{files['own']}: 4 judgments of reviewer 'ana' and their reviewer record skipped: "
+                   f"ana withdrew consent on {day}"),
+        "all": (4, f"{files['all']}: 4 judgments of reviewer 'ana' and their reviewer record skipped: "
+                   f"ana withdrew consent on {day}"),
+        "csv": (4, f"{files['csv']}: 4 judgments of reviewer 'ana' and their reviewer record skipped: "
+                   f"ana withdrew consent on {day}"),
+        "answers": (2, f"{files['answers']}: 2 judgments of reviewer 'ana' skipped: ana withdrew consent on {day}"),
+    }
+    for kind, path in files.items():
+        summary = review.import_judgments_file(ws, path)
+        assert (summary["judgments_added"], summary["reviewers_added"]) == (0, 0), kind
+        assert (summary["judgments_withdrawn"], summary["notices"]) == (expected[kind][0], [expected[kind][1]]), kind
+        assert J.get_reviewer(ws, "ana") is None
+        assert J.export_log(ws) == before
+    # the command line says it too, and succeeds (the other reviewers' judgments are there already)
+    assert main(["--db", str(ws.path), "judgments", "import", str(files["all"])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["imported 0 judgments (1 already present), 0 new reviewers (1 already present)",
+                   expected["all"][1]]
+
+
+def test_a_withdrawn_reviewer_is_added_again_only_explicitly_and_her_old_judgments_stay_out(ws, tmp_path, capsys):
+    files = _exports(ws, tmp_path)
+    withdraw_reviewer(ws, "ana", "community lead")
+    day = _withdrawn_on(ws)
+    db = ["--db", str(ws.path)]
+    with pytest.raises(StoreError) as err:
+        J.add_reviewer(ws, Reviewer(reviewer_id="ana", name="Ana"))
+    assert str(err.value) == (f"reviewer 'ana' withdrew consent on {day}: adding them again is an explicit act "
+                              "with their new consent (`mteval reviewers add ID --readmit --consent TEXT --by NAME`); "
+                              "their judgments of "
+                              "before the withdrawal never return")
+    assert main([*db, "reviewers", "add", "ana", "--name", "Ana", "--readmit", "--by", "lead"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"mteval: error: re-adding reviewer 'ana' after their withdrawal on {day} needs their new consent "
+        "(what they consented to, --consent TEXT)")
+    assert main([*db, "reviewers", "add", "ben", "--name", "Ben", "--readmit", "--consent", "x", "--by", "l"]) == 1
+    assert "reviewer 'ben' already exists" in capsys.readouterr().err
+    assert main([*db, "reviewers", "add", "ana", "--name", "Ana", "--consent", "research use, 2027",
+                 "--readmit", "--by", "lead"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        "re-added reviewer ana (Ana) with new consent: research use, 2027; their judgments of before the "
+        "withdrawal stay withdrawn")
+    assert J.get_reviewer(ws, "ana").consent_scope == "research use, 2027"
+    assert [(r["action"], r["reviewer_id"], r["done_by"]) for r in consent_log(ws)] == [
+        ("withdraw", "ana", "community lead"), ("readmit", "ana", "lead")]
+    # what she judged before the withdrawal never returns, from any file
+    for path in files.values():
+        summary = review.import_judgments_file(ws, path)
+        assert summary["judgments_added"] == 0 and summary["judgments_withdrawn"] >= 2
+        assert summary["notices"][0].endswith(
+            f"skipped: ana withdrew consent on {day} (judgments made before that stay withdrawn)")
+    assert J.current_judgments(ws, reviewer_id="ana") == []
+    # her new judgments do import
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps({"format": "mteval-judgments/1", "reviewers": [], "judgments": [
+        {"reviewer_id": "ana", "run_id": "sys1", "entry_id": "d1-1", "adequacy": 3}]}), encoding="utf-8")
+    summary = review.import_judgments_file(ws, new)
+    assert summary["judgments_added"] == 1 and "notices" not in summary
+    [j] = J.current_judgments(ws, reviewer_id="ana")
+    assert (j.entry_id, j.adequacy, j.version) == ("d1-1", 3, 1)
+    # and an export made now round-trips, the old ids and times still refused
+    again, _ = export_reviewer_judgments(ws, "ana", tmp_path / "ana-again.json")
+    assert review.import_judgments_file(ws, again)["judgments_unchanged"] == 1
+
+
+def test_withdrawal_and_readmission_are_remembered_by_id_too(ws, tmp_path):
+    """A file exported by this workspace whose times were edited is still known by its judgment ids."""
+    own, _ = export_reviewer_judgments(ws, "ana", tmp_path / "ana.json")
+    withdraw_reviewer(ws, "ana", "community lead")
+    J.add_reviewer(ws, Reviewer(reviewer_id="ana", name="Ana", consent_scope="again"), readmit=True, done_by="lead")
+    doc = json.loads(own.read_text(encoding="utf-8"))
+    for j in doc["judgments"]:
+        j["created_at"] = "2099-01-01T00:00:00.000+00:00"
+    doc["reviewers"] = []
+    own.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    summary = review.import_judgments_file(ws, own)
+    assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (0, 4)
+    assert J.current_judgments(ws, reviewer_id="ana") == []
+
+
+def test_a_withdrawn_judgment_is_skipped_whatever_it_holds(ws, tmp_path):
+    """Its error categories are not checked (the file is not refused for a judgment it will not import)."""
+    withdraw_reviewer(ws, "ana", "community lead")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"format": "mteval-judgments/1", "reviewers": [], "judgments": [
+        {"reviewer_id": "ana", "run_id": "sys1", "entry_id": "d1-1", "adequacy": 3,
+         "created_at": "2025-01-01T00:00:00.000+00:00",
+         "payload": {"spans": [{"start": 0, "end": 2, "severity": "minor", "category": "no-such-category"}]}},
+        {"reviewer_id": "ben", "run_id": "sys1", "entry_id": "d1-2", "adequacy": 4}]}), encoding="utf-8")
+    summary = review.import_judgments_file(ws, path)
+    assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (1, 1)
+    assert [(j.reviewer_id, j.entry_id) for j in J.current_judgments(ws)] == [("ben", "d1-1"), ("ben", "d1-2")]
+
+
+def test_what_a_withdrawal_covers_and_how_it_is_said():
+    from mteval_gui.store.consent import Withdrawal
+
+    w = Withdrawal("ana", "2026-12-02T04:00:00.000+00:00", False, {5})
+    assert w.notice("f.json", 0, True) == (
+        "f.json: the record of reviewer 'ana' skipped: ana withdrew consent on 2026-12-02")
+    assert w.notice("f.json", 1) == "f.json: 1 judgment of reviewer 'ana' skipped: ana withdrew consent on 2026-12-02"
+    assert w.covers("2099-01-01T00:00:00Z") and w.covers(None, new=True)  # not readmitted: everything
+    w.readmitted = True
+    assert w.covers("2026-12-02T03:59:59Z") and w.covers("2026-12-02T05:00:00+01:00")  # at or before
+    assert w.covers("2026-12-02T04:00:00") and w.covers("not a time")  # no zone = UTC; unreadable = before
+    assert not w.covers("2026-12-02T04:00:00.001Z") and not w.covers(None, new=True)
+    assert w.covers("2099-01-01T00:00:00Z", 5) and not w.covers("2099-01-01T00:00:00Z", 5, by_id=False)
+
+
+def test_a_withdrawal_made_before_schema_9_holds_after_the_upgrade(ws, tmp_path):
+    """A workspace whose consent log predates the withdrawal details (schema 8) is upgraded after a
+    backup; the withdrawal it already logged keeps the reviewer's exports out."""
+    import sqlite3
+
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.schema import SCHEMA_VERSION
+
+    own, _ = export_reviewer_judgments(ws, "ana", tmp_path / "ana.json")
+    withdraw_reviewer(ws, "ana", "community lead")
+    path = ws.path
+    ws.close()
+    c = sqlite3.connect(str(path))
+    c.execute("ALTER TABLE consent_log DROP COLUMN detail")
+    c.execute("ALTER TABLE review_packs DROP COLUMN answers_key")
+    c.execute("PRAGMA user_version = 8")
+    c.commit()
+    c.close()
+    w = Workspace(path)
+    try:
+        assert w.schema_version() == SCHEMA_VERSION
+        assert (tmp_path / "ws.sqlite.v8.bak").exists()
+        summary = review.import_judgments_file(w, own)
+        assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (0, 4)
+        assert J.get_reviewer(w, "ana") is None
+    finally:
+        w.close()

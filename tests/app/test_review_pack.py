@@ -125,8 +125,8 @@ def test_refused_files_say_why(ws, tmp_path):
     altered = json.loads(json.dumps(doc))
     altered["answers"][0]["adequacy"] = 1
     msgs, p = refused(altered, "altered.json")
-    assert msgs == [f"{p}: the answers were changed after the pack exported them (their sha256 does not match "
-                    "answers_sha256): export them again from the pack"]
+    assert msgs == [f"{p}: the answers were changed after the pack exported them (their HMAC does not match "
+                    "answers_hmac): export them again from the pack"]
     other = export_review_pack(ws, ["sys1"], "ana", tmp_path / "other.html")
     swapped = {**doc, "pack_id": other.pack_id}
     msgs, p = refused(swapped, "swapped.json")
@@ -155,3 +155,101 @@ def test_cli_export_and_import(ws, tmp_path, capsys):
     assert main(["--db", str(ws.path), "review-pack", "export", "sys1", "--reviewer", "ana", "--task", "c",
                  "-o", str(tmp_path / "c.html")]) == 1
     assert "the analyzer rejected no word" in capsys.readouterr().err
+
+
+def test_answers_edited_and_rehashed_are_refused(ws, tmp_path):
+    """The answers carried a plain sha256: whoever edited the file recomputed it and the edit was
+    accepted. The pack now signs them with its own key (kept by the workspace)."""
+    import hashlib
+
+    from mteval_gui.io.review_pack import answers_hmac, canonical_json
+
+    done = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack.html")
+    data = pack_data(done.path)
+    key = get_pack(ws, done.pack_id).answers_key
+    assert key == data["answers_key"] and re.fullmatch(r"[0-9a-f]{64}", key)
+    doc = answers_doc(data, [answer(1, 0, adequacy=5, fluency=4)])
+    edited = json.loads(json.dumps(doc))
+    edited["answers"][0]["adequacy"] = 1
+    del edited["answers_hmac"]
+    edited["answers_sha256"] = hashlib.sha256(canonical_json(edited["answers"]).encode("utf-8")).hexdigest()
+    p = write(tmp_path, edited, "rehashed.json")
+    with pytest.raises(InputError) as err:
+        review.import_judgments_file(ws, p)
+    assert [str(d) for d in err.value.defects] == [
+        f"{p}: the answers carry no answers_hmac, only a plain answers_sha256 that anyone editing the file can "
+        "recompute; this pack signs its answers with its own key: export them again from the pack"]
+    # re-signed with a key that is not the pack's
+    edited = {**{k: v for k, v in edited.items() if k != "answers_sha256"},
+              "answers_hmac": answers_hmac("00" * 32, edited["answers"])}
+    p = write(tmp_path, edited, "resigned.json")
+    with pytest.raises(InputError) as err:
+        review.import_judgments_file(ws, p)
+    assert [str(d) for d in err.value.defects] == [
+        f"{p}: the answers were changed after the pack exported them (their HMAC does not match answers_hmac): "
+        "export them again from the pack"]
+    assert J.current_judgments(ws) == []
+    assert review.import_judgments_file(ws, write(tmp_path, doc))["judgments_added"] == 1
+
+
+def test_packs_made_before_answer_keys_import_with_their_sha256(ws, tmp_path):
+    """A pack recorded without a key (made before keys existed) keeps its plain sha256 check."""
+    from mteval_gui.io.review_pack import canonical_json, sha256_text
+
+    done = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack.html")
+    data = pack_data(done.path)
+    with ws.transaction() as c:
+        c.execute("UPDATE review_packs SET answers_key = NULL WHERE pack_id = ?", (done.pack_id,))
+    answers = [answer(1, 0, adequacy=5, fluency=4)]
+    doc = {**{k: v for k, v in answers_doc(data, answers).items() if k != "answers_hmac"},
+           "answers_sha256": sha256_text(canonical_json(answers))}
+    bad = json.loads(json.dumps(doc))
+    bad["answers"][0]["adequacy"] = 2
+    p = write(tmp_path, bad, "bad.json")
+    with pytest.raises(InputError) as err:
+        review.import_judgments_file(ws, p)
+    assert [str(d) for d in err.value.defects] == [
+        f"{p}: the answers were changed after the pack exported them (their sha256 does not match answers_sha256): "
+        "export them again from the pack"]
+    assert review.import_judgments_file(ws, write(tmp_path, doc))["judgments_added"] == 1
+
+
+def test_answer_fields_beyond_64_bits_or_text_booleans_are_refused(ws, tmp_path, capsys):
+    """A version of 2**63 ended in a traceback (SQLite integer overflow); "false" and "no" were
+    stored as flagged = true."""
+    done = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack.html")
+    data = pack_data(done.path)
+    answers = [answer(1, 0, version=2**63, adequacy=5), answer(2, 1, adequacy=3, flagged="false"),
+               answer(3, 2, adequacy=3, undone="no"), answer(4, 3, adequacy=3, flagged=0),
+               answer(5, 4, adequacy=2, superseded_by=-1), answer(2**64, 4, adequacy=2)]
+    p = write(tmp_path, answers_doc(data, answers))
+    assert main(["--db", str(ws.path), "judgments", "import", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"{p}:9: version 9223372036854775808 is not a whole number from 1 to 9223372036854775807",
+        f"{p}:22: flagged must be true or false (a JSON boolean), not \"false\"",
+        f"{p}:35: undone must be true or false (a JSON boolean), not \"no\"",
+        f"{p}:48: flagged must be true or false (a JSON boolean), not 0",
+        f"{p}:61: superseded_by -1 is not a whole number or null from 1 to 9223372036854775807",
+        f"{p}:74: id 18446744073709551616 is not a whole number from 1 to 9223372036854775807",
+        "mteval: 6 problems found; nothing was written"]
+    assert J.current_judgments(ws) == []
+    # real booleans are taken as they are
+    ok = [answer(1, 0, adequacy=5, flagged=False), answer(2, 1, adequacy=3, flagged=True)]
+    review.import_judgments_file(ws, write(tmp_path, answers_doc(data, ok), "ok.json"))
+    assert {j.entry_id: j.flagged for j in J.current_judgments(ws)} == {"d1-1": False, "d1-2": True}
+
+
+def test_pack_answers_with_an_unfit_correction_are_refused(ws, tmp_path):
+    """A zero-width correction from a pack became a candidate variant."""
+    done = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack.html")
+    data = pack_data(done.path)
+    answers = [answer(1, 0, adequacy=2, payload={"correction": "\u200b\u200c"}),
+               answer(2, 1, adequacy=2, payload={"correction": "y" * 10_001})]
+    p = write(tmp_path, answers_doc(data, answers))
+    with pytest.raises(InputError) as err:
+        review.import_judgments_file(ws, p)
+    assert [str(d) for d in err.value.defects] == [
+        f"{p}:9: correction has no visible character (only spaces, zero-width or format characters)",
+        f"{p}:24: correction is 10,001 characters long (at most 10,000)"]
+    assert J.current_judgments(ws) == []

@@ -117,3 +117,68 @@ def test_cli_promote_and_versions(ws, capsys):
     assert [r["version"] for r in rows] == ["1", "1+s1"] and rows[1]["created_by"] == "lead"
     with pytest.raises(StoreError, match="unknown run"):
         promote_variants(ws, ["nope"])
+
+
+BAD_CORRECTIONS = [
+    ("\u200b", "correction has no visible character (only spaces, zero-width or format characters)"),
+    (" \u2060\u00a0\u200d ", "correction has no visible character (only spaces, zero-width or format characters)"),
+    ("nitit\x1b[2Jwân", "correction holds the control character U+001B (character 6)"),
+    ("x" * 5_000_000, "correction is 5,000,000 characters long (at most 10,000)"),
+]
+
+
+def test_corrections_with_nothing_visible_controls_or_megabytes_are_refused_when_recorded(ws):
+    """A zero-width or a 5 MB correction was saved and then promoted to an accepted variant."""
+    for text, why in BAD_CORRECTIONS:
+        with pytest.raises(StoreError) as err:
+            review.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id="e1", adequacy=2,
+                                                payload={"correction": text}))
+        assert str(err.value) == f"judgment not saved: {why}"
+    assert J.current_judgments(ws) == []
+    # the longest correction taken: 10,000 characters; a joiner inside a word stays
+    for text in ("x" * 10_000, "ᓂᓂᐹᐣ\u200dᐠ"):
+        j = review.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id="e1", adequacy=2,
+                                                payload={"correction": text}))
+        assert j.payload["correction"] == text
+
+
+def test_corrections_refused_on_import_too(ws, tmp_path, capsys):
+    rows = [{"reviewer_id": "ana", "run_id": "sys1", "entry_id": "e1", "adequacy": 2,
+             "payload": {"correction": text}} for text, _ in BAD_CORRECTIONS]
+    path = tmp_path / "j.json"
+    path.write_text(json.dumps(rows, indent=0), encoding="utf-8")
+    assert main(["--db", str(ws.path), "judgments", "import", str(path)]) == 2
+    lines = path.read_text(encoding="utf-8").splitlines()
+    starts = [i + 1 for i, ln in enumerate(lines) if ln == "{"]
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:{line}: {why}" for line, (_, why) in zip(starts, BAD_CORRECTIONS, strict=True)
+    ] + ["mteval: 4 problems found; nothing was written"]
+    assert J.current_judgments(ws) == []
+
+
+def test_promote_skips_unfit_stored_corrections_and_prints_texts_with_controls_escaped(ws, capsys):
+    """`variants promote` printed a correction's terminal escapes raw (and promoted it)."""
+    review.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id="e1", adequacy=2,
+                                        payload={"correction": "nititwân\u202e!"}))
+    j = review.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id="e3", adequacy=2,
+                                            payload={"correction": "placeholder"}))
+    with ws.transaction() as c:  # as a version without the checks stored it
+        c.execute("UPDATE judgments SET payload = ? WHERE judgment_id = ?",
+                  (json.dumps({"correction": "ê-ayâ\x1b]0;owned\x07yân"}), j.judgment_id))
+    assert main(["--db", str(ws.path), "variants", "promote", "sys1", "--basis", "correction"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and "\x07" not in out
+    assert out.splitlines()[:3] == [
+        "corpus c: version 1 -> 1+s1; added 1 variant, skipped 1",
+        "  + e1: nititwân\\u202e!  (correction, ana, run sys1)",
+        "  - e3: not added, the text holds the control character U+001B (character 6) (correction, ana, run sys1)"]
+    assert repo.get_entry(ws, "c", "e1").variants == ["nititwân\u202e!"]
+    assert repo.get_entry(ws, "c", "e3").variants == []
+
+
+def test_term_safe_escapes_terminal_controls():
+    from mteval_gui.cli._common import term_safe
+
+    assert term_safe("a\x1b[31mb\x9b\x07\u202e\u2066c\td\ne") == "a\\x1b[31mb\\x9b\\x07\\u202e\\u2066c\td\\x0ae"
+    assert term_safe("x\ny", keep_newlines=True) == "x\ny"
+    assert term_safe("ᓂᓂᐹᐣ ê-ayâyân") == "ᓂᓂᐹᐣ ê-ayâyân"

@@ -2,11 +2,14 @@
 
 Rate three entries with the keyboard, mark an error span, type a correction, close the tab and
 reopen the pack (answers kept), export the answers, import them into the
-workspace and compare what is stored with what the pack exported.
+workspace and compare what is stored with what the pack exported. The answers are signed with
+the pack's key (HMAC-SHA256 computed by the page): a copy edited and re-hashed is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -18,8 +21,11 @@ import pytest
 from mteval_gui.app import review
 from mteval_gui.app.review_pack import export_review_pack
 from mteval_gui.domain.judgments import Reviewer
+from mteval_gui.errors import InputError
+from mteval_gui.io.review_pack import answers_hmac, canonical_json
 from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as J
+from mteval_gui.store.packs import get_pack
 
 pytestmark = [pytest.mark.browser, pytest.mark.shared_data]
 
@@ -161,6 +167,10 @@ def test_pack_round_trip_through_the_browser(tmp_path, shared_data):
         driver.find_element(By.ID, "export").click()
         exported = _wait(lambda: next(iter(downloads.glob("answers-*.json")), None))
         _wait(lambda: exported.stat().st_size > 0 and not list(downloads.glob("*.crdownload")))
+        # the page's HMAC-SHA256 (over its own SHA-256) is Python's, for a key and a text of several blocks
+        text = "ê-ayâyân ᓂᓂᐹᐣ " * 40
+        page_hmac = driver.execute_script("return window.mtevalReviewPack.hmacSha256Hex(arguments[0], arguments[1]);",
+                                          "5a" * 32, text)
         urls = _requests(driver)
         console = driver.get_log("browser")
     finally:
@@ -173,6 +183,18 @@ def test_pack_round_trip_through_the_browser(tmp_path, shared_data):
     assert exported.name == f"answers-{done.pack_id}.json"
     assert doc["pack_id"] == done.pack_id and doc["pack_sha256"] == done.content_sha256
     answers = doc["answers"]
+    # the answers are signed with the pack's key (kept by the workspace), not with a plain sha256
+    assert page_hmac == hmac.new(bytes.fromhex("5a" * 32), text.encode("utf-8"), hashlib.sha256).hexdigest()
+    key = get_pack(ws, done.pack_id).answers_key
+    assert "answers_sha256" not in doc and doc["answers_hmac"] == answers_hmac(key, answers)
+    edited = {k: v for k, v in doc.items() if k != "answers_hmac"}
+    edited["answers"] = json.loads(json.dumps(answers))
+    edited["answers"][-1]["adequacy"] = 1
+    edited["answers_sha256"] = hashlib.sha256(canonical_json(edited["answers"]).encode("utf-8")).hexdigest()
+    rehashed = tmp_path / "rehashed.json"
+    rehashed.write_text(json.dumps(edited, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(InputError, match="only a plain answers_sha256"):
+        review.import_judgments_file(ws, rehashed)
     summary = review.import_judgments_file(ws, exported)
     assert summary["judgments_added"] == len(answers) == 9  # 4 versions for item 0, 2 for item 1, 3 for item 2
 

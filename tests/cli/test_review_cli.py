@@ -304,3 +304,23 @@ def test_fluent_run_confirmed_on_30_entries_by_two_reviewers(fluent_db, tmp_path
     J.undo_last(ws, "ben", "oracle")
     assert load_run_row(ws, "oracle").confirmed is None
     ws.close()
+
+
+def test_import_of_a_fifo_is_refused_without_opening_it(db, tmp_path):
+    """The answers-file sniff opened the path before anything checked it: a FIFO with no writer hung
+    the command for good. Run in a child so that a regression fails (timeout) instead of hanging."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fifo = tmp_path / "answers.json"
+    os.mkfifo(fifo)
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    proc = subprocess.run([sys.executable, "-m", "mteval_gui", "--db", db, "judgments", "import", str(fifo)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [f"{fifo}: is a FIFO (named pipe), not a regular file",
+                                        "mteval: 1 problem found; nothing was written"]
+    assert "Traceback" not in proc.stderr

@@ -63,8 +63,8 @@ def test_file_import_merges_pack_answers_and_shows_why_a_file_is_refused(qtbot, 
     monkeypatch.setattr(review_pack_dialog.file_dialogs, "open_file_name", lambda *a, **k: (chosen.pop(0), ""))
     w.import_judgments()
     assert [str(d) for d in shown[0].defects] == [
-        f"{altered}: the answers were changed after the pack exported them (their sha256 does not match "
-        "answers_sha256): export them again from the pack"]
+        f"{altered}: the answers were changed after the pack exported them (their HMAC does not match "
+        "answers_hmac): export them again from the pack"]
     assert J.current_judgments(w.ws) == []  # nothing written
     w.import_judgments()
     assert w.statusBar().currentMessage() == "Imported 2 judgments (0 already present)"
@@ -75,4 +75,36 @@ def test_file_import_merges_pack_answers_and_shows_why_a_file_is_refused(qtbot, 
     w.import_judgments()
     assert w.statusBar().currentMessage() == "Imported 0 judgments (2 already present)"
     assert len(shown) == 1
+    w.close()
+
+
+def test_file_import_skips_a_withdrawn_reviewers_judgments_and_says_so(qtbot, tmp_path, monkeypatch):
+    """File > Import judgments brought back every judgment of a reviewer who withdrew consent."""
+    from mteval_gui.app.consent import consent_log, export_reviewer_judgments, withdraw_reviewer
+    from mteval_gui.app.preferences import AppSettings
+    from mteval_gui.domain.judgments import Judgment
+    from mteval_gui.qt import dialogs, review_pack_dialog
+    from mteval_gui.qt.main import build_window
+    from mteval_gui.store import judgments as J
+
+    ws = make_workspace(tmp_path / "ws.sqlite")
+    for entry, a in (("d1-1", 4), ("d1-2", 2)):
+        J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id=entry, adequacy=a))
+    own, _ = export_reviewer_judgments(ws, "ana", tmp_path / "ana.json")
+    withdraw_reviewer(ws, "ana", "community lead")
+    day = consent_log(ws)[0]["done_at"][:10]
+    ws.close()
+
+    w = build_window(AppSettings())
+    qtbot.addWidget(w)
+    assert w.open_workspace(tmp_path / "ws.sqlite")
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(dialogs, "inform", lambda parent, title, text: shown.append((title, text)))
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, exc: shown.append(("error", str(exc))))
+    monkeypatch.setattr(review_pack_dialog.QFileDialog, "getOpenFileName", lambda *a, **k: (str(own), ""))
+    w.import_judgments()
+    assert shown == [("Withdrawn judgments skipped",
+                      f"{own}: 2 judgments of reviewer 'ana' and their reviewer record skipped: "
+                      f"ana withdrew consent on {day}")]
+    assert J.current_judgments(w.ws) == [] and J.get_reviewer(w.ws, "ana") is None
     w.close()
