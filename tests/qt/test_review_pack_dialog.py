@@ -101,7 +101,7 @@ def test_file_import_skips_a_withdrawn_reviewers_judgments_and_says_so(qtbot, tm
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(dialogs, "inform", lambda parent, title, text: shown.append((title, text)))
     monkeypatch.setattr(dialogs, "show_error", lambda parent, exc: shown.append(("error", str(exc))))
-    monkeypatch.setattr(review_pack_dialog.QFileDialog, "getOpenFileName", lambda *a, **k: (str(own), ""))
+    monkeypatch.setattr(review_pack_dialog.file_dialogs, "open_file_name", lambda *a, **k: (str(own), ""))
     w.import_judgments()
     assert shown == [("Withdrawn judgments skipped",
                       f"{own}: 2 judgments of reviewer 'ana' and their reviewer record skipped: "
