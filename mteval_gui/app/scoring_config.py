@@ -14,7 +14,14 @@ content hashes of the corpus, the run and the language card.
 - **stale** (an input changed since: corpus, run, language card, the content of an analyzer
   or gloss file — or which analyzer file would be used —, the glossary, a metric's version):
   scored again with its stored configuration;
+- **incomplete** too when a metric of its run card ``failed`` (it raised, timed out, gave no
+  finite number): scored again with its stored configuration — a failed result is never
+  reused, so the failed metric is tried again and the stored results of the others are kept;
 - **current**: left alone.
+
+Scoring again recomputes only what is not reusable: a stored per-entry result is reused only
+when every input it was computed from is unchanged
+(:func:`mteval_gui.scoring.batches.config_of`).
 
 A scored run (one with a run card) is scored with another configuration only with
 ``replace``: the caller's overrides then apply on top of the *stored* configuration (never on
@@ -44,7 +51,7 @@ from mteval_gui.scoring.runner import DEFAULT_BATCH_SIZE
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import load_run_card_dict, scoring_job
+from mteval_gui.store.results import failed_metrics, load_run_card_dict, scoring_job
 
 __all__ = ["ScoringOverrides", "RunPlan", "ScoringPlan", "plan_scoring", "resolve_configuration",
            "stored_configuration", "configuration_changes", "stale_reasons", "settings_differences", "scoring_state"]
@@ -459,6 +466,7 @@ class RunPlan:
     changes: list[str] = field(default_factory=list)  # what the request changes in the stored configuration
     # where the workspace settings differ from the stored configuration (not applied: see settings_differences)
     settings: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # metrics of its run card that failed ("id: reason")
 
     @property
     def scores(self) -> bool:
@@ -485,6 +493,8 @@ class RunPlan:
                 line += f", changed: {changes}"
             if self.stale:
                 line += f" (inputs changed since: {'; '.join(self.stale)})"
+            if self.failed:
+                line += f"; trying again what failed: {'; '.join(self.failed)}"
             return line + kept
         return f"{self.run_id}: starting over; changed: {changes}" if changes else ""
 
@@ -552,19 +562,21 @@ def _plan_one(ws: Workspace, run_id: str, overrides: ScoringOverrides, replace: 
     stale = _stale(run, stored, now)
     wanted = now if overrides.empty else _resolve(ws, run, stored, overrides)
     changes = configuration_changes(stored, wanted)
-    state: State = "incomplete" if incomplete else ("unscored" if not scored else ("stale" if stale else "current"))
+    failed = [f"{mid}: {reason}" if reason else mid for mid, reason in failed_metrics(ws, run_id)] if scored else []
+    state: State = ("incomplete" if incomplete else "unscored" if not scored else "stale" if stale
+                    else "incomplete" if failed else "current")
     action: Action
     if not scored:  # nothing complete to lose: resume, or start over with what is asked
         action = "resume" if incomplete and not changes else "score"
     elif changes and not replace:
         action = "refuse"
-    elif changes or replace or stale:
+    elif changes or replace or stale or failed:
         action = "rescore"
     elif incomplete:
         action = "resume"
     else:
         action = "skip"
-    return RunPlan(run_id, state, action, wanted, stored, stale, changes, _settings_diff(ws, run, stored))
+    return RunPlan(run_id, state, action, wanted, stored, stale, changes, _settings_diff(ws, run, stored), failed)
 
 
 def scoring_state(ws: Workspace, run_id: str) -> RunPlan:
