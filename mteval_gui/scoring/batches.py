@@ -249,11 +249,11 @@ def config_of(request: ScoringRequest, states: Sequence[MetricState]) -> tuple[d
         "files": input_files(request),
         "glossary": request.glossary,
         "batch_size": request.batch_size,
-        "entries": [e.id for e in request.corpus.entries],
         "corpus_sha256": request.corpus_sha256,
         "run_sha256": request.run.content_sha256,
         "normalisation": NORMALISATION_POLICY,
     })
+    common["entries"] = [e.id for e in request.corpus.entries]  # strings already: not walked by json_safe
     cards: dict[tuple[str, ...] | None, str] = {}
     metrics = []
     for s in active:
