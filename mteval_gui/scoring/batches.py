@@ -312,11 +312,17 @@ def lacking(job: ScoringJob, sink: ResultSink, done: set[int], bs: int) -> dict[
     running = [st for st in job.states if st.running]
     if not done or not running:
         return {}
-    stored = sink.stored_entry_ids(job.request.run_id, [st.ref.id for st in running])
+    # results are stored batch by batch: a metric with as many as the committed batches have
+    # entries has them all, one with none lacks them all; only the others are looked at entry by entry
+    expected = sum(len(job.items[b * bs:(b + 1) * bs]) for b in done)
+    counts = sink.entry_counts(job.request.run_id, [st.ref.id for st in running])
+    partial = [st.ref.id for st in running if counts.get(st.ref.id, 0) not in (0, expected)]
+    stored = sink.stored_entry_ids(job.request.run_id, partial) if partial else {}
     out: dict[int, list[MetricState]] = {}
     for b in sorted(done):
         ids = [it.entry.id for it in job.items[b * bs:(b + 1) * bs]]
-        missing = [st for st in running if any(i not in stored.get(st.ref.id, ()) for i in ids)]
+        missing = [st for st in running if counts.get(st.ref.id, 0) != expected and (
+            st.ref.id not in stored or any(i not in stored[st.ref.id] for i in ids))]
         if missing:
             out[b] = missing
     return out

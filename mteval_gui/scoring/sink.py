@@ -61,6 +61,10 @@ class ResultSink(Protocol):
         """``{metric_id: {entry_id: EntryScore JSON}}`` of everything stored for the run."""
         ...
 
+    def entry_counts(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, int]:
+        """``{metric_id: number of stored per-entry results}``."""
+        ...
+
     def stored_entry_ids(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, set[str]]:
         """``{metric_id: entry ids with a stored result}`` (nothing decoded)."""
         ...
@@ -70,12 +74,14 @@ class ResultSink(Protocol):
     def mark_job(self, run_id: str, state: str) -> None: ...
 
 
-def kept_metrics(old: dict[str, Any] | None, new: dict[str, Any]) -> set[str]:
+def kept_metrics(old: dict[str, Any] | None, new: dict[str, Any]) -> set[str] | None:
     """The metrics whose stored results a job with configuration ``new`` reuses from the job that
-    stored them (configuration ``old``, same hash): those with the same key in both."""
+    stored them (configuration ``old``, same hash): those with the same key in both (None: a
+    configuration without keys, every metric's)."""
+    if "metric_keys" not in new:
+        return None
     before = (old or {}).get("metric_keys") or {}
-    after = new.get("metric_keys") or {}
-    return {m for m, key in after.items() if key is not None and before.get(m) == key}
+    return {m for m, key in (new["metric_keys"] or {}).items() if key is not None and before.get(m) == key}
 
 
 class MemorySink:
@@ -97,7 +103,8 @@ class MemorySink:
             self.rows[run_id] = {}
         else:
             keep = kept_metrics(old["config"], config)
-            self.rows[run_id] = {k: r for k, r in self.rows.get(run_id, {}).items() if k[0] in keep}
+            if keep is not None:
+                self.rows[run_id] = {k: r for k, r in self.rows.get(run_id, {}).items() if k[0] in keep}
         self.jobs[run_id] = {"config": config, "config_hash": config_hash, "batch_size": batch_size,
                              "n_batches": n_batches}
         self.states[run_id] = "running"
@@ -119,6 +126,9 @@ class MemorySink:
             if mid in wanted:
                 out[mid][eid] = r.data
         return out
+
+    def entry_counts(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, int]:
+        return {m: len(ids) for m, ids in self.stored_entry_ids(run_id, metric_ids).items()}
 
     def stored_entry_ids(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {m: set() for m in metric_ids}

@@ -48,16 +48,17 @@ def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
     return cur
 
 
-def _kept_metrics(stored_config: str | None, config: Mapping[str, Any]) -> set[str]:
+def _kept_metrics(stored_config: str | None, config: Mapping[str, Any]) -> set[str] | None:
     """The metrics whose results stored under ``stored_config`` (JSON; same configuration hash)
-    a job with ``config`` reuses: the same key in both ``metric_keys``
-    (``mteval_gui.scoring.sink.kept_metrics``)."""
+    a job with ``config`` reuses: the same key in both ``metric_keys`` (None: ``config`` has no
+    keys, every metric's; ``mteval_gui.scoring.sink.kept_metrics``)."""
+    if "metric_keys" not in config:
+        return None
     try:
         before = json.loads(stored_config or "{}").get("metric_keys") or {}
     except (ValueError, AttributeError):
         before = {}
-    after = config.get("metric_keys") or {}
-    return {m for m, key in after.items() if key is not None and before.get(m) == key}
+    return {m for m, key in (config["metric_keys"] or {}).items() if key is not None and before.get(m) == key}
 
 
 class ResultsStore:
@@ -83,8 +84,9 @@ class ResultsStore:
                 conn.execute("DELETE FROM entry_metrics WHERE run_id = ?", (run_id,))
             else:  # same inputs for all: keep the metrics whose own key is unchanged
                 keep = _kept_metrics(row[1], config)
-                conn.execute(f"DELETE FROM entry_metrics WHERE run_id = ? AND metric_id NOT IN "
-                             f"({','.join('?' * len(keep))})", (run_id, *sorted(keep)))
+                if keep is not None:
+                    conn.execute(f"DELETE FROM entry_metrics WHERE run_id = ? AND metric_id NOT IN "
+                                 f"({','.join('?' * len(keep))})", (run_id, *sorted(keep)))
             conn.execute(
                 "INSERT INTO scoring_jobs (run_id, config, config_hash, batch_size, n_batches, started_at, state)"
                 " VALUES (?,?,?,?,?,?,'running') ON CONFLICT(run_id) DO UPDATE SET config=excluded.config,"
@@ -102,6 +104,15 @@ class ResultsStore:
         cur = self.ws.conn.execute("SELECT batch_index FROM scoring_batches WHERE run_id = ? AND config_hash = ?",
                                    (run_id, config_hash))
         return {int(r[0]) for r in cur}
+
+    def entry_counts(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, int]:
+        ids = list(metric_ids)
+        out = dict.fromkeys(ids, 0)
+        if ids:
+            cur = self.ws.conn.execute(f"SELECT metric_id, COUNT(*) FROM entry_metrics WHERE run_id = ? AND metric_id"
+                                       f" IN ({','.join('?' * len(ids))}) GROUP BY metric_id", (run_id, *ids))
+            out.update({str(m): int(c) for m, c in cur})
+        return out
 
     def stored_entry_ids(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, set[str]]:
         ids = list(metric_ids)

@@ -18,8 +18,10 @@ from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.scoring import batches
 from mteval_gui.scoring.plugins import MetricInfo
-from mteval_gui.scoring.runner import MemorySink, ScoringRequest, score_run
+from mteval_gui.scoring.runner import EntryRow, MemorySink, ScoringRequest, score_run
+from mteval_gui.store.results import ResultsStore
 from tests.scoring import reuse_metrics
+from tests.scoring.test_results_store import _setup
 
 T = "tests.scoring.reuse_metrics"
 OUTPUTS = ["«le chat dort»", "le chien", "lë chät", "un «oiseau»", "le chat", "zèbre", "la maison", "«»"]
@@ -143,3 +145,23 @@ def test_a_declaration_naming_an_unknown_part_or_a_path_outside_is_refused(kw, m
         MetricInfo(id="t.x", version="1", display_name="x", scale="0-1", **kw)
     assert MetricInfo(id="t.x", version="1", display_name="x", scale="0-1", card_parts=["folds"],  # type: ignore[arg-type]
                       data_files=["data", "{lexicon}"]).card_parts == ("folds",)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", ["memory", "workspace"])
+def test_a_sink_keeps_the_results_of_the_metrics_whose_key_is_unchanged(kind, workspace):
+    if kind == "memory":
+        sink, run_id = MemorySink(), "r"
+    else:
+        (run_id,) = _setup(workspace, 4)
+        sink = ResultsStore(workspace)
+    rows = [EntryRow(f"e{i}", m, 1.0, {"value": 1.0}) for m in ("a", "b", "c") for i in range(2)]
+    assert sink.begin_job(run_id, {"metric_keys": {"a": "ka", "b": "kb", "c": "kc"}}, "h", 2, 2) == set()
+    sink.write_batch(run_id, 0, "h", rows)
+    assert sink.entry_counts(run_id, ["a", "b", "c", "d"]) == {"a": 2, "b": 2, "c": 2, "d": 0}
+    # b's key changed and c is not run: their results go, a's stay, and the batch stays committed
+    assert sink.begin_job(run_id, {"metric_keys": {"a": "ka", "b": "kb2", "d": "kd"}}, "h", 2, 2) == {0}
+    assert sink.stored_entry_ids(run_id, ["a", "b", "c", "d"]) == {"a": {"e0", "e1"}, "b": set(), "c": set(),
+                                                                  "d": set()}
+    assert sink.load_entry_scores(run_id, ["a"]) == {"a": {"e0": {"value": 1.0}, "e1": {"value": 1.0}}}
+    assert sink.begin_job(run_id, {"metric_keys": {"a": "ka"}}, "h2", 2, 2) == set()  # other inputs for all
+    assert sink.entry_counts(run_id, ["a"]) == {"a": 0}
