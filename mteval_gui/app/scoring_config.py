@@ -12,8 +12,8 @@ content hashes of the corpus, the run and the language card.
 - **unscored**: scored with the workspace settings and the caller's overrides;
 - **incomplete** (a job was cancelled or died): resumed with the configuration of that job;
 - **stale** (an input changed since: corpus, run, language card, the content of an analyzer
-  or gloss file — or which analyzer file would be used —, the glossary, a metric's version):
-  scored again with its stored configuration;
+  or gloss file — or which analyzer file would be used —, the glossary, a metric's version or
+  its data files): scored again with its stored configuration;
 - **incomplete** too when a metric of its run card ``failed`` (it raised, timed out, gave no
   finite number): scored again with its stored configuration — a failed result is never
   reused, so the failed metric is tried again and the stored results of the others are kept;
@@ -374,10 +374,38 @@ def _current_versions(run: _Run, ids: Iterable[str]) -> dict[str, str | None]:
     return out
 
 
+def _changed_data(run: _Run, job: Mapping[str, Any] | None) -> list[str]:
+    """The metrics of the run's last job whose data files (``MetricInfo.data_files``: word lists)
+    changed since, one line each."""
+    from mteval_gui.errors import PluginError
+    from mteval_gui.scoring.batches import data_sha256
+    from mteval_gui.scoring.plugins import metrics_for, module_folder, resolve
+
+    config = (job or {}).get("config") or {}
+    stored = {m.get("id"): m.get("data") for m in config.get("metrics") or [] if isinstance(m, dict)}
+    if not any(stored.values()):
+        return []
+    params = config.get("params") or {}
+    out = []
+    for ref in metrics_for(run.card):
+        if not stored.get(ref.id):
+            continue
+        try:
+            cls: Any = resolve(ref)
+        except PluginError:  # no longer installed: said by the metric versions
+            continue
+        own = params.get(ref.id)
+        now = data_sha256(module_folder(cls), cls.info.data_files,
+                          {**ref.params, **(own if isinstance(own, Mapping) else {})})
+        if now != stored[ref.id]:
+            out.append(f"the data files of metric {ref.id} changed")
+    return out
+
+
 def stale_reasons(ws: Workspace, run_id: str, stored: ScoringConfiguration) -> list[str]:
     """Which inputs of a run scored with ``stored`` changed since (empty: none)."""
     run = _Run.load(ws, run_id)
-    return _stale(run, stored, _resolve(ws, run, stored, None))
+    return _stale(run, stored, _resolve(ws, run, stored, None)) + _changed_data(run, scoring_job(ws, run_id))
 
 
 def _stale(run: _Run, stored: ScoringConfiguration, now: ScoringConfiguration) -> list[str]:
@@ -559,7 +587,7 @@ def _plan_one(ws: Workspace, run_id: str, overrides: ScoringOverrides, replace: 
     scored = bool(run.info.get("has_run_card"))
     incomplete = job is not None and job.get("state") != "done"
     now = _resolve(ws, run, stored, None)  # the stored choices with today's inputs
-    stale = _stale(run, stored, now)
+    stale = _stale(run, stored, now) + _changed_data(run, job)
     wanted = now if overrides.empty else _resolve(ws, run, stored, overrides)
     changes = configuration_changes(stored, wanted)
     failed = [f"{mid}: {reason}" if reason else mid for mid, reason in failed_metrics(ws, run_id)] if scored else []

@@ -310,8 +310,9 @@ def resolve(ref: MetricRef) -> type[Metric]:
 
 
 def module_folder(metric: object) -> str | None:
-    """The folder of the module that defines ``metric``'s class (where its ``data_files`` are)."""
-    module = sys.modules.get(type(metric).__module__)
+    """The folder of the module that defines ``metric``'s class, or the class ``metric`` (where its
+    ``data_files`` are)."""
+    module = sys.modules.get((metric if isinstance(metric, type) else type(metric)).__module__)
     file = getattr(module, "__file__", None)
     return str(Path(file).resolve().parent) if file else None
 

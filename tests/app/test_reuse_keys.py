@@ -250,3 +250,26 @@ def test_a_plugin_metric_that_failed_once_is_tried_again_by_a_plain_score(plugin
     capsys.readouterr()
     assert main(["--db", db, "score", "r"]) == 0  # nothing failed any more: up to date
     assert "r: up to date (same configuration and inputs)" in capsys.readouterr().out
+
+
+def test_an_edited_word_list_makes_the_run_stale_and_a_plain_score_rescores_it(plugin, tmp_path, capsys):
+    _add_card(tmp_path, metrics=_known())
+    fast = ["--metrics", "core.exact", "reuse.known", "--bootstrap", "20"]
+    db = _workspace(tmp_path, "scored")
+    assert main(["--db", db, "score", "r", *fast]) == 0
+    assert _card(db)["scores"]["reuse_known"] == pytest.approx((2 / 3 + 1 / 2 + 1 / 2) / 8)  # le chat dort, le chien, le zèbre
+    capsys.readouterr()
+    assert main(["--db", db, "score", "r"]) == 0
+    assert "r: up to date" in capsys.readouterr().out
+    (plugin / "data" / "words.txt").write_text("le chat la maison\n", encoding="utf-8")
+    assert main(["--db", db, "list", "runs", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert (row["freshness"], row["stale_reasons"]) == ("stale", ["the data files of metric reuse.known changed"])
+    assert main(["--db", db, "score", "r"]) == 0
+    assert ("r: scoring it again with its stored configuration (inputs changed since: the data files of metric "
+            "reuse.known changed)") in capsys.readouterr().out
+    again = _card(db)
+    assert again["scores"]["reuse_known"] == pytest.approx((2 / 3 + 1 / 2 + 1 / 2 + 1 / 3 + 1) / 8)  # and la ville Lomé, la maison
+    fresh_db = _workspace(tmp_path, "fresh")
+    assert main(["--db", fresh_db, "score", "r", *fast]) == 0
+    assert again == _card(fresh_db)
