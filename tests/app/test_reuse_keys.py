@@ -14,6 +14,7 @@ for ``qaa`` is added to the user's cards (``mteval cards add``).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import textwrap
@@ -180,16 +181,23 @@ KINDS = ["alphabet", "quotes", "folds", "loanwords", "word list", "analyzer", "g
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_run_scored_again_after_a_change_has_the_card_of_a_fresh_scoring(kind, plugin, tmp_path, capsys):
-    analyzer = build_tiny_hfstol(tmp_path / "qaa.hfstol", {w: [f"{w}+N"] for w in LEXICON})
+    analyzer = tmp_path / "qaa.hfstol"
+    metrics = METRIC_SET
+    if importlib.util.find_spec("hfst") is not None:  # compiles the test analyzer (pyhfst only reads)
+        build_tiny_hfstol(analyzer, {w: [f"{w}+N"] for w in LEXICON})
+        analyzed = ["--analyzer", str(analyzer)]
+    elif kind == "analyzer":
+        pytest.skip("compiling a test analyzer needs hfst")
+    else:
+        metrics, analyzed = [m for m in METRIC_SET if m != "core.fst"], []
     gloss = tmp_path / "gloss.tsv"
     gloss.write_text("chien\tdog\n", encoding="utf-8")
     _add_card(tmp_path, metrics=_known())
-    first = ["--metrics", *METRIC_SET, "--bootstrap", "20", "--analyzer", str(analyzer),
-             "--gloss-file", f"qaa={gloss}"]
+    first = ["--metrics", *metrics, "--bootstrap", "20", *analyzed, "--gloss-file", f"qaa={gloss}"]
     db = _workspace(tmp_path, "scored")
     assert main(["--db", db, "score", "r", *first]) == 0
     before = _card(db)
-    assert before["metric_availability"] == {**before["metric_availability"], **dict.fromkeys(METRIC_SET, "ok")}
+    assert before["metric_availability"] == {**before["metric_availability"], **dict.fromkeys(metrics, "ok")}
 
     extra = _change(kind, tmp_path, plugin, analyzer, gloss)
     assert main(["--db", db, "score", "r", "--replace", *extra]) == 0
