@@ -602,6 +602,7 @@ class CrkLinterMetric(BaseMetric):
         needs_reference=True,
         needs_fst=False,
         produces=("equivalent_match_rate", "equivalent_matches"),
+        data_files=("data", "{wordlists_dir}"),  # its word lists
         description="Share of entries whose output is the reference or an acceptable Plains Cree variant of it "
         "(long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect).",
     )

@@ -502,6 +502,7 @@ class CrkSemanticMetric(BaseMetric):
         id="crk.semantic", version="1", display_name="Cree semantic validator", scale="0-1",
         role="semantic_verdict", label="Cree semantic", labels={"fr": "Sémantique crie"}, validation="heuristic",
         needs_reference=False, needs_fst=True, produces=("semantic_score", "semantic_coverage"),
+        data_files=("data", "{wordlists_dir}"),  # its word lists
         description="Meaning preservation from analyzer lemmas and a local Cree-English dictionary: "
                     "EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.",
     )

@@ -155,6 +155,7 @@ class EweQualityMetric(BaseMetric):
         higher_is_better=True,
         needs_reference=False,
         produces=("ewe_quality",),
+        data_files=("data",),  # its word lists
         description="Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, "
                     "sentences and length (SPEC §10). Not a translation-quality measure.",
     )

@@ -107,6 +107,8 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
         n_bootstrap=config.n_bootstrap if config.n_bootstrap is not None else DEFAULT_BOOTSTRAP,
         human_review=_review_status(ws, run_id))
     request.run_id = run_id
+    # the files the configuration resolved and hashed: part of what stored results are reused under
+    request.input_files = {f"{f.role}:{f.kind or f.language}:{f.path}": f.sha256 for f in config.files}
     from mteval_gui.store.versions import speaker_variants
 
     request.speaker_variants = speaker_variants(ws, run.corpus_id)

@@ -12,9 +12,16 @@ content hashes of the corpus, the run and the language card.
 - **unscored**: scored with the workspace settings and the caller's overrides;
 - **incomplete** (a job was cancelled or died): resumed with the configuration of that job;
 - **stale** (an input changed since: corpus, run, language card, the content of an analyzer
-  or gloss file — or which analyzer file would be used —, the glossary, a metric's version):
-  scored again with its stored configuration;
+  or gloss file — or which analyzer file would be used —, the glossary, a metric's version or
+  its data files): scored again with its stored configuration;
+- **incomplete** too when a metric of its run card ``failed`` (it raised, timed out, gave no
+  finite number): scored again with its stored configuration — a failed result is never
+  reused, so the failed metric is tried again and the stored results of the others are kept;
 - **current**: left alone.
+
+Scoring again recomputes only what is not reusable: a stored per-entry result is reused only
+when every input it was computed from is unchanged
+(:func:`mteval_gui.scoring.batches.config_of`).
 
 A scored run (one with a run card) is scored with another configuration only with
 ``replace``: the caller's overrides then apply on top of the *stored* configuration (never on
@@ -44,7 +51,7 @@ from mteval_gui.scoring.runner import DEFAULT_BATCH_SIZE
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import load_run_card_dict, scoring_job
+from mteval_gui.store.results import failed_metrics, load_run_card_dict, scoring_job
 
 __all__ = ["ScoringOverrides", "RunPlan", "ScoringPlan", "plan_scoring", "resolve_configuration",
            "stored_configuration", "configuration_changes", "stale_reasons", "settings_differences", "scoring_state"]
@@ -367,10 +374,38 @@ def _current_versions(run: _Run, ids: Iterable[str]) -> dict[str, str | None]:
     return out
 
 
+def _changed_data(run: _Run, job: Mapping[str, Any] | None) -> list[str]:
+    """The metrics of the run's last job whose data files (``MetricInfo.data_files``: word lists)
+    changed since, one line each."""
+    from mteval_gui.errors import PluginError
+    from mteval_gui.scoring.batches import data_sha256
+    from mteval_gui.scoring.plugins import metrics_for, module_folder, resolve
+
+    config = (job or {}).get("config") or {}
+    stored = {m.get("id"): m.get("data") for m in config.get("metrics") or [] if isinstance(m, dict)}
+    if not any(stored.values()):
+        return []
+    params = config.get("params") or {}
+    out = []
+    for ref in metrics_for(run.card):
+        if not stored.get(ref.id):
+            continue
+        try:
+            cls: Any = resolve(ref)
+        except PluginError:  # no longer installed: said by the metric versions
+            continue
+        own = params.get(ref.id)
+        now = data_sha256(module_folder(cls), cls.info.data_files,
+                          {**ref.params, **(own if isinstance(own, Mapping) else {})})
+        if now != stored[ref.id]:
+            out.append(f"the data files of metric {ref.id} changed")
+    return out
+
+
 def stale_reasons(ws: Workspace, run_id: str, stored: ScoringConfiguration) -> list[str]:
     """Which inputs of a run scored with ``stored`` changed since (empty: none)."""
     run = _Run.load(ws, run_id)
-    return _stale(run, stored, _resolve(ws, run, stored, None))
+    return _stale(run, stored, _resolve(ws, run, stored, None)) + _changed_data(run, scoring_job(ws, run_id))
 
 
 def _stale(run: _Run, stored: ScoringConfiguration, now: ScoringConfiguration) -> list[str]:
@@ -459,6 +494,7 @@ class RunPlan:
     changes: list[str] = field(default_factory=list)  # what the request changes in the stored configuration
     # where the workspace settings differ from the stored configuration (not applied: see settings_differences)
     settings: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # metrics of its run card that failed ("id: reason")
 
     @property
     def scores(self) -> bool:
@@ -485,6 +521,8 @@ class RunPlan:
                 line += f", changed: {changes}"
             if self.stale:
                 line += f" (inputs changed since: {'; '.join(self.stale)})"
+            if self.failed:
+                line += f"; trying again what failed: {'; '.join(self.failed)}"
             return line + kept
         return f"{self.run_id}: starting over; changed: {changes}" if changes else ""
 
@@ -549,22 +587,24 @@ def _plan_one(ws: Workspace, run_id: str, overrides: ScoringOverrides, replace: 
     scored = bool(run.info.get("has_run_card"))
     incomplete = job is not None and job.get("state") != "done"
     now = _resolve(ws, run, stored, None)  # the stored choices with today's inputs
-    stale = _stale(run, stored, now)
+    stale = _stale(run, stored, now) + _changed_data(run, job)
     wanted = now if overrides.empty else _resolve(ws, run, stored, overrides)
     changes = configuration_changes(stored, wanted)
-    state: State = "incomplete" if incomplete else ("unscored" if not scored else ("stale" if stale else "current"))
+    failed = [f"{mid}: {reason}" if reason else mid for mid, reason in failed_metrics(ws, run_id)] if scored else []
+    state: State = ("incomplete" if incomplete else "unscored" if not scored else "stale" if stale
+                    else "incomplete" if failed else "current")
     action: Action
     if not scored:  # nothing complete to lose: resume, or start over with what is asked
         action = "resume" if incomplete and not changes else "score"
     elif changes and not replace:
         action = "refuse"
-    elif changes or replace or stale:
+    elif changes or replace or stale or failed:
         action = "rescore"
     elif incomplete:
         action = "resume"
     else:
         action = "skip"
-    return RunPlan(run_id, state, action, wanted, stored, stale, changes, _settings_diff(ws, run, stored))
+    return RunPlan(run_id, state, action, wanted, stored, stale, changes, _settings_diff(ws, run, stored), failed)
 
 
 def scoring_state(ws: Workspace, run_id: str) -> RunPlan:

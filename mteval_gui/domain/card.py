@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 from pydantic import ConfigDict, Field
 
@@ -122,3 +122,44 @@ class LanguageCard(_CardModel):
         if v is None:
             return None
         return v if isinstance(v, MetricValidationDecl) else MetricValidationDecl(level=v)
+
+
+# --------------------------------------------------------------------------- card parts
+
+CardPart = Literal[
+    "code", "name", "names", "scripts",
+    "orthography", "alphabet", "extra_allowed", "forbidden", "lookalikes", "folds", "rules",
+    "digits_in_words_forbidden",
+    "quotes", "has_case", "loanwords", "model_support", "eval_metrics", "metric_validation", "analyzers",
+    "lexicon_files", "error_categories", "language_id", "notes",
+]
+"""A part of a language card a metric may declare it reads (``MetricInfo.card_parts``): a stored
+per-entry result of the metric is reused only while these parts of the target and source cards
+are unchanged. ``orthography`` is the whole orthography profile; ``alphabet``, ``extra_allowed``,
+``forbidden``, ``lookalikes``, ``folds``, ``rules`` and ``digits_in_words_forbidden`` its fields;
+``loanwords`` is ``allowed_loanwords``, ``model_support`` ``metricModelSupport``,
+``eval_metrics`` ``evalMetrics`` (with their params), ``has_case`` ``hasCase``; the others are
+the card fields of the same name."""
+CARD_PARTS: tuple[str, ...] = get_args(CardPart)
+
+# part -> path of the card field (attribute names)
+_PART_PATHS: dict[str, tuple[str, ...]] = {
+    **{p: ("orthography", p) for p in ("alphabet", "extra_allowed", "forbidden", "lookalikes", "folds", "rules",
+                                      "digits_in_words_forbidden")},
+    "loanwords": ("allowed_loanwords",), "model_support": ("metric_model_support",),
+}
+
+
+def card_part(card: LanguageCard, part: CardPart) -> Any:
+    """The JSON value of one part of ``card`` (see :data:`CardPart`)."""
+    if part not in CARD_PARTS:
+        raise ValueError(f"{part!r} is not a card part (one of {', '.join(CARD_PARTS)})")
+    value: Any = card
+    for attr in _PART_PATHS.get(part, (part,)):
+        value = getattr(value, attr)
+    if isinstance(value, list):
+        return [v.model_dump(mode="json", by_alias=True) if isinstance(v, _CardModel) else v for v in value]
+    if isinstance(value, dict):
+        return {k: v.model_dump(mode="json", by_alias=True) if isinstance(v, _CardModel) else v
+                for k, v in value.items()}
+    return value.model_dump(mode="json", by_alias=True) if isinstance(value, _CardModel) else value

@@ -8,11 +8,16 @@ aggregate the corpus values.
 - :func:`prepare` — ``prepare(context)`` of each metric: :class:`MetricUnavailable` makes it
   ``unavailable`` / ``not_applicable`` with its reason; an exception, an exit or a time-out
   ``failed``.
-- :func:`config_of` — the configuration and its hash, which identify reusable batches.
+- :func:`config_of` — the configuration, its hash and each metric's key, which identify
+  reusable results: a stored per-entry result is reused only when everything it was computed
+  from is unchanged (options, analyzer and gloss files by content, glossary, params, corpus,
+  run; the metric's version and params, the parts of the language cards it reads, its data
+  files).
 - :func:`score_batches` — entries in batches of ``batch_size``, one sink commit per batch, the
   cancel token checked between batches. Batches already committed for the same configuration
   are skipped (a rerun after a crash or a cancel resumes), except for the metrics whose results
-  they lack (a metric that failed in an earlier attempt is scored again). With ``workers=2``,
+  they lack: a metric that failed in an earlier attempt (a failed result is never stored) or
+  whose key changed (the sink dropped its results) is scored again. With ``workers=2``,
   after a first batch that loads what the metrics load on first use, a forked helper
   (:class:`~mteval_gui.scoring.parallel.BatchHelper`) scores part of the batches with the
   metrics that live in this process; a metric in a process of its own is always scored here,
@@ -30,10 +35,11 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from mteval_gui.domain.card import MetricRef
+from mteval_gui.domain.card import CardPart, LanguageCard, MetricRef, card_part
 from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring import parallel
 from mteval_gui.scoring.isolation import (
@@ -47,7 +53,15 @@ from mteval_gui.scoring.isolation import (
     open_metric,
 )
 from mteval_gui.scoring.job import MetricState, ScoringJob, ScoringRequest, bad_number, is_number, json_safe, portable
-from mteval_gui.scoring.plugins import EntryInput, EntryScore, MetricUnavailable, builtin_ids, metrics_for
+from mteval_gui.scoring.plugins import (
+    PARAM_FILE,
+    EntryInput,
+    EntryScore,
+    MetricUnavailable,
+    builtin_ids,
+    metrics_for,
+    module_folder,
+)
 from mteval_gui.scoring.progress import CancelToken, Progress, Throttle
 from mteval_gui.scoring.sink import EntryRow, ResultSink
 from mteval_gui.text import NORMALISATION_POLICY
@@ -121,25 +135,139 @@ def prepare(job: ScoringJob, report: Throttle) -> None:
     report(Progress(total, total, "preparing", "metrics ready"), force=True)
 
 
+def _digest(value: Any) -> str:
+    blob = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _file_sha256(path: Path) -> str | None:
+    from mteval_gui.fst.analyzer import sha256_file
+
+    try:
+        return sha256_file(path) if path.is_file() else None
+    except OSError:
+        return None
+
+
+def input_files(request: ScoringRequest) -> dict[str, str | None]:
+    """sha256 of each file the job's options make the metrics read (the analyzers found, the gloss
+    files), by ``"role:kind:path"``: the request's ``input_files`` when the caller hashed them (a
+    workspace run: its configuration's files), else hashed here (memoised per path, size and time)."""
+    if request.input_files is not None:
+        return dict(request.input_files)
+    from mteval_gui.fst.registry import DIR_OPTION, KINDS, OPTION_KEYS, AnalyzerNotFound, find_analyzer
+
+    opts = request.options
+    lang = request.corpus.language_pair.target
+    base = Path(str(opts[DIR_OPTION])).expanduser() if opts.get(DIR_OPTION) else None
+    out: dict[str, str | None] = {}
+    for kind in KINDS:
+        explicit = opts.get(OPTION_KEYS[kind])
+        try:
+            path = find_analyzer(request.target_card, kind, lang=lang, path=explicit, base=base)
+        except AnalyzerNotFound:
+            path = Path(str(explicit)) if explicit else None
+        if path is not None:
+            out[f"analyzer:{kind}:{path}"] = _file_sha256(path.expanduser())
+    gloss = opts.get("gloss_files")
+    for code, paths in (gloss.items() if isinstance(gloss, dict) else ()):
+        for raw in paths or ():
+            out[f"gloss:{code}:{raw}"] = _file_sha256(Path(str(raw)).expanduser())
+    return out
+
+
+def data_sha256(folder: str | None, data_files: Sequence[str], params: Mapping[str, Any]) -> str | None:
+    """sha256 over the names and contents of a metric's ``data_files`` (relative to its module's
+    ``folder``; ``"{name}"``: the path parameter ``name`` gives, if any; folders read recursively,
+    ``__pycache__`` left out); None when it declares none."""
+    if not data_files:
+        return None
+    h = hashlib.sha256()
+    for rel in data_files:
+        named = PARAM_FILE.fullmatch(rel)
+        if named is not None:
+            value = params.get(named.group(1))
+            target = Path(str(value)).expanduser() if value else None
+            if target is None:
+                continue
+            root = target.parent
+        else:
+            root = Path(folder) if folder else Path()
+            target = root / rel if folder else None
+        if target is None or not (target.is_file() or target.is_dir()):
+            h.update(f"{rel}\0missing\n".encode())
+            continue
+        files = [target] if target.is_file() else sorted(
+            f for f in target.rglob("*") if f.is_file() and "__pycache__" not in f.parts)
+        h.update(f"{rel}\0{target}\n".encode() if named is not None else b"")
+        for f in files:
+            h.update(f"{f.relative_to(root).as_posix()}\0{_file_sha256(f)}\n".encode())
+    return h.hexdigest()
+
+
+def card_key(request: ScoringRequest, parts: Sequence[CardPart] | None) -> str:
+    """sha256 of what a metric reads of the target and source cards: ``parts`` of them, or the
+    whole cards (``None``)."""
+    def of(card: LanguageCard | None) -> Any:
+        if card is None:
+            return None
+        if parts is None:
+            return card.model_dump(mode="json", by_alias=True)
+        return {p: card_part(card, p) for p in parts}
+
+    return _digest({"parts": None if parts is None else list(parts), "target": of(request.target_card),
+                    "source": of(request.source_card)})
+
+
+def _job_params(request: ScoringRequest, metric_id: str) -> dict[str, Any]:
+    own = request.params.get(metric_id)
+    return dict(own) if isinstance(own, Mapping) else {}
+
+
+def _folder(st: MetricState) -> str | None:
+    if isinstance(st.metric, ProcessMetric):
+        return st.metric.folder
+    return module_folder(st.metric) if st.metric is not None else None
+
+
 def config_of(request: ScoringRequest, states: Sequence[MetricState]) -> tuple[dict[str, Any], str]:
-    """The configuration of a job (metrics that run, their versions and params, options, corpus
-    and run) and its sha256: results stored under the same hash are reused."""
+    """The configuration of a job and its sha256, which identify reusable results.
+
+    The hash covers what every metric reads — options, the files they name (analyzers, gloss
+    files: by content), glossary, params, batch size, corpus, run and entries —: stored results
+    under another hash are all dropped. ``config["metric_keys"]`` holds, for each metric that
+    runs, the sha256 of what its results depend on beyond that: id, class, params, version,
+    the parts of the language cards it reads (:attr:`MetricInfo.card_parts`, default the whole
+    cards) and its data files (:attr:`MetricInfo.data_files`); a metric's stored results are
+    reused only under the same key, so a changed card rescores the metrics that read it and
+    only those. Everything is hashed once per job, nothing per entry.
+    """
     active = [s for s in states if s.availability == "ok"]
     options = {k: v for k, v in request.options.items() if k not in ("fst_cache",) and not callable(v)}
-    config: dict[str, Any] = json_safe({
-        "metrics": [{"id": s.ref.id, "python_name": s.ref.python_name, "params": s.ref.params,
-                     "version": s.info.version if s.info else None} for s in active],
+    common: dict[str, Any] = json_safe({
         "params": request.params,
         "options": options,
+        "files": input_files(request),
         "glossary": request.glossary,
         "batch_size": request.batch_size,
-        "entries": [e.id for e in request.corpus.entries],
         "corpus_sha256": request.corpus_sha256,
         "run_sha256": request.run.content_sha256,
         "normalisation": NORMALISATION_POLICY,
     })
-    blob = json.dumps(config, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return config, hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    common["entries"] = [e.id for e in request.corpus.entries]  # strings already: not walked by json_safe
+    cards: dict[tuple[str, ...] | None, str] = {}
+    metrics = []
+    for s in active:
+        parts = s.info.card_parts if s.info is not None else None
+        if parts not in cards:
+            cards[parts] = card_key(request, parts)
+        metrics.append(json_safe({
+            "id": s.ref.id, "python_name": s.ref.python_name, "params": s.ref.params,
+            "version": s.info.version if s.info else None, "card": cards[parts],
+            "data": data_sha256(_folder(s), s.info.data_files if s.info is not None else (),
+                                {**s.ref.params, **_job_params(request, s.ref.id)})}))
+    config = {**common, "metrics": metrics, "metric_keys": {m["id"]: _digest(m) for m in metrics}}
+    return config, _digest(common)
 
 
 def non_finite(score: EntryScore) -> str | None:
@@ -181,15 +309,21 @@ def score_batch(states: Sequence[MetricState], batch: Sequence[EntryInput],
 
 def lacking(job: ScoringJob, sink: ResultSink, done: set[int], bs: int) -> dict[int, list[MetricState]]:
     """For each committed batch, the running metrics without a result for one of its entries
-    (they failed in an earlier attempt): they are scored again."""
+    (they failed in an earlier attempt, or their key changed): they are scored again."""
     running = [st for st in job.states if st.running]
     if not done or not running:
         return {}
-    stored = sink.load_entry_scores(job.request.run_id, [st.ref.id for st in running])
+    # results are stored batch by batch: a metric with as many as the committed batches have
+    # entries has them all, one with none lacks them all; only the others are looked at entry by entry
+    expected = sum(len(job.items[b * bs:(b + 1) * bs]) for b in done)
+    counts = sink.entry_counts(job.request.run_id, [st.ref.id for st in running])
+    partial = [st.ref.id for st in running if counts.get(st.ref.id, 0) not in (0, expected)]
+    stored = sink.stored_entry_ids(job.request.run_id, partial) if partial else {}
     out: dict[int, list[MetricState]] = {}
     for b in sorted(done):
         ids = [it.entry.id for it in job.items[b * bs:(b + 1) * bs]]
-        missing = [st for st in running if any(i not in stored.get(st.ref.id, {}) for i in ids)]
+        missing = [st for st in running if counts.get(st.ref.id, 0) != expected and (
+            st.ref.id not in stored or any(i not in stored[st.ref.id] for i in ids))]
         if missing:
             out[b] = missing
     return out

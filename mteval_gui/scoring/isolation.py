@@ -65,6 +65,7 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
     instantiate,
+    module_folder,
 )
 
 DEFAULT_TIME_LIMIT_S = 300.0  # per call of an isolated metric (prepare, one batch, aggregate)
@@ -148,6 +149,7 @@ class ProcessMetric:
     """A metric living in a child process; its methods are those of the metric (see the module docstring)."""
 
     info: MetricInfo  # an instance attribute here, a class attribute on a metric
+    folder: str | None = None  # the folder of the metric's module (plugins.module_folder)
 
     def __init__(self, ref: MetricRef, *, time_limit: float | None = DEFAULT_TIME_LIMIT_S,
                  cancelled: Callable[[], bool] | None = None) -> None:
@@ -163,7 +165,8 @@ class ProcessMetric:
         self._proc.start()
         child_conn.close()
         try:
-            info, has_statistics = self._call("start", (), limit=max(STARTUP_LIMIT_S, time_limit or 0.0))
+            info, has_statistics, self.folder = self._call("start", (),
+                                                           limit=max(STARTUP_LIMIT_S, time_limit or 0.0))
         except MetricFailed as exc:
             self.close()
             raise PluginError(ref.id, exc.reason) from exc
@@ -277,7 +280,7 @@ def child_main(conn: Connection, ref: MetricRef) -> None:
     except PluginError as exc:
         _reply(conn, "error", str(exc).removeprefix(f"metric {ref.id}: "))
         return
-    _reply(conn, "ok", (info, callable(getattr(metric, "entry_statistics", None))))
+    _reply(conn, "ok", (info, callable(getattr(metric, "entry_statistics", None)), module_folder(metric)))
     context: ScoringContext | None = None
     while True:
         try:

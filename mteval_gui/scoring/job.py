@@ -56,6 +56,9 @@ class ScoringRequest:
     alpha: float = DEFAULT_ALPHA
     card_sha256: str | None = None
     corpus_sha256: str | None = None
+    # sha256 of the files the options make metrics read (analyzers found, gloss files) by "role:kind:path",
+    # when the caller has hashed them (a workspace run); None: hashed by the job (batches.input_files)
+    input_files: dict[str, str | None] | None = None
     human_review: HumanReview | None = None
     speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
     workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)

@@ -42,11 +42,13 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar, Literal, Protocol, cast, runtime_checkable
 
-from mteval_gui.domain.card import LanguageCard, MetricRef
+from mteval_gui.domain.card import CARD_PARTS, CardPart, LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.metrics import (
     METRIC_ROLES,
@@ -61,6 +63,7 @@ from mteval_gui.domain.run import Output
 from mteval_gui.errors import MtevalError, PluginError
 from mteval_gui.scoring.corpus_side import CorpusSide
 
+PARAM_FILE = re.compile(r"\{([A-Za-z_]\w*)\}")  # a data_files entry naming a parameter: "{wordlists_dir}"
 Availability = Literal["ok", "not_applicable", "unavailable", "failed", "below_coverage"]
 AVAILABILITY_VALUES: tuple[str, ...] = ("ok", "not_applicable", "unavailable", "failed", "below_coverage")
 
@@ -95,6 +98,15 @@ class MetricInfo:
     engine: a forked process hangs in its first parallel region once the parent has run one).
     Such a metric is scored like a ``single_process`` one, and once this process has scored it
     itself no helper is forked for a job that includes it.
+
+    What a stored per-entry result depends on (it is reused only while all of it is unchanged,
+    see :func:`mteval_gui.scoring.batches.config_of`): besides the id, version and params, the
+    job's options, files and glossary, ``card_parts`` — the parts of the target and source
+    language cards the metric reads (:data:`~mteval_gui.domain.card.CardPart`; ``None``, the
+    default: the whole cards; ``()``: none) — and ``data_files`` — files or folders (read
+    recursively) the metric reads, relative to the folder of the module that defines it (e.g.
+    ``("data",)`` for word lists in a ``data/`` folder beside it), or ``"{param}"``: the file or
+    folder a parameter of the metric names, when it is given.
     """
 
     id: str  # "namespace.name", e.g. "core.chrf"
@@ -118,8 +130,24 @@ class MetricInfo:
     decimals: int = 3
     display: EntryDisplay = "number"
     validation: ValidationLevel = "unvalidated"
+    card_parts: tuple[CardPart, ...] | None = None  # the card parts it reads; None: the whole cards
+    data_files: tuple[str, ...] = ()  # files/folders it reads, relative to its module's folder
 
     def __post_init__(self) -> None:
+        if self.card_parts is not None:
+            object.__setattr__(self, "card_parts", tuple(self.card_parts))
+            unknown = [p for p in self.card_parts if p not in CARD_PARTS]
+            if unknown:
+                raise ValueError(f"metric {self.id}: card_parts {', '.join(map(repr, unknown))} not among "
+                                 f"{', '.join(CARD_PARTS)}")
+        object.__setattr__(self, "data_files", tuple(self.data_files))
+        for rel in self.data_files:
+            if PARAM_FILE.fullmatch(rel):
+                continue
+            parts = PurePosixPath(rel).parts
+            if not rel or PurePosixPath(rel).is_absolute() or ".." in parts or "\\" in rel:
+                raise ValueError(f"metric {self.id}: data_files entry {rel!r} must be a relative path inside the "
+                                 "folder of the metric's module, or a parameter name in braces")
         if self.role not in METRIC_ROLES:
             raise ValueError(f"metric {self.id}: role {self.role!r} is not one of {', '.join(METRIC_ROLES)}")
         if self.validation not in VALIDATION_LEVELS:
@@ -292,6 +320,14 @@ def resolve(ref: MetricRef) -> type[Metric]:
         if not callable(getattr(cls, method, None)):
             raise PluginError(ref.id, f"{ref.python_name} lacks {method}()")
     return cast("type[Metric]", cls)
+
+
+def module_folder(metric: object) -> str | None:
+    """The folder of the module that defines ``metric``'s class, or the class ``metric`` (where its
+    ``data_files`` are)."""
+    module = sys.modules.get((metric if isinstance(metric, type) else type(metric)).__module__)
+    file = getattr(module, "__file__", None)
+    return str(Path(file).resolve().parent) if file else None
 
 
 def instantiate(ref: MetricRef) -> Metric:

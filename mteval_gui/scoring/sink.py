@@ -4,6 +4,12 @@ The workspace implements the protocol (``mteval_gui.store.results.ResultsStore``
 typing: the store does not import the core). Every batch is one :meth:`ResultSink.write_batch`
 (one transaction in the workspace), so a crash or a cancel loses at most the batch in flight;
 :meth:`ResultSink.begin_job` returns the batches already committed for the same configuration.
+
+Reuse: a job's ``config_hash`` covers what all its metrics read; ``config["metric_keys"]`` what
+each metric's results depend on besides (:func:`mteval_gui.scoring.batches.config_of`). A sink
+keeps stored results only under the same hash, and of those only the metrics whose key is the
+same as in the job that stored them (:func:`kept_metrics`); the job scores again, batch by
+batch, what is then missing.
 """
 
 from __future__ import annotations
@@ -41,7 +47,8 @@ class ResultSink(Protocol):
 
     def begin_job(self, run_id: str, config: dict[str, Any], config_hash: str, batch_size: int,
                   n_batches: int) -> set[int]:
-        """Register the job; drop results of another configuration; return committed batch indexes."""
+        """Register the job; drop results of another configuration, and those of a metric whose key
+        (``config["metric_keys"]``) changed or that this job does not run; return committed batch indexes."""
         ...
 
     def done_batches(self, run_id: str, config_hash: str) -> set[int]: ...
@@ -54,9 +61,27 @@ class ResultSink(Protocol):
         """``{metric_id: {entry_id: EntryScore JSON}}`` of everything stored for the run."""
         ...
 
+    def entry_counts(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, int]:
+        """``{metric_id: number of stored per-entry results}``."""
+        ...
+
+    def stored_entry_ids(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, set[str]]:
+        """``{metric_id: entry ids with a stored result}`` (nothing decoded)."""
+        ...
+
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[MetricRow]) -> None: ...
 
     def mark_job(self, run_id: str, state: str) -> None: ...
+
+
+def kept_metrics(old: dict[str, Any] | None, new: dict[str, Any]) -> set[str] | None:
+    """The metrics whose stored results a job with configuration ``new`` reuses from the job that
+    stored them (configuration ``old``, same hash): those with the same key in both (None: a
+    configuration without keys, every metric's)."""
+    if "metric_keys" not in new:
+        return None
+    before = (old or {}).get("metric_keys") or {}
+    return {m for m, key in (new["metric_keys"] or {}).items() if key is not None and before.get(m) == key}
 
 
 class MemorySink:
@@ -76,6 +101,10 @@ class MemorySink:
         if old is None or old["config_hash"] != config_hash:
             self.batches[run_id] = {}
             self.rows[run_id] = {}
+        else:
+            keep = kept_metrics(old["config"], config)
+            if keep is not None:
+                self.rows[run_id] = {k: r for k, r in self.rows.get(run_id, {}).items() if k[0] in keep}
         self.jobs[run_id] = {"config": config, "config_hash": config_hash, "batch_size": batch_size,
                              "n_batches": n_batches}
         self.states[run_id] = "running"
@@ -96,6 +125,16 @@ class MemorySink:
         for (mid, eid), r in self.rows.get(run_id, {}).items():
             if mid in wanted:
                 out[mid][eid] = r.data
+        return out
+
+    def entry_counts(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, int]:
+        return {m: len(ids) for m, ids in self.stored_entry_ids(run_id, metric_ids).items()}
+
+    def stored_entry_ids(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {m: set() for m in metric_ids}
+        for mid, eid in self.rows.get(run_id, {}):
+            if mid in out:
+                out[mid].add(eid)
         return out
 
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[MetricRow]) -> None:

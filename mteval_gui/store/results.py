@@ -14,7 +14,10 @@ Tables (see :mod:`mteval_gui.store.schema`):
 duck typing (the store does not import the scoring core): each batch is one
 transaction, so a crash or a cancel loses at most the batch in flight, and a job started
 again with the same configuration hash skips the batches already stored. A job with a
-different configuration starts from scratch (the old results of the run are dropped).
+different configuration starts from scratch (the old results of the run are dropped); with
+the same one, the results of a metric whose own key changed (``config["metric_keys"]``: its
+version, params, the language-card parts or data files it reads) or that the job does not run
+are dropped, and the job scores them again.
 """
 
 from __future__ import annotations
@@ -45,6 +48,19 @@ def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
     return cur
 
 
+def _kept_metrics(stored_config: str | None, config: Mapping[str, Any]) -> set[str] | None:
+    """The metrics whose results stored under ``stored_config`` (JSON; same configuration hash)
+    a job with ``config`` reuses: the same key in both ``metric_keys`` (None: ``config`` has no
+    keys, every metric's; ``mteval_gui.scoring.sink.kept_metrics``)."""
+    if "metric_keys" not in config:
+        return None
+    try:
+        before = json.loads(stored_config or "{}").get("metric_keys") or {}
+    except (ValueError, AttributeError):
+        before = {}
+    return {m for m, key in (config["metric_keys"] or {}).items() if key is not None and before.get(m) == key}
+
+
 class ResultsStore:
     """The workspace sink of a scoring job (one instance per thread; uses ``ws.conn``).
 
@@ -61,10 +77,16 @@ class ResultsStore:
     def begin_job(self, run_id: str, config: dict[str, Any], config_hash: str, batch_size: int,
                   n_batches: int) -> set[int]:
         with self.ws.transaction() as conn:
-            row = conn.execute("SELECT config_hash FROM scoring_jobs WHERE run_id = ?", (run_id,)).fetchone()
+            row = conn.execute("SELECT config_hash, config FROM scoring_jobs WHERE run_id = ?",
+                               (run_id,)).fetchone()
             if row is None or row[0] != config_hash:
                 conn.execute("DELETE FROM scoring_batches WHERE run_id = ?", (run_id,))
                 conn.execute("DELETE FROM entry_metrics WHERE run_id = ?", (run_id,))
+            else:  # same inputs for all: keep the metrics whose own key is unchanged
+                keep = _kept_metrics(row[1], config)
+                if keep is not None:
+                    conn.execute(f"DELETE FROM entry_metrics WHERE run_id = ? AND metric_id NOT IN "
+                                 f"({','.join('?' * len(keep))})", (run_id, *sorted(keep)))
             conn.execute(
                 "INSERT INTO scoring_jobs (run_id, config, config_hash, batch_size, n_batches, started_at, state)"
                 " VALUES (?,?,?,?,?,?,'running') ON CONFLICT(run_id) DO UPDATE SET config=excluded.config,"
@@ -82,6 +104,26 @@ class ResultsStore:
         cur = self.ws.conn.execute("SELECT batch_index FROM scoring_batches WHERE run_id = ? AND config_hash = ?",
                                    (run_id, config_hash))
         return {int(r[0]) for r in cur}
+
+    def entry_counts(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, int]:
+        ids = list(metric_ids)
+        out = dict.fromkeys(ids, 0)
+        if ids:
+            cur = self.ws.conn.execute(f"SELECT metric_id, COUNT(*) FROM entry_metrics WHERE run_id = ? AND metric_id"
+                                       f" IN ({','.join('?' * len(ids))}) GROUP BY metric_id", (run_id, *ids))
+            out.update({str(m): int(c) for m, c in cur})
+        return out
+
+    def stored_entry_ids(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, set[str]]:
+        ids = list(metric_ids)
+        out: dict[str, set[str]] = {m: set() for m in ids}
+        if not ids:
+            return out
+        cur = self.ws.conn.execute(f"SELECT metric_id, entry_id FROM entry_metrics WHERE run_id = ? AND metric_id IN "
+                                   f"({','.join('?' * len(ids))})", (run_id, *ids))
+        for mid, eid in cur:
+            out[mid].add(eid)
+        return out
 
     def write_batch(self, run_id: str, batch_index: int, config_hash: str, rows: Sequence[Any]) -> None:
         data = [(run_id, r.entry_id, r.metric_id, r.value, r.text if getattr(r, "text", None) is not None
@@ -312,6 +354,13 @@ def run_metric_rows(ws: Workspace, run_id: str) -> list[dict[str, Any]]:
                           " ORDER BY rowid", (run_id,))
     return [{"metric_id": m, "availability": a, "reason": r, "values": json.loads(v), "extra": json.loads(x)}
             for m, a, r, v, x in cur]
+
+
+def failed_metrics(ws: Workspace, run_id: str) -> list[tuple[str, str | None]]:
+    """(metric id, reason) of each metric of the run's last scoring that ``failed``."""
+    cur = ws.conn.execute("SELECT metric_id, reason FROM run_metrics WHERE run_id = ? AND availability = 'failed'"
+                          " ORDER BY rowid", (run_id,))
+    return [(str(m), r) for m, r in cur]
 
 
 def load_scoring_config(ws: Workspace, run_id: str) -> dict[str, Any] | None:

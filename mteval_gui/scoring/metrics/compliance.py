@@ -141,6 +141,7 @@ class ComplianceMetric(BaseMetric):
         label="Compliance",
         validation="heuristic",
         produces=("compliance_index", "compliance_index_raw", "repair_effectiveness"),
+        card_parts=("quotes", "has_case"),
         description="0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; "
                     "a gate, not in the composite.",
     )

@@ -135,7 +135,7 @@ class EmbeddingSemanticMetric(BaseMetric):
 
     info = MetricInfo(
         id=METRIC_ID,
-        version="2",
+        version="3",  # 3: one derangement per run (2: per batch)
         display_name="Semantic similarity (embeddings)",
         role="semantic_verdict",
         label="Semantic (embeddings)",

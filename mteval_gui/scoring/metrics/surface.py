@@ -86,6 +86,7 @@ class ExactMatchMetric(BaseMetric):
         validation="proxy",
         needs_reference=True,
         produces=("exact_match_rate", "exact_matches"),
+        card_parts=(),
         description="Share of entries whose output equals the reference after NFC, whitespace collapsing "
                     "and casefolding.",
     )
@@ -314,6 +315,7 @@ class ChrfMetric(_SacrebleuMetric):
         id="core.chrf", version="2", display_name="chrF++", scale="0-100",
         role="chrf", label="chrF++", decimals=1, validation="proxy",
         needs_reference=True, produces=("chrf_plus_plus",),
+        card_parts=(),
         description="Character n-gram F-score with word bigrams (sacrebleu CHRF, word_order=2).",
     )
     score_key = "chrf_plus_plus"
@@ -404,6 +406,7 @@ class BleuMetric(_SacrebleuMetric):
         id="core.bleu", version="2", display_name="BLEU", scale="0-100",
         role="bleu", label="BLEU", decimals=1, validation="proxy",
         needs_reference=True, produces=("bleu",),
+        card_parts=(),
         description="Corpus BLEU (sacrebleu defaults). Reported for comparability, not in the composite.",
     )
     score_key = "bleu"
@@ -516,6 +519,7 @@ class TerMetric(_SacrebleuMetric):
         id="core.ter", version="2", display_name="TER", scale="0-inf", higher_is_better=False,
         role="ter", label="TER", decimals=1, validation="proxy",
         needs_reference=True, produces=("ter",),
+        card_parts=(),
         description="Edits per reference word (sacrebleu TER). Reported, not in the composite.",
     )
     score_key = "ter"
@@ -567,6 +571,7 @@ class LengthRatioMetric(BaseMetric):
         validation="heuristic",
         needs_reference=True,
         produces=("length_ratio",),
+        card_parts=(),
         description="Output length over reference length in characters; 1.0 is ideal. "
                     "A diagnostic, not in the composite.",
     )

@@ -89,6 +89,8 @@ class KalLinterMetric(BaseMetric):
         label="Kalaallisut linter",
         labels={"fr": "Correcteur kalaallisut"},
         validation="heuristic",
+        card_parts=("lexicon_files",),  # what it reads of the card (stored results are reused while it is unchanged)
+        data_files=("data",),  # its word lists
         description="EXACT / EQUIVALENT (orthography before 1973) / MISS / NO_OUTPUT",
     )
 
