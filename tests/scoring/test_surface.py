@@ -184,3 +184,13 @@ def test_a_corpus_whose_every_reference_is_empty_is_scored_as_sacrebleu_scores_i
         _per, cs = run_metric(metric, items)
         assert cs.availability == "ok" and cs.values[key] == expected[key], key
         assert cs.extra["entries"] == len(hyps)
+
+
+def test_multi_reference_ter_uses_each_distinct_reference_once():
+    """A variant repeated (or equal to the reference) is not a second stream: sacrebleu, given it
+    twice, divides the edits by another average reference length (README, deviations)."""
+    hyp, ref, variant = "a b c d e f", "a b x d e f g", "a b x d"
+    _per, cs = run_metric(TerMetric(multi_ref=True), [item(0, "s", ref, hyp, variants=[variant, variant, ref])])
+    assert cs.values["ter"] == pytest.approx(400 / 11)  # 36.36: sacrebleu with the two distinct streams
+    assert cs.values["ter"] == pytest.approx(TER().corpus_score([hyp], [[ref], [variant]]).score)
+    assert TER().corpus_score([hyp], [[ref], [variant], [variant]]).score == pytest.approx(40.0)
