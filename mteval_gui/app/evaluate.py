@@ -34,10 +34,19 @@ class Evaluation:
         is still the one the runner checked is written as it is, any other is checked again."""
         from mteval_gui.scoring.runcard import save_run_card, write_run_card
 
-        data = self.result.run_card.model_dump(mode="json")
-        if self.checked is not None and data == self.checked:
-            return write_run_card(data, path)
+        if self.checked is not None and _unchanged(self.result.run_card, self.checked):
+            return write_run_card(self.checked, path)
         return save_run_card(self.result.run_card, path, results_sample=RESULTS_SCHEMA_SAMPLE)
+
+
+def _unchanged(card: Any, checked: dict[str, Any]) -> bool:
+    """Whether ``card``'s JSON form is ``checked``, compared one ``results`` item at a time (a
+    second JSON form of a large card's results would take as much memory as the first)."""
+    if card.model_dump(mode="json", exclude={"results"}) != {k: v for k, v in checked.items() if k != "results"}:
+        return False
+    results = checked.get("results") or []
+    return len(card.results) == len(results) and all(
+        r.model_dump(mode="json") == c for r, c in zip(card.results, results, strict=True))
 
 
 def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: str | Path | None = None,
