@@ -124,3 +124,25 @@ def test_interval_resamples_are_drawn_in_bounded_chunks_with_the_same_intervals(
     # the whole resample matrix would be 1000 × 200,000 × 8 bytes = 1.6 GB
     assert peak < 4 * stats._CHUNK_CELLS * 8, f"peak {peak:,} bytes"
     assert (round(ci.ci_lower, 6), round(ci.ci_upper, 6)) == (1.991315, 2.003422)
+
+
+def test_entries_and_outputs_read_share_one_fields_set_per_model(tmp_path):
+    from mteval_gui.io import read_corpus
+    from mteval_gui.store import Workspace, repo
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 3)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        entries, outputs = repo.get_entries(ws, "c"), repo.get_outputs(ws, "r")
+    finally:
+        ws.close()
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"id": "a", "source": "x", "reference": "y"}\n{"id": "b", "source": "z", "reference": "w"}\n',
+                    encoding="utf-8")
+    read = read_corpus(path, source_lang="eng", target_lang="fra").value.entries
+    for models in (entries, outputs, read):
+        assert len({id(m.__pydantic_fields_set__) for m in models}) == 1  # 728 bytes each otherwise
+        assert all(m.model_fields_set == set(m.__dict__) for m in models)
+    assert entries[1].model_dump(exclude_unset=True)["reference"] == "le chat 1 dort"
+    assert read[1].model_dump(exclude_unset=True)["source"] == "z"
