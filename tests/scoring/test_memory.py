@@ -146,3 +146,22 @@ def test_entries_and_outputs_read_share_one_fields_set_per_model(tmp_path):
         assert all(m.model_fields_set == set(m.__dict__) for m in models)
     assert entries[1].model_dump(exclude_unset=True)["reference"] == "le chat 1 dort"
     assert read[1].model_dump(exclude_unset=True)["source"] == "z"
+
+
+def test_a_stored_run_card_is_ascii_text_with_the_same_content(tmp_path):
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import ResultsStore, load_run_card_dict
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 2)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        card = {"run_id": "r", "scores": {"composite": 0.5}, "results": [{"predicted": "ɖevi nyuie 😀"}]}
+        ResultsStore(ws).write_run("r", card, [])
+        text = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0]
+        # one byte per character in memory whatever the results hold
+        assert text == '{"run_id":"r","scores":{"composite":0.5},"results":[{"predicted":"\\u0256evi nyuie ' \
+                       '\\ud83d\\ude00"}]}'
+        assert load_run_card_dict(ws, "r") == card
+    finally:
+        ws.close()
