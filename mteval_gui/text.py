@@ -48,7 +48,14 @@ def match_keys(tokens: Iterable[str]) -> list[str]:
     return [key(t) if t else "" for t in tokens]
 
 
-@lru_cache(maxsize=1 << 17)
+# Memo sizes: texts are met again within a batch (by every metric) and, for a corpus of a few
+# thousand entries, across the runs scored in one process; the caches stay far smaller than a
+# large corpus, whose texts would otherwise all be kept (hundreds of MB at 200,000 entries).
+TEXT_MEMO = 1 << 14  # sentence-level memos (keys, tokens)
+WORD_MEMO = 1 << 15  # memos whose keys are mostly words
+
+
+@lru_cache(maxsize=WORD_MEMO)
 def _match_key(s: str) -> str:
     # memoised: references, sources and output words are keyed again by every metric and run
     return collapse_ws(nfc(s)).casefold()
@@ -81,7 +88,7 @@ def word_tokens(s: str | None) -> list[str]:
     return list(_word_tokens(s))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=TEXT_MEMO)
 def _word_tokens(s: str) -> tuple[str, ...]:
     # memoised (as a tuple; callers get a fresh list): texts are tokenised by several metrics
     out = []
@@ -144,7 +151,7 @@ def _key_folds(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...
     return tuple((nfc(a), nfc(merged[a])) for a in sorted(merged, key=len, reverse=True))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=TEXT_MEMO)
 def _apply_ordered(s: str, folds: tuple[tuple[str, str], ...]) -> str:
     s = nfc(s)
     for src, dst in folds:

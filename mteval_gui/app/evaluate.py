@@ -34,13 +34,27 @@ class Evaluation:
         """Write the run card, checked as the runner checks every card it builds (the pydantic
         model for all of it, the JSON Schema for the card and its first results): a card that
         is still the one the runner checked is written as it is, any other is checked again."""
-        from mteval_gui.io.outputs import write_output
-        from mteval_gui.scoring.runcard import ensure_valid, run_card_json
+        from mteval_gui.io.outputs import open_output
+        from mteval_gui.scoring.runcard import ensure_valid, run_card_chunks
 
-        data = self.result.run_card.model_dump(mode="json")
-        if self.checked is None or data != self.checked:
+        if self.checked is not None and _unchanged(self.result.run_card, self.checked):
+            data: dict[str, Any] = self.checked
+        else:
             data = ensure_valid(self.result.run_card, results_sample=RESULTS_SCHEMA_SAMPLE)
-        return write_output(path, run_card_json(data), inputs=self.inputs)
+        with open_output(path, inputs=self.inputs) as fh:  # in pieces: no second copy of a large card's text
+            for chunk in run_card_chunks(data):
+                fh.write(chunk)
+        return Path(path)
+
+
+def _unchanged(card: Any, checked: dict[str, Any]) -> bool:
+    """Whether ``card``'s JSON form is ``checked``, compared one ``results`` item at a time (a
+    second JSON form of a large card's results would take as much memory as the first)."""
+    if card.model_dump(mode="json", exclude={"results"}) != {k: v for k, v in checked.items() if k != "results"}:
+        return False
+    results = checked.get("results") or []
+    return len(card.results) == len(results) and all(
+        r.model_dump(mode="json") == c for r, c in zip(card.results, results, strict=True))
 
 
 def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: str | Path | None = None,

@@ -11,6 +11,7 @@ its helper scores).
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,3 +29,18 @@ def build_models(*modules: ModuleType) -> None:
             if (isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == module.__name__
                     and not obj.__pydantic_complete__):
                 obj.model_rebuild()
+
+
+_FIELD_SETS: dict[tuple[type, tuple[str, ...]], set[str]] = {}
+
+
+def fields_set(cls: type, values: dict[str, Any]) -> set[str]:
+    """The ``__pydantic_fields_set__`` of a model built with ``values``: one set shared by every
+    instance of ``cls`` built with the same names (a set of 8–13 names takes 728 bytes: a kilobyte
+    and a half per corpus entry and output, 300 MB at 200,000 entries, for a set no code of this
+    application changes — pydantic adds a name to it only when an extra field is assigned)."""
+    key = (cls, tuple(values))
+    shared = _FIELD_SETS.get(key)
+    if shared is None:
+        shared = _FIELD_SETS.setdefault(key, set(values))
+    return shared

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from mteval_gui.domain.base import fields_set
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output, Usage
 from mteval_gui.io.textfile import DefectList
@@ -59,7 +60,7 @@ def construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] |
     """
     m = cls.__new__(cls)
     _setattr(m, "__dict__", values)
-    _setattr(m, "__pydantic_fields_set__", set(values))
+    _setattr(m, "__pydantic_fields_set__", fields_set(cls, values))
     _setattr(m, "__pydantic_extra__", extra)
     _setattr(m, "__pydantic_private__", None)
     return m

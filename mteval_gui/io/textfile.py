@@ -9,6 +9,11 @@ Only regular files are read: a folder, a FIFO, a socket or a device (``/dev/zero
 refused at once, before anything could block or read without end. The file is opened
 without blocking and checked on the open descriptor, so a path swapped for a FIFO between
 the check and the read cannot hang the reader either.
+
+An input larger than :func:`max_input_bytes` (1 GB unless ``MTEVAL_MAX_INPUT_BYTES`` says
+otherwise) is refused from its size, before a byte is read: reading and decoding such a file
+would take several times its size in memory (a 2 GB sparse file used to take a minute and
+6 GB before its NUL characters were reported).
 """
 
 from __future__ import annotations
@@ -24,6 +29,40 @@ from mteval_gui.errors import Defect, InputError
 
 MAX_DEFECTS = 200
 _BOM = b"\xef\xbb\xbf"
+MAX_INPUT_ENV = "MTEVAL_MAX_INPUT_BYTES"
+DEFAULT_MAX_INPUT_BYTES = 1024 ** 3
+
+
+def max_input_bytes() -> int:
+    """The largest input file read whole, in bytes: ``$MTEVAL_MAX_INPUT_BYTES``, else 1 GB."""
+    raw = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_INPUT_BYTES
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise InputError(Defect(MAX_INPUT_ENV, None, f"{raw!r} is not a positive number of bytes"))
+    return value
+
+
+def _size(n: int, *, whole: bool = False) -> str:
+    """``n`` bytes in binary units (1 GB = 1024³ bytes), one decimal (none when ``whole`` and exact)."""
+    for unit, scale in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("kB", 1024)):
+        if n >= scale:
+            if whole and n % scale == 0:
+                return f"{n // scale} {unit}"
+            return f"{n / scale:.1f} {unit}"
+    return "1 byte" if n == 1 else f"{n} bytes"
+
+
+def _too_large(size: int, display: str) -> InputError | None:
+    limit = max_input_bytes()
+    if size <= limit:
+        return None
+    return InputError(Defect(display, None, f"{_size(size)} is over the {_size(limit, whole=True)} input limit "
+                                            f"({MAX_INPUT_ENV})"))
 
 
 class DefectList(list[Defect]):
@@ -149,7 +188,8 @@ def _kind(mode: int) -> str:
 
 
 def read_bytes(path: str | Path, *, name: str | None = None, limit: int | None = None) -> bytes:
-    """The bytes of a regular file (at most ``limit`` of them); anything else raises :class:`InputError`."""
+    """The bytes of a regular file (at most ``limit`` of them); anything else raises :class:`InputError`,
+    as does a whole file over :func:`max_input_bytes` (from its size, before reading)."""
     display = name or str(path)
     try:
         st = os.stat(path)
@@ -162,6 +202,8 @@ def read_bytes(path: str | Path, *, name: str | None = None, limit: int | None =
     own = protected.workspace_file(path)
     if own is not None:  # opening it here would release this process's SQLite locks (store/walguard.py)
         raise InputError(Defect(display, None, f"is {own}, not a file to read; choose another file"))
+    if limit is None and (big := _too_large(st.st_size, display)) is not None:
+        raise big
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
@@ -171,6 +213,8 @@ def read_bytes(path: str | Path, *, name: str | None = None, limit: int | None =
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise InputError(Defect(display, None, f"is {_kind(st.st_mode)}, not a regular file"))
+        if limit is None and (big := _too_large(st.st_size, display)) is not None:
+            raise big
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read() if limit is None else fh.read(limit)
     except OSError as exc:

@@ -363,44 +363,52 @@ def pick(job: ScoringJob, role: MetricRole, key: str | None = None, *, language:
 
 
 def entry_results(job: ScoringJob) -> list[EntryResult]:
-    """One ``results[]`` item per entry, each column from the metric of its role."""
+    """One ``results[]`` item per entry, each column from the metric of its role.
+
+    The columns are taken one metric at a time (a large run's per-entry results are read again
+    for each and not kept: :class:`~mteval_gui.scoring.job.PerEntry`)."""
     n = job.n
+    nothing: list[Any] = [None] * n
 
-    def col(mid: str | None) -> list[EntryScore | None]:
-        return (job.per_entry.get(mid) if mid is not None else None) or [None] * n
+    def values(mid: str | None) -> list[float | None]:
+        lst = job.per_entry.get(mid) if mid is not None else None
+        return [e.value if e is not None else None for e in lst] if lst else nothing
 
-    def by_role(role: MetricRole, key: str | None = None, language: bool | None = None) -> list[EntryScore | None]:
-        return col(pick(job, role, key, language=language))
+    def details(mid: str | None, fn: Any) -> list[Any]:
+        lst = job.per_entry.get(mid) if mid is not None else None
+        return [fn(e) for e in lst] if lst else nothing
 
-    def value(e: EntryScore | None) -> float | None:
-        return e.value if e is not None else None
+    by_metric = {mid: values(mid) for mid in job.per_entry}
 
-    exact = by_role("exact", "exact_match_rate")
-    chrf = by_role("chrf", "chrf_plus_plus")
-    fst = by_role("fst_analysis", "fst_acceptance_rate")
-    lint = by_role("equivalence_verdict", "equivalent_match_rate", language=True)
-    generic = by_role("equivalence_verdict", "equivalent_match_rate", language=False)
-    semantic = col(job.producers.get("semantic_score"))
-    bleu, ter = by_role("bleu", "bleu"), by_role("ter", "ter")
-    embedding = col(job.producers.get("embedding_similarity"))
+    def column(role: MetricRole, key: str | None = None) -> list[float | None]:
+        mid = pick(job, role, key)
+        return by_metric.get(mid, nothing) if mid is not None else nothing
+
+    exact, chrf = column("exact", "exact_match_rate"), column("chrf", "chrf_plus_plus")
+    bleu, ter = column("bleu", "bleu"), column("ter", "ter")
+    fst_mid = pick(job, "fst_analysis", "fst_acceptance_rate")
+    fst_value = by_metric.get(fst_mid, nothing) if fst_mid is not None else nothing
+    fst_words = details(fst_mid, lambda e: _word_analyses(e.detail.get("analyses")) if e is not None else None)
+    lint = details(pick(job, "equivalence_verdict", "equivalent_match_rate", language=True), _verdict)
+    generic = details(pick(job, "equivalence_verdict", "equivalent_match_rate", language=False),
+                      lambda e: e.detail.get("verdict") if e is not None else None)
+    semantic = details(job.producers.get("semantic_score"), _verdict)
+    embedding = details(job.producers.get("embedding_similarity"), _embedding_pair)
     out = []
     for i, it in enumerate(job.items):
         e, o = it.entry, it.output
-        fst_i, gen_i, exact_v = fst[i], generic[i], value(exact[i])
-        gv = gen_i.detail.get("verdict") if gen_i is not None else None
-        metrics = {mid: value(lst[i]) for mid, lst in job.per_entry.items()}
+        exact_v, gv = exact[i], generic[i]
         out.append(EntryResult(
             entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
             exact_match=None if exact_v is None else bool(exact_v),
-            entry_chrf=value(chrf[i]), fst_accepted=value(fst_i),
-            fst_analysis=_word_analyses(fst_i.detail.get("analyses") if fst_i is not None else None),
-            lint_verdict=_verdict(lint[i]), semantic_verdict=_verdict(semantic[i]),
+            entry_chrf=chrf[i], fst_accepted=fst_value[i], fst_analysis=fst_words[i],
+            lint_verdict=lint[i], semantic_verdict=semantic[i],
             difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
             usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
             error=o.error,
             equivalence_verdict=None if gv is None else str(gv),
-            entry_bleu=value(bleu[i]), entry_ter=value(ter[i]),
-            metrics=json_safe(metrics), embedding=_embedding_pair(embedding[i]),
+            entry_bleu=bleu[i], entry_ter=ter[i],
+            metrics=json_safe({mid: col[i] for mid, col in by_metric.items()}), embedding=embedding[i],
         ))
     return out
 

@@ -26,7 +26,9 @@ aggregate the corpus values.
   scores the other metrics.
   A metric that raises, exits, times out or gives a value that is not a finite number is
   ``failed`` with its reason; the others go on.
-- :func:`aggregate` — each metric's corpus values from every stored per-entry result.
+- :func:`aggregate` — each metric's corpus values from every stored per-entry result (read
+  one metric at a time; a large run's are read again when a later stage asks for them:
+  :class:`~mteval_gui.scoring.job.PerEntry`).
 """
 
 from __future__ import annotations
@@ -52,7 +54,16 @@ from mteval_gui.scoring.isolation import (
     isolated_by_default,
     open_metric,
 )
-from mteval_gui.scoring.job import MetricState, ScoringJob, ScoringRequest, bad_number, is_number, json_safe, portable
+from mteval_gui.scoring.job import (
+    MetricState,
+    PerEntry,
+    ScoringJob,
+    ScoringRequest,
+    bad_number,
+    is_number,
+    json_safe,
+    portable,
+)
 from mteval_gui.scoring.plugins import (
     PARAM_FILE,
     EntryInput,
@@ -475,15 +486,20 @@ def aggregate(job: ScoringJob, sink: ResultSink) -> None:
     ``job.corpus_scores``). A metric with entries missing, whose ``aggregate`` fails or gives a value
     that is not a finite number is ``failed``."""
     ids = job.entry_ids
-    active_ids = [s.ref.id for s in job.states if s.availability == "ok"]
-    stored = sink.load_entry_scores(job.request.run_id, active_ids) if active_ids else {}
+    run_id = job.request.run_id
+
+    def load(mid: str) -> list[EntryScore | None]:
+        rows = sink.load_entry_scores(run_id, [mid]).get(mid, {})
+        return [EntryScore.from_json(rows[i]) if i in rows else None for i in ids]
+
+    per_entry = job.per_entry = PerEntry(len(ids), load)
     for st in job.states:
         mid = st.ref.id
         if not st.running or st.metric is None:
             continue
-        rows = stored.get(mid, {})
-        lst = [EntryScore.from_json(rows[i]) if i in rows else None for i in ids]
-        job.per_entry[mid] = lst
+        # one metric's stored results at a time: their decoded form is ten times their text
+        lst = load(mid)
+        per_entry[mid] = lst
         complete = [x for x in lst if x is not None]
         if len(complete) < len(lst):
             st.availability = "failed"

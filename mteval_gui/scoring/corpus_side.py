@@ -11,7 +11,10 @@ reference texts they were computed from: a value is reused only for the same tex
 
 The store lives in the process (worker processes each keep their own): the last
 :data:`MAX_VERSIONS` corpus versions are kept, and a new version of a corpus replaces the
-store of the previous one (its statistics are dropped, never reused).
+store of the previous one (its statistics are dropped, never reused). A table keeps the values
+of its first :data:`MAX_TABLE_ENTRIES` entries; further ones are computed each time and not
+kept, so a large corpus costs bounded memory (≈ 5 kB per entry over all tables: 200,000
+entries kept would take a gigabyte in each scoring process).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 MAX_VERSIONS = 4
+MAX_TABLE_ENTRIES = 10_000
 
 T = TypeVar("T")
 
@@ -51,7 +55,8 @@ class CorpusSide:
             value: T = hit[1]
             return value
         value = compute()
-        table[entry_id] = (texts, value)
+        if hit is not None or len(table) < MAX_TABLE_ENTRIES:
+            table[entry_id] = (texts, value)
         self.computed += 1
         return value
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -33,6 +33,7 @@ from mteval_gui.scoring.sink import MetricRow
 from mteval_gui.scoring.stats import DEFAULT_ALPHA, DEFAULT_BOOTSTRAP, DEFAULT_SEED, EntryStats
 
 DEFAULT_BATCH_SIZE = 50
+KEEP_DECODED_ENTRIES = 5_000  # runs up to this size keep their decoded per-entry results (PerEntry)
 
 
 @dataclass
@@ -71,7 +72,7 @@ class ScoringRequest:
 class RunResult:
     run_card: RunCard
     metric_rows: list[MetricRow]
-    per_entry: dict[str, list[EntryScore | None]]  # metric id -> per entry (corpus order)
+    per_entry: Mapping[str, list[EntryScore | None]]  # metric id -> per entry (corpus order; PerEntry)
     entry_stats: dict[str, EntryStats]  # scores key -> per-entry statistics (bootstrap / paired tests)
     producers: dict[str, str]  # scores key -> metric id that supplied it
     availability: dict[str, str]
@@ -124,6 +125,45 @@ def align_outputs(corpus: Corpus, run: Run) -> tuple[list[Output], list[str], li
     return outputs, missing, unknown
 
 
+class PerEntry(Mapping[str, list[EntryScore | None]]):
+    """Each metric's per-entry results in corpus order, by metric id (``job.per_entry``).
+
+    A run of up to :data:`KEEP_DECODED_ENTRIES` entries keeps the lists it is given. A larger
+    one keeps only their metric ids and reads a metric's results again from the sink
+    (``load(metric_id)``) each time its list is asked for, without keeping it: the decoded
+    results of every metric and entry take ≈ 15 kB per entry (3 GB at 200,000 entries), while
+    the stages need one metric's at a time."""
+
+    def __init__(self, n: int, load: Callable[[str], list[EntryScore | None]] | None = None) -> None:
+        self._load = load
+        self._keep = load is None or n <= KEEP_DECODED_ENTRIES
+        self._ids: dict[str, None] = {}
+        self._kept: dict[str, list[EntryScore | None]] = {}
+
+    @property
+    def kept(self) -> bool:
+        """Whether the lists are kept in memory (else read from the sink when asked for)."""
+        return self._keep
+
+    def __setitem__(self, metric_id: str, results: list[EntryScore | None]) -> None:
+        self._ids[metric_id] = None
+        if self._keep:
+            self._kept[metric_id] = results
+
+    def __getitem__(self, metric_id: str) -> list[EntryScore | None]:
+        if metric_id not in self._ids:
+            raise KeyError(metric_id)
+        if self._keep or self._load is None:
+            return self._kept[metric_id]
+        return self._load(metric_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._ids))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 @dataclass
 class ScoringJob:
     """The intermediate the stages pass on (see the module docstring)."""
@@ -140,7 +180,7 @@ class ScoringJob:
     config_hash: str = ""
     batches_scored: int = 0
     batches_reused: int = 0
-    per_entry: dict[str, list[EntryScore | None]] = field(default_factory=dict)
+    per_entry: Mapping[str, list[EntryScore | None]] = field(default_factory=dict)
     corpus_scores: dict[str, CorpusScore] = field(default_factory=dict)
     # merge
     scores: dict[str, Any] = field(default_factory=dict)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -168,21 +168,33 @@ def save_run_card(card: RunCard, path: str | Path, *, results_sample: int | None
 def run_card_json(card: RunCard | Mapping[str, Any]) -> str:
     """The exported form: indented UTF-8 JSON with every key present, one line per ``results``
     item (``card`` may be the card's JSON form, ``model_dump(mode="json")``, already made)."""
+    return "".join(run_card_chunks(card))
+
+
+def run_card_chunks(card: RunCard | Mapping[str, Any]) -> Iterator[str]:
+    """:func:`run_card_json` in pieces, one per ``results`` item (a large card is written without
+    its whole text in memory)."""
     data = card.model_dump(mode="json") if isinstance(card, RunCard) else card
     results = data.get("results")
     if not isinstance(results, list) or not results:
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        yield json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        return
     head = json.dumps({**data, "results": []}, ensure_ascii=False, indent=2)
     slot = '\n  "results": []'  # a key of the top level (deeper keys are indented further)
-    items = ",\n    ".join(json.dumps(item, ensure_ascii=False) for item in results)
-    return head.replace(slot, '\n  "results": [\n    ' + items + "\n  ]", 1) + "\n"
+    before, after = head.split(slot, 1)
+    yield before + '\n  "results": [\n    '
+    for i, item in enumerate(results):
+        yield (",\n    " if i else "") + json.dumps(item, ensure_ascii=False)
+    yield "\n  ]" + after + "\n"
 
 
 def write_run_card(card: RunCard | Mapping[str, Any], path: str | Path) -> Path:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(run_card_json(card), encoding="utf-8")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for chunk in run_card_chunks(card):
+            fh.write(chunk)
     tmp.replace(p)
     return p
 

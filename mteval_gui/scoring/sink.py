@@ -14,6 +14,7 @@ batch, what is then missing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -28,6 +29,35 @@ class EntryRow:
     value: float | None
     data: dict[str, Any]
     text: str | None = None  # ``data`` as compact JSON, when the runner has encoded it already
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRow:
+    """A per-entry result as :class:`MemorySink` gives it back: its JSON text, decoded when read."""
+
+    entry_id: str
+    metric_id: str
+    value: float | None
+    text: str
+
+    @property
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = json.loads(self.text)
+        return out
+
+
+def _text(row: EntryRow) -> str:
+    if row.text is not None:
+        return row.text
+    return json.dumps(row.data, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+
+
+def _value(text: str) -> float | None:
+    v = json.loads(text).get("value")
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+SAME_TEXTS = 1024  # recent distinct result texts per metric looked up to share one copy
 
 
 @dataclass
@@ -85,12 +115,17 @@ def kept_metrics(old: dict[str, Any] | None, new: dict[str, Any]) -> set[str] | 
 
 
 class MemorySink:
-    """A sink that keeps everything in memory (one-shot ``mteval evaluate``, tests)."""
+    """A sink that keeps everything in memory (one-shot ``mteval evaluate``, tests).
+
+    A per-entry result is kept as its JSON text only, decoded when it is read (the decoded
+    results of every entry and metric take ten times the memory of their text), and results
+    with the same text (a metric that gives most entries the same detail) share one copy."""
 
     def __init__(self) -> None:
         self.jobs: dict[str, dict[str, Any]] = {}
         self.batches: dict[str, dict[int, str]] = {}
-        self.rows: dict[str, dict[tuple[str, str], EntryRow]] = {}
+        self._texts: dict[str, dict[str, dict[str, str]]] = {}  # run -> metric -> entry -> JSON text
+        self._recent: dict[str, dict[str, str]] = {}  # metric -> recent texts (shared copies)
         self.cards: dict[str, dict[str, Any]] = {}
         self.metric_rows: dict[str, list[MetricRow]] = {}
         self.states: dict[str, str] = {}
@@ -100,11 +135,11 @@ class MemorySink:
         old = self.jobs.get(run_id)
         if old is None or old["config_hash"] != config_hash:
             self.batches[run_id] = {}
-            self.rows[run_id] = {}
+            self._texts[run_id] = {}
         else:
             keep = kept_metrics(old["config"], config)
             if keep is not None:
-                self.rows[run_id] = {k: r for k, r in self.rows.get(run_id, {}).items() if k[0] in keep}
+                self._texts[run_id] = {m: t for m, t in self._texts.get(run_id, {}).items() if m in keep}
         self.jobs[run_id] = {"config": config, "config_hash": config_hash, "batch_size": batch_size,
                              "n_batches": n_batches}
         self.states[run_id] = "running"
@@ -113,29 +148,38 @@ class MemorySink:
     def done_batches(self, run_id: str, config_hash: str) -> set[int]:
         return {b for b, h in self.batches.get(run_id, {}).items() if h == config_hash}
 
+    def _shared(self, metric_id: str, text: str) -> str:
+        recent = self._recent.setdefault(metric_id, {})
+        same = recent.get(text)
+        if same is not None:
+            return same
+        if len(recent) >= SAME_TEXTS:
+            recent.clear()
+        recent[text] = text
+        return text
+
     def write_batch(self, run_id: str, batch_index: int, config_hash: str, rows: Sequence[EntryRow]) -> None:
-        store = self.rows.setdefault(run_id, {})
+        store = self._texts.setdefault(run_id, {})
         for r in rows:
-            store[(r.metric_id, r.entry_id)] = r
+            store.setdefault(r.metric_id, {})[r.entry_id] = self._shared(r.metric_id, _text(r))
         self.batches.setdefault(run_id, {})[batch_index] = config_hash
 
     def load_entry_scores(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
-        wanted = set(metric_ids)
-        out: dict[str, dict[str, dict[str, Any]]] = {m: {} for m in wanted}
-        for (mid, eid), r in self.rows.get(run_id, {}).items():
-            if mid in wanted:
-                out[mid][eid] = r.data
-        return out
+        stored = self._texts.get(run_id, {})
+        return {m: {eid: json.loads(t) for eid, t in stored.get(m, {}).items()} for m in set(metric_ids)}
+
+    @property
+    def rows(self) -> dict[str, dict[tuple[str, str], StoredRow]]:
+        """``{run_id: {(metric_id, entry_id): row}}`` of everything stored."""
+        return {run: {(mid, eid): StoredRow(eid, mid, _value(t), t) for mid, by_entry in metrics.items()
+                      for eid, t in by_entry.items()} for run, metrics in self._texts.items()}
 
     def entry_counts(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, int]:
         return {m: len(ids) for m, ids in self.stored_entry_ids(run_id, metric_ids).items()}
 
     def stored_entry_ids(self, run_id: str, metric_ids: Iterable[str]) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {m: set() for m in metric_ids}
-        for mid, eid in self.rows.get(run_id, {}):
-            if mid in out:
-                out[mid].add(eid)
-        return out
+        stored = self._texts.get(run_id, {})
+        return {m: set(stored.get(m, {})) for m in metric_ids}
 
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[MetricRow]) -> None:
         self.cards[run_id] = run_card

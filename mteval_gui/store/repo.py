@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from mteval_gui.domain.base import fields_set
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
 from mteval_gui.errors import Defect, InputError, StoreError
@@ -46,7 +47,7 @@ def _construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] 
     """A model instance from stored values holding every field (stored data was checked on import)."""
     m = cls.__new__(cls)
     _setattr(m, "__dict__", values)
-    _setattr(m, "__pydantic_fields_set__", set(values))
+    _setattr(m, "__pydantic_fields_set__", fields_set(cls, values))
     _setattr(m, "__pydantic_extra__", extra)
     _setattr(m, "__pydantic_private__", None)
     return m

@@ -210,7 +210,8 @@ def test_a_new_process_loads_the_machine_code_without_numba(tmp_path):
     assert ngram_kernel.kernel() is not None  # compiled or loaded here: the machine code is on disk
     from tests.conftest import REPO
 
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    # the child looks where this process kept the machine code: $NUMBA_CACHE_DIR when it is set
+    env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
     code = ("import sys\nfrom mteval_gui.scoring.metrics import ngram_kernel as k\n"
             "print(k.char_counts([('abab', ['aba'])], 3).tolist()[0], k._KERNEL.loader, 'numba' in sys.modules)")

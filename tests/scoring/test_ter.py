@@ -255,7 +255,8 @@ def test_a_new_process_loads_the_machine_code_without_numba(tmp_path):
     ter_kernel.kernel()  # compiled (or loaded) here: the machine code is on disk for this machine
     from tests.conftest import REPO
 
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    # the child looks where this process kept the machine code: $NUMBA_CACHE_DIR when it is set
+    env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
     code = ("import sys\nfrom mteval_gui.scoring.metrics import native, ter_kernel as t\n"
             "print(t.ter_edits([('b a d c f e h g'.split(), 'a b c d e f g h'.split())]), t._KERNEL.loader,"

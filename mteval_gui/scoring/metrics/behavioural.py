@@ -58,7 +58,7 @@ from mteval_gui.scoring.metrics.language_id import LanguageJudge
 from mteval_gui.scoring.metrics.lid_service import DEFAULT_CANDIDATES
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
 from mteval_gui.scoring.stats import EntryStats
-from mteval_gui.text import match_key, match_keys, nfc, word_tokens
+from mteval_gui.text import TEXT_MEMO, match_key, match_keys, nfc, word_tokens
 
 # ISO 15924 code -> prefixes of Unicode character names of that script
 SCRIPT_NAME_PREFIXES: dict[str, tuple[str, ...]] = {
@@ -137,13 +137,13 @@ def token_script(token: str) -> str | None:
     return max(counts, key=counts.__getitem__)  # the first seen of the most frequent
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXT_MEMO)
 def _tokens(text: str | None) -> tuple[str, ...]:
     """Word tokens of a text (cached: sources and references recur across metrics and runs)."""
     return tuple(word_tokens(text))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXT_MEMO)
 def _token_keys(text: str | None) -> frozenset[str]:
     return frozenset(match_keys(_tokens(text)))
 

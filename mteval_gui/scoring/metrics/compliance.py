@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
 from mteval_gui.scoring.stats import EntryStats
-from mteval_gui.text import nfc
+from mteval_gui.text import TEXT_MEMO, nfc
 
 WEIGHTS = {"variables": 0.6, "quotes": 0.2, "casing": 0.2}
 QUOTE_LIKE = "\"“”„‟«»‹›「」『』〝〞＂"
@@ -79,7 +79,7 @@ def placeholders(text: str | None) -> Counter[str]:
 _PLACEHOLDER_CHARS = frozenset("{%$<")  # every placeholder pattern starts with one of these
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=TEXT_MEMO)
 def _placeholders(text: str) -> tuple[tuple[str, int], ...]:
     # memoised: a source is checked again for every run, an output twice (final and raw)
     if _PLACEHOLDER_CHARS.isdisjoint(text):

@@ -1,0 +1,167 @@
+"""Scoring memory stays bounded as entries grow: what a job keeps after scoring its batches, the
+reference-side store, the in-memory sink and the interval resamples (measured with tracemalloc)."""
+
+from __future__ import annotations
+
+import gc
+import json
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+from mteval_gui.domain.run import Output, Run, RunMeta
+from mteval_gui.scoring import assembly, batches, corpus_side, job, merge, stats
+from mteval_gui.scoring.job import ScoringJob, ScoringRequest
+from mteval_gui.scoring.progress import CancelToken, Throttle
+from mteval_gui.scoring.runner import score_run
+from mteval_gui.scoring.sink import EntryRow, MemorySink, StoredRow
+
+N = 2_500
+METRICS = ["core.exact", "core.chrf", "core.ter"]
+
+
+def _request(n: int) -> ScoringRequest:
+    corpus = Corpus(corpus_id="big", language_pair=LanguagePair(source="eng", target="fra"), entries=[
+        Entry(id=f"e{i}", source=f"The cat number {i} sits on the mat", difficulty=1 + i % 3,
+              reference=f"Le chat numéro {i} est assis sur le tapis {i % 7}") for i in range(n)])
+    run = Run(meta=RunMeta(run_id="big-run", model_slug="m"), corpus_id="big", outputs=[
+        Output(id=f"e{i}", predicted=f"Un chat {i} assis sur le tapis" if i % 4 else corpus.entries[i].reference or "")
+        for i in range(n)])
+    return ScoringRequest(run_id="big-run", corpus=corpus, run=run, include=METRICS, batch_size=200,
+                          n_bootstrap=100)
+
+
+def _scored(n: int) -> tuple[ScoringJob, MemorySink]:
+    """A job whose batches are scored and stored (the stages after them not run yet)."""
+    request = _request(n)
+    sink = MemorySink()
+    report = Throttle(None)
+    j = ScoringJob.start(request)
+    j.states = batches.resolve_metrics(request)
+    batches.prepare(j, report)
+    j.config, j.config_hash = batches.config_of(request, j.states)
+    batches.score_batches(j, sink, CancelToken(), report)
+    return j, sink
+
+
+def _card(result) -> dict:
+    card = result.run_card.model_dump(mode="json")
+    card.pop("timestamp")
+    for key in ("entries_per_second", "seconds_per_entry"):
+        card["scores"].pop(key, None)
+    return card
+
+
+def test_a_large_job_keeps_no_decoded_per_entry_results_and_scores_as_before(monkeypatch):
+    monkeypatch.setattr(job, "KEEP_DECODED_ENTRIES", 1_000)  # N entries make a large job
+    j, sink = _scored(N)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        batches.aggregate(j, sink)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # the decoded results of the three metrics take ≈ 570 bytes per entry (1.4 MB here, kept
+    # until the run card was built); one metric's at a time are read, then dropped
+    assert kept < 250_000, f"{kept:,} bytes kept after aggregation"
+    assert not j.per_entry.kept
+    assert sorted(j.per_entry) == sorted(METRICS)
+    chrf = j.per_entry["core.chrf"]
+    assert len(chrf) == N and chrf[4].value == pytest.approx(100.0)  # an output equal to its reference
+    merge.merge(j)
+    large = assembly.assemble(j)
+    # the same scores, intervals and results[] as a job that keeps every decoded result
+    monkeypatch.setattr(job, "KEEP_DECODED_ENTRIES", 10 * N)
+    kept_all = score_run(_request(N))
+    assert kept_all.per_entry.kept
+    assert _card(large) == _card(kept_all)
+    assert large.run_card.results[4].metrics == {"core.exact": 1.0, "core.chrf": 100.0, "core.ter": 0.0}
+
+
+def test_the_memory_sink_keeps_the_text_of_each_result_only():
+    sink = MemorySink()
+    sink.begin_job("r", {}, "h", 10, 1)
+    data = {"value": 0.5, "values": {}, "detail": {"stats": [1, 2, 3]}}
+    sink.write_batch("r", 0, "h", [EntryRow("e1", "m", 0.5, data, json.dumps(data, separators=(",", ":")))])
+    assert sink.rows == {"r": {("m", "e1"): StoredRow("e1", "m", 0.5, '{"value":0.5,"values":{},'
+                                                                      '"detail":{"stats":[1,2,3]}}')}}
+    assert sink.rows["r"][("m", "e1")].data == data
+    assert sink.load_entry_scores("r", ["m", "other"]) == {"m": {"e1": data}, "other": {}}
+
+
+def test_the_reference_side_store_keeps_a_bounded_number_of_entries(monkeypatch):
+    monkeypatch.setattr(corpus_side, "MAX_TABLE_ENTRIES", 3)
+    store = corpus_side.CorpusSide("c", "v1")
+    calls: list[str] = []
+
+    def value(i: int):
+        return lambda: calls.append(f"e{i}") or i * 10
+
+    assert [store.get("ns", f"e{i}", ("ref",), value(i)) for i in range(5)] == [0, 10, 20, 30, 40]
+    assert sorted(store.table("ns")) == ["e0", "e1", "e2"]
+    # kept entries are reused, the others computed again (same values)
+    assert [store.get("ns", f"e{i}", ("ref",), value(i)) for i in range(5)] == [0, 10, 20, 30, 40]
+    assert calls == ["e0", "e1", "e2", "e3", "e4", "e3", "e4"]
+    # an entry kept with other reference texts is replaced, not added
+    assert store.get("ns", "e0", ("new ref",), value(9)) == 90 and len(store.table("ns")) == 3
+
+
+def test_interval_resamples_are_drawn_in_bounded_chunks_with_the_same_intervals():
+    n, b = 200_000, 1000
+    rng = np.random.default_rng(3)
+    s = stats.EntryStats.ratio(rng.integers(0, 5, n).astype(float), np.ones(n))
+    tracemalloc.start()
+    try:
+        ci = stats.bootstrap_ci(s, n_bootstrap=b, seed=12345)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # the whole resample matrix would be 1000 × 200,000 × 8 bytes = 1.6 GB
+    assert peak < 4 * stats._CHUNK_CELLS * 8, f"peak {peak:,} bytes"
+    assert (round(ci.ci_lower, 6), round(ci.ci_upper, 6)) == (1.991315, 2.003422)
+
+
+def test_entries_and_outputs_read_share_one_fields_set_per_model(tmp_path):
+    from mteval_gui.io import read_corpus
+    from mteval_gui.store import Workspace, repo
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 3)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        entries, outputs = repo.get_entries(ws, "c"), repo.get_outputs(ws, "r")
+    finally:
+        ws.close()
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"id": "a", "source": "x", "reference": "y"}\n{"id": "b", "source": "z", "reference": "w"}\n',
+                    encoding="utf-8")
+    read = read_corpus(path, source_lang="eng", target_lang="fra").value.entries
+    for models in (entries, outputs, read):
+        assert len({id(m.__pydantic_fields_set__) for m in models}) == 1  # 728 bytes each otherwise
+        assert all(m.model_fields_set == set(m.__dict__) for m in models)
+    assert entries[1].model_dump(exclude_unset=True)["reference"] == "le chat 1 dort"
+    assert read[1].model_dump(exclude_unset=True)["source"] == "z"
+
+
+def test_a_stored_run_card_is_ascii_text_with_the_same_content(tmp_path):
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import ResultsStore, load_run_card_dict
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 2)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        card = {"run_id": "r", "scores": {"composite": 0.5}, "results": [{"predicted": "ɖevi nyuie 😀"}]}
+        ResultsStore(ws).write_run("r", card, [])
+        text = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0]
+        # one byte per character in memory whatever the results hold
+        assert text == '{"run_id":"r","scores":{"composite":0.5},"results":[{"predicted":"\\u0256evi nyuie ' \
+                       '\\ud83d\\ude00"}]}'
+        assert load_run_card_dict(ws, "r") == card
+    finally:
+        ws.close()
