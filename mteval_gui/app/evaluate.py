@@ -66,6 +66,7 @@ def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: s
     """Score ``run_path`` against ``corpus_path``. Output ids absent from the corpus are an error.
 
     ``workers``: processes that score the entries (default: both cores when there are two)."""
+    from mteval_gui.app.analyzers import foreign_analyzer
     from mteval_gui.app.requests import make_request
 
     loaded = read_corpus(corpus_path, ref_path=ref_path, target_lang=target_lang, source_lang=source_lang)
@@ -82,6 +83,9 @@ def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: s
     if unknown:
         raise InputError([Defect(str(run_path), run_loaded.lines.get(u), f"output id {u!r} is not in the corpus")
                           for u in unknown])
+    refused = foreign_analyzer(options, corpus.language_pair.target) if options is not None else None
+    if refused is not None:  # an analyzer of another language would judge every word (a wrong profile A)
+        raise InputError(Defect(refused[0], None, refused[1]))
     have = {o.id for o in run.outputs}
     missing = [i for i in ids if i not in have]
     glossary: dict[str, list[str]] = read_glossary(glossary_path).value if glossary_path else {}

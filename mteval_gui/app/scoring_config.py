@@ -160,9 +160,17 @@ def _card_sha256(target: str) -> str | None:
 
 
 def _for_target(options: ScoringOptions, target: str) -> ScoringOptions:
-    """The options as they concern a run of ``target``: gloss files of that language only."""
+    """The options as they concern a run of ``target``: gloss files of that language only; explicit
+    analyzer files of another language (its card pins them) are not used, and the FST metrics say why."""
+    from mteval_gui.app.analyzers import foreign_analyzer
+
     gloss = {target: list(options.gloss_files[target])} if options.gloss_files.get(target) else {}
-    return ScoringOptions.model_validate({**options.model_dump(), "gloss_files": gloss})
+    data = {**options.model_dump(), "gloss_files": gloss}
+    refused = foreign_analyzer(options, target)
+    if refused is not None:
+        data.update(analyzer_path=None, descriptive_analyzer_path=None, generator_path=None,
+                    analyzer_refused=f"{refused[0]}: {refused[1]}")
+    return ScoringOptions.model_validate(data)
 
 
 @dataclass

@@ -86,6 +86,9 @@ class ScoringOptions(DomainModel):
     analyzer_path: str | None = None  # explicit strict analyzer file
     descriptive_analyzer_path: str | None = None
     generator_path: str | None = None
+    # why the explicit analyzer files may not score this run (another language's card pins them):
+    # the FST metrics are then unavailable with this reason
+    analyzer_refused: str | None = None
     gloss_files: dict[str, list[str]] = Field(default_factory=dict)
     comet_model: str | None = None
     multi_ref: bool = False

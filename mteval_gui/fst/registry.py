@@ -72,6 +72,18 @@ class AnalyzerUnusable(AnalyzerNotFound):
                                    f"(`mteval analyzers install {lang} PATH_OR_URL{flag}`)")
 
 
+class AnalyzerOfAnotherLanguage(AnalyzerNotFound):
+    """An explicit analyzer file is another language's (that language's card pins its sha256)."""
+
+    def __init__(self, lang: str, kind: str, detail: str):
+        self.lang = lang
+        self.kind = kind
+        MtevalError.__init__(self, detail)
+
+
+REFUSED_OPTION = "analyzer_refused"
+
+
 def language_dir(lang: str, base: Path | None = None) -> Path:
     """The analyzer folder of one language; ``lang`` must be an ISO 639-3 code (never a path)."""
     if not valid_code(lang):
@@ -196,6 +208,9 @@ def shared_analyzer(context: Any, kind: str = "strict") -> Analyzer:
     card = getattr(context, "target_card", None)
     lang = getattr(context, "target_lang", None) or (card.code if card is not None else "?")
     try:
+        refused = _option(context, REFUSED_OPTION)
+        if refused:
+            raise AnalyzerOfAnotherLanguage(lang, kind, str(refused))
         base = _option(context, DIR_OPTION)
         p = find_analyzer(card, kind, lang=lang, path=_option(context, OPTION_KEYS[kind]),
                           base=Path(base) if base else None)
