@@ -16,7 +16,7 @@ from tests.conftest import SHARED_DATA
 pytestmark = pytest.mark.shared_data
 CRK = SHARED_DATA / "crk" / "fst" / "crk-strict-analyzer-for-dictionary.hfstol"
 MAFAND = SHARED_DATA / "ewe" / "mafand-fr-ewe"
-REASON = (f"the analyzer given is the crk analyzer (the crk language card pins its sha256), not one for ewe; "
+REASON = ("the analyzer given is the crk analyzer (the crk language card pins its sha256), not one for ewe; "
           "the FST metrics need an analyzer of ewe")
 
 
