@@ -123,36 +123,3 @@ def install(lang: str, source: str | Path | None, *, root: Path | None = None, k
     return install_analyzer(lang, source, card=card, kind=kind, sha256=sha256, timeout=timeout,
                             on_progress=on_progress, base=root, cancel=cancel, limits=limits)
 
-
-def pinned_by(path: str | Path) -> dict[str, str]:
-    """``{language code: analyzer kind}`` of the language cards that pin the sha256 of the file at ``path``."""
-    try:
-        digest = sha256_file(Path(path).expanduser())
-    except OSError:
-        return {}
-    out: dict[str, str] = {}
-    for info in list_cards():
-        card = info.card
-        if card is None or card.analyzers is None:
-            continue
-        for name, pin in card.analyzers.sha256.items():
-            if pin and pin.lower() == digest:
-                kind = next((k for k in KINDS if getattr(card.analyzers, k, None) == name), "strict")
-                out[card.code] = kind
-    return out
-
-
-def foreign_analyzer(options: Any, target: str) -> tuple[str, str] | None:
-    """(file, why) when an explicit analyzer file of ``options`` must not score a run of ``target``:
-    the language card of another language pins its sha256 (and ``target``'s does not); else None."""
-    for key, what in (("analyzer_path", "analyzer"), ("descriptive_analyzer_path", "descriptive analyzer"),
-                      ("generator_path", "generator")):
-        path = getattr(options, key, None)
-        if not path:
-            continue
-        owners = pinned_by(path)
-        if owners and target not in owners:
-            langs = ", ".join(sorted(owners))
-            return str(path), (f"the {what} given is the {langs} analyzer (the {langs} language card pins its "
-                               f"sha256), not one for {target}; the FST metrics need an analyzer of {target}")
-    return None

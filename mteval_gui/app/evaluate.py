@@ -66,7 +66,7 @@ def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: s
     """Score ``run_path`` against ``corpus_path``. Output ids absent from the corpus are an error.
 
     ``workers``: processes that score the entries (default: both cores when there are two)."""
-    from mteval_gui.app.analyzers import foreign_analyzer
+    from mteval_gui.app.analyzer_pins import foreign_analyzer
     from mteval_gui.app.requests import make_request
 
     loaded = read_corpus(corpus_path, ref_path=ref_path, target_lang=target_lang, source_lang=source_lang)

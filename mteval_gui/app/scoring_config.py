@@ -162,7 +162,7 @@ def _card_sha256(target: str) -> str | None:
 def _for_target(options: ScoringOptions, target: str) -> ScoringOptions:
     """The options as they concern a run of ``target``: gloss files of that language only; explicit
     analyzer files of another language (its card pins them) are not used, and the FST metrics say why."""
-    from mteval_gui.app.analyzers import foreign_analyzer
+    from mteval_gui.app.analyzer_pins import foreign_analyzer
 
     gloss = {target: list(options.gloss_files[target])} if options.gloss_files.get(target) else {}
     data = {**options.model_dump(), "gloss_files": gloss}

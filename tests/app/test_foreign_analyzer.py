@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from mteval_gui.app.analyzers import foreign_analyzer, pinned_by
+from mteval_gui.app.analyzer_pins import foreign_analyzer, pinned_by
 from mteval_gui.cli import main
 from mteval_gui.domain.settings import ScoringOptions
 from tests.conftest import SHARED_DATA
