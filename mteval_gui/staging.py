@@ -105,7 +105,7 @@ def _lock_folder(path: Path) -> int | None:
 
 
 def make(parent: Path, prefix: str) -> Staging:
-    """A new staging folder ``parent/<prefix>XXXX``, locked by this process."""
+    """A new staging folder in ``parent`` (its name: ``prefix`` and a random suffix), locked by this process."""
     parent.mkdir(parents=True, exist_ok=True)
     with _gate(parent, exclusive=False):
         path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.textfile import file_kind
 from mteval_gui.paths import default_workspace_path
-from mteval_gui.protected import SQLITE_COMPANIONS, open_paths
+from mteval_gui.protected import SQLITE_COMPANIONS, open_paths, same_file
 
 
 class OutputRefused(InputError):
@@ -47,23 +48,17 @@ class OutputRefused(InputError):
 def _kind(mode: int) -> str | None:
     if stat.S_ISDIR(mode):
         return "it is a folder; give a file name"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "it is a device, not a regular file"
-    if stat.S_ISFIFO(mode):
-        return "it is a FIFO (named pipe), not a regular file"
-    if stat.S_ISSOCK(mode):
-        return "it is a socket, not a regular file"
-    if not stat.S_ISREG(mode):
-        return "it is not a regular file"
-    return None
+    if stat.S_ISREG(mode):
+        return None
+    kind = file_kind(mode)
+    return f"it is {kind}" if kind == "not a regular file" else f"it is {kind}, not a regular file"
 
 
 def _same(st: os.stat_result, other: str | Path) -> bool:
     try:
-        o = os.stat(other)
+        return same_file(st, os.stat(other))
     except (OSError, ValueError):
         return False
-    return (st.st_dev, st.st_ino) == (o.st_dev, o.st_ino)
 
 
 def _databases() -> list[Path]:

@@ -175,7 +175,7 @@ def decode(data: bytes, name: str) -> tuple[str, list[Defect], bool]:
     return text, defects, had_bom
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -198,7 +198,7 @@ def read_bytes(path: str | Path, *, name: str | None = None, limit: int | None =
     except OSError as exc:
         raise InputError(Defect(display, None, f"cannot read: {exc.strerror or exc}")) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(Defect(display, None, f"is {_kind(st.st_mode)}, not a regular file")) from None
+        raise InputError(Defect(display, None, f"is {file_kind(st.st_mode)}, not a regular file")) from None
     own = protected.workspace_file(path)
     if own is not None:  # opening it here would release this process's SQLite locks (store/walguard.py)
         raise InputError(Defect(display, None, f"is {own}, not a file to read; choose another file"))
@@ -212,7 +212,7 @@ def read_bytes(path: str | Path, *, name: str | None = None, limit: int | None =
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputError(Defect(display, None, f"is {_kind(st.st_mode)}, not a regular file"))
+            raise InputError(Defect(display, None, f"is {file_kind(st.st_mode)}, not a regular file"))
         if limit is None and (big := _too_large(st.st_size, display)) is not None:
             raise big
         with os.fdopen(fd, "rb", closefd=False) as fh:
