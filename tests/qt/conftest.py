@@ -4,7 +4,8 @@
 the test if one is still running when it ends: background work must always be cancelled
 and joined, also when a window closes. ``_no_held_keys`` (autouse) lets go of the keyboard
 modifiers a test's key clicks leave held (Qt keeps the modifiers of the last key event), so
-that no test sees Shift held down by the one before it.
+that no test sees Shift held down by the one before it. ``window`` is the main window on no
+workspace, shown at 1400×860 and closed after the test.
 """
 
 from __future__ import annotations
@@ -165,3 +166,17 @@ def french(qapp):
     yield
     QCoreApplication.removeTranslator(t)
     QLocale.setDefault(previous)
+
+
+@pytest.fixture
+def window(qtbot):
+    from mteval_gui.app.preferences import AppSettings
+    from mteval_gui.qt.main import build_window
+
+    w = build_window(AppSettings())
+    qtbot.addWidget(w)
+    w.resize(1400, 860)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()

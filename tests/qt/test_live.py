@@ -3,25 +3,11 @@ rereads it, exports write what the window shows, and the layout survives switchi
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 
-from mteval_gui.app.preferences import AppSettings
 from mteval_gui.domain.judgments import Judgment, Reviewer
-from mteval_gui.qt.main import build_window
 from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as jstore
-
-
-@pytest.fixture
-def window(qtbot):
-    w = build_window(AppSettings())
-    qtbot.addWidget(w)
-    w.resize(1400, 860)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
 
 
 def _cell(window, run_id, key):

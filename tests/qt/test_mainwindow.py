@@ -21,17 +21,6 @@ from mteval_gui.qt.main import build_window
 from mteval_gui.store import judgments as jstore
 
 
-@pytest.fixture
-def window(qtbot):
-    w = build_window(AppSettings())
-    qtbot.addWidget(w)
-    w.resize(1400, 860)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
-
-
 def test_open_workspace_lists_runs(window, scored_ws):
     assert window.open_workspace(scored_ws.path)
     model = window.runs_view.model

@@ -16,9 +16,7 @@ import textwrap
 import pytest
 
 from mteval_gui import standards
-from mteval_gui.app.preferences import AppSettings
 from mteval_gui.cli import main
-from mteval_gui.qt.main import build_window
 from mteval_gui.store import Workspace
 from mteval_gui.store.results import load_run_card_dict
 
@@ -83,15 +81,6 @@ def flaky_workspace(tmp_path, monkeypatch):
         del sys.modules[name]
     standards.refresh_plugins()
 
-
-@pytest.fixture
-def window(qtbot):
-    w = build_window(AppSettings())
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
 
 
 def _card(db: str) -> dict:

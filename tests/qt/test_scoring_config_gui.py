@@ -5,24 +5,10 @@ was scored."""
 
 from __future__ import annotations
 
-import pytest
-
-from mteval_gui.app.preferences import AppSettings
 from mteval_gui.app.scoring import score_workspace_run
 from mteval_gui.app.settings import set_setting
 from mteval_gui.domain.settings import ScoringOptions
-from mteval_gui.qt.main import build_window
 from mteval_gui.store.results import load_run_card_dict
-
-
-@pytest.fixture
-def window(qtbot):
-    w = build_window(AppSettings())
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
 
 
 def _row(window, run_id):
