@@ -157,6 +157,22 @@ _CAVEATS = {
             "each counts as fully code-switched.",
         ),
     ),
+    "embedding_blind_to_language": (
+        QT_TRANSLATE_NOOP("labels", "Embeddings blind to language"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "Outputs are in another language or copy their source, and multilingual embeddings score them as "
+            "similar anyway: the embedding similarity overstates these outputs.",
+        ),
+    ),
+    "composite_not_enough_metrics": (
+        QT_TRANSLATE_NOOP("labels", "Not enough metrics"),
+        QT_TRANSLATE_NOOP(
+            "labels",
+            "The metrics with a value carry less than half of the composite profile's weight: there is no "
+            "composite and no tier.",
+        ),
+    ),
     "fst_accepts_after_fold": (
         QT_TRANSLATE_NOOP("labels", "Accepted after folds"),
         QT_TRANSLATE_NOOP(

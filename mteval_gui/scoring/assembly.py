@@ -67,6 +67,7 @@ class _Composite:
     breakdown: list[CompositeItem]
     used: dict[str, float]  # the inputs it counts, with their values
     quantity: Quantity | None  # its per-entry form (intervals, breakdowns)
+    caveat: Caveat | None = None  # why there is no composite although some metric has a value
 
 
 def assemble(job: ScoringJob) -> RunResult:
@@ -89,6 +90,8 @@ def assemble(job: ScoringJob) -> RunResult:
 def _composite(job: ScoringJob) -> _Composite:
     profile = comp.choose_profile(job.scores)
     cres = comp.compute_composite(job.scores, profile)
+    if cres.value is None:
+        return _Composite(profile, None, [], {}, None, comp.not_enough_metrics_caveat(cres))
     used, _excluded = comp.composite_inputs(job.scores, profile)
     return _Composite(profile, cres.value, cres.breakdown, used,
                       merge.composite_quantity(profile, used, job.entry_stats, job.n))
@@ -147,7 +150,8 @@ def groups_breakdown(labels: Sequence[str | int | None], entry_stats: Mapping[st
 
 def caveats(job: ScoringJob) -> list[Caveat]:
     """Caveats of the entries (source copies, constant outputs, lengths, sample size, errors), the
-    metrics' own, and COMET's when its model does not cover the language."""
+    metrics' own, COMET's when its model does not cover the language, and the embedding
+    similarity's when outputs are in another language or copy their source."""
     entries = [it.entry for it in job.items]
     out: list[Caveat] = comp.compute_caveats(
         [e.source for e in entries], [it.predicted for it in job.items], [e.reference for e in entries],
@@ -168,6 +172,9 @@ def caveats(job: ScoringJob) -> list[Caveat]:
         out.append(Caveat(code="comet_language_not_covered",
                           message="COMET's encoder does not cover the target language; its score is not reliable",
                           detail={"model": job.scores.get("comet_model")}))
+    blind = comp.embedding_language_caveat(job.scores.get("embedding_similarity"), out)
+    if blind is not None:
+        out.append(blind)
     return out
 
 
@@ -286,7 +293,8 @@ def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[
         metric_availability=job.availability, metric_reasons=job.reasons, score_sources=dict(job.producers),
         metric_info=info, metric_validation=validation,
         composite_validation=composite_validation(cmp.used, validation, corpus.language_pair.target),
-        composite_profile=cmp.profile, composite_breakdown=cmp.breakdown, score_caveats=caveats(job),
+        composite_profile=cmp.profile, composite_breakdown=cmp.breakdown,
+        score_caveats=[*caveats(job), *([cmp.caveat] if cmp.caveat is not None else [])],
         fst=fst, language_card_sha256=request.card_sha256, human_review=review,
         bootstrap_seed=request.seed, results=entry_results(job),
     )

@@ -7,6 +7,15 @@
   Profile B. ``composite = Σ w·v / Σ w`` over the profile's metrics that have a value
   (renormalisation), rounded to 4 places; null when none has a value.
 - ``morphological_accuracy`` enters only when ``morph_coverage ≥ 0.25``.
+- **Not enough metrics**: when the metrics with a value carry less than
+  :data:`MIN_WEIGHT_COVERAGE` (30 %) of the profile's weight, there is no composite and no
+  tier, and the run card says why with the caveat ``composite_not_enough_metrics``:
+  ``--metrics core.code_switching`` alone carries 0.10 of profile B, and a composite of it
+  would present 1 − code-switching as quality; the behavioural metrics together (code-switching,
+  hallucination, terminology, orthography) carry 0.25 of B and 0.15 of A. The threshold is the
+  largest that keeps SPEC §5's check values composites (chrF++ and exact match carry 0.35 of
+  B; FST, chrF++ and exact match 0.45 of A). The default metric set carries 0.70 of profile B
+  without a semantic metric and 0.80–0.95 of profile A.
 - The tier is read from the rounded composite: ≥ 0.85 fluent, ≥ 0.70 deployable, ≥ 0.50
   functional, ≥ 0.30 emerging, else baseline; null → unscored. Deployable and fluent are
   displayed "pending speaker review" until a review confirms the run.
@@ -53,6 +62,7 @@ PROFILES: dict[str, dict[str, float]] = {"A": PROFILE_A, "B": PROFILE_B}
 INVERTED = frozenset({"code_switching_rate", "hallucination_rate"})
 SCALED_100 = frozenset({"chrf_plus_plus"})
 MORPH_MIN_COVERAGE = 0.25
+MIN_WEIGHT_COVERAGE = 0.30  # share of the profile's weight the metrics with a value must carry
 ROUND_PLACES = 4
 
 TIERS: tuple[tuple[float, str], ...] = ((0.85, "fluent"), (0.70, "deployable"), (0.50, "functional"),
@@ -98,6 +108,12 @@ class CompositeResult:
     breakdown: list[CompositeItem] = field(default_factory=list)
     excluded: dict[str, str] = field(default_factory=dict)  # metric -> why it did not count
     raw_value: float | None = None  # before rounding
+    weight_coverage: float = 0.0  # share of the profile's weight carried by the metrics with a value
+
+    @property
+    def not_enough_metrics(self) -> bool:
+        """Some metric has a value, but they carry less than :data:`MIN_WEIGHT_COVERAGE` of the weight."""
+        return self.value is None and self.weight_coverage > 0.0
 
 
 def composite_inputs(scores: Mapping[str, Any], profile: str) -> tuple[dict[str, float], dict[str, str]]:
@@ -130,13 +146,31 @@ def compute_composite(scores: Mapping[str, Any], profile: str | None = None) -> 
         return CompositeResult(None, profile, [], excluded)
     norm = {k: normalise(k, v) for k, v in used.items()}
     total_w = sum(weights[k] for k in used)
+    coverage = total_w / sum(weights.values())
+    if coverage < MIN_WEIGHT_COVERAGE - 1e-9:
+        return CompositeResult(None, profile, [], excluded, None, coverage)
     raw = sum(weights[k] * norm[k] for k in used) / total_w
     items = [
         CompositeItem(metric=k, value=used[k], normalised=norm[k], weight=weights[k],
                       weight_share=weights[k] / total_w, contribution=weights[k] * norm[k] / total_w)
         for k in weights if k in used
     ]
-    return CompositeResult(round(raw, ROUND_PLACES), profile, items, excluded, raw)
+    return CompositeResult(round(raw, ROUND_PLACES), profile, items, excluded, raw, coverage)
+
+
+def not_enough_metrics_caveat(result: CompositeResult) -> Caveat | None:
+    """``composite_not_enough_metrics`` when the metrics with a value carry too little of the profile's weight."""
+    if not result.not_enough_metrics:
+        return None
+    weights = PROFILES[result.profile]
+    have = sorted(k for k in weights if k not in result.excluded)
+    return Caveat(code="composite_not_enough_metrics",
+                  message=f"not enough metrics for a composite: {', '.join(have)} "
+                          f"{'carry' if len(have) > 1 else 'carries'} "
+                          f"{result.weight_coverage:.0%} of profile {result.profile}'s weight "
+                          f"(< {MIN_WEIGHT_COVERAGE:.0%}); no composite and no tier",
+                  detail={"profile": result.profile, "metrics": have,
+                          "weight_coverage": round(result.weight_coverage, 4), "threshold": MIN_WEIGHT_COVERAGE})
 
 
 def composite_vectorised(values: Mapping[str, NDArray[Any]], profile: str) -> NDArray[Any]:
@@ -255,6 +289,27 @@ def wrong_language_caveat(wrong: int, total: int, by_language: Mapping[str, int]
                           f"{target}: {langs}; they count 1.0 in code_switching_rate",
                   detail={"entries": wrong, "total": total, "share": wrong / total, "by_language": dict(by_language),
                           "threshold": WRONG_LANGUAGE_SHARE, "target": target})
+
+
+EMBEDDING_BLIND_TO = ("wrong_language_output", "source_copy")
+
+
+def embedding_language_caveat(embedding_similarity: float | None, caveats: Sequence[Caveat]) -> Caveat | None:
+    """``embedding_blind_to_language`` beside a calibrated embedding similarity when the run's outputs
+    are in another language or copy their source: multilingual embeddings place a sentence and its
+    translation close together, so such outputs still score well (a French copy of the French source
+    scores 0.399 on 300 MAFAND fr→ewe lines, the best Ewe system 0.600)."""
+    if embedding_similarity is None:
+        return None
+    because = [c for c in caveats if c.code in EMBEDDING_BLIND_TO]
+    if not because:
+        return None
+    why = "; ".join(c.message for c in because)
+    return Caveat(code="embedding_blind_to_language",
+                  message=f"embedding similarity {embedding_similarity:.3f} does not see the language of the outputs "
+                          f"({why}): multilingual embeddings score a copy or a translation in another language as "
+                          f"similar",
+                  detail={"metric": "embedding_similarity", "because": [c.code for c in because]})
 
 
 def short_segments_caveat(median_tokens: float | None) -> Caveat | None:

@@ -3191,6 +3191,22 @@ Télécharger maintenant ?</translation>
         <translation>Au moins un cinquième des sorties sont entièrement dans une autre langue que la langue cible (souvent la langue source) : chacune compte comme entièrement en alternance codique.</translation>
     </message>
     <message>
+        <source>Embeddings blind to language</source>
+        <translation>Plongements aveugles à la langue</translation>
+    </message>
+    <message>
+        <source>Outputs are in another language or copy their source, and multilingual embeddings score them as similar anyway: the embedding similarity overstates these outputs.</source>
+        <translation>Des sorties sont dans une autre langue ou copient leur source, et les plongements multilingues les jugent quand même proches : la similarité par plongements surestime ces sorties.</translation>
+    </message>
+    <message>
+        <source>Not enough metrics</source>
+        <translation>Pas assez de métriques</translation>
+    </message>
+    <message>
+        <source>The metrics with a value carry less than half of the composite profile&apos;s weight: there is no composite and no tier.</source>
+        <translation>Les métriques qui ont une valeur portent moins de la moitié du poids du profil composite : il n’y a ni score composite ni palier.</translation>
+    </message>
+    <message>
         <source>Accepted after folds</source>
         <translation>Acceptés après normalisation</translation>
     </message>

