@@ -202,7 +202,7 @@ def test_refresh_review_status_after_signoff(workspace):
     from mteval_gui.store import judgments
 
     (rid,) = _setup(workspace)
-    card = score_workspace_run(workspace, rid, metrics=["core.exact"], n_bootstrap=20).run_card
+    card = score_workspace_run(workspace, rid, metrics=["core.exact", "core.chrf"], n_bootstrap=20).run_card
     assert card.human_review.confirmed is None and card.human_review.judgments == 0
     from mteval_gui.domain.judgments import Judgment
 
@@ -215,6 +215,6 @@ def test_refresh_review_status_after_signoff(workspace):
     judgments.signoff(workspace, rid, "ana", "confirm")
     updated = refresh_review_status(workspace, rid)
     assert updated.human_review.confirmed is True
-    assert card.scores.quality_tier == "emerging"  # composite = exact match 10/30 (Profile B)
+    assert card.scores.quality_tier == "emerging"  # composite of exact match 10/30 and chrF++ (Profile B)
     assert updated.scores.quality_tier_display == "emerging"  # not a review-gated tier
     assert load_run_card(workspace, rid).human_review.confirmed is True

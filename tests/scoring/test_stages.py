@@ -286,19 +286,19 @@ def test_assembly_of_a_small_run_card():
     card = result.run_card
     assert card.run_id == "toy-run" and card.dataset.entry_count == 3 and card.dataset.language_pair == "eng-fra"
     assert card.scores.exact_match_rate == pytest.approx(2 / 3) and card.scores.exact_matches == 2
-    assert card.scores.composite == 0.6667 and card.composite_profile == "B"  # exact match alone counts
-    assert card.scores.quality_tier == "functional"
-    assert [(i.metric, i.weight_share) for i in card.composite_breakdown] == [("exact_match_rate", 1.0)]
+    # exact match alone carries 0.10 of profile B's weight: not enough metrics for a composite
+    assert card.scores.composite is None and card.composite_profile == "B"
+    assert card.scores.quality_tier == "unscored" and card.composite_breakdown == []
+    assert "composite_not_enough_metrics" in [c.code for c in card.score_caveats]
     assert card.score_sources == {"exact_match_rate": "core.exact", "exact_matches": "core.exact"}
     assert [r.exact_match for r in card.results] == [True, False, True]
     assert [r.metrics for r in card.results] == [{"core.exact": 1.0}, {"core.exact": 0.0}, {"core.exact": 1.0}]
     assert card.scores.by_difficulty == {
-        "1": {"entries": 2, "exact_match_rate": 1.0, "composite": 1.0},
-        "2": {"entries": 1, "exact_match_rate": 0.0, "composite": 0.0}}
-    assert set(card.scores.confidence_intervals) == {"exact_match_rate", "composite", "composite_score"}  # + alias
+        "1": {"entries": 2, "exact_match_rate": 1.0},
+        "2": {"entries": 1, "exact_match_rate": 0.0}}
+    assert set(card.scores.confidence_intervals) == {"exact_match_rate"}
     assert card.metric_validation == {"core.exact": "proxy", "exact_match_rate": "proxy", "exact_matches": "proxy"}
-    assert card.composite_validation is not None and card.composite_validation.engineering_estimate
-    assert card.composite_validation.inputs == {"exact_match_rate": "proxy"}
+    assert card.composite_validation is None  # no composite to validate
     assert card.scores.total == 3 and card.scores.evaluated == 3 and card.scores.missing_outputs == 0
     (row,) = result.metric_rows
     assert (row.metric_id, row.availability, row.values) == (
