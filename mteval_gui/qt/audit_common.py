@@ -17,7 +17,7 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -94,6 +94,14 @@ def clock(ts: str | None) -> str:
 def _missing_hook(page: object, name: str) -> TypeError:
     """An audit view subclass must define every hook of :class:`AuditView` it uses."""
     return TypeError(f"{type(page).__name__} does not define the audit-page hook {name}()")
+
+
+# the keys both audits share (besides their answer keys): keys, AuditView method, what the shortcuts help says
+AUDIT_KEYS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("Return", "Enter"), "next_unanswered", QT_TRANSLATE_NOOP("AuditView", "next unanswered item")),
+    (("Ctrl+Z",), "undo", QT_TRANSLATE_NOOP("AuditView", "undo your last answer")),
+    (("Ctrl+Shift+Z",), "redo", QT_TRANSLATE_NOOP("AuditView", "redo your last answer")),
+)
 
 
 class AuditScope(QWidget):
@@ -493,13 +501,13 @@ class AuditView(Page):
     def _install_shortcuts(self) -> None:
         for row in self.questions.values():
             self._shortcuts += row.install_shortcuts(self)
-        for seq, slot in ((QKeySequence("Ctrl+Z"), self.undo), (QKeySequence("Ctrl+Shift+Z"), self.redo),
-                          (QKeySequence(Qt.Key.Key_Return), self.next_unanswered),
-                          (QKeySequence(Qt.Key.Key_Enter), self.next_unanswered)):
-            sc = QShortcut(seq, self)
-            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            sc.activated.connect(slot)
-            self._shortcuts.append(sc)
+        slots = {"undo": self.undo, "redo": self.redo, "next_unanswered": self.next_unanswered}
+        for keys, name, _ in AUDIT_KEYS:
+            for key in keys:
+                sc = QShortcut(QKeySequence(key), self)
+                sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                sc.activated.connect(slots[name])
+                self._shortcuts.append(sc)
 
     # ----- workspace and queue -------------------------------------------------------------
     @property

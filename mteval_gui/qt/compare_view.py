@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -48,8 +48,6 @@ def _fmt(key: str, v: float | None) -> str:
 
 
 class CompareView(Page):
-    show_entries = Signal(list)  # run ids, side by side in the entries tab
-
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("compareView")
@@ -81,7 +79,7 @@ class CompareView(Page):
         bar.addWidget(self.run_button)
         bar.addStretch(1)
         self.entries_button = QPushButton(self.tr("Entries side by side"))
-        self.entries_button.clicked.connect(lambda: self.show_entries.emit(list(self.run_ids)))
+        self.entries_button.clicked.connect(lambda: self.context.open_entries(list(self.run_ids)))
         bar.addWidget(self.entries_button)
         lay.addLayout(bar)
         self.caveats = QLabel()
@@ -132,6 +130,13 @@ class CompareView(Page):
         self.run_button.setEnabled(bool(self.run_ids))
         self.entries_button.setEnabled(bool(self.run_ids))
         self.update_empty()
+
+    def show_runs(self, run_ids: list[str]) -> bool:
+        """Compare ``run_ids`` (Runs ▸ Compare); at least two runs."""
+        if self.ws is None or len(run_ids) < 2:
+            return False
+        self.set_runs(run_ids)
+        return True
 
     def set_runs(self, run_ids: list[str], baseline: str | None = None) -> None:
         self.run_ids = list(run_ids)

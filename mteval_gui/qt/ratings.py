@@ -22,7 +22,7 @@ judgment, recorded at once like a rating (and undone by Ctrl+Z like one).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -58,6 +58,19 @@ from mteval_gui.qt.spans import SpanEditor
 SPAN_KEYS = ("spans", "correction")  # the payload keys the span editor owns
 
 DIMENSIONS = RATING_SCALES
+
+# the error-span keys (the desktop's own): key, RatingsPanel method, what the shortcuts help says
+SPAN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
+    ("S", "focus_spans", QT_TRANSLATE_NOOP("RatingsPanel", "put the cursor in the output; Shift+arrows (or the mouse) "
+                                                           "select")),
+    ("M", "mark_minor", QT_TRANSLATE_NOOP("RatingsPanel", "mark the selection minor (nothing selected: the word under "
+                                                          "the cursor; inside a marked span: change its severity)")),
+    ("Shift+M", "mark_major", QT_TRANSLATE_NOOP("RatingsPanel", "mark the selection major")),
+    ("C", "span_category", QT_TRANSLATE_NOOP("RatingsPanel", "choose the category")),
+    ("Del", "remove_span", QT_TRANSLATE_NOOP("RatingsPanel", "remove the span in hand")),
+    ("0", "no_errors", QT_TRANSLATE_NOOP("RatingsPanel", "no errors found (Esc: back to the entries; each change is "
+                                                         "saved at once and undone by Ctrl+Z)")),
+)
 
 _QT_KEY_NAMES = {"Enter": ("Return", "Enter"), "Escape": ("Esc",)}  # KeyboardEvent.key name -> Qt key names
 
@@ -189,12 +202,12 @@ class RatingsPanel(QWidget):
             if slot is not None:
                 for seq in key_sequences(b):  # "Shift+Tab" also matches Backtab, what Shift+Tab sends
                     add(seq, slot)
-        add("S", self.span_editor.focus_text)
-        add("M", lambda: self.span_editor.mark("minor"))
-        add("Shift+M", lambda: self.span_editor.mark("major"))
-        add("C", self.span_editor.open_categories)
-        add(QKeySequence(Qt.Key.Key_Delete), self.span_editor.remove_current)
-        add("0", self.span_editor.no_errors)
+        ed = self.span_editor
+        spans = {"focus_spans": ed.focus_text, "mark_minor": lambda: ed.mark("minor"),
+                 "mark_major": lambda: ed.mark("major"), "span_category": ed.open_categories,
+                 "remove_span": ed.remove_current, "no_errors": ed.no_errors}
+        for key, name, _ in SPAN_SHORTCUTS:
+            add(key, spans[name])
         for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo):
             if seq.toString() not in ("Ctrl+Shift+Z", ""):
                 add(seq, self.redo)
