@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QMenu
 
 from mteval_gui.domain.review_keys import RATING_KEYS
 from mteval_gui.qt.i18n import LANGUAGES
-from mteval_gui.qt.ratings import SPAN_SHORTCUTS, key_sequences
+from mteval_gui.qt.ratings import SPAN_SHORTCUTS, key_sequences, rating_sequences
 
 if TYPE_CHECKING:
     from mteval_gui.qt.mainwindow import MainWindow
@@ -281,10 +281,9 @@ def help_rows() -> list[HelpRow]:
     acts = sorted((a for a in all_acts() if a.sequences()), key=lambda a: a.scope == "entries")
     rows = [HelpRow(entries_section if a.scope == "entries" else window_section, tuple(a.sequences()),
                     _t(a.help) if a.help else _t(a.text).replace("&", "")) for a in acts]
-    for action, bindings in groupby(RATING_KEYS, key=lambda b: b.action):
+    for action in dict.fromkeys(b.action for b in RATING_KEYS):  # in the key map's order
         if action in _REVIEW_HELP:  # next_unrated is the action table's Next unreviewed
-            rows.append(HelpRow(entries_section, tuple(s for b in bindings for s in key_sequences(b)),
-                                _t(_REVIEW_HELP[action])))
+            rows.append(HelpRow(entries_section, tuple(rating_sequences(action)), _t(_REVIEW_HELP[action])))
     spans = QCoreApplication.translate("MainWindow", "Error spans (Entries)")
     rows += [HelpRow(spans, (QKeySequence(key),), QCoreApplication.translate("RatingsPanel", text))
              for key, _, text in SPAN_SHORTCUTS]

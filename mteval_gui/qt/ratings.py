@@ -82,6 +82,16 @@ def key_sequences(binding: KeyBinding) -> list[QKeySequence]:
     return [QKeySequence(prefix + name) for name in names]
 
 
+def rating_sequences(action: str) -> list[QKeySequence]:
+    """The Qt key sequences of an action of the shared key map; redo also takes the platform's other
+    Redo keys (Ctrl+Y on Windows)."""
+    seqs = [seq for b in RATING_KEYS if b.action == action for seq in key_sequences(b)]
+    if action == "redo":
+        seqs += [seq for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+                 if seq.toString() not in ("Ctrl+Shift+Z", "")]
+    return seqs
+
+
 def binding_of(event: QKeyEvent, bindings: tuple[KeyBinding, ...]) -> KeyBinding | None:
     """The binding of the shared key map a key press matches (None if none does)."""
     key = Qt.Key(event.key())
@@ -198,19 +208,18 @@ class RatingsPanel(QWidget):
         actions = {"next_scale": self.next_aspect, "previous_scale": self.previous_aspect,
                    "flag": lambda: self.set_flag(not self.flagged), "undo": self.undo, "redo": self.redo}
         for b in RATING_KEYS:  # the shared key map; next_unrated is the host's (its list moves)
-            slot = (lambda v=b.value: self.rate(self.active, v)) if b.action == "rate" else actions.get(b.action)
-            if slot is not None:
-                for seq in key_sequences(b):  # "Shift+Tab" also matches Backtab, what Shift+Tab sends
-                    add(seq, slot)
+            if b.action == "rate":
+                for seq in key_sequences(b):
+                    add(seq, lambda v=b.value: self.rate(self.active, v))
+        for action, slot in actions.items():
+            for seq in rating_sequences(action):  # "Shift+Tab" also matches Backtab, what Shift+Tab sends
+                add(seq, slot)
         ed = self.span_editor
         spans = {"focus_spans": ed.focus_text, "mark_minor": lambda: ed.mark("minor"),
                  "mark_major": lambda: ed.mark("major"), "span_category": ed.open_categories,
                  "remove_span": ed.remove_current, "no_errors": ed.no_errors}
         for key, name, _ in SPAN_SHORTCUTS:
             add(key, spans[name])
-        for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo):
-            if seq.toString() not in ("Ctrl+Shift+Z", ""):
-                add(seq, self.redo)
 
     # ----- state ---------------------------------------------------------------------------
     def set_workspace(self, ws: Workspace | None) -> None:

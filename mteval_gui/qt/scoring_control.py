@@ -13,13 +13,11 @@ says when a run stored partial results (:attr:`~ScoringController.run_progressed
 (:attr:`~ScoringController.run_finished`); what to reread is the window's and the pages' business.
 """
 
-# ruff: noqa: E501  (each QCoreApplication.translate call stays whole on one line for pyside6-lupdate)
-
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from mteval_gui.app.tasks import JobOutcome, ProcessJob
@@ -28,15 +26,6 @@ from mteval_gui.errors import MtevalError
 from mteval_gui.qt.dialogs import show_error
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.workers import JobManager, Worker
-
-
-def rescore_question(n: int) -> str:
-    """The question asked before ``n`` up-to-date runs are scored again."""
-    if n == 1:
-        return QCoreApplication.translate("MainWindow", "%n of the selected runs is up to date: its inputs have not changed since it was scored. "
-                  "Score it again with its stored configuration?", "", n)
-    return QCoreApplication.translate("MainWindow", "%n of the selected runs are up to date: their inputs have not changed since they were "
-              "scored. Score them again with their stored configuration?", "", n)
 
 
 class ScoringController(QObject):
@@ -55,6 +44,14 @@ class ScoringController(QObject):
         self.done = 0  # runs finished (or failed) so far
         progress.cancel_requested.connect(self.cancel)
 
+    def rescore_question(self, n: int) -> str:
+        """The question asked before ``n`` up-to-date runs are scored again."""
+        if n == 1:
+            return self.tr("%n of the selected runs is up to date: its inputs have not changed since it was scored. "
+                           "Score it again with its stored configuration?", "", n)
+        return self.tr("%n of the selected runs are up to date: their inputs have not changed since they were "
+                       "scored. Score them again with their stored configuration?", "", n)
+
     @property
     def running(self) -> bool:
         return self.worker is not None
@@ -64,7 +61,7 @@ class ScoringController(QObject):
 
     def score(self, ws: Workspace, run_ids: list[str]) -> None:
         if self.worker is not None:
-            self._status(QCoreApplication.translate("MainWindow", "Scoring is already running."), 4000)
+            self._status(self.tr("Scoring is already running."), 4000)
             return
         from mteval_gui.app.scoring_config import plan_scoring
 
@@ -77,7 +74,7 @@ class ScoringController(QObject):
             show_error(self.window, exc)
             return
         if not plan.to_score:
-            self._status(QCoreApplication.translate("MainWindow", "Nothing to score: the selected runs are up to date."), 8000)
+            self._status(self.tr("Nothing to score: the selected runs are up to date."), 8000)
             return
         notes = [p.message for p in plan.to_score if p.message]
         if notes:
@@ -91,13 +88,13 @@ class ScoringController(QObject):
         worker.finished.connect(self._finished)
         self.worker = worker
         self.seen, self.done = {}, 0
-        self.progress.start(QCoreApplication.translate("MainWindow", "Scoring {0} run(s)").format(len(plan.to_score)))
+        self.progress.start(self.tr("Scoring {0} run(s)").format(len(plan.to_score)))
         self.jobs.start(worker)
         self.started.emit()
 
     def _confirm_rescore(self, messages: list[str]) -> bool:
         """Ask whether runs that are up to date are scored again (with their stored configuration)."""
-        box = QMessageBox(QMessageBox.Icon.Question, QCoreApplication.translate("MainWindow", "Score again?"), rescore_question(len(messages)),
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Score again?"), self.rescore_question(len(messages)),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.window)
         box.setDetailedText("\n".join(messages))
         box.setDefaultButton(QMessageBox.StandardButton.No)
@@ -116,7 +113,7 @@ class ScoringController(QObject):
 
     def show_progress(self, p: Any) -> None:
         if p.count <= 1:
-            title = QCoreApplication.translate("MainWindow", "Run {0}/{1} {2}").format(p.index + 1, p.count, p.run_id)
+            title = self.tr("Run {0}/{1} {2}").format(p.index + 1, p.count, p.run_id)
             self.progress.update_progress(title, p.done, p.total, p.stage, p.message)
             return
         # several runs side by side: one bar for all of them
@@ -126,11 +123,11 @@ class ScoringController(QObject):
         total = sum(t for _, t in self.seen.values())
         if self.seen:
             total += round(total / len(self.seen)) * max(0, p.count - len(self.seen))
-        title = QCoreApplication.translate("MainWindow", "Scoring {0} runs").format(p.count)
-        finished = QCoreApplication.translate("MainWindow", "{0} of {1} runs finished").format(self.done, p.count)
+        title = self.tr("Scoring {0} runs").format(p.count)
+        finished = self.tr("{0} of {1} runs finished").format(self.done, p.count)
         # until a run scores its first batch, what the runs are doing (loading analyzers, models);
         # then a steady text: the ETA is keyed by it
-        stage = QCoreApplication.translate("MainWindow", "side by side") if self.seen else p.stage
+        stage = self.tr("side by side") if self.seen else p.stage
         self.progress.update_progress(title, done, total, stage, finished)
 
     def take_partial(self, info: dict[str, Any]) -> None:
@@ -149,7 +146,8 @@ class ScoringController(QObject):
     def _finished(self, outcome: JobOutcome) -> None:
         self.worker = None
         self.progress.finish()
-        messages = {"done": QCoreApplication.translate("MainWindow", "Scoring finished."), "cancelled": QCoreApplication.translate("MainWindow", "Scoring cancelled; stored batches are kept."),
-                    "failed": QCoreApplication.translate("MainWindow", "Scoring failed.")}
+        messages = {"done": self.tr("Scoring finished."),
+                    "cancelled": self.tr("Scoring cancelled; stored batches are kept."),
+                    "failed": self.tr("Scoring failed.")}
         self._status(messages.get(outcome.status, ""), 8000)
         self.finished.emit(outcome)

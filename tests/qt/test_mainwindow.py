@@ -18,7 +18,6 @@ from mteval_gui.app.preferences import AppSettings
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.errors import InputError
 from mteval_gui.qt.main import build_window
-from mteval_gui.qt.scoring_control import rescore_question
 from mteval_gui.store import judgments as jstore
 
 
@@ -475,14 +474,16 @@ def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
 
 
 def test_rescore_question_agrees_with_the_number_of_runs(window):
-    assert rescore_question(1) == ("1 of the selected runs is up to date: its inputs have not changed since "
+    question = window.scoring.rescore_question
+    assert question(1) == ("1 of the selected runs is up to date: its inputs have not changed since "
                                           "it was scored. Score it again with its stored configuration?")
-    assert rescore_question(3).startswith("3 of the selected runs are up to date: their inputs")
+    assert question(3).startswith("3 of the selected runs are up to date: their inputs")
 
 
 def test_rescore_question_in_french(window, french):
-    assert rescore_question(1) == ("1 exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis "
+    question = window.scoring.rescore_question
+    assert question(1) == ("1 exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis "
                                           "son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?")
-    assert rescore_question(2) == ("2 des exécutions sélectionnées sont à jour : leurs entrées n’ont pas "
+    assert question(2) == ("2 des exécutions sélectionnées sont à jour : leurs entrées n’ont pas "
                                           "changé depuis leur évaluation. Les évaluer à nouveau avec leur "
                                           "configuration enregistrée ?")

@@ -102,7 +102,7 @@ def test_score_tries_a_failed_plugin_metric_again_without_asking(flaky_workspace
     def never(_messages):
         raise AssertionError("a run with a failed metric is scored without asking")
 
-    monkeypatch.setattr(window, "_confirm_rescore", never)
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", never)
     with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["r"])
         assert window.statusBar().currentMessage() == (

@@ -46,7 +46,7 @@ def test_score_asks_before_scoring_an_up_to_date_run_again_and_keeps_its_configu
     assert window.open_workspace(scored_ws.path)
     before = load_run_card_dict(scored_ws, "good")
     asked: list[list[str]] = []
-    monkeypatch.setattr(window, "_confirm_rescore", lambda messages: asked.append(messages) or False)
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", lambda messages: asked.append(messages) or False)
     window.score_runs(["good"])
     assert window.scoring.worker is None  # declined: nothing started
     (messages,) = asked
@@ -55,7 +55,7 @@ def test_score_asks_before_scoring_an_up_to_date_run_again_and_keeps_its_configu
                         f"given with --replace change the stored configuration"]
     assert "Nothing to score" in window.statusBar().currentMessage()
     assert load_run_card_dict(scored_ws, "good") == before
-    monkeypatch.setattr(window, "_confirm_rescore", lambda messages: True)
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", lambda messages: True)
     with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["good"])
     assert blocker.args[0].status == "done"
@@ -85,7 +85,7 @@ def test_score_rescores_a_stale_run_with_its_stored_gloss_file_without_asking(wi
     def never(_messages):
         raise AssertionError("a stale run is scored without asking")
 
-    monkeypatch.setattr(window, "_confirm_rescore", never)
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", never)
     with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["good"])
         assert "good: scoring it again with its stored configuration (inputs changed since: gloss file" in (
