@@ -24,12 +24,12 @@ from html import escape
 from itertools import groupby
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from mteval_gui.domain.review_keys import RATING_KEYS
-from mteval_gui.qt.i18n import LANGUAGES
+from mteval_gui.qt.i18n import LANGUAGES, QT_TRANSLATE_NOOP
 from mteval_gui.qt.ratings import SPAN_SHORTCUTS, key_sequences, rating_sequences
 
 if TYPE_CHECKING:
@@ -210,13 +210,13 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
             if item == "-":
                 menu.addSeparator()
             elif item == "recent":
-                menu.aboutToShow.connect(lambda m=menu: _fill_recent(window, m))
+                menu.aboutToShow.connect(_call(_fill_recent, window, menu))
             elif item == "languages":
                 group = QActionGroup(menu)
                 for code, name in LANGUAGES.items():
                     a = QAction(name, menu, checkable=True)
                     a.setChecked(code == (window.settings.language or "en"))
-                    a.triggered.connect(lambda _=False, c=code: window.set_language(c))
+                    a.triggered.connect(_call(window.set_language, code))
                     group.addAction(a)
                     menu.addAction(a)
             elif isinstance(item, Menu):
@@ -229,10 +229,17 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
     return actions
 
 
+def _call(fn: Callable[..., object], *args: object) -> Callable[[], None]:
+    """A slot that calls ``fn(*args)`` and takes no argument (what a signal sends is dropped)."""
+    def slot() -> None:
+        fn(*args)
+    return slot
+
+
 def _fill_recent(window: MainWindow, menu: QMenu) -> None:
     menu.clear()
     for path in window.settings.recent_workspaces:
-        menu.addAction(path, lambda p=path: window.open_workspace(p))
+        menu.addAction(path, _call(window.open_workspace, path))
     if not window.settings.recent_workspaces:
         menu.addAction(QCoreApplication.translate("MainWindow", "(none)")).setEnabled(False)
 

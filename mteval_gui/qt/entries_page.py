@@ -284,7 +284,8 @@ class EntriesPage(Page):
         verdicts = frozenset(a.data() for a in self.verdict_menu.actions() if a.isChecked())
         levels = frozenset(int(a.data()) for a in self.difficulty_menu.actions() if a.isChecked())
         metric = self.metric_combo.currentData()
-        ranges = {metric: (self.metric_min.value(), self.metric_max.value())} if metric else {}
+        ranges: dict[str, tuple[float | None, float | None]] = (
+            {metric: (self.metric_min.value(), self.metric_max.value())} if metric else {})
         return EntryFilter(
             run_id=self.run_combo.currentData(),
             verdicts=verdicts or None,

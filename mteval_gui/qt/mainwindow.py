@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from mteval_gui.app import workspace
@@ -56,7 +56,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
         self.runs_view = RunsView()
-        self.entries_page = EntriesPage()
+        self.entries_page: EntriesPage = EntriesPage()
         self.tabs.addTab(self.runs_view, self.tr("Runs"))
         self.setCentralWidget(self.tabs)
         self.extra_tabs: dict[str, QWidget] = {}
@@ -73,9 +73,10 @@ class MainWindow(QMainWindow):
         self.entries_page.ratings.reviewers_requested.connect(self.manage_reviewers)
 
         self.progress = ProgressPanel()
-        self.scoring = ScoringController(self, self.progress)
+        self.scoring: ScoringController = ScoringController(self, self.progress)
         self.scoring.started.connect(self._update_actions)
-        self.scoring.finished.connect(lambda _: (self._load_runs(), self._update_actions()))  # then pages are stale
+        self.scoring.finished.connect(self._load_runs)  # then every page is marked stale
+        self.scoring.finished.connect(self._update_actions)
         self.scoring.run_progressed.connect(lambda run_id: self.entries_page.run_scored(run_id, False))
         self.scoring.run_finished.connect(self._run_finished)
         self.workspace_label = QLabel()
@@ -88,7 +89,7 @@ class MainWindow(QMainWindow):
         self._live_timer = QTimer(self)
         self._live_timer.setSingleShot(True)
         self._live_timer.timeout.connect(self.refresh_all)
-        self.menu_actions = build_menus(self)
+        self.menu_actions: dict[str, QAction] = build_menus(self)
         self._restore_layout()
         self._update_actions()
         self.warning_box: QMessageBox | None = None
@@ -332,8 +333,8 @@ class MainWindow(QMainWindow):
             task.shutdown()
         for page in self.pages():
             page.shutdown()
-        self.settings.geometry = self.saveGeometry().toBase64().data().decode()
-        self.settings.window_state = self.saveState().toBase64().data().decode()
+        self.settings.geometry = bytes(self.saveGeometry().toBase64().data()).decode()
+        self.settings.window_state = bytes(self.saveState().toBase64().data()).decode()
         self.settings.save()
         self.entries_page.set_frame(None)
         if self.ws is not None:

@@ -22,7 +22,7 @@ judgment, recorded at once like a rating (and undone by Ctrl+Z like one).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -52,6 +52,7 @@ from mteval_gui.domain.judgments import Judgment, judgment_correction, judgment_
 from mteval_gui.domain.review_keys import FIELD_KEYS, RATING_KEYS, RATING_SCALES, KeyBinding, move_scale
 from mteval_gui.errors import StoreError
 from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 from mteval_gui.qt.labels import adequacy_labels, fluency_labels
 from mteval_gui.qt.spans import SpanEditor
 
@@ -281,9 +282,10 @@ class RatingsPanel(QWidget):
         return next((d for d in DIMENSIONS if self.values[d] is None), DIMENSIONS[0])
 
     def current_judgment(self) -> Judgment | None:
-        if not self._ready():
+        item = self._item()
+        if item is None:
             return None
-        history = judgment_history(self.ws, self.reviewer_id, self.run_id, self.entry_id, "A")
+        history = judgment_history(*item, "A")
         current = [j for j in history if not j.undone and j.superseded_by is None]
         return current[-1] if current else None
 
@@ -303,13 +305,15 @@ class RatingsPanel(QWidget):
     def _load_target(self, j: Judgment | None) -> None:
         """The output to mark spans on, with the reviewer's stored spans and correction."""
         target = None
-        if self._ready():
-            key = (self.run_id, self.entry_id)
+        item = self._item()
+        if item is not None:
+            ws, _, run_id, entry_id = item
+            key = (run_id, entry_id)
             target = self.target if self.target is not None and (self.target.run_id, self.target.entry_id) == key \
                 else None
             if target is None:
                 try:
-                    target = span_target(self.ws, self.run_id, self.entry_id)
+                    target = span_target(ws, run_id, entry_id)
                 except StoreError:  # no output stored for this entry: nothing to mark
                     target = None
         self.target = target
@@ -318,7 +322,13 @@ class RatingsPanel(QWidget):
                                      enabled=target is not None)
 
     def _ready(self) -> bool:
-        return bool(self.ws is not None and self.reviewer_id and self.run_id and self.entry_id)
+        return self._item() is not None
+
+    def _item(self) -> tuple[Workspace, str, str, str] | None:
+        """(workspace, reviewer, run, entry) when the panel rates something, else None."""
+        if self.ws is None or not self.reviewer_id or not self.run_id or not self.entry_id:
+            return None
+        return self.ws, self.reviewer_id, self.run_id, self.entry_id
 
     def _refresh(self, j: Judgment | None = None) -> None:
         ready = self._ready()
@@ -350,8 +360,9 @@ class RatingsPanel(QWidget):
     def _show_entry_esa(self) -> None:
         """The editor's ESA line, with the mean over every reviewer who marked this output."""
         own = self.span_editor.esa_text()
-        if self._ready() and self.target is not None:
-            mean, n = entry_esa(self.ws, self.run_id, self.entry_id)
+        item = self._item()
+        if item is not None and self.target is not None:
+            mean, n = entry_esa(item[0], item[2], item[3])
             if mean is not None and n > 1:
                 own = self.tr("{0} · entry {1:g} over {2} reviewers").format(own, round(mean, 1), n)
         self.span_editor.esa_label.setText(own)
@@ -417,13 +428,15 @@ class RatingsPanel(QWidget):
         self.spans_left.emit()
 
     def _save(self) -> None:
-        assert self.ws is not None
+        item = self._item()
+        assert item is not None  # every caller checks that the panel rates something
+        ws, reviewer, run_id, entry_id = item
         payload = {k: v for k, v in self.payload.items() if k not in SPAN_KEYS} | self.span_editor.payload()
-        j = Judgment(reviewer_id=self.reviewer_id, run_id=self.run_id, entry_id=self.entry_id, task="A",
+        j = Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=entry_id, task="A",
                      adequacy=self.values["adequacy"], fluency=self.values["fluency"],
                      note=self.note or None, flagged=self.flagged, payload=payload)
         with reporting_errors(self) as report:
-            saved = record_judgment(self.ws, j)
+            saved = record_judgment(ws, j)
         if report.failed:
             self._load()  # the panel shows what is really stored
             return
