@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTextBrows
 from mteval_gui.app.metrics import GlossaryEntry, metric_glossary
 from mteval_gui.qt.labels import metric_description, metric_label, validation_explanation, validation_label
 
-__all__ = ["DataLicencesDialog", "MetricGlossaryDialog", "about", "glossary_html", "licences_html", "show_glossary",
+__all__ = ["DataLicencesDialog", "MetricGlossaryDialog", "ShortcutsDialog", "about", "glossary_html", "licences_html", "show_glossary",
            "show_licences", "show_shortcuts"]
 
 
@@ -110,6 +110,7 @@ class _HtmlDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(title)
         self.resize(900, 640)
+        self.html = html
         layout = QVBoxLayout(self)
         self.browser = QTextBrowser(self)
         self.browser.setOpenExternalLinks(False)
@@ -141,11 +142,17 @@ def show_licences(parent: QWidget) -> None:
     DataLicencesDialog(parent).exec()
 
 
-def show_shortcuts(parent: QWidget) -> None:
-    """Every key binding, listed from the tables that bind them (:mod:`mteval_gui.qt.actions`)."""
-    from mteval_gui.qt.actions import help_rows, shortcuts_html
+class ShortcutsDialog(_HtmlDialog):
+    """Every key binding, listed from the tables that bind them (:mod:`mteval_gui.qt.actions`); it scrolls."""
 
-    QMessageBox.information(parent, QCoreApplication.translate("MainWindow", "Keyboard shortcuts"), shortcuts_html(help_rows()))
+    def __init__(self, parent: QWidget | None = None) -> None:
+        from mteval_gui.qt.actions import help_rows, shortcuts_html
+
+        super().__init__(parent, QCoreApplication.translate("MainWindow", "Keyboard shortcuts"), shortcuts_html(help_rows()))
+
+
+def show_shortcuts(parent: QWidget) -> None:
+    ShortcutsDialog(parent).exec()
 
 
 def about(parent: QWidget) -> None:

@@ -7,7 +7,7 @@ import html
 import re
 
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 
 def _native(seq: QKeySequence) -> str:
@@ -17,6 +17,7 @@ def _native(seq: QKeySequence) -> str:
 def _shown_help(window, monkeypatch) -> str:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda parent, title, text, *a: shown.append(text))
+    monkeypatch.setattr(QDialog, "exec", lambda dialog: shown.append(dialog.html))  # the help dialog's HTML
     for a in window.findChildren(QAction):
         if a.text().replace("&", "") == "Keyboard shortcuts":
             a.trigger()
