@@ -311,9 +311,7 @@ class MainWindow(QMainWindow):
         dlg = ReviewersDialog(self.ws, self)
         dlg.exec()
         self.entries_page.ratings.reload_reviewers(dlg.last_added)
-        validation = self.extra_tabs.get("validation")
-        if isinstance(validation, Page):
-            validation.mark_stale()  # the audits list the reviewers too
+        self._mark_pages_stale()  # the audits list the reviewers too
 
     def set_language(self, code: str) -> None:
         self.settings.language = code
