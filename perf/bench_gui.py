@@ -112,7 +112,7 @@ def bench_scoring(n_runs: int, mode: str) -> None:
     if mode == "thread":
         _use_thread_scoring(window)
     done = {}
-    window.scoring_finished.connect(lambda outcome: done.setdefault("outcome", outcome))
+    window.scoring.finished.connect(lambda outcome: done.setdefault("outcome", outcome))
     meter.start()
     t0 = time.perf_counter()
     window.score_runs(run_ids)
@@ -129,14 +129,14 @@ def bench_scoring(n_runs: int, mode: str) -> None:
 
 def _use_thread_scoring(window) -> None:
     """Swap the child process for in-thread scoring (the comparison DESIGN §4 describes)."""
-    from mteval_gui.qt import jobs, mainwindow
+    from mteval_gui.qt import jobs, scoring_control
 
     class InThread(jobs.FunctionJob):
         def __init__(self, target: str, kwargs: dict):
             fn = jobs.resolve_target(target)
             super().__init__(lambda p, q, ev: fn(on_progress=p, on_partial=q, cancel_event=ev, **kwargs))
 
-    mainwindow.ProcessJob = InThread
+    scoring_control.ProcessJob = InThread
 
 
 def bench_entries(n: int) -> None:
@@ -175,7 +175,7 @@ def bench_entries(n: int) -> None:
     window.open_workspace(db)
     app.processEvents()
     shown = []
-    window.frame_shown.connect(lambda: shown.append(time.perf_counter()))
+    window.entries_page.frame_shown.connect(lambda: shown.append(time.perf_counter()))
     meter = GapMeter()
     meter.start()
     t = time.perf_counter()

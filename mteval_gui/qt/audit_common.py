@@ -49,6 +49,7 @@ from mteval_gui.app.settings import load_settings
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.dialogs import reporting_errors, show_error
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 from mteval_gui.qt.page import Page
 from mteval_gui.qt.table_model import Column, ColumnTableModel
 
@@ -94,6 +95,14 @@ def clock(ts: str | None) -> str:
 def _missing_hook(page: object, name: str) -> TypeError:
     """An audit view subclass must define every hook of :class:`AuditView` it uses."""
     return TypeError(f"{type(page).__name__} does not define the audit-page hook {name}()")
+
+
+# the keys both audits share (besides their answer keys): keys, AuditView method, what the shortcuts help says
+AUDIT_KEYS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("Return", "Enter"), "next_unanswered", QT_TRANSLATE_NOOP("AuditView", "next unanswered item")),
+    (("Ctrl+Z",), "undo", QT_TRANSLATE_NOOP("AuditView", "undo your last answer")),
+    (("Ctrl+Shift+Z",), "redo", QT_TRANSLATE_NOOP("AuditView", "redo your last answer")),
+)
 
 
 class AuditScope(QWidget):
@@ -269,9 +278,12 @@ class AuditQueueModel(ColumnTableModel[int]):
         def background(i: int) -> str | None:
             return colours.get(self.states[i])
 
+        def cell(c: int) -> Callable[[int], str]:
+            return lambda i: self.cells[i][c]
+
         last = len(self.headers) - 1
-        columns = [Column(str(c), h, (lambda i, c=c: self.cells[i][c]), tooltip=(lambda i, c=c: self.cells[i][c]),
-                          background=background) for c, h in enumerate(self.headers[:last])]
+        columns = [Column(str(c), h, cell(c), tooltip=cell(c), background=background)
+                   for c, h in enumerate(self.headers[:last])]
         columns.append(Column("answer", self.headers[last], lambda i: self.answers[i] or None,
                               tooltip=lambda i: self.answers[i] or None, background=background))
         self.set_columns(columns)
@@ -460,7 +472,7 @@ class AuditView(Page):
     def queue_cells(self, item: Any) -> list[str]:
         raise _missing_hook(self, "queue_cells")
 
-    def make_judgment(self, item: Any, answers: dict[str, Any]) -> Judgment:
+    def make_judgment(self, item: Any, answers: dict[str, Any], reviewer: str) -> Judgment:
         raise _missing_hook(self, "make_judgment")
 
     def is_complete(self, payload: dict[str, Any] | None) -> bool:
@@ -493,13 +505,13 @@ class AuditView(Page):
     def _install_shortcuts(self) -> None:
         for row in self.questions.values():
             self._shortcuts += row.install_shortcuts(self)
-        for seq, slot in ((QKeySequence("Ctrl+Z"), self.undo), (QKeySequence("Ctrl+Shift+Z"), self.redo),
-                          (QKeySequence(Qt.Key.Key_Return), self.next_unanswered),
-                          (QKeySequence(Qt.Key.Key_Enter), self.next_unanswered)):
-            sc = QShortcut(seq, self)
-            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            sc.activated.connect(slot)
-            self._shortcuts.append(sc)
+        slots = {"undo": self.undo, "redo": self.redo, "next_unanswered": self.next_unanswered}
+        for keys, name, _ in AUDIT_KEYS:
+            for key in keys:
+                sc = QShortcut(QKeySequence(key), self)
+                sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                sc.activated.connect(slots[name])
+                self._shortcuts.append(sc)
 
     # ----- workspace and queue -------------------------------------------------------------
     @property
@@ -646,7 +658,8 @@ class AuditView(Page):
     # ----- answers -------------------------------------------------------------------------
     def answer(self, field: str, value: str) -> None:
         """Record ``field`` = ``value`` for the current item, now (with the item's other answers)."""
-        if not self._ready():
+        reviewer = self.reviewer_id()
+        if not self._ready() or reviewer is None:
             return
         assert self.ws is not None
         item = self.item
@@ -654,7 +667,7 @@ class AuditView(Page):
         answers = {f: v for f, v in (self.answers.get(key) or {}).items() if f in self.questions}
         answers[field] = value
         with reporting_errors(self) as report:
-            saved = record_judgment(self.ws, self.make_judgment(item, answers))
+            saved = record_judgment(self.ws, self.make_judgment(item, answers, reviewer))
         if report.failed:
             return
         self.answers[key] = dict(saved.payload)
@@ -680,7 +693,7 @@ class AuditView(Page):
             what, j = undo_task(self.ws, reviewer, self.scope.run_ids(), self.TASK)
         if report.failed:
             return
-        if what == "none":
+        if what == "none" or j is None:
             self.status.setText(self.tr("Nothing to undo"))
         elif what == "other":
             self.status.setText(self.tr("Your latest judgment in these runs (task {0}, entry {1}) was not made in this "

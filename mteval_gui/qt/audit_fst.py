@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -45,6 +45,7 @@ from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion
 from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 
 WORD_STYLE = "background-color:#f8d0d0; font-weight:bold;"
 TEXT_STYLE = "font-size: 15pt;"
@@ -94,7 +95,7 @@ class FstAuditView(AuditView):
     TASK = "C"
 
     def __init__(self, parent: QWidget | None = None):
-        self._valid_labels = {v: lab for v, lab, _ in valid_options()}
+        self._valid_labels: dict[str | None, str] = {v: lab for v, lab, _ in valid_options()}
         self._kind_labels = {v: lab for v, lab, _ in kind_options()}
         self.audit: Any = None
         super().__init__(parent)
@@ -212,9 +213,9 @@ class FstAuditView(AuditView):
     def queue_cells(self, item: tuple[str, str, str]) -> list[str]:
         return list(item)
 
-    def make_judgment(self, item: tuple[str, str, str], answers: dict[str, Any]) -> Judgment:
+    def make_judgment(self, item: tuple[str, str, str], answers: dict[str, Any], reviewer: str) -> Judgment:
         run_id, entry_id, word = item
-        return Judgment(reviewer_id=self.reviewer_id(), run_id=run_id, entry_id=entry_id, task="C",
+        return Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=entry_id, task="C",
                         payload={"word": word, "valid": answers.get("valid"), "kind": answers.get("kind")})
 
     def is_complete(self, payload: dict[str, Any] | None) -> bool:
@@ -245,7 +246,9 @@ class FstAuditView(AuditView):
     def show_details(self, item: tuple[str, str, str]) -> None:
         assert self.ws is not None
         run_id, entry_id, word = item
-        entry = workspace.get_entry(self.ws, self.scope.corpus_id(), entry_id)
+        corpus_id = self.scope.corpus_id()
+        assert corpus_id is not None  # an item is shown: its corpus is chosen
+        entry = workspace.get_entry(self.ws, corpus_id, entry_id)
         output = workspace.get_output(self.ws, run_id, entry_id)
         self.word.setText(f"<span style='font-size:20pt; font-weight:bold'>{html.escape(word)}</span>")
         self.output_text.setText(f"<span style='{TEXT_STYLE}'>{highlight_word(output.predicted or '', word)}</span>")

@@ -26,7 +26,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from mteval_gui.app import workspace
@@ -36,6 +36,7 @@ from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion, side_by_side_html
 from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 from mteval_gui.qt.labels import interface_language, variant_class_description
 
 TEXT_STYLE = "font-size: 15pt;"
@@ -84,8 +85,8 @@ class LinterAuditView(AuditView):
     TASK = "B"
 
     def __init__(self, parent: QWidget | None = None):
-        self._sm_labels = {v: lab for v, lab, _ in same_meaning_options()}
-        self._nat_labels = {v: lab for v, lab, _ in natural_options()}
+        self._sm_labels: dict[str | None, str] = {v: lab for v, lab, _ in same_meaning_options()}
+        self._nat_labels: dict[str | None, str] = {v: lab for v, lab, _ in natural_options()}
         super().__init__(parent)
         self.setObjectName("linterAuditView")
         self.table.setObjectName("linterAuditQueue")
@@ -153,14 +154,14 @@ class LinterAuditView(AuditView):
     def queue_cells(self, item: dict[str, Any]) -> list[str]:
         return [item["run_id"], item["entry_id"], ", ".join(item["classes"])]
 
-    def make_judgment(self, item: dict[str, Any], answers: dict[str, Any]) -> Judgment:
+    def make_judgment(self, item: dict[str, Any], answers: dict[str, Any], reviewer: str) -> Judgment:
         payload = {"same_meaning": answers.get("same_meaning"), "natural": answers.get("natural"),
                    "classes": list(item["classes"])}
-        return Judgment(reviewer_id=self.reviewer_id(), run_id=item["run_id"], entry_id=item["entry_id"],
+        return Judgment(reviewer_id=reviewer, run_id=item["run_id"], entry_id=item["entry_id"],
                         task="B", payload=payload)
 
     def is_complete(self, payload: dict[str, Any] | None) -> bool:
-        return bool(payload) and payload.get("same_meaning") is not None and payload.get("natural") is not None
+        return payload is not None and payload.get("same_meaning") is not None and payload.get("natural") is not None
 
     def answer_text(self, payload: dict[str, Any]) -> str:
         if payload.get("same_meaning") is None and payload.get("natural") is None:
@@ -202,7 +203,9 @@ class LinterAuditView(AuditView):
     def _texts(self, item: dict[str, Any]) -> tuple[str, str, str, str, list[dict[str, Any]]]:
         """(label of A, A, B, source, the linter's word pairs) of a queue item."""
         assert self.ws is not None
-        entry = workspace.get_entry(self.ws, self.scope.corpus_id(), item["entry_id"])
+        corpus_id = self.scope.corpus_id()
+        assert corpus_id is not None  # an item is shown: its corpus is chosen
+        entry = workspace.get_entry(self.ws, corpus_id, item["entry_id"])
         output = workspace.get_output(self.ws, item["run_id"], item["entry_id"])
         verdict = linter_detail(self.ws, item["run_id"], item["entry_id"])
         a_label, a = self.tr("Reference"), entry.reference or ""

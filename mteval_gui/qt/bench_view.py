@@ -17,7 +17,7 @@ happens inside the item models.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,17 +116,19 @@ class BenchModelsModel(ColumnTableModel[BenchRow]):
                    header_tip=self.tr("Tests with score ≥ 0.7 / tests of the categories that were run"), numeric=True),
         ]
         weights = d.weights()
-        for cat in self.categories:
-            w = weights.get(cat, 0.0)
-            title = d.category_title(cat)
-            get = self._cat_getter(cat)
-            cols.append(Column(f"cat:{cat}", d.category_label(cat), get, text=lambda r, g=get: _num(g(r)),
-                               tooltip=lambda r, c=cat: self._cat_tip(r, c),
-                               foreground=lambda r, g=get: "#999999" if g(r) is None else None,
-                               header_tip=self.tr("{0} (weight {1:.0f} %)").format(title, 100 * w), numeric=True))
+        cols += [self._category_column(cat, weights.get(cat, 0.0)) for cat in self.categories]
         cols.append(Column("created", self.tr("Scored"), lambda r: r.result.created_at,
                            text=lambda r: r.result.created_at.replace("T", " ")[:16]))
         return cols
+
+    def _category_column(self, cat: str, weight: float) -> Column[BenchRow]:
+        d = self.suite.definition
+        get = self._cat_getter(cat)
+        return Column(f"cat:{cat}", d.category_label(cat), get, text=lambda r: _num(get(r)),
+                      tooltip=lambda r: self._cat_tip(r, cat),
+                      foreground=lambda r: "#999999" if get(r) is None else None,
+                      header_tip=self.tr("{0} (weight {1:.0f} %)").format(d.category_title(cat), 100 * weight),
+                      numeric=True)
 
     def _cat_tip(self, row: BenchRow, cat: str) -> str:
         c = row.result.category(cat)
@@ -145,7 +147,7 @@ class BenchModelsModel(ColumnTableModel[BenchRow]):
             return c.score if c is not None and c.active else None
         return get
 
-    def set_rows(self, rows: list[BenchRow]) -> None:  # type: ignore[override]
+    def set_rows(self, rows: Sequence[BenchRow]) -> None:
         cats = self.suite.definition.category_order()
         for r in rows:
             for c in r.result.categories:
@@ -493,6 +495,9 @@ class BenchmarkTab(Page):
         key, stored = _store_result(self.ws, result)
         return self._show_result(key, result, stored)
 
+    def _show_stored(self, r: tuple[str | None, BenchmarkResult, bool]) -> None:
+        self._show_result(*r)
+
     def _show_result(self, key: str | None, result: BenchmarkResult, stored: bool) -> str:
         if key is None:
             self._file_counter += 1
@@ -519,7 +524,7 @@ class BenchmarkTab(Page):
                 remember_suite_folder(ws, handle.name, str(suite_dir))
             return key, result, stored
 
-        return self.score_task.start(work, on_done=lambda r: self._show_result(*r), workspace=ws)
+        return self.score_task.start(work, on_done=self._show_stored, workspace=ws)
 
     def open_results_file(self, path: str | Path) -> int:
         """Read a results file (and store it) in the background; the tab shows it when it is ready."""
@@ -532,7 +537,7 @@ class BenchmarkTab(Page):
             key, stored = _store_result(ws, result)
             return key, result, stored
 
-        return self.score_task.start(read, on_done=lambda r: self._show_result(*r), workspace=ws,
+        return self.score_task.start(read, on_done=self._show_stored, workspace=ws,
                                      title=self.tr("Reading the results"))
 
     def selected_row(self) -> BenchRow | None:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidg
 from mteval_gui.app import workspace
 from mteval_gui.app.runs import RunRow, load_run_rows
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.labels import score_label
 from mteval_gui.qt.page import EmptyState, Page
@@ -85,7 +86,7 @@ def chart_data(ws: Workspace, corpus_id: str | None, kind: str) -> tuple[list[Ru
     runs = [r for r in load_run_rows(ws, corpus_id) if r.scored]
     values: dict[str, np.ndarray] = {}
     if kind != "composite":
-        role = "chrf" if kind == "chrf" else "fst_analysis"
+        role: MetricRole = "chrf" if kind == "chrf" else "fst_analysis"
         for r in runs:
             values[r.run_id] = np.array([v for v in role_values(ws, r.run_id, role).values() if v is not None],
                                         dtype=float)
@@ -192,7 +193,7 @@ class ChartsView(Page):
         scale, title = ((100.0, self.tr("Per-entry chrF++")) if kind == "chrf"
                         else (1.0, self.tr("Per-entry FST acceptance")))
         series = QBoxPlotSeries()
-        names = []
+        names: list[str] = []
         skipped = []
         for r in runs:
             stats = box_stats(values_of.get(r.run_id, np.zeros(0)))

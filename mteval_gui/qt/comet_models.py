@@ -134,27 +134,31 @@ class CometModelsPanel(QWidget):
                 cell.setToolTip(status)
                 self.table.setItem(r, c, cell)
         for r in range(self.table.rowCount()):
-            if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == keep:
+            if self._data(r, 0) == keep:
                 select_row(self.table, r)
         self._update_buttons()
 
+    def _data(self, row: int, column: int) -> Any:
+        item = self.table.item(row, column)
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
     def names(self) -> list[str]:
-        return [self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(self.table.rowCount())]
+        return [self._data(r, 0) for r in range(self.table.rowCount())]
 
     def state_of(self, name: str) -> str | None:
         for r in range(self.table.rowCount()):
-            if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == name:
-                return self.table.item(r, 2).data(Qt.ItemDataRole.UserRole)
+            if self._data(r, 0) == name:
+                return self._data(r, 2)
         return None
 
     def select(self, name: str) -> None:
         for r in range(self.table.rowCount()):
-            if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == name:
+            if self._data(r, 0) == name:
                 select_row(self.table, r)
 
     def selected(self) -> str | None:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
-        return self.table.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole) if rows else None
+        return self._data(rows[0].row(), 0) if rows else None
 
     def _update_buttons(self) -> None:
         name = self.selected()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -48,8 +48,6 @@ def _fmt(key: str, v: float | None) -> str:
 
 
 class CompareView(Page):
-    show_entries = Signal(list)  # run ids, side by side in the entries tab
-
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("compareView")
@@ -81,7 +79,7 @@ class CompareView(Page):
         bar.addWidget(self.run_button)
         bar.addStretch(1)
         self.entries_button = QPushButton(self.tr("Entries side by side"))
-        self.entries_button.clicked.connect(lambda: self.show_entries.emit(list(self.run_ids)))
+        self.entries_button.clicked.connect(lambda: self.context.open_entries(list(self.run_ids)))
         bar.addWidget(self.entries_button)
         lay.addLayout(bar)
         self.caveats = QLabel()
@@ -132,6 +130,13 @@ class CompareView(Page):
         self.run_button.setEnabled(bool(self.run_ids))
         self.entries_button.setEnabled(bool(self.run_ids))
         self.update_empty()
+
+    def show_runs(self, run_ids: list[str]) -> bool:
+        """Compare ``run_ids`` (Runs ▸ Compare); at least two runs."""
+        if self.ws is None or len(run_ids) < 2:
+            return False
+        self.set_runs(run_ids)
+        return True
 
     def set_runs(self, run_ids: list[str], baseline: str | None = None) -> None:
         self.run_ids = list(run_ids)
@@ -211,27 +216,30 @@ class CompareModel(ColumnTableModel[CompareRow]):
                    text=lambda r: self.tr("{0} (baseline)").format(r.label) if r.baseline else r.label,
                    tooltip=lambda r: r.run_id, bold=False)]
         for i, key in enumerate(c.metrics):
-            tint = GROUP_TINTS[i % 2]
-            name = score_label(key)
-            cols += [
-                Column(f"{key}:value", self.tr("{0} [95 % CI]").format(name),
-                       lambda r, k=key: c.scores[r.run_id][k][0], text=lambda r, k=key: self._value_text(r, k),
-                       background=lambda r, t=tint: t, numeric=True,
-                       header_tip=self.tr("{0} of each system with its 95 % bootstrap interval").format(name)),
-                Column(f"{key}:delta", self.tr("Δ"), lambda r, k=key: self._delta(r, k),
-                       text=lambda r, k=key: self._delta_text(r, k), tooltip=lambda r, k=key: self._delta_tip(r, k),
-                       foreground=lambda r, k=key: self._colour(r, k), background=lambda r, t=tint: t, numeric=True,
-                       header_tip=self.tr("{0}: difference from the baseline (run − baseline)").format(name)),
-                Column(f"{key}:p", self.tr("p"), lambda r, k=key: self._p(r, k),
-                       text=lambda r, k=key: "" if r.baseline else _p_text(self._p(r, k)),
-                       tooltip=lambda r, k=key: self._p_tip(r, k), foreground=lambda r, k=key: self._colour(r, k),
-                       background=lambda r, t=tint: t, numeric=True,
-                       header_tip=self.tr("{0}: p-value of the paired test against the baseline").format(name)),
-            ]
+            cols += self._metric_columns(c, key, GROUP_TINTS[i % 2])
         rows = [CompareRow(c.baseline, labels.get(c.baseline, c.baseline), True)]
         rows += [CompareRow(r, labels.get(r, r), False) for r in c.runs]
         self.set_columns(cols)
         self.set_rows(rows)
+
+    def _metric_columns(self, c: Any, key: str, tint: str) -> list[Column[CompareRow]]:
+        """The value [CI], Δ and p columns of the metric ``key``."""
+        name = score_label(key)
+        return [
+            Column(f"{key}:value", self.tr("{0} [95 % CI]").format(name),
+                   lambda r: c.scores[r.run_id][key][0], text=lambda r: self._value_text(r, key),
+                   background=lambda r: tint, numeric=True,
+                   header_tip=self.tr("{0} of each system with its 95 % bootstrap interval").format(name)),
+            Column(f"{key}:delta", self.tr("Δ"), lambda r: self._delta(r, key),
+                   text=lambda r: self._delta_text(r, key), tooltip=lambda r: self._delta_tip(r, key),
+                   foreground=lambda r: self._colour(r, key), background=lambda r: tint, numeric=True,
+                   header_tip=self.tr("{0}: difference from the baseline (run − baseline)").format(name)),
+            Column(f"{key}:p", self.tr("p"), lambda r: self._p(r, key),
+                   text=lambda r: "" if r.baseline else _p_text(self._p(r, key)),
+                   tooltip=lambda r: self._p_tip(r, key), foreground=lambda r: self._colour(r, key),
+                   background=lambda r: tint, numeric=True,
+                   header_tip=self.tr("{0}: p-value of the paired test against the baseline").format(name)),
+        ]
 
     def _apply_sort(self) -> None:
         super()._apply_sort()

@@ -1,19 +1,29 @@
 """Entries page: filter bar, the virtualised entries table, the review pane and ratings.
 
 The table never proxies: filters and sorting are applied inside
-:class:`~mteval_gui.qt.entries_model.EntriesModel`. Keyboard navigation (also in the Review
-menu): Alt+Down / Alt+Up next and previous entry, Return next unreviewed, Shift+Return
-next flagged; the ratings keys (1–5, Tab, Shift+Tab, F, Ctrl+Z) and the error-span keys (S, M, Shift+M,
-C, Delete, 0) work while the table has the focus.
+:class:`~mteval_gui.qt.entries_model.EntriesModel`. Keyboard navigation is the Review menu's
+(:mod:`mteval_gui.qt.actions` binds Alt+Down / Alt+Up, Return and Shift+Return to the table); the
+ratings keys (1–5, Tab, Shift+Tab, F, Ctrl+Z) and the error-span keys (S, M, Shift+M, C, Delete, 0)
+work while the table has the focus.
 Each run's review status column sits beside its output, its title counting the entries the
 current reviewer has rated on both aspects ("N of M rated").
+
+The page owns what it shows (the :mod:`~mteval_gui.qt.page` contract): it opens runs
+(:meth:`EntriesPage.open_runs`; corpora of :data:`BACKGROUND_ROWS` entries or more are read in a
+worker thread), rereads their values when the workspace changed (:meth:`~EntriesPage.refresh`, in
+the background; while a run is being scored at most every :data:`ENTRY_REFRESH_SECONDS`), and keeps
+the randomised order, blind mode and the analysis of the reference (its analyzers loaded once per
+workspace).
 """
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -36,12 +46,17 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, distinct
-from mteval_gui.domain.review_keys import RATING_KEYS
+from mteval_gui.app.entry_review import FstWord, ReferenceAnalyser, ReviewData
+from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.entries_model import EntriesModel
 from mteval_gui.qt.labels import metric_label
-from mteval_gui.qt.ratings import RatingsPanel, key_sequences
+from mteval_gui.qt.page import Page
+from mteval_gui.qt.ratings import RatingsPanel
 from mteval_gui.qt.review_pane import ReviewPane
+
+BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
+ENTRY_REFRESH_SECONDS = 2.0  # while a shown run is scored, its values are reread at most this often
 
 COLUMN_WIDTHS = {"position": 44, "id": 80, "source": 190, "reference": 150, "difficulty": 64, "predicted": 170,
                  "metric": 72, "lint": 96, "semantic": 96, "fst_rejected": 84, "review": 84}
@@ -73,15 +88,18 @@ class ColumnChooser(QDialog):
                 if self.list.item(i).checkState() == Qt.CheckState.Checked]
 
 
-class EntriesPage(QWidget):
+class EntriesPage(Page):
     current_entry_changed = Signal(str)  # entry id ("" when none)
+    frame_shown = Signal()  # the table shows newly opened runs
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("entriesPage")
-        self.loader = None  # callable(corpus_id, entry_id, [(run_id, label)]) -> ReviewData, set by the window
+        self.ws: Workspace | None = None
         self._building = False
-        outer = QVBoxLayout(self)
+        self._analyser: ReferenceAnalyser | None = None
+        self._last_partial = 0.0
+        outer = self.body_layout()
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addLayout(self._filter_bar())
 
@@ -132,7 +150,8 @@ class EntriesPage(QWidget):
         self.ratings.spans_left.connect(lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.ratings.field_left.connect(lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.review.promote_requested.connect(self.promote_variants)
-        self._install_navigation()
+        self.review.reference_analyser = self._analyse_reference
+        self.ratings.reviewer_combo.currentIndexChanged.connect(lambda *_: self.reload_now())
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(250)
@@ -265,7 +284,8 @@ class EntriesPage(QWidget):
         verdicts = frozenset(a.data() for a in self.verdict_menu.actions() if a.isChecked())
         levels = frozenset(int(a.data()) for a in self.difficulty_menu.actions() if a.isChecked())
         metric = self.metric_combo.currentData()
-        ranges = {metric: (self.metric_min.value(), self.metric_max.value())} if metric else {}
+        ranges: dict[str, tuple[float | None, float | None]] = (
+            {metric: (self.metric_min.value(), self.metric_max.value())} if metric else {})
         return EntryFilter(
             run_id=self.run_combo.currentData(),
             verdicts=verdicts or None,
@@ -398,23 +418,12 @@ class EntriesPage(QWidget):
             self.ratings.set_item(None, None)
             self.current_entry_changed.emit("")
             return
-        if self.loader is not None:
-            self.review.preferred_run = self.focus_run_id()
-            self.review.show_data(self.loader(f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs]))
+        self.review.preferred_run = self.focus_run_id()
+        self.review.show_data(self._review_data(entry_id))
         self.ratings.set_item(self.focus_run_id(), entry_id)
         self.current_entry_changed.emit(entry_id)
 
     # ----- navigation ----------------------------------------------------------------------
-    def _install_navigation(self) -> None:
-        ctx = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        unrated = [(seq, self.next_unreviewed) for b in RATING_KEYS if b.action == "next_unrated"
-                   for seq in key_sequences(b)]  # Return, from the key map shared with review packs
-        for seq, slot in (("Alt+Down", self.next_entry), ("Alt+Up", self.previous_entry), *unrated,
-                          ("Shift+Return", self.next_flagged)):
-            sc = QShortcut(QKeySequence(seq), self.table)
-            sc.setContext(ctx)
-            sc.activated.connect(slot)
-
     def next_entry(self) -> None:
         self.select_view_row(min(self.current_view_row() + 1, self.model.rowCount() - 1))
 
@@ -441,10 +450,10 @@ class EntriesPage(QWidget):
         status = review_status(ws, run_id, self.ratings.reviewer_id, [entry_id])
         self.model.set_review_status(run_id, entry_id, int(status[0]))
         self._update_rated()
-        if entry_id == self.current_entry_id() and self.loader is not None:  # the speakers' spans, corrections
+        if entry_id == self.current_entry_id():  # the speakers' spans, corrections
             bar = self.review.text.verticalScrollBar()
             at = bar.value()
-            self.review.show_data(self.loader(f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs]))
+            self.review.show_data(self._review_data(entry_id))
             bar.setValue(at)
 
     def promote_variants(self, run_id: str, entry_id: str) -> None:
@@ -464,3 +473,119 @@ class EntriesPage(QWidget):
         self.ratings.status.setText(
             self.tr("Added {0} variant(s) ({1}); rescore the runs to use them").format(len(added), versions)
             if added else self.tr("Nothing new: the corrections are already the reference or accepted variants"))
+
+    # ----- loads (the page contract) -------------------------------------------------------
+    def set_workspace(self, ws: Any) -> None:
+        self.set_frame(None)  # first: a reviewer change must not reload the previous workspace's runs
+        self.ratings.set_workspace(ws)
+        self._analyser = None
+        super().set_workspace(ws)
+
+    def open_runs(self, run_ids: list[str], largest: int = 0) -> None:
+        """Show the entries of ``run_ids`` side by side; ``largest`` (the most entries of one of the
+        runs) at least :data:`BACKGROUND_ROWS`: read in a worker thread, the window stays usable."""
+        from mteval_gui.app.entries import load_entry_frame
+
+        ws = self.ws
+        if ws is None or not run_ids:
+            return
+        reviewer = self.ratings.reviewer_id
+        if largest >= BACKGROUND_ROWS:
+            task = self.task("open", QCoreApplication.translate("MainWindow", "Loading the entries…"))
+            task.start(lambda ctx: load_entry_frame(ws, run_ids, reviewer), on_done=self._show_frame, workspace=ws)
+            return
+        with reporting_errors(self, busy=True) as report:
+            frame = load_entry_frame(ws, run_ids, reviewer)
+        if not report.failed:
+            self._show_frame(frame)
+
+    def _show_frame(self, frame: EntryFrame) -> None:
+        self.set_frame(frame)
+        self.context.show(self)
+        self.table.setFocus()
+        self.frame_shown.emit()
+
+    def refresh(self) -> None:
+        """Reread the open runs' values and review status in the background (the workspace changed)."""
+        self.reload(details=True)
+        self.ratings.reload_current()
+
+    def reload(self, details: bool = True) -> None:
+        """New values for the open entries, read in a worker thread (only the stored results:
+        entries and outputs are shared with the current table)."""
+        frame, ws = self.model.frame, self.ws
+        if frame is None or ws is None:
+            return
+        from mteval_gui.app.entries import refresh_entry_frame
+
+        run_ids, reviewer = [r.run_id for r in frame.runs], self.ratings.reviewer_id
+        self.task("frame").start(lambda ctx: (run_ids, refresh_entry_frame(ws, frame, reviewer, details=details)),
+                                 on_done=self._apply_frame, workspace=ws)
+
+    def _apply_frame(self, result: tuple[list[str], EntryFrame]) -> None:
+        run_ids, frame = result
+        current = self.model.frame
+        if current is not None and [r.run_id for r in current.runs] == run_ids:
+            self.refresh_values(frame)
+
+    def reload_now(self) -> None:
+        """Reread the open runs at once (the reviewer changed, an export is about to write the table)."""
+        frame, ws = self.model.frame, self.ws
+        if frame is None or ws is None:
+            return
+        from mteval_gui.app.entries import load_entry_frame
+
+        with reporting_errors(self) as report:
+            new = load_entry_frame(ws, [r.run_id for r in frame.runs], self.ratings.reviewer_id)
+        if not report.failed:
+            self.refresh_values(new)
+
+    def run_scored(self, run_id: str, finished: bool) -> None:
+        """Scoring stored results of ``run_id``: reread them if the table shows the run (partial
+        results at most every :data:`ENTRY_REFRESH_SECONDS`, with their details once it finished)."""
+        frame = self.model.frame
+        if frame is None or run_id not in {r.run_id for r in frame.runs}:
+            return
+        if finished:
+            self.reload(details=True)
+        elif time.monotonic() - self._last_partial > ENTRY_REFRESH_SECONDS:
+            self._last_partial = time.monotonic()
+            self.reload(details=False)
+
+    def _review_data(self, entry_id: str) -> ReviewData | None:
+        from mteval_gui.app.entry_review import load_review_data
+
+        f = self.model.frame
+        if self.ws is None or f is None:
+            return None
+        return load_review_data(self.ws, f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs])
+
+    def _analyse_reference(self, text: str) -> list[FstWord] | None:
+        from mteval_gui.app import workspace
+        from mteval_gui.app.settings import analyzer_folder
+
+        frame = self.model.frame
+        if self.ws is None or frame is None:
+            return None
+        with reporting_errors(self):
+            lang = workspace.target_language(self.ws, frame.corpus_id)
+            if self._analyser is None:
+                self._analyser = ReferenceAnalyser(analyzer_folder(self.ws))
+            return self._analyser.analyse(lang, text)
+        return None  # the error was shown
+
+    # ----- review modes --------------------------------------------------------------------
+    def set_random_order(self, on: bool) -> bool:
+        """Show the entries in a shuffled order fixed per reviewer (or back in corpus order);
+        returns whether the order is random (it cannot be without open runs)."""
+        from mteval_gui.app.review import review_queue
+
+        frame = self.model.frame
+        if not on or self.ws is None or frame is None:
+            self.model.set_custom_order(None)
+            return False
+        queue = review_queue(self.ws, [self.focus_run_id() or frame.runs[0].run_id], self.ratings.reviewer_id,
+                             randomise=True)
+        self.model.set_custom_order([e for _, e in queue])
+        self.select_view_row(0)
+        return True

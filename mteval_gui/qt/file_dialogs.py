@@ -32,11 +32,10 @@ class NameOnlyIconProvider(QFileIconProvider):
         super().__init__()
         self._mime = QMimeDatabase()
 
-    def icon(self, what: object) -> QIcon:  # type: ignore[override]
+    def icon(self, what: object) -> QIcon:
         if isinstance(what, QFileInfo):
-            kind = QFileIconProvider.IconType.Folder if what.isDir() else QFileIconProvider.IconType.File
-            return super().icon(kind)
-        return super().icon(what)  # type: ignore[call-overload]
+            what = QFileIconProvider.IconType.Folder if what.isDir() else QFileIconProvider.IconType.File
+        return super().icon(what) if isinstance(what, QFileIconProvider.IconType) else QIcon()
 
     def type(self, info: QFileInfo) -> str:  # noqa: A003 (Qt's name)
         if info.isDir():

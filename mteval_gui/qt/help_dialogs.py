@@ -1,4 +1,4 @@
-"""Help → Metric glossary and Help → Data licences.
+"""Help → Metric glossary, Help → Data licences, About, and Review → Keyboard shortcuts.
 
 The glossary is built from the metrics' own declarations (``app.metrics.metric_glossary``), so a
 language standard installed as a plugin appears with its metrics, its labels and its validation
@@ -11,12 +11,13 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTextBrowser, QVBoxLayout, QWidget
 
 from mteval_gui.app.metrics import GlossaryEntry, metric_glossary
 from mteval_gui.qt.labels import metric_description, metric_label, validation_explanation, validation_label
 
-__all__ = ["DataLicencesDialog", "MetricGlossaryDialog", "glossary_html", "licences_html"]
+__all__ = ["DataLicencesDialog", "MetricGlossaryDialog", "ShortcutsDialog", "about", "glossary_html", "licences_html", "show_glossary",
+           "show_licences", "show_shortcuts"]
 
 
 def _scale(entry: GlossaryEntry) -> str:
@@ -109,6 +110,7 @@ class _HtmlDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(title)
         self.resize(900, 640)
+        self.html = html
         layout = QVBoxLayout(self)
         self.browser = QTextBrowser(self)
         self.browser.setOpenExternalLinks(False)
@@ -127,3 +129,34 @@ class MetricGlossaryDialog(_HtmlDialog):
 class DataLicencesDialog(_HtmlDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, QCoreApplication.translate("help", "Data licences"), licences_html())
+
+
+def show_glossary(parent: QWidget) -> None:
+    from mteval_gui.qt.dialogs import reporting_errors
+
+    with reporting_errors(parent):
+        MetricGlossaryDialog(parent).exec()
+
+
+def show_licences(parent: QWidget) -> None:
+    DataLicencesDialog(parent).exec()
+
+
+class ShortcutsDialog(_HtmlDialog):
+    """Every key binding, listed from the tables that bind them (:mod:`mteval_gui.qt.actions`); it scrolls."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        from mteval_gui.qt.actions import help_rows, shortcuts_html
+
+        super().__init__(parent, QCoreApplication.translate("MainWindow", "Keyboard shortcuts"), shortcuts_html(help_rows()))
+
+
+def show_shortcuts(parent: QWidget) -> None:
+    ShortcutsDialog(parent).exec()
+
+
+def about(parent: QWidget) -> None:
+    from mteval_gui import __version__
+
+    text = QCoreApplication.translate("MainWindow", "<b>mteval-gui {0}</b><br>A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.")
+    QMessageBox.about(parent, QCoreApplication.translate("MainWindow", "About mteval-gui"), text.format(__version__))

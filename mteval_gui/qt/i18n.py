@@ -16,6 +16,13 @@ from mteval_gui.paths import resources_dir
 LANGUAGES = {"en": "English", "fr": "Français"}
 
 
+def QT_TRANSLATE_NOOP(context: str, source: str) -> str:  # noqa: N802 (the name pyside6-lupdate extracts)
+    """Mark ``source`` for translation in ``context`` and return it unchanged; it is translated
+    where it is shown (``QCoreApplication.translate(context, source)``). PySide6's function of this
+    name does the same but is declared to return ``object``."""
+    return source
+
+
 def translations_dir() -> Path:
     return resources_dir() / "translations"
 

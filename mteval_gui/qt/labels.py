@@ -6,11 +6,12 @@ translation covers them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from mteval_gui.app.metrics import describe
 from mteval_gui.domain.judgments import ADEQUACY_LABELS, FLUENCY_LABELS
 from mteval_gui.domain.metrics import MetricDescriptor
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 
 
 def _t(text: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer, QTranslator
 from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
@@ -42,16 +42,20 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return p.parse_args(list(argv))
 
 
+_translators: list[QTranslator] = []  # the installed translators (Qt does not own them)
+
+
 def stylesheet() -> str:
     path = resources_dir() / "styles" / "mteval.qss"
     return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 def setup_application(argv: Sequence[str], lang: str | None, settings: AppSettings) -> QApplication:
-    app = QApplication.instance() or QApplication([argv[0] if argv else "mteval-gui"])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([argv[0] if argv else "mteval-gui"])
     QCoreApplication.setApplicationName("mteval-gui")
     QCoreApplication.setOrganizationName("mteval-gui")
-    app._mteval_translators = install_translators(app, resolve_language(lang, settings.language))  # keep alive
+    _translators[:] = install_translators(app, resolve_language(lang, settings.language))  # kept alive here
     register_bundled_fonts()
     family = choose_ui_font()
     if family:

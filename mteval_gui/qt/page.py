@@ -16,6 +16,10 @@ A :class:`Page` is a ``QWidget`` that
   per kind of work, with the page's :attr:`busy` bar, so nothing computes on the GUI thread
   and a stale result is never applied. :meth:`shutdown` cancels and joins them (the window
   calls it when it closes).
+- **``attach(context)``**: the window gives each page a :class:`PageContext`, what a page may
+  ask of it (the current reviewer, open runs in the entries table, a run changed, show me), so
+  the window adds every page the same way. ``show_runs(run_ids)`` routes runs to a page (the
+  compare tab takes the runs the Runs tab chose); False: the page takes none.
 """
 
 from __future__ import annotations
@@ -38,6 +42,16 @@ class EmptyState:
     title: str
     text: str = ""
     actions: list[tuple[str, Callable[[], None]]] = field(default_factory=list)
+
+
+@dataclass
+class PageContext:
+    """What a page may ask of the window that holds it (a page on its own gets this no-op one)."""
+
+    reviewer: Callable[[], str | None] = lambda: None  # the reviewer chosen in the ratings panel
+    open_entries: Callable[[list[str]], None] = lambda run_ids: None  # side by side in the entries table
+    run_changed: Callable[[str], None] = lambda run_id: None  # a run's row in the runs table is stale
+    show: Callable[[QWidget], None] = lambda page: None  # bring a page to the front
 
 
 class EmptyView(QWidget):
@@ -97,6 +111,7 @@ class Page(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.ws: Any = None
+        self.context = PageContext()
         self._stale = True
         self._tasks: dict[str, BackgroundTask] = {}
         self._stack = QStackedWidget()
@@ -139,6 +154,13 @@ class Page(QWidget):
         self._stack.setCurrentWidget(self.empty_view)
 
     # ----- the contract --------------------------------------------------------------------
+    def attach(self, context: PageContext) -> None:
+        self.context = context
+
+    def show_runs(self, run_ids: list[str]) -> bool:
+        """Take the runs ``run_ids`` (override); False: this page takes no runs."""
+        return False
+
     def set_workspace(self, ws: Any) -> None:
         self.ws = ws
         for t in self._tasks.values():

@@ -52,12 +52,26 @@ from mteval_gui.domain.judgments import Judgment, judgment_correction, judgment_
 from mteval_gui.domain.review_keys import FIELD_KEYS, RATING_KEYS, RATING_SCALES, KeyBinding, move_scale
 from mteval_gui.errors import StoreError
 from mteval_gui.qt.dialogs import reporting_errors
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 from mteval_gui.qt.labels import adequacy_labels, fluency_labels
 from mteval_gui.qt.spans import SpanEditor
 
 SPAN_KEYS = ("spans", "correction")  # the payload keys the span editor owns
 
 DIMENSIONS = RATING_SCALES
+
+# the error-span keys (the desktop's own): key, RatingsPanel method, what the shortcuts help says
+SPAN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
+    ("S", "focus_spans", QT_TRANSLATE_NOOP("RatingsPanel", "put the cursor in the output; Shift+arrows (or the mouse) "
+                                                           "select")),
+    ("M", "mark_minor", QT_TRANSLATE_NOOP("RatingsPanel", "mark the selection minor (nothing selected: the word under "
+                                                          "the cursor; inside a marked span: change its severity)")),
+    ("Shift+M", "mark_major", QT_TRANSLATE_NOOP("RatingsPanel", "mark the selection major")),
+    ("C", "span_category", QT_TRANSLATE_NOOP("RatingsPanel", "choose the category")),
+    ("Del", "remove_span", QT_TRANSLATE_NOOP("RatingsPanel", "remove the span in hand")),
+    ("0", "no_errors", QT_TRANSLATE_NOOP("RatingsPanel", "no errors found (Esc: back to the entries; each change is "
+                                                         "saved at once and undone by Ctrl+Z)")),
+)
 
 _QT_KEY_NAMES = {"Enter": ("Return", "Enter"), "Escape": ("Esc",)}  # KeyboardEvent.key name -> Qt key names
 
@@ -67,6 +81,16 @@ def key_sequences(binding: KeyBinding) -> list[QKeySequence]:
     prefix = ("Ctrl+" if binding.ctrl else "") + ("Shift+" if binding.shift else "")
     names = _QT_KEY_NAMES.get(binding.key, (binding.key.upper() if len(binding.key) == 1 else binding.key,))
     return [QKeySequence(prefix + name) for name in names]
+
+
+def rating_sequences(action: str) -> list[QKeySequence]:
+    """The Qt key sequences of an action of the shared key map; redo also takes the platform's other
+    Redo keys (Ctrl+Y on Windows)."""
+    seqs = [seq for b in RATING_KEYS if b.action == action for seq in key_sequences(b)]
+    if action == "redo":
+        seqs += [seq for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+                 if seq.toString() not in ("Ctrl+Shift+Z", "")]
+    return seqs
 
 
 def binding_of(event: QKeyEvent, bindings: tuple[KeyBinding, ...]) -> KeyBinding | None:
@@ -185,19 +209,18 @@ class RatingsPanel(QWidget):
         actions = {"next_scale": self.next_aspect, "previous_scale": self.previous_aspect,
                    "flag": lambda: self.set_flag(not self.flagged), "undo": self.undo, "redo": self.redo}
         for b in RATING_KEYS:  # the shared key map; next_unrated is the host's (its list moves)
-            slot = (lambda v=b.value: self.rate(self.active, v)) if b.action == "rate" else actions.get(b.action)
-            if slot is not None:
-                for seq in key_sequences(b):  # "Shift+Tab" also matches Backtab, what Shift+Tab sends
-                    add(seq, slot)
-        add("S", self.span_editor.focus_text)
-        add("M", lambda: self.span_editor.mark("minor"))
-        add("Shift+M", lambda: self.span_editor.mark("major"))
-        add("C", self.span_editor.open_categories)
-        add(QKeySequence(Qt.Key.Key_Delete), self.span_editor.remove_current)
-        add("0", self.span_editor.no_errors)
-        for seq in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo):
-            if seq.toString() not in ("Ctrl+Shift+Z", ""):
-                add(seq, self.redo)
+            if b.action == "rate":
+                for seq in key_sequences(b):
+                    add(seq, lambda v=b.value: self.rate(self.active, v))
+        for action, slot in actions.items():
+            for seq in rating_sequences(action):  # "Shift+Tab" also matches Backtab, what Shift+Tab sends
+                add(seq, slot)
+        ed = self.span_editor
+        spans = {"focus_spans": ed.focus_text, "mark_minor": lambda: ed.mark("minor"),
+                 "mark_major": lambda: ed.mark("major"), "span_category": ed.open_categories,
+                 "remove_span": ed.remove_current, "no_errors": ed.no_errors}
+        for key, name, _ in SPAN_SHORTCUTS:
+            add(key, spans[name])
 
     # ----- state ---------------------------------------------------------------------------
     def set_workspace(self, ws: Workspace | None) -> None:
@@ -259,9 +282,10 @@ class RatingsPanel(QWidget):
         return next((d for d in DIMENSIONS if self.values[d] is None), DIMENSIONS[0])
 
     def current_judgment(self) -> Judgment | None:
-        if not self._ready():
+        item = self._item()
+        if item is None:
             return None
-        history = judgment_history(self.ws, self.reviewer_id, self.run_id, self.entry_id, "A")
+        history = judgment_history(*item, "A")
         current = [j for j in history if not j.undone and j.superseded_by is None]
         return current[-1] if current else None
 
@@ -281,13 +305,15 @@ class RatingsPanel(QWidget):
     def _load_target(self, j: Judgment | None) -> None:
         """The output to mark spans on, with the reviewer's stored spans and correction."""
         target = None
-        if self._ready():
-            key = (self.run_id, self.entry_id)
+        item = self._item()
+        if item is not None:
+            ws, _, run_id, entry_id = item
+            key = (run_id, entry_id)
             target = self.target if self.target is not None and (self.target.run_id, self.target.entry_id) == key \
                 else None
             if target is None:
                 try:
-                    target = span_target(self.ws, self.run_id, self.entry_id)
+                    target = span_target(ws, run_id, entry_id)
                 except StoreError:  # no output stored for this entry: nothing to mark
                     target = None
         self.target = target
@@ -296,7 +322,13 @@ class RatingsPanel(QWidget):
                                      enabled=target is not None)
 
     def _ready(self) -> bool:
-        return bool(self.ws is not None and self.reviewer_id and self.run_id and self.entry_id)
+        return self._item() is not None
+
+    def _item(self) -> tuple[Workspace, str, str, str] | None:
+        """(workspace, reviewer, run, entry) when the panel rates something, else None."""
+        if self.ws is None or not self.reviewer_id or not self.run_id or not self.entry_id:
+            return None
+        return self.ws, self.reviewer_id, self.run_id, self.entry_id
 
     def _refresh(self, j: Judgment | None = None) -> None:
         ready = self._ready()
@@ -328,8 +360,9 @@ class RatingsPanel(QWidget):
     def _show_entry_esa(self) -> None:
         """The editor's ESA line, with the mean over every reviewer who marked this output."""
         own = self.span_editor.esa_text()
-        if self._ready() and self.target is not None:
-            mean, n = entry_esa(self.ws, self.run_id, self.entry_id)
+        item = self._item()
+        if item is not None and self.target is not None:
+            mean, n = entry_esa(item[0], item[2], item[3])
             if mean is not None and n > 1:
                 own = self.tr("{0} · entry {1:g} over {2} reviewers").format(own, round(mean, 1), n)
         self.span_editor.esa_label.setText(own)
@@ -395,13 +428,15 @@ class RatingsPanel(QWidget):
         self.spans_left.emit()
 
     def _save(self) -> None:
-        assert self.ws is not None
+        item = self._item()
+        assert item is not None  # every caller checks that the panel rates something
+        ws, reviewer, run_id, entry_id = item
         payload = {k: v for k, v in self.payload.items() if k not in SPAN_KEYS} | self.span_editor.payload()
-        j = Judgment(reviewer_id=self.reviewer_id, run_id=self.run_id, entry_id=self.entry_id, task="A",
+        j = Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=entry_id, task="A",
                      adequacy=self.values["adequacy"], fluency=self.values["fluency"],
                      note=self.note or None, flagged=self.flagged, payload=payload)
         with reporting_errors(self) as report:
-            saved = record_judgment(self.ws, j)
+            saved = record_judgment(ws, j)
         if report.failed:
             self._load()  # the panel shows what is really stored
             return

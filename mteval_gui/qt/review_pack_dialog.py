@@ -74,8 +74,8 @@ class ReviewPackDialog(QDialog):
         self.blind.setObjectName("packBlind")
         form.addRow("", self.blind)
         self.language = QComboBox()
-        for code, label in ((None, self.tr("the reviewer's browser")), ("en", "English"), ("fr", "Français")):
-            self.language.addItem(label, code)
+        for lang, label in ((None, self.tr("the reviewer's browser")), ("en", "English"), ("fr", "Français")):
+            self.language.addItem(label, lang)
         form.addRow(self.tr("Interface:"), self.language)
         lay.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)

@@ -10,6 +10,8 @@ the reference, verdicts, metric values and the FST panel.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -54,7 +56,7 @@ class ReviewPane(QWidget):
         self.data: ReviewData | None = None
         self.blind = False
         self._reference_words: list[FstWord] | None = None
-        self.reference_analyser = None  # callable(text) -> list[FstWord] | None, set by the window
+        self.reference_analyser: Callable[[str], list[FstWord] | None] | None = None  # set by the entries page
         self.preferred_run: str | None = None  # the run whose FST analyses are listed first
 
         lay = QVBoxLayout(self)

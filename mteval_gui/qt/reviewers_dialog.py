@@ -96,7 +96,7 @@ class ReviewersDialog(QDialog):
         self.default_label.setText(self.tr("Default reviewer: {0}").format(default) if default else "")
 
     def _new(self) -> None:
-        self.list.setCurrentItem(None)
+        self.list.setCurrentRow(-1)  # no reviewer: a new one
         for w in (self.id_edit, self.name_edit, self.dialect_edit, self.languages_edit, self.consent_edit):
             w.clear()
         self.id_edit.setReadOnly(False)

@@ -60,9 +60,9 @@ class RunsModel(ColumnTableModel[RunRow]):
             return lambda r: r.metrics.get(k)
 
         def col(key: str, title: str, value, numeric: bool = True, **kw) -> Column[RunRow]:
-            return Column(key, title, value, text=lambda r, k=key: self._display(k, r),
-                          tooltip=lambda r, k=key: self._tooltip(k, r),
-                          foreground=lambda r, k=key: self._foreground(k, r),
+            return Column(key, title, value, text=lambda r: self._display(key, r),
+                          tooltip=lambda r: self._tooltip(key, r),
+                          foreground=lambda r: self._foreground(key, r),
                           header_tip=self._header_tip(key) or "", numeric=numeric, **kw)
 
         return [

@@ -177,7 +177,7 @@ class RunsView(Page):
 
     def _update_buttons(self, *_: object) -> None:
         ids = self.selected_run_ids()
-        rows = [self.model.rows[self.model.row_of(r)] for r in ids]
+        rows = [self.model.rows[i] for i in map(self.model.row_of, ids) if i is not None]
         same_corpus = len({r.corpus_id for r in rows}) == 1
         self.open_button.setEnabled(bool(ids) and same_corpus)
         self.score_button.setEnabled(bool(ids))

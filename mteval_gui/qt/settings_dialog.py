@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QListWidget,
     QPushButton,
@@ -134,10 +135,13 @@ class SettingsDialog(QDialog):
         lay.addWidget(buttons)
         self._show_glosses()
 
-    def _add_row(self, form: QFormLayout, key: str, field: object) -> None:
+    def _add_row(self, form: QFormLayout, key: str, field: QWidget | QLayout) -> None:
         label = QLabel(setting_label(key) + ":")
         label.setToolTip(setting_help(key))
-        form.addRow(label, field)  # type: ignore[arg-type]
+        if isinstance(field, QWidget):  # addRow has one overload for each
+            form.addRow(label, field)
+        else:
+            form.addRow(label, field)
 
     def _choose_folder(self) -> None:
         d = file_dialogs.existing_directory(

@@ -224,9 +224,10 @@ class SpanEditor(QWidget):
 
     def _span_at_cursor(self) -> int | None:
         pos = qt_to_index(self.output, self.text.textCursor().position())
-        found = [i for i, s in enumerate(self.spans or []) if s["start"] <= pos < s["end"]
-                 or (pos == s["end"] and pos > s["start"])]
-        return min(found, key=lambda i: self.spans[i]["end"] - self.spans[i]["start"]) if found else None
+        spans = self.spans or []
+        found = [i for i, s in enumerate(spans)
+                 if s["start"] <= pos < s["end"] or (pos == s["end"] and pos > s["start"])]
+        return min(found, key=lambda i: spans[i]["end"] - spans[i]["start"]) if found else None
 
     def mark(self, severity: str) -> None:
         """Mark the selection (or the word under the cursor) as a ``severity`` error."""
@@ -338,8 +339,8 @@ class SpanEditor(QWidget):
             if i == self.current:
                 fmt.setFontUnderline(True)
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-            sel.cursor = cur  # type: ignore[attr-defined]
-            sel.format = fmt  # type: ignore[attr-defined]
+            sel.cursor = cur
+            sel.format = fmt
             selections.append(sel)
         self.text.setExtraSelections(selections)
 

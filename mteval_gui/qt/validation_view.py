@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCharts import QChart, QChartView, QScatterSeries, QValueAxis
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
@@ -56,13 +56,11 @@ def _ci(r: Any) -> str:
 
 
 class ValidationView(Page):
-    signed_off = Signal(str)  # run id whose tier decision changed
-
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("validationView")
         self.ws: Workspace | None = None
-        self._reviewer_provider: Callable[[], str | None] = lambda: None
+        self._reviewer_provider: Callable[[], str | None] = lambda: self.context.reviewer()
         self.study: Any = None
         self.study_task = self.task("study", self.tr("Computing the study"))
         outer = self.body_layout()
@@ -370,4 +368,4 @@ class ValidationView(Page):
         if report.failed:
             return
         self._show_signoff()
-        self.signed_off.emit(rid)
+        self.context.run_changed(rid)  # its tier in the runs table

@@ -23,6 +23,18 @@
 <context>
     <name>AuditView</name>
     <message>
+        <source>next unanswered item</source>
+        <translation>élément suivant sans réponse</translation>
+    </message>
+    <message>
+        <source>undo your last answer</source>
+        <translation>annuler votre dernière réponse</translation>
+    </message>
+    <message>
+        <source>redo your last answer</source>
+        <translation>rétablir votre dernière réponse</translation>
+    </message>
+    <message>
         <source>Reading the audit queue</source>
         <translation>Lecture de la file d’audit</translation>
     </message>
@@ -1507,6 +1519,10 @@ Télécharger maintenant ?</translation>
         <translation>&amp;Actualiser</translation>
     </message>
     <message>
+        <source>reread the workspace (changes made by other programs appear by themselves)</source>
+        <translation>relire l’espace de travail (les modifications faites par d’autres programmes apparaissent d’elles-mêmes)</translation>
+    </message>
+    <message>
         <source>Reread the workspace (changes made by other programs are also picked up by themselves)</source>
         <translation>Relire l’espace de travail (les modifications faites par d’autres programmes sont aussi prises en compte d’elles-mêmes)</translation>
     </message>
@@ -1539,6 +1555,58 @@ Télécharger maintenant ?</translation>
         <translation>(aucun)</translation>
     </message>
     <message>
+        <source>rate the highlighted aspect and move on (adequacy, then fluency): 3 4 and 3 Tab 4 both record adequacy 3, fluency 4</source>
+        <translation>noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : 3 4 et 3 Tab 4 enregistrent tous deux adéquation 3, fluidité 4</translation>
+    </message>
+    <message>
+        <source>next aspect, without rating</source>
+        <translation>aspect suivant, sans noter</translation>
+    </message>
+    <message>
+        <source>previous aspect, without rating</source>
+        <translation>aspect précédent, sans noter</translation>
+    </message>
+    <message>
+        <source>flag or unflag the entry</source>
+        <translation>signaler l’entrée ou retirer le signalement</translation>
+    </message>
+    <message>
+        <source>undo your last judgment</source>
+        <translation>annuler votre dernier jugement</translation>
+    </message>
+    <message>
+        <source>redo your last judgment</source>
+        <translation>rétablir votre dernier jugement</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Fenêtre</translation>
+    </message>
+    <message>
+        <source>Error spans (Entries)</source>
+        <translation>Segments d’erreur (Entrées)</translation>
+    </message>
+    <message>
+        <source>Linter audit: same meaning?</source>
+        <translation>Audit du linter : même sens ?</translation>
+    </message>
+    <message>
+        <source>Linter audit: both natural?</source>
+        <translation>Audit du linter : les deux naturels ?</translation>
+    </message>
+    <message>
+        <source>FST audit: valid word?</source>
+        <translation>Audit FST : mot valide ?</translation>
+    </message>
+    <message>
+        <source>FST audit: kind of word</source>
+        <translation>Audit FST : type de mot</translation>
+    </message>
+    <message>
+        <source>Both audits</source>
+        <translation>Les deux audits</translation>
+    </message>
+    <message>
         <source>New workspace</source>
         <translation>Nouvel espace de travail</translation>
     </message>
@@ -1563,62 +1631,6 @@ Télécharger maintenant ?</translation>
         <translation>Chargement des entrées…</translation>
     </message>
     <message>
-        <source>Scoring is already running.</source>
-        <translation>Une évaluation est déjà en cours.</translation>
-    </message>
-    <message>
-        <source>Nothing to score: the selected runs are up to date.</source>
-        <translation>Rien à évaluer : les exécutions sélectionnées sont à jour.</translation>
-    </message>
-    <message>
-        <source>Scoring {0} run(s)</source>
-        <translation>Évaluation de {0} exécution(s)</translation>
-    </message>
-    <message>
-        <source>Score again?</source>
-        <translation>Évaluer à nouveau ?</translation>
-    </message>
-    <message>
-        <source>Run {0}/{1} {2}</source>
-        <translation>Exécution {0}/{1} {2}</translation>
-    </message>
-    <message>
-        <source>Scoring {0} runs</source>
-        <translation>Évaluation de {0} exécutions</translation>
-    </message>
-    <message>
-        <source>{0} of {1} runs finished</source>
-        <translation>{0} sur {1} terminées</translation>
-    </message>
-    <message>
-        <source>side by side</source>
-        <translation>en parallèle</translation>
-    </message>
-    <message>
-        <source>Scoring finished.</source>
-        <translation>Évaluation terminée.</translation>
-    </message>
-    <message>
-        <source>Scoring cancelled; stored batches are kept.</source>
-        <translation>Évaluation annulée ; les lots déjà enregistrés sont conservés.</translation>
-    </message>
-    <message>
-        <source>Scoring failed.</source>
-        <translation>L’évaluation a échoué.</translation>
-    </message>
-    <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;rate the highlighted aspect and move on (adequacy, then fluency): &lt;b&gt;3 4&lt;/b&gt; and &lt;b&gt;3 Tab 4&lt;/b&gt; both record adequacy 3, fluency 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Shift+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous aspect, without rating&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;flag or unflag the entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo your last judgment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next unreviewed entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+Return&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next flagged entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Down / Alt+Up&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next / previous entry&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;blind mode&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;score selected runs / cancel scoring&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;reread the workspace (changes made by other programs appear by themselves)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;1–5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : &lt;b&gt;3 4&lt;/b&gt; et &lt;b&gt;3 Tab 4&lt;/b&gt; enregistrent tous deux adéquation 3, fluidité 4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Tab / Maj+Tab&lt;/b&gt;&lt;/td&gt;&lt;td&gt;aspect suivant / précédent, sans noter&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;signaler l’entrée ou retirer le signalement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;annuler / rétablir votre dernier jugement&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée non revue&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Maj+Entrée&lt;/b&gt;&lt;/td&gt;&lt;td&gt;prochaine entrée signalée&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Alt+Bas / Alt+Haut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;entrée suivante / précédente&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+B&lt;/b&gt;&lt;/td&gt;&lt;td&gt;mode à l’aveugle&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+R / Échap&lt;/b&gt;&lt;/td&gt;&lt;td&gt;évaluer les exécutions choisies / annuler l’évaluation&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;relire l’espace de travail (les modifications faites par d’autres programmes apparaissent d’elles-mêmes)&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Validation ▸ linter audit:&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; same meaning yes / no / depends; &lt;b&gt;1–4&lt;/b&gt; both natural: yes / A better / B better / neither.&lt;br/&gt;&lt;b&gt;Validation ▸ FST audit:&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; valid word yes / no / unsure; &lt;b&gt;1–6&lt;/b&gt; kind (established, loanword, name, dialectal, neologism, other).&lt;br/&gt;In both audits: &lt;b&gt;Return&lt;/b&gt; next unanswered item, &lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt; undo / redo.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Validation ▸ audit du linter :&lt;/b&gt; &lt;b&gt;Y / N / D&lt;/b&gt; même sens oui / non / ça dépend ; &lt;b&gt;1–4&lt;/b&gt; les deux naturels : oui / A meilleur / B meilleur / aucun des deux.&lt;br/&gt;&lt;b&gt;Validation ▸ audit FST :&lt;/b&gt; &lt;b&gt;Y / N / U&lt;/b&gt; mot valide oui / non / incertain ; &lt;b&gt;1–6&lt;/b&gt; type (établi, emprunt, nom propre, dialectal, néologisme, autre).&lt;br/&gt;Dans les deux audits : &lt;b&gt;Entrée&lt;/b&gt; élément suivant sans réponse, &lt;b&gt;Ctrl+Z / Ctrl+Maj+Z&lt;/b&gt; annuler / rétablir.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Error spans&lt;/b&gt; (Entries): &lt;b&gt;S&lt;/b&gt; puts the cursor in the output, &lt;b&gt;Shift+arrows&lt;/b&gt; (or the mouse) select; &lt;b&gt;M / Shift+M&lt;/b&gt; mark the selection minor / major (nothing selected: the word under the cursor; inside a marked span: change its severity); &lt;b&gt;C&lt;/b&gt; category; &lt;b&gt;Delete&lt;/b&gt; remove the span in hand; &lt;b&gt;0&lt;/b&gt; no errors found; &lt;b&gt;Esc&lt;/b&gt; back to the entries. Type the correction under the spans (Enter saves). Each change is saved at once and undone by Ctrl+Z.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Segments d’erreur&lt;/b&gt; (Entrées) : &lt;b&gt;S&lt;/b&gt; place le curseur dans la sortie, &lt;b&gt;Maj+flèches&lt;/b&gt; (ou la souris) sélectionnent ; &lt;b&gt;M / Maj+M&lt;/b&gt; marquent la sélection mineure / majeure (sans sélection : le mot sous le curseur ; dans un segment marqué : changer sa gravité) ; &lt;b&gt;C&lt;/b&gt; catégorie ; &lt;b&gt;Suppr&lt;/b&gt; retirer le segment en cours ; &lt;b&gt;0&lt;/b&gt; aucune erreur trouvée ; &lt;b&gt;Échap&lt;/b&gt; retour aux entrées. La correction se tape sous les segments (Entrée enregistre). Chaque modification est enregistrée aussitôt et annulée par Ctrl+Z.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Keyboard shortcuts</source>
         <translation>Raccourcis clavier</translation>
     </message>
@@ -1629,20 +1641,6 @@ Télécharger maintenant ?</translation>
     <message>
         <source>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.</source>
         <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées : métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n of the selected runs is up to date: its inputs have not changed since it was scored. Score it again with its stored configuration?</source>
-        <translation>
-            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
-            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
-        <translation>
-            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
-            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
-        </translation>
     </message>
     <message>
         <source>The interface language changes at the next start.</source>
@@ -1678,6 +1676,30 @@ Télécharger maintenant ?</translation>
 </context>
 <context>
     <name>RatingsPanel</name>
+    <message>
+        <source>put the cursor in the output; Shift+arrows (or the mouse) select</source>
+        <translation>placer le curseur dans la sortie ; Maj+flèches (ou la souris) sélectionnent</translation>
+    </message>
+    <message>
+        <source>mark the selection minor (nothing selected: the word under the cursor; inside a marked span: change its severity)</source>
+        <translation>marquer la sélection mineure (sans sélection : le mot sous le curseur ; dans un segment marqué : changer sa gravité)</translation>
+    </message>
+    <message>
+        <source>mark the selection major</source>
+        <translation>marquer la sélection majeure</translation>
+    </message>
+    <message>
+        <source>choose the category</source>
+        <translation>choisir la catégorie</translation>
+    </message>
+    <message>
+        <source>remove the span in hand</source>
+        <translation>retirer le segment en cours</translation>
+    </message>
+    <message>
+        <source>no errors found (Esc: back to the entries; each change is saved at once and undone by Ctrl+Z)</source>
+        <translation>aucune erreur trouvée (Échap : retour aux entrées ; chaque modification est enregistrée aussitôt et annulée par Ctrl+Z)</translation>
+    </message>
     <message>
         <source>Reviewer:</source>
         <translation>Évaluateur :</translation>
@@ -2427,6 +2449,67 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Responses (*.jsonl *.json);;All files (*)</source>
         <translation>Réponses (*.jsonl *.json);;Tous les fichiers (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ScoringController</name>
+    <message numerus="yes">
+        <source>%n of the selected runs is up to date: its inputs have not changed since it was scored. Score it again with its stored configuration?</source>
+        <translation>
+            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
+            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
+        <translation>
+            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
+            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Scoring is already running.</source>
+        <translation>Une évaluation est déjà en cours.</translation>
+    </message>
+    <message>
+        <source>Nothing to score: the selected runs are up to date.</source>
+        <translation>Rien à évaluer : les exécutions sélectionnées sont à jour.</translation>
+    </message>
+    <message>
+        <source>Scoring {0} run(s)</source>
+        <translation>Évaluation de {0} exécution(s)</translation>
+    </message>
+    <message>
+        <source>Score again?</source>
+        <translation>Évaluer à nouveau ?</translation>
+    </message>
+    <message>
+        <source>Run {0}/{1} {2}</source>
+        <translation>Exécution {0}/{1} {2}</translation>
+    </message>
+    <message>
+        <source>Scoring {0} runs</source>
+        <translation>Évaluation de {0} exécutions</translation>
+    </message>
+    <message>
+        <source>{0} of {1} runs finished</source>
+        <translation>{0} sur {1} terminées</translation>
+    </message>
+    <message>
+        <source>side by side</source>
+        <translation>en parallèle</translation>
+    </message>
+    <message>
+        <source>Scoring finished.</source>
+        <translation>Évaluation terminée.</translation>
+    </message>
+    <message>
+        <source>Scoring cancelled; stored batches are kept.</source>
+        <translation>Évaluation annulée ; les lots déjà enregistrés sont conservés.</translation>
+    </message>
+    <message>
+        <source>Scoring failed.</source>
+        <translation>L’évaluation a échoué.</translation>
     </message>
 </context>
 <context>

@@ -56,10 +56,10 @@ def test_gui_and_cli_score_one_run_to_the_same_run_card(tmp_path, qtbot, analyze
     window = build_window(AppSettings())
     qtbot.addWidget(window)
     window.open_workspace(gui_db)
-    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+    with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["poor"])
     assert blocker.args[0].status == "done"
-    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=20000)
+    qtbot.waitUntil(lambda: window.scoring.jobs.active == 0, timeout=20000)
     window.close()
 
     cards = {}

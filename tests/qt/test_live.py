@@ -35,8 +35,8 @@ def test_scoring_by_another_program_reaches_the_open_window(window, small_ws, qt
 
 
 def test_refresh_is_f5_and_scoring_moved_to_ctrl_r(window, scored_ws, qtbot):
-    assert window.refresh_action.shortcut().toString() == "F5"
-    assert window.score_action.shortcut().toString() == "Ctrl+R"
+    assert window.menu_actions["refresh"].shortcut().toString() == "F5"
+    assert window.menu_actions["scoreRuns"].shortcut().toString() == "Ctrl+R"
     jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
     window.open_workspace(scored_ws.path)
     window.open_entries(["poor"])
@@ -49,7 +49,7 @@ def test_refresh_is_f5_and_scoring_moved_to_ctrl_r(window, scored_ws, qtbot):
     page = window.entries_page
     col = [c.key for c in page.model.visible_columns()].index("poor:review")
     assert page.model.index(0, col).data() == ""
-    window.refresh_action.trigger()
+    window.menu_actions["refresh"].trigger()
     qtbot.waitUntil(lambda: page.model.index(0, col).data() == "rated", timeout=20000)
 
 

@@ -59,7 +59,7 @@ def test_blind_mode_hides_reference_and_metrics(window, scored_ws):
     page = window.entries_page
     page.select_entry("e1")
     assert "wâpamêw atim" in page.review.text.toPlainText()
-    window.blind_action.trigger()
+    window.menu_actions["blindMode"].trigger()
     text = page.review.text.toPlainText()
     assert "I see the dog" in text and "wapamew atim" in text
     assert "wâpamêw atim" not in text and "chrF++" not in text
@@ -88,10 +88,10 @@ def test_background_scoring_updates_runs(window, small_ws, qtbot):
     window.open_entries(["good"])
     assert not any(c.field == "metric" for c in window.entries_page.model.all_columns())
     partial = []
-    window.scoring_worker = None
-    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+    window.scoring.worker = None
+    with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["good", "poor"])
-        window.scoring_worker.partial.connect(partial.append)
+        window.scoring.worker.partial.connect(partial.append)
         assert window.progress.isVisible()
     assert blocker.args[0].status == "done"
     assert {p["run_id"] for p in partial if p.get("finished")} == {"good", "poor"}
@@ -103,23 +103,23 @@ def test_background_scoring_updates_runs(window, small_ws, qtbot):
     keys = lambda: [c.key for c in window.entries_page.model.all_columns()]  # noqa: E731
     qtbot.waitUntil(lambda: "good:metric:core.chrf" in keys(), timeout=20000)
     assert not window.progress.isVisible()
-    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
+    qtbot.waitUntil(lambda: window.scoring.jobs.active == 0, timeout=10000)
 
 
 def test_runs_scored_side_by_side_share_one_progress_bar(window):
     from mteval_gui.app.scoring import RunProgress
 
-    window._scoring_seen, window._scoring_done = {}, 0
+    window.scoring.seen, window.scoring.done = {}, 0
     window.progress.start("Scoring 3 run(s)")
-    window._scoring_progress(RunProgress("good", 0, 3, 0, 0, "preparing"))
+    window.scoring.show_progress(RunProgress("good", 0, 3, 0, 0, "preparing"))
     assert window.progress.stage.text() == "Scoring 3 runs — preparing: 0 of 3 runs finished"
-    window._scoring_progress(RunProgress("good", 0, 3, 10, 40, "scoring"))
-    window._scoring_progress(RunProgress("poor", 1, 3, 30, 60, "scoring"))
+    window.scoring.show_progress(RunProgress("good", 0, 3, 10, 40, "scoring"))
+    window.scoring.show_progress(RunProgress("poor", 1, 3, 30, 60, "scoring"))
     # 40 of 100 entries seen so far, the third run counted at the mean size (50)
     assert (window.progress.bar.value(), window.progress.bar.maximum()) == (40, 150)
     assert window.progress.stage.text() == "Scoring 3 runs — side by side: 0 of 3 runs finished"
-    window._scoring_partial({"run_id": "good", "finished": True})
-    window._scoring_progress(RunProgress("poor", 1, 3, 45, 60, "scoring"))
+    window.scoring.take_partial({"run_id": "good", "finished": True})
+    window.scoring.show_progress(RunProgress("poor", 1, 3, 45, 60, "scoring"))
     assert (window.progress.bar.value(), window.progress.bar.maximum()) == (85, 150)
     assert window.progress.stage.text() == "Scoring 3 runs — side by side: 1 of 3 runs finished"
     window.progress.finish()
@@ -131,10 +131,10 @@ def test_closing_the_window_cancels_scoring(qtbot, small_ws):
     w.show()
     w.open_workspace(small_ws.path)
     w.score_runs(["good", "poor"])
-    thread_count = w.jobs.active
+    thread_count = w.scoring.jobs.active
     assert thread_count == 1
     w.close()  # cancels and waits: the thread-leak fixture checks nothing is left running
-    assert w.jobs.active == 0
+    assert w.scoring.jobs.active == 0
 
 
 def test_export_run_card_and_entries(window, scored_ws, tmp_path):
@@ -239,14 +239,14 @@ def test_randomised_order_is_fixed_per_reviewer(window, scored_ws):
     window.open_entries(["poor"])
     page = window.entries_page
     ids = lambda: [page.model.index(r, 0).data(ENTRY_ID_ROLE) for r in range(page.model.rowCount())]  # noqa: E731
-    window.random_action.trigger()
+    window.menu_actions["randomOrder"].trigger()
     shuffled = ids()
     expected = [e for _, e in jstore.review_queue(scored_ws, ["poor"], "amy", randomise=True)]
     assert shuffled == expected and sorted(shuffled) == ["e1", "e2", "e3", "e4", "e5"]
     page.search.setText("dog")
     page.apply_filter()
     assert ids() == [e for e in expected if e in ("e1", "e4")]
-    window.random_action.trigger()
+    window.menu_actions["randomOrder"].trigger()
     page.search.setText("")
     page.apply_filter()
     assert ids() == ["e1", "e2", "e3", "e4", "e5"]
@@ -377,11 +377,11 @@ def test_validation_study_with_ratings(window, scored_ws, qtbot):
 
 
 def test_large_corpora_open_in_the_background(window, scored_ws, qtbot, monkeypatch):
-    from mteval_gui.qt import mainwindow
+    from mteval_gui.qt import entries_page
 
-    monkeypatch.setattr(mainwindow, "BACKGROUND_ROWS", 1)
+    monkeypatch.setattr(entries_page, "BACKGROUND_ROWS", 1)
     window.open_workspace(scored_ws.path)
-    with qtbot.waitSignal(window.frame_shown, timeout=20000):
+    with qtbot.waitSignal(window.entries_page.frame_shown, timeout=20000):
         window.open_entries(["good"])
         assert window.entries_page.model.frame is None  # not loaded in the GUI thread
     assert window.entries_page.model.rowCount() == 5
@@ -474,14 +474,16 @@ def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
 
 
 def test_rescore_question_agrees_with_the_number_of_runs(window):
-    assert window.rescore_question(1) == ("1 of the selected runs is up to date: its inputs have not changed since "
+    question = window.scoring.rescore_question
+    assert question(1) == ("1 of the selected runs is up to date: its inputs have not changed since "
                                           "it was scored. Score it again with its stored configuration?")
-    assert window.rescore_question(3).startswith("3 of the selected runs are up to date: their inputs")
+    assert question(3).startswith("3 of the selected runs are up to date: their inputs")
 
 
 def test_rescore_question_in_french(window, french):
-    assert window.rescore_question(1) == ("1 exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis "
+    question = window.scoring.rescore_question
+    assert question(1) == ("1 exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis "
                                           "son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?")
-    assert window.rescore_question(2) == ("2 des exécutions sélectionnées sont à jour : leurs entrées n’ont pas "
+    assert question(2) == ("2 des exécutions sélectionnées sont à jour : leurs entrées n’ont pas "
                                           "changé depuis leur évaluation. Les évaluer à nouveau avec leur "
                                           "configuration enregistrée ?")

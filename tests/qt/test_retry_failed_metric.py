@@ -102,8 +102,8 @@ def test_score_tries_a_failed_plugin_metric_again_without_asking(flaky_workspace
     def never(_messages):
         raise AssertionError("a run with a failed metric is scored without asking")
 
-    monkeypatch.setattr(window, "_confirm_rescore", never)
-    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", never)
+    with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["r"])
         assert window.statusBar().currentMessage() == (
             "r: scoring it again with its stored configuration; trying again what failed: flaky.metric: "
@@ -112,4 +112,4 @@ def test_score_tries_a_failed_plugin_metric_again_without_asking(flaky_workspace
     card = _card(flaky_workspace)
     assert card["metric_availability"]["flaky.metric"] == "ok" and card["scores"]["flaky_value"] == 0.25
     assert card["scores"]["exact_match_rate"] == 1.0
-    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
+    qtbot.waitUntil(lambda: window.scoring.jobs.active == 0, timeout=10000)

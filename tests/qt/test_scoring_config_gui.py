@@ -46,24 +46,24 @@ def test_score_asks_before_scoring_an_up_to_date_run_again_and_keeps_its_configu
     assert window.open_workspace(scored_ws.path)
     before = load_run_card_dict(scored_ws, "good")
     asked: list[list[str]] = []
-    monkeypatch.setattr(window, "_confirm_rescore", lambda messages: asked.append(messages) or False)
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", lambda messages: asked.append(messages) or False)
     window.score_runs(["good"])
-    assert window.scoring_worker is None  # declined: nothing started
+    assert window.scoring.worker is None  # declined: nothing started
     (messages,) = asked
     assert messages == [f"good: up to date (same configuration and inputs); --replace scores it again; the workspace "
                         f"settings differ (gloss files (crk): none → {gloss.resolve()}) but are not applied: options "
                         f"given with --replace change the stored configuration"]
     assert "Nothing to score" in window.statusBar().currentMessage()
     assert load_run_card_dict(scored_ws, "good") == before
-    monkeypatch.setattr(window, "_confirm_rescore", lambda messages: True)
-    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", lambda messages: True)
+    with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["good"])
     assert blocker.args[0].status == "done"
     after = load_run_card_dict(scored_ws, "good")
     assert after["timestamp"] != before["timestamp"]  # scored again ...
     assert after["scoring"]["options"]["gloss_files"] == {}  # ... with its stored configuration, not the settings
     assert after["scores"]["composite"] == before["scores"]["composite"]
-    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
+    qtbot.waitUntil(lambda: window.scoring.jobs.active == 0, timeout=10000)
 
 
 def test_score_rescores_a_stale_run_with_its_stored_gloss_file_without_asking(window, small_ws, tmp_path, qtbot,
@@ -85,8 +85,8 @@ def test_score_rescores_a_stale_run_with_its_stored_gloss_file_without_asking(wi
     def never(_messages):
         raise AssertionError("a stale run is scored without asking")
 
-    monkeypatch.setattr(window, "_confirm_rescore", never)
-    with qtbot.waitSignal(window.scoring_finished, timeout=180000) as blocker:
+    monkeypatch.setattr(window.scoring, "_confirm_rescore", never)
+    with qtbot.waitSignal(window.scoring.finished, timeout=180000) as blocker:
         window.score_runs(["good"])
         assert "good: scoring it again with its stored configuration (inputs changed since: gloss file" in (
             window.statusBar().currentMessage())
@@ -99,7 +99,7 @@ def test_score_rescores_a_stale_run_with_its_stored_gloss_file_without_asking(wi
     # current now; still marked because the workspace settings name no gloss file
     assert _row(window, "good").settings_changes == [f"gloss files (crk): {gloss.resolve()} → none"]
     assert _row(window, "good").status_display == "stale (settings)"
-    qtbot.waitUntil(lambda: window.jobs.active == 0, timeout=10000)
+    qtbot.waitUntil(lambda: window.scoring.jobs.active == 0, timeout=10000)
 
 
 def test_the_runs_table_shows_how_each_run_was_scored(window, scored_ws, tmp_path):
