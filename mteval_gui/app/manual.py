@@ -33,21 +33,28 @@ def manual_dir() -> Path:
 
 @dataclass(frozen=True)
 class ManualLocation:
-    """The built manual's start page (``index``), or ``None`` with ``problem`` saying why."""
+    """Where the built manual's start page is looked for (``expected``) and whether it is there."""
 
-    index: Path | None
-    problem: str = ""
+    expected: Path
+
+    @property
+    def index(self) -> Path | None:
+        """The start page, or ``None`` when the manual is not built."""
+        return self.expected if self.expected.is_file() else None
+
+    @property
+    def problem(self) -> str:
+        """Why there is no manual and how to build it ("" when it is there)."""
+        if self.index is not None:
+            return ""
+        return (f"The user manual is not built: {self.expected} does not exist. In a source checkout, build it "
+                f"from the repository folder with: {BUILD_COMMAND}")
 
 
 def find_manual(folder: Path | None = None) -> ManualLocation:
     """The start page of the built manual in ``folder`` (default :func:`manual_dir`)."""
     folder = manual_dir() if folder is None else folder
-    index = folder / "index.html"
-    if index.is_file():
-        return ManualLocation(index.resolve())
-    return ManualLocation(None, (
-        f"The user manual is not built: {index} does not exist. In a source checkout build it from the "
-        f"repository folder with: {BUILD_COMMAND}"))
+    return ManualLocation((folder / "index.html").resolve())
 
 
 _SCALES = {"0-1": "0–1", "0-100": "0–100", "0-inf": "0 and up", "count": "a count"}

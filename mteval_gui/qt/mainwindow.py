@@ -31,6 +31,7 @@ from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.background import BackgroundTask
 from mteval_gui.qt.dialogs import reporting_errors, show_error
 from mteval_gui.qt.entries_page import EntriesPage
+from mteval_gui.qt.help_dialogs import open_user_guide
 from mteval_gui.qt.i18n import LANGUAGES
 from mteval_gui.qt.live import WorkspaceWatcher
 from mteval_gui.qt.page import Page
@@ -206,6 +207,7 @@ class MainWindow(QMainWindow):
             lang.addAction(a)
 
         h = mb.addMenu(self.tr("&Help"))
+        self._action(h, self.tr("&User guide"), lambda: open_user_guide(self), "F1", "userGuide")
         self._action(h, self.tr("Metric &glossary"), self.show_glossary)
         self._action(h, self.tr("Data &licences"), self.show_licences)
         h.addSeparator()
