@@ -1524,7 +1524,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&amp;User guide</source>
-        <translation>&amp;Guide d’utilisation</translation>
+        <translation>Guide d’&amp;utilisation</translation>
     </message>
     <message>
         <source>Metric &amp;glossary</source>

@@ -72,3 +72,12 @@ def test_user_guide_message_in_french(french, monkeypatch, tmp_path):
     assert box.text() == "Le manuel d’utilisation n’est pas construit."
     assert box.informativeText().startswith("Il est cherché à l’emplacement ")
     assert box.informativeText().endswith(':\npip install -e ".[docs]" && mkdocs build')
+
+
+def test_help_menu_accelerators_are_distinct_in_french(french, window):
+    help_menu = window.menuBar().actions()[-1].menu()
+    texts = [a.text() for a in help_menu.actions() if not a.isSeparator()]
+    assert texts == ["Guide d’&utilisation", "&Glossaire des métriques", "&Licences des données",
+                     "&À propos de mteval-gui"]
+    keys = [t.split("&")[1][0].lower() for t in texts]
+    assert len(set(keys)) == len(keys)
