@@ -17,6 +17,10 @@ points of ``pyproject.toml``) is written from the checkout and bundled: a frozen
 installed distributions, and the bundled standards are found through these entry points exactly as
 in an installed wheel.
 
+The user manual (``mkdocs.yml``, sources in ``docs/``) is built first, strictly, into
+``resources/manual/``, which the bundle ships with the other resources and *Help → User guide*
+opens; the build needs the ``docs`` packages, which the ``bundle`` extra installs.
+
 Fonts come from ``--fonts DIR`` or else from the system's font folders (DejaVu Sans, which covers
 the three scripts, is required; the Noto fonts the review packs prefer are taken when present), each
 with its licence when one is found.
@@ -25,6 +29,7 @@ with its licence when one is found.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import shutil
@@ -158,6 +163,18 @@ def collect_fonts(out: Path, source: Path | None) -> list[str]:
 
 
 # --------------------------------------------------------------------------- bundle
+
+
+def build_manual() -> Path:
+    """Build the user manual into resources/manual (mkdocs.yml); its start page."""
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
+        raise BuildError('the user manual needs MkDocs and its Material theme: pip install -e ".[docs]"')
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"], cwd=ROOT, env=env)
+    index = ROOT / "resources" / "manual" / "index.html"
+    if result.returncode != 0 or not index.is_file():
+        raise BuildError(f"mkdocs build --strict failed (exit {result.returncode}): the user manual was not built")
+    return index
 
 
 def run_pyinstaller(dist: Path, work: Path, metadata: Path, fonts: Path) -> Path:
@@ -332,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         write_metadata(metadata)
         fonts = collect_fonts(work / "fonts", args.fonts)
         print(f"fonts: {', '.join(fonts)}", flush=True)
+        print(f"manual: {build_manual().parent}", flush=True)
         bundle = run_pyinstaller(dist, work, metadata, work / "fonts")
         print(f"bundle: {bundle} ({human(tree_size(bundle))}, {time.monotonic() - started:.0f} s)", flush=True)
         if not args.no_archive:

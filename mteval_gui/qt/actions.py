@@ -179,6 +179,7 @@ MENUS: tuple[Menu, ...] = (
         Menu(QT_TRANSLATE_NOOP("MainWindow", "Interface &language"), ("languages",)),
     )),
     Menu(QT_TRANSLATE_NOOP("MainWindow", "&Help"), (
+        Act("userGuide", QT_TRANSLATE_NOOP("MainWindow", "&User guide"), _help("open_user_guide"), ("F1",)),
         Act("glossary", QT_TRANSLATE_NOOP("MainWindow", "Metric &glossary"), _help("show_glossary")),
         Act("licences", QT_TRANSLATE_NOOP("MainWindow", "Data &licences"), _help("show_licences")),
         "-",

@@ -1,4 +1,8 @@
-"""Help → Metric glossary, Help → Data licences, About, and Review → Keyboard shortcuts.
+"""Help → User guide, Help → Metric glossary, Help → Data licences, About, and Review → Keyboard shortcuts.
+
+The user guide is the built manual (``app.manual.find_manual``: HTML files shipped with the
+application), opened as a ``file:`` URL by the system's browser, so it needs no network. Where it
+is not built (a source checkout before ``mkdocs build``) a message says so and gives the command.
 
 The glossary is built from the metrics' own declarations (``app.metrics.metric_glossary``), so a
 language standard installed as a plugin appears with its metrics, its labels and its validation
@@ -10,14 +14,16 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTextBrowser, QVBoxLayout, QWidget
 
+from mteval_gui.app.manual import BUILD_COMMAND, ManualLocation, find_manual
 from mteval_gui.app.metrics import GlossaryEntry, metric_glossary
 from mteval_gui.qt.labels import metric_description, metric_label, validation_explanation, validation_label
 
-__all__ = ["DataLicencesDialog", "MetricGlossaryDialog", "ShortcutsDialog", "about", "glossary_html", "licences_html", "show_glossary",
-           "show_licences", "show_shortcuts"]
+__all__ = ["DataLicencesDialog", "MetricGlossaryDialog", "ShortcutsDialog", "about", "glossary_html", "licences_html",
+           "open_user_guide", "show_glossary", "show_licences", "show_shortcuts", "user_guide_problem_box"]
 
 
 def _scale(entry: GlossaryEntry) -> str:
@@ -160,3 +166,42 @@ def about(parent: QWidget) -> None:
 
     text = QCoreApplication.translate("MainWindow", "<b>mteval-gui {0}</b><br>A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.")
     QMessageBox.about(parent, QCoreApplication.translate("MainWindow", "About mteval-gui"), text.format(__version__))
+
+
+def user_guide_problem_box(parent: QWidget | None, location: ManualLocation, *, opened: bool = True) -> QMessageBox:
+    """The message shown when the manual is not built (``opened``: else no program opened the built one)."""
+    box = QMessageBox(parent)
+    box.setWindowTitle(QCoreApplication.translate("help", "User guide"))
+    box.setIcon(QMessageBox.Icon.Information if opened else QMessageBox.Icon.Warning)
+    if location.index is None:
+        box.setText(QCoreApplication.translate("help", "The user manual is not built."))
+        box.setInformativeText(QCoreApplication.translate(
+            "help", "It is looked for at {0}. In a source checkout, build it from the repository folder with:\n{1}").format(
+            location.expected, BUILD_COMMAND))
+    else:
+        box.setText(QCoreApplication.translate("help", "No program could open the user manual."))
+        box.setInformativeText(QCoreApplication.translate(
+            "help", "Open this file in a web browser: {0}").format(location.expected))
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # the command can be copied
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.setObjectName("userGuideBox")
+    return box
+
+
+def _exec(box: QMessageBox) -> int:
+    return box.exec()
+
+
+def open_user_guide(parent: QWidget | None = None) -> bool:
+    """Help → User guide: the built manual's start page in the system's browser (a ``file:`` URL).
+
+    True when it was handed to a browser; otherwise a message says why (not built: how to build it).
+    """
+    location = find_manual()
+    if location.index is None:
+        _exec(user_guide_problem_box(parent, location))
+        return False
+    if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(location.index))):
+        _exec(user_guide_problem_box(parent, location, opened=False))
+        return False
+    return True

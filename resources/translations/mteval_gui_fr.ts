@@ -1539,6 +1539,10 @@ Télécharger maintenant ?</translation>
         <translation>Aid&amp;e</translation>
     </message>
     <message>
+        <source>&amp;User guide</source>
+        <translation>Guide d’&amp;utilisation</translation>
+    </message>
+    <message>
         <source>Metric &amp;glossary</source>
         <translation>&amp;Glossaire des métriques</translation>
     </message>
@@ -2977,6 +2981,28 @@ Télécharger maintenant ?</translation>
     <message>
         <source>The licence of the package installed (the morphodict repository: Apache-2.0; the GiellaLT lang-crk sources carry their own)</source>
         <translation>La licence du paquet installé (le dépôt morphodict : Apache-2.0 ; les sources GiellaLT lang-crk ont la leur)</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>Guide d’utilisation</translation>
+    </message>
+    <message>
+        <source>The user manual is not built.</source>
+        <translation>Le manuel d’utilisation n’est pas construit.</translation>
+    </message>
+    <message>
+        <source>It is looked for at {0}. In a source checkout, build it from the repository folder with:
+{1}</source>
+        <translation>Il est cherché à l’emplacement {0}. Dans une copie des sources, construisez-le depuis le dossier du dépôt avec :
+{1}</translation>
+    </message>
+    <message>
+        <source>No program could open the user manual.</source>
+        <translation>Aucun programme n’a pu ouvrir le manuel d’utilisation.</translation>
+    </message>
+    <message>
+        <source>Open this file in a web browser: {0}</source>
+        <translation>Ouvrez ce fichier dans un navigateur web : {0}</translation>
     </message>
     <message>
         <source>Plains Cree analyzers (installed with mteval analyzers install, not bundled)</source>

@@ -99,6 +99,7 @@ def test_build_makes_the_bundle_the_archive_and_the_deb(bundle: Built):
         assert os.access(bundle.program(program), os.X_OK)
     for path in ("resources/translations/mteval_gui_fr.qm", "resources/schemas/runcard.json",
                  "resources/demo/crk-verbs.jsonl", "resources/fonts/DejaVuSans.ttf", "language_cards/crk.json",
+                 "resources/manual/index.html", "resources/manual/reference/metric-glossary.html",
                  "mteval_gui-0.1.0.dist-info/entry_points.txt"):
         assert (internal / path).is_file(), path
     # the standards lie on disk (plugin discovery looks for their package with the path finder)
