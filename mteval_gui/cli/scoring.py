@@ -249,7 +249,7 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
     """``mteval score``: the runs side by side on the cores (``--workers``), in this process or,
     with ``--process``, in a child process; each run's lines are printed in the planned order,
     as soon as the runs before it are done."""
-    from mteval_gui.app.scoring import score_runs_in_process, score_workspace_runs
+    from mteval_gui.app.scoring import run_failure, score_runs_in_process, score_workspace_runs
 
     runs = [p.run_id for p in to_score]
     if not runs:
@@ -290,7 +290,7 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
         return EXIT_CANCELLED
     errors = [o for o in result if o.error]
     if errors:
-        raise MtevalError("; ".join(f"{o.run_id}: {o.error}" if len(runs) > 1 else str(o.error) for o in errors))
+        raise run_failure(errors, named=len(runs) > 1)
     return max((_exit_code(o.card, args.metrics, f" ({o.run_id})") for o in result if o.card is not None), default=0)
 
 

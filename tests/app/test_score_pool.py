@@ -144,16 +144,3 @@ def test_score_process_names_the_busy_run_and_stores_the_other(toy_ws, capsys): 
     assert "good: composite" in captured.out
     assert scoring_job(ws, "good")["state"] == "done"
     ws.close()
-
-
-def test_a_pool_worker_counts_as_cancelled_once_its_parent_is_gone():
-    import os
-    import threading
-
-    from mteval_gui.app.scoring import _UnlessOrphaned
-
-    event = threading.Event()
-    assert _UnlessOrphaned(event, os.getppid()).is_set() is False
-    assert _UnlessOrphaned(event, os.getppid() + 1).is_set() is True  # forked by a process that is gone
-    event.set()
-    assert _UnlessOrphaned(event, os.getppid()).is_set() is True
