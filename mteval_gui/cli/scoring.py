@@ -29,11 +29,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from mteval_gui.cli import EXIT_CANCELLED, EXIT_METRIC_FAILED
-from mteval_gui.cli._common import ProgressBar, open_workspace
+from mteval_gui.cli import EXIT_CANCELLED, EXIT_ERROR, EXIT_INPUT, EXIT_METRIC_FAILED
+from mteval_gui.cli._common import ProgressBar, open_workspace, term_safe
 from mteval_gui.cli.workspace import command_group
 from mteval_gui.domain.settings import ScoringOptions
-from mteval_gui.errors import MtevalError
+from mteval_gui.errors import InputError, MtevalError
 
 
 def register(subparsers: Any) -> None:
@@ -290,7 +290,11 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
         return EXIT_CANCELLED
     errors = [o for o in result if o.error]
     if errors:
-        raise run_failure(errors, named=len(runs) > 1)
+        if len(runs) == 1:  # its own error: the CLI reports it as any command's (defects, exit code)
+            raise run_failure(errors, named=False)
+        for o in errors:  # the other runs' cards are stored: each failure is named with its run
+            print(term_safe(f"mteval: error: {o.run_id}: {o.error}", keep_newlines=True), file=sys.stderr)
+        return EXIT_INPUT if all(isinstance(o.exception, InputError) for o in errors) else EXIT_ERROR
     return max((_exit_code(o.card, args.metrics, f" ({o.run_id})") for o in result if o.card is not None), default=0)
 
 
