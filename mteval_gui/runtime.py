@@ -477,8 +477,9 @@ def fan_out(items: Sequence[tuple[Any, Any]], *, workers: int, session: Callable
             cancelled: Callable[[], bool], name: str, grace: float = 60.0) -> None:
     """Run ``work(state, payload, outbox, cancel)`` for each ``(tag, payload)`` of ``items`` in
     ``workers`` forked processes; each opens ``session()`` once (its ``state``) and takes the
-    next task when it has finished one. Every message reaches ``on_message`` (progress with
-    ``value`` None: a worker took the task ``tag``); each task ends with one final message
+    next task when it has finished one. Every message reaches ``on_message`` but the one a
+    worker sends when it takes a task (progress with ``value`` None: it tells this process which
+    task a worker that dies was on); each task ends with one final message
     (a task of a worker that died: :class:`FailedMsg` with :class:`ChildFailed`). Once
     ``cancelled()``, every worker's cancel event is set; on leaving, workers still running
     get ``grace`` seconds to finish their task, then are ended."""

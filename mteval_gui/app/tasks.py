@@ -88,8 +88,6 @@ class ProcessJob:
     messages to the callbacks.
     """
 
-    POLL_SECONDS = 0.05
-
     def __init__(self, target: str, kwargs: dict[str, Any] | None = None, *, kill_after: float = 10.0):
         self.target = target
         self.kwargs = dict(kwargs or {})

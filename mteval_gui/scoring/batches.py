@@ -14,7 +14,9 @@ aggregate the corpus values.
   run; the metric's version and params, the parts of the language cards it reads, its data
   files).
 - :func:`score_batches` — entries in batches of ``batch_size``, one sink commit per batch, the
-  cancel token checked between batches. Batches already committed for the same configuration
+  cancel token checked between batches; which batches, and when each is whole, is the
+  bookkeeping of :class:`~mteval_gui.scoring.schedule.BatchSchedule`, the scoring and the
+  helper are :class:`BatchRun`'s. Batches already committed for the same configuration
   are skipped (a rerun after a crash or a cancel resumes), except for the metrics whose results
   they lack: a metric that failed in an earlier attempt (a failed result is never stored) or
   whose key changed (the sink dropped its results) is scored again. With ``workers=2``,
