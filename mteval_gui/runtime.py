@@ -10,7 +10,8 @@ only, so the language-model service can start before anything heavy is imported)
   handler, finaliser or inherited lock of the parent's runs there (the workspace guard's OFD
   locks, :mod:`mteval_gui.store.walguard`, stay the parent's). :func:`start_python` starts
   a bare interpreter on a line protocol (the plugin probe, which must not import the
-  application's ``__main__``). Each returns a :class:`Child`: ``alive``, ``exitcode``,
+  application's ``__main__``), :func:`run_command` a program to its end under a time limit
+  (the analyzer probe, :mod:`mteval_gui.fst.probe`). Each returns a :class:`Child`: ``alive``, ``exitcode``,
   :meth:`Child.join`, :meth:`Child.terminate`, :meth:`Child.kill` and :meth:`Child.end`
   (terminate, then kill after a grace period: *kill-after*).
 - A typed message union, :data:`Message`: :class:`ProgressMsg`, :class:`PartialMsg`,
@@ -60,8 +61,8 @@ S = TypeVar("S")
 
 __all__ = [
     "CancelEvent", "CancelledMsg", "Child", "ChildFailed", "DoneMsg", "FailedMsg", "Message", "Method", "Outbox",
-    "PartialMsg", "ProgressMsg", "can_fork", "fan_out", "pipe", "report", "shared_ints", "start", "start_python",
-    "supervise",
+    "PartialMsg", "ProgressMsg", "can_fork", "fan_out", "pipe", "report", "run_command", "shared_ints", "start",
+    "start_python", "supervise",
 ]
 
 
@@ -383,6 +384,15 @@ def start_python(code: str, *, name: str) -> tuple[Child, subprocess.Popen[str]]
     popen = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
     return Child(popen.pid, name, popen=popen), popen
+
+
+def run_command(argv: Sequence[str], *, env: dict[str, str] | None = None,
+                timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run a program to its end, its output captured as text (undecodable bytes replaced), no
+    input; past ``timeout`` seconds it is killed and ``subprocess.TimeoutExpired`` raised
+    (``OSError`` when it cannot be started)."""
+    return subprocess.run(list(argv), env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          encoding="utf-8", errors="replace", timeout=timeout, check=False)
 
 
 def pipe(duplex: bool = False) -> tuple[Connection, Connection]:

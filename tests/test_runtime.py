@@ -7,6 +7,7 @@ import contextlib
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -258,3 +259,34 @@ def test_fan_out_with_every_worker_dead_fails_every_task_left():
     ends = _fan_out(["die", "a", "b"], workers=1)
     assert sorted(ends) == [0, 1, 2]
     assert all(isinstance(m, runtime.FailedMsg) and isinstance(m.error, MtevalError) for m in ends.values())
+
+
+@needs_fork
+@pytest.mark.skipif(sys.platform != "linux", reason="OFD locks are Linux's")
+def test_a_forked_child_leaves_the_parents_workspace_guard(tmp_path):
+    """A forked helper or worker inherits the parent's open workspace: whatever it closes there,
+    the parent's OFD guard holds (another process cannot delete the WAL the parent writes to)."""
+    from mteval_gui.store import Workspace, walguard
+    from tests.store.test_walguard import _keys, _lose_locks_and_let_another_process_close, _set
+
+    db = tmp_path / "ws.sqlite"
+    ws = Workspace(db)
+    _set(ws, "a")
+
+    def child() -> None:
+        ws.close()  # the parent's connection, inherited
+        own = Workspace(db)
+        _set(own, "b")
+        own.close()
+
+    forked = runtime.start(child, method="fork", name="mteval-test-guard")
+    assert forked.join(60) and forked.exitcode == 0
+    assert walguard.held_count(str(db)) == 1
+    _lose_locks_and_let_another_process_close(db, ws)
+    assert Path(f"{db}-wal").exists()
+    _set(ws, "b2")  # after another process closed: kept only while the guard holds
+    ws.close()
+    assert _keys(db) == ["a", "b", "other"]
+    again = Workspace(db)
+    assert again.conn.execute("SELECT count(*) FROM settings WHERE key = 'b2'").fetchone()[0] == 1
+    again.close()
