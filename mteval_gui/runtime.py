@@ -303,17 +303,24 @@ class Child:
                 time.sleep(min(left, POLL_S / 5))
         return True
 
-    def signal(self, sig: int) -> None:
-        if self._status is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
+    def _signal(self, sig: int, *, hard: bool) -> None:
+        if self._status is not None:
+            return
+        mine = os.getpid() == self._parent
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if mine and self._process is not None:  # the platform's own way (Windows too)
+                self._process.kill() if hard else self._process.terminate()
+            elif mine and self._popen is not None:
+                self._popen.kill() if hard else self._popen.terminate()
+            else:
                 os.kill(self.pid, sig)
 
     def terminate(self) -> None:
-        self.signal(signal.SIGTERM)
+        self._signal(signal.SIGTERM, hard=False)
 
     def kill(self) -> None:
         """SIGKILL (it ends a stopped process too); it is reaped by :meth:`join`."""
-        self.signal(getattr(signal, "SIGKILL", signal.SIGTERM))
+        self._signal(getattr(signal, "SIGKILL", signal.SIGTERM), hard=True)
 
     def end(self, grace: float = 5.0) -> None:
         """Terminate the child, kill it if it is still there after ``grace`` seconds, reap it."""
