@@ -334,10 +334,10 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
     processes, default both cores); one run gets both cores on its batches. Reports
     :class:`RunProgress`; partial results are ``{"run_id", "done", "total"}`` after each
     committed batch, ``{"run_id", "finished": True, "composite", "tier"}`` when a run's card is
-    stored, ``{"run_id", "error": message}`` for a run that could not be scored (the others go
-    on; the job then fails with every run's message, as an
-    error of the first failed run's type: :func:`run_failure`) and ``{"run_id", "skipped": True,
-    "message"}`` for a run left alone. Cancelling stops between batches
+    stored, ``{"run_id", "error": message, "failure": FailedMsg}`` for a run that could not be
+    scored (the others go on; the job then fails with every run's message, as an error of the
+    first failed run's type: :func:`run_failure`) and ``{"run_id", "skipped": True, "message"}``
+    for a run left alone. Cancelling stops between batches
     (:class:`~mteval_gui.errors.Cancelled`); stored batches are kept and a rerun resumes.
     """
     from mteval_gui.scoring.parallel import default_workers
