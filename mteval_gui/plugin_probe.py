@@ -4,7 +4,8 @@ A plugin's entry point is code run at import. A plugin that calls ``sys.exit`` o
 raises ``KeyboardInterrupt`` or another ``BaseException``, or never returns would otherwise
 end or hang every command that looks at the plugins (``mteval list runs`` reads the language
 cards, and plugins ship cards). :func:`check` imports each entry point, and the modules of the
-benchmark suites it declares, in a child Python process first, one step after the other, with
+benchmark suites it declares, in a child Python process first (a bare interpreter started by
+:func:`mteval_gui.runtime.start_python`), one step after the other, with
 a time limit per step (:data:`TIMEOUT_ENV`, default :data:`DEFAULT_TIMEOUT_S` seconds). A step
 that ends the child, outlives the limit or raises something that is not an ``Exception`` is
 **fatal**: the plugin (or the suite) is not imported here, and its reason is reported
@@ -295,12 +296,12 @@ def _child(request: Mapping[str, Any], rest: Sequence[Candidate], results: dict[
            limit: float) -> str | None:
     """Run one child over ``rest``, filling ``results``; a message when no child could be started."""
     import queue
-    import subprocess
     import threading
 
+    from mteval_gui import runtime
+
     try:
-        proc = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
+        child, proc = runtime.start_python(_BOOT, name="mteval-plugin-check")
     except OSError as exc:
         return f"could not be checked: cannot start {sys.executable}: {exc}"
     q: queue.Queue[str | None] = queue.Queue()
@@ -331,8 +332,8 @@ def _child(request: Mapping[str, Any], rest: Sequence[Candidate], results: dict[
                     reason = f"did not finish importing within {limit:g} s"
                     results[rest[current[0]].key].timed_out = True
                 else:
-                    proc.wait()
-                    rc = proc.returncode
+                    child.join()
+                    rc = child.exitcode or 0
                     reason = (f"was killed by signal {-rc} while importing" if rc < 0
                               else f"exited with status {rc} while importing")
                 _record(results[rest[current[0]].key], current[1], reason, fatal=True)
@@ -362,9 +363,8 @@ def _child(request: Mapping[str, Any], rest: Sequence[Candidate], results: dict[
             elif kind == "done":
                 return None
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
+        child.kill()
+        child.join()
         if proc.stdout is not None:
             proc.stdout.close()
 

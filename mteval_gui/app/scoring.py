@@ -25,11 +25,12 @@ corpus's glossary from the settings (``glossaries``), if any.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from mteval_gui import runtime
 from mteval_gui.app.requests import make_request
 from mteval_gui.app.scoring_config import ScoringOverrides, job_kwargs, plan_scoring, resolve_configuration
 from mteval_gui.domain.runcard import HumanReview, RunCard, ScoringConfiguration
@@ -273,7 +274,9 @@ def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfig
         if info.get("finished"):
             outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
         elif "error" in info:
-            outcome = RunOutcome(run_id, error=str(info["error"]))
+            failure = info.get("failure")
+            outcome = RunOutcome.failed(run_id, failure.error if isinstance(failure, runtime.FailedMsg)
+                                        else MtevalError(str(info["error"])))
         else:
             return
         outcomes[run_id] = outcome
@@ -291,7 +294,7 @@ def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfig
     except MtevalError as exc:  # a run's error came as a partial result; anything else belongs to every run left
         for run_id in ids:
             if run_id not in outcomes:
-                outcomes[run_id] = RunOutcome(run_id, error=str(exc))
+                outcomes[run_id] = RunOutcome.failed(run_id, exc)
                 finished(outcomes[run_id])
     return [outcomes[r] for r in ids]
 
@@ -331,9 +334,10 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
     processes, default both cores); one run gets both cores on its batches. Reports
     :class:`RunProgress`; partial results are ``{"run_id", "done", "total"}`` after each
     committed batch, ``{"run_id", "finished": True, "composite", "tier"}`` when a run's card is
-    stored, ``{"run_id", "error": message}`` for a run that could not be scored (the others go
-    on; the job then fails with every run's message) and ``{"run_id", "skipped": True,
-    "message"}`` for a run left alone. Cancelling stops between batches
+    stored, ``{"run_id", "error": message, "failure": FailedMsg}`` for a run that could not be
+    scored (the others go on; the job then fails with every run's message, as an error of the
+    first failed run's type: :func:`run_failure`) and ``{"run_id", "skipped": True, "message"}``
+    for a run left alone. Cancelling stops between batches
     (:class:`~mteval_gui.errors.Cancelled`); stored batches are kept and a rerun resumes.
     """
     from mteval_gui.scoring.parallel import default_workers
@@ -366,8 +370,10 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
                 summary: dict[str, Any] = {"run_id": outcome.run_id, "finished": True,
                                            "composite": outcome.card.scores.composite,
                                            "tier": outcome.card.scores.quality_tier}
-            elif outcome.error is not None:
-                summary = {"run_id": outcome.run_id, "error": outcome.error}
+            elif outcome.error is not None:  # its exception travels as a failure message (its type kept)
+                summary = {"run_id": outcome.run_id, "error": outcome.error,
+                           "failure": runtime.FailedMsg(outcome.exception or MtevalError(outcome.error),
+                                                        outcome.run_id)}
             else:
                 return
             on_partial(summary)
@@ -386,7 +392,7 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
             raise Cancelled("scoring cancelled; committed batches are kept and a rerun resumes")
         failed = [o for o in outcomes if o.error]
         if failed:
-            raise MtevalError("; ".join(f"{o.run_id}: {o.error}" for o in failed))
+            raise run_failure(failed)
     finally:
         ws.close()
     return summaries
@@ -408,6 +414,28 @@ class RunOutcome:
     card: RunCard | None = None
     error: str | None = None
     cancelled: bool = False
+    exception: MtevalError | None = None  # the error itself (InputError, RunBusy…), its type kept
+
+    @classmethod
+    def failed(cls, run_id: str, exc: BaseException) -> RunOutcome:
+        error = exc if isinstance(exc, MtevalError) else MtevalError(f"{type(exc).__name__}: {exc}")
+        return cls(run_id, error=str(error), exception=error)
+
+
+def run_failure(failed: Sequence[RunOutcome], *, named: bool = True) -> MtevalError:
+    """The error a job raises for its ``failed`` runs, of the type of the first run's error (so
+    an :class:`~mteval_gui.errors.InputError` or a ``RunBusy`` stays one, whether one run or
+    several were scored): that exception itself for one run when not ``named``, else a copy of
+    it whose message names each failed run (``good: …; poor: …``)."""
+    first = failed[0].exception or MtevalError(str(failed[0].error))
+    if not named and len(failed) == 1:
+        return first
+    text = "; ".join(f"{o.run_id}: {o.error}" for o in failed)
+    cls = type(first)
+    named_error = cls.__new__(cls, text)
+    named_error.__dict__.update(first.__dict__)
+    named_error.args = (text,)
+    return named_error
 
 
 def score_workspace_runs(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool = False,
@@ -457,7 +485,7 @@ def _score_here(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], rep
         except Cancelled:
             outcome = RunOutcome(run_id, cancelled=True)
         except MtevalError as exc:
-            outcome = RunOutcome(run_id, error=str(exc))
+            outcome = RunOutcome.failed(run_id, exc)
         outcomes.append(outcome)
         finished(outcome)
         if outcome.cancelled:
@@ -466,46 +494,11 @@ def _score_here(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], rep
     return outcomes
 
 
-class _UnlessOrphaned:
-    """The cancel event of a pool worker, also set once the process that forked it is gone
-    (killed: nobody would collect the results, so the worker stops after the current batch)."""
-
-    def __init__(self, event: Any, parent_pid: int) -> None:
-        self._event = event
-        self._parent_pid = parent_pid
-
-    def is_set(self) -> bool:
-        return bool(self._event.is_set()) or os.getppid() != self._parent_pid
-
-    def set(self) -> None:
-        self._event.set()
-
-
-def _pool_worker(db_path: str, tasks: Any, results: Any, cancel_event: Any, replace: bool, parent_pid: int) -> None:
-    """One worker of :func:`_score_in_pool` (a forked process): runs from ``tasks`` until ``None``."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent turns Ctrl-C into the cancel event
-    ws = Workspace(db_path)
-    token = CancelToken(_UnlessOrphaned(cancel_event, parent_pid))
+@contextmanager
+def _pool_session(db_path: str) -> Iterator[Workspace]:
+    ws = Workspace(db_path)  # a forked worker opens the workspace itself, once for all its runs
     try:
-        while (item := tasks.get()) is not None:
-            index, run_id, configuration = item
-
-            def progress(p: Any, run_id: str = run_id, index: int = index) -> None:
-                results.put(("progress", index, run_id, int(p.done), int(p.total), str(p.stage),
-                             str(getattr(p, "message", "") or "")))
-
-            try:
-                score_workspace_run(ws, run_id, configuration=ScoringConfiguration.model_validate(configuration),
-                                    replace=replace, on_progress=progress, cancel=token, workers=1)
-                results.put(("done", index, run_id, None))
-            except Cancelled:
-                results.put(("cancelled", index, run_id, None))
-            except MtevalError as exc:
-                results.put(("error", index, run_id, str(exc)))
-            except Exception as exc:  # noqa: BLE001  # reported with its run, never a silent dead worker
-                results.put(("error", index, run_id, f"{type(exc).__name__}: {exc}"))
+        yield ws
     finally:
         ws.close()
 
@@ -513,52 +506,41 @@ def _pool_worker(db_path: str, tasks: Any, results: Any, cancel_event: Any, repl
 def _score_in_pool(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], replace: bool, workers: int,
                    on_progress: Callable[[RunProgress], None] | None, finished: Callable[[RunOutcome], None],
                    cancel: CancelToken) -> list[RunOutcome]:
-    import multiprocessing
-    import queue
-
-    ctx = multiprocessing.get_context("fork")
+    """The runs in ``workers`` forked processes (:func:`mteval_gui.runtime.fan_out`); a worker
+    whose parent is gone stops after its current batch (the runtime's cancel event)."""
     ids = [run_id for run_id, _ in jobs]
-    tasks, results, cancel_event = ctx.Queue(), ctx.Queue(), ctx.Event()
-    n = min(workers, len(ids))
-    for index, (run_id, configuration) in enumerate(jobs):
-        tasks.put((index, run_id, configuration.model_dump(mode="json")))
-    for _ in range(n):
-        tasks.put(None)
-    procs = [ctx.Process(target=_pool_worker, name=f"mteval-score-{i}", daemon=False,
-                         args=(str(ws.path), tasks, results, cancel_event, replace, os.getpid())) for i in range(n)]
-    for p in procs:
-        p.start()
+
+    def work(worker_ws: Workspace, payload: tuple[str, dict[str, Any]], outbox: runtime.Outbox,
+             event: runtime.CancelEvent) -> None:
+        run_id, configuration = payload
+        index = outbox.tag
+
+        def progress(p: Any) -> None:
+            outbox.progress(_run_progress(p, run_id, index, len(ids)))
+
+        score_workspace_run(worker_ws, run_id, configuration=ScoringConfiguration.model_validate(configuration),
+                            replace=replace, on_progress=progress, cancel=CancelToken(event), workers=1)
+
     outcomes: dict[int, RunOutcome] = {}
-    try:
-        while len(outcomes) < len(ids):
-            if cancel.cancelled:
-                cancel_event.set()
-            try:
-                msg = results.get(timeout=0.2)
-            except queue.Empty:
-                if not any(p.is_alive() for p in procs) and results.empty():
-                    for i, run_id in enumerate(ids):  # a worker died without a word (killed)
-                        outcomes.setdefault(i, RunOutcome(run_id, error="the scoring process ended unexpectedly"))
-                continue
-            kind, index, run_id = msg[0], msg[1], msg[2]
-            if kind == "progress":
-                if on_progress is not None:
-                    on_progress(RunProgress(run_id, index, len(ids), *msg[3:]))
-                continue
-            if kind == "done":
-                outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
-            elif kind == "cancelled":
-                outcome = RunOutcome(run_id, cancelled=True)
-            else:
-                outcome = RunOutcome(run_id, error=msg[3])
-            outcomes[index] = outcome
-            finished(outcome)
-    finally:
-        if len(outcomes) < len(ids):
-            cancel_event.set()
-        for p in procs:
-            p.join(timeout=60)
-            if p.is_alive():
-                p.terminate()
-                p.join()
+
+    def on_message(msg: runtime.Message) -> None:
+        if isinstance(msg, runtime.ProgressMsg):
+            if on_progress is not None:
+                on_progress(msg.value)
+            return
+        if isinstance(msg, runtime.PartialMsg):
+            return
+        run_id = ids[msg.tag]
+        if isinstance(msg, runtime.DoneMsg):
+            outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
+        elif isinstance(msg, runtime.CancelledMsg):
+            outcome = RunOutcome(run_id, cancelled=True)
+        else:
+            outcome = RunOutcome.failed(run_id, msg.error)
+        outcomes[msg.tag] = outcome
+        finished(outcome)
+
+    runtime.fan_out([(i, (run_id, configuration.model_dump(mode="json"))) for i, (run_id, configuration)
+                     in enumerate(jobs)], workers=workers, session=lambda: _pool_session(str(ws.path)), work=work,
+                    on_message=on_message, cancelled=lambda: cancel.cancelled, name="mteval-score")
     return [outcomes[i] for i in range(len(ids))]

@@ -29,11 +29,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from mteval_gui.cli import EXIT_CANCELLED, EXIT_METRIC_FAILED
-from mteval_gui.cli._common import ProgressBar, open_workspace
+from mteval_gui.cli import EXIT_CANCELLED, EXIT_ERROR, EXIT_INPUT, EXIT_METRIC_FAILED
+from mteval_gui.cli._common import ProgressBar, open_workspace, term_safe
 from mteval_gui.cli.workspace import command_group
 from mteval_gui.domain.settings import ScoringOptions
-from mteval_gui.errors import MtevalError
+from mteval_gui.errors import InputError, MtevalError
 
 
 def register(subparsers: Any) -> None:
@@ -249,7 +249,7 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
     """``mteval score``: the runs side by side on the cores (``--workers``), in this process or,
     with ``--process``, in a child process; each run's lines are printed in the planned order,
     as soon as the runs before it are done."""
-    from mteval_gui.app.scoring import score_runs_in_process, score_workspace_runs
+    from mteval_gui.app.scoring import run_failure, score_runs_in_process, score_workspace_runs
 
     runs = [p.run_id for p in to_score]
     if not runs:
@@ -290,7 +290,11 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
         return EXIT_CANCELLED
     errors = [o for o in result if o.error]
     if errors:
-        raise MtevalError("; ".join(f"{o.run_id}: {o.error}" if len(runs) > 1 else str(o.error) for o in errors))
+        if len(runs) == 1:  # its own error: the CLI reports it as any command's (defects, exit code)
+            raise run_failure(errors, named=False)
+        for o in errors:  # the other runs' cards are stored: each failure is named with its run
+            print(term_safe(f"mteval: error: {o.run_id}: {o.error}", keep_newlines=True), file=sys.stderr)
+        return EXIT_INPUT if all(isinstance(o.exception, InputError) for o in errors) else EXIT_ERROR
     return max((_exit_code(o.card, args.metrics, f" ({o.run_id})") for o in result if o.card is not None), default=0)
 
 

@@ -6,7 +6,8 @@ checks (:mod:`mteval_gui.fst.olformat`) catch truncation and most damage without
 probe catches the rest: a child process loads the file with the backend this process will use
 and looks up each input symbol and one longer string. Only if the child comes back cleanly
 does the caller read the file itself, so a file that kills hfst can never take down scoring,
-installing or the GUI — it is reported as unusable with the reason.
+installing or the GUI — it is reported as unusable with the reason. The child is started and
+killed at the time limit by :func:`mteval_gui.runtime.run_command`.
 
 A verdict depends only on the file's content and the backend, so it is cached by sha256 and
 size (the sha256 itself is memoised by path, size and modification time), per backend and
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from mteval_gui import paths
+from mteval_gui import paths, runtime
 from mteval_gui.fst.backends import backend_version
 
 PROBE_TIMEOUT = 120.0  # loading a large analyzer with pure-Python pyhfst on a slow machine
@@ -133,8 +134,7 @@ def run_child(path: Path, backend: str, timeout: float) -> tuple[ProbeVerdict, b
     """Run the check in a child; returns the verdict and whether it may be cached."""
     cmd, env = child_command(path, backend)
     try:
-        proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              encoding="utf-8", errors="replace", timeout=timeout)
+        proc = runtime.run_command(cmd, env=env, timeout=timeout)
     except subprocess.TimeoutExpired:
         return ProbeVerdict(False, f"checking it with {backend} took longer than {timeout:g} s"), False
     except OSError as exc:

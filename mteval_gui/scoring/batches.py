@@ -14,7 +14,9 @@ aggregate the corpus values.
   run; the metric's version and params, the parts of the language cards it reads, its data
   files).
 - :func:`score_batches` — entries in batches of ``batch_size``, one sink commit per batch, the
-  cancel token checked between batches. Batches already committed for the same configuration
+  cancel token checked between batches; which batches, and when each is whole, is the
+  bookkeeping of :class:`~mteval_gui.scoring.schedule.BatchSchedule`, the scoring and the
+  helper are :class:`BatchRun`'s. Batches already committed for the same configuration
   are skipped (a rerun after a crash or a cancel resumes), except for the metrics whose results
   they lack: a metric that failed in an earlier attempt (a failed result is never stored) or
   whose key changed (the sink dropped its results) is scored again. With ``workers=2``,
@@ -35,7 +37,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -74,6 +75,7 @@ from mteval_gui.scoring.plugins import (
     module_folder,
 )
 from mteval_gui.scoring.progress import CancelToken, Progress, Throttle
+from mteval_gui.scoring.schedule import BatchSchedule, batch_count, split_metrics
 from mteval_gui.scoring.sink import EntryRow, ResultSink
 from mteval_gui.text import NORMALISATION_POLICY
 
@@ -340,145 +342,150 @@ def lacking(job: ScoringJob, sink: ResultSink, done: set[int], bs: int) -> dict[
     return out
 
 
-def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report: Throttle, *,
-                  alongside: Callable[[], None] | None = None) -> None:
-    """Score every batch not committed yet (see the module docstring); sets ``job.batches_scored``
-    and ``job.batches_reused``. ``alongside``: work of the later stages that does not depend on
-    the results (imports, checks to build), done by this process once a helper scores batches
-    (the helper then takes more batches) and not at all without one."""
-    request, items, states = job.request, job.items, job.states
-    n = len(items)
-    bs = max(1, int(request.batch_size))
-    n_batches = max(1, math.ceil(n / bs)) if n else 0
-    done = {b for b in sink.begin_job(request.run_id, job.config, job.config_hash, bs, n_batches) if b < n_batches}
-    retry = lacking(job, sink, done, bs)
-    done -= set(retry)
-    job.batches_reused = len(done)
-    done_entries = sum(len(items[b * bs:(b + 1) * bs]) for b in done)
-    message = f"{len(done)} of {n_batches} batches already stored"
-    if retry:
-        message += f"; {len(retry)} scored again for the metrics they lack"
-    report(Progress(done_entries, n, "scoring", message), force=True)
-    todo = [b for b in range(n_batches) if b not in done and b not in retry]
-    # a metric in a process of its own is scored here only (a forked helper must not use its
-    # pipe); with a helper, one declared single_process is scored by the helper only, for every
-    # batch (its data loads once, there, while this process scores the other metrics)
-    here: list[MetricState] = []
-    lone: list[MetricState] = []
-    shared: list[MetricState] = []
-    for st in states:
-        if isinstance(st.metric, ProcessMetric):
-            here.append(st)
-        elif st.info is not None and (st.info.single_process or not st.info.fork_safe):
-            lone.append(st)
-        else:
-            shared.append(st)
-    helper: parallel.BatchHelper | None = None
-    by_id = {st.ref.id: st for st in states}
+class BatchRun:
+    """The processes and metrics side of :func:`score_batches`: scores the batches its
+    :class:`~mteval_gui.scoring.schedule.BatchSchedule` gives, here and in a helper, and commits
+    each to the sink once it is whole."""
 
-    def batch(b: int) -> list[EntryInput]:
-        return items[b * bs:(b + 1) * bs]
+    def __init__(self, job: ScoringJob, sink: ResultSink, cancel: CancelToken, report: Throttle,
+                 schedule: BatchSchedule, retry: Mapping[int, list[MetricState]]) -> None:
+        self.job, self.sink, self.cancel, self.report = job, sink, cancel, report
+        self.schedule, self.retry = schedule, retry
+        self.here, self.lone, self.shared = split_metrics(job.states)
+        self.unsafe = [st.ref.id for st in self.lone if st.info is not None and not st.info.fork_safe]
+        self.by_id = {st.ref.id: st for st in job.states}
+        self.helper: parallel.Helper | None = None
+        self.heard = time.monotonic()  # when the helper last sent a batch
 
-    committed: set[int] = set()
-    mine: dict[int, list[EntryRow]] = {}  # batches scored here, waiting for the helper's single_process rows
-    theirs: dict[int, list[EntryRow]] = {}  # the helper's single_process rows of batches scored here
+    def rows(self, states: Sequence[MetricState], b: int) -> list[EntryRow]:
+        return score_batch(states, self.job.items[self.schedule.bounds(b)], b)[0]
 
-    def commit(b: int, rows: Sequence[EntryRow]) -> None:
-        nonlocal done_entries
-        committed.add(b)
-        failed = {mid for mid, st in by_id.items() if st.availability != "ok"}
-        sink.write_batch(request.run_id, b, job.config_hash, [r for r in rows if r.metric_id not in failed])
-        job.batches_scored += 1
-        done_entries += len(batch(b))
-        report(Progress(done_entries, n, "scoring", f"batch {b + 1} of {n_batches}"))
+    def commit(self, b: int, rows: Sequence[EntryRow] | None) -> None:
+        if rows is None:  # its other part is still to come
+            return
+        sched = self.schedule
+        sched.commit(b)
+        failed = {mid for mid, st in self.by_id.items() if st.availability != "ok"}
+        self.sink.write_batch(self.job.request.run_id, b, self.job.config_hash,
+                              [r for r in rows if r.metric_id not in failed])
+        self.job.batches_scored += 1
+        self.report(Progress(sched.entries_done, sched.n_entries, "scoring", f"batch {b + 1} of {sched.n_batches}"))
 
-    def join(b: int) -> None:
-        if b in mine and b in theirs:
-            commit(b, mine.pop(b) + theirs.pop(b))
+    def score_here(self, batches: Iterable[int], *, split: bool = False) -> None:
+        """Score ``batches`` here: every metric, or (``split``) those the helper does not score alone."""
+        for b in batches:
+            self.cancel.raise_if_cancelled()
+            if b in self.schedule.committed:
+                continue
+            if split:
+                self.commit(b, self.schedule.mine(b, self.rows(self.shared + self.here, b)))
+            else:
+                parallel.ran_here(self.unsafe)
+                self.commit(b, self.rows(self.retry.get(b, self.job.states), b))
+            if self.helper is not None and not self.helper.finished:
+                self.receive(wait=False)
 
-    lost: list[int] = []  # batches of a helper that died (killed, out of memory): scored here
-    unsafe = [st.ref.id for st in lone if st.info is not None and not st.info.fork_safe]
-    heard = [time.monotonic()]  # when the helper last sent a batch
+    def start_helper(self, factory: parallel.HelperFactory, alongside: Callable[[], None] | None) -> None:
+        """Score with a helper: the first batch here (it loads what the metrics scored by both
+        processes load on first use: compiled kernels, word-list indexes, caches), then the
+        helper starts (a forked one inherits it all) and both take batches."""
+        claims = parallel.Claims(self.schedule.todo)
+        split = bool(self.lone)
+        first = claims.front()
+        assert first is not None
+        warm = self.rows(self.shared, first)
+        self.helper = factory(claims, lambda b: score_batch(self.shared + self.lone,
+                                                            self.job.items[self.schedule.bounds(b)], b),
+                              lone=(lambda b: score_batch(self.lone, self.job.items[self.schedule.bounds(b)], b))
+                              if split else None)
+        rows = warm + self.rows(self.here, first)
+        self.commit(first, self.schedule.mine(first, rows) if split else rows)
+        if alongside is not None:
+            alongside()
+        self.score_here(iter(claims.front, None), split=split)
 
-    def from_helper(wait: bool) -> None:
+    def receive(self, wait: bool) -> None:
+        """Commit what the helper has sent; a lost helper's batches are left to this process."""
+        helper, sched = self.helper, self.schedule
         assert helper is not None
         try:
             for b, rows, failures, whole in helper.outcomes(wait=wait):
-                heard[0] = time.monotonic()
+                self.heard = time.monotonic()
                 for mid, reason in failures:
-                    st = by_id[mid]
+                    st = self.by_id[mid]
                     if st.availability == "ok":
                         st.availability, st.reason = "failed", reason
-                if b in committed:  # both processes took the last batch: it is committed once
-                    continue
                 if whole:  # the helper took the batch too: its rows replace any part of it
-                    mine.pop(b, None)
-                    theirs.pop(b, None)
-                    commit(b, rows + score_batch(here, batch(b), b)[0])
-                else:
-                    theirs[b] = rows
-                    join(b)
+                    if sched.whole(b):
+                        self.commit(b, rows + self.rows(self.here, b))
+                elif b not in sched.committed:  # both processes took the last batch: committed once
+                    self.commit(b, sched.theirs(b, rows))
         except RuntimeError:
-            lost.extend(sorted(helper.lost(committed)))
+            sched.lose(helper.lost(sched.committed))
             helper.finished = True
 
-    def score_here(batches: Iterable[int], *, split: bool = False) -> None:
-        for b in batches:
-            cancel.raise_if_cancelled()
-            if b in committed:
-                continue
-            if split:
-                mine[b] = score_batch(shared + here, batch(b), b)[0]
-                join(b)
-            else:
-                parallel.ran_here(unsafe)
-                commit(b, score_batch(retry.get(b, states), batch(b), b)[0])
-            if helper is not None and not helper.finished:
-                from_helper(wait=False)
+    def wait_for_helper(self) -> None:
+        """Receive the helper's batches until it has sent them all; one that sends nothing for
+        the stall limit (``MTEVAL_HELPER_STALL_SECONDS``) is stopped and its batches scored here."""
+        self.heard = time.monotonic()
+        while self.helper is not None and not self.helper.finished:
+            self.cancel.raise_if_cancelled()
+            self.receive(wait=True)
+            stalled = time.monotonic() - self.heard
+            if not self.helper.finished and stalled > parallel.stall_limit():
+                self.report(Progress(self.schedule.entries_done, self.schedule.n_entries, "scoring",
+                                     f"the scoring helper sent nothing for {stalled:.0f} s: "
+                                     "it was stopped and this process scores its batches"), force=True)
+                self.helper.close()
+                self.helper.finished = True
+                self.schedule.lose(self.helper.lost(self.schedule.committed))
 
+    def finish(self) -> None:
+        """Score here what is left: the helper's part of batches it never sent, the batches of a
+        lost helper, and the batches scored again for the metrics they lack."""
+        waiting = self.schedule.waiting()
+        if waiting:
+            parallel.ran_here(self.unsafe)
+        for b in waiting:
+            self.cancel.raise_if_cancelled()
+            self.commit(b, self.schedule.theirs(b, self.rows(self.lone, b)))
+        self.score_here(self.schedule.lost)
+        self.score_here(sorted(self.retry))
+
+    def close(self) -> None:
+        if self.helper is not None:
+            self.helper.close()
+
+
+def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report: Throttle, *,
+                  alongside: Callable[[], None] | None = None,
+                  helper: parallel.HelperFactory = parallel.BatchHelper) -> None:
+    """Score every batch not committed yet (see the module docstring); sets ``job.batches_scored``
+    and ``job.batches_reused``. ``alongside``: work of the later stages that does not depend on
+    the results (imports, checks to build), done by this process once a helper scores batches
+    (the helper then takes more batches) and not at all without one. ``helper`` starts the
+    helper (:class:`~mteval_gui.scoring.parallel.Helper`: a forked process by default)."""
+    request = job.request
+    bs = max(1, int(request.batch_size))
+    n_batches = batch_count(len(job.items), bs)
+    stored = set(sink.begin_job(request.run_id, job.config, job.config_hash, bs, n_batches))
+    retry = lacking(job, sink, {b for b in stored if b < n_batches}, bs)
+    schedule = BatchSchedule(len(job.items), bs, stored, set(retry))
+    job.batches_reused = len(schedule.stored)
+    message = f"{len(schedule.stored)} of {n_batches} batches already stored"
+    if retry:
+        message += f"; {len(retry)} scored again for the metrics they lack"
+    report(Progress(schedule.entries_done, len(job.items), "scoring", message), force=True)
+    run = BatchRun(job, sink, cancel, report, schedule, retry)
     try:
-        if parallel.use_helper(todo, request.workers, unsafe):
-            claims = parallel.Claims(todo)
-            split = bool(lone)
-            # the first batch loads what the metrics scored by both processes load on first use
-            # (compiled kernels, word-list indexes, caches), then the helper is forked and
-            # inherits it all
-            first = claims.front()
-            assert first is not None
-            warm = score_batch(shared, batch(first), first)[0]
-            helper = parallel.BatchHelper(claims, lambda b: score_batch(shared + lone, batch(b), b),
-                                          lone=(lambda b: score_batch(lone, batch(b), b)) if split else None)
-            mine[first] = warm + score_batch(here, batch(first), first)[0]
-            if not split:
-                commit(first, mine.pop(first))
-            if alongside is not None:
-                alongside()
-            score_here(iter(claims.front, None), split=split)
+        if parallel.use_helper(schedule.todo, request.workers, run.unsafe):
+            run.start_helper(helper, alongside)
         else:
-            score_here(todo)
-        heard[0] = time.monotonic()
-        while helper is not None and not helper.finished:
-            cancel.raise_if_cancelled()
-            from_helper(wait=True)
-            stalled = time.monotonic() - heard[0]
-            if not helper.finished and stalled > parallel.stall_limit():
-                # a helper that sends nothing while this process waits is stuck: end it, score its part here
-                report(Progress(done_entries, n, "scoring", f"the scoring helper sent nothing for {stalled:.0f} s: "
-                                "it was stopped and this process scores its batches"), force=True)
-                helper.close()
-                helper.finished = True
-                lost.extend(sorted(helper.lost(committed)))
-        if mine:
-            parallel.ran_here(unsafe)
-        for b in sorted(mine):  # the helper died before it sent their single_process rows
-            cancel.raise_if_cancelled()
-            theirs[b] = score_batch(lone, batch(b), b)[0]
-            join(b)
-        score_here(lost)
-        score_here(sorted(retry))
+            run.score_here(schedule.todo)
+        run.wait_for_helper()
+        run.finish()
     finally:
-        if helper is not None:
-            helper.close()
+        run.close()
 
 
 def aggregate(job: ScoringJob, sink: ResultSink) -> None:

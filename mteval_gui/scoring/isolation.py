@@ -1,8 +1,8 @@
 """Where a metric runs, so that what goes wrong in it stays its own.
 
 A metric from an installed plugin package (any plugin but the standards bundled with the
-application) runs in a child process of its own, started with ``multiprocessing``'s *spawn*
-method. There a time limit can be enforced (the child is killed), and nothing the metric does —
+application) runs in a child process of its own, spawned by :func:`mteval_gui.runtime.start`.
+There a time limit can be enforced (the child is killed), and nothing the metric does —
 ``SystemExit``, ``KeyboardInterrupt``, ``os._exit(0)``, a crash of a native library — can end
 the scoring job: the metric is ``failed`` with its reason and the other metrics go on. The
 bundled metrics (``mteval_gui.scoring.metrics``, the bundled ``eval_standards``) and classes
@@ -45,14 +45,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import multiprocessing as mp
 import pickle
-import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, cast
 
+from mteval_gui import runtime
 from mteval_gui.domain.card import MetricRef
 from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring.corpus_side import corpus_side
@@ -157,12 +156,9 @@ class ProcessMetric:
         self.time_limit = time_limit
         self.cancelled = cancelled
         self._dead: str | None = None
-        ctx = mp.get_context("spawn")
-        self._conn, child_conn = ctx.Pipe()
-        # not a daemon: a metric may start processes of its own; close() and the child's EOF end it
-        self._proc = ctx.Process(target=child_main, args=(child_conn, ref), daemon=False,
-                                 name=f"mteval-metric-{ref.id}")
-        self._proc.start()
+        self._conn, child_conn = runtime.pipe(duplex=True)
+        # a metric may start processes of its own; close() and the child's EOF end it
+        self._proc = runtime.start(child_main, child_conn, ref, method="spawn", name=f"mteval-metric-{ref.id}")
         child_conn.close()
         try:
             info, has_statistics, self.folder = self._call("start", (),
@@ -199,15 +195,15 @@ class ProcessMetric:
 
     @property
     def alive(self) -> bool:
-        return self._dead is None and self._proc.is_alive()
+        return self._dead is None and self._proc.alive
 
     def close(self) -> None:
         """Ask the child to stop, then end it; idempotent."""
-        if self._proc.is_alive():
+        if self._proc.alive:
             with contextlib.suppress(OSError, ValueError):
                 self._conn.send(("close", ()))
             self._proc.join(2.0)
-        if self._proc.is_alive():
+        if self._proc.alive:
             self._proc.kill()
             self._proc.join(5.0)
         self._conn.close()
@@ -216,8 +212,7 @@ class ProcessMetric:
 
     def _kill(self, why: str) -> None:
         self._dead = why
-        if self._proc.is_alive():
-            self._proc.kill()
+        self._proc.kill()
         self._proc.join(5.0)
 
     def _call(self, op: str, args: tuple[Any, ...], *, limit: float | None = None) -> Any:
@@ -272,8 +267,8 @@ def _reply(conn: Connection, status: str, payload: Any) -> None:
 
 
 def child_main(conn: Connection, ref: MetricRef) -> None:
-    """The child's loop: construct the metric, then answer ``(op, args)`` until ``close`` or EOF."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    """The child's loop (Ctrl-C is the parent's to handle): construct the metric, then answer
+    ``(op, args)`` until ``close`` or EOF."""
     try:
         metric = instantiate(ref)
         info = metric.info

@@ -1,35 +1,41 @@
 """Both cores for one run: a forked process scores a share of a job's batches.
 
-The runner prepares the metrics once; :class:`BatchHelper` forks the process (POSIX only), so
-the child starts with the same prepared metrics, corpus-side statistics and imported modules,
-and scores batches with the same code as the parent (``score_batch``): the parent takes them
-from the front of the job's list and the helper from the back (:class:`Claims`), so both
-finish together whatever the batches cost. A metric that loads large data on first use
-(declared ``single_process``) is scored by the helper alone, for the parent's batches too, so
-its data loads once and while the parent scores. Each scored batch (or the helper's part of a
-parent's batch) comes back through a pipe as ``(batch index, rows, failures, whole)``, sent by
-a thread of the child so that it scores on while the parent is busy; the parent writes each
-batch to the sink once it has all of its rows, so batches are committed one by one as in a
-serial job (a crash or a cancel keeps every committed batch and a rerun resumes) and the
-results are those of serial scoring. A metric that fails in the child is reported with its
+The runner prepares the metrics once; :class:`BatchHelper` forks the process (POSIX only,
+:func:`mteval_gui.runtime.start`), so the child starts with the same prepared metrics,
+corpus-side statistics and imported modules, and scores batches with the same code as the
+parent (``score_batch``): the parent takes them from the front of the job's list and the
+helper from the back (:class:`Claims`), so both finish together whatever the batches cost. A
+metric that loads large data on first use (declared ``single_process``) is scored by the
+helper alone, for the parent's batches too, so its data loads once and while the parent
+scores. Each scored batch (or the helper's part of a parent's batch) comes back through a pipe
+as a :class:`~mteval_gui.runtime.PartialMsg` holding a :data:`BatchOutcome` ``(batch index,
+rows, failures, whole)``, sent by a thread of the child so that it scores on while the parent
+is busy, and a :class:`~mteval_gui.runtime.DoneMsg` when it has no batch left; the parent
+writes each batch to the sink once it has all of its rows, so batches are committed one by one
+as in a serial job (a crash or a cancel keeps every committed batch and a rerun resumes) and
+the results are those of serial scoring. A metric that fails in the child is reported with its
 reason and marked failed in the parent.
 
 The child never touches the sink, the progress callback or the cancel token: the parent
 checks the token and ends the child (SIGTERM) when the job is cancelled or fails.
+
+**The seam.** The schedule of a job (:mod:`mteval_gui.scoring.schedule`) sees a helper only
+through :class:`Helper` — "score the batches you take from the back of these claims, stream
+their outcomes back" — and starts one through a :data:`HelperFactory` (default
+:class:`BatchHelper`). Another executor (a cluster's workers) plugs in there.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import queue
-import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol
+
+from mteval_gui import runtime
 
 MIN_BATCHES = 4  # fewer batches to score: no helper (forking would cost more than it saves)
 
@@ -48,7 +54,7 @@ def default_workers() -> int:
 
 
 def can_fork() -> bool:
-    return hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods()
+    return runtime.can_fork()
 
 
 # metrics whose library's threads do not survive a fork (MetricInfo.fork_safe False) that this
@@ -92,7 +98,7 @@ class Claims:
 
     def __init__(self, todo: Sequence[int]) -> None:
         self.todo: list[int] = [int(b) for b in todo]
-        self._ends = multiprocessing.get_context("fork").RawArray("q", [0, len(self.todo) - 1])
+        self._ends = runtime.shared_ints([0, len(self.todo) - 1])
 
     def front(self) -> int | None:
         """The next batch for the parent (None when every batch is taken)."""
@@ -122,13 +128,37 @@ class Claims:
 Scorer = Callable[[int], tuple[list[Any], list[tuple[str, str]]]]  # batch index -> (rows, failures)
 
 
+class Helper(Protocol):
+    """A second scorer of a job's batches: it takes them from the back of ``claims`` and scores
+    them (and, with ``lone``, the lone metrics' rows of each batch the parent takes)."""
+
+    claims: Claims
+    finished: bool  # every outcome received (or the helper given up)
+    received: set[int]  # the batches it sent whole
+
+    def outcomes(self, *, wait: bool, timeout: float = 0.2) -> Iterator[BatchOutcome]:
+        """The batches it has finished; raises ``RuntimeError`` when it is lost."""
+        ...
+
+    def lost(self, committed: set[int]) -> list[int]:
+        """The batches it took that nobody committed."""
+        ...
+
+    def close(self) -> None:
+        """End it (if it still runs)."""
+        ...
+
+
+HelperFactory = Callable[..., Helper]  # (claims, score_batch, *, lone=None) -> Helper
+
+
 def _child(claims: Claims, score_batch: Scorer, lone: Scorer | None, sender: Connection) -> int:
     """The helper's work: score batches from the back until none is left and, with ``lone``,
     the rows of the parent's batches that only the helper scores, as the parent takes them. A
     thread sends the outcomes, so that scoring goes on while the parent is too busy to read the
     pipe (a batch's rows fill its buffer). Returns the exit code (1 when the parent stopped
     reading)."""
-    outbox: queue.SimpleQueue[BatchOutcome | None] = queue.SimpleQueue()
+    outbox: queue.SimpleQueue[runtime.Message] = queue.SimpleQueue()
     gone = threading.Event()
 
     def send_all() -> None:
@@ -139,32 +169,35 @@ def _child(claims: Claims, score_batch: Scorer, lone: Scorer | None, sender: Con
             except (OSError, ValueError):  # the parent closed its end: it is stopping
                 gone.set()
                 return
-            if item is None:
+            if isinstance(item, runtime.DoneMsg):
                 return
 
     thread = threading.Thread(target=send_all, name="mteval-helper-send", daemon=True)
     thread.start()
+    out = runtime.Outbox(outbox.put)
     whole: set[int] = set()
     front = 0  # the parent's batches whose lone rows are sent
     while not gone.is_set():
         if lone is not None and front < claims.taken_from_front():
             theirs = claims.todo[front]
             front += 1
-            outbox.put((theirs, *lone(theirs), False))
+            out.partial((theirs, *lone(theirs), False))
             continue
         b = claims.back()
         if b is None:
             break
         whole.add(b)
-        outbox.put((b, *score_batch(b), True))
+        out.partial((b, *score_batch(b), True))
     if lone is not None:  # every batch is taken: the lone rows of the parent's last ones
         for theirs in claims.todo[front:claims.taken_from_front()]:
             if gone.is_set():
                 break
             if theirs not in whole:
-                outbox.put((theirs, *lone(theirs), False))
-    outbox.put(None)
+                out.partial((theirs, *lone(theirs), False))
+    outbox.put(runtime.DoneMsg())
     thread.join()
+    with contextlib.suppress(OSError):
+        sender.close()
     return 1 if gone.is_set() else 0
 
 
@@ -176,22 +209,11 @@ class BatchHelper:
     def __init__(self, claims: Claims, score_batch: Scorer, *, lone: Scorer | None = None):
         self.claims = claims
         self.received: set[int] = set()
-        receiver, sender = multiprocessing.Pipe(duplex=False)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the child
-            code = 1  # whatever goes wrong here, the parent sees the pipe end early and says so
-            try:
-                receiver.close()
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-                code = _child(claims, score_batch, lone, sender)
-            finally:
-                with contextlib.suppress(OSError):
-                    sender.close()
-                os._exit(code)
+        receiver, sender = runtime.pipe()
+        self.child: runtime.Child | None = runtime.start(_child, claims, score_batch, lone, sender, method="fork",
+                                                         name="mteval-helper")
         sender.close()
-        self.pid: int | None = pid
+        self.pid: int | None = self.child.pid
         self.conn: Connection = receiver
         self.finished = False
 
@@ -203,13 +225,14 @@ class BatchHelper:
             except (EOFError, OSError) as exc:
                 self.close()
                 raise RuntimeError(f"the scoring helper process ended early ({type(exc).__name__})") from exc
-            if msg is None:
+            if isinstance(msg, runtime.DoneMsg):
                 self.finished = True
                 self.close()
                 return
-            if msg[3]:
-                self.received.add(msg[0])
-            yield msg
+            outcome: BatchOutcome = msg.value
+            if outcome[3]:
+                self.received.add(outcome[0])
+            yield outcome
             wait = False
 
     def lost(self, committed: set[int]) -> list[int]:
@@ -218,13 +241,11 @@ class BatchHelper:
 
     def close(self) -> None:
         """End the child (if it still runs) and reap it."""
-        pid, self.pid = self.pid, None
+        child, self.child, self.pid = self.child, None, None
         with contextlib.suppress(OSError):
             self.conn.close()
-        if pid is None:
+        if child is None:
             return
         if not self.finished:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, 0)
+            child.terminate()
+        child.join()

@@ -10,6 +10,7 @@ import threading
 from mteval_gui import cli
 from mteval_gui.app import tasks
 from mteval_gui.app.batchgc import GEN0_THRESHOLD, GEN1_THRESHOLD, GEN2_THRESHOLD, batch_gc
+from mteval_gui.runtime import DoneMsg
 
 SEEN: list[tuple[tuple[int, int, int], int]] = []
 
@@ -63,5 +64,5 @@ def test_a_background_job_runs_its_target_under_batch_gc():
     SEEN.clear()
     messages: queue.Queue[tuple[str, object]] = queue.Queue()
     tasks.child_main(messages, threading.Event(), f"{__name__}:record", {})
-    assert messages.get_nowait() == ("result", "done")
+    assert messages.get_nowait() == DoneMsg("done")
     assert SEEN[0][0] == (GEN0_THRESHOLD, GEN1_THRESHOLD, GEN2_THRESHOLD)

@@ -3,6 +3,7 @@ scoring them one after the other; per-run locks and resuming still hold."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 
 import pytest
@@ -146,14 +147,67 @@ def test_score_process_names_the_busy_run_and_stores_the_other(toy_ws, capsys): 
     ws.close()
 
 
-def test_a_pool_worker_counts_as_cancelled_once_its_parent_is_gone():
-    import os
-    import threading
+def _job_kwargs_of(db, runs) -> dict:
+    ws = Workspace(db)
+    try:
+        overrides = ScoringOverrides.of(metrics=METRICS, n_bootstrap=50, batch_size=10)
+        return plan_scoring(ws, list(runs), overrides).job_kwargs(ws.path)
+    finally:
+        ws.close()
 
-    from mteval_gui.app.scoring import _UnlessOrphaned
 
-    event = threading.Event()
-    assert _UnlessOrphaned(event, os.getppid()).is_set() is False
-    assert _UnlessOrphaned(event, os.getppid() + 1).is_set() is True  # forked by a process that is gone
-    event.set()
-    assert _UnlessOrphaned(event, os.getppid()).is_set() is True
+@pytest.mark.parametrize("kind", ["input", "busy"])
+@pytest.mark.parametrize("runs", [("good",), ("good", "poor")])
+def test_a_failing_run_keeps_its_error_type_with_one_and_with_several_runs(toy_ws, monkeypatch, kind, runs):  # noqa: F811
+    """With two runs the pool turned a run's InputError or RunBusy into a plain MtevalError
+    carrying its text; with one run it kept its type."""
+    from mteval_gui.app import scoring
+    from mteval_gui.errors import Defect, InputError
+    from mteval_gui.store.locks import RunBusy
+
+    real = scoring.score_workspace_run
+
+    def bad_glossary(ws, run_id, **kwargs):  # inherited by the forked workers
+        if run_id == "good":
+            raise InputError([Defect("glossary.tsv", 4, "no target term"), Defect("glossary.tsv", 9, "empty")])
+        return real(ws, run_id, **kwargs)
+
+    if kind == "input":
+        monkeypatch.setattr(scoring, "score_workspace_run", bad_glossary)
+    kwargs = _job_kwargs_of(toy_ws, runs)
+    ws = Workspace(toy_ws)
+    partial: list[dict] = []
+    lock = run_lock(ws, "good", purpose="scored") if kind == "busy" else contextlib.nullcontext()
+    with lock, pytest.raises(InputError if kind == "input" else RunBusy) as caught:
+        scoring.score_runs(**kwargs, workers=2, on_progress=lambda p: None, on_partial=partial.append,
+                           cancel_event=None)
+    ws.close()
+    error = caught.value
+    prefix = "good: " if len(runs) > 1 else ""
+    if kind == "input":
+        assert error.defects == [Defect("glossary.tsv", 4, "no target term"), Defect("glossary.tsv", 9, "empty")]
+        assert str(error) == f"{prefix}glossary.tsv:4: no target term\nglossary.tsv:9: empty"
+    else:
+        assert error.run_id == "good" and str(error).startswith(f"{prefix}run 'good' is being scored by another job")
+    assert [p["run_id"] for p in partial if p.get("finished")] == list(runs[1:])
+
+
+def test_mteval_score_exits_as_for_bad_input_when_one_of_two_runs_has_bad_input(toy_ws, monkeypatch, capsys):  # noqa: F811
+    """The CLI printed ``mteval: error: good: …`` and exited 1 (a plain error), not 2 (bad input)."""
+    from mteval_gui.app import scoring
+    from mteval_gui.cli import EXIT_INPUT, main
+    from mteval_gui.errors import Defect, InputError
+
+    real = scoring.score_workspace_run
+
+    def bad_glossary(ws, run_id, **kwargs):  # inherited by the forked workers
+        if run_id == "good":
+            raise InputError(Defect("glossary.tsv", 4, "no target term"))
+        return real(ws, run_id, **kwargs)
+
+    monkeypatch.setattr(scoring, "score_workspace_run", bad_glossary)
+    code = main(["--db", str(toy_ws), "score", "--all", "--metrics", *METRICS, "--bootstrap", "50", "--workers", "2"])
+    captured = capsys.readouterr()
+    assert code == EXIT_INPUT
+    assert captured.err.splitlines()[-1] == "mteval: error: good: glossary.tsv:4: no target term"
+    assert "poor: composite" in captured.out

@@ -5,7 +5,8 @@ Latin-script languages in low-accuracy mode), and code-switching needs them for 
 whose words give no evidence of the target language. A scoring process cannot load them
 before it has imported, read and prepared everything (≈ 0.9 s with one core busy and the
 other idle), and loading them later keeps one core on them while the entries wait. So
-``mteval evaluate`` starts this service first (:func:`start`): a forked process that imports
+``mteval evaluate`` starts this service first (:func:`start`): a forked process
+(:func:`mteval_gui.runtime.start`) that imports
 only lingua, loads the models the run is likely to need, and answers the two questions of
 :mod:`~mteval_gui.scoring.metrics.language_id` — the most likely of some candidate languages
 with its relative confidence, and the rank of a language among all of lingua's languages.
@@ -24,7 +25,8 @@ the caller uses its own models for that question and every later one. A question
 :data:`MAX_QUESTION_BYTES` long, so sending it never waits either (a longer one is answered by
 the caller's own models).
 
-This module imports only the standard library (it is imported before anything heavy).
+This module imports only the standard library and :mod:`mteval_gui.runtime`, which starts the
+service (it is imported before anything heavy).
 """
 
 from __future__ import annotations
@@ -32,11 +34,12 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
-import signal
 import threading
 from collections.abc import Iterable, Sequence
-from multiprocessing.connection import Connection, Pipe
+from multiprocessing.connection import Connection
 from typing import Any
+
+from mteval_gui import runtime
 
 # ISO 639-3 individual-language codes of this tool's cards -> the macrolanguage code lingua uses
 MACRO: dict[str, str] = {
@@ -86,9 +89,10 @@ class Unavailable(Exception):
 class Service:
     """The client end: questions to the service process, one at a time."""
 
-    def __init__(self, conn: Connection, pid: int) -> None:
+    def __init__(self, conn: Connection, child: runtime.Child) -> None:
         self.conn = conn
-        self.pid = pid
+        self.child = child
+        self.pid = child.pid
         self.owner: int | None = None  # the process that uses it (the first to ask)
         self.broken = False
         self._lock = threading.Lock()
@@ -123,7 +127,8 @@ class Service:
         self.broken = True
         with contextlib.suppress(OSError):
             self.conn.close()
-        _kill_and_reap(self.pid)
+        self.child.kill()  # ends a stopped process too
+        self.child.join()
 
     def best(self, codes: Sequence[str], text: str) -> tuple[str, float] | None:
         """The most likely of ``codes`` (lingua's ISO 639-3 codes) for ``text`` and its relative
@@ -198,7 +203,7 @@ def start(source: str | None, target: str | None, extra: Iterable[str] = DEFAULT
     ``target`` and ``extra``, ISO 639-3) and, when lingua does not know ``target``, those of
     every language in low-accuracy mode. None where processes cannot be forked or lingua is
     not installed."""
-    if not hasattr(os, "fork") or _SERVICE:
+    if not runtime.can_fork() or _SERVICE:
         return current()
     try:
         import importlib.util
@@ -207,27 +212,21 @@ def start(source: str | None, target: str | None, extra: Iterable[str] = DEFAULT
             return None
     except (ImportError, ValueError):
         return None
-    mine, theirs = Pipe(duplex=True)
-    pid = os.fork()
-    if pid == 0:  # the service
-        code = 1
-        try:
-            mine.close()
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command decides when to stop
-            # it writes nothing: it holds no end of the command's own pipes (a reader waiting
-            # for the command's output to end never waits for it)
-            devnull = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(devnull, fd)
-            codes = [detector_code(c) for c in (source, target, *extra) if c]
-            _serve(theirs, tuple(codes), detector_code(target) if target else None)
-            code = 0
-        finally:
-            os._exit(code)
+    mine, theirs = runtime.pipe(duplex=True)
+    codes = tuple(detector_code(c) for c in (source, target, *extra) if c)
+    # quiet: it writes nothing and holds no end of the command's own pipes (a reader waiting
+    # for the command's output to end never waits for it); Ctrl-C is the command's to handle
+    child = runtime.start(_child, mine, theirs, codes, detector_code(target) if target else None, method="fork",
+                          name="mteval-lid", quiet=True)
     theirs.close()
-    service = Service(mine, pid)
+    service = Service(mine, child)
     _SERVICE.append(service)
     return service
+
+
+def _child(mine: Connection, theirs: Connection, codes: tuple[str, ...], target: str | None) -> None:
+    mine.close()
+    _serve(theirs, codes, target)
 
 
 def stop() -> None:
@@ -235,10 +234,3 @@ def stop() -> None:
     if not _SERVICE:
         return
     _SERVICE.pop()._end()
-
-
-def _kill_and_reap(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)  # ends a stopped process too
-    with contextlib.suppress(ChildProcessError):  # not a child of this process: its parent reaps it
-        os.waitpid(pid, 0)
