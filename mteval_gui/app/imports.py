@@ -26,9 +26,11 @@ from typing import Any
 
 from mteval_gui.domain.run import Run
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io import formats
 from mteval_gui.io.common import paused_gc
 from mteval_gui.io.corpus import read_corpus
-from mteval_gui.io.detect import CORPUS_FORMATS, RUN_FORMATS, detect_format, preview
+from mteval_gui.io.detect import preview
+from mteval_gui.io.formats import detect_format
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.langcodes import ISO1_TO_3
 from mteval_gui.io.runs import read_run
@@ -36,7 +38,7 @@ from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
 Progress = Callable[[Any], None]
-__all__ = ["CORPUS_FORMATS", "RUN_FORMATS", "detect_format", "preview", "ImportProgress", "ImportResult",
+__all__ = ["detect_format", "preview", "ImportProgress", "ImportResult",
            "import_corpus_file", "import_run_file", "import_glossary_file", "resolve_report_corpus"]
 
 
@@ -162,7 +164,8 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
     _progress(on_progress, 0, 3, "reading")
     if corpus_id is not None and not repo.corpus_exists(ws, corpus_id):
         raise InputError(Defect(str(path), None, f"no corpus {corpus_id!r} in the workspace: import the corpus first"))
-    entry_ids = repo.entry_ids(ws, corpus_id) if (fmt == "text" and corpus_id) else None
+    spec = formats.get(fmt)
+    entry_ids = repo.entry_ids(ws, corpus_id) if (spec is not None and spec.aligned and corpus_id) else None
     loaded = read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
     run = loaded.value
     warnings = list(loaded.warnings)
