@@ -24,30 +24,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.app.batchgc import batch_gc
 from mteval_gui.domain.run import Run
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io import formats
-from mteval_gui.io.common import paused_gc
 from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.detect import preview
 from mteval_gui.io.formats import detect_format
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.langcodes import ISO1_TO_3
 from mteval_gui.io.runs import read_run
+from mteval_gui.scoring.progress import Progress
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
-Progress = Callable[[Any], None]
-__all__ = ["detect_format", "preview", "ImportProgress", "ImportResult",
+OnProgress = Callable[[Any], None]
+__all__ = ["detect_format", "preview", "Progress", "ImportResult",
            "import_corpus_file", "import_run_file", "import_glossary_file", "resolve_report_corpus"]
-
-
-@dataclass(frozen=True)
-class ImportProgress:
-    done: int
-    total: int
-    stage: str
-    message: str = ""
 
 
 @dataclass
@@ -64,9 +57,9 @@ class ImportResult:
     also: list[ImportResult] = field(default_factory=list)  # e.g. the corpus created from a report
 
 
-def _progress(cb: Progress | None, done: int, total: int, stage: str) -> None:
+def _progress(cb: OnProgress | None, done: int, total: int, stage: str) -> None:
     if cb is not None:
-        cb(ImportProgress(done, total, stage))
+        cb(Progress(done, total, stage))
 
 
 def import_corpus_file(
@@ -80,17 +73,17 @@ def import_corpus_file(
     target_lang: str | None = None,
     version: str | None = None,
     replace: bool = False,
-    on_progress: Progress | None = None,
+    on_progress: OnProgress | None = None,
 ) -> ImportResult:
     """Import a corpus file (and its line-aligned reference file for plain text)."""
-    with paused_gc():
+    with batch_gc():
         return _import_corpus_file(ws, path, fmt=fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
                                    target_lang=target_lang, version=version, replace=replace, on_progress=on_progress)
 
 
 def _import_corpus_file(ws: Workspace, path: str | Path, *, fmt: str | None, ref_path: str | Path | None,
                         corpus_id: str | None, source_lang: str | None, target_lang: str | None,
-                        version: str | None, replace: bool, on_progress: Progress | None) -> ImportResult:
+                        version: str | None, replace: bool, on_progress: OnProgress | None) -> ImportResult:
     path = Path(path)
     _progress(on_progress, 0, 3, "reading")
     loaded = read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
@@ -145,20 +138,20 @@ def import_run_file(
     run_id: str | None = None,
     model_slug: str | None = None,
     create_corpus: bool = True,
-    on_progress: Progress | None = None,
+    on_progress: OnProgress | None = None,
 ) -> ImportResult:
     """Import a run file into the workspace.
 
     ``corpus_id`` may be omitted when the file names its corpus (run metadata
     ``corpus_id``/``dataset_id``, or a harness report's ``corpus_path``).
     """
-    with paused_gc():
+    with batch_gc():
         return _import_run_file(ws, path, corpus_id=corpus_id, fmt=fmt, run_id=run_id, model_slug=model_slug,
                                 create_corpus=create_corpus, on_progress=on_progress)
 
 
 def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, fmt: str | None, run_id: str | None,
-                     model_slug: str | None, create_corpus: bool, on_progress: Progress | None) -> ImportResult:
+                     model_slug: str | None, create_corpus: bool, on_progress: OnProgress | None) -> ImportResult:
     path = Path(path)
     fmt = fmt or detect_format(path)
     _progress(on_progress, 0, 3, "reading")

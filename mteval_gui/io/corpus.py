@@ -28,7 +28,7 @@ from typing import Any
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io import formats
-from mteval_gui.io.common import Loaded, default_name, paused_gc
+from mteval_gui.io.common import Loaded, default_name
 from mteval_gui.io.formats import Parsed, Source
 from mteval_gui.io.jsonparse import BAD, loads_cell, parse_document, parse_jsonl
 from mteval_gui.io.langcodes import (
@@ -464,9 +464,8 @@ def read_corpus(
     version: str | None = None,
 ) -> Loaded[Corpus]:
     """Read a corpus file (format detected when ``fmt`` is None). Raises InputError."""
-    with paused_gc():
-        return _read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
-                            target_lang=target_lang, version=version)
+    return _read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
+                        target_lang=target_lang, version=version)
 
 
 def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | None, corpus_id: str | None,

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io import formats
-from mteval_gui.io.common import Loaded, default_name, paused_gc
+from mteval_gui.io.common import Loaded, default_name
 from mteval_gui.io.corpus import is_harness_report
 from mteval_gui.io.formats import Parsed, Source
 from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
@@ -210,8 +210,7 @@ def read_run(
     (the run id written in the file), and for harness reports ``harness_corpus_path`` and ``sources``
     (entry id -> source text).
     """
-    with paused_gc():
-        return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
+    return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
 
 
 def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | None, run_id: str | None,

@@ -22,11 +22,9 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
-
-from mteval_gui.domain.base import fields_set
+from mteval_gui.domain.base import construct
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
 from mteval_gui.errors import Defect, InputError, StoreError
@@ -38,20 +36,6 @@ from mteval_gui.store.hashing import encode_column as _encode
 from mteval_gui.store.hashing import entry_row as _entry_row
 from mteval_gui.store.hashing import sha256_rows
 from mteval_gui.store.search import unindex_corpus, unindex_run
-
-_setattr = object.__setattr__
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-def _construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] | None = None) -> _Model:
-    """A model instance from stored values holding every field (stored data was checked on import)."""
-    m = cls.__new__(cls)
-    _setattr(m, "__dict__", values)
-    _setattr(m, "__pydantic_fields_set__", fields_set(cls, values))
-    _setattr(m, "__pydantic_extra__", extra)
-    _setattr(m, "__pydantic_private__", None)
-    return m
-
 
 _USAGE_NAMES = tuple(Usage.model_fields)
 
@@ -141,7 +125,7 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
 
 
 def _entry_from_row(r: Sequence[Any]) -> Entry:
-    return _construct(Entry, {
+    return construct(Entry, {
         "id": r[0], "source": r[1], "reference": r[2], "variants": _loads(r[3], []), "terminology": _loads(r[4], {}),
         "difficulty": r[5], "domain": r[6], "register": r[7], "segment": r[8], "provenance": _loads(r[9]),
         "phenomena": _loads(r[10], []), "expected_morphology": _loads(r[11], {}), "metadata": _loads(r[12], {}),
@@ -424,9 +408,9 @@ def _output_from_row(r: Sequence[Any]) -> Output:
         extra["missing"] = True
     usage_obj = None
     if usage:
-        usage_obj = _construct(Usage, {k: usage.get(k) for k in _USAGE_NAMES},
+        usage_obj = construct(Usage, {k: usage.get(k) for k in _USAGE_NAMES},
                                {k: v for k, v in usage.items() if k not in _USAGE_NAMES})
-    return _construct(Output, {
+    return construct(Output, {
         "id": r[0], "predicted": r[1] or "", "raw_predicted": r[2], "latency_s": r[3], "cost_usd": r[4],
         "cached": None if r[5] is None else bool(r[5]), "usage": usage_obj, "error": r[7],
     }, extra)
