@@ -35,7 +35,6 @@ from mteval_gui.store.hashing import dumps_optional as _dumps_opt
 from mteval_gui.store.hashing import encode_column as _encode
 from mteval_gui.store.hashing import entry_row as _entry_row
 from mteval_gui.store.hashing import sha256_rows
-from mteval_gui.store.search import unindex_corpus, unindex_run
 
 _USAGE_NAMES = tuple(Usage.model_fields)
 
@@ -112,7 +111,6 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
                 raise InputError(Defect(where, None,
                                         f"corpus {cid!r} is already in the workspace{same} (imported from "
                                         f"{old['source_path'] or 'unknown'}); choose another id or replace it"))
-            unindex_corpus(conn, cid)
             conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (cid,))
         conn.execute(
             "INSERT INTO corpora (corpus_id, version, source_lang, target_lang, license, attribution, description,"
@@ -249,7 +247,6 @@ def find_corpus(ws: Workspace, *, sha256: str | None = None, source_name: str | 
 def delete_corpus(ws: Workspace, corpus_id: str) -> bool:
     """Delete a corpus with its entries and runs. Returns False if it did not exist."""
     with ws.transaction() as conn:
-        unindex_corpus(conn, corpus_id)
         cur = conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (corpus_id,))
     return cur.rowcount > 0
 
@@ -552,7 +549,6 @@ def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any
 def delete_run(ws: Workspace, run_id: str) -> bool:
     """Delete a run with its outputs, scores and judgments. Returns False if it did not exist."""
     with ws.transaction() as conn:
-        unindex_run(conn, run_id)
         cur = conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
     return cur.rowcount > 0
 
