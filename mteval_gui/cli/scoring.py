@@ -332,12 +332,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from mteval_gui.app.compare import COMPARE_KEYS, SHORT_SEGMENTS_REASON, compare_workspace_runs
+    from mteval_gui.app.compare import COMPARE_KEYS, SHORT_SEGMENTS_REASON, CompareOptions, compare_workspace_runs
 
     ws = open_workspace(args)
     keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
-    cmp = compare_workspace_runs(ws, args.runs, args.baseline, test=args.test, trials=args.trials, seed=args.seed,
-                                 holm=args.holm, keys=keys, short_bleu=args.short_bleu)
+    cmp = compare_workspace_runs(ws, args.runs, args.baseline, CompareOptions(
+        test=args.test, trials=args.trials, seed=args.seed, holm=args.holm, keys=keys, short_bleu=args.short_bleu))
     if args.json:
         out = {
             "baseline": cmp.baseline, "test": cmp.test, "trials": cmp.trials, "seed": cmp.seed, "holm": cmp.holm,
