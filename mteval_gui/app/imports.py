@@ -6,9 +6,10 @@ these functions, so the rules are the same everywhere:
 - a file is read and checked completely before anything is written; any defect raises one
   :class:`~mteval_gui.errors.InputError` and the workspace is left untouched;
 - re-importing the same corpus or run is recognised (``created`` is False), not duplicated;
-- a harness report is imported as a run of the corpus its configuration names
-  (``corpus_path``): the workspace corpus with that id or file name; when the workspace has
-  no such corpus, the report's own entries (source, expected) become the corpus first;
+- a harness report (any format that ``carries_corpus`` in the format registry) is imported as a
+  run of the corpus its configuration names (``corpus_path``): the workspace corpus with that id
+  or file name; when the workspace has no such corpus, the file's own entries (source,
+  expected) become the corpus first;
 - a run whose language contradicts its corpus is imported with a warning: its file name names
   the opposite direction or another target (``mt5_ewe_fr_news.txt`` into a fra→ewe corpus),
   or at least a fifth of a sample of its outputs are wholly in another language than the
@@ -165,15 +166,16 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
     also: list[ImportResult] = []
     if not corpus_id:
         hinted = loaded.hints.get("corpus_id")
-        report_path = loaded.hints.get("harness_corpus_path")
+        report_path = loaded.hints.get("corpus_path")
+        read_as = formats.get(loaded.format)
         if hinted and repo.corpus_exists(ws, hinted):
             corpus_id = hinted
-        elif loaded.format == "harness-report":
+        elif read_as is not None and read_as.carries_corpus:
             corpus_id = resolve_report_corpus(ws, report_path or "")
             if corpus_id is None:
                 if not create_corpus:
                     raise InputError(Defect(str(path), None, f"no corpus for {report_path!r} in the workspace"))
-                created = _corpus_from_report(ws, path)
+                created = _corpus_from_report(ws, path, loaded.format)
                 also.append(created)
                 corpus_id = created.id
                 warnings.append(f"corpus {corpus_id!r} created from the report's own entries")
@@ -202,8 +204,9 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
                         warnings + res.warnings, also)
 
 
-def _corpus_from_report(ws: Workspace, path: Path) -> ImportResult:
-    loaded = read_corpus(path, "harness-report")
+def _corpus_from_report(ws: Workspace, path: Path, fmt: str) -> ImportResult:
+    """The corpus of a run file that carries its entries (a harness report), under a free id."""
+    loaded = read_corpus(path, fmt)
     corpus = loaded.value
     base = corpus.corpus_id
     n = 2

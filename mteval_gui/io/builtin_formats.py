@@ -15,7 +15,7 @@ FORMATS: tuple[InputFormat, ...] = (
                 corpus=corpus.jsonl_corpus, run=runs.jsonl_run),
     # a .json file that looks like a harness TestReport; its runs carry their corpus
     InputFormat("harness-report", "Harness report", (".json",), detect.looks_like_report, detect.json_preview,
-                corpus=corpus.json_corpus, run=runs.json_run),
+                corpus=corpus.json_corpus, run=runs.json_run, carries_corpus=True),
     InputFormat("json", "JSON", (".json",), detect.looks_like_json, detect.json_preview,
                 corpus=corpus.json_corpus, run=runs.json_run, glossary=glossary.json_glossary),
     InputFormat("tsv", "TSV", (".tsv", ".tab"), detect.looks_like_tsv, detect.tsv_preview,

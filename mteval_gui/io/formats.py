@@ -95,6 +95,9 @@ class InputFormat:
     claims_suffix: bool = True
     fallback: bool = False
     aligned: bool = False  # a run's records follow the corpus order (the reader gets ``entry_ids``)
+    # a run file of this format also holds its entries (a harness report): imported without a
+    # corpus, the run goes to the corpus its ``corpus_path`` hint names, else to one made from it
+    carries_corpus: bool = False
 
     def __post_init__(self) -> None:
         if not self.name or any(not s.startswith(".") or s != s.lower() for s in self.suffixes):

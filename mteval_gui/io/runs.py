@@ -117,7 +117,7 @@ def _report_meta(data: dict[str, Any], hints: dict[str, Any]) -> dict[str, Any]:
     if isinstance(data.get("overall"), dict):
         meta["harness_overall"] = nfc_deep(data["overall"])
     if config.get("corpus_path"):
-        hints["harness_corpus_path"] = str(config["corpus_path"])
+        hints["corpus_path"] = str(config["corpus_path"])
     return meta
 
 
@@ -207,7 +207,7 @@ def read_run(
     """Read a run file. ``entry_ids`` (corpus order) is needed for hypothesis text files.
 
     ``hints`` of the result may hold ``corpus_id`` (named by the file), ``declared_run_id``
-    (the run id written in the file), and for harness reports ``harness_corpus_path`` and ``sources``
+    (the run id written in the file), and for harness reports ``corpus_path`` and ``sources``
     (entry id -> source text).
     """
     return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)

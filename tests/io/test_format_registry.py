@@ -37,9 +37,9 @@ def test_a_registered_format_is_detected_read_previewed_and_offered(tmp_path, ca
     unsuffixed.write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
     with toy_registered():
         assert "psv" in format_choices("corpus") and "psv" not in format_choices("run")
-        assert _format_choices("import", "corpus")[-2:] == ["psv", "text"]
+        assert _format_choices("import", "corpus")[-3:] == ["psv", "psv-report", "text"]
         assert "psv" not in _format_choices("import", "run")
-        assert file_patterns("corpus").endswith("*.csv *.psv *.txt")
+        assert file_patterns("corpus").endswith("*.csv *.psv *.psvr *.txt")
         assert detect_format(f) == "psv" and detect_format(unsuffixed) == "psv"
         p = preview(f)
         assert (p.format, p.kind, p.columns, p.total) == ("psv", "corpus", ["id", "source", "reference"], 2)
@@ -48,7 +48,7 @@ def test_a_registered_format_is_detected_read_previewed_and_offered(tmp_path, ca
         assert [(e.id, e.source, e.reference) for e in loaded.value.entries] == [
             ("1", "bonjour", "woezɔ"), ("2", "merci", "akpe")]
         with pytest.raises(InputError, match=r"cannot read a run from format 'psv' \(one of: jsonl, harness-report, "
-                                             r"json, text\)"):
+                                             r"json, psv-report, text\)"):
             read_run(f)
         db = tmp_path / "ws.sqlite"
         assert main(["--db", str(db), "import", "corpus", str(unsuffixed), "--format", "psv",
@@ -61,6 +61,28 @@ def test_a_registered_format_is_detected_read_previewed_and_offered(tmp_path, ca
     assert "psv" not in format_choices("corpus")
     assert detect_format(unsuffixed) == "text"
     capsys.readouterr()
+
+
+def test_a_run_format_that_carries_its_corpus_makes_the_corpus_or_finds_it(tmp_path):
+    from mteval_gui.app.imports import import_run_file
+
+    f = tmp_path / "sys.psvr"
+    f.write_text("# corpus: toy-corpus.json\nid|source|reference|predicted\n"
+                 "1|bonjour|woezɔ|woezɔ\n2|merci|akpe|akpe ka\n", encoding="utf-8")
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        with toy_registered():
+            first = import_run_file(ws, f)
+            assert (first.format, first.corpus_id, [a.id for a in first.also]) == ("psv-report", "toy-corpus",
+                                                                                    ["toy-corpus"])
+            f2 = tmp_path / "sys2.psvr"
+            f2.write_text(f.read_text(encoding="utf-8").replace("akpe ka", "akpe"), encoding="utf-8")
+            again = import_run_file(ws, f2)  # the corpus it names is now in the workspace
+            assert (again.corpus_id, again.also) == ("toy-corpus", [])
+        assert [o.predicted for o in repo.get_outputs(ws, first.id)] == ["woezɔ", "akpe ka"]
+        assert [o.predicted for o in repo.get_outputs(ws, again.id)] == ["woezɔ", "akpe"]
+    finally:
+        ws.close()
 
 
 def test_registering_a_name_twice_is_refused():

@@ -117,9 +117,9 @@ def test_a_registered_format_is_in_the_format_list_and_the_file_filter(qtbot, sm
         dlg = ImportDialog(small_ws, "corpus")
         qtbot.addWidget(dlg)
         combo = [dlg.format_combo.itemData(i) for i in range(dlg.format_combo.count())]
-        assert combo == [None, "jsonl", "harness-report", "json", "tsv", "csv", "psv", "text"]
+        assert combo == [None, "jsonl", "harness-report", "json", "tsv", "csv", "psv", "psv-report", "text"]
         dlg.browse()
-        assert seen == ["Data files (*.jsonl *.ndjson *.json *.tsv *.tab *.csv *.psv *.txt);;All files (*)"]
+        assert seen == ["Data files (*.jsonl *.ndjson *.json *.tsv *.tab *.csv *.psv *.psvr *.txt);;All files (*)"]
         assert dlg.summary.text() == "Format psv, looks like a corpus; 1 records. First rows:"
         run_dlg = ImportDialog(small_ws, "run")
         qtbot.addWidget(run_dlg)
