@@ -287,9 +287,9 @@ class ImportDialog(QDialog):
             return importer.import_run_file(ws, path, on_progress=on_progress, **opts)
         if self.kind == "glossary":
             return importer.import_glossary_file(ws, path, **opts)
-        from mteval_gui.app.analyzers import analyzer_root, install
+        from mteval_gui.app.analyzers import InstallOptions, analyzer_root, install
 
-        return install(opts["lang"], path, root=analyzer_root(ws))
+        return install(opts["lang"], path, InstallOptions(root=analyzer_root(ws)))
 
     def do_import(self) -> None:
         """Start the import in a worker thread; :attr:`import_finished` tells how it ended."""
