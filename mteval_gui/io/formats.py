@@ -108,7 +108,7 @@ class InputFormat:
 
 
 _FORMATS: list[InputFormat] = []
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # re-entrant: reading the built-in formats may ask the registry
 _loaded = False
 
 
