@@ -282,15 +282,15 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
 
 
 def _validation_problems(card: LanguageCard) -> list[str]:
-    """``metric_validation`` names known metrics; an ``external`` level names its evidence."""
-    from mteval_gui.scoring.plugins import builtin_ids
+    """An ``external`` validation level names its evidence.
 
+    Whether ``metric_validation`` names a known metric is checked by the metric discovery
+    (:func:`mteval_gui.scoring.discovery.check_card_refs`), which knows the built-in metrics:
+    a card file is read without importing the scoring core.
+    """
     problems: list[str] = []
-    known = builtin_ids() | {r.id for r in card.eval_metrics}
     for metric_id in card.metric_validation:
         decl = card.validation_of(metric_id)
-        if metric_id not in known:
-            problems.append(f"metric_validation.{metric_id}: no such metric (neither built in nor in evalMetrics)")
         if decl is not None and decl.level == "external" and not (decl.evidence or "").strip():
             problems.append(f"metric_validation.{metric_id}: level 'external' needs its evidence "
                             '({"level": "external", "evidence": "the study or speaker data"})')

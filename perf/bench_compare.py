@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from mteval_gui.app import workspace  # noqa: E402
-from mteval_gui.app.compare import compare_workspace_runs  # noqa: E402
+from mteval_gui.app.compare import CompareOptions, compare_workspace_runs  # noqa: E402
 from mteval_gui.app.review import add_reviewer, record_judgment, validation_study  # noqa: E402
 from mteval_gui.app.scoring import score_workspace_run  # noqa: E402
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair  # noqa: E402
@@ -109,7 +109,7 @@ def main() -> None:
     runs = [r["run_id"] for r in workspace.list_runs(ws, CORPUS)]
     print(f"{len(runs)} systems x {len(workspace.get_entries(ws, CORPUS))} entries")
     timed(f"compare {len(runs)} systems (AR, 1000 trials)",
-          lambda: compare_workspace_runs(ws, runs, runs[0], test="ar"), args.repeat, args.profile)
+          lambda: compare_workspace_runs(ws, runs, runs[0], CompareOptions(test="ar")), args.repeat, args.profile)
     ws.close()
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "rated.sqlite"

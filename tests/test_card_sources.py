@@ -263,13 +263,25 @@ def test_plugin_cards_add_languages_but_never_replace_bundled_or_other_plugins(t
 
 
 def test_a_user_card_replacing_a_bundled_one_is_what_the_standard_reads():
+    """The application looks the card up and hands it over when the suite or a metric prepares."""
     from eval_standards.ewe.orthography import fold_key
+    from eval_standards.ewe.quality import EweQualityMetric
+    from mteval_gui.app.bench import open_suite
+    from mteval_gui.scoring.plugins import ScoringContext
 
     card = json.loads((language_cards_dir() / "ewe.json").read_text(encoding="utf-8"))
     card["orthography"]["folds"]["q"] = "ɣ"
     assert fold_key("Q") == "q"
     _write(user_cards_dir() / "ewe.json", card)
     assert cards.card_stamp("ewe")[0] == str(user_cards_dir())
-    assert fold_key("Q") == "ɣ"
+    resources = open_suite("ewebench").prepare()
+    assert resources.folds["q"] == "ɣ" and fold_key("Q") == "ɣ"
     (user_cards_dir() / "ewe.json").unlink()
+    open_suite("ewebench").prepare()
+    assert fold_key("Q") == "q"
+    _write(user_cards_dir() / "ewe.json", card)
+    metric = EweQualityMetric()
+    metric.prepare(ScoringContext("fra", "ewe", target_card=cards.load_card("ewe")))
+    assert fold_key("Q") == "ɣ"
+    metric.prepare(ScoringContext("fra", "ewe"))  # no card handed over: the bundled one
     assert fold_key("Q") == "q"

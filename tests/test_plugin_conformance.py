@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from mteval_gui.app.standards import discover_metrics
 from mteval_gui.cards import load_card
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Entry
@@ -43,7 +44,7 @@ SCALES = {"0-1", "0-100", "0-inf", "count"}
 SCORE_KEYS = set(Scores.model_fields)
 BUILTIN_CARD = "crk"  # built-ins are exercised against the richest card (orthography, analyzers, COMET support)
 
-_DISCOVERY = discover()
+_DISCOVERY = discover_metrics()
 
 
 def _cases() -> list:

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from eval_standards.ewe.orthography import card_stamp, word_keys
+from eval_standards.ewe.orthography import ewe_card, word_keys
+from mteval_gui.domain.card import LanguageCard
 from mteval_gui.errors import CardError, Defect, InputError
 from mteval_gui.text import nfc
 
@@ -151,20 +152,13 @@ def read_word_list(path: str | Path, name: str | None = None, folds: Mapping[str
     return WordList(name or path.stem, fname, hashlib.sha256(raw).hexdigest(), tuple(entries))
 
 
-def lexicon_paths(cards_dir: str | Path | None = None) -> dict[str, Path]:
-    """The word-list files named by the Ewe card (``lexicon_files``), resolved under ``data/``."""
-    return dict(_lexicon_paths(*card_stamp(cards_dir)))
-
-
-@lru_cache(maxsize=8)
-def _lexicon_paths(folder: str, mtime: int) -> tuple[tuple[str, Path], ...]:
-    from mteval_gui.cards import load_card
-
-    card = load_card("ewe", folder)
+def lexicon_paths(card: LanguageCard | None = None) -> dict[str, Path]:
+    """The word-list files named by ``card`` (default: the Ewe card in use), resolved under ``data/``."""
+    card = card or ewe_card()
     missing = [n for n in REQUIRED_LISTS if n not in card.lexicon_files]
     if missing:
         raise CardError(f"lexicon_files lacks {', '.join(missing)}", card="ewe.json")
-    return tuple((name, DATA_DIR / rel) for name, rel in card.lexicon_files.items())
+    return {name: DATA_DIR / rel for name, rel in card.lexicon_files.items()}
 
 
 def load_lexicon(common_path: str | Path, french_path: str | Path,
@@ -191,12 +185,14 @@ def _cached_list(path: str, name: str, mtime: float) -> WordList:
     return read_word_list(path, name)
 
 
-def ewe_lexicon() -> EweLexicon:
-    """The card's word lists (cached per file content: editing a file takes effect on next use)."""
-    paths = dict(_lexicon_paths(*card_stamp()))
+def ewe_lexicon(card: LanguageCard | None = None) -> EweLexicon:
+    """The word lists ``card`` names (default: the Ewe card in use), their words folded with the card's
+    folds (cached per file content and folds: editing a file or the folds takes effect on next use)."""
+    card = card or ewe_card()
+    paths = lexicon_paths(card)
     files = [paths["common_words"], paths["french_words"]] + [
         paths.get(name, DATA_DIR / rel) for name, rel in DEFAULT_LISTS.items()]
-    return _cached_lexicon(tuple((str(p), _mtime(p)) for p in files))
+    return _cached_lexicon(tuple((str(p), _mtime(p)) for p in files), tuple(sorted(card.orthography.folds.items())))
 
 
 def _mtime(p: Path) -> float:
@@ -207,5 +203,5 @@ def _mtime(p: Path) -> float:
 
 
 @lru_cache(maxsize=4)
-def _cached_lexicon(stamps: tuple[tuple[str, float], ...]) -> EweLexicon:
-    return load_lexicon(stamps[0][0], stamps[1][0], stance_path=stamps[2][0], machine_path=stamps[3][0])
+def _cached_lexicon(stamps: tuple[tuple[str, float], ...], folds: tuple[tuple[str, str], ...]) -> EweLexicon:
+    return load_lexicon(stamps[0][0], stamps[1][0], dict(folds), stance_path=stamps[2][0], machine_path=stamps[3][0])

@@ -3,7 +3,9 @@
 - :data:`EWE_LETTERS`: the seven letters that mark written Ewe, ɖ ɛ ɔ ƒ ŋ ɣ ʋ, in both cases.
 - :func:`fold_key`: the comparison form of a text: NFC, whitespace collapsed, casefolded, then
   the Ewe card's look-alike folds (Ð/Đ → Ɖ, ʊ → ʋ, ɑ → a, Greek ε/γ/υ → ɛ/ɣ/ʋ ...). Folds come from
-  ``language_cards/ewe.json`` (``orthography.folds``), so a linguist edits them there.
+  the card (``orthography.folds``), so a linguist edits them there. The card in use is the one
+  the application hands over (:func:`use_card`: the metric's ``ScoringContext.target_card``, a
+  suite's ``prepare(card)``); the standard never looks cards up itself.
 - :func:`word_keys`: the words of a text in :func:`fold_key` form. A word is a run of letters,
   combining marks and digits; a hyphen or apostrophe between two such runs stays inside the
   word (``e-le``, ``d'ivoire``), as does a decimal point or comma between digits (``1.70``).
@@ -16,11 +18,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from mteval_gui.domain.card import LanguageCard
+from mteval_gui.errors import CardError
 from mteval_gui.text import folded_key, match_key, nfc
 
 EWE_LETTERS_LOWER = "ɖɛɔƒŋɣʋ"
@@ -34,28 +39,64 @@ _APOS_SPLIT = re.compile(f"[{_APOSTROPHES}]")
 WORD_RE = re.compile(rf"{_UNIT}+(?:{_JOIN}{_UNIT}+)*")
 
 
-def card_stamp(cards_dir: str | Path | None = None) -> tuple[str, int]:
-    """(folder of the Ewe card in use, modification time of its ``ewe.json``): a cache key that changes on edit.
-
-    The card in use is the one the application looks up for ``ewe`` (a user card replaces the
-    bundled one); ``cards_dir`` names one folder instead.
-    """
-    from mteval_gui.cards import card_stamp as _stamp
-
-    return _stamp("ewe", cards_dir)
+_in_use: LanguageCard | None = None  # the Ewe card the application handed over (see use_card)
+_in_use_folds: tuple[tuple[str, str], ...] | None = None
 
 
-def card_folds(cards_dir: str | Path | None = None) -> dict[str, str]:
-    """The orthographic folds of the Ewe language card (raises CardError if the card is broken)."""
-    return dict(_card_folds(*card_stamp(cards_dir)))
+def use_card(card: LanguageCard | None) -> None:
+    """Use ``card`` as the Ewe card: the one the application looked up for ``ewe`` (a user card
+    replaces the bundled one), handed over when a scoring job or a suite prepares. ``None`` (or a
+    card of another language) goes back to the bundled card. The standard never looks cards up itself."""
+    global _in_use, _in_use_folds
+    _in_use = card if card is not None and card.code == "ewe" else None
+    _in_use_folds = tuple(sorted(_in_use.orthography.folds.items())) if _in_use is not None else None
 
 
-@lru_cache(maxsize=8)
-def _card_folds(folder: str, mtime: int) -> tuple[tuple[str, str], ...]:
-    from mteval_gui.cards import load_card
+def ewe_card() -> LanguageCard:
+    """The Ewe card in use: the one handed to :func:`use_card`, else the bundled ``language_cards/ewe.json``."""
+    return _in_use if _in_use is not None else _bundled_card()
 
-    card = load_card("ewe", folder)
-    return tuple(sorted(card.orthography.folds.items()))
+
+def _bundled_card() -> LanguageCard:
+    return _read_card(*_bundled_stamp())
+
+
+def _bundled_stamp() -> tuple[str, int]:
+    """(path of the bundled Ewe card, its modification time): a cache key that changes on edit."""
+    from mteval_gui.paths import language_cards_dir
+
+    path = str(language_cards_dir() / "ewe.json")
+    try:
+        return path, os.stat(path).st_mtime_ns
+    except OSError:
+        return path, -1
+
+
+@lru_cache(maxsize=4)
+def _read_card(path: str, mtime: int) -> LanguageCard:
+    try:
+        return LanguageCard.model_validate_json(Path(path).read_bytes())
+    except (OSError, ValueError) as exc:
+        raise CardError(f"the bundled Ewe card cannot be read: {exc}", card=path) from None
+
+
+def card_folds(card: LanguageCard | None = None) -> dict[str, str]:
+    """The orthographic folds of ``card`` (default: the Ewe card in use)."""
+    return dict((card or ewe_card()).orthography.folds)
+
+
+def _folds_in_use() -> tuple[tuple[str, str], ...]:
+    folds = _in_use_folds
+    return folds if folds is not None else _bundled_folds()
+
+
+def _bundled_folds() -> tuple[tuple[str, str], ...]:
+    return _sorted_folds(*_bundled_stamp())
+
+
+@lru_cache(maxsize=4)
+def _sorted_folds(path: str, mtime: int) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(_read_card(path, mtime).orthography.folds.items()))
 
 
 @lru_cache(maxsize=16)
@@ -73,7 +114,7 @@ def _fold_table(items: tuple[tuple[str, str], ...]) -> dict[int, str] | None:
 
 def fold_key(text: str | None, folds: Mapping[str, str] | None = None) -> str:
     """NFC, collapsed whitespace, casefolded, look-alike letters folded (card folds by default)."""
-    items = tuple(sorted(folds.items())) if folds is not None else _card_folds(*card_stamp())
+    items = tuple(sorted(folds.items())) if folds is not None else _folds_in_use()
     table = _fold_table(items)
     if table is None:
         return folded_key(text or "", dict(items))

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
-from eval_standards.ewe.orthography import WORD_RE, card_folds, find_in_words, fold_key, letters_in_key
+from eval_standards.ewe.orthography import WORD_RE, card_folds, find_in_words, fold_key, letters_in_key, use_card
 from mteval_gui.domain.messages import Message, msg
 from mteval_gui.scoring.plugins import (
     BaseMetric,
@@ -164,6 +164,7 @@ class EweQualityMetric(BaseMetric):
         super().prepare(context)
         if context.target_lang != "ewe":
             raise MetricUnavailable("the Ewe quality heuristic only applies to output in Ewe", "not_applicable")
+        use_card(context.target_card)  # the card the application looked up (None: the bundled one)
         self._lexicon = ewe_lexicon()
         self._folds = card_folds()  # the card's, once per job
 
@@ -178,5 +179,5 @@ class EweQualityMetric(BaseMetric):
         vals = [e.value for e in per_entry if e.value is not None]
         if not vals:
             return CorpusScore({"ewe_quality": None}, availability="not_applicable", reason="no entries")
-        extra = {"lexicon": ewe_lexicon().describe()}
+        extra = {"lexicon": self._lexicon.describe()}
         return CorpusScore({"ewe_quality": sum(vals) / len(vals)}, extra=extra)

@@ -103,14 +103,26 @@ def analyzer_report(root: Path) -> list[LanguageAnalyzers]:
     return out
 
 
-def install(lang: str, source: str | Path | None, *, root: Path | None = None, kind: str | None = None,
-            sha256: str | None = None, timeout: float = 60.0, max_seconds: float | None = None,
+@dataclass(frozen=True)
+class InstallOptions:
+    """Where and how an analyzer is installed: the analyzers folder (default: the user's), the
+    analyzer kind (default: from the file), the expected sha256, the timeout of each network read
+    and the limit of the whole download (seconds; None: no limit)."""
+
+    root: Path | None = None
+    kind: str | None = None
+    sha256: str | None = None
+    timeout: float = 60.0
+    max_seconds: float | None = None
+
+
+def install(lang: str, source: str | Path | None, options: InstallOptions | None = None, *,
             on_progress: Callable[[int, int | None], None] | None = None,
             cancel: CancelToken | None = None) -> Any:
     """Install an analyzer of ``lang`` from a file or URL (default: the card's ``source_url``).
 
-    ``timeout`` bounds each network read, ``max_seconds`` the whole download; ``cancel`` (e.g. a
-    ``threading.Event``) stops it with :class:`InstallCancelled`, leaving nothing behind.
+    ``cancel`` (e.g. a ``threading.Event``) stops it with :class:`InstallCancelled`, leaving
+    nothing behind.
     """
     from mteval_gui.errors import MtevalError
 
@@ -119,7 +131,8 @@ def install(lang: str, source: str | Path | None, *, root: Path | None = None, k
         if card is None or card.analyzers is None or not card.analyzers.source_url:
             raise MtevalError(f"no PATH_OR_URL given and the {lang} card declares no analyzers.source_url")
         source = card.analyzers.source_url
-    limits = Limits() if max_seconds is None else Limits(download_seconds=max_seconds)
-    return install_analyzer(lang, source, card=card, kind=kind, sha256=sha256, timeout=timeout,
-                            on_progress=on_progress, base=root, cancel=cancel, limits=limits)
+    o = options or InstallOptions()
+    limits = Limits() if o.max_seconds is None else Limits(download_seconds=o.max_seconds)
+    return install_analyzer(lang, source, card=card, kind=o.kind, sha256=o.sha256, timeout=o.timeout,
+                            on_progress=on_progress, base=o.root, cancel=cancel, limits=limits)
 

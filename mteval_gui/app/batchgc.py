@@ -8,7 +8,9 @@ most of it in full ones, for almost nothing collected (the numbers are in the RE
 :func:`batch_gc` moves the objects that exist when it starts (imported modules, parsed input)
 out of the collector's view (:func:`gc.freeze`) and collects the youngest generation every
 :data:`GEN0_THRESHOLD` allocations instead; on leaving it puts both back, so that a caller
-that goes on (a test, an interactive session) is left as it was (blocks may nest).
+that goes on (a test, an interactive session) is left as it was (blocks may nest). It is the
+one place that tunes the collector: imports (``app.imports``) run in it too, the readers do not
+tune it themselves.
 """
 
 from __future__ import annotations

@@ -107,15 +107,22 @@ class SuiteHandle:
     def read_responses(self, path: str | Path, suite: Suite | None = None) -> Responses:
         return read_responses(path, suite)
 
+    def prepare(self) -> Any:
+        """The suite's scoring resources, prepared with the card the application uses for its language."""
+        from mteval_gui.cards import try_load_card
+
+        return self.definition.prepare(try_load_card(self.definition.language))
+
     def score_suite(self, suite: Suite, responses: Responses, *, model: str | None = None,
                     weights: Mapping[str, float] | None = None, resources: Any = None,
                     created_at: str | None = None) -> BenchmarkResult:
-        return _score_suite(self.definition, suite, responses, model=model, weights=weights, resources=resources,
-                            created_at=created_at)
+        return _score_suite(self.definition, suite, responses, model=model, weights=weights,
+                            resources=resources if resources is not None else self.prepare(), created_at=created_at)
 
     def score_test(self, test: BenchTest, record: ResponseRecord | None, *, category_active: bool = True,
                    resources: Any = None) -> BenchTestResult:
-        return _score_test(self.definition, test, record, category_active=category_active, resources=resources)
+        return _score_test(self.definition, test, record, category_active=category_active,
+                           resources=resources if resources is not None else self.prepare())
 
     def rank_results(self, results: Sequence[BenchmarkResult]) -> Ranking:
         return _rank_results(results, self.definition)

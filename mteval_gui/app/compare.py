@@ -188,16 +188,30 @@ def _report(on_progress: Callable[[int, int, str], None] | None, done: int, tota
         on_progress(done, total, stage)
 
 
-def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str, *, test: str = "ar",
-                           trials: int = DEFAULT_BOOTSTRAP, seed: int | None = DEFAULT_SEED, holm: bool = False,
-                           keys: Sequence[str] = COMPARE_KEYS, short_bleu: bool = False,
-                           on_progress: Callable[[int, int, str], None] | None = None) -> Comparison:
+@dataclass(frozen=True)
+class CompareOptions:
+    """How runs are compared: the paired test (``ar``: approximate randomisation, or ``bootstrap``),
+    its trials and seed, Holm's correction, the run-card keys compared, and whether BLEU is kept on
+    short segments."""
+
+    test: str = "ar"
+    trials: int = DEFAULT_BOOTSTRAP
+    seed: int | None = DEFAULT_SEED
+    holm: bool = False
+    keys: tuple[str, ...] = COMPARE_KEYS
+    short_bleu: bool = False
+
+
+def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str, options: CompareOptions | None = None,
+                           *, on_progress: Callable[[int, int, str], None] | None = None) -> Comparison:
     """Paired tests of every run against ``baseline`` on the metrics all of them have.
 
     BLEU is left out (with the reason in ``skipped``) when a run has the caveat ``short_segments``,
     unless ``short_bleu`` is true. ``on_progress(done, total, stage)`` is called as the runs are read
     and tested (the GUI shows it).
     """
+    o = options or CompareOptions()
+    test, trials, seed, holm, keys = o.test, o.trials, o.seed, o.holm, o.keys
     names = list(dict.fromkeys([baseline, *run_ids]))
     stats = {}
     for i, r in enumerate(names):
@@ -210,7 +224,7 @@ def compare_workspace_runs(ws: Workspace, run_ids: Sequence[str], baseline: str,
                               "paired tests need the same corpus")
     skipped: dict[str, str] = {}
     metrics: list[str] = []
-    short = None if short_bleu else short_segments_reason({r: stats[r].card for r in names})
+    short = None if o.short_bleu else short_segments_reason({r: stats[r].card for r in names})
     for key in keys:
         if key == "bleu" and short is not None:
             skipped[key] = short

@@ -6,11 +6,12 @@ same card hash, same corpus hash), only the results stay in memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.app.overrides import ScoringOverrides
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.corpus import read_corpus
@@ -18,7 +19,14 @@ from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.outputs import check_output as check_output  # for the CLI: refused before the work
 from mteval_gui.io.runs import read_run
 from mteval_gui.scoring.parallel import default_workers
-from mteval_gui.scoring.runner import RESULTS_SCHEMA_SAMPLE, MemorySink, Progress, RunResult, score_run
+from mteval_gui.scoring.runner import (
+    DEFAULT_BATCH_SIZE,
+    RESULTS_SCHEMA_SAMPLE,
+    MemorySink,
+    Progress,
+    RunResult,
+    score_run,
+)
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store.hashing import corpus_sha256
 
@@ -57,42 +65,61 @@ def _unchanged(card: Any, checked: dict[str, Any]) -> bool:
         r.model_dump(mode="json") == c for r, c in zip(card.results, results, strict=True))
 
 
-def evaluate_files(corpus_path: str | Path, run_path: str | Path, *, ref_path: str | Path | None = None,
-                   target_lang: str | None = None, source_lang: str | None = None,
-                   glossary_path: str | Path | None = None, metrics: Sequence[str] | None = None,
-                   exclude: Sequence[str] = (), options: ScoringOptions | None = None, seed: int = DEFAULT_SEED,
-                   n_bootstrap: int = DEFAULT_BOOTSTRAP,
-                   on_progress: Callable[[Progress], None] | None = None, workers: int | None = None) -> Evaluation:
-    """Score ``run_path`` against ``corpus_path``. Output ids absent from the corpus are an error.
+@dataclass(frozen=True)
+class EvaluationInputs:
+    """The files of a one-shot evaluation and the languages given for them."""
 
+    corpus: str | Path
+    run: str | Path
+    ref: str | Path | None = None  # line-aligned references of a plain-text corpus
+    glossary: str | Path | None = None
+    source_lang: str | None = None
+    target_lang: str | None = None
+
+    def paths(self) -> list[str | Path]:
+        return [p for p in (self.corpus, self.run, self.ref, self.glossary) if p is not None]
+
+
+def evaluate_files(inputs: EvaluationInputs, overrides: ScoringOverrides | None = None, *,
+                   on_progress: Callable[[Progress], None] | None = None, workers: int | None = None) -> Evaluation:
+    """Score ``inputs.run`` against ``inputs.corpus``. Output ids absent from the corpus are an error.
+
+    ``overrides`` are the scoring choices (metrics, exclusions, options, seed, bootstrap samples,
+    batch size, metric parameters; unset: the defaults); the glossary is a file of ``inputs``.
     ``workers``: processes that score the entries (default: both cores when there are two)."""
     from mteval_gui.app.analyzer_pins import foreign_analyzer
     from mteval_gui.app.requests import make_request
 
-    loaded = read_corpus(corpus_path, ref_path=ref_path, target_lang=target_lang, source_lang=source_lang)
+    o = overrides or ScoringOverrides()
+    if o.glossary is not None:
+        raise ValueError("a one-shot evaluation reads its glossary from a file: EvaluationInputs.glossary")
+    target_lang, source_lang = inputs.target_lang, inputs.source_lang
+    loaded = read_corpus(inputs.corpus, ref_path=inputs.ref, target_lang=target_lang, source_lang=source_lang)
     corpus = loaded.value
     if target_lang:
         corpus.language_pair.target = target_lang
     if source_lang:
         corpus.language_pair.source = source_lang
     ids = [e.id for e in corpus.entries]
-    run_loaded = read_run(run_path, entry_ids=ids)
+    run_loaded = read_run(inputs.run, entry_ids=ids)
     run = run_loaded.value
     known = set(ids)
     unknown = [o.id for o in run.outputs if o.id not in known]
     if unknown:
-        raise InputError([Defect(str(run_path), run_loaded.lines.get(u), f"output id {u!r} is not in the corpus")
+        raise InputError([Defect(str(inputs.run), run_loaded.lines.get(u), f"output id {u!r} is not in the corpus")
                           for u in unknown])
-    refused = foreign_analyzer(options, corpus.language_pair.target) if options is not None else None
+    refused = foreign_analyzer(o.options, corpus.language_pair.target) if o.options is not None else None
     if refused is not None:  # an analyzer of another language would judge every word (a wrong profile A)
         raise InputError(Defect(refused[0], None, refused[1]))
     have = {o.id for o in run.outputs}
     missing = [i for i in ids if i not in have]
-    glossary: dict[str, list[str]] = read_glossary(glossary_path).value if glossary_path else {}
-    request = make_request(corpus, run, corpus_sha256=corpus_sha256(corpus), options=options or ScoringOptions(),
-                           glossary=glossary, metrics=metrics, exclude=exclude, seed=seed, n_bootstrap=n_bootstrap)
+    glossary: dict[str, list[str]] = read_glossary(inputs.glossary).value if inputs.glossary else {}
+    request = make_request(corpus, run, corpus_sha256=corpus_sha256(corpus), options=o.options or ScoringOptions(),
+                           glossary=glossary, metrics=o.metrics, exclude=o.exclude or (), params=o.params,
+                           batch_size=o.batch_size or DEFAULT_BATCH_SIZE,
+                           seed=DEFAULT_SEED if o.seed is None else o.seed,
+                           n_bootstrap=DEFAULT_BOOTSTRAP if o.n_bootstrap is None else o.n_bootstrap)
     request.workers = default_workers() if workers is None else workers
     sink = MemorySink()  # keeps the card as the runner checked it (its JSON form)
     result = score_run(request, on_progress=on_progress, sink=sink)
-    inputs = [p for p in (corpus_path, run_path, ref_path, glossary_path) if p is not None]
-    return Evaluation(result, missing, sink.cards.get(request.run_id), inputs)
+    return Evaluation(result, missing, sink.cards.get(request.run_id), inputs.paths())

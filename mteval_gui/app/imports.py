@@ -6,9 +6,10 @@ these functions, so the rules are the same everywhere:
 - a file is read and checked completely before anything is written; any defect raises one
   :class:`~mteval_gui.errors.InputError` and the workspace is left untouched;
 - re-importing the same corpus or run is recognised (``created`` is False), not duplicated;
-- a harness report is imported as a run of the corpus its configuration names
-  (``corpus_path``): the workspace corpus with that id or file name; when the workspace has
-  no such corpus, the report's own entries (source, expected) become the corpus first;
+- a harness report (any format that ``carries_corpus`` in the format registry) is imported as a
+  run of the corpus its configuration names (``corpus_path``): the workspace corpus with that id
+  or file name; when the workspace has no such corpus, the file's own entries (source,
+  expected) become the corpus first;
 - a run whose language contradicts its corpus is imported with a warning: its file name names
   the opposite direction or another target (``mt5_ewe_fr_news.txt`` into a fra→ewe corpus),
   or at least a fifth of a sample of its outputs are wholly in another language than the
@@ -24,28 +25,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.app.batchgc import batch_gc
 from mteval_gui.domain.run import Run
 from mteval_gui.errors import Defect, InputError
-from mteval_gui.io.common import paused_gc
+from mteval_gui.io import formats
 from mteval_gui.io.corpus import read_corpus
-from mteval_gui.io.detect import CORPUS_FORMATS, RUN_FORMATS, detect_format, preview
+from mteval_gui.io.detect import preview
+from mteval_gui.io.formats import detect_format
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.langcodes import ISO1_TO_3
 from mteval_gui.io.runs import read_run
+from mteval_gui.scoring.progress import Progress
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
-Progress = Callable[[Any], None]
-__all__ = ["CORPUS_FORMATS", "RUN_FORMATS", "detect_format", "preview", "ImportProgress", "ImportResult",
+OnProgress = Callable[[Any], None]
+__all__ = ["detect_format", "preview", "Progress", "ImportResult",
            "import_corpus_file", "import_run_file", "import_glossary_file", "resolve_report_corpus"]
-
-
-@dataclass(frozen=True)
-class ImportProgress:
-    done: int
-    total: int
-    stage: str
-    message: str = ""
 
 
 @dataclass
@@ -62,9 +58,9 @@ class ImportResult:
     also: list[ImportResult] = field(default_factory=list)  # e.g. the corpus created from a report
 
 
-def _progress(cb: Progress | None, done: int, total: int, stage: str) -> None:
+def _progress(cb: OnProgress | None, done: int, total: int, stage: str) -> None:
     if cb is not None:
-        cb(ImportProgress(done, total, stage))
+        cb(Progress(done, total, stage))
 
 
 def import_corpus_file(
@@ -78,17 +74,17 @@ def import_corpus_file(
     target_lang: str | None = None,
     version: str | None = None,
     replace: bool = False,
-    on_progress: Progress | None = None,
+    on_progress: OnProgress | None = None,
 ) -> ImportResult:
     """Import a corpus file (and its line-aligned reference file for plain text)."""
-    with paused_gc():
+    with batch_gc():
         return _import_corpus_file(ws, path, fmt=fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
                                    target_lang=target_lang, version=version, replace=replace, on_progress=on_progress)
 
 
 def _import_corpus_file(ws: Workspace, path: str | Path, *, fmt: str | None, ref_path: str | Path | None,
                         corpus_id: str | None, source_lang: str | None, target_lang: str | None,
-                        version: str | None, replace: bool, on_progress: Progress | None) -> ImportResult:
+                        version: str | None, replace: bool, on_progress: OnProgress | None) -> ImportResult:
     path = Path(path)
     _progress(on_progress, 0, 3, "reading")
     loaded = read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
@@ -143,41 +139,43 @@ def import_run_file(
     run_id: str | None = None,
     model_slug: str | None = None,
     create_corpus: bool = True,
-    on_progress: Progress | None = None,
+    on_progress: OnProgress | None = None,
 ) -> ImportResult:
     """Import a run file into the workspace.
 
     ``corpus_id`` may be omitted when the file names its corpus (run metadata
     ``corpus_id``/``dataset_id``, or a harness report's ``corpus_path``).
     """
-    with paused_gc():
+    with batch_gc():
         return _import_run_file(ws, path, corpus_id=corpus_id, fmt=fmt, run_id=run_id, model_slug=model_slug,
                                 create_corpus=create_corpus, on_progress=on_progress)
 
 
 def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, fmt: str | None, run_id: str | None,
-                     model_slug: str | None, create_corpus: bool, on_progress: Progress | None) -> ImportResult:
+                     model_slug: str | None, create_corpus: bool, on_progress: OnProgress | None) -> ImportResult:
     path = Path(path)
     fmt = fmt or detect_format(path)
     _progress(on_progress, 0, 3, "reading")
     if corpus_id is not None and not repo.corpus_exists(ws, corpus_id):
         raise InputError(Defect(str(path), None, f"no corpus {corpus_id!r} in the workspace: import the corpus first"))
-    entry_ids = repo.entry_ids(ws, corpus_id) if (fmt == "text" and corpus_id) else None
+    spec = formats.get(fmt)
+    entry_ids = repo.entry_ids(ws, corpus_id) if (spec is not None and spec.aligned and corpus_id) else None
     loaded = read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
     run = loaded.value
     warnings = list(loaded.warnings)
     also: list[ImportResult] = []
     if not corpus_id:
         hinted = loaded.hints.get("corpus_id")
-        report_path = loaded.hints.get("harness_corpus_path")
+        report_path = loaded.hints.get("corpus_path")
+        read_as = formats.get(loaded.format)
         if hinted and repo.corpus_exists(ws, hinted):
             corpus_id = hinted
-        elif loaded.format == "harness-report":
+        elif read_as is not None and read_as.carries_corpus:
             corpus_id = resolve_report_corpus(ws, report_path or "")
             if corpus_id is None:
                 if not create_corpus:
                     raise InputError(Defect(str(path), None, f"no corpus for {report_path!r} in the workspace"))
-                created = _corpus_from_report(ws, path)
+                created = _corpus_from_report(ws, path, loaded.format)
                 also.append(created)
                 corpus_id = created.id
                 warnings.append(f"corpus {corpus_id!r} created from the report's own entries")
@@ -206,8 +204,9 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
                         warnings + res.warnings, also)
 
 
-def _corpus_from_report(ws: Workspace, path: Path) -> ImportResult:
-    loaded = read_corpus(path, "harness-report")
+def _corpus_from_report(ws: Workspace, path: Path, fmt: str) -> ImportResult:
+    """The corpus of a run file that carries its entries (a harness report), under a free id."""
+    loaded = read_corpus(path, fmt)
     corpus = loaded.value
     base = corpus.corpus_id
     n = 2

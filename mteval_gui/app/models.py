@@ -7,7 +7,8 @@ loads models offline. Shared by the CLI and the GUI.
 
 A download runs in a child process (:class:`~mteval_gui.app.tasks.ProcessJob`): Cancel or
 Ctrl-C stops it at once (the child is terminated), the partial files stay in the Hugging Face
-cache and the next download resumes them. Progress is the bytes in the model's cache folder.
+cache and the next download resumes them. Progress (:class:`~mteval_gui.scoring.progress.Progress`, ``total``
+0: unknown) is the bytes in the model's cache folder.
 What was fetched is verified: every cached file is named by its content hash (sha256 for
 large files, the git object hash for small ones) and is checked against it. Without a network
 the download ends with one line saying what to do: fetch the model on a connected machine
@@ -24,19 +25,19 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mteval_gui import staging as staging_folders
 from mteval_gui.errors import Cancelled, DependencyMissing, MtevalError
 from mteval_gui.scoring.metrics.comet import CHECKPOINT_IN_FOLDER, INSTALL_HINT, added_models_dir, model_slug
+from mteval_gui.scoring.progress import Progress
 
 MODEL_FILE_PATTERNS = ["hparams.yaml", "checkpoints/model.ckpt", "README.md", "LICENSE*"]
 DOWNLOAD_TARGET = "mteval_gui.app.models:fetch_snapshots"
 DOWNLOAD_CHUNK = 1 << 16
 STAGING_PREFIX = ".adding-"  # a model folder being copied (mteval_gui.staging)
-__all__ = ["INSTALL_HINT", "MODEL_FILE_PATTERNS", "DownloadProgress", "human_size", "hub_cache_dir", "cached_bytes",
+__all__ = ["INSTALL_HINT", "MODEL_FILE_PATTERNS", "Progress", "human_size", "hub_cache_dir", "cached_bytes",
            "cached_comet_repos", "known_comet_models", "comet_model_status", "download_comet_model",
            "verify_snapshot", "add_comet_model", "added_comet_models"]
 
@@ -135,16 +136,6 @@ def cached_bytes(name: str, cache: Path | None) -> int:
     return total
 
 
-@dataclass(frozen=True)
-class DownloadProgress:
-    """Progress of a download: ``done`` bytes in the cache so far (``total`` None: unknown)."""
-
-    done: int
-    total: int | None
-    stage: str
-    message: str = ""
-
-
 # --------------------------------------------------------------------------- verification
 
 
@@ -231,7 +222,7 @@ def _failure(repo_id: str, exc: BaseException, endpoint: str | None) -> MtevalEr
 def _watch_bytes(cache: Path, repo_ids: list[str], on_progress: Callable[[Any], None], stop: threading.Event,
                  stage: list[str]) -> None:
     while not stop.wait(0.25):
-        on_progress(DownloadProgress(sum(cached_bytes(r, cache) for r in repo_ids), None, stage[0]))
+        on_progress(Progress(sum(cached_bytes(r, cache) for r in repo_ids), 0, stage[0]))
 
 
 def fetch_snapshots(repo_id: str, *, cache_dir: str, endpoint: str | None, with_encoder: bool,
@@ -269,7 +260,7 @@ def fetch_snapshots(repo_id: str, *, cache_dir: str, endpoint: str | None, with_
         encoder = read_hparams(folder / "hparams.yaml").get("pretrained_model") if with_encoder else None
         if isinstance(encoder, str) and not Path(encoder).expanduser().is_dir():
             stage[0] = f"fetching the configuration and tokenizer of its encoder {encoder}"
-            on_progress(DownloadProgress(cached_bytes(repo_id, cache), None, stage[0]))
+            on_progress(Progress(cached_bytes(repo_id, cache), 0, stage[0]))
             try:
                 encoder_folder = huggingface_hub.snapshot_download(
                     repo_id=encoder, allow_patterns=list(ENCODER_FILE_PATTERNS), endpoint=endpoint,
@@ -282,7 +273,7 @@ def fetch_snapshots(repo_id: str, *, cache_dir: str, endpoint: str | None, with_
         stop.set()
         watcher.join(1.0)
     stage[0] = "verifying"
-    on_progress(DownloadProgress(cached_bytes(repo_id, cache), None, "verifying"))
+    on_progress(Progress(cached_bytes(repo_id, cache), 0, "verifying"))
     problems = verify_snapshot(folder) + (verify_snapshot(Path(encoder_folder)) if encoder_folder else [])
     if problems:
         raise MtevalError(f"download of {repo_id} is damaged (download it again): " + "; ".join(problems))
@@ -290,7 +281,7 @@ def fetch_snapshots(repo_id: str, *, cache_dir: str, endpoint: str | None, with_
 
 
 def download_comet_model(name: str, *, endpoint: str | None = None, echo: Callable[[Any], None] = print,
-                         on_progress: Callable[[DownloadProgress], None] | None = None,
+                         on_progress: Callable[[Progress], None] | None = None,
                          cancel: Any = None) -> Path:
     """Fetch COMET model ``name`` and its encoder's configuration/tokenizer; return the checkpoint.
 
@@ -313,7 +304,7 @@ def download_comet_model(name: str, *, endpoint: str | None = None, echo: Callab
     last = [""]
 
     def progress(p: Any) -> None:
-        if isinstance(p, DownloadProgress):
+        if isinstance(p, Progress):
             if on_progress is not None:
                 on_progress(p)
             if p.stage != last[0]:

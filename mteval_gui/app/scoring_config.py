@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from mteval_gui.app.overrides import ScoringOverrides
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.domain.runcard import ScoringConfiguration, ScoringFile
 from mteval_gui.domain.settings import ScoringOptions
@@ -64,34 +65,8 @@ SCORING_ACTIONS: frozenset[str] = frozenset({"score", "resume", "rescore"})
 # --------------------------------------------------------------------------- what the caller asks for
 
 
-@dataclass(frozen=True)
-class ScoringOverrides:
-    """What a caller sets explicitly; ``None`` (and, in ``options``, a field not set) keeps the
-    stored value for a scored run, the workspace setting or default for an unscored one."""
-
-    metrics: tuple[str, ...] | None = None
-    exclude: tuple[str, ...] | None = None
-    options: ScoringOptions | None = None  # only the fields in ``options.model_fields_set`` count
-    glossary: str | None = None
-    seed: int | None = None
-    n_bootstrap: int | None = None
-    batch_size: int | None = None
-    params: Mapping[str, Any] | None = None
-
-    @classmethod
-    def of(cls, *, metrics: Sequence[str] | None = None, exclude: Sequence[str] | None = None,
-           options: ScoringOptions | None = None, glossary: str | None = None, seed: int | None = None,
-           n_bootstrap: int | None = None, batch_size: int | None = None,
-           params: Mapping[str, Any] | None = None) -> ScoringOverrides:
-        return cls(tuple(metrics) if metrics else None, tuple(exclude) if exclude else None, options, glossary,
-                   seed, n_bootstrap, batch_size, dict(params) if params else None)
-
-    @property
-    def empty(self) -> bool:
-        """Nothing is set (a request that keeps every stored choice)."""
-        options_set = self.options is not None and bool(self.options.model_fields_set)
-        return not options_set and all(getattr(self, f) is None for f in (
-            "metrics", "exclude", "glossary", "seed", "n_bootstrap", "batch_size", "params"))
+# ScoringOverrides (app/overrides.py): a light module, so that a one-shot evaluation takes the
+# same parameter object without loading the workspace code this module needs
 
 
 # --------------------------------------------------------------------------- files and inputs

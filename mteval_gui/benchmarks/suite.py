@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mteval_gui.domain.benchmark import PASS_THRESHOLD, BenchTest, SuiteDefect
+from mteval_gui.domain.card import LanguageCard
 from mteval_gui.text import NORMALISATION_POLICY
 
 Explained = tuple[float, dict[str, Any]]
@@ -86,8 +87,12 @@ class BenchmarkSuite(ABC):
 
     # ------------------------------------------------------------------ scoring
 
-    def prepare(self) -> Any:
-        """What :meth:`score_test` needs (word lists...), loaded once per scoring. Default: nothing."""
+    def prepare(self, card: LanguageCard | None = None) -> Any:
+        """What :meth:`score_test` needs (word lists...), loaded once per scoring. Default: nothing.
+
+        ``card`` is the language card the application looked up for :attr:`language` (a user card
+        replaces the bundled one; None when there is none): the suite never looks cards up itself.
+        """
         return None
 
     @abstractmethod

@@ -77,7 +77,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from mteval_gui.app.analyzers import InstallCancelled, install, is_url
+    from mteval_gui.app.analyzers import InstallCancelled, InstallOptions, install, is_url
     from mteval_gui.cli import EXIT_CANCELLED
 
     source = args.source
@@ -86,8 +86,9 @@ def cmd_install(args: argparse.Namespace) -> int:
         print(f"downloading {source or 'the card source'}", file=sys.stderr)
     progress = _DownloadProgress() if remote else None
     try:
-        result = install(args.lang, source, root=_root(args), kind=args.kind, sha256=args.sha256,
-                         timeout=args.timeout, max_seconds=args.max_time, on_progress=progress)
+        options = InstallOptions(root=_root(args), kind=args.kind, sha256=args.sha256, timeout=args.timeout,
+                                 max_seconds=args.max_time)
+        result = install(args.lang, source, options, on_progress=progress)
     except (KeyboardInterrupt, InstallCancelled):  # the staging folder is already gone
         if progress is not None:
             progress.close()

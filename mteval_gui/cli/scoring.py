@@ -306,16 +306,18 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     # first of all: the language models load in a process of their own while this one imports
     with language_models(args.source_lang, args.lang, metrics=args.metrics, exclude=args.exclude):
-        from mteval_gui.app.evaluate import check_output, evaluate_files
+        from mteval_gui.app.evaluate import EvaluationInputs, check_output, evaluate_files
+        from mteval_gui.app.overrides import ScoringOverrides
 
         # refused before the work: a folder, a special file, the workspace or one of the inputs
         check_output(args.output, inputs=[args.corpus, args.run, args.ref, args.glossary])
         bar = ProgressBar("evaluating")
         try:
-            ev = evaluate_files(args.corpus, args.run, ref_path=args.ref, target_lang=args.lang,
-                                source_lang=args.source_lang, glossary_path=args.glossary, metrics=args.metrics,
-                                exclude=args.exclude, options=scoring_options(args), seed=args.seed,
-                                n_bootstrap=args.bootstrap, on_progress=bar, workers=args.workers)
+            inputs = EvaluationInputs(args.corpus, args.run, ref=args.ref, glossary=args.glossary,
+                                      source_lang=args.source_lang, target_lang=args.lang)
+            overrides = ScoringOverrides.of(metrics=args.metrics, exclude=args.exclude, options=scoring_options(args),
+                                            seed=args.seed, n_bootstrap=args.bootstrap)
+            ev = evaluate_files(inputs, overrides, on_progress=bar, workers=args.workers)
         finally:
             bar.close()
     if ev.missing:
@@ -334,12 +336,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from mteval_gui.app.compare import COMPARE_KEYS, SHORT_SEGMENTS_REASON, compare_workspace_runs
+    from mteval_gui.app.compare import COMPARE_KEYS, SHORT_SEGMENTS_REASON, CompareOptions, compare_workspace_runs
 
     ws = open_workspace(args)
     keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
-    cmp = compare_workspace_runs(ws, args.runs, args.baseline, test=args.test, trials=args.trials, seed=args.seed,
-                                 holm=args.holm, keys=keys, short_bleu=args.short_bleu)
+    cmp = compare_workspace_runs(ws, args.runs, args.baseline, CompareOptions(
+        test=args.test, trials=args.trials, seed=args.seed, holm=args.holm, keys=keys, short_bleu=args.short_bleu))
     if args.json:
         out = {
             "baseline": cmp.baseline, "test": cmp.test, "trials": cmp.trials, "seed": cmp.seed, "holm": cmp.holm,

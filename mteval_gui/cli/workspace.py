@@ -41,6 +41,8 @@ def command_group(subparsers: argparse._SubParsersAction, name: str, help: str) 
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from mteval_gui.app.formats import format_choices
+
     ws = subparsers.add_parser("workspace", help="create a workspace or show what it holds",
                                description="Create a workspace database or show what it holds.")
     wsub = ws.add_subparsers(dest="workspace_what", metavar="WHAT")
@@ -57,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description="Import a corpus: JSON, JSONL, TSV, CSV, a harness report, or a plain-text source "
                                    "file with --ref-file (line-aligned references).")
     p.add_argument("file", type=Path)
-    p.add_argument("--format", choices=("json", "jsonl", "tsv", "csv", "text", "harness-report"),
+    p.add_argument("--format", choices=format_choices("corpus"),
                    help="file format (default: detected from extension and content)")
     p.add_argument("--id", dest="corpus_id", help="corpus id (default: from the file, else its name)")
     p.add_argument("--source-lang", help="ISO 639-3 code of the source language (e.g. eng, fra)")
@@ -74,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", dest="corpus_id", help="id of the corpus the run belongs to")
     p.add_argument("--run-id", help="run id (default: from the file, else its name)")
     p.add_argument("--model-slug", help="system name shown in tables")
-    p.add_argument("--format", choices=("json", "jsonl", "text", "harness-report"),
+    p.add_argument("--format", choices=format_choices("run"),
                    help="file format (default: detected)")
     p.set_defaults(handler=cmd_import_run)
 
@@ -82,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description="Import a glossary: JSON {term: [targets]} or TSV term<TAB>target|target.")
     p.add_argument("file", type=Path)
     p.add_argument("--name", help="glossary name (default: the file name)")
-    p.add_argument("--format", choices=("json", "tsv"))
+    p.add_argument("--format", choices=format_choices("glossary"), help="file format (default: detected)")
     p.set_defaults(handler=cmd_import_glossary)
 
     lst = command_group(subparsers, "list", "list what the workspace holds")

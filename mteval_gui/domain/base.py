@@ -11,9 +11,12 @@ its helper scores).
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+
+_Model = TypeVar("_Model", bound=BaseModel)
+_setattr = object.__setattr__
 
 
 class DomainModel(BaseModel):
@@ -44,3 +47,18 @@ def fields_set(cls: type, values: dict[str, Any]) -> set[str]:
     if shared is None:
         shared = _FIELD_SETS.setdefault(key, set(values))
     return shared
+
+
+def construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] | None = None) -> _Model:
+    """A model instance from already-checked values holding every field (no re-validation).
+
+    Equivalent to ``cls.model_construct`` without its per-field default resolution, which
+    dominated import time: the readers (``io.records``) build entries and outputs they checked
+    themselves, the store (``store.repo``) those it reads back from the workspace.
+    """
+    m = cls.__new__(cls)
+    _setattr(m, "__dict__", values)
+    _setattr(m, "__pydantic_fields_set__", fields_set(cls, values))
+    _setattr(m, "__pydantic_extra__", extra)
+    _setattr(m, "__pydantic_private__", None)
+    return m

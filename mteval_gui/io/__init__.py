@@ -2,7 +2,8 @@
 
 - :func:`read_corpus`, :func:`read_run`, :func:`read_glossary` read and check one file and
   raise one :class:`~mteval_gui.errors.InputError` listing every defect;
-- :func:`detect_format` and :func:`preview` serve the import dialogs;
+- :func:`detect_format` and :func:`preview` serve the import dialogs; both, like the readers,
+  ask the registry of input formats (:mod:`mteval_gui.io.formats`);
 - :mod:`mteval_gui.io.writers` exports corpora, runs and entry tables.
 """
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -53,19 +50,3 @@ def default_name(path: Path) -> str:
     if stem.lower() in GENERIC_STEMS and path.parent.name:
         stem = f"{path.parent.name}-{stem}"
     return slug(stem)
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector during a bulk read or write.
-
-    Building 100,000 small objects triggers repeated full collections that scan every live
-    object; pausing them halves import time. Nested use is safe; the previous state is restored.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

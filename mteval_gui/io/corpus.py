@@ -27,7 +27,9 @@ from typing import Any
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.errors import Defect, InputError
-from mteval_gui.io.common import Loaded, default_name, paused_gc
+from mteval_gui.io import formats
+from mteval_gui.io.common import Loaded, default_name
+from mteval_gui.io.formats import Parsed, Source
 from mteval_gui.io.jsonparse import BAD, loads_cell, parse_document, parse_jsonl
 from mteval_gui.io.langcodes import (
     code_from_extension,
@@ -462,42 +464,58 @@ def read_corpus(
     version: str | None = None,
 ) -> Loaded[Corpus]:
     """Read a corpus file (format detected when ``fmt`` is None). Raises InputError."""
-    with paused_gc():
-        return _read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
-                            target_lang=target_lang, version=version)
+    return _read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
+                        target_lang=target_lang, version=version)
 
 
 def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | None, corpus_id: str | None,
                  source_lang: str | None, target_lang: str | None, version: str | None) -> Loaded[Corpus]:
-    from mteval_gui.io.detect import CORPUS_FORMATS, detect_format
-
     path = Path(path)
     if ref_path is not None and fmt is None:
         fmt = "text"
-    fmt = fmt or detect_format(path)
-    if fmt not in CORPUS_FORMATS:
-        raise InputError(
-            Defect(str(path), None, f"cannot read a corpus from format {fmt!r} (one of: {', '.join(CORPUS_FORMATS)})")
-        )
+    fmt = fmt or formats.detect_format(path)
+    spec = formats.get(fmt)
+    if spec is None or spec.corpus is None:
+        choices = ", ".join(formats.names("corpus"))
+        raise InputError(Defect(str(path), None, f"cannot read a corpus from format {fmt!r} (one of: {choices})"))
     tf = read_text(path)
     dl = DefectList(tf.name)
     warnings: list[str] = []
     default_id = default_name(path)
-    guessed: tuple[str | None, str | None] = (None, None)
-    if fmt in ("json", "harness-report", "harness-corpus"):
-        meta, entries, lines, fmt = _read_json(tf, dl, warnings)
-    elif fmt == "jsonl":
-        meta, entries, lines = _read_jsonl(tf, dl, warnings)
-    elif fmt in ("tsv", "csv"):
-        meta, entries, lines = _read_table(tf, "\t" if fmt == "tsv" else ",", dl, warnings)
-    else:  # text
-        ref = read_text(ref_path) if ref_path is not None else None
-        entries, lines = _read_text_pair(tf, ref, dl, warnings)
-        meta = {}
-        guessed = (code_from_extension(path.suffix), code_from_extension(Path(ref_path).suffix) if ref_path else None)
+    parsed = spec.corpus(Source(path, tf, dl, warnings, ref_path=Path(ref_path) if ref_path is not None else None))
+    guessed = parsed.guessed_pair
     if not any(guessed):
         pair = pair_from_stem(default_id)
         if pair:
             guessed = pair
-    return _finish(fmt, meta, entries, lines, warnings, dl, corpus_id=corpus_id, source_lang=source_lang,
-                   target_lang=target_lang, version=version, default_id=default_id, guessed_pair=guessed)
+    return _finish(parsed.format or fmt, parsed.meta, parsed.records, parsed.lines, warnings, dl, corpus_id=corpus_id,
+                   source_lang=source_lang, target_lang=target_lang, version=version, default_id=default_id,
+                   guessed_pair=guessed)
+
+
+# ----- the corpus readers of the built-in formats (registered in io.builtin_formats) -----------
+def json_corpus(src: Source) -> Parsed[Entry]:
+    """A JSON corpus, or the entries (source, expected) of a harness report."""
+    meta, entries, lines, fmt = _read_json(src.text, src.defects, src.warnings)
+    return Parsed(meta, entries, lines, fmt)
+
+
+def jsonl_corpus(src: Source) -> Parsed[Entry]:
+    return Parsed(*_read_jsonl(src.text, src.defects, src.warnings))
+
+
+def tsv_corpus(src: Source) -> Parsed[Entry]:
+    return Parsed(*_read_table(src.text, "\t", src.defects, src.warnings))
+
+
+def csv_corpus(src: Source) -> Parsed[Entry]:
+    return Parsed(*_read_table(src.text, ",", src.defects, src.warnings))
+
+
+def text_corpus(src: Source) -> Parsed[Entry]:
+    """A plain-text source file and its optional line-aligned reference file; ids are line numbers."""
+    ref = read_text(src.ref_path) if src.ref_path is not None else None
+    entries, lines = _read_text_pair(src.text, ref, src.defects, src.warnings)
+    guessed = (code_from_extension(src.path.suffix),
+               code_from_extension(src.ref_path.suffix) if src.ref_path is not None else None)
+    return Parsed({}, entries, lines, guessed_pair=guessed)

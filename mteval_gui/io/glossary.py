@@ -11,12 +11,13 @@ import json
 from pathlib import Path
 
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io import formats
 from mteval_gui.io.common import Loaded, default_name
+from mteval_gui.io.formats import Source
 from mteval_gui.io.jsonparse import parse_document
 from mteval_gui.io.records import nfc
 from mteval_gui.io.textfile import DefectList, LineIndex, TextFile, read_text
 
-GLOSSARY_FORMATS = ("json", "tsv")
 _HEADER_WORDS = {"term", "terms", "source", "source_term"}
 
 
@@ -98,21 +99,24 @@ def _from_tsv(tf: TextFile, dl: DefectList) -> dict[str, list[str]]:
 def read_glossary(path: str | Path, fmt: str | None = None) -> Loaded[dict[str, list[str]]]:
     """Read a glossary file; ``value`` is ``{term: [targets]}``. Raises InputError."""
     path = Path(path)
-    if fmt is None:
-        suffix = path.suffix.lower()
-        if suffix == ".json":
-            fmt = "json"
-        elif suffix in (".tsv", ".tab", ".txt"):
-            fmt = "tsv"
-        else:
-            tf0 = read_text(path)
-            fmt = "json" if tf0.text.lstrip().startswith("{") else "tsv"
-    if fmt not in GLOSSARY_FORMATS:
-        raise InputError(Defect(str(path), None, f"glossary format must be one of {', '.join(GLOSSARY_FORMATS)}"))
+    fmt = fmt or formats.detect_format(path, "glossary")
+    spec = formats.get(fmt)
+    if spec is None or spec.glossary is None:
+        raise InputError(Defect(str(path), None,
+                                f"glossary format must be one of {', '.join(formats.names('glossary'))}"))
     tf = read_text(path)
     dl = DefectList(tf.name)
-    terms = _from_json(tf, dl) if fmt == "json" else _from_tsv(tf, dl)
+    terms = spec.glossary(Source(path, tf, dl))
     if not terms and not dl:
         dl.add(None, "no terms found")
     dl.raise_if_any()
     return Loaded(terms, fmt, [], {}, {"name": default_name(path)})
+
+
+# ----- the glossary readers of the built-in formats (registered in io.builtin_formats) ---------
+def json_glossary(src: Source) -> dict[str, list[str]]:
+    return _from_json(src.text, src.defects)
+
+
+def tsv_glossary(src: Source) -> dict[str, list[str]]:
+    return _from_tsv(src.text, src.defects)

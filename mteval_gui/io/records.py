@@ -12,11 +12,9 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping, Set
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
-
-from mteval_gui.domain.base import fields_set
+from mteval_gui.domain.base import construct
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output, Usage
 from mteval_gui.io.textfile import DefectList
@@ -48,22 +46,6 @@ OUTPUT_ALIASES = {
 _ENTRY_NAMES = tuple(Entry.model_fields)
 _OUTPUT_NAMES = tuple(Output.model_fields)
 _USAGE_NAMES = tuple(Usage.model_fields)
-_setattr = object.__setattr__
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-def construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] | None = None) -> _Model:
-    """A model instance from already-checked values holding every field (no re-validation).
-
-    Equivalent to ``cls.model_construct`` without its per-field default resolution, which
-    dominated import time; the checks in this module are what validates the values.
-    """
-    m = cls.__new__(cls)
-    _setattr(m, "__dict__", values)
-    _setattr(m, "__pydantic_fields_set__", fields_set(cls, values))
-    _setattr(m, "__pydantic_extra__", extra)
-    _setattr(m, "__pydantic_private__", None)
-    return m
 
 
 _USAGE_SET = frozenset(_USAGE_NAMES)

@@ -23,8 +23,10 @@ from pydantic import ValidationError
 
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.errors import Defect, InputError
-from mteval_gui.io.common import Loaded, default_name, paused_gc
+from mteval_gui.io import formats
+from mteval_gui.io.common import Loaded, default_name
 from mteval_gui.io.corpus import is_harness_report
+from mteval_gui.io.formats import Parsed, Source
 from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
 from mteval_gui.io.records import id_problem, make_output, nfc, nfc_deep, output_from_record, record_id
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
@@ -115,7 +117,7 @@ def _report_meta(data: dict[str, Any], hints: dict[str, Any]) -> dict[str, Any]:
     if isinstance(data.get("overall"), dict):
         meta["harness_overall"] = nfc_deep(data["overall"])
     if config.get("corpus_path"):
-        hints["harness_corpus_path"] = str(config["corpus_path"])
+        hints["corpus_path"] = str(config["corpus_path"])
     return meta
 
 
@@ -205,37 +207,30 @@ def read_run(
     """Read a run file. ``entry_ids`` (corpus order) is needed for hypothesis text files.
 
     ``hints`` of the result may hold ``corpus_id`` (named by the file), ``declared_run_id``
-    (the run id written in the file), and for harness reports ``harness_corpus_path`` and ``sources``
+    (the run id written in the file), and for harness reports ``corpus_path`` and ``sources``
     (entry id -> source text).
     """
-    with paused_gc():
-        return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
+    return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
 
 
 def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | None, run_id: str | None,
               corpus_id: str | None, model_slug: str | None) -> Loaded[Run]:
-    from mteval_gui.io.detect import RUN_FORMATS, detect_format
-
     path = Path(path)
-    fmt = fmt or detect_format(path)
-    if fmt not in RUN_FORMATS:
-        raise InputError(
-            Defect(str(path), None, f"cannot read a run from format {fmt!r} (one of: {', '.join(RUN_FORMATS)})")
-        )
+    fmt = fmt or formats.detect_format(path)
+    spec = formats.get(fmt)
+    if spec is None or spec.run is None:
+        choices = ", ".join(formats.names("run"))
+        raise InputError(Defect(str(path), None, f"cannot read a run from format {fmt!r} (one of: {choices})"))
     tf = read_text(path)
     dl = DefectList(tf.name)
     dl.extend_defects(tf.defects)
     for option, raw in (("--run-id", run_id), ("--corpus", corpus_id), ("--model-slug", model_slug)):
         if raw is not None and record_id(raw) is None:
             dl.add(None, f"{option}: {id_problem(raw, 'the ' + option.lstrip('-'))}")
-    hints: dict[str, Any] = {}
-    if fmt == "jsonl":
-        meta, outputs, lines = _read_jsonl(tf, dl, hints)
-    elif fmt in ("json", "harness-report"):
-        meta, outputs, lines, fmt = _read_json(tf, dl, hints)
-    else:
-        meta = {}
-        outputs, lines = _read_text(tf, dl, entry_ids)
+    src = Source(path, tf, dl, entry_ids=entry_ids)
+    parsed = spec.run(src)
+    meta, outputs, lines, hints = parsed.meta, parsed.records, parsed.lines, src.hints
+    fmt = parsed.format or fmt
     declared = meta.get("run_id")
     if declared is not None and record_id(declared) is None:
         dl.add(1, f"run metadata {id_problem(declared, 'run_id')}")
@@ -250,9 +245,23 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     meta.setdefault("run_id", default_name(path))
     if model_slug:
         meta["model_slug"] = model_slug
-    elif fmt == "text":
-        meta.setdefault("model_slug", default_name(path))
     run = Run(meta=RunMeta.model_validate(meta), corpus_id=corpus_id or hints.get("corpus_id") or "", outputs=[])
     run.outputs = outputs
-    warnings: list[str] = []
-    return Loaded(run, fmt, warnings, lines, hints)
+    return Loaded(run, fmt, src.warnings, lines, hints)
+
+
+# ----- the run readers of the built-in formats (registered in io.builtin_formats) --------------
+def jsonl_run(src: Source) -> Parsed[Output]:
+    return Parsed(*_read_jsonl(src.text, src.defects, src.hints))
+
+
+def json_run(src: Source) -> Parsed[Output]:
+    """JSON outputs, or the outputs of a harness report (``format`` tells which)."""
+    meta, outputs, lines, fmt = _read_json(src.text, src.defects, src.hints)
+    return Parsed(meta, outputs, lines, fmt)
+
+
+def text_run(src: Source) -> Parsed[Output]:
+    """One hypothesis per line in corpus order; the system is named after the file by default."""
+    outputs, lines = _read_text(src.text, src.defects, src.entry_ids)
+    return Parsed({"model_slug": default_name(src.path)}, outputs, lines)

@@ -156,7 +156,7 @@ class CompareView(Page):
         """Compare the runs in the background; the table is filled when the result arrives."""
         if self.ws is None or len(self.run_ids) < 2:
             return
-        from mteval_gui.app.compare import compare_workspace_runs
+        from mteval_gui.app.compare import CompareOptions, compare_workspace_runs
 
         ws, runs, baseline = self.ws, list(self.run_ids), self.baseline.currentData()
         test, holm, short_bleu = self.test.currentData(), self.holm.isChecked(), self.short_bleu.isChecked()
@@ -164,7 +164,8 @@ class CompareView(Page):
                   "paired tests": self.tr("paired tests")}
 
         def work(ctx: Any) -> Any:
-            return compare_workspace_runs(ws, runs, baseline, test=test, holm=holm, short_bleu=short_bleu,
+            options = CompareOptions(test=test, holm=holm, short_bleu=short_bleu)
+            return compare_workspace_runs(ws, runs, baseline, options,
                                           on_progress=lambda d, t, s: ctx.progress(d, t, stages.get(s, s)))
 
         self.compute_task.start(work, on_done=self._computed, workspace=ws)

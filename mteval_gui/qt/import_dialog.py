@@ -167,20 +167,20 @@ class ImportDialog(QDialog):
         lay.addWidget(self.buttons)
 
     def _formats(self) -> tuple[str, ...]:
-        from mteval_gui.app.imports import CORPUS_FORMATS, RUN_FORMATS
+        from mteval_gui.app.formats import format_choices
 
-        if self.kind == "corpus":
-            return CORPUS_FORMATS
-        if self.kind == "run":
-            return RUN_FORMATS
-        if self.kind == "glossary":
-            return ("json", "tsv")
-        return ()
+        return format_choices(self.kind)
+
+    def file_patterns(self) -> str:
+        """The file-name patterns of the formats this dialog imports (``*.jsonl *.json ...``)."""
+        from mteval_gui.app.formats import file_patterns
+
+        return file_patterns(self.kind)
 
     # ----- file choice ---------------------------------------------------------------------
     def browse(self) -> None:
         filters = self.tr("Analyzers (*.hfstol *.deb);;All files (*)") if self.kind == "analyzer" else \
-            self.tr("Data files (*.json *.jsonl *.tsv *.csv *.txt);;All files (*)")
+            self.tr("Data files ({0});;All files (*)").format(self.file_patterns())
         path, _ = file_dialogs.open_file_name(self, self.windowTitle(), str(Path.home()), filters)
         if path:
             self.set_path(path)
@@ -219,10 +219,11 @@ class ImportDialog(QDialog):
         if self.kind == "analyzer":
             self.summary.setText(self.tr("{0} ({1:,} bytes)").format(path.name, path.stat().st_size))
             return
-        from mteval_gui.app.imports import detect_format, preview
+        from mteval_gui.app.formats import detect_format
+        from mteval_gui.app.imports import preview
 
         try:
-            fmt = self.format_combo.currentData() or detect_format(path)
+            fmt = self.format_combo.currentData() or detect_format(path, self.kind)
             p = preview(path, PREVIEW_ROWS, fmt)
         except (MtevalError, OSError, ValueError) as exc:  # an unreadable file is shown in the dialog
             self.summary.setText(self.tr("Cannot read the file."))
@@ -286,9 +287,9 @@ class ImportDialog(QDialog):
             return importer.import_run_file(ws, path, on_progress=on_progress, **opts)
         if self.kind == "glossary":
             return importer.import_glossary_file(ws, path, **opts)
-        from mteval_gui.app.analyzers import analyzer_root, install
+        from mteval_gui.app.analyzers import InstallOptions, analyzer_root, install
 
-        return install(opts["lang"], path, root=analyzer_root(ws))
+        return install(opts["lang"], path, InstallOptions(root=analyzer_root(ws)))
 
     def do_import(self) -> None:
         """Start the import in a worker thread; :attr:`import_finished` tells how it ended."""

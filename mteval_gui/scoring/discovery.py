@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +68,15 @@ def _module_file(module_name: str) -> Path | None:
     return None
 
 
+def validation_problems(card: LanguageCard) -> list[str]:
+    """``metric_validation`` entries that name no metric (neither built in nor in the card's ``evalMetrics``)."""
+    from mteval_gui.scoring import builtins as _  # noqa: F401  (registers BUILTIN_METRICS)
+
+    known = {r.id for r in BUILTIN_METRICS} | {r.id for r in card.eval_metrics}
+    return [f"metric_validation.{metric_id}: no such metric (neither built in nor in evalMetrics)"
+            for metric_id in card.metric_validation if metric_id not in known]
+
+
 def check_card_refs(card: LanguageCard) -> CardMetrics:
     cm = CardMetrics(code=card.code)
     builtin_ids = {r.id for r in BUILTIN_METRICS}
@@ -87,27 +96,22 @@ def check_card_refs(card: LanguageCard) -> CardMetrics:
             cm.errors.append(f"metric {ref.id}: module {module_name} not found")
             cm.missing.append(ref.id)
         cm.refs.append(ref)
+    cm.errors.extend(validation_problems(card))
     return cm
 
 
-def discover(cards: Iterable[LanguageCard] | Mapping[str, LanguageCard] | None = None) -> Discovery:
-    """Check the metric references of every card (default: every bundled/user card)."""
+def discover(cards: Iterable[LanguageCard] | Mapping[str, LanguageCard],
+             broken: Mapping[str, Sequence[str]] | None = None) -> Discovery:
+    """Check the metric references of ``cards``; ``broken`` lists the problems of cards that did not load.
+
+    The cards are read by the caller (:func:`mteval_gui.app.standards.discover_metrics` reads
+    every bundled, user and plugin card): the scoring core never reads card files.
+    """
     from mteval_gui.scoring import builtins as _  # noqa: F401  (registers BUILTIN_METRICS)
 
-    result: dict[str, CardMetrics] = {}
-    if cards is None:
-        from mteval_gui.cards import list_cards
-
-        for info in list_cards():
-            if info.card is None:
-                result[info.code] = CardMetrics(
-                    code=info.code, errors=[f"{info.path.name}: {p}" for p in info.problems]
-                )
-            else:
-                result[info.code] = check_card_refs(info.card)
-    else:
-        values = cards.values() if isinstance(cards, Mapping) else cards
-        for card in values:
-            result[card.code] = check_card_refs(card)
-    return Discovery(builtins=list(BUILTIN_METRICS), cards=result)
-
+    result: dict[str, CardMetrics] = {code: CardMetrics(code=code, errors=list(problems))
+                                      for code, problems in (broken or {}).items()}
+    values = cards.values() if isinstance(cards, Mapping) else cards
+    for card in values:
+        result[card.code] = check_card_refs(card)
+    return Discovery(builtins=list(BUILTIN_METRICS), cards=dict(sorted(result.items())))

@@ -22,11 +22,9 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
-
-from mteval_gui.domain.base import fields_set
+from mteval_gui.domain.base import construct
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
 from mteval_gui.errors import Defect, InputError, StoreError
@@ -37,21 +35,6 @@ from mteval_gui.store.hashing import dumps_optional as _dumps_opt
 from mteval_gui.store.hashing import encode_column as _encode
 from mteval_gui.store.hashing import entry_row as _entry_row
 from mteval_gui.store.hashing import sha256_rows
-from mteval_gui.store.search import unindex_corpus, unindex_run
-
-_setattr = object.__setattr__
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-def _construct(cls: type[_Model], values: dict[str, Any], extra: dict[str, Any] | None = None) -> _Model:
-    """A model instance from stored values holding every field (stored data was checked on import)."""
-    m = cls.__new__(cls)
-    _setattr(m, "__dict__", values)
-    _setattr(m, "__pydantic_fields_set__", fields_set(cls, values))
-    _setattr(m, "__pydantic_extra__", extra)
-    _setattr(m, "__pydantic_private__", None)
-    return m
-
 
 _USAGE_NAMES = tuple(Usage.model_fields)
 
@@ -128,7 +111,6 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
                 raise InputError(Defect(where, None,
                                         f"corpus {cid!r} is already in the workspace{same} (imported from "
                                         f"{old['source_path'] or 'unknown'}); choose another id or replace it"))
-            unindex_corpus(conn, cid)
             conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (cid,))
         conn.execute(
             "INSERT INTO corpora (corpus_id, version, source_lang, target_lang, license, attribution, description,"
@@ -141,7 +123,7 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
 
 
 def _entry_from_row(r: Sequence[Any]) -> Entry:
-    return _construct(Entry, {
+    return construct(Entry, {
         "id": r[0], "source": r[1], "reference": r[2], "variants": _loads(r[3], []), "terminology": _loads(r[4], {}),
         "difficulty": r[5], "domain": r[6], "register": r[7], "segment": r[8], "provenance": _loads(r[9]),
         "phenomena": _loads(r[10], []), "expected_morphology": _loads(r[11], {}), "metadata": _loads(r[12], {}),
@@ -265,7 +247,6 @@ def find_corpus(ws: Workspace, *, sha256: str | None = None, source_name: str | 
 def delete_corpus(ws: Workspace, corpus_id: str) -> bool:
     """Delete a corpus with its entries and runs. Returns False if it did not exist."""
     with ws.transaction() as conn:
-        unindex_corpus(conn, corpus_id)
         cur = conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (corpus_id,))
     return cur.rowcount > 0
 
@@ -424,9 +405,9 @@ def _output_from_row(r: Sequence[Any]) -> Output:
         extra["missing"] = True
     usage_obj = None
     if usage:
-        usage_obj = _construct(Usage, {k: usage.get(k) for k in _USAGE_NAMES},
+        usage_obj = construct(Usage, {k: usage.get(k) for k in _USAGE_NAMES},
                                {k: v for k, v in usage.items() if k not in _USAGE_NAMES})
-    return _construct(Output, {
+    return construct(Output, {
         "id": r[0], "predicted": r[1] or "", "raw_predicted": r[2], "latency_s": r[3], "cost_usd": r[4],
         "cached": None if r[5] is None else bool(r[5]), "usage": usage_obj, "error": r[7],
     }, extra)
@@ -568,7 +549,6 @@ def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any
 def delete_run(ws: Workspace, run_id: str) -> bool:
     """Delete a run with its outputs, scores and judgments. Returns False if it did not exist."""
     with ws.transaction() as conn:
-        unindex_run(conn, run_id)
         cur = conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
     return cur.rowcount > 0
 

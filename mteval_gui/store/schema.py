@@ -22,8 +22,10 @@ Tables:
 v4 repairs judgment payloads holding NaN (older versions wrote them; SQLite's JSON functions
 refuse them, which blocked every later judgment of the same reviewer, run and entry).
 v5 adds ``run_locks``: the job scoring a run (store/locks.py).
-v6 adds ``entries_fts`` and ``outputs_fts``, FTS5 trigram indexes kept in sync by the store
-(store/search.py), made with sqlite-utils.
+v6 added ``entries_fts`` and ``outputs_fts`` (FTS5 trigram indexes for the entries filter) and
+``fts_indexed``; v10 drops them (v6 is now a step that does nothing): the entries filter scans
+the loaded table in memory, which measured as fast or faster where it matters and matches
+``str.casefold`` exactly (the README's speed table).
 v7 adds ``runs.scoring_config``: the scoring configuration of the run's latest job (JSON of
 ``ScoringConfiguration``), written when the job starts and completed when its run card is stored.
 v8 adds ``run_statistics``: the per-entry statistics of each scored run (store/statistics.py),
@@ -31,6 +33,7 @@ which comparing runs reads instead of every entry's stored results.
 v9 adds ``consent_log.detail`` (JSON, content-free: the judgment and pack ids a withdrawal
 deleted, the consent text of a readmission; store/consent.py) and ``review_packs.answers_key``
 (the secret key a pack signs its answers with, HMAC-SHA256; NULL for packs made before v9).
+v10 drops the full-text indexes of v6.
 """
 
 from __future__ import annotations
@@ -353,10 +356,7 @@ CREATE TABLE run_locks (
 
 
 def _v6(conn: sqlite3.Connection) -> None:
-    """Full-text search: FTS5 trigram indexes over sources, references and outputs (sqlite-utils)."""
-    from mteval_gui.store.search import enable_search
-
-    enable_search(conn)
+    """Formerly the full-text indexes (FTS5 trigram) that v10 drops: nothing to make any more."""
 
 
 def _v7(conn: sqlite3.Connection) -> None:
@@ -391,8 +391,16 @@ def _v9(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE review_packs ADD COLUMN answers_key TEXT")
 
 
+# v10: the full-text indexes of v6 go (an FTS5 table's shadow tables go with it; a workspace
+# made where SQLite lacked the trigram tokenizer never had them)
+_V10 = """
+DROP TABLE IF EXISTS entries_fts;
+DROP TABLE IF EXISTS outputs_fts;
+DROP TABLE IF EXISTS fts_indexed;
+"""
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1069,8 +1069,8 @@ Télécharger maintenant ?</translation>
         <translation>Analyseurs (*.hfstol *.deb);;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <source>Data files (*.json *.jsonl *.tsv *.csv *.txt);;All files (*)</source>
-        <translation>Fichiers de données (*.json *.jsonl *.tsv *.csv *.txt);;Tous les fichiers (*)</translation>
+        <source>Data files ({0});;All files (*)</source>
+        <translation>Fichiers de données ({0});;Tous les fichiers (*)</translation>
     </message>
     <message>
         <source>File not found.</source>

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mteval_gui.app.evaluate import evaluate_files
+from mteval_gui.app.evaluate import EvaluationInputs, evaluate_files
+from mteval_gui.app.overrides import ScoringOverrides
 from mteval_gui.scoring.runcard import RunCardInvalid, run_card_json
 
 
@@ -17,8 +18,9 @@ def _evaluate(tmp_path: Path):
     (tmp_path / "src.txt").write_text("Bonjour le monde.\nMerci beaucoup.\n", encoding="utf-8")
     (tmp_path / "ref.txt").write_text("Woezɔ na xexeame.\nAkpe kakaka.\n", encoding="utf-8")
     (tmp_path / "hyp.txt").write_text("Woezɔ na xexeame.\nAkpe.\n", encoding="utf-8")
-    return evaluate_files(tmp_path / "src.txt", tmp_path / "hyp.txt", ref_path=tmp_path / "ref.txt",
-                          target_lang="ewe", source_lang="fra", metrics=["core.exact", "core.chrf"], workers=1)
+    return evaluate_files(EvaluationInputs(tmp_path / "src.txt", tmp_path / "hyp.txt", ref=tmp_path / "ref.txt",
+                                           source_lang="fra", target_lang="ewe"),
+                          ScoringOverrides.of(metrics=["core.exact", "core.chrf"]), workers=1)
 
 
 def test_the_card_the_runner_checked_is_written_as_it_is(tmp_path):
@@ -37,3 +39,15 @@ def test_a_card_changed_after_scoring_is_checked_again(tmp_path):
         with pytest.raises(RunCardInvalid, match="run_id"):
             ev.save(tmp_path / "card.json")
     assert not (tmp_path / "card.json").exists()
+
+
+def test_the_scoring_choices_are_one_parameter_object(tmp_path):
+    _evaluate(tmp_path)  # writes the files
+    inputs = EvaluationInputs(tmp_path / "src.txt", tmp_path / "hyp.txt", ref=tmp_path / "ref.txt",
+                              source_lang="fra", target_lang="ewe")
+    ev = evaluate_files(inputs, ScoringOverrides.of(metrics=["core.exact"], seed=3, n_bootstrap=17), workers=1)
+    ci = ev.result.run_card.model_dump(mode="json")["scores"]["confidence_intervals"]["exact_match_rate"]
+    assert (ci["seed"], ci["n_bootstrap"]) == (3, 17)
+    assert ev.inputs == [tmp_path / "src.txt", tmp_path / "hyp.txt", tmp_path / "ref.txt"]
+    with pytest.raises(ValueError, match="EvaluationInputs.glossary"):
+        evaluate_files(inputs, ScoringOverrides.of(glossary="terms"))

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mteval_gui.app import compare
+from mteval_gui.app.compare import CompareOptions
 from mteval_gui.app.scoring import score_workspace_run
 from mteval_gui.store import repo
 from mteval_gui.store.statistics import StoredStatistics, load_run_statistics, store_run_statistics
@@ -55,13 +56,13 @@ def test_compare_reads_no_entry_results_when_the_statistics_are_stored(workspace
     monkeypatch.setattr(compare, "entry_scores_many", lambda ws, run_id, mids: asked.append(list(mids))
                         or original(ws, run_id, mids))
     compare._cache.clear()
-    result = compare.compare_workspace_runs(workspace, [ids[1]], ids[0], trials=50)
+    result = compare.compare_workspace_runs(workspace, [ids[1]], ids[0], CompareOptions(trials=50))
     assert {"chrf_plus_plus", "bleu", "ter", "composite"} <= set(result.metrics)
     assert asked == [[], []]  # every key's statistics came from the store
     compare._cache.clear()
     workspace.conn.execute("DELETE FROM run_statistics")
     workspace.conn.commit()
-    again = compare.compare_workspace_runs(workspace, [ids[1]], ids[0], trials=50)
+    again = compare.compare_workspace_runs(workspace, [ids[1]], ids[0], CompareOptions(trials=50))
     assert "core.chrf" in asked[-1]  # rebuilt from the entries' results: the same tests
     for key in result.metrics:
         assert again.results[ids[1]][key].p_value == result.results[ids[1]][key].p_value

@@ -180,6 +180,17 @@ def test_download_mismatch_and_http_errors(server, tiny, base):
     assert not (base / "tst").exists()
 
 
+def test_the_application_installs_with_one_options_object(tiny, tmp_path):
+    from mteval_gui.app.analyzers import InstallOptions, install
+
+    base = tmp_path / "analyzers"
+    with pytest.raises(InstallError, match="sha256 mismatch"):
+        install("tst", tiny, InstallOptions(root=base, sha256="0" * 64))
+    assert not (base / "tst").exists()
+    install("tst", tiny, InstallOptions(root=base, kind="descriptive", sha256=_sha(tiny)))
+    assert json.loads((base / "tst" / "analyzers.json").read_text())["descriptive"]["sha256"] == _sha(tiny)
+
+
 def test_cli_install_and_list(tiny, tmp_path, monkeypatch, capsys):
     base = tmp_path / "user-analyzers"
     monkeypatch.setenv("MTEVAL_ANALYZERS", str(base))

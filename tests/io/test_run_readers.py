@@ -113,7 +113,7 @@ def test_harness_report_as_run(tmp_path):
         0.0,
     )
     assert m.model_extra["harness_overall"] == {"corpus_chrf": 50.0}
-    assert loaded.hints["harness_corpus_path"] == "d/eng-cym-dev-v1.json"
+    assert loaded.hints["corpus_path"] == "d/eng-cym-dev-v1.json"
     assert loaded.hints["sources"] == {"t1": "Hi", "t2": "Bye"}
     t1, t2 = run.outputs
     assert (t1.predicted, t1.raw_predicted, t1.latency_s, t1.model_extra) == (

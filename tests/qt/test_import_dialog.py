@@ -102,3 +102,25 @@ def test_install_analyzer(qtbot, small_ws, shared_data, tmp_path, monkeypatch):
     assert dlg.imported is not None and dlg.imported.lang == "crk"
     assert find_analyzer(None, "strict", lang="crk") is not None
     assert "installed strict" in " ".join(_problems(dlg))  # what was installed is listed before closing
+
+
+def test_a_registered_format_is_in_the_format_list_and_the_file_filter(qtbot, small_ws, tmp_path, monkeypatch):
+    from mteval_gui.qt import import_dialog
+    from tests.io.toy_format import toy_registered
+
+    f = tmp_path / "pairs.psv"
+    f.write_text("id|source|reference\n1|bonjour|woezɔ\n", encoding="utf-8")
+    seen: list[str] = []
+    monkeypatch.setattr(import_dialog.file_dialogs, "open_file_name",
+                        lambda parent, caption, directory, filters: (seen.append(filters), (str(f), ""))[1])
+    with toy_registered():
+        dlg = ImportDialog(small_ws, "corpus")
+        qtbot.addWidget(dlg)
+        combo = [dlg.format_combo.itemData(i) for i in range(dlg.format_combo.count())]
+        assert combo == [None, "jsonl", "harness-report", "json", "tsv", "csv", "psv", "psv-report", "text"]
+        dlg.browse()
+        assert seen == ["Data files (*.jsonl *.ndjson *.json *.tsv *.tab *.csv *.psv *.psvr *.txt);;All files (*)"]
+        assert dlg.summary.text() == "Format psv, looks like a corpus; 1 records. First rows:"
+        run_dlg = ImportDialog(small_ws, "run")
+        qtbot.addWidget(run_dlg)
+        assert "psv" not in [run_dlg.format_combo.itemData(i) for i in range(run_dlg.format_combo.count())]

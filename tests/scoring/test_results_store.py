@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from mteval_gui.app.compare import compare_workspace_runs, run_statistics
+from mteval_gui.app.compare import CompareOptions, compare_workspace_runs, run_statistics
 from mteval_gui.app.scoring import score_in_process, score_workspace_run
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
@@ -125,17 +125,18 @@ def test_run_statistics_and_compare(workspace):
     st = run_statistics(workspace, ids[0])
     assert st.stats["chrf_plus_plus"].point() == pytest.approx(st.card["scores"]["chrf_plus_plus"], abs=1e-12)
     assert round(st.composite.point(), 4) == st.card["scores"]["composite"]
-    cmp = compare_workspace_runs(workspace, ids[1:], ids[0], trials=200, holm=True)
+    cmp = compare_workspace_runs(workspace, ids[1:], ids[0], CompareOptions(trials=200, holm=True))
     assert "chrf_plus_plus" in cmp.metrics and "composite" in cmp.metrics
     r = cmp.results[ids[1]]["chrf_plus_plus"]
     assert r.baseline_score == pytest.approx(st.card["scores"]["chrf_plus_plus"])
     assert r.p_adjusted is not None and r.p_adjusted >= r.p_value
-    same = compare_workspace_runs(workspace, [ids[0]], ids[0], trials=100)
+    same = compare_workspace_runs(workspace, [ids[0]], ids[0], CompareOptions(trials=100))
     assert same.runs == []
     # the statistics are kept until the run is scored again; the progress names its stages
     assert run_statistics(workspace, ids[0]) is st
     seen = []
-    compare_workspace_runs(workspace, ids[1:], ids[0], trials=50, on_progress=lambda d, t, s: seen.append((d, t, s)))
+    compare_workspace_runs(workspace, ids[1:], ids[0], CompareOptions(trials=50),
+                           on_progress=lambda d, t, s: seen.append((d, t, s)))
     assert seen[0] == (1, 3, "reading the runs") and seen[-1][2] == "paired tests" and seen[-1][0] == seen[-1][1]
     clear_results(workspace, ids[0])
     score_workspace_run(workspace, ids[0], metrics=FAST, n_bootstrap=100)

@@ -274,13 +274,18 @@ def test_fold_key_agrees_with_the_text_policy():
 def test_folds_follow_the_card_in_use(tmp_path, monkeypatch):
     import json
 
+    from eval_standards.ewe.quality import EweQualityMetric
+    from mteval_gui.cards import load_card
     from mteval_gui.paths import language_cards_dir
+    from mteval_gui.scoring.plugins import ScoringContext
 
     card = json.loads((language_cards_dir() / "ewe.json").read_text(encoding="utf-8"))
     card["orthography"]["folds"]["q"] = "ɣ"
     (tmp_path / "ewe.json").write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
     assert fold_key("q") == "q"
     monkeypatch.setenv("MTEVAL_CARDS_DIR", str(tmp_path))
+    assert fold_key("Q") == "q"  # the standard never looks cards up: the application hands the card over
+    EweQualityMetric().prepare(ScoringContext("fra", "ewe", target_card=load_card("ewe")))
     assert fold_key("Q") == "ɣ"
     assert ewe_quality("q")[1]["ewe_letters"]["found"] == ["ɣ"]
 

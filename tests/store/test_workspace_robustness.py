@@ -21,11 +21,11 @@ from mteval_gui.io.records import make_entry
 from mteval_gui.store import Workspace, repo
 from mteval_gui.store.db import APPLICATION_ID
 from mteval_gui.store.locks import RunBusy, acquire_run_lock, release_run_lock, run_lock, run_lock_holder
-from mteval_gui.store.schema import MIGRATIONS, SCHEMA_VERSION, _v6
+from mteval_gui.store.schema import SCHEMA_VERSION
 from tests.store.judgment_helpers import add_corpus, add_run
 
 REPO = Path(__file__).resolve().parents[2]
-FTS_STEP = MIGRATIONS.index(_v6)  # the schema version before the full-text indexes
+PREVIOUS = SCHEMA_VERSION - 1  # the schema version before the last step
 
 
 def _corpus(cid: str, n: int, text: str = "source") -> Corpus:
@@ -84,15 +84,8 @@ def test_eight_processes_creating_one_workspace(tmp_path, start):
 # ----------------------------------------------------------------------------- migration backups
 
 def _to_previous_schema(conn: sqlite3.Connection) -> None:
-    """Undo the full-text indexes and bring the version number back to the one before them (the
-    later steps run again and find their work done)."""
-    import sqlite_utils
-
-    db = sqlite_utils.Database(conn)
-    for table in ("entries", "outputs"):
-        db[table].disable_fts()
-    conn.execute("DROP TABLE fts_indexed")
-    conn.execute(f"PRAGMA user_version={FTS_STEP}")
+    """Bring the version number back one step (the last step runs again and finds its work done)."""
+    conn.execute(f"PRAGMA user_version={PREVIOUS}")
 
 
 def test_the_migration_backup_holds_commits_still_in_the_wal(tmp_path):
@@ -114,10 +107,10 @@ def test_the_migration_backup_holds_commits_still_in_the_wal(tmp_path):
         reader.execute("COMMIT")
         reader.close()
         writer.close()
-    backup = tmp_path / f"ws.sqlite.v{FTS_STEP}.bak"
+    backup = tmp_path / f"ws.sqlite.v{PREVIOUS}.bak"
     b = sqlite3.connect(str(backup))
     assert sorted(r[0] for r in b.execute("SELECT key FROM settings")) == ["early", "late"]
-    assert b.execute("PRAGMA user_version").fetchone()[0] == FTS_STEP
+    assert b.execute("PRAGMA user_version").fetchone()[0] == PREVIOUS
     assert b.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     b.close()
 
@@ -130,7 +123,7 @@ def test_a_second_backup_does_not_overwrite_the_first(tmp_path):
         _to_previous_schema(c)
         c.close()
         Workspace(path).close()
-    assert len(list(tmp_path.glob(f"ws.sqlite.v{FTS_STEP}*.bak"))) == 2
+    assert len(list(tmp_path.glob(f"ws.sqlite.v{PREVIOUS}*.bak"))) == 2
 
 
 # ----------------------------------------------------------------------------- foreign files

@@ -23,9 +23,10 @@ from eval_standards.ewe.bench.methods import (
 )
 from eval_standards.ewe.bench.model import EweTest, check_test
 from eval_standards.ewe.lexicon import EweLexicon, ewe_lexicon
-from eval_standards.ewe.orthography import card_folds
+from eval_standards.ewe.orthography import card_folds, use_card
 from mteval_gui.benchmarks.suite import BenchmarkSuite, Explained, SuiteCategory
 from mteval_gui.domain.benchmark import BenchTest, SuiteDefect
+from mteval_gui.domain.card import LanguageCard
 from mteval_gui.text import NORMALISATION_POLICY
 
 CATEGORIES: tuple[SuiteCategory, ...] = (
@@ -114,7 +115,8 @@ class EweBench(BenchmarkSuite):
                    index: int) -> tuple[BenchTest | None, list[SuiteDefect]]:
         return check_test(raw, category=category, file=file, line=line, index=index)
 
-    def prepare(self) -> EweResources:
+    def prepare(self, card: LanguageCard | None = None) -> EweResources:
+        use_card(card)  # the Ewe card the application looked up (None: the bundled one)
         return EweResources(ewe_lexicon(), card_folds())
 
     def score_test(self, test: BenchTest, response: str, tool_calls: Sequence[Any] | None,
