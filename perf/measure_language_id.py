@@ -125,7 +125,7 @@ def segments(shared: Path) -> None:
     corpus, folder = _mafand(shared)
     fr, ewe = _lines(folder / "test.fr"), _lines(folder / "test.ewe")
     n = len(ewe)
-    totals = {"fra": [0, 0], "ewe": [0, 0]}
+    totals = {"fra": [0, 0, 0], "ewe": [0, 0, 0]}
     for k in (1, 2, 3):
         for lang, lines, shift in (("fra", fr, 0), ("ewe", ewe, 1)):
             outputs = [" ".join(lines[(i + n - shift) % n].split()[:k]) for i in range(n)]
@@ -140,11 +140,13 @@ def segments(shared: Path) -> None:
                           and e.detail.get("language") is None)
             totals[lang][0] += hits
             totals[lang][1] += total
+            totals[lang][2] += nothing
             what = "French segments judged wrong-language" if lang == "fra" else "Ewe segments judged wrong (FP)"
             print(f"{k}-word {what}: {hits} of {total} ({hits / total:.1%}; {dict(langs)}; {nothing} with "
                   f"nothing to judge: names, words both languages use), cpu {cpu:.2f} s", flush=True)
-    for lang, (hits, total) in totals.items():
-        print(f"1-3 words, {lang}: {hits} of {total} ({hits / total:.1%})")
+    for lang, (hits, total, nothing) in totals.items():
+        print(f"1-3 words, {lang}: {hits} of {total} ({hits / total:.1%}); of the {total - nothing} with something "
+              f"to judge: {hits / (total - nothing):.1%}")
 
 
 def cree(shared: Path) -> None:

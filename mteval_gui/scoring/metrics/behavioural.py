@@ -11,13 +11,16 @@ These detect failure modes rather than measure quality. Lower is better for the 
 - *same-script signal* (the two languages share a script): the token occurs in the source
   text (or in ``context.shared["source_lexicon"]``, a set of words), is not accepted by the
   target analyzer (``context.shared["target_accepts"]``, a callable, else the strict analyzer
-  shared by ``core.fst`` as ``context.shared["fst.strict"]``) or lexicon
+  shared by ``core.fst`` as ``context.shared["fst.strict"]``; the metric loads the installed
+  strict analyzer itself when ``core.fst`` does not run) or lexicon
   (``context.shared["target_lexicon"]``), is not an allowed loanword of the target
   card, and does not occur in the entry's reference or variants (names and numbers that the
   reference itself carries over are not switches).
 - *whole-entry signal*: an output judged wholly in another language than the target (the
   source, or another candidate language; see :mod:`~mteval_gui.scoring.metrics.language_id`)
-  counts 1.0 (its token rate is kept as ``detail["token_rate"]``). At ≥ 20 % of such entries
+  counts 1.0 (its token rate is kept as ``detail["token_rate"]``). The judge gets the target
+  card, the analyzer, the corpus's references (the target's own texts) and, for a target
+  without a card, the scripts of each entry's references. At ≥ 20 % of such entries
   the run gets the caveat ``wrong_language_output``. Parameters: ``detect_language`` (default
   true) and ``languages`` (other candidate languages besides the source and the target;
   default English and French).

@@ -4,34 +4,45 @@ Used by code-switching (an entry wholly in another language counts 1.0, and the 
 caveat ``wrong_language_output``) and by run import (a warning when a run's outputs are not
 in its corpus's target language).
 
-The signal combines two things, because the language-identification model (lingua, offline:
-its n-gram models ship inside the wheel, nothing is downloaded) knows about 75 languages and
-many target languages of this tool are not among them (Ewe, Plains Cree, Sámi...):
+The judgment rests on the target's own evidence first, then on the detector (lingua, offline:
+its n-gram models ship inside the wheel, nothing is downloaded), which knows about 75 languages
+but not many target languages of this tool (Ewe, Plains Cree, Sámi...):
 
-1. **Target evidence**, from the target language card: the share of the output's words that
-   are written in a target script the source does not use (Cyrillic for an English→Russian
-   pair), that carry a letter of the target alphabet absent from the source alphabet (Ewe
-   ``ɖ ɛ ƒ ɣ ŋ ɔ ʋ`` against French), that are among the card's frequent words
-   (``language_id.frequent_words``), or that the target analyzer accepts. Words that the entry's reference also contains
-   (names, numbers carried over) and the card's allowed loanwords are neutral. When at least
-   :data:`MIN_TARGET_EVIDENCE` of the words are target words, the output is in the target.
-2. **The detector** (lingua, high-accuracy mode, restricted to the *candidate* languages: the
-   source, the target when lingua knows it, English and French, plus any the metric is given)
-   on the whole output. The output is in another language when one candidate other than the
-   target gets a relative confidence ≥ :data:`MIN_CONFIDENCE`. When the target is unknown to
-   the detector and the card gives no evidence at all (no alphabet difference, no frequent
-   words, no analyzer), only the *source* language is trusted, since the detector must place
-   a text of an unknown language among the candidates.
-3. **All the detector's languages**, when the target is unknown to it: among two or three
-   candidates one always gets a relative confidence ≥ 0.5, so a Cree word without its
-   circumflexes (``takohtew``) or an Ewe line without Ewe letters would be "French" or
-   "English". The candidate found must also be among the :data:`ALL_LANGUAGES_TOP` most
-   likely of every language lingua knows (low-accuracy mode, the first
-   :data:`ALL_LANGUAGES_CHARS` characters); otherwise the output is not judged wrong-language.
+1. **Target words**: words written in a target script the source does not use (from the card,
+   else the scripts of the entry's references: ``judge(target_scripts=...)``), carrying a letter
+   of the target alphabet that neither the source nor the fallback candidates have (Ewe
+   ``ɖ ɛ ƒ ɣ ŋ ɔ ʋ``; :data:`CANDIDATE_ALPHABETS` when a candidate has no card), among the
+   card's frequent words (``language_id.frequent_words``), accepted by the target analyzer
+   (the caller loads it whenever one is installed), or words of the entry's reference that are
+   no names. When at least :data:`MIN_TARGET_EVIDENCE` of the words are target words, the
+   output is in the target. Neutral: the reference's names and numbers, the card's allowed
+   loanwords, capitalised words that are no function word (names: also kept from the
+   detector), and *ambiguous* words — function words of a candidate that are also target words
+   (a frequent word of the card, or used by :data:`TARGET_USE_SHARE` of the corpus's
+   references: Ewe and French ``le``, Ewe ``la``, ``si``, ``me``, English ``to``).
+2. **The detector** (high-accuracy mode, restricted to the *candidates*: the source, the target
+   when lingua knows it, English and French, plus any the metric is given) on the output
+   without its names. The output is in another language when one candidate other than the
+   target gets a relative confidence ≥ :data:`MIN_CONFIDENCE`.
+3. **Confirmation, for a target the detector does not know**: among two or three candidates
+   one always gets a relative confidence ≥ 0.5, so a Cree word (``ê-ayât``: its circumflex
+   vowels are French letters too) or an Ewe line without Ewe letters would be "French". The
+   candidate counts only when the output's own words show it — function words of that
+   language (:data:`FUNCTION_WORDS`, written here: on a segment of a few words they are what
+   tells the language) and words with a letter outside the target alphabet (French ``d``, ``u``
+   for Cree; base letters, so Cree without circumflexes or with macrons is inside), together
+   :data:`FUNCTION_WORD_SHARE` of the words — or, failing that, when it is among the
+   :data:`ALL_LANGUAGES_TOP` most likely of every language lingua knows (low-accuracy mode, the
+   first :data:`ALL_LANGUAGES_CHARS` characters). A candidate that the detector also gives to
+   :data:`UNINFORMATIVE_SHARE` of the target's own texts whose letters do not tell them apart
+   (the corpus's references; the entry's reference without a corpus) says nothing: then only
+   the words can show it. Without any target evidence or target text, only the source
+   language is trusted, since the detector must place a text of an unknown language among the
+   candidates.
 
-Measured on MAFAND-MT (16 fr→ewe and 16 ewe→fr system outputs scored against the fr→ewe
-corpus; numbers in the README): the French outputs are judged wrong-language on 88–98 % of
-entries, the Ewe outputs on 0–9 %.
+Measured with ``perf/measure_language_id.py`` (numbers in the README): on MAFAND-MT the French
+outputs are judged wrong-language on 95–100 % of entries, the Ewe systems on 0–9 %; English
+sentences for Ewe 97 %; valid Cree verb forms 0 %.
 
 lingua loads its n-gram models on first use (≈ 0.6 s of CPU for French and English, ≈ 0.55 s
 for all its Latin-script languages in low-accuracy mode). ``mteval evaluate`` loads them from
@@ -528,8 +539,9 @@ class LanguageJudge:
         :data:`FUNCTION_WORD_SHARE` of the words. One function word of
         :data:`SHORT_FUNCTION_WORD` letters alone only confirms a detector at least
         :data:`SURE_CONFIDENCE` sure, or with a function word of the same language that the
-        target uses too (``Le Togo a``: French ``a`` and ``le``, which tells nothing alone). The detector's candidate, else the only candidate with
-        function words when the detector's has none (``Tom is vile`` taken for French)."""
+        target uses too (``Le Togo a``: French ``a`` and ``le``, which tells nothing alone). The
+        detector's candidate, else the only candidate with function words when the detector's
+        has none (``Tom is vile`` taken for French)."""
         function = words.function or {}
         code = guess.code
         if not function.get(code):
