@@ -204,6 +204,8 @@ CANDIDATE_ALPHABETS: dict[str, str] = {
     "eng": "abcdefghijklmnopqrstuvwxyz",
     "fra": "abcdefghijklmnopqrstuvwxyzàâæçéèêëîïôœùûüÿ",
 }
+
+
 def _word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -327,13 +329,13 @@ class LanguageJudgement:
 class _Words:
     """What the words of one output say (the neutral ones left out)."""
 
-    counted: int = 0  # words that are neither neutral, loanwords nor ambiguous function words
+    counted: int = 0  # words that are neither neutral, loanwords, names nor ambiguous function words
     target: int = 0  # words with target evidence
     outside: int = 0  # words with a letter outside the target alphabet
-    function: dict[str, int] | None = None  # function words per candidate
+    function: dict[str, int] = field(default_factory=dict)  # function words per candidate
     long_function: dict[str, int] = field(default_factory=dict)  # of them, longer than SHORT_FUNCTION_WORD
-    names: list[int] | None = None  # positions of the capitalised words taken for names
     shared_function: dict[str, int] = field(default_factory=dict)  # its function words the target uses too
+    names: list[int] = field(default_factory=list)  # positions of the capitalised words taken for names
 
 
 class LanguageJudge:
@@ -453,8 +455,7 @@ class LanguageJudge:
 
     def _words(self, tokens: Sequence[str], keys: Sequence[str], neutral: frozenset[str],
                scripts: frozenset[str]) -> _Words:
-        out = _Words(function={}, names=[])
-        assert out.function is not None and out.names is not None
+        out = _Words()
         for i, (tok, key) in enumerate(zip(tokens, keys, strict=True)):
             if key in self.ambiguous:
                 for code in self.function_candidates:
@@ -542,7 +543,7 @@ class LanguageJudge:
         target uses too (``Le Togo a``: French ``a`` and ``le``, which tells nothing alone). The
         detector's candidate, else the only candidate with function words when the detector's
         has none (``Tom is vile`` taken for French)."""
-        function = words.function or {}
+        function = words.function
         code = guess.code
         if not function.get(code):
             named = [c for c, n in function.items() if n]
