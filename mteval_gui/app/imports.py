@@ -284,9 +284,22 @@ def run_language_warnings(ws: Workspace, run: Run, corpus_id: str, file_name: st
     return out
 
 
+def _installed_accepts(ws: Workspace, src: str, tgt: str, card: Any) -> Callable[[str], bool] | None:
+    """The target language's strict analyzer as the workspace would score with it (its settings'
+    analyzer folder or file), as a word acceptor; None when none is installed or usable."""
+    from mteval_gui.app.settings import scoring_options_for
+    from mteval_gui.scoring.metrics.structural import installed_target_accepts
+    from mteval_gui.scoring.plugins import ScoringContext
+
+    options = scoring_options_for(ws, tgt).to_context()
+    return installed_target_accepts(ScoringContext(source_lang=src, target_lang=tgt, target_card=card,
+                                                   options=options))
+
+
 def _sample_language(ws: Workspace, run: Run, corpus_id: str, src: str,
                      tgt: str) -> tuple[int, int, Counter[str]] | None:
     from mteval_gui.cards import try_load_card
+    from mteval_gui.scoring.metrics.behavioural import expand_scripts, text_scripts, token_script
     from mteval_gui.scoring.metrics.language_id import LanguageJudge
     from mteval_gui.text import match_key, word_tokens
 
@@ -296,17 +309,26 @@ def _sample_language(ws: Workspace, run: Run, corpus_id: str, src: str,
     step = max(1, len(outputs) // LANGUAGE_SAMPLE)
     sample = outputs[::step][:LANGUAGE_SAMPLE]
     tcard, scard = try_load_card(tgt), try_load_card(src)
+    refs = {e.id: e for e in repo.get_entries(ws, corpus_id)}
     judge = LanguageJudge(src, tgt, target_card=tcard, source_card=scard,
-                          loanwords=tcard.allowed_loanwords if tcard is not None else ())
+                          accepts=_installed_accepts(ws, src, tgt, tcard),
+                          loanwords=tcard.allowed_loanwords if tcard is not None else (),
+                          script_of=token_script, target_scripts=expand_scripts(tcard.scripts) if tcard else (),
+                          source_scripts=expand_scripts(scard.scripts) if scard else (),
+                          target_texts=[e.reference for e in refs.values()])
     if not judge.available:
         return None
-    refs = {e.id: e for e in repo.get_entries(ws, corpus_id)}
     wrong = 0
     by_lang: Counter[str] = Counter()
     for o in sample:
         e = refs.get(o.id)
-        neutral = frozenset(match_key(t) for r in (e.references() if e is not None else []) for t in word_tokens(r))
-        verdict = judge.judge(o.predicted or "", neutral)
+        references = e.references() if e is not None else []
+        neutral = frozenset(match_key(t) for r in references for t in word_tokens(r))
+        ref_scripts = set().union(*(text_scripts(r) for r in references)) if tcard is None else None
+        src_scripts = (expand_scripts(scard.scripts) if scard is not None
+                       else text_scripts(e.source if e is not None else ""))
+        verdict = judge.judge(o.predicted or "", neutral, reference=e.reference if e is not None else None,
+                              target_scripts=None if ref_scripts is None else frozenset(ref_scripts - src_scripts))
         if verdict.wrong_language:
             wrong += 1
             by_lang[str(verdict.language)] += 1

@@ -102,9 +102,11 @@ def test_the_service_starts_only_when_code_switching_runs():
 
 def test_evaluate_gives_the_same_card_with_the_service_and_leaves_no_process(tmp_path: Path, monkeypatch):
     src, ref, hyp = tmp_path / "src.txt", tmp_path / "ref.txt", tmp_path / "hyp.txt"
-    src.write_text("le chat dort\nil pleut beaucoup aujourd'hui\nla maison est grande\n", encoding="utf-8")
-    ref.write_text("avu la dɔ\ntsi dza ŋutɔ egbe\nxɔ la lolo\n", encoding="utf-8")
-    hyp.write_text("le chat dort\ntsi dza ŋutɔ egbe\nthe house is big\n", encoding="utf-8")
+    src.write_text("le chat dort\nil pleut beaucoup aujourd'hui\nla maison est grande\nune grande maison\n",
+                   encoding="utf-8")
+    ref.write_text("avu la dɔ\ntsi dza ŋutɔ egbe\nxɔ la lolo\nxɔ gã aɖe\n", encoding="utf-8")
+    # the last output has no function word: only the all-languages rank can confirm the detector
+    hyp.write_text("le chat dort\ntsi dza ŋutɔ egbe\nthe house is big\ngrande maison\n", encoding="utf-8")
 
     def card(out: Path, *extra: str) -> dict:
         assert cli.main(["evaluate", "--corpus", str(src), "--ref", str(ref), "--run", str(hyp), "--lang", "ewe",

@@ -11,13 +11,16 @@ These detect failure modes rather than measure quality. Lower is better for the 
 - *same-script signal* (the two languages share a script): the token occurs in the source
   text (or in ``context.shared["source_lexicon"]``, a set of words), is not accepted by the
   target analyzer (``context.shared["target_accepts"]``, a callable, else the strict analyzer
-  shared by ``core.fst`` as ``context.shared["fst.strict"]``) or lexicon
+  shared by ``core.fst`` as ``context.shared["fst.strict"]``; the metric loads the installed
+  strict analyzer itself when ``core.fst`` does not run) or lexicon
   (``context.shared["target_lexicon"]``), is not an allowed loanword of the target
   card, and does not occur in the entry's reference or variants (names and numbers that the
   reference itself carries over are not switches).
 - *whole-entry signal*: an output judged wholly in another language than the target (the
   source, or another candidate language; see :mod:`~mteval_gui.scoring.metrics.language_id`)
-  counts 1.0 (its token rate is kept as ``detail["token_rate"]``). At ≥ 20 % of such entries
+  counts 1.0 (its token rate is kept as ``detail["token_rate"]``). The judge gets the target
+  card, the analyzer, the corpus's references (the target's own texts) and, for a target
+  without a card, the scripts of each entry's references. At ≥ 20 % of such entries
   the run gets the caveat ``wrong_language_output``. Parameters: ``detect_language`` (default
   true) and ``languages`` (other candidate languages besides the source and the target;
   default English and French).
@@ -56,6 +59,7 @@ from typing import Any, ClassVar
 from mteval_gui.scoring.composite import wrong_language_caveat
 from mteval_gui.scoring.metrics.language_id import LanguageJudge
 from mteval_gui.scoring.metrics.lid_service import DEFAULT_CANDIDATES
+from mteval_gui.scoring.metrics.structural import installed_target_accepts
 from mteval_gui.scoring.plugins import BaseMetric, CorpusScore, EntryInput, EntryScore, MetricInfo, ScoringContext
 from mteval_gui.scoring.stats import EntryStats
 from mteval_gui.text import TEXT_MEMO, match_key, match_keys, nfc, word_tokens
@@ -182,7 +186,7 @@ class CodeSwitchingMetric(BaseMetric):
     another language than the target counts 1.0 (see :mod:`~mteval_gui.scoring.metrics.language_id`)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.code_switching", version="4", display_name="Code-switching rate", scale="0-1",
+        id="core.code_switching", version="5", display_name="Code-switching rate", scale="0-1",
         role="code_switching", label="Code-switching", validation="heuristic",
         higher_is_better=False, produces=("code_switching_rate",), single_process=True,
         description="Share of output words that are source-language words (script or same-script lexical "
@@ -202,6 +206,8 @@ class CodeSwitchingMetric(BaseMetric):
         self.source_scripts = expand_scripts(sc.scripts) if sc is not None else None
         self.loanwords = _keyset(tc.allowed_loanwords) if tc is not None else set()
         self._judge = None
+        if target_accepts(context.shared) is None:
+            installed_target_accepts(context)  # the analyzer whenever one is installed, not only with core.fst
 
     def _accepts(self) -> Callable[[str], bool] | None:
         shared = self.context.shared if self.context else {}
@@ -233,7 +239,8 @@ class CodeSwitchingMetric(BaseMetric):
                 ctx.source_lang, ctx.target_lang, target_card=ctx.target_card, source_card=ctx.source_card,
                 accepts=target_accepts(ctx.shared), lexicon=ctx.shared.get("target_lexicon") or (),
                 extra_candidates=self.languages, loanwords=self.loanwords, script_of=token_script,
-                target_scripts=self.target_scripts or (), source_scripts=self.source_scripts or ())
+                target_scripts=self.target_scripts or (), source_scripts=self.source_scripts or (),
+                target_texts=[e.reference for e in ctx.entries])
         return self._judge
 
     def _reference_side(self, item: EntryInput) -> tuple[frozenset[str], frozenset[str]]:
@@ -289,7 +296,9 @@ class CodeSwitchingMetric(BaseMetric):
             detail: dict[str, Any] = {"tokens": len(tokens), "switched": switched, **kinds}
             value = len(switched) / len(tokens)
             if judge is not None:
-                verdict = judge.judge(it.predicted, ref_words, tokens, keys)
+                verdict = judge.judge(it.predicted, ref_words, tokens, keys, reference=it.entry.reference,
+                                      target_scripts=None if self.target_scripts is not None
+                                      else frozenset(ref_scripts) - src_scripts)
                 detail.update(verdict.to_json())
                 if verdict.wrong_language:
                     detail["token_rate"] = value

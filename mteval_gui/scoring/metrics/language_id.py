@@ -4,34 +4,45 @@ Used by code-switching (an entry wholly in another language counts 1.0, and the 
 caveat ``wrong_language_output``) and by run import (a warning when a run's outputs are not
 in its corpus's target language).
 
-The signal combines two things, because the language-identification model (lingua, offline:
-its n-gram models ship inside the wheel, nothing is downloaded) knows about 75 languages and
-many target languages of this tool are not among them (Ewe, Plains Cree, Sámi...):
+The judgment rests on the target's own evidence first, then on the detector (lingua, offline:
+its n-gram models ship inside the wheel, nothing is downloaded), which knows about 75 languages
+but not many target languages of this tool (Ewe, Plains Cree, Sámi...):
 
-1. **Target evidence**, from the target language card: the share of the output's words that
-   are written in a target script the source does not use (Cyrillic for an English→Russian
-   pair), that carry a letter of the target alphabet absent from the source alphabet (Ewe
-   ``ɖ ɛ ƒ ɣ ŋ ɔ ʋ`` against French), that are among the card's frequent words
-   (``language_id.frequent_words``), or that the target analyzer accepts. Words that the entry's reference also contains
-   (names, numbers carried over) and the card's allowed loanwords are neutral. When at least
-   :data:`MIN_TARGET_EVIDENCE` of the words are target words, the output is in the target.
-2. **The detector** (lingua, high-accuracy mode, restricted to the *candidate* languages: the
-   source, the target when lingua knows it, English and French, plus any the metric is given)
-   on the whole output. The output is in another language when one candidate other than the
-   target gets a relative confidence ≥ :data:`MIN_CONFIDENCE`. When the target is unknown to
-   the detector and the card gives no evidence at all (no alphabet difference, no frequent
-   words, no analyzer), only the *source* language is trusted, since the detector must place
-   a text of an unknown language among the candidates.
-3. **All the detector's languages**, when the target is unknown to it: among two or three
-   candidates one always gets a relative confidence ≥ 0.5, so a Cree word without its
-   circumflexes (``takohtew``) or an Ewe line without Ewe letters would be "French" or
-   "English". The candidate found must also be among the :data:`ALL_LANGUAGES_TOP` most
-   likely of every language lingua knows (low-accuracy mode, the first
-   :data:`ALL_LANGUAGES_CHARS` characters); otherwise the output is not judged wrong-language.
+1. **Target words**: words written in a target script the source does not use (from the card,
+   else the scripts of the entry's references: ``judge(target_scripts=...)``), carrying a letter
+   of the target alphabet that neither the source nor the fallback candidates have (Ewe
+   ``ɖ ɛ ƒ ɣ ŋ ɔ ʋ``; :data:`CANDIDATE_ALPHABETS` when a candidate has no card), among the
+   card's frequent words (``language_id.frequent_words``), accepted by the target analyzer
+   (the caller loads it whenever one is installed), or words of the entry's reference that are
+   no names. When at least :data:`MIN_TARGET_EVIDENCE` of the words are target words, the
+   output is in the target. Neutral: the reference's names and numbers, the card's allowed
+   loanwords, capitalised words that are no function word (names: also kept from the
+   detector), and *ambiguous* words — function words of a candidate that are also target words
+   (a frequent word of the card, or used by :data:`TARGET_USE_SHARE` of the corpus's
+   references: Ewe and French ``le``, Ewe ``la``, ``si``, ``me``, English ``to``).
+2. **The detector** (high-accuracy mode, restricted to the *candidates*: the source, the target
+   when lingua knows it, English and French, plus any the metric is given) on the output
+   without its names. The output is in another language when one candidate other than the
+   target gets a relative confidence ≥ :data:`MIN_CONFIDENCE`.
+3. **Confirmation, for a target the detector does not know**: among two or three candidates
+   one always gets a relative confidence ≥ 0.5, so a Cree word (``ê-ayât``: its circumflex
+   vowels are French letters too) or an Ewe line without Ewe letters would be "French". The
+   candidate counts only when the output's own words show it — function words of that
+   language (:data:`FUNCTION_WORDS`, written here: on a segment of a few words they are what
+   tells the language) and words with a letter outside the target alphabet (French ``d``, ``u``
+   for Cree; base letters, so Cree without circumflexes or with macrons is inside), together
+   :data:`FUNCTION_WORD_SHARE` of the words — or, failing that, when it is among the
+   :data:`ALL_LANGUAGES_TOP` most likely of every language lingua knows (low-accuracy mode, the
+   first :data:`ALL_LANGUAGES_CHARS` characters). A candidate that the detector also gives to
+   :data:`UNINFORMATIVE_SHARE` of the target's own texts whose letters do not tell them apart
+   (the corpus's references; the entry's reference without a corpus) says nothing: then only
+   the words can show it. Without any target evidence or target text, only the source
+   language is trusted, since the detector must place a text of an unknown language among the
+   candidates.
 
-Measured on MAFAND-MT (16 fr→ewe and 16 ewe→fr system outputs scored against the fr→ewe
-corpus; numbers in the README): the French outputs are judged wrong-language on 88–98 % of
-entries, the Ewe outputs on 0–9 %.
+Measured with ``perf/measure_language_id.py`` (numbers in the README): on MAFAND-MT the French
+outputs are judged wrong-language on 95–100 % of entries, the Ewe systems on 0–9 %; English
+sentences for Ewe 97 %; valid Cree verb forms 0 %.
 
 lingua loads its n-gram models on first use (≈ 0.6 s of CPU for French and English, ≈ 0.55 s
 for all its Latin-script languages in low-accuracy mode). ``mteval evaluate`` loads them from
@@ -49,8 +60,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
@@ -185,11 +198,68 @@ def all_languages() -> _AllLanguages | None:
         return _ALL_LANGUAGES[0]
 
 
+# Letters of the fallback candidate languages, for when no card of theirs is given (the French
+# card's alphabet; English: the 26 letters).
+CANDIDATE_ALPHABETS: dict[str, str] = {
+    "eng": "abcdefghijklmnopqrstuvwxyz",
+    "fra": "abcdefghijklmnopqrstuvwxyzàâæçéèêëîïôœùûüÿ",
+}
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Function words of the fallback candidate languages (articles, pronouns, prepositions,
+# conjunctions, auxiliaries): on a segment of a few words they are what tells the language, where
+# a character model has too few letters to go on. Matched on match keys; a French word also by
+# its elided first part (``l'armée`` -> ``l``).
+FUNCTION_WORDS: dict[str, frozenset[str]] = {
+    "fra": _word_set("""
+        le la les l un une des du de d au aux à et ou où en dans sur sous par pour avec sans chez entre
+        vers contre selon après avant depuis pendant lors ce cet cette ces c ça cela ceci il ils elle elles
+        on nous vous je j tu me m te t se s lui leur leurs son sa ses mon ma mes ton ta tes notre nos
+        votre vos qui que qu quoi dont ne n pas plus est sont été être a ont avait avaient était étaient
+        sera seront fait aussi mais donc car comme si très tout tous toute toutes y ni déjà encore alors
+        ainsi lorsque lorsqu puisque puisqu quand parce jusqu jusque même autres autre"""),
+    "eng": _word_set("""
+        the a an and or but of to in on at by for from with without about into over under after before
+        between through during against among is are was were be been being am has have had do does did
+        will would shall should can could may might must not no this that these those it its he him his
+        she her hers they them their theirs we us our you your yours i me my mine who whom whose which
+        what where when why how there here than then so if as also very all any some each every both more
+        most such only just up out off down again too don't doesn't didn't isn't aren't wasn't weren't
+        won't can't i'm i've i'll it's that's there's he's she's you're we're they're let's"""),
+}
+FUNCTION_WORD_SHARE = 0.25  # share of an output's words that must be function words of the detected language
+SHORT_FUNCTION_WORD = 1  # letters up to which one function word alone confirms only a sure detector (I, a, à)
+SURE_CONFIDENCE = 0.8  # a sure detector
+TARGET_USE_SHARE = 0.005  # share of the target texts from which a function word is a target word too
+TARGET_USE_TEXTS = 5000  # target texts read for it
+UNINFORMATIVE_SHARE = 0.5  # share of the target's texts the detector takes for a candidate that makes it uninformative
+TARGET_CHECK_TEXTS = 200  # target texts the detector is checked on
+
+
 def _alphabet(card: LanguageCard | None) -> frozenset[str] | None:
     if card is None or not card.orthography.alphabet:
         return None
     letters = {c for c in nfc(card.orthography.alphabet) if c.isalpha()}
     return frozenset(letters | {c.casefold() for c in letters})
+
+
+@lru_cache(maxsize=4096)
+def base_letter(letter: str) -> str:
+    """A letter without its diacritics, casefolded (``Ê`` -> ``e``)."""
+    return unicodedata.normalize("NFD", letter.casefold())[:1]
+
+
+def candidate_alphabet(code: str, card: LanguageCard | None = None) -> frozenset[str] | None:
+    """The letters of a candidate language (casefolded): its card's alphabet, else the fallback
+    :data:`CANDIDATE_ALPHABETS`; None when neither gives one."""
+    letters = _alphabet(card)
+    if letters is None and code in CANDIDATE_ALPHABETS:
+        letters = frozenset(CANDIDATE_ALPHABETS[code])
+    return None if letters is None else frozenset(c.casefold() for c in letters)
 
 
 def target_only_letters(target: LanguageCard | None, source: LanguageCard | None) -> frozenset[str]:
@@ -207,6 +277,41 @@ def frequent_words(card: LanguageCard | None) -> frozenset[str]:
     return frozenset(match_key(w) for w in card.language_id.frequent_words if w.strip())
 
 
+def function_word_of(code: str, key: str, *, whole: bool = False) -> bool:
+    """Whether the match key ``key`` is a function word of ``code`` (:data:`FUNCTION_WORDS`), or
+    for French a word whose elided first part is one (``l'armée``, ``qu’il``)."""
+    words = FUNCTION_WORDS.get(code)
+    if not words:
+        return False
+    if key in words:
+        return True
+    if code == "fra" and not whole:
+        for apostrophe in "'’":
+            head, sep, tail = key.partition(apostrophe)
+            if sep and tail and head in words:
+                return True
+    return False
+
+
+def used_function_words(texts: Iterable[str | None], candidates: Sequence[str]) -> frozenset[str]:
+    """The function words of ``candidates`` that target-language ``texts`` (the corpus's
+    references) use as words of their own (Ewe ``la``, ``si``, ``me``; English ``to``): in at
+    least :data:`TARGET_USE_SHARE` of the texts, and at least two. At most
+    :data:`TARGET_USE_TEXTS` texts are read, evenly spaced."""
+    words = frozenset().union(*(FUNCTION_WORDS[c] for c in candidates if c in FUNCTION_WORDS))
+    pool = [t for t in texts if t]
+    if not words or not pool:
+        return frozenset()
+    step = max(1, len(pool) // TARGET_USE_TEXTS)
+    sample = pool[::step][:TARGET_USE_TEXTS]
+    counts: dict[str, int] = {}
+    for text in sample:
+        for key in set(match_keys(word_tokens(text))) & words:
+            counts[key] = counts.get(key, 0) + 1
+    least = max(2, TARGET_USE_SHARE * len(sample))
+    return frozenset(k for k, n in counts.items() if n >= least)
+
+
 @dataclass(frozen=True)
 class LanguageJudgement:
     wrong_language: bool
@@ -220,6 +325,19 @@ class LanguageJudgement:
                 "target_evidence": None if self.target_evidence is None else round(self.target_evidence, 4)}
 
 
+@dataclass
+class _Words:
+    """What the words of one output say (the neutral ones left out)."""
+
+    counted: int = 0  # words that are neither neutral, loanwords, names nor ambiguous function words
+    target: int = 0  # words with target evidence
+    outside: int = 0  # words with a letter outside the target alphabet
+    function: dict[str, int] = field(default_factory=dict)  # function words per candidate
+    long_function: dict[str, int] = field(default_factory=dict)  # of them, longer than SHORT_FUNCTION_WORD
+    shared_function: dict[str, int] = field(default_factory=dict)  # its function words the target uses too
+    names: list[int] = field(default_factory=list)  # positions of the capitalised words taken for names
+
+
 class LanguageJudge:
     """Tells whether one output is in the target language or wholly in another one."""
 
@@ -227,19 +345,55 @@ class LanguageJudge:
                  source_card: LanguageCard | None = None, accepts: Callable[[str], bool] | None = None,
                  lexicon: Iterable[str] = (), extra_candidates: Iterable[str] = DEFAULT_CANDIDATES,
                  loanwords: Iterable[str] = (), script_of: Callable[[str], str | None] | None = None,
-                 target_scripts: Iterable[str] = (), source_scripts: Iterable[str] = ()) -> None:
+                 target_scripts: Iterable[str] = (), source_scripts: Iterable[str] = (),
+                 target_texts: Iterable[str | None] = ()) -> None:
         self.source_lang, self.target_lang = source_lang, target_lang
-        self.letters = target_only_letters(target_card, source_card)
+        extra = tuple(extra_candidates)
+        self.alphabet = _alphabet(target_card)
+        self.alphabet_bases = None if self.alphabet is None or target_card is None else frozenset(
+            base_letter(c) for c in (*self.alphabet, *target_card.orthography.folds,
+                                     *target_card.orthography.lookalikes) if c.isalpha())
+        # each candidate's letters (the source's from its card), and the target letters no candidate has
+        self.candidate_letters: dict[str, frozenset[str]] = {}
+        for code in dict.fromkeys((source_lang, *extra)):
+            if code == target_lang:
+                continue
+            letters = candidate_alphabet(code, source_card if code == source_lang else None)
+            if letters is not None:
+                self.candidate_letters[code] = letters
+        if self.alphabet is not None and self.candidate_letters:
+            self.letters = frozenset(c for c in self.alphabet if c.casefold() == c).difference(
+                *self.candidate_letters.values())
+            # against one candidate: the target letters it lacks (Cree â ê î ô against English)
+            self.letters_against = {code: frozenset(c for c in self.alphabet if c.casefold() == c) - letters
+                                    for code, letters in self.candidate_letters.items()}
+        else:
+            self.letters = target_only_letters(target_card, source_card)
+            self.letters_against = {}
         self.script_of = script_of
-        self.scripts = frozenset(target_scripts) - frozenset(source_scripts) if script_of is not None else frozenset()
-        self.lexicon = frequent_words(target_card) | {match_key(w) for w in lexicon if w}
+        self.source_scripts = frozenset(source_scripts)
+        self.scripts = frozenset(target_scripts) - self.source_scripts if script_of is not None else frozenset()
         self.accepts = accepts
         self.loanwords = frozenset(match_key(w) for w in loanwords if w)
+        self.function_candidates = tuple(c for c in dict.fromkeys((source_lang, *extra))
+                                         if c != target_lang and c in FUNCTION_WORDS)
+        texts = [t for t in target_texts if t]
+        lexicon_words = frequent_words(target_card) | {match_key(w) for w in lexicon if w}
+        # a frequent target word that is also a function word of a candidate (Ewe and French ``le``)
+        # tells neither language
+        self.ambiguous = frozenset(w for w in lexicon_words
+                                   if any(function_word_of(c, w) for c in self.function_candidates)) \
+            | used_function_words(texts, self.function_candidates)
+        self.lexicon = lexicon_words - self.ambiguous
+        self.has_case = target_card.has_case if target_card is not None else True
         self.has_evidence = bool(self.letters or self.lexicon or self.scripts or accepts is not None)
         known = known_languages()
         self.target_known = detector_code(target_lang) in known
-        candidates = [source_lang, *([target_lang] if self.target_known else []), *extra_candidates]
+        candidates = [source_lang, *([target_lang] if self.target_known else []), *extra]
         self.identifier = identifier_for(c for c in candidates if c != target_lang or self.target_known)
+        self.target_texts = texts
+        self._uninformative: dict[str, bool] = {}
+        self._guess_lock = threading.Lock()
 
     @property
     def available(self) -> bool:
@@ -254,17 +408,24 @@ class LanguageJudge:
             "target_known_to_detector": self.target_known,
             "target_scripts": sorted(self.scripts),
             "target_letters": "".join(sorted(self.letters)),
+            "target_alphabet": self.alphabet is not None,
             "target_frequent_words": len(self.lexicon),
+            "ambiguous_function_words": sorted(self.ambiguous),
+            "function_word_languages": list(self.function_candidates),
             "target_analyzer": self.accepts is not None,
             "min_confidence": MIN_CONFIDENCE,
             "min_target_evidence": MIN_TARGET_EVIDENCE,
+            "function_word_share": None if self.target_known else FUNCTION_WORD_SHARE,
             "all_languages_top": None if self.target_known else ALL_LANGUAGES_TOP,
         }
 
-    def _is_target_word(self, key: str, token: str) -> bool:
-        if self.scripts and self.script_of is not None and self.script_of(token) in self.scripts:
+    def _is_target_word(self, key: str, token: str, scripts: frozenset[str] | None = None,
+                        letters: frozenset[str] | None = None) -> bool:
+        scripts = self.scripts if scripts is None else scripts
+        letters = self.letters if letters is None else letters
+        if scripts and self.script_of is not None and self.script_of(token) in scripts:
             return True
-        if self.letters and not self.letters.isdisjoint(key):
+        if letters and not letters.isdisjoint(key):
             return True
         if key in self.lexicon:
             return True
@@ -275,47 +436,176 @@ class LanguageJudge:
                 return False
         return False
 
+    def _outside(self, key: str) -> bool:
+        """Whether a word has a letter whose base letter is none of the target alphabet's (French
+        ``d``, ``u`` for Cree; a Cree word written without its circumflexes or with macrons is not)."""
+        bases = self.alphabet_bases
+        return bases is not None and any(c.isalpha() and base_letter(c) not in bases for c in key)
+
+    def _is_name(self, token: str, key: str) -> bool:
+        """A capitalised word that is no function word of a candidate (``Sénégal``, ``d'Ivoire``):
+        a name, which tells no language (targets without case have none)."""
+        if not self.has_case:
+            return False
+        head, _, tail = token.replace("’", "'").rpartition("'")
+        first = next((c for c in (tail or head) if c.isalpha()), "")
+        if not first or not first.isupper():
+            return False
+        return not any(function_word_of(code, key, whole=True) for code in self.function_candidates)
+
+    def _words(self, tokens: Sequence[str], keys: Sequence[str], neutral: frozenset[str],
+               scripts: frozenset[str]) -> _Words:
+        out = _Words()
+        for i, (tok, key) in enumerate(zip(tokens, keys, strict=True)):
+            if key in self.ambiguous:
+                for code in self.function_candidates:
+                    if function_word_of(code, key):
+                        out.shared_function[code] = out.shared_function.get(code, 0) + 1
+                continue
+            if self._is_target_word(key, tok, scripts):
+                out.counted += 1
+                out.target += 1
+                continue
+            if key in neutral or key in self.loanwords:
+                if self._is_name(tok, key):
+                    out.names.append(i)  # kept from the detector too
+                elif key in neutral and any(c.isalpha() for c in key) and not self._outside(key) \
+                        and not any(function_word_of(c, key) for c in self.function_candidates):
+                    out.counted += 1  # a word of the reference that is no name: a target word
+                    out.target += 1
+                continue
+            if self._is_name(tok, key):
+                out.names.append(i)
+                continue
+            out.counted += 1
+            if self._outside(key):
+                out.outside += 1
+            for code in self.function_candidates:
+                if function_word_of(code, key):
+                    out.function[code] = out.function.get(code, 0) + 1
+                    if len(key) > SHORT_FUNCTION_WORD:
+                        out.long_function[code] = out.long_function.get(code, 0) + 1
+        return out
+
     def evidence(self, tokens: Sequence[str], neutral: frozenset[str],
                  keys: Sequence[str] | None = None) -> float | None:
         """Share of target words among the words that are neither neutral nor loanwords
         (``keys``: the tokens' match keys, when the caller has them)."""
         if not self.has_evidence:
             return None
-        hits = counted = 0
-        for tok, key in zip(tokens, match_keys(tokens) if keys is None else keys, strict=True):
-            if self._is_target_word(key, tok):
-                hits += 1
-                counted += 1
-            elif key not in neutral and key not in self.loanwords:
-                counted += 1
-        return hits / counted if counted else None
+        words = self._words(tokens, match_keys(tokens) if keys is None else keys, neutral, self.scripts)
+        return words.target / words.counted if words.counted else None
+
+    def _says_nothing(self, text: str, code: str) -> bool:
+        toks = word_tokens(text)
+        if not toks:
+            return False
+        against = self.letters_against.get(code, self.letters)
+        scripts = self.scripts
+        script_of = self.script_of
+        for tok in toks:
+            if against and not against.isdisjoint(tok.casefold()):
+                return False  # a target letter ``code`` lacks: the letters tell them apart
+            if scripts and script_of is not None and script_of(tok) in scripts:
+                return False
+        assert self.identifier is not None
+        guess = self.identifier.identify(nfc(text))
+        return guess is not None and guess.code == code and guess.confidence >= MIN_CONFIDENCE
+
+    def uninformative(self, code: str, reference: str | None = None) -> bool:
+        """Whether the detector's ``code`` says nothing about this target: it takes at least
+        :data:`UNINFORMATIVE_SHARE` of the target's own texts (the corpus's references, at most
+        :data:`TARGET_CHECK_TEXTS` of them; else the entry's ``reference``) for ``code`` while
+        their letters do not tell the target from ``code`` (no target letter or script that
+        ``code`` lacks: Plains Cree words for French, whose circumflex vowels are French letters
+        too). The detector reads letters, so an output without target evidence is then no more
+        ``code`` than the target's own texts. Computed once per candidate."""
+        if not self.target_texts:
+            return bool(reference) and self._says_nothing(reference or "", code)
+        with self._guess_lock:
+            known = self._uninformative.get(code)
+        if known is None:
+            step = max(1, len(self.target_texts) // TARGET_CHECK_TEXTS)
+            sample = self.target_texts[::step][:TARGET_CHECK_TEXTS]
+            taken = sum(1 for t in sample if self._says_nothing(t, code))
+            known = taken >= UNINFORMATIVE_SHARE * len(sample)
+            with self._guess_lock:
+                self._uninformative[code] = known
+        return known
+
+    @staticmethod
+    def _confirmed(words: _Words, guess: LanguageGuess) -> str | None:
+        """The candidate the output's own words show, when they do: function words of one
+        candidate, and words spelled outside the target alphabet, making at least
+        :data:`FUNCTION_WORD_SHARE` of the words. One function word of
+        :data:`SHORT_FUNCTION_WORD` letters alone only confirms a detector at least
+        :data:`SURE_CONFIDENCE` sure, or with a function word of the same language that the
+        target uses too (``Le Togo a``: French ``a`` and ``le``, which tells nothing alone). The
+        detector's candidate, else the only candidate with function words when the detector's
+        has none (``Tom is vile`` taken for French)."""
+        function = words.function
+        code = guess.code
+        if not function.get(code):
+            named = [c for c, n in function.items() if n]
+            if len(named) == 1:
+                code = named[0]
+        found = function.get(code, 0)
+        other = found + words.outside
+        if other < FUNCTION_WORD_SHARE * words.counted or found < max(function.values(), default=0):
+            return None
+        sure = code == guess.code and guess.confidence >= SURE_CONFIDENCE
+        if other + (words.shared_function.get(code, 0) if found else 0) >= 2 or words.outside \
+                or words.long_function.get(code, 0) or (found and sure):
+            return code
+        return None
 
     def judge(self, predicted: str, neutral: frozenset[str] = frozenset(),
-              tokens: Sequence[str] | None = None, keys: Sequence[str] | None = None) -> LanguageJudgement:
+              tokens: Sequence[str] | None = None, keys: Sequence[str] | None = None, *,
+              reference: str | None = None, target_scripts: Iterable[str] | None = None) -> LanguageJudgement:
         """``neutral``: match keys of words that prove nothing (the reference's words);
-        ``tokens`` (and their ``keys``): the output's words, when the caller has them."""
+        ``tokens`` (and their ``keys``): the output's words, when the caller has them;
+        ``reference``: the entry's reference (target-language text the detector is checked on);
+        ``target_scripts``: the target's scripts that the source does not use when the judge has
+        none from a card (the scripts of the references)."""
         toks = list(tokens) if tokens is not None else word_tokens(predicted)
         if not toks:
             return LanguageJudgement(False, None, None, None)
-        if neutral or self.loanwords:
-            word_keys = keys if tokens is not None and keys is not None else match_keys(toks)
-            if all(k in neutral or k in self.loanwords for k in word_keys):
-                return LanguageJudgement(False, None, None, None)  # the reference's own words: nothing to judge
-        ev = self.evidence(toks, neutral, keys if tokens is not None else None)
+        word_keys = list(keys) if tokens is not None and keys is not None else match_keys(toks)
+        scripts = self.scripts
+        if not scripts and target_scripts is not None and self.script_of is not None:
+            scripts = frozenset(target_scripts) - self.source_scripts
+        has_evidence = self.has_evidence or bool(scripts)
+        words = self._words(toks, word_keys, neutral, scripts)
+        if not words.counted:
+            return LanguageJudgement(False, None, None, None)  # the reference's own words: nothing to judge
+        ev = words.target / words.counted if has_evidence else None
         if ev is not None and ev >= MIN_TARGET_EVIDENCE:
             return LanguageJudgement(False, None, None, ev)
-        if self.has_evidence and ev is None:  # only names and loanwords: nothing to judge
-            return LanguageJudgement(False, None, None, None)
         if self.identifier is None:
             return LanguageJudgement(False, None, None, ev)
-        guess = self.identifier.identify(nfc(predicted))
+        text = nfc(predicted)
+        if words.names:  # the detector reads the words that are not names
+            names = set(words.names)
+            text = " ".join(t for i, t in enumerate(toks) if i not in names)
+        guess = self.identifier.identify(text)
         if guess is None or guess.confidence < MIN_CONFIDENCE:
             return LanguageJudgement(False, guess.code if guess else None, guess.confidence if guess else None, ev)
         if guess.code == self.target_lang:
             return LanguageJudgement(False, guess.code, guess.confidence, ev)
-        trusted = self.target_known or self.has_evidence or guess.code == self.source_lang
-        if trusted and not self.target_known:
+        if self.target_known:
+            return LanguageJudgement(True, guess.code, guess.confidence, ev)
+        # with no evidence of the target at all (no card evidence, none of its texts) the text may
+        # be the target whatever the detector says: only the source language is trusted
+        informed = has_evidence or bool(self.target_texts)
+        by_words = self._confirmed(words, guess)
+        # the words confirm the detector, or name another candidate it overlooked
+        if by_words is not None and (informed or by_words == self.source_lang):
+            return LanguageJudgement(True, by_words, guess.confidence if by_words == guess.code else None, ev)
+        if self.uninformative(guess.code, reference):
+            return LanguageJudgement(False, guess.code, guess.confidence, ev)  # only the words could tell
+        trusted = has_evidence or guess.code == self.source_lang
+        if trusted:
             sink = all_languages()
-            rank = sink.rank(nfc(predicted), guess.code) if sink is not None else 0
+            rank = sink.rank(text, guess.code) if sink is not None else 0
             trusted = rank is not None and rank < ALL_LANGUAGES_TOP
         return LanguageJudgement(trusted, guess.code, guess.confidence, ev)

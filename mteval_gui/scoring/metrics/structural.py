@@ -81,6 +81,18 @@ def _strict(context: ScoringContext) -> Analyzer:
     return analyzer
 
 
+def installed_target_accepts(context: ScoringContext) -> Callable[[str], bool] | None:
+    """The strict analyzer's word acceptor (with the card's folds) when one is installed for the
+    target language, shared as ``context.shared["target_accepts"]`` as :class:`FstAcceptanceMetric`
+    shares it; None when none is (or it cannot be used)."""
+    analyzer = optional_shared_analyzer(context, "strict")
+    if analyzer is None:
+        return None
+    accepts: Callable[[str], bool] = context.shared.setdefault(
+        TARGET_ACCEPTS_KEY, _fold_accepts(analyzer, card_folds(context)))
+    return accepts
+
+
 def fold_caveat(folded: int, words: int, folds: Mapping[str, str]) -> dict[str, Any] | None:
     """Run-card caveat ``fst_accepts_after_fold`` (``{code, message, detail}``) when any word needed the folds."""
     if folded <= 0 or words <= 0:
