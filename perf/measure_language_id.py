@@ -16,6 +16,9 @@ Parts (all by default):
   entry (false positives: the other entry's reference does not make its words neutral).
   Segments without a letter or made only of their entry's reference words (names carried
   over) are left out: an output made of its reference's words is never judged.
+- ``system_segments``: false positives on Ewe that is not in the corpus: the first n words
+  (n = 1, 2, 3) of each real fr→ewe system output (afribart, which copies French sources, left
+  out) as the output of the next entry.
 - ``cree``: the Cree verb-form runs scored without an analyzer (an empty analyzer folder) and
   with the strict analyzer, ``core.code_switching`` alone: entries judged wrong-language by
   language, and the caveat.
@@ -39,7 +42,7 @@ from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.scoring.runner import RunResult, ScoringRequest, score_run
 
-PARTS = ("mafand", "english", "segments", "cree", "tatoeba")
+PARTS = ("mafand", "english", "segments", "system_segments", "cree", "tatoeba")
 
 
 def _lines(path: Path) -> list[str]:
@@ -147,6 +150,24 @@ def segments(shared: Path) -> None:
     for lang, (hits, total, nothing) in totals.items():
         print(f"1-3 words, {lang}: {hits} of {total} ({hits / total:.1%}); of the {total - nothing} with something "
               f"to judge: {hits / (total - nothing):.1%}")
+
+
+def system_segments(shared: Path) -> None:
+    corpus, folder = _mafand(shared)
+    hits = total = 0
+    for path in sorted((folder / "predictions").glob("*_fr_ewe_*.txt")):
+        if "afribart" in path.name:
+            continue
+        lines = _lines(path)
+        n = len(lines)
+        for k in (1, 2, 3):
+            outputs = [" ".join(lines[(i + n - 1) % n].split()[:k]) for i in range(n)]
+            res, _ = _score(corpus, outputs, f"{path.stem}-{k}")
+            wrong, _langs, _ = _judged(res)
+            judged = _judgeable(corpus, outputs)
+            hits += sum(1 for w, j in zip(wrong, judged, strict=True) if w and j)
+            total += sum(judged)
+        print(f"{path.stem:40s} cumulative: {hits} of {total} ({hits / total:.2%}) judged wrong-language", flush=True)
 
 
 def cree(shared: Path) -> None:
