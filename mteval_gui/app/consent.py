@@ -35,13 +35,7 @@ def export_reviewer_judgments(ws: Workspace, reviewer_id: str, path: str | Path,
 def withdraw_reviewer(ws: Workspace, reviewer_id: str, done_by: str) -> dict[str, Any]:
     """Delete the reviewer's judgments, packs and details; returns the audit record.
 
-    The stored run cards of the runs they judged then get their speaker-review status again
-    without them (``human_review``, the displayed tier), as after any change of judgments.
+    The run cards of the runs they judged are read without them from then on (their
+    speaker-review status is joined when a card is read: :mod:`mteval_gui.app.review_status`).
     """
-    from mteval_gui.app.scoring import refresh_review_status
-
-    runs = consent.judged_runs(ws, reviewer_id)
-    record = consent.withdraw_reviewer(ws, reviewer_id, done_by)
-    for run_id in runs:
-        refresh_review_status(ws, run_id)
-    return record
+    return consent.withdraw_reviewer(ws, reviewer_id, done_by)

@@ -195,7 +195,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import import_judgments_file
+    from mteval_gui.app.judgment_files import import_judgments_file
 
     ws = open_workspace(args)
     s = import_judgments_file(ws, args.file, fmt=args.format)
@@ -207,8 +207,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_allowlist(args: argparse.Namespace) -> int:
+    from mteval_gui.app.audits import allowlist_rows, fst_audit
     from mteval_gui.app.exports import export_allowlist
-    from mteval_gui.app.review import allowlist_rows, fst_audit
 
     ws = open_workspace(args)
     audit = fst_audit(ws, args.runs)
@@ -236,7 +236,9 @@ def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import esa_scores, fst_audit, linter_audit, validation_study
+    from mteval_gui.app.audits import fst_audit, linter_audit
+    from mteval_gui.app.review import esa_scores
+    from mteval_gui.app.study import validation_study
 
     ws = open_workspace(args)
     study = validation_study(
@@ -314,7 +316,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_signoff(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import SignoffEvidence, signoff, signoff_status
+    from mteval_gui.app.signoff import SignoffEvidence, signoff, signoff_status
 
     ws = open_workspace(args)
     j = signoff(ws, args.run, args.reviewer, args.decision, tier=args.tier, note=args.note)

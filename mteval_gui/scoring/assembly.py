@@ -12,6 +12,10 @@
 - one ``results[]`` item per entry, whose columns come from the metric of the right role
   (the one that supplied the key first);
 - the run card, checked against its schema, and one metric row per metric.
+
+The run card is the scoring result only: its ``human_review`` block is empty and its displayed
+tier that of a run no speaker has confirmed; a workspace joins the review status of the moment
+when it reads a card (:mod:`mteval_gui.app.review_status`).
 """
 
 from __future__ import annotations
@@ -37,7 +41,6 @@ from mteval_gui.domain.runcard import (
     EntryResult,
     Fingerprint,
     FstInfo,
-    HumanReview,
     RunCard,
     Scores,
     Totals,
@@ -73,11 +76,10 @@ def assemble(job: ScoringJob) -> RunResult:
     """The run card and metric rows of a merged job (see the module docstring)."""
     request = job.request
     cmp = _composite(job)
-    review = request.human_review or HumanReview()
     info = {st.ref.id: st.info.descriptor(card=request.target_card, builtin=not st.language)
             for st in job.states if st.info is not None}
     validation = metric_validation(info, job.producers)
-    card = _run_card(job, cmp, review, info, validation)
+    card = _run_card(job, cmp, info, validation)
     checked = ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
     return RunResult(card, metric_rows(job, info), job.per_entry, job.entry_stats, job.producers, job.availability,
                      unknown_ids=list(job.unknown), card_json=checked)
@@ -202,7 +204,7 @@ def _errors(job: ScoringJob) -> int:
     return sum(1 for o in job.outputs if o.error) + len(job.missing)
 
 
-def _scores(job: ScoringJob, cmp: _Composite, review: HumanReview, total_tokens: Any,
+def _scores(job: ScoringJob, cmp: _Composite, total_tokens: Any,
             cost_per_entry: Any) -> Scores:
     n, errors = job.n, _errors(job)
     tier = comp.quality_tier(cmp.value)
@@ -222,7 +224,7 @@ def _scores(job: ScoringJob, cmp: _Composite, review: HumanReview, total_tokens:
                                           cmp.quantity),
         "total": n, "evaluated": n - errors, "errors": errors,
         "empty_outputs": sum(1 for it in job.items if not it.predicted.strip()), "missing_outputs": len(job.missing),
-        "quality_tier_display": comp.tier_display(tier, review.confirmed),
+        "quality_tier_display": comp.tier_display(tier),  # no review: joined when the card is read
     })
     if values.get("comet_model") is None:
         values["comet_model"] = ""
@@ -253,7 +255,7 @@ def _fst_info(job: ScoringJob) -> FstInfo:
     return FstInfo()
 
 
-def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[str, MetricDescriptor],
+def _run_card(job: ScoringJob, cmp: _Composite, info: dict[str, MetricDescriptor],
               validation: dict[str, Any]) -> RunCard:
     request = job.request
     corpus, run = request.corpus, request.run
@@ -262,7 +264,7 @@ def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[
     costs = costspeed.cost_totals(job.outputs, pricing=run.meta.pricing, n_entries=n,
                                   source_chars=sum(len(it.entry.source) for it in job.items),
                                   total_tokens=tokens["total_tokens"])
-    scores = _scores(job, cmp, review, tokens["total_tokens"], costs["cost_per_entry_usd"])
+    scores = _scores(job, cmp, tokens["total_tokens"], costs["cost_per_entry_usd"])
     signatures = _signatures(job)
     fst = _fst_info(job)
     fp_components = {
@@ -287,7 +289,7 @@ def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[
         metric_info=info, metric_validation=validation,
         composite_validation=composite_validation(cmp.used, validation, corpus.language_pair.target),
         composite_profile=cmp.profile, composite_breakdown=cmp.breakdown, score_caveats=caveats(job),
-        fst=fst, language_card_sha256=request.card_sha256, human_review=review,
+        fst=fst, language_card_sha256=request.card_sha256,
         bootstrap_seed=request.seed, results=entry_results(job),
     )
 

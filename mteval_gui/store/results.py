@@ -346,15 +346,6 @@ def load_run_card(ws: Workspace, run_id: str) -> RunCard | None:
     return None if d is None else RunCard.model_validate(d)
 
 
-def replace_run_card(ws: Workspace, run_id: str, run_card: Mapping[str, Any]) -> None:
-    """Store an updated run card of a scored run (e.g. a new human-review status), with its columns."""
-    cols = {col: _get_path(run_card, path) for path, col in RUN_CARD_COLUMNS.items()}
-    sets = ", ".join(f'"{c}" = ?' for c in cols)
-    with ws.transaction() as conn:
-        conn.execute(f"UPDATE runs SET {sets}, run_card = ? WHERE run_id = ?",
-                     (*cols.values(), _dumps(dict(run_card)), run_id))
-
-
 def run_metric_rows(ws: Workspace, run_id: str) -> list[dict[str, Any]]:
     """Per metric: ``metric_id, availability, reason, values, extra``."""
     cur = ws.conn.execute('SELECT metric_id, availability, reason, "values", extra FROM run_metrics WHERE run_id = ?'

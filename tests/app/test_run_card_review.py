@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mteval_gui.app import review
+from mteval_gui.app import review, signoff
+from mteval_gui.app.consent import withdraw_reviewer
 from mteval_gui.app.exports import export_run_card
+from mteval_gui.app.runs import load_run_row
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.domain.run import Output, Run, RunMeta
@@ -77,10 +79,40 @@ def _exported(ws: Workspace, path: Path) -> dict:
 
 def test_the_exported_card_of_a_reviewed_run_is_the_golden_one(scored, tmp_path):
     _rate(scored)
-    review.signoff(scored, "r", "ana", "confirm", note="reads well")
+    signoff.signoff(scored, "r", "ana", "confirm", note="reads well")
     card = _exported(scored, tmp_path / "card.json")
     assert card["human_review"] == {
         "reviewers": 2, "judgments": 12, "agreement": 1.0, "confirmed": True, "rated_entries": 6, "raters": 2,
         "required_entries": 6, "confirmed_by": ["ana"], "esa_score": 99.0, "esa_entries": 1}
     assert card["scores"]["quality_tier_display"] == "fluent (confirmed by speaker review)"
     assert _volatile_removed(card) == json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+def test_review_changes_leave_the_stored_card_alone_and_show_in_what_is_read(scored, tmp_path):
+    stored = _stored_text(scored)
+    assert _exported(scored, tmp_path / "0.json")["human_review"]["judgments"] == 0
+
+    _rate(scored)
+    assert _stored_text(scored) == stored
+    card = _exported(scored, tmp_path / "1.json")
+    assert (card["human_review"]["judgments"], card["human_review"]["confirmed"]) == (12, None)
+    assert card["scores"]["quality_tier_display"] == "fluent (pending speaker review)"
+
+    signoff.signoff(scored, "r", "ana", "confirm")
+    assert _stored_text(scored) == stored
+    card = _exported(scored, tmp_path / "2.json")
+    assert (card["human_review"]["confirmed"], card["human_review"]["confirmed_by"]) == (True, ["ana"])
+    assert card["scores"]["quality_tier_display"] == "fluent (confirmed by speaker review)"
+    row = load_run_row(scored, "r")
+    assert (row.confirmed, row.tier_display) == (True, "fluent (confirmed by speaker review)")
+    assert row.card is not None and row.card.human_review.confirmed_by == ["ana"]
+
+    withdraw_reviewer(scored, "ben", "community lead")
+    assert _stored_text(scored) == stored
+    card = _exported(scored, tmp_path / "3.json")
+    assert card["human_review"] == {
+        "reviewers": 1, "judgments": 6, "agreement": None, "confirmed": None, "rated_entries": 0, "raters": 1,
+        "required_entries": 6, "confirmed_by": [], "esa_score": 99.0, "esa_entries": 1}
+    assert card["scores"]["quality_tier_display"] == "fluent (pending speaker review)"
+    row = load_run_row(scored, "r")
+    assert (row.confirmed, row.pending_review) == (None, True)

@@ -196,8 +196,8 @@ def test_sql_side_readers(workspace):
     assert f["ref_chars"]["e0"] == len("Le chat numéro 0 est assis") and f["chars"]["e29"] == 0
 
 
-def test_refresh_review_status_after_signoff(workspace):
-    from mteval_gui.app.scoring import refresh_review_status
+def test_the_review_status_is_joined_when_the_card_is_read(workspace):
+    from mteval_gui.app.review_status import read_run_card
     from mteval_gui.domain.judgments import Reviewer
     from mteval_gui.store import judgments
 
@@ -213,8 +213,8 @@ def test_refresh_review_status_after_signoff(workspace):
             judgments.record_judgment(workspace, Judgment(reviewer_id=reviewer, run_id=rid, entry_id=f"e{i}",
                                                           adequacy=a, fluency=a))
     judgments.signoff(workspace, rid, "ana", "confirm")
-    updated = refresh_review_status(workspace, rid)
-    assert updated.human_review.confirmed is True
+    read = read_run_card(workspace, rid)
+    assert read is not None and read.card.human_review.confirmed is True and read.review.confirmed is True
     assert card.scores.quality_tier == "emerging"  # composite = exact match 10/30 (Profile B)
-    assert updated.scores.quality_tier_display == "emerging"  # not a review-gated tier
-    assert load_run_card(workspace, rid).human_review.confirmed is True
+    assert read.card.scores.quality_tier_display == "emerging"  # not a review-gated tier
+    assert load_run_card(workspace, rid).human_review.confirmed is None  # the stored scoring result
