@@ -47,7 +47,7 @@ from mteval_gui.scoring.runner import (
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import ResultsStore, load_run_card
+from mteval_gui.store.results import ResultsStore, load_run_card, load_run_card_summary
 
 SCORE_RUNS_TARGET = "mteval_gui.app.scoring:score_runs"
 __all__ = ["CancelToken", "Progress", "RunResult", "SCORE_RUNS_TARGET", "RunProgress", "make_request",
@@ -96,6 +96,7 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
         seed=config.seed if config.seed is not None else DEFAULT_SEED,
         n_bootstrap=config.n_bootstrap if config.n_bootstrap is not None else DEFAULT_BOOTSTRAP)
     request.run_id = run_id
+    request.result_models = False  # results[] once, as the JSON the stored text is made from
     # the files the configuration resolved and hashed: part of what stored results are reused under
     request.input_files = {f"{f.role}:{f.kind or f.language}:{f.path}": f.sha256 for f in config.files}
     from mteval_gui.store.versions import speaker_variants
@@ -140,6 +141,9 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
     again once the run is ours: if another job has meanwhile completed the run with another
     configuration, nothing is scored and :class:`~mteval_gui.errors.MtevalError` says what would
     change — a plan made while that job was running must not wipe its results.
+
+    The result's ``run_card`` has no ``results[]``: they are stored (the card's text), and read
+    by :func:`~mteval_gui.store.results.load_run_card`; a large run's are not held again.
     """
     from mteval_gui.store.locks import run_lock
 
@@ -184,8 +188,15 @@ def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] |
     finally:
         factory.flush()
     result.run_card = result.run_card.model_copy(update={"scoring": sink.configuration})
+    result.card_json = None  # stored as text: its results[] are not held again (load_run_card reads them)
     _store_statistics(ws, run_id, result)
     return result
+
+
+def _stored_summary(ws: Workspace, run_id: str) -> RunCard | None:
+    """The stored run card without its per-entry ``results`` (what the outcome of a job reports)."""
+    data = load_run_card_summary(ws, run_id)
+    return None if data is None else RunCard.model_validate(data)
 
 
 def _store_statistics(ws: Workspace, run_id: str, result: RunResult) -> None:
@@ -242,7 +253,7 @@ def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfig
         if run_id not in ids or run_id in outcomes:
             return
         if info.get("finished"):
-            outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
+            outcome = RunOutcome(run_id, card=_stored_summary(ws, run_id))
         elif "error" in info:
             outcome = RunOutcome(run_id, error=str(info["error"]))
         else:
@@ -373,7 +384,7 @@ def _run_progress(p: Any, run_id: str, index: int, count: int) -> RunProgress:
 
 @dataclass(frozen=True)
 class RunOutcome:
-    """How one run of :func:`score_workspace_runs` ended: its stored card, or why not."""
+    """How one run of :func:`score_workspace_runs` ended: its stored card without ``results[]``, or why not."""
 
     run_id: str
     card: RunCard | None = None
@@ -517,7 +528,7 @@ def _score_in_pool(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], 
                     on_progress(RunProgress(run_id, index, len(ids), *msg[3:]))
                 continue
             if kind == "done":
-                outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
+                outcome = RunOutcome(run_id, card=_stored_summary(ws, run_id))
             elif kind == "cancelled":
                 outcome = RunOutcome(run_id, cancelled=True)
             else:

@@ -62,6 +62,9 @@ class ScoringRequest:
     input_files: dict[str, str | None] | None = None
     speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
     workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
+    # False: ``results[]`` only in the card's JSON form (``RunResult.card_json``), each item's model dropped
+    # once dumped (``RunResult.run_card`` has no results): a card written to a file or a workspace
+    result_models: bool = True
     # where metrics run (mteval_gui.scoring.isolation): "plugins" — installed plugin packages' metrics in a
     # process of their own, the rest here; "all" — every metric in its own process; "none" — all here
     isolation: Literal["plugins", "all", "none"] = "plugins"

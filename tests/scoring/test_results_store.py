@@ -218,3 +218,15 @@ def test_the_review_status_is_joined_when_the_card_is_read(workspace):
     assert card.scores.quality_tier == "emerging"  # composite = exact match 10/30 (Profile B)
     assert read.card.scores.quality_tier_display == "emerging"  # not a review-gated tier
     assert load_run_card(workspace, rid).human_review.confirmed is None  # the stored scoring result
+
+
+def test_a_scored_run_holds_its_results_only_as_the_stored_text(workspace):
+    """The result of scoring a workspace run kept every results[] item as a model and as JSON
+    after the card's text was stored; the models and the JSON are dropped, the text has them all."""
+    (rid,) = _setup(workspace)
+    result = score_workspace_run(workspace, rid, metrics=["core.exact"], n_bootstrap=20)
+    assert result.run_card.results == [] and result.card_json is None
+    stored = load_run_card(workspace, rid)
+    assert [r.entry_id for r in stored.results] == [f"e{i}" for i in range(30)]
+    assert [r.exact_match for r in stored.results[:4]] == [True, False, False, True]
+    assert stored.model_dump(exclude={"results"}) == result.run_card.model_dump(exclude={"results"})
