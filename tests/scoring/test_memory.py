@@ -157,12 +157,33 @@ def test_a_stored_run_card_is_ascii_text_with_the_same_content(tmp_path):
     ws = Workspace(tmp_path / "ws.sqlite")
     try:
         card = {"run_id": "r", "scores": {"composite": 0.5}, "results": [{"predicted": "ɖevi nyuie 😀"}]}
-        ResultsStore(ws).write_run("r", card, [])
+        ResultsStore(ws).write_run("r", json.loads(json.dumps(card)), [])
         text = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0]
         # one byte per character in memory whatever the results hold
         assert text == '{"run_id":"r","scores":{"composite":0.5},"results":[{"predicted":"\\u0256evi nyuie ' \
                        '\\ud83d\\ude00"}]}'
         assert load_run_card_dict(ws, "r") == card
+    finally:
+        ws.close()
+
+
+def test_the_results_of_a_stored_run_card_are_dropped_as_they_are_encoded(tmp_path):
+    """Writing a card held its JSON form (≈ 1.8 kB an item) and its text (≈ 1.2 kB, twice while
+    joined) whole; each item is dropped once encoded, and the text is the same."""
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import ResultsStore
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 2)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        card = {"run_id": "r", "results": [{"entry_id": f"e{i}", "metrics": {"core.exact": i % 2},
+                                            "note": "ɖ" * (i % 3), "results": []} for i in range(4)],
+                "scores": {"composite": 0.5, "results": "-"}}
+        expected = json.dumps(card, ensure_ascii=True, separators=(",", ":"))
+        ResultsStore(ws).write_run("r", card, [])
+        assert card["results"] == [None, None, None, None]
+        assert ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0] == expected
     finally:
         ws.close()
 
