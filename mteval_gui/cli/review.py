@@ -160,14 +160,19 @@ def cmd_reviewers_export(args: argparse.Namespace) -> int:
 
 
 def cmd_reviewers_withdraw(args: argparse.Namespace) -> int:
-    from mteval_gui.app.consent import withdraw_reviewer
+    from mteval_gui.app.consent import judged_runs, review_after_withdrawal, withdraw_reviewer
 
     if not args.yes:
         raise MtevalError(f"withdrawing deletes every judgment of {args.reviewer_id} and cannot be undone: "
                           "export them first (`mteval reviewers export`) if they want a copy, then add --yes")
     ws = open_workspace(args)
+    runs = judged_runs(ws, args.reviewer_id)
     record = withdraw_reviewer(ws, args.reviewer_id, args.by)
     print(f"withdrew the judgments of {record['reviewer_id']} ({record['done_at']}, by {record['done_by']})")
+    for read in review_after_withdrawal(ws, runs):  # a confirmed tier may have lost the ratings behind it
+        review = read.card.human_review
+        print(term_safe(f"  {read.card.run_id}: speaker review now {review.judgments} judgment(s) by "
+                        f"{review.reviewers} reviewer(s); tier {read.card.scores.quality_tier_display}"))
     return 0
 
 

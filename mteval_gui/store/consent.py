@@ -121,6 +121,13 @@ def _unlinked(changes: list[dict[str, Any]], reviewer_id: str) -> list[dict[str,
             if isinstance(ch, dict) and ch.get("reviewer_id") == reviewer_id else ch for ch in changes]
 
 
+def judged_runs(ws: Workspace, reviewer_id: str) -> list[str]:
+    """The runs the reviewer has judgments of (any version)."""
+    rows = ws.conn.execute("SELECT DISTINCT run_id FROM judgments WHERE reviewer_id = ? ORDER BY run_id",
+                           (reviewer_id,))
+    return [r[0] for r in rows]
+
+
 def withdraw_reviewer(ws: Workspace, reviewer_id: str, done_by: str) -> dict[str, Any]:
     """Delete the reviewer's judgments and details; returns the audit record written."""
     if not done_by.strip():

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from mteval_gui.app import review, signoff
-from mteval_gui.app.consent import withdraw_reviewer
 from mteval_gui.app.exports import export_run_card
 from mteval_gui.app.runs import load_run_row
+from mteval_gui.cli import main
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.domain.run import Output, Run, RunMeta
@@ -88,7 +88,7 @@ def test_the_exported_card_of_a_reviewed_run_is_the_golden_one(scored, tmp_path)
     assert _volatile_removed(card) == json.loads(GOLDEN.read_text(encoding="utf-8"))
 
 
-def test_review_changes_leave_the_stored_card_alone_and_show_in_what_is_read(scored, tmp_path):
+def test_review_changes_leave_the_stored_card_alone_and_show_in_what_is_read(scored, tmp_path, capsys):
     stored = _stored_text(scored)
     assert _exported(scored, tmp_path / "0.json")["human_review"]["judgments"] == 0
 
@@ -107,7 +107,9 @@ def test_review_changes_leave_the_stored_card_alone_and_show_in_what_is_read(sco
     assert (row.confirmed, row.tier_display) == (True, "fluent (confirmed by speaker review)")
     assert row.card is not None and row.card.human_review.confirmed_by == ["ana"]
 
-    withdraw_reviewer(scored, "ben", "community lead")
+    assert main(["--db", str(scored.path), "reviewers", "withdraw", "ben", "--by", "community lead", "--yes"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "  r: speaker review now 6 judgment(s) by 1 reviewer(s); tier fluent (pending speaker review)"]
     assert _stored_text(scored) == stored
     card = _exported(scored, tmp_path / "3.json")
     assert card["human_review"] == {
