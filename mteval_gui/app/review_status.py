@@ -84,6 +84,11 @@ class ReviewedCard:
     card: RunCard
     review: ReviewStatus
 
+    @property
+    def tier_display(self) -> str:
+        """The tier as the card shows it (``scores.quality_tier_display``: "fluent (pending speaker review)")."""
+        return tier_display(self.card.scores.quality_tier, self.review.confirmed)
+
 
 def read_run_card(ws: Workspace, run_id: str, *, results: bool = True) -> ReviewedCard | None:
     """The run card of a scored run with its speaker-review status of now (None: never scored; an

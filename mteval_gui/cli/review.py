@@ -172,7 +172,7 @@ def cmd_reviewers_withdraw(args: argparse.Namespace) -> int:
     for read in review_after_withdrawal(ws, runs):  # a confirmed tier may have lost the ratings behind it
         review = read.card.human_review
         print(term_safe(f"  {read.card.run_id}: speaker review now {review.judgments} judgment(s) by "
-                        f"{review.reviewers} reviewer(s); tier {read.card.scores.quality_tier_display}"))
+                        f"{review.reviewers} reviewer(s); tier {read.tier_display}"))
     return 0
 
 
