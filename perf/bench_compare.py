@@ -6,7 +6,7 @@ outputs, scored with the default metrics, then times, in a fresh process state e
 - ``compare``: :func:`mteval_gui.app.compare.compare_workspace_runs` of the 16 systems against
   the first (approximate randomisation, 1,000 trials, every comparable metric), what the
   Compare tab computes in the background;
-- ``validation``: :func:`mteval_gui.app.review.validation_study` over the 16 scored runs with
+- ``validation``: :func:`mteval_gui.app.study.validation_study` over the 16 scored runs with
   3 raters × 200 entries × 3 runs of synthetic ratings (a copy of the workspace), what
   Validation → Compute runs.
 
@@ -31,8 +31,9 @@ sys.path.insert(0, str(REPO))
 
 from mteval_gui.app import workspace  # noqa: E402
 from mteval_gui.app.compare import CompareOptions, compare_workspace_runs  # noqa: E402
-from mteval_gui.app.review import add_reviewer, record_judgment, validation_study  # noqa: E402
+from mteval_gui.app.review import add_reviewer, record_judgment  # noqa: E402
 from mteval_gui.app.scoring import score_workspace_run  # noqa: E402
+from mteval_gui.app.study import validation_study  # noqa: E402
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair  # noqa: E402
 from mteval_gui.domain.judgments import Judgment, Reviewer  # noqa: E402
 from mteval_gui.domain.run import Output, Run, RunMeta  # noqa: E402

@@ -23,7 +23,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mteval_gui.app.review import validation_study  # noqa: E402
+from mteval_gui.app.study import validation_study  # noqa: E402
 from mteval_gui.domain.judgments import Judgment, Reviewer  # noqa: E402
 from mteval_gui.io.judgments import read_judgments, write_judgments  # noqa: E402
 from mteval_gui.store import Workspace  # noqa: E402

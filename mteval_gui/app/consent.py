@@ -3,7 +3,9 @@
 - :func:`export_reviewer_judgments`: every version of every judgment of one reviewer, with
   their reviewer record, as a judgment file (CSV or JSON, re-importable like any export);
 - :func:`withdraw_reviewer`: delete them (see :mod:`mteval_gui.store.consent`), leaving an audit
-  record of when and by whom, not of what.
+  record of when and by whom, not of what;
+- :func:`review_after_withdrawal`: the run cards of the runs they had judged, read without them
+  (:func:`~mteval_gui.app.review_status.read_run_card`: the stored cards are not rewritten).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.app.review_status import ReviewedCard, read_run_card
 from mteval_gui.errors import StoreError
 from mteval_gui.io.judgments import write_judgments
 from mteval_gui.store import consent
@@ -18,7 +21,8 @@ from mteval_gui.store import judgments as jstore
 from mteval_gui.store.db import Workspace
 
 consent_log = consent.consent_log
-__all__ = ["export_reviewer_judgments", "withdraw_reviewer", "consent_log"]
+judged_runs = consent.judged_runs
+__all__ = ["export_reviewer_judgments", "withdraw_reviewer", "consent_log", "judged_runs", "review_after_withdrawal"]
 
 
 def export_reviewer_judgments(ws: Workspace, reviewer_id: str, path: str | Path,
@@ -35,13 +39,13 @@ def export_reviewer_judgments(ws: Workspace, reviewer_id: str, path: str | Path,
 def withdraw_reviewer(ws: Workspace, reviewer_id: str, done_by: str) -> dict[str, Any]:
     """Delete the reviewer's judgments, packs and details; returns the audit record.
 
-    The stored run cards of the runs they judged then get their speaker-review status again
-    without them (``human_review``, the displayed tier), as after any change of judgments.
+    The run cards of the runs they judged are read without them from then on (their
+    speaker-review status is joined when a card is read: :mod:`mteval_gui.app.review_status`).
     """
-    from mteval_gui.app.scoring import refresh_review_status
+    return consent.withdraw_reviewer(ws, reviewer_id, done_by)
 
-    runs = consent.judged_runs(ws, reviewer_id)
-    record = consent.withdraw_reviewer(ws, reviewer_id, done_by)
-    for run_id in runs:
-        refresh_review_status(ws, run_id)
-    return record
+
+def review_after_withdrawal(ws: Workspace, run_ids: list[str]) -> list[ReviewedCard]:
+    """The scored runs among ``run_ids`` (e.g. :func:`judged_runs` before a withdrawal) with their
+    speaker-review status of now, as their cards are read (without per-entry results)."""
+    return [read for run_id in run_ids if (read := read_run_card(ws, run_id, results=False)) is not None]

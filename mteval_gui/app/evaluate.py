@@ -1,7 +1,9 @@
 """One-shot evaluation without a workspace: read a corpus file and a run file, score, return the card.
 
 ``mteval evaluate`` runs this; the request is built the way a workspace run's is (same cards,
-same card hash, same corpus hash), only the results stay in memory.
+same card hash, same corpus hash), only the results stay in memory. The card's ``results[]`` are
+held once, in its JSON form as the runner checked it (:attr:`Evaluation.checked`; the model
+``result.run_card`` has none): that is what :meth:`Evaluation.save` writes.
 """
 
 from __future__ import annotations
@@ -45,10 +47,13 @@ class Evaluation:
         from mteval_gui.io.outputs import open_output
         from mteval_gui.scoring.runcard import ensure_valid, run_card_chunks
 
-        if self.checked is not None and _unchanged(self.result.run_card, self.checked):
+        card = self.result.run_card
+        if self.checked is not None and _unchanged(card, self.checked):
             data: dict[str, Any] = self.checked
         else:
-            data = ensure_valid(self.result.run_card, results_sample=RESULTS_SCHEMA_SAMPLE)
+            data = ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
+            if not card.results and self.checked is not None:  # the results are held in their JSON form only
+                data["results"] = self.checked.get("results") or []
         with open_output(path, inputs=self.inputs) as fh:  # in pieces: no second copy of a large card's text
             for chunk in run_card_chunks(data):
                 fh.write(chunk)
@@ -57,10 +62,13 @@ class Evaluation:
 
 def _unchanged(card: Any, checked: dict[str, Any]) -> bool:
     """Whether ``card``'s JSON form is ``checked``, compared one ``results`` item at a time (a
-    second JSON form of a large card's results would take as much memory as the first)."""
+    second JSON form of a large card's results would take as much memory as the first); a card
+    without results models has its results in ``checked`` only."""
     if card.model_dump(mode="json", exclude={"results"}) != {k: v for k, v in checked.items() if k != "results"}:
         return False
     results = checked.get("results") or []
+    if not card.results:
+        return True
     return len(card.results) == len(results) and all(
         r.model_dump(mode="json") == c for r, c in zip(card.results, results, strict=True))
 
@@ -120,6 +128,7 @@ def evaluate_files(inputs: EvaluationInputs, overrides: ScoringOverrides | None 
                            seed=DEFAULT_SEED if o.seed is None else o.seed,
                            n_bootstrap=DEFAULT_BOOTSTRAP if o.n_bootstrap is None else o.n_bootstrap)
     request.workers = default_workers() if workers is None else workers
+    request.result_models = False  # results[] once, as the JSON the card file is written from
     sink = MemorySink()  # keeps the card as the runner checked it (its JSON form)
     result = score_run(request, on_progress=on_progress, sink=sink)
     return Evaluation(result, missing, sink.cards.get(request.run_id), inputs.paths())

@@ -2,9 +2,10 @@
 
 Every export the GUI offers is the same function ``mteval export …`` calls:
 
-- :func:`export_run_card` brings the card's speaker-review block up to date, checks the whole
-  card against the shipped JSON Schema and the model, then writes it; a card that does not
-  conform is never written (:class:`~mteval_gui.scoring.runcard.RunCardInvalid`).
+- :func:`export_run_card` writes the stored card with the speaker-review status of now
+  (:func:`~mteval_gui.app.review_status.read_run_card`), checked whole against the shipped JSON
+  Schema and the model; a card that does not conform is never written
+  (:class:`~mteval_gui.scoring.runcard.RunCardInvalid`).
 - :func:`export_results` writes the per-entry results of a run card as CSV.
 - :func:`entry_rows` / :func:`export_entries` write a corpus's entries, or a run's entries
   with its outputs and every stored per-entry value.
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.app.review_status import read_run_card
 from mteval_gui.domain.runcard import RunCard
 from mteval_gui.errors import MtevalError
 from mteval_gui.io.judgments import write_allowlist, write_judgments
@@ -46,15 +48,13 @@ __all__ = ["current_run_card", "save_run_card", "export_run_card", "export_resul
 
 
 def current_run_card(ws: Workspace, run_id: str) -> RunCard:
-    """The stored run card with its speaker-review block brought up to date."""
-    from mteval_gui.app.scoring import refresh_review_status
-
+    """The stored run card with the speaker-review status of now (the stored card is not changed)."""
     if not repo.run_exists(ws, run_id):
         raise MtevalError(f"no run {run_id!r} in the workspace {ws.path}")
-    card = refresh_review_status(ws, run_id)
-    if card is None:
+    read = read_run_card(ws, run_id)
+    if read is None:
         raise MtevalError(f"run {run_id!r} has not been scored yet: run `mteval score {run_id}` first")
-    return card
+    return read.card
 
 
 def export_run_card(ws: Workspace, run_id: str, path: str | Path) -> Path:

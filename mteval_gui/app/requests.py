@@ -10,7 +10,6 @@ from typing import Any
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.domain.corpus import Corpus
 from mteval_gui.domain.run import Run
-from mteval_gui.domain.runcard import HumanReview
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import CardError
 from mteval_gui.scoring.runner import DEFAULT_BATCH_SIZE, ScoringRequest
@@ -44,7 +43,7 @@ def make_request(corpus: Corpus, run: Run, *, corpus_sha256: str | None, options
                  glossary: Mapping[str, Sequence[str]] | None = None, metrics: Sequence[str] | None = None,
                  exclude: Sequence[str] = (), params: Mapping[str, Any] | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE, seed: int = DEFAULT_SEED,
-                 n_bootstrap: int = DEFAULT_BOOTSTRAP, human_review: HumanReview | None = None) -> ScoringRequest:
+                 n_bootstrap: int = DEFAULT_BOOTSTRAP) -> ScoringRequest:
     """The :class:`ScoringRequest` of a run on a corpus: the language cards of both sides (and the
     target card's sha256), the options in the form metrics read them. Workspace runs and one-shot
     evaluations are both built here."""
@@ -56,5 +55,4 @@ def make_request(corpus: Corpus, run: Run, *, corpus_sha256: str | None, options
         glossary={str(k): list(v) for k, v in (glossary or {}).items()}, include=list(metrics) if metrics else None,
         exclude=tuple(exclude), params=dict(params or {}), options=options.to_context(), batch_size=batch_size,
         seed=seed, n_bootstrap=n_bootstrap, card_sha256=card_sha, corpus_sha256=corpus_sha256,
-        human_review=human_review,
     )

@@ -87,7 +87,7 @@ def _context(entries: list[Any], index: dict[str, int], entry_id: str, blind: bo
 def _queue(ws: Workspace, run_ids: Sequence[str], reviewer_id: str, task: str, limit: int | None,
            blind: bool, seed: int) -> list[tuple[str, str, str | None, dict[str, Any]]]:
     """(run_id, entry_id, word, extra) items of the pack, in pack order."""
-    from mteval_gui.app.review import fst_audit_queue, linter_audit_queue
+    from mteval_gui.app.audits import fst_audit_queue, linter_audit_queue
 
     items: list[tuple[str, str, str | None, dict[str, Any]]]
     if task == "A":

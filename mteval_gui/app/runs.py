@@ -1,7 +1,8 @@
 """The runs table, assembled from the workspace (shared by the GUI's Runs tab and ``mteval list runs``).
 
 A :class:`RunRow` combines the ``runs`` row (denormalised LYSS §9.1 columns, output counts),
-the stored run card (confidence intervals, caveats, metric availability, composite profile
+the run card as read with its speaker-review status (:func:`~mteval_gui.app.review_status.read_run_card`;
+confidence intervals, caveats, metric availability, composite profile
 and breakdown, cost and speed, the scoring configuration), whether the results are current
 (:attr:`RunRow.status_display`: "stale" when an input changed since, "stale (settings)" when the
 workspace settings now differ from the stored configuration; :mod:`mteval_gui.app.scoring_config`)
@@ -15,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mteval_gui.app.metrics import run_metrics
-from mteval_gui.app.review import SignoffEvidence, signoff_status
+from mteval_gui.app.review_status import ReviewedCard, read_run_card
 from mteval_gui.app.scoring_config import scoring_state
+from mteval_gui.app.signoff import SignoffEvidence
 from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.domain.runcard import CompositeValidation, RunCard, ScoringConfiguration
 from mteval_gui.scoring import composite as comp
@@ -130,7 +132,8 @@ def _ci(card: RunCard, *keys: str) -> tuple[float | None, float | None] | None:
     return None
 
 
-def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
+def run_row(ws: Workspace, row: dict[str, Any], read: ReviewedCard | None) -> RunRow:
+    card = read.card if read is not None else None
     r = RunRow(
         run_id=row["run_id"], corpus_id=row["corpus_id"],
         model=row.get("model_slug") or row.get("model_id") or row["run_id"],
@@ -170,9 +173,8 @@ def run_row(ws: Workspace, row: dict[str, Any], card: RunCard | None) -> RunRow:
 
             if run_lock_holder(ws, r.run_id) is None:
                 r.status = "interrupted"  # its job died: scoring it again resumes
-    if r.tier in REVIEW_GATED_TIERS:
-        status = signoff_status(ws, r.run_id)
-        r.confirmed, r.review_evidence = status["confirmed"], status["evidence"]
+    if read is not None and r.tier in REVIEW_GATED_TIERS:
+        r.confirmed, r.review_evidence = read.review.confirmed, read.review.evidence
     return r
 
 
@@ -189,15 +191,10 @@ def role_values(ws: Workspace, run_id: str, role: MetricRole) -> dict[str, float
     return entry_values(ws, run_id, metric_id) if metric_id is not None else {}
 
 
-def summary_card(ws: Workspace, run_id: str) -> RunCard | None:
-    """The run card without its per-entry ``results`` (the runs table needs only the summary)."""
-    from mteval_gui.store.results import load_run_card_dict
-
-    d = load_run_card_dict(ws, run_id)
-    if d is None:
-        return None
-    d["results"] = []
-    return RunCard.model_validate(d)
+def summary_card(ws: Workspace, run_id: str) -> ReviewedCard | None:
+    """The run card without its per-entry ``results`` (the runs table needs only the summary), with
+    its speaker-review status of now."""
+    return read_run_card(ws, run_id, results=False)
 
 
 def load_run_rows(ws: Workspace, corpus_id: str | None = None) -> list[RunRow]:

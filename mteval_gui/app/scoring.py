@@ -2,8 +2,8 @@
 
 This module joins the store and the pure scoring core:
 
-- :func:`build_request` loads the corpus, the run, the language cards, the glossary and the
-  review status from the workspace for a :class:`~mteval_gui.domain.runcard.ScoringConfiguration`
+- :func:`build_request` loads the corpus, the run, the language cards and the glossary from
+  the workspace for a :class:`~mteval_gui.domain.runcard.ScoringConfiguration`
   (by default the workspace settings — :func:`mteval_gui.app.settings.scoring_options_for` —
   with the caller's overrides on top), so the CLI and the GUI score a workspace the same way.
 - :func:`score_workspace_run` calls :func:`mteval_gui.scoring.runner.score_run` with the
@@ -16,8 +16,9 @@ This module joins the store and the pure scoring core:
   background runner, :class:`mteval_gui.app.tasks.ProcessJob` (``SCORE_RUNS_TARGET``), used
   by ``mteval score --process`` and by the GUI: a long sacrebleu or HFST call holding the
   interpreter lock in the child cannot stall the caller.
-- :func:`refresh_review_status` brings a scored run's ``human_review`` block and displayed
-  tier up to date without rescoring.
+
+The stored run card is the scoring result only: scoring reads no judgment; the speaker-review
+status is joined when a card is read (:mod:`mteval_gui.app.review_status`).
 
 The run glossary is the argument ``glossary`` (a workspace glossary id); without it the
 corpus's glossary from the settings (``glossaries``), if any.
@@ -33,10 +34,9 @@ from typing import Any
 from mteval_gui import runtime
 from mteval_gui.app.requests import make_request
 from mteval_gui.app.scoring_config import ScoringOverrides, job_kwargs, plan_scoring, resolve_configuration
-from mteval_gui.domain.runcard import HumanReview, RunCard, ScoringConfiguration
+from mteval_gui.domain.runcard import RunCard, ScoringConfiguration
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import Cancelled, MtevalError
-from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.runner import (
     DEFAULT_BATCH_SIZE,
     CancelToken,
@@ -48,24 +48,14 @@ from mteval_gui.scoring.runner import (
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import ResultsStore, load_run_card, load_run_card_dict, replace_run_card
+from mteval_gui.store.results import ResultsStore, load_run_card, load_run_card_summary
 
 SCORE_RUNS_TARGET = "mteval_gui.app.scoring:score_runs"
 __all__ = ["CancelToken", "Progress", "RunResult", "SCORE_RUNS_TARGET", "RunProgress", "make_request",
            "score_runs_in_process",
-           "build_request", "score_workspace_run", "score_in_process", "score_runs", "refresh_review_status",
+           "build_request", "score_workspace_run", "score_in_process", "score_runs",
            "ScoringOverrides", "plan_scoring", "resolve_configuration", "RunOutcome", "score_workspace_runs"]
 SCORING_STAGE = "scoring"
-
-
-def _review_status(ws: Workspace, run_id: str) -> HumanReview | None:
-    from mteval_gui.app.review import run_review_status
-
-    try:
-        d = run_review_status(ws, run_id)
-    except MtevalError:
-        return None
-    return HumanReview(**{k: v for k, v in d.items() if k in HumanReview.model_fields})
 
 
 def _glossary_terms(ws: Workspace, glossary_id: str | None) -> dict[str, list[str]]:
@@ -105,9 +95,9 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
         glossary=_glossary_terms(ws, config.glossary), metrics=config.metrics, exclude=config.exclude,
         params=config.params, batch_size=config.batch_size or DEFAULT_BATCH_SIZE,
         seed=config.seed if config.seed is not None else DEFAULT_SEED,
-        n_bootstrap=config.n_bootstrap if config.n_bootstrap is not None else DEFAULT_BOOTSTRAP,
-        human_review=_review_status(ws, run_id))
+        n_bootstrap=config.n_bootstrap if config.n_bootstrap is not None else DEFAULT_BOOTSTRAP)
     request.run_id = run_id
+    request.result_models = False  # results[] once, as the JSON the stored text is made from
     # the files the configuration resolved and hashed: part of what stored results are reused under
     request.input_files = {f"{f.role}:{f.kind or f.language}:{f.path}": f.sha256 for f in config.files}
     from mteval_gui.store.versions import speaker_variants
@@ -152,6 +142,9 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
     again once the run is ours: if another job has meanwhile completed the run with another
     configuration, nothing is scored and :class:`~mteval_gui.errors.MtevalError` says what would
     change — a plan made while that job was running must not wipe its results.
+
+    The result's ``run_card`` has no ``results[]``: they are stored (the card's text), and read
+    by :func:`~mteval_gui.store.results.load_run_card`; a large run's are not held again.
     """
     from mteval_gui.store.locks import run_lock
 
@@ -196,8 +189,15 @@ def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] |
     finally:
         factory.flush()
     result.run_card = result.run_card.model_copy(update={"scoring": sink.configuration})
+    result.card_json = None  # stored as text: its results[] are not held again (load_run_card reads them)
     _store_statistics(ws, run_id, result)
     return result
+
+
+def _stored_summary(ws: Workspace, run_id: str) -> RunCard | None:
+    """The stored run card without its per-entry ``results`` (what the outcome of a job reports)."""
+    data = load_run_card_summary(ws, run_id)
+    return None if data is None else RunCard.model_validate(data)
 
 
 def _store_statistics(ws: Workspace, run_id: str, result: RunResult) -> None:
@@ -207,24 +207,6 @@ def _store_statistics(ws: Workspace, run_id: str, result: RunResult) -> None:
 
     store_run_statistics(ws, run_id, {key: StoredStatistics(st.kind, st.matrix, st.params, st.scale)
                                       for key, st in result.entry_stats.items()})
-
-
-def refresh_review_status(ws: Workspace, run_id: str) -> RunCard | None:
-    """Update a scored run's card with the current speaker-review status (after judgments or a
-    sign-off) without rescoring: ``human_review`` and the displayed tier. None if never scored."""
-    card = load_run_card_dict(ws, run_id)
-    if card is None:
-        return None
-    review = _review_status(ws, run_id)
-    if review is not None:
-        stored = (card.get("human_review"), card.get("scores", {}).get("quality_tier_display"))
-        card["human_review"] = review.model_dump(mode="json")
-        scores = card.setdefault("scores", {})
-        scores["quality_tier_display"] = comp.tier_display(scores.get("quality_tier"), review.confirmed)
-        # stored only when it changed, and never in a read-only workspace (its exports carry the update)
-        if (card["human_review"], scores["quality_tier_display"]) != stored and not ws.read_only:
-            replace_run_card(ws, run_id, card)
-    return RunCard.model_validate(card)
 
 
 def score_in_process(ws: Workspace, run_id: str, *, options: ScoringOptions | None = None,
@@ -272,7 +254,7 @@ def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfig
         if run_id not in ids or run_id in outcomes:
             return
         if info.get("finished"):
-            outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
+            outcome = RunOutcome(run_id, card=_stored_summary(ws, run_id))
         elif "error" in info:
             failure = info.get("failure")
             outcome = RunOutcome.failed(run_id, failure.error if isinstance(failure, runtime.FailedMsg)
@@ -408,7 +390,7 @@ def _run_progress(p: Any, run_id: str, index: int, count: int) -> RunProgress:
 
 @dataclass(frozen=True)
 class RunOutcome:
-    """How one run of :func:`score_workspace_runs` ended: its stored card, or why not."""
+    """How one run of :func:`score_workspace_runs` ended: its stored card without ``results[]``, or why not."""
 
     run_id: str
     card: RunCard | None = None
@@ -532,7 +514,7 @@ def _score_in_pool(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], 
             return
         run_id = ids[msg.tag]
         if isinstance(msg, runtime.DoneMsg):
-            outcome = RunOutcome(run_id, card=load_run_card(ws, run_id))
+            outcome = RunOutcome(run_id, card=_stored_summary(ws, run_id))
         elif isinstance(msg, runtime.CancelledMsg):
             outcome = RunOutcome(run_id, cancelled=True)
         else:

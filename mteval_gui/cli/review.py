@@ -160,14 +160,19 @@ def cmd_reviewers_export(args: argparse.Namespace) -> int:
 
 
 def cmd_reviewers_withdraw(args: argparse.Namespace) -> int:
-    from mteval_gui.app.consent import withdraw_reviewer
+    from mteval_gui.app.consent import judged_runs, review_after_withdrawal, withdraw_reviewer
 
     if not args.yes:
         raise MtevalError(f"withdrawing deletes every judgment of {args.reviewer_id} and cannot be undone: "
                           "export them first (`mteval reviewers export`) if they want a copy, then add --yes")
     ws = open_workspace(args)
+    runs = judged_runs(ws, args.reviewer_id)
     record = withdraw_reviewer(ws, args.reviewer_id, args.by)
     print(f"withdrew the judgments of {record['reviewer_id']} ({record['done_at']}, by {record['done_by']})")
+    for read in review_after_withdrawal(ws, runs):  # a confirmed tier may have lost the ratings behind it
+        review = read.card.human_review
+        print(term_safe(f"  {read.card.run_id}: speaker review now {review.judgments} judgment(s) by "
+                        f"{review.reviewers} reviewer(s); tier {read.tier_display}"))
     return 0
 
 
@@ -195,7 +200,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import import_judgments_file
+    from mteval_gui.app.judgment_files import import_judgments_file
 
     ws = open_workspace(args)
     s = import_judgments_file(ws, args.file, fmt=args.format)
@@ -207,8 +212,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_allowlist(args: argparse.Namespace) -> int:
+    from mteval_gui.app.audits import allowlist_rows, fst_audit
     from mteval_gui.app.exports import export_allowlist
-    from mteval_gui.app.review import allowlist_rows, fst_audit
 
     ws = open_workspace(args)
     audit = fst_audit(ws, args.runs)
@@ -236,7 +241,9 @@ def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import esa_scores, fst_audit, linter_audit, validation_study
+    from mteval_gui.app.audits import fst_audit, linter_audit
+    from mteval_gui.app.review import esa_scores
+    from mteval_gui.app.study import validation_study
 
     ws = open_workspace(args)
     study = validation_study(
@@ -314,7 +321,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_signoff(args: argparse.Namespace) -> int:
-    from mteval_gui.app.review import SignoffEvidence, signoff, signoff_status
+    from mteval_gui.app.signoff import SignoffEvidence, signoff, signoff_status
 
     ws = open_workspace(args)
     j = signoff(ws, args.run, args.reviewer, args.decision, tier=args.tier, note=args.note)

@@ -1,6 +1,6 @@
 """FST audit (SPEC §9, Task C): are the words the analyzer rejected really not words?
 
-The queue (:func:`mteval_gui.app.review.fst_audit_queue`) lists every word occurrence the
+The queue (:func:`mteval_gui.app.audits.fst_audit_queue`) lists every word occurrence the
 analyzer rejected in the chosen runs' outputs (optionally a seeded random sample). For each,
 the view shows the word in its output sentence with the source and the reference, and asks:
 
@@ -12,7 +12,7 @@ Ctrl+Z undoes the reviewer's latest Task C answer (see
 :class:`~mteval_gui.qt.audit_common.AuditView`).
 
 Below, the analyzer's false-rejection rate over every reviewer's current answers
-(:func:`mteval_gui.app.review.fst_audit`: valid / (valid + invalid) occurrences, 95 % Wilson
+(:func:`mteval_gui.app.audits.fst_audit`: valid / (valid + invalid) occurrences, 95 % Wilson
 interval), the valid words by kind, and the allowlist of words speakers accept, which
 "Export allowlist…" writes as a TSV allowlist or as JSON Lines test cases for the analyzer's
 maintainers (:func:`mteval_gui.io.judgments.write_allowlist`).
@@ -193,7 +193,7 @@ class FstAuditView(AuditView):
 
     # ----- items ---------------------------------------------------------------------------
     def queue_loader(self, run_ids: list[str]) -> Callable[[Workspace], list[tuple[str, str, str]]]:
-        from mteval_gui.app.review import fst_audit_queue
+        from mteval_gui.app.audits import fst_audit_queue
 
         limit = self.sample.value() or None
         return lambda ws: fst_audit_queue(ws, run_ids, limit=limit, seed=0)
@@ -265,7 +265,7 @@ class FstAuditView(AuditView):
 
     # ----- results -------------------------------------------------------------------------
     def refresh_results(self) -> None:
-        from mteval_gui.app.review import allowlist_rows, fst_audit
+        from mteval_gui.app.audits import allowlist_rows, fst_audit
 
         runs = self.scope.run_ids()
         self.audit = None
@@ -312,8 +312,8 @@ class FstAuditView(AuditView):
 
     def export_allowlist(self, path: str | Path) -> Path | None:
         """Write the allowlist of the audited runs (``.tsv`` allowlist or ``.jsonl`` test cases)."""
+        from mteval_gui.app.audits import allowlist_rows, fst_audit
         from mteval_gui.app.exports import export_allowlist
-        from mteval_gui.app.review import allowlist_rows, fst_audit
 
         if self.ws is None:
             return None

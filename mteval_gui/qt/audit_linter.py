@@ -1,6 +1,6 @@
 """Linter audit (SPEC §9, Task B): do speakers agree with the pairs the linter called EQUIVALENT?
 
-The queue (:func:`mteval_gui.app.review.linter_audit_queue`) lists every entry of the chosen
+The queue (:func:`mteval_gui.app.audits.linter_audit_queue`) lists every entry of the chosen
 runs whose language linter verdict is EQUIVALENT. For each, the view shows the reference (or
 the accepted variant the linter matched) as A and the system output as B side by side, the
 characters that differ highlighted on both sides, the variant classes that fired and the
@@ -15,7 +15,7 @@ Ctrl+Z undoes the reviewer's latest Task B answer (Ctrl+Shift+Z redoes it), Retu
 the next unanswered pair (see :class:`~mteval_gui.qt.audit_common.AuditView`).
 
 Below, the per-class linter precision over every reviewer's current answers
-(:func:`mteval_gui.app.review.linter_audit`): a pair is confirmed when more than half of its
+(:func:`mteval_gui.app.audits.linter_audit`): a pair is confirmed when more than half of its
 answers are Yes; precision = confirmed / pairs, lenient precision = pairs not refuted /
 pairs, each with a 95 % Wilson interval.
 """
@@ -30,8 +30,8 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from mteval_gui.app import workspace
+from mteval_gui.app.audits import linter_detail
 from mteval_gui.app.messages import detail_text
-from mteval_gui.app.review import linter_detail
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.qt.audit_common import AuditView, ChoiceRow, format_proportion, side_by_side_html
@@ -141,7 +141,7 @@ class LinterAuditView(AuditView):
 
     # ----- items ---------------------------------------------------------------------------
     def queue_loader(self, run_ids: list[str]) -> Callable[[Workspace], list[dict[str, Any]]]:
-        from mteval_gui.app.review import linter_audit_queue
+        from mteval_gui.app.audits import linter_audit_queue
 
         return lambda ws: linter_audit_queue(ws, run_ids)
 
@@ -219,7 +219,7 @@ class LinterAuditView(AuditView):
 
     # ----- results -------------------------------------------------------------------------
     def refresh_results(self) -> None:
-        from mteval_gui.app.review import ALL_CLASSES, UNCLASSIFIED, linter_audit
+        from mteval_gui.app.audits import ALL_CLASSES, UNCLASSIFIED, linter_audit
 
         runs = self.scope.run_ids()
         rows = []

@@ -3,7 +3,7 @@
 The dialog asks for the runs, the reviewer, the task, how many items and whether the pack is
 blind, then calls :func:`mteval_gui.app.review_pack.export_review_pack` (what ``mteval
 review-pack export`` calls). Importing goes through
-:func:`mteval_gui.app.review.import_judgments_file`, which recognises a pack's answers file
+:func:`mteval_gui.app.judgment_files.import_judgments_file`, which recognises a pack's answers file
 and refuses, with the reason, answers from another pack or altered ones. Judgments of a
 reviewer who withdrew consent are skipped; a notice names the withdrawal.
 """
@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app import workspace
-from mteval_gui.app.review import import_judgments_file, list_reviewers
+from mteval_gui.app.judgment_files import import_judgments_file
+from mteval_gui.app.review import list_reviewers
 from mteval_gui.app.review_pack import export_review_pack
 from mteval_gui.qt import dialogs, file_dialogs
 from mteval_gui.qt.dialogs import reporting_errors

@@ -4,7 +4,7 @@ For the scored runs of one corpus: progress towards the target study size (200 i
 3 raters each), inter-rater agreement (Krippendorff's α, ordinal, with bootstrap CI),
 segment-level Kendall τ-b and Spearman ρ and system-level Pearson r of every metric with
 the mean human rating (with CIs), a scatter plot of one metric against the ratings, and the
-sign-off of a run's tier claim. Computation: :func:`mteval_gui.app.review.validation_study`.
+sign-off of a run's tier claim. Computation: :func:`mteval_gui.app.study.validation_study`.
 
 Two more pages hold the speaker audits of the language tools: the linter audit (Task B,
 :mod:`mteval_gui.qt.audit_linter`) and the FST audit (Task C, :mod:`mteval_gui.qt.audit_fst`).
@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app import workspace
-from mteval_gui.app.review import SignoffCandidates, signoff, signoff_candidates, signoff_rules, signoff_status
+from mteval_gui.app.signoff import SignoffCandidates, signoff, signoff_candidates, signoff_rules, signoff_status
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
@@ -218,7 +218,7 @@ class ValidationView(Page):
             self._clear()
             self.note.setText(self.tr("No scored run in this corpus."))
             return
-        from mteval_gui.app.review import validation_study
+        from mteval_gui.app.study import validation_study
 
         ws, aspect = self.ws, self.aspect.currentData()
         self.note.setText(self.tr("Computing…"))
@@ -360,11 +360,8 @@ class ValidationView(Page):
         if not reviewer:
             self.signoff_state.setText(self.tr("Choose a reviewer in the ratings panel first."))
             return
-        from mteval_gui.app.scoring import refresh_review_status
-
         with reporting_errors(self) as report:
             signoff(self.ws, rid, reviewer, decision)
-            refresh_review_status(self.ws, rid)  # the stored run card's human_review block
         if report.failed:
             return
         self._show_signoff()

@@ -12,11 +12,15 @@
 - one ``results[]`` item per entry, whose columns come from the metric of the right role
   (the one that supplied the key first);
 - the run card, checked against its schema, and one metric row per metric.
+
+The run card is the scoring result only: its ``human_review`` block is empty and its displayed
+tier that of a run no speaker has confirmed; a workspace joins the review status of the moment
+when it reads a card (:mod:`mteval_gui.app.review_status`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -37,7 +41,6 @@ from mteval_gui.domain.runcard import (
     EntryResult,
     Fingerprint,
     FstInfo,
-    HumanReview,
     RunCard,
     Scores,
     Totals,
@@ -46,7 +49,14 @@ from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring import costspeed, merge
 from mteval_gui.scoring.job import MetricState, RunResult, ScoringJob, json_safe
 from mteval_gui.scoring.plugins import EntryScore
-from mteval_gui.scoring.runcard import LYSS_SCORE_KEYS, add_seed_aliases, ensure_valid, fingerprint
+from mteval_gui.scoring.runcard import (
+    LYSS_SCORE_KEYS,
+    RunCardInvalid,
+    add_seed_aliases,
+    ensure_valid,
+    fingerprint,
+    validate_run_card,
+)
 from mteval_gui.scoring.sink import MetricRow
 from mteval_gui.scoring.stats import EntryStats, Interval, Quantity, bootstrap_ci, by_group_ci
 from mteval_gui.text import NORMALISATION_POLICY
@@ -74,12 +84,18 @@ def assemble(job: ScoringJob) -> RunResult:
     """The run card and metric rows of a merged job (see the module docstring)."""
     request = job.request
     cmp = _composite(job)
-    review = request.human_review or HumanReview()
     info = {st.ref.id: st.info.descriptor(card=request.target_card, builtin=not st.language)
             for st in job.states if st.info is not None}
     validation = metric_validation(info, job.producers)
-    card = _run_card(job, cmp, review, info, validation)
-    checked = ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
+    if request.result_models:
+        card = _run_card(job, cmp, info, validation, entry_results(job))
+        checked = ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
+    else:  # results[] held once, as JSON: each item is checked by its model, then the model is dropped
+        card = _run_card(job, cmp, info, validation, [])
+        checked = {**card.model_dump(mode="json"), "results": entry_results_json(job)}
+        problems = validate_run_card(checked, results_sample=RESULTS_SCHEMA_SAMPLE)
+        if problems:
+            raise RunCardInvalid(problems)
     return RunResult(card, metric_rows(job, info), job.per_entry, job.entry_stats, job.producers, job.availability,
                      unknown_ids=list(job.unknown), card_json=checked)
 
@@ -209,7 +225,7 @@ def _errors(job: ScoringJob) -> int:
     return sum(1 for o in job.outputs if o.error) + len(job.missing)
 
 
-def _scores(job: ScoringJob, cmp: _Composite, review: HumanReview, total_tokens: Any,
+def _scores(job: ScoringJob, cmp: _Composite, total_tokens: Any,
             cost_per_entry: Any) -> Scores:
     n, errors = job.n, _errors(job)
     tier = comp.quality_tier(cmp.value)
@@ -229,7 +245,7 @@ def _scores(job: ScoringJob, cmp: _Composite, review: HumanReview, total_tokens:
                                           cmp.quantity),
         "total": n, "evaluated": n - errors, "errors": errors,
         "empty_outputs": sum(1 for it in job.items if not it.predicted.strip()), "missing_outputs": len(job.missing),
-        "quality_tier_display": comp.tier_display(tier, review.confirmed),
+        "quality_tier_display": comp.tier_display(tier),  # no review: joined when the card is read
     })
     if values.get("comet_model") is None:
         values["comet_model"] = ""
@@ -260,8 +276,8 @@ def _fst_info(job: ScoringJob) -> FstInfo:
     return FstInfo()
 
 
-def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[str, MetricDescriptor],
-              validation: dict[str, Any]) -> RunCard:
+def _run_card(job: ScoringJob, cmp: _Composite, info: dict[str, MetricDescriptor],
+              validation: dict[str, Any], results: list[EntryResult]) -> RunCard:
     request = job.request
     corpus, run = request.corpus, request.run
     n = job.n
@@ -269,7 +285,7 @@ def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[
     costs = costspeed.cost_totals(job.outputs, pricing=run.meta.pricing, n_entries=n,
                                   source_chars=sum(len(it.entry.source) for it in job.items),
                                   total_tokens=tokens["total_tokens"])
-    scores = _scores(job, cmp, review, tokens["total_tokens"], costs["cost_per_entry_usd"])
+    scores = _scores(job, cmp, tokens["total_tokens"], costs["cost_per_entry_usd"])
     signatures = _signatures(job)
     fst = _fst_info(job)
     fp_components = {
@@ -295,8 +311,8 @@ def _run_card(job: ScoringJob, cmp: _Composite, review: HumanReview, info: dict[
         composite_validation=composite_validation(cmp.used, validation, corpus.language_pair.target),
         composite_profile=cmp.profile, composite_breakdown=cmp.breakdown,
         score_caveats=[*caveats(job), *([cmp.caveat] if cmp.caveat is not None else [])],
-        fst=fst, language_card_sha256=request.card_sha256, human_review=review,
-        bootstrap_seed=request.seed, results=entry_results(job),
+        fst=fst, language_card_sha256=request.card_sha256,
+        bootstrap_seed=request.seed, results=results,
     )
 
 
@@ -371,7 +387,18 @@ def pick(job: ScoringJob, role: MetricRole, key: str | None = None, *, language:
 
 
 def entry_results(job: ScoringJob) -> list[EntryResult]:
-    """One ``results[]`` item per entry, each column from the metric of its role.
+    """One ``results[]`` item per entry, each column from the metric of its role."""
+    return list(_entry_results(job))
+
+
+def entry_results_json(job: ScoringJob) -> list[dict[str, Any]]:
+    """:func:`entry_results` in their JSON form, each model dropped once dumped (a model takes about
+    3.4 kB, its JSON form 1.8 kB: 200,000 of them held both ways took 1 GB)."""
+    return [r.model_dump(mode="json") for r in _entry_results(job)]
+
+
+def _entry_results(job: ScoringJob) -> Iterator[EntryResult]:
+    """The ``results[]`` items one by one.
 
     The columns are taken one metric at a time (a large run's per-entry results are read again
     for each and not kept: :class:`~mteval_gui.scoring.job.PerEntry`)."""
@@ -402,11 +429,10 @@ def entry_results(job: ScoringJob) -> list[EntryResult]:
                       lambda e: e.detail.get("verdict") if e is not None else None)
     semantic = details(job.producers.get("semantic_score"), _verdict)
     embedding = details(job.producers.get("embedding_similarity"), _embedding_pair)
-    out = []
     for i, it in enumerate(job.items):
         e, o = it.entry, it.output
         exact_v, gv = exact[i], generic[i]
-        out.append(EntryResult(
+        yield EntryResult(
             entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
             exact_match=None if exact_v is None else bool(exact_v),
             entry_chrf=chrf[i], fst_accepted=fst_value[i], fst_analysis=fst_words[i],
@@ -417,8 +443,7 @@ def entry_results(job: ScoringJob) -> list[EntryResult]:
             equivalence_verdict=None if gv is None else str(gv),
             entry_bleu=bleu[i], entry_ter=ter[i],
             metrics=json_safe({mid: col[i] for mid, col in by_metric.items()}), embedding=embedding[i],
-        ))
-    return out
+        )
 
 
 def _embedding_pair(e: EntryScore | None) -> EmbeddingPair | None:

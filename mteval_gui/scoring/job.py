@@ -26,7 +26,7 @@ import numpy as np
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus
 from mteval_gui.domain.run import Output, Run
-from mteval_gui.domain.runcard import HumanReview, RunCard
+from mteval_gui.domain.runcard import RunCard
 from mteval_gui.scoring.corpus_side import content_key, corpus_side
 from mteval_gui.scoring.plugins import CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, ScoringContext
 from mteval_gui.scoring.sink import MetricRow
@@ -60,9 +60,11 @@ class ScoringRequest:
     # sha256 of the files the options make metrics read (analyzers found, gloss files) by "role:kind:path",
     # when the caller has hashed them (a workspace run); None: hashed by the job (batches.input_files)
     input_files: dict[str, str | None] | None = None
-    human_review: HumanReview | None = None
     speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
     workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
+    # False: ``results[]`` only in the card's JSON form (``RunResult.card_json``), each item's model dropped
+    # once dumped (``RunResult.run_card`` has no results): a card written to a file or a workspace
+    result_models: bool = True
     # where metrics run (mteval_gui.scoring.isolation): "plugins" — installed plugin packages' metrics in a
     # process of their own, the rest here; "all" — every metric in its own process; "none" — all here
     isolation: Literal["plugins", "all", "none"] = "plugins"

@@ -562,10 +562,16 @@ def signoff_status(ws: Workspace, run_id: str) -> dict[str, Any]:
     row = ws.conn.execute("SELECT quality_tier FROM runs WHERE run_id = ?", (run_id,)).fetchone()
     if row is None:
         raise StoreError(f"unknown run {run_id!r}")
-    tier = row["quality_tier"]
+    return signoff_decisions(row["quality_tier"], current_judgments(ws, run_id=run_id, task="signoff"))
+
+
+def signoff_decisions(tier: str | None, judgments: Iterable[Judgment]) -> dict[str, Any]:
+    """:func:`signoff_status` of a run of tier ``tier`` from its current judgments (other tasks are skipped)."""
     decisions: list[dict[str, Any]] = []
     stale: list[dict[str, Any]] = []
-    for j in current_judgments(ws, run_id=run_id, task="signoff"):
+    for j in judgments:
+        if j.task != "signoff":
+            continue
         item = {"reviewer_id": j.reviewer_id, "decision": j.payload.get("decision"),
                 "tier": j.payload.get("tier"), "created_at": j.created_at, "note": j.note}
         (decisions if item["tier"] == tier else stale).append(item)

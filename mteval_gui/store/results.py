@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -39,11 +40,29 @@ def _dumps(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
 
 
+def _card_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False, default=str)
+
+
 def _card_text(card: Mapping[str, Any]) -> str:
     """A run card's stored JSON, non-ASCII characters escaped: the text of a large card is then one
     byte per character in memory (one Ewe or Cree letter among its results would make Python
-    keep all of it at two bytes per character, one emoji at four: 1.2 GB for 200,000 entries)."""
-    return json.dumps(card, ensure_ascii=True, separators=(",", ":"), allow_nan=False, default=str)
+    keep all of it at two bytes per character, one emoji at four: 1.2 GB for 200,000 entries).
+
+    The ``results`` items are encoded one at a time, and each is dropped from the card's list once
+    encoded (None is left in its place): the JSON form of 200,000 items (≈ 360 MB) is not held
+    with their text (≈ 230 MB, twice while it is joined). The text is ``json.dumps`` of the card."""
+    results = card.get("results")
+    if not isinstance(results, list) or not results:
+        return _card_json(card)
+    slot = f"results slot {uuid.uuid4().hex}"
+    before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
+    pieces = [before + "["]
+    for i, item in enumerate(results):
+        pieces.append(("," if i else "") + _card_json(item))
+        results[i] = None
+    pieces.append("]" + after)
+    return "".join(pieces)
 
 
 def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
@@ -158,6 +177,8 @@ class ResultsStore:
         return out
 
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
+        """Store the run card (its text: ``run_card["results"]`` is consumed, see :func:`_card_text`),
+        its columns and the metric rows."""
         cols = {col: _get_path(run_card, path) for path, col in RUN_CARD_COLUMNS.items()}
         cols = {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in cols.items()}
         sets = ", ".join(f'"{c}" = ?' for c in cols)
@@ -344,15 +365,6 @@ def load_run_card(ws: Workspace, run_id: str) -> RunCard | None:
     """The last run card of a run (None when the run was never scored)."""
     d = load_run_card_dict(ws, run_id)
     return None if d is None else RunCard.model_validate(d)
-
-
-def replace_run_card(ws: Workspace, run_id: str, run_card: Mapping[str, Any]) -> None:
-    """Store an updated run card of a scored run (e.g. a new human-review status), with its columns."""
-    cols = {col: _get_path(run_card, path) for path, col in RUN_CARD_COLUMNS.items()}
-    sets = ", ".join(f'"{c}" = ?' for c in cols)
-    with ws.transaction() as conn:
-        conn.execute(f"UPDATE runs SET {sets}, run_card = ? WHERE run_id = ?",
-                     (*cols.values(), _dumps(dict(run_card)), run_id))
 
 
 def run_metric_rows(ws: Workspace, run_id: str) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mteval_gui.app import review
+from mteval_gui.app import judgment_files, review
 from mteval_gui.app.consent import consent_log, export_reviewer_judgments, withdraw_reviewer
 from mteval_gui.app.review_pack import export_review_pack
 from mteval_gui.app.variants import promote_variants
@@ -73,7 +73,9 @@ def test_cli_withdraw_needs_yes(ws, capsys):
 
 def test_withdraw_also_unlinks_the_reviewer_from_the_stored_run_cards(ws):
     """A scored run card listed the promoted variant with the reviewer and judgment, and counted
-    the reviewer in ``human_review``: both kept naming them after the withdrawal."""
+    the reviewer in ``human_review``: both kept naming them after the withdrawal. The variant's link
+    is removed from the stored card; the review status is joined when the card is read."""
+    from mteval_gui.app.review_status import read_run_card
     from mteval_gui.app.scoring import score_workspace_run
     from mteval_gui.store.results import load_run_card
 
@@ -83,13 +85,17 @@ def test_withdraw_also_unlinks_the_reviewer_from_the_stored_run_cards(ws):
     [sv] = before.dataset.speaker_variants
     assert (sv["entry_id"], sv["variant"], sv["reviewer_id"]) == ("d1-3", "ê-ayâyâhk", "ana")
     assert isinstance(sv["judgment_id"], int)
-    assert (before.human_review.reviewers, before.human_review.judgments) == (2, 4)
+    assert (before.human_review.reviewers, before.human_review.judgments) == (0, 0)  # the scoring result
+    read = read_run_card(ws, "sys1")
+    assert read is not None and (read.card.human_review.reviewers, read.card.human_review.judgments) == (2, 4)
     withdraw_reviewer(ws, "ana", "community lead")
     after = load_run_card(ws, "sys1")
     assert after.dataset.speaker_variants == [
         {"entry_id": "d1-3", "variant": "ê-ayâyâhk", "basis": "correction", "reviewer_id": None, "run_id": "sys1",
          "judgment_id": None, "version": "1+s1", "withdrawn": True}]
-    assert (after.human_review.reviewers, after.human_review.judgments) == (1, 1)
+    read = read_run_card(ws, "sys1")
+    assert read is not None and (read.card.human_review.reviewers, read.card.human_review.judgments) == (1, 1)
+    assert after.human_review == before.human_review
     assert after.dataset.version == before.dataset.version and after.dataset.sha256 == before.dataset.sha256
     assert after.scores == before.scores
 
@@ -133,7 +139,7 @@ def test_withdrawn_judgments_never_come_back_through_an_import(ws, tmp_path, cap
         "answers": (2, f"{files['answers']}: 2 judgments of reviewer 'ana' skipped: ana withdrew consent on {day}"),
     }
     for kind, path in files.items():
-        summary = review.import_judgments_file(ws, path)
+        summary = judgment_files.import_judgments_file(ws, path)
         assert (summary["judgments_added"], summary["reviewers_added"]) == (0, 0), kind
         assert (summary["judgments_withdrawn"], summary["notices"]) == (expected[kind][0], [expected[kind][1]]), kind
         assert J.get_reviewer(ws, "ana") is None
@@ -172,7 +178,7 @@ def test_a_withdrawn_reviewer_is_added_again_only_explicitly_and_her_old_judgmen
         ("withdraw", "ana", "community lead"), ("readmit", "ana", "lead")]
     # what she judged before the withdrawal never returns, from any file
     for path in files.values():
-        summary = review.import_judgments_file(ws, path)
+        summary = judgment_files.import_judgments_file(ws, path)
         assert summary["judgments_added"] == 0 and summary["judgments_withdrawn"] >= 2
         assert summary["notices"][0].endswith(
             f"skipped: ana withdrew consent on {day} (judgments made before that stay withdrawn)")
@@ -181,13 +187,13 @@ def test_a_withdrawn_reviewer_is_added_again_only_explicitly_and_her_old_judgmen
     new = tmp_path / "new.json"
     new.write_text(json.dumps({"format": "mteval-judgments/1", "reviewers": [], "judgments": [
         {"reviewer_id": "ana", "run_id": "sys1", "entry_id": "d1-1", "adequacy": 3}]}), encoding="utf-8")
-    summary = review.import_judgments_file(ws, new)
+    summary = judgment_files.import_judgments_file(ws, new)
     assert summary["judgments_added"] == 1 and "notices" not in summary
     [j] = J.current_judgments(ws, reviewer_id="ana")
     assert (j.entry_id, j.adequacy, j.version) == ("d1-1", 3, 1)
     # and an export made now round-trips, the old ids and times still refused
     again, _ = export_reviewer_judgments(ws, "ana", tmp_path / "ana-again.json")
-    assert review.import_judgments_file(ws, again)["judgments_unchanged"] == 1
+    assert judgment_files.import_judgments_file(ws, again)["judgments_unchanged"] == 1
 
 
 def test_withdrawal_and_readmission_are_remembered_by_id_too(ws, tmp_path):
@@ -200,7 +206,7 @@ def test_withdrawal_and_readmission_are_remembered_by_id_too(ws, tmp_path):
         j["created_at"] = "2099-01-01T00:00:00.000+00:00"
     doc["reviewers"] = []
     own.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    summary = review.import_judgments_file(ws, own)
+    summary = judgment_files.import_judgments_file(ws, own)
     assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (0, 4)
     assert J.current_judgments(ws, reviewer_id="ana") == []
 
@@ -214,7 +220,7 @@ def test_a_withdrawn_judgment_is_skipped_whatever_it_holds(ws, tmp_path):
          "created_at": "2025-01-01T00:00:00.000+00:00",
          "payload": {"spans": [{"start": 0, "end": 2, "severity": "minor", "category": "no-such-category"}]}},
         {"reviewer_id": "ben", "run_id": "sys1", "entry_id": "d1-2", "adequacy": 4}]}), encoding="utf-8")
-    summary = review.import_judgments_file(ws, path)
+    summary = judgment_files.import_judgments_file(ws, path)
     assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (1, 1)
     assert [(j.reviewer_id, j.entry_id) for j in J.current_judgments(ws)] == [("ben", "d1-1"), ("ben", "d1-2")]
 
@@ -256,7 +262,7 @@ def test_a_withdrawal_made_before_schema_9_holds_after_the_upgrade(ws, tmp_path)
     try:
         assert w.schema_version() == SCHEMA_VERSION
         assert (tmp_path / "ws.sqlite.v8.bak").exists()
-        summary = review.import_judgments_file(w, own)
+        summary = judgment_files.import_judgments_file(w, own)
         assert (summary["judgments_added"], summary["judgments_withdrawn"]) == (0, 4)
         assert J.get_reviewer(w, "ana") is None
     finally:

@@ -25,10 +25,23 @@ def _evaluate(tmp_path: Path):
 
 def test_the_card_the_runner_checked_is_written_as_it_is(tmp_path):
     ev = _evaluate(tmp_path)
-    assert ev.checked == ev.result.run_card.model_dump(mode="json")
+    # results[] are held once, in the JSON form the runner checked; the model has none
+    assert ev.result.run_card.results == []
+    assert [r["entry_id"] for r in ev.checked["results"]] == ["1", "2"]
+    assert ev.checked == {**ev.result.run_card.model_dump(mode="json"), "results": ev.checked["results"]}
     path = ev.save(tmp_path / "out" / "card.json")
-    assert path.read_text(encoding="utf-8") == run_card_json(ev.result.run_card)
-    assert json.loads(path.read_text(encoding="utf-8"))["scores"]["exact_match_rate"] == 0.5
+    assert path.read_text(encoding="utf-8") == run_card_json(ev.checked)
+    written = json.loads(path.read_text(encoding="utf-8"))
+    assert written["scores"]["exact_match_rate"] == 0.5
+    assert [r["predicted"] for r in written["results"]] == ["Woezɔ na xexeame.", "Akpe."]
+
+
+def test_a_card_changed_after_scoring_is_written_with_its_results(tmp_path):
+    ev = _evaluate(tmp_path)
+    ev.result.run_card.model_slug = "renamed"
+    written = json.loads(ev.save(tmp_path / "card.json").read_text(encoding="utf-8"))
+    assert written["model_slug"] == "renamed"
+    assert written["results"] == ev.checked["results"] and len(written["results"]) == 2
 
 
 def test_a_card_changed_after_scoring_is_checked_again(tmp_path):

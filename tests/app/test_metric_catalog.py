@@ -70,7 +70,7 @@ def test_review_data_shows_the_linter_not_the_generic_rule(zzx_ws):
 
 
 def test_linter_audit_queue_reads_the_language_linter(zzx_ws):
-    from mteval_gui.app.review import linter_audit_queue, linter_detail, linter_ids
+    from mteval_gui.app.audits import linter_audit_queue, linter_detail, linter_ids
 
     assert linter_ids(zzx_ws, "zrun") == [LINTER_ID]
     assert [(q["entry_id"], q["classes"]) for q in linter_audit_queue(zzx_ws, ["zrun"])] == [

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from mteval_gui.app import review
+from mteval_gui.app import judgment_files, review
 from mteval_gui.app.review_pack import export_review_pack
 from mteval_gui.cli import main
 from mteval_gui.errors import InputError, MtevalError, StoreError
@@ -94,7 +94,7 @@ def test_answers_merge_losslessly_and_reimport_changes_nothing(ws, tmp_path):
         answer(4, 4, adequacy=3, undone=True),
     ]
     path = write(tmp_path, answers_doc(data, answers))
-    summary = review.import_judgments_file(ws, path)
+    summary = judgment_files.import_judgments_file(ws, path)
     assert summary["judgments_added"] == 4 and summary["pack_id"] == done.pack_id
     current = {j.entry_id: j for j in J.current_judgments(ws, reviewer_id="ana")}
     assert sorted(current) == ["d1-1", "d1-2"]
@@ -102,7 +102,7 @@ def test_answers_merge_losslessly_and_reimport_changes_nothing(ws, tmp_path):
     assert current["d1-2"].note == "wrong person"
     assert [j.version for j in J.judgment_history(ws, "ana", "sys1", "d1-1")] == [1, 2]
     assert review.esa_scores(ws, ["sys1"])["sys1"].score == 97.0  # (99 + 95) / 2
-    again = review.import_judgments_file(ws, path)
+    again = judgment_files.import_judgments_file(ws, path)
     assert again["judgments_added"] == 0 and again["judgments_unchanged"] == 4
     # a second pack for the same reviewer carries that history and continues it
     second = export_review_pack(ws, ["sys1"], "ana", tmp_path / "pack2.html", entries=2)
@@ -119,7 +119,7 @@ def test_refused_files_say_why(ws, tmp_path):
     def refused(d, name):
         p = write(tmp_path, d, name)
         with pytest.raises(InputError) as err:
-            review.import_judgments_file(ws, p)
+            judgment_files.import_judgments_file(ws, p)
         return [str(x) for x in err.value.defects], p
 
     altered = json.loads(json.dumps(doc))
@@ -175,7 +175,7 @@ def test_answers_edited_and_rehashed_are_refused(ws, tmp_path):
     edited["answers_sha256"] = hashlib.sha256(canonical_json(edited["answers"]).encode("utf-8")).hexdigest()
     p = write(tmp_path, edited, "rehashed.json")
     with pytest.raises(InputError) as err:
-        review.import_judgments_file(ws, p)
+        judgment_files.import_judgments_file(ws, p)
     assert [str(d) for d in err.value.defects] == [
         f"{p}: the answers carry no answers_hmac, only a plain answers_sha256 that anyone editing the file can "
         "recompute; this pack signs its answers with its own key: export them again from the pack"]
@@ -184,12 +184,12 @@ def test_answers_edited_and_rehashed_are_refused(ws, tmp_path):
               "answers_hmac": answers_hmac("00" * 32, edited["answers"])}
     p = write(tmp_path, edited, "resigned.json")
     with pytest.raises(InputError) as err:
-        review.import_judgments_file(ws, p)
+        judgment_files.import_judgments_file(ws, p)
     assert [str(d) for d in err.value.defects] == [
         f"{p}: the answers were changed after the pack exported them (their HMAC does not match answers_hmac): "
         "export them again from the pack"]
     assert J.current_judgments(ws) == []
-    assert review.import_judgments_file(ws, write(tmp_path, doc))["judgments_added"] == 1
+    assert judgment_files.import_judgments_file(ws, write(tmp_path, doc))["judgments_added"] == 1
 
 
 def test_packs_made_before_answer_keys_import_with_their_sha256(ws, tmp_path):
@@ -207,11 +207,11 @@ def test_packs_made_before_answer_keys_import_with_their_sha256(ws, tmp_path):
     bad["answers"][0]["adequacy"] = 2
     p = write(tmp_path, bad, "bad.json")
     with pytest.raises(InputError) as err:
-        review.import_judgments_file(ws, p)
+        judgment_files.import_judgments_file(ws, p)
     assert [str(d) for d in err.value.defects] == [
         f"{p}: the answers were changed after the pack exported them (their sha256 does not match answers_sha256): "
         "export them again from the pack"]
-    assert review.import_judgments_file(ws, write(tmp_path, doc))["judgments_added"] == 1
+    assert judgment_files.import_judgments_file(ws, write(tmp_path, doc))["judgments_added"] == 1
 
 
 def test_answer_fields_beyond_64_bits_or_text_booleans_are_refused(ws, tmp_path, capsys):
@@ -236,7 +236,7 @@ def test_answer_fields_beyond_64_bits_or_text_booleans_are_refused(ws, tmp_path,
     assert J.current_judgments(ws) == []
     # real booleans are taken as they are
     ok = [answer(1, 0, adequacy=5, flagged=False), answer(2, 1, adequacy=3, flagged=True)]
-    review.import_judgments_file(ws, write(tmp_path, answers_doc(data, ok), "ok.json"))
+    judgment_files.import_judgments_file(ws, write(tmp_path, answers_doc(data, ok), "ok.json"))
     assert {j.entry_id: j.flagged for j in J.current_judgments(ws)} == {"d1-1": False, "d1-2": True}
 
 
@@ -248,7 +248,7 @@ def test_pack_answers_with_an_unfit_correction_are_refused(ws, tmp_path):
                answer(2, 1, adequacy=2, payload={"correction": "y" * 10_001})]
     p = write(tmp_path, answers_doc(data, answers))
     with pytest.raises(InputError) as err:
-        review.import_judgments_file(ws, p)
+        judgment_files.import_judgments_file(ws, p)
     assert [str(d) for d in err.value.defects] == [
         f"{p}:9: correction has no visible character (only spaces, zero-width or format characters)",
         f"{p}:24: correction is 10,001 characters long (at most 10,000)"]

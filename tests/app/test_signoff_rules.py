@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mteval_gui.app import review
+from mteval_gui.app import signoff
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.domain.signoff import SIGNOFF_RULES, rules_table
 from mteval_gui.store import judgments as J
@@ -38,8 +38,8 @@ def test_thirty_entries_rated_one_one_by_two_speakers_confirm_no_tier(ws):
     for tier in TIERS:
         _rate(ws, tier, "ama", [(1, 1)] * 30)
         _rate(ws, tier, "kofi", [(1, 1)] * 30)
-    with pytest.raises(review.SignoffRefused) as refused:
-        review.signoff(ws, "fluent", "ama", "confirm")
+    with pytest.raises(signoff.SignoffRefused) as refused:
+        signoff.signoff(ws, "fluent", "ama", "confirm")
     assert str(refused.value) == (
         "cannot confirm tier fluent of fluent: median adequacy 1.0 and fluency 1.0 of 30 entries rated by 2 "
         "speakers: below 'fluent' (needs ≥ 4 and ≥ 4); Krippendorff's α of adequacy and fluency is not computable "
@@ -48,50 +48,50 @@ def test_thirty_entries_rated_one_one_by_two_speakers_confirm_no_tier(ws):
         "rated by 2 or more of them, with Krippendorff's α ≥ 0.667 on both scales (`mteval signoff --help` lists "
         "every tier); rejecting the tier stays possible")
     for tier in ("deployable", "functional"):
-        with pytest.raises(review.SignoffRefused, match=rf"median adequacy 1\.0 and fluency 1\.0 of 30 entries rated "
+        with pytest.raises(signoff.SignoffRefused, match=rf"median adequacy 1\.0 and fluency 1\.0 of 30 entries rated "
                                                          rf"by 2 speakers: below '{tier}'"):
-            review.signoff(ws, tier, "kofi", "confirm")
+            signoff.signoff(ws, tier, "kofi", "confirm")
     for tier in ("emerging", "baseline"):  # the medians reach level 1, but agreement cannot be shown
-        with pytest.raises(review.SignoffRefused) as refused:
-            review.signoff(ws, tier, "ama", "confirm")
+        with pytest.raises(signoff.SignoffRefused) as refused:
+            signoff.signoff(ws, tier, "ama", "confirm")
         assert refused.value.problems == [
             "Krippendorff's α of adequacy and fluency is not computable (every rating is the same value, or no entry "
             "has two ratings): the ratings cannot show that the speakers agree"]
     for tier in TIERS:
         assert J.current_judgments(ws, run_id=tier, task="signoff") == []
-        assert review.signoff_status(ws, tier)["confirmed"] is None
+        assert signoff.signoff_status(ws, tier)["confirmed"] is None
 
 
 def test_a_reviewer_who_does_not_speak_the_language_confirms_no_tier(ws):
     # speakers' ratings support "functional"; zoe lists only French and never rated the run
     _rate(ws, "functional", "ama", [(2, 2)] * 15 + [(3, 3)] * 15)
     _rate(ws, "functional", "kofi", [(2, 2)] * 15 + [(3, 3)] * 14 + [(3, 2)])
-    with pytest.raises(review.SignoffRefused) as refused:
-        review.signoff(ws, "functional", "zoe", "confirm")
+    with pytest.raises(signoff.SignoffRefused) as refused:
+        signoff.signoff(ws, "functional", "zoe", "confirm")
     assert refused.value.problems == [
         "reviewer zoe cannot confirm a tier of functional: their reviewer record does not list its target language ewe"]
     # she rates it too: her ratings do not count and she still cannot confirm
     _rate(ws, "functional", "zoe", [(5, 5)] * 30)
-    with pytest.raises(review.SignoffRefused, match="reviewer zoe cannot confirm a tier of functional: their "
+    with pytest.raises(signoff.SignoffRefused, match="reviewer zoe cannot confirm a tier of functional: their "
                                                      "reviewer record does not list its target language ewe"):
-        review.signoff(ws, "functional", "zoe", "confirm")
-    assert review.signoff_evidence(ws, "functional").non_speakers == ("zoe",)
-    assert review.signoff_evidence(ws, "functional").median_adequacy == 2.5
+        signoff.signoff(ws, "functional", "zoe", "confirm")
+    assert signoff.signoff_evidence(ws, "functional").non_speakers == ("zoe",)
+    assert signoff.signoff_evidence(ws, "functional").median_adequacy == 2.5
     # a confirmation recorded by her anyway (an imported log) confirms nothing
     J.signoff(ws, "functional", "zoe", "confirm")
-    st = review.signoff_status(ws, "functional")
+    st = signoff.signoff_status(ws, "functional")
     assert st["confirmed"] is None and st["unsupported"] is True and st["confirmed_by"] == []
     # a speaker who rated the run can
-    review.signoff(ws, "functional", "ama", "confirm")
-    assert review.signoff_status(ws, "functional")["confirmed_by"] == ["ama"]
+    signoff.signoff(ws, "functional", "ama", "confirm")
+    assert signoff.signoff_status(ws, "functional")["confirmed_by"] == ["ama"]
 
 
 def test_a_speaker_who_never_rated_the_run_cannot_confirm_it(ws):
     _rate(ws, "deployable", "ama", GOOD_AMA)
     _rate(ws, "deployable", "kofi", GOOD_KOFI)
     J.add_reviewer(ws, Reviewer(reviewer_id="yao", name="Yao", languages=["ewe"]))
-    with pytest.raises(review.SignoffRefused) as refused:
-        review.signoff(ws, "deployable", "yao", "confirm")
+    with pytest.raises(signoff.SignoffRefused) as refused:
+        signoff.signoff(ws, "deployable", "yao", "confirm")
     assert refused.value.problems == [
         "reviewer yao has not rated any entry of deployable: a tier is confirmed by a speaker who rated its output"]
 
@@ -99,7 +99,7 @@ def test_a_speaker_who_never_rated_the_run_cannot_confirm_it(ws):
 def test_ratings_by_non_speakers_do_not_count(ws):
     _rate(ws, "emerging", "ama", GOOD_AMA)
     _rate(ws, "emerging", "zoe", GOOD_KOFI)
-    ev = review.signoff_evidence(ws, "emerging")
+    ev = signoff.signoff_evidence(ws, "emerging")
     assert (ev.rated_entries, ev.reviewers, ev.speakers, ev.non_speakers) == (0, 1, ("ama",), ("zoe",))
     assert ev.missing == ["20 more entries rated by at least 2 speakers of ewe (0 of 20 so far)",
                           "1 more speaker of ewe (1 of 2 have rated entries of this run)",
@@ -109,26 +109,26 @@ def test_ratings_by_non_speakers_do_not_count(ws):
 def test_well_supported_fluent_run_is_confirmed(ws):
     _rate(ws, "fluent", "ama", GOOD_AMA)
     _rate(ws, "fluent", "kofi", GOOD_KOFI)
-    ev = review.signoff_evidence(ws, "fluent")
+    ev = signoff.signoff_evidence(ws, "fluent")
     assert (ev.median_adequacy, ev.median_fluency, ev.agreement, ev.fluency_agreement) == (5.0, 5.0, 1.0, 0.928)
     assert ev.missing == []
-    j = review.signoff(ws, "fluent", "kofi", "confirm")
+    j = signoff.signoff(ws, "fluent", "kofi", "confirm")
     assert j.payload["evidence"] == {"entries": 30, "rated_entries": 30, "required_entries": 30, "reviewers": 2,
                                      "agreement": 1.0, "language": "ewe", "median_adequacy": 5.0,
                                      "median_fluency": 5.0, "fluency_agreement": 0.928}
-    st = review.signoff_status(ws, "fluent")
+    st = signoff.signoff_status(ws, "fluent")
     assert st["confirmed"] is True and st["confirmed_by"] == ["kofi"]
     # the same ratings support the lower tiers too
     for tier in ("deployable", "functional"):
-        assert review.signoff_evidence(ws, "fluent", tier).missing == []
+        assert signoff.signoff_evidence(ws, "fluent", tier).missing == []
 
 
 def test_fluent_ratings_below_four_refuse_fluent_but_support_deployable(ws):
     _rate(ws, "fluent", "ama", [(3, 4) if i % 2 else (4, 3) for i in range(30)])
     _rate(ws, "fluent", "kofi", [(3, 4) if i % 2 else (4, 3) for i in range(30)])
-    assert review.signoff_evidence(ws, "fluent").missing == [
+    assert signoff.signoff_evidence(ws, "fluent").missing == [
         "median adequacy 3.5 and fluency 3.5 of 30 entries rated by 2 speakers: below 'fluent' (needs ≥ 4 and ≥ 4)"]
-    assert review.signoff_evidence(ws, "fluent", "deployable").missing == []
+    assert signoff.signoff_evidence(ws, "fluent", "deployable").missing == []
 
 
 def test_rule_table_is_one_table():

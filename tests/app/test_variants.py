@@ -48,7 +48,8 @@ def test_next_version():
 
 
 def test_a_promoted_correction_turns_the_entry_equivalent_in_a_new_version(ws):
-    before = score_workspace_run(ws, "sys2", n_bootstrap=10).run_card
+    score_workspace_run(ws, "sys2", n_bootstrap=10)
+    before = load_run_card(ws, "sys2")  # the result's card leaves its results[] to the stored text
     assert (before.dataset.version, verdict(before, "e1")) == ("1", "MISS")
     old_sha = before.dataset.sha256
     # a speaker corrects sys1's wrong form with another valid rendering: the one sys2 produced
@@ -66,7 +67,8 @@ def test_a_promoted_correction_turns_the_entry_equivalent_in_a_new_version(ws):
     stored = load_run_card(ws, "sys2")
     assert (stored.dataset.version, stored.dataset.sha256) == ("1", old_sha)
     # rescoring reads the new variant: EQUIVALENT, and the card says where the variant came from
-    after = score_workspace_run(ws, "sys2", n_bootstrap=10).run_card
+    score_workspace_run(ws, "sys2", n_bootstrap=10)
+    after = load_run_card(ws, "sys2")
     assert (after.dataset.version, after.dataset.sha256) == ("1+s1", info["sha256"])
     assert verdict(after, "e1") == "EQUIVALENT"
     assert after.scores.equivalent_match_rate > before.scores.equivalent_match_rate

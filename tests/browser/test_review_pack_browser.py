@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mteval_gui.app import review
+from mteval_gui.app import judgment_files, review
 from mteval_gui.app.review_pack import export_review_pack
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.errors import InputError
@@ -194,8 +194,8 @@ def test_pack_round_trip_through_the_browser(tmp_path, shared_data):
     rehashed = tmp_path / "rehashed.json"
     rehashed.write_text(json.dumps(edited, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(InputError, match="only a plain answers_sha256"):
-        review.import_judgments_file(ws, rehashed)
-    summary = review.import_judgments_file(ws, exported)
+        judgment_files.import_judgments_file(ws, rehashed)
+    summary = judgment_files.import_judgments_file(ws, exported)
     assert summary["judgments_added"] == len(answers) == 9  # 4 versions for item 0, 2 for item 1, 3 for item 2
 
     # what is stored is exactly what the pack exported
@@ -222,5 +222,5 @@ def test_pack_round_trip_through_the_browser(tmp_path, shared_data):
     assert (third.adequacy, third.fluency, third.flagged) == (5, 4, True)
     assert review.esa_scores(ws, [run_id])[run_id].score == 95.0
     # importing the same file again changes nothing
-    assert review.import_judgments_file(ws, exported)["judgments_added"] == 0
+    assert judgment_files.import_judgments_file(ws, exported)["judgments_added"] == 0
     ws.close()

@@ -266,8 +266,8 @@ def test_fluent_run_is_not_confirmed_without_ratings(fluent_db, tmp_path, capsys
 
 
 def test_fluent_run_confirmed_on_30_entries_by_two_reviewers(fluent_db, tmp_path, capsys):
-    from mteval_gui.app.review import signoff_candidates
     from mteval_gui.app.runs import load_run_row
+    from mteval_gui.app.signoff import signoff_candidates
 
     db = fluent_db
     ws = Workspace(db)
@@ -292,7 +292,7 @@ def test_fluent_run_confirmed_on_30_entries_by_two_reviewers(fluent_db, tmp_path
     assert out.strip().endswith("the run's present tier fluent is confirmed")
     review, display = _card_review(db, tmp_path)
     ws = Workspace(db)
-    from mteval_gui.app.review import signoff_evidence
+    from mteval_gui.app.signoff import signoff_evidence
 
     alpha = signoff_evidence(ws, "oracle").agreement
     assert alpha is not None and f"Krippendorff's α {alpha:.3f}" in out

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from mteval_gui.app import review
+from mteval_gui.app import audits
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.qt.audit_common import format_proportion, side_by_side_html
 from mteval_gui.qt.audit_fst import FstAuditView, highlight_word
@@ -136,7 +136,7 @@ def test_linter_queue_shows_the_equivalent_pairs(qtbot, audit_ws):
         ("e3", ["WORD_ORDER"]),
         ("e4", ["OPTIONAL_PARTICLE"]),
     ]
-    assert view.queue == review.linter_audit_queue(audit_ws, ["r1"])
+    assert view.queue == audits.linter_audit_queue(audit_ws, ["r1"])
     assert view.item["entry_id"] == "e1"
     assert (_plain(view.a_text), _plain(view.b_text)) == ("âstam", "āstam")
     assert _plain(view.a_title) == "A · Reference"
@@ -198,7 +198,7 @@ def test_linter_precision_matches_the_review_function(qtbot, audit_ws):
     answers = {("amy", "e1"): ("Yes", "Yes"), ("ben", "e1"): ("Yes", "B better"), ("amy", "e2"): ("No", None),
                ("ben", "e2"): ("Depends", None), ("amy", "e3"): ("No", None), ("ben", "e3"): ("No", None),
                ("amy", "e4"): ("Yes", "Yes")}
-    classes = {q["entry_id"]: q["classes"] for q in review.linter_audit_queue(audit_ws, ["r1"])}
+    classes = {q["entry_id"]: q["classes"] for q in audits.linter_audit_queue(audit_ws, ["r1"])}
     for (rid, eid), (same, natural) in answers.items():
         jstore.record_judgment(
             audit_ws,
@@ -246,7 +246,7 @@ def test_linter_precision_matches_the_review_function(qtbot, audit_ws):
             "B better 1, Yes 2",
         ],
     }
-    rows = {r.variant_class: r for r in review.linter_audit(audit_ws, ["r1"])}
+    rows = {r.variant_class: r for r in audits.linter_audit(audit_ws, ["r1"])}
     assert shown["LONG_VOWEL_MACRON"][5] == format_proportion(rows["LONG_VOWEL_MACRON"].strict)
     assert shown["All classes"][6] == format_proportion(rows["(all)"].lenient)
     # amy's own answers are loaded: e1..e4 answered, the view starts on the first pair she left open
@@ -272,7 +272,7 @@ def test_fst_queue_and_context(qtbot, audit_ws):
         ("r1", "e4", "takohtêtwâwi"),
         ("r1", "e5", "kotak"),
     ]
-    assert view.queue == review.fst_audit_queue(audit_ws, ["r1"])
+    assert view.queue == audits.fst_audit_queue(audit_ws, ["r1"])
     view.select_item(("r1", "e5", "kotak"))
     assert _plain(view.word) == "kotak" and _plain(view.output_text) == "nipâw kotak"
     assert view.output_text.text().count("<span") == 2  # the sentence, and the word in it
@@ -280,7 +280,7 @@ def test_fst_queue_and_context(qtbot, audit_ws):
     view.sample.setValue(3)
     view.reload()
     _loaded(qtbot, view)
-    assert view.queue == review.fst_audit_queue(audit_ws, ["r1"], limit=3, seed=0)
+    assert view.queue == audits.fst_audit_queue(audit_ws, ["r1"], limit=3, seed=0)
 
 
 def test_fst_keys_save_at_once_and_undo(qtbot, audit_ws):
@@ -323,7 +323,7 @@ def test_fst_false_rejection_rate_and_allowlist_export(qtbot, audit_ws, tmp_path
         jstore.record_judgment(audit_ws, Judgment(reviewer_id=rid, run_id="r1", entry_id=eid, task="C",
                                                   payload={"word": word, "valid": valid, "kind": kind}))
     view = _open(qtbot, FstAuditView(), audit_ws)
-    audit = review.fst_audit(audit_ws, ["r1"])
+    audit = audits.fst_audit(audit_ws, ["r1"])
     assert view.rate.text() == "0.750 [0.301, 0.954] (3/4)" == format_proportion(audit.false_rejection)
     assert view.counts.text() == "6 (3 valid, 1 invalid, 2 unresolved)"
     assert view.kinds.text() == "Dialectal 1, Established 2"

@@ -263,6 +263,7 @@ def _rate_by_two(ws, run_id: str) -> None:
 
 
 def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
+    from mteval_gui.app.review_status import read_run_card
     from mteval_gui.store.results import load_run_card
 
     jstore.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy", languages=["crk"]))
@@ -280,7 +281,9 @@ def test_signoff_confirms_tier_in_runs_table(window, scored_ws):
     validation.sign("confirm")
     assert validation.signoff_state.text() == "Tier fluent: confirmed (1 decision(s))"
     assert tier() == "fluent ✓"
-    assert load_run_card(scored_ws, "good").human_review.confirmed is True
+    read = read_run_card(scored_ws, "good")
+    assert read is not None and read.card.human_review.confirmed is True
+    assert load_run_card(scored_ws, "good").human_review.confirmed is None  # the stored card is the scoring result
 
 
 

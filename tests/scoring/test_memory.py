@@ -157,7 +157,7 @@ def test_a_stored_run_card_is_ascii_text_with_the_same_content(tmp_path):
     ws = Workspace(tmp_path / "ws.sqlite")
     try:
         card = {"run_id": "r", "scores": {"composite": 0.5}, "results": [{"predicted": "ɖevi nyuie 😀"}]}
-        ResultsStore(ws).write_run("r", card, [])
+        ResultsStore(ws).write_run("r", json.loads(json.dumps(card)), [])
         text = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0]
         # one byte per character in memory whatever the results hold
         assert text == '{"run_id":"r","scores":{"composite":0.5},"results":[{"predicted":"\\u0256evi nyuie ' \
@@ -165,3 +165,54 @@ def test_a_stored_run_card_is_ascii_text_with_the_same_content(tmp_path):
         assert load_run_card_dict(ws, "r") == card
     finally:
         ws.close()
+
+
+def test_the_results_of_a_stored_run_card_are_dropped_as_they_are_encoded(tmp_path):
+    """Writing a card held its JSON form (≈ 1.8 kB an item) and its text (≈ 1.2 kB, twice while
+    joined) whole; each item is dropped once encoded, and the text is the same."""
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import ResultsStore
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 2)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        card = {"run_id": "r", "results": [{"entry_id": f"e{i}", "metrics": {"core.exact": i % 2},
+                                            "note": "ɖ" * (i % 3), "results": []} for i in range(4)],
+                "scores": {"composite": 0.5, "results": "-"}}
+        expected = json.dumps(card, ensure_ascii=True, separators=(",", ":"))
+        ResultsStore(ws).write_run("r", card, [])
+        assert card["results"] == [None, None, None, None]
+        assert ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0] == expected
+    finally:
+        ws.close()
+
+
+def _assembled_bytes(j: ScoringJob) -> tuple[int, object]:
+    """What the run card of an assembled job takes (tracemalloc), and the result."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        result = assembly.assemble(j)
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - before, result
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_card_written_from_its_json_form_holds_its_results_once_and_is_the_same_card():
+    """Every results[] item was held as a pydantic model and as its JSON form (3.4 + 1.8 kB an entry)
+    while the card was written; a request with ``result_models=False`` (the workspace and ``mteval
+    evaluate``) keeps the JSON form only, and the card is the same."""
+    j, _ = _scored(N)
+    batches.aggregate(j, MemorySink())
+    merge.merge(j)
+    with_models, full = _assembled_bytes(j)
+    j.request.result_models = False
+    json_only, lean = _assembled_bytes(j)
+    assert lean.run_card.results == [] and len(lean.card_json["results"]) == N
+    assert lean.card_json["results"] == full.card_json["results"]
+    assert {**_card(lean), "results": lean.card_json["results"]} == _card(full)
+    # measured: 14.4 MB with the models, 2.1 MB without (2,500 entries; the texts are shared with the corpus)
+    assert json_only < 0.3 * with_models, f"{json_only:,} bytes held without the models, {with_models:,} with"

@@ -197,8 +197,8 @@ def test_sql_side_readers(workspace):
     assert f["ref_chars"]["e0"] == len("Le chat numéro 0 est assis") and f["chars"]["e29"] == 0
 
 
-def test_refresh_review_status_after_signoff(workspace):
-    from mteval_gui.app.scoring import refresh_review_status
+def test_the_review_status_is_joined_when_the_card_is_read(workspace):
+    from mteval_gui.app.review_status import read_run_card
     from mteval_gui.domain.judgments import Reviewer
     from mteval_gui.store import judgments
 
@@ -214,8 +214,20 @@ def test_refresh_review_status_after_signoff(workspace):
             judgments.record_judgment(workspace, Judgment(reviewer_id=reviewer, run_id=rid, entry_id=f"e{i}",
                                                           adequacy=a, fluency=a))
     judgments.signoff(workspace, rid, "ana", "confirm")
-    updated = refresh_review_status(workspace, rid)
-    assert updated.human_review.confirmed is True
+    read = read_run_card(workspace, rid)
+    assert read is not None and read.card.human_review.confirmed is True and read.review.confirmed is True
     assert card.scores.quality_tier == "emerging"  # composite of exact match 10/30 and chrF++ (Profile B)
-    assert updated.scores.quality_tier_display == "emerging"  # not a review-gated tier
-    assert load_run_card(workspace, rid).human_review.confirmed is True
+    assert read.card.scores.quality_tier_display == "emerging"  # not a review-gated tier
+    assert load_run_card(workspace, rid).human_review.confirmed is None  # the stored scoring result
+
+
+def test_a_scored_run_holds_its_results_only_as_the_stored_text(workspace):
+    """The result of scoring a workspace run kept every results[] item as a model and as JSON
+    after the card's text was stored; the models and the JSON are dropped, the text has them all."""
+    (rid,) = _setup(workspace)
+    result = score_workspace_run(workspace, rid, metrics=["core.exact"], n_bootstrap=20)
+    assert result.run_card.results == [] and result.card_json is None
+    stored = load_run_card(workspace, rid)
+    assert [r.entry_id for r in stored.results] == [f"e{i}" for i in range(30)]
+    assert [r.exact_match for r in stored.results[:4]] == [True, False, False, True]
+    assert stored.model_dump(exclude={"results"}) == result.run_card.model_dump(exclude={"results"})

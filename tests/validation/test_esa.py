@@ -7,7 +7,8 @@ import json
 import pytest
 
 from mteval_gui import cards
-from mteval_gui.app import review
+from mteval_gui.app import judgment_files, review
+from mteval_gui.app.review_status import review_status
 from mteval_gui.cli import main
 from mteval_gui.domain.judgments import ERROR_CATEGORIES, Judgment, Reviewer, judgment_problems, span_problems
 from mteval_gui.errors import InputError, StoreError
@@ -142,11 +143,11 @@ def test_spans_and_corrections_round_trip_losslessly(ws, tmp_path, suffix):
     reviewers, log = J.export_log(ws)
     path = write_judgments(tmp_path / f"j.{suffix}", reviewers, log)
     other = _ws(tmp_path / "other.sqlite")
-    summary = review.import_judgments_file(other, path)
+    summary = judgment_files.import_judgments_file(other, path)
     assert summary["judgments_added"] == 3
     assert J.export_log(other) == (reviewers, log)
     assert review.esa_scores(other, ["r1", "r2"])["r1"].score == 97.5  # e1: (95 + 100) / 2
-    assert review.run_review_status(other, "r2")["esa_score"] == 99.0
+    assert review_status(other, "r2").human_review().esa_score == 99.0
 
 
 def test_import_refuses_unknown_categories_with_the_line(ws, tmp_path):
@@ -157,7 +158,7 @@ def test_import_refuses_unknown_categories_with_the_line(ws, tmp_path):
     path.write_text(text, encoding="utf-8")
     other = _ws(tmp_path / "other.sqlite")
     with pytest.raises(InputError) as err:
-        review.import_judgments_file(other, path)
+        judgment_files.import_judgments_file(other, path)
     line = next(i for i, t in enumerate(text.splitlines(), 1) if '"tones"' in t)
     assert [str(d) for d in err.value.defects] == [
         f"{path}:{line}: error-span category 'tones' is not one of {', '.join((*ERROR_CATEGORIES, 'morphology'))}"]

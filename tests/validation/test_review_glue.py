@@ -1,4 +1,4 @@
-"""The workspace glue of the validation study: run review status, study, audits, audit queues."""
+"""The workspace glue of the validation study: the review status read with a run card, study, audits, audit queues."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from mteval_gui.app import review
+from mteval_gui.app import audits, signoff
+from mteval_gui.app.review_status import review_status
+from mteval_gui.app.study import validation_study
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.errors import StoreError
 from mteval_gui.store import judgments as J
@@ -40,8 +42,13 @@ def ws(workspace):
     return workspace
 
 
-def test_run_review_status_feeds_the_run_card(ws):
-    status = review.run_review_status(ws, "good")
+def human_review(ws, run_id):
+    """The ``human_review`` block a run card is read with."""
+    return review_status(ws, run_id).human_review().model_dump()
+
+
+def test_the_review_status_feeds_the_run_card(ws):
+    status = human_review(ws, "good")
     units = [[ADEQ["good"][r][i] for r in ("ana", "ben", "cat")] for i in range(6)]
     assert status == {"reviewers": 3, "judgments": 18, "agreement": round(krippendorff_alpha(units, "ordinal"), 4),
                       "confirmed": None, "rated_entries": 6, "raters": 3, "required_entries": 6, "confirmed_by": [],
@@ -49,21 +56,21 @@ def test_run_review_status_feeds_the_run_card(ws):
     # 6 entries (all of the run) rated by 3 speakers with medians 4.5, but α 0.499: the agreement does not
     # support the tier, so a confirmation recorded anyway (an imported log) confirms nothing
     J.signoff(ws, "good", "ana", "confirm")
-    status = review.run_review_status(ws, "good")
+    status = human_review(ws, "good")
     assert status["confirmed"] is None and status["confirmed_by"] == []
-    assert review.signoff_evidence(ws, "good").missing == ["Krippendorff's α of adequacy 0.499 is below 0.667",
+    assert signoff.signoff_evidence(ws, "good").missing == ["Krippendorff's α of adequacy 0.499 is below 0.667",
                                                           "Krippendorff's α of fluency 0.499 is below 0.667"]
     for rid, eid in (("ben", "e2"), ("cat", "e1"), ("cat", "e3"), ("cat", "e6")):  # they come to agree with ana
         a = ADEQ["good"]["ana"][int(eid[1:]) - 1]
         J.record_judgment(ws, Judgment(reviewer_id=rid, run_id="good", entry_id=eid, adequacy=a, fluency=a))
-    status = review.run_review_status(ws, "good")
+    status = human_review(ws, "good")
     assert status["confirmed"] is True and status["confirmed_by"] == ["ana"] and status["agreement"] == 0.8336
     with pytest.raises(StoreError, match="unknown run"):
-        review.run_review_status(ws, "nope")
+        human_review(ws, "nope")
 
 
 def test_validation_study_over_three_runs(ws):
-    study = review.validation_study(ws, ["good", "poor", "mid"], n_bootstrap=200, seed=2)
+    study = validation_study(ws, ["good", "poor", "mid"], n_bootstrap=200, seed=2)
     assert [m.metric_id for m in study.metrics] == ["core.chrf"]
     chrf = study.metrics[0]
     items = sorted((run, e) for run in ADEQ for e in ENTRIES)
@@ -76,7 +83,7 @@ def test_validation_study_over_three_runs(ws):
     assert chrf.system_pearson.n == 3 and chrf.system_pearson.value > 0.95
     assert (study.progress.items_rated, study.progress.items_at_target, study.progress.raters) == (18, 12, 3)
     with pytest.raises(StoreError, match="no per-entry values for metric core.bleu"):
-        review.validation_study(ws, ["good"], ["core.bleu"])
+        validation_study(ws, ["good"], ["core.bleu"])
 
 
 def test_linter_audit_uses_judgment_classes_or_the_stored_linter_result(ws):
@@ -92,7 +99,7 @@ def test_linter_audit_uses_judgment_classes_or_the_stored_linter_result(ws):
                     json.dumps({"value": 1.0, "values": {}, "detail": {"verdict": verdict, "classes": classes}}),
                 ),
             )
-    queue = review.linter_audit_queue(ws, ["mid"])
+    queue = audits.linter_audit_queue(ws, ["mid"])
     assert [(q["entry_id"], q["classes"]) for q in queue] == [("e1", ["LONG_VOWEL_MACRON"]), ("e2", ["WORD_ORDER"])]
     J.record_judgment(
         ws, Judgment(reviewer_id="ana", run_id="mid", entry_id="e1", task="B", payload={"same_meaning": "Yes"})
@@ -102,7 +109,7 @@ def test_linter_audit_uses_judgment_classes_or_the_stored_linter_result(ws):
     )
     J.record_judgment(ws, Judgment(reviewer_id="ana", run_id="mid", entry_id="e2", task="B",
                                    payload={"same_meaning": "No", "classes": ["OPTIONAL_PARTICLE"]}))
-    rows = {r.variant_class: r for r in review.linter_audit(ws, ["mid"])}
+    rows = {r.variant_class: r for r in audits.linter_audit(ws, ["mid"])}
     assert rows["LONG_VOWEL_MACRON"].strict.value == 1.0 and rows["LONG_VOWEL_MACRON"].answers == 2
     assert rows["OPTIONAL_PARTICLE"].refuted == 1 and "WORD_ORDER" not in rows
 
@@ -117,12 +124,12 @@ def test_fst_audit_queue_audit_and_allowlist(ws):
                 " VALUES ('good', ?, 'core.fst', 0.5, ?)",
                 (eid, json.dumps({"value": 0.5, "values": {}, "detail": detail})),
             )
-    assert review.fst_audit_queue(ws, ["good"]) == [
+    assert audits.fst_audit_queue(ws, ["good"]) == [
         ("good", "e1", "namôya"),
         ("good", "e1", "kotak"),
         ("good", "e2", "namôya"),
     ]
-    assert len(review.fst_audit_queue(ws, ["good"], limit=2, seed=1)) == 2
+    assert len(audits.fst_audit_queue(ws, ["good"], limit=2, seed=1)) == 2
     for rid, valid in (("ana", "Yes"), ("ben", "Yes"), ("cat", "No")):
         J.record_judgment(ws, Judgment(reviewer_id=rid, run_id="good", entry_id="e1", task="C",
                                        payload={"word": "namôya", "valid": valid, "kind": "Established"}))
@@ -130,9 +137,9 @@ def test_fst_audit_queue_audit_and_allowlist(ws):
         ws,
         Judgment(reviewer_id="ana", run_id="good", entry_id="e1", task="C", payload={"word": "kotak", "valid": "No"}),
     )
-    audit = review.fst_audit(ws, ["good"])
+    audit = audits.fst_audit(ws, ["good"])
     assert (audit.valid, audit.invalid, audit.false_rejection.value) == (1, 1, 0.5)
-    assert review.allowlist_rows(audit) == [
+    assert audits.allowlist_rows(audit) == [
         {"word": "namôya", "kind": "Established", "occurrences": 1, "raters": 2, "run_id": "good", "entry_id": "e1"}]
 
 
@@ -150,15 +157,15 @@ def test_bleu_on_short_segments_is_left_out_of_the_correlations_unless_asked_for
     decoded: list[int] = []
     real_loads = json.loads
     monkeypatch.setattr(json, "loads", lambda text, *a, **k: decoded.append(len(text)) or real_loads(text, *a, **k))
-    study = review.validation_study(ws, ["good", "poor", "mid"], n_bootstrap=50, seed=2)
+    study = validation_study(ws, ["good", "poor", "mid"], n_bootstrap=50, seed=2)
     monkeypatch.undo()
     assert max(decoded) < 1000  # the run cards are read without their per-entry results
     assert [m.metric_id for m in study.metrics] == ["core.chrf"]
     assert study.excluded == {"core.bleu": "short segments: the median reference of mid has 1 token (< 4), "
                                            "where BLEU's 4-grams hardly exist and BLEU says little"}
     assert study.to_json()["excluded"] == study.excluded
-    asked = review.validation_study(ws, ["good", "poor", "mid"], n_bootstrap=50, seed=2, short_bleu=True)
+    asked = validation_study(ws, ["good", "poor", "mid"], n_bootstrap=50, seed=2, short_bleu=True)
     assert [m.metric_id for m in asked.metrics] == ["core.bleu", "core.chrf"] and asked.excluded == {}
     # runs without the caveat: BLEU is correlated
-    study = review.validation_study(ws, ["good", "poor"], n_bootstrap=50, seed=2)
+    study = validation_study(ws, ["good", "poor"], n_bootstrap=50, seed=2)
     assert [m.metric_id for m in study.metrics] == ["core.bleu", "core.chrf"]
