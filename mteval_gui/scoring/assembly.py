@@ -42,6 +42,7 @@ from mteval_gui.domain.runcard import (
     Scores,
     Totals,
 )
+from mteval_gui.domain.score_keys import BY_NAME, keys_where, ranked
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring import costspeed, merge
 from mteval_gui.scoring.job import MetricState, RunResult, ScoringJob, json_safe
@@ -51,12 +52,14 @@ from mteval_gui.scoring.sink import MetricRow
 from mteval_gui.scoring.stats import EntryStats, Interval, Quantity, bootstrap_ci, by_group_ci
 from mteval_gui.text import NORMALISATION_POLICY
 
-CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "exact_match_rate", "fst_acceptance_rate", "comet_score")
-TIER_CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "exact_match_rate")
+# keys with a bootstrap interval from their per-entry statistics (the composite's is computed apart),
+# in the seed's order; those with one per difficulty tier too; those broken down by difficulty and
+# provenance; those whose metric's signature is recorded (mteval_gui.domain.score_keys)
+CI_KEYS: tuple[str, ...] = tuple(k for k in ranked("interval") if k != "composite")
+TIER_CI_KEYS: tuple[str, ...] = tuple(k for k in CI_KEYS if BY_NAME[k].tier_interval)
 RESULTS_SCHEMA_SAMPLE = 50  # results[] items checked against the JSON Schema when a card is built (all by pydantic)
-BREAKDOWN_KEYS: tuple[str, ...] = ("exact_match_rate", "equivalent_match_rate", "chrf_plus_plus", "bleu",
-                                   "fst_acceptance_rate", "semantic_score", "comet_score", "code_switching_rate",
-                                   "hallucination_rate")
+BREAKDOWN_KEYS: tuple[str, ...] = keys_where("breakdown")
+SIGNATURE_KEYS: tuple[str, ...] = keys_where("signature")
 _BULKY_DETAIL = frozenset({"analyses", "words", "stats", "tokens"})
 
 
@@ -235,7 +238,7 @@ def _scores(job: ScoringJob, cmp: _Composite, review: HumanReview, total_tokens:
 
 def _signatures(job: ScoringJob) -> dict[str, str]:
     out: dict[str, str] = {}
-    for key in ("chrf_plus_plus", "bleu", "ter"):
+    for key in SIGNATURE_KEYS:
         cs = job.corpus_scores.get(job.producers.get(key, ""))
         if cs is not None and cs.extra.get("signature"):
             out[key] = str(cs.extra["signature"])
