@@ -160,13 +160,10 @@ def caveats(job: ScoringJob) -> list[Caveat]:
         out.append(ec)
     for st in job.states:
         cs = job.corpus_scores.get(st.ref.id)
-        for c in (cs.extra.get("caveats", []) if cs is not None else []):
-            try:
-                out.append(Caveat.model_validate(c))
-            except ValidationError:  # a malformed plugin caveat is shown as text
-                out.append(Caveat(code=f"{st.ref.id}", message=str(c)))
+        for c in (cs.caveats if cs is not None else []):
+            out.append(c if c.code else c.model_copy(update={"code": st.ref.id}))
     comet_cs = job.corpus_scores.get(job.producers.get("comet_score", ""))
-    if comet_cs is not None and comet_cs.extra.get("covered") is False and not any(
+    if comet_cs is not None and comet_cs.covered is False and not any(
             c.code.startswith("comet") for c in out):
         out.append(Caveat(code="comet_language_not_covered",
                           message="COMET's encoder does not cover the target language; its score is not reliable",
@@ -240,8 +237,8 @@ def _signatures(job: ScoringJob) -> dict[str, str]:
     out: dict[str, str] = {}
     for key in SIGNATURE_KEYS:
         cs = job.corpus_scores.get(job.producers.get(key, ""))
-        if cs is not None and cs.extra.get("signature"):
-            out[key] = str(cs.extra["signature"])
+        if cs is not None and cs.signature:
+            out[key] = cs.signature
     return out
 
 
@@ -251,8 +248,8 @@ def _fst_info(job: ScoringJob) -> FstInfo:
         s.ref.id for s in job.states if s.info is not None and s.info.role == "fst_analysis"]
     for mid in candidates:
         cs = job.corpus_scores.get(mid or "")
-        if cs is not None and isinstance(cs.extra.get("fst"), Mapping):
-            return FstInfo(**{k: v for k, v in cs.extra["fst"].items() if k in FstInfo.model_fields})
+        if cs is not None and cs.analyzer is not None:
+            return cs.analyzer.model_copy()
     return FstInfo()
 
 
@@ -305,7 +302,7 @@ def metric_rows(job: ScoringJob, info: Mapping[str, MetricDescriptor]) -> list[M
         rows.append(MetricRow(
             metric_id=st.ref.id, availability=st.availability, reason=st.reason,
             values=json_safe(cs.values) if cs is not None else {},
-            extra=json_safe({**(cs.extra if cs is not None else {}),
+            extra=json_safe({**(cs.stored_extra() if cs is not None else {}),
                              "version": st.info.version if st.info else None,
                              "display_name": st.info.display_name if st.info else st.ref.id,
                              "descriptor": desc.model_dump(mode="json") if desc is not None else None,
