@@ -35,6 +35,14 @@ blocks (intervals, breakdowns, counts), then the seed's alias names, then the ke
 ``extension`` (added after the format was fixed). Orders that differ from declaration order
 (the seed's order of intervals, the order of the headline comparison) are declared as ranks.
 
+Adding a built-in metric with a new key, e.g. ``omission_rate``: the metric's module (its
+``MetricInfo.produces`` names the key, its ``aggregate`` fills it), its line in
+``scoring/builtins.py``, and one ``ScoreKey("omission_rate", "behavioural", "Omission",
+role=…, higher_is_better=False, availability=True, …)`` here (a weight in :data:`PROFILES` if
+it counts in the composite; a new label needs its French translation). A ``runs_column`` also
+needs a migration adding the column in ``store/schema.py``. The schema file is regenerated
+(``python -m mteval_gui.schemas``); ``tests/domain/test_score_keys.py`` checks the rest.
+
 A metric's *own* keys (a language plugin's ``letter_share``) need no declaration: they are kept
 in the card as extra ``scores`` keys. Declaring a key here gives it a typed field in the card's
 schema, a label and the places above.
