@@ -300,7 +300,7 @@ class CompareModel(ColumnTableModel[CompareRow]):
 
 
 def _signed(key: str, v: float) -> str:
-    return f"{v:+.2f}" if key in ("chrf_plus_plus", "bleu", "ter") else f"{v:+.4f}"
+    return f"{v:+.2f}" if key in _SCALED_100 else f"{v:+.4f}"
 
 
 def _p_text(p: float | None) -> str:
