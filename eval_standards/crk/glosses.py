@@ -214,7 +214,7 @@ def load_glosses(paths: Iterable[str | Path], fold: Callable[[str], str]) -> Glo
     return gd
 
 
-_CACHE: dict[tuple, GlossDictionary] = {}
+_CACHE: dict[tuple[Any, ...], GlossDictionary] = {}
 _LOCK = threading.Lock()
 
 

@@ -72,7 +72,8 @@ from eval_standards.crk.orthography import Orthography, Word, length_marks, unma
 from eval_standards.crk.wordlists import WordLists, load_wordlists
 from mteval_gui.domain.messages import Message, msg
 from mteval_gui.errors import InputError
-from mteval_gui.fst import Analysis, optional_shared_analyzer
+from mteval_gui.fst.analysis import Analysis
+from mteval_gui.fst.registry import optional_shared_analyzer
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -82,6 +83,7 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
 )
+from mteval_gui.scoring.stats import EntryStats
 
 EXACT, EQUIVALENT, MISS, NO_OUTPUT = "EXACT", "EQUIVALENT", "MISS", "NO_OUTPUT"
 VERDICTS = (EXACT, EQUIVALENT, MISS, NO_OUTPUT)
@@ -631,6 +633,10 @@ class CrkLinterMetric(BaseMetric):
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         return [self.score_item(it) for it in items]
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """The share of entries judged equivalent: the mean of the entries' 0/1 values."""
+        return {"equivalent_match_rate": EntryStats.mean([e.value for e in per_entry])}
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         scored = [e for e in per_entry if e.value is not None]

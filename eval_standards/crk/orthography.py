@@ -21,6 +21,7 @@ hyphenated preverbs, not macrons or spaced preverbs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from eval_standards.crk.wordlists import WordLists
 from mteval_gui.text import fst_form, nfc, word_tokens
@@ -39,7 +40,7 @@ class Word:
     tokens: tuple[str, ...]  # the tokens as written (original case)
     changes: frozenset[str] = frozenset()  # char, long_vowel, fused, spacing
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"form": self.form, "written": " ".join(self.tokens)}
 
 

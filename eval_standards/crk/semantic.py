@@ -79,7 +79,8 @@ from eval_standards.crk.orthography import Word
 from eval_standards.crk.wordlists import WordLists, load_wordlists
 from mteval_gui.domain.messages import Message, msg
 from mteval_gui.errors import InputError, MtevalError
-from mteval_gui.fst import Analysis, optional_shared_analyzer, shared_analyzer
+from mteval_gui.fst.analysis import Analysis
+from mteval_gui.fst.registry import optional_shared_analyzer, shared_analyzer
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -89,6 +90,7 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
 )
+from mteval_gui.scoring.stats import EntryStats
 
 EXACT_MATCH, VALID, GRAMMAR_ISSUES = "EXACT_MATCH", "VALID", "GRAMMAR_ISSUES"
 PARTIAL, INCOMPLETE, WRONG, NO_OUTPUT = "PARTIAL", "INCOMPLETE", "WRONG", "NO_OUTPUT"
@@ -183,7 +185,7 @@ class CrkSemanticValidator:
         self.descriptive = descriptive
         self.linter = CrkLinter(lists, strict)
         self.ortho = self.linter.ortho
-        self._memo: dict[str, tuple] = {}
+        self._memo: dict[str, tuple[Any, ...]] = {}
 
     # -- word meaning ----------------------------------------------------------------------
     def _lookup(self, form: str) -> tuple[tuple[Analysis, ...], bool, tuple[str, ...], tuple[str, ...], frozenset[str]]:
@@ -557,6 +559,10 @@ class CrkSemanticMetric(BaseMetric):
                                           gold=gold_analyses(it))
             out.append(EntryScore(res.weight, detail=res.to_detail()))
         return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """The semantic score: the mean of the entries' scores."""
+        return {"semantic_score": EntryStats.mean([e.value for e in per_entry])}
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         n = len(per_entry)

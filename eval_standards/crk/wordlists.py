@@ -18,6 +18,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.text import nfc
@@ -211,7 +212,7 @@ def _build(override: Path | None) -> WordLists:
     return wl
 
 
-_CACHE: dict[tuple, WordLists] = {}
+_CACHE: dict[tuple[Any, ...], WordLists] = {}
 _LOCK = threading.Lock()
 
 

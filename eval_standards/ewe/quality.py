@@ -39,6 +39,7 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
 )
+from mteval_gui.scoring.stats import EntryStats
 from mteval_gui.text import nfc
 
 # points in hundredths
@@ -174,6 +175,10 @@ class EweQualityMetric(BaseMetric):
             score, comps = ewe_quality(item.predicted, self._lexicon, self._folds)
             out.append(EntryScore(score, {"ewe_quality": score}, {"components": comps}))
         return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """The quality score: the mean of the entries' scores."""
+        return {"ewe_quality": EntryStats.mean([e.value for e in per_entry])}
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         vals = [e.value for e in per_entry if e.value is not None]

@@ -19,6 +19,7 @@ import numpy as np
 
 from mteval_gui.domain.card import MetricRef
 from mteval_gui.domain.runcard import Caveat
+from mteval_gui.domain.score_keys import ranked
 from mteval_gui.errors import MtevalError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.merge import StatisticsUnavailable, close, composite_quantity, producer_statistics
@@ -40,8 +41,7 @@ from mteval_gui.store.db import Workspace
 from mteval_gui.store.results import entry_scores_many, load_run_card_summary, scoring_job
 from mteval_gui.store.statistics import load_run_statistics
 
-COMPARE_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "ter", "exact_match_rate", "equivalent_match_rate",
-                                 "fst_acceptance_rate", "semantic_score", "comet_score", "composite")
+COMPARE_KEYS: tuple[str, ...] = ranked("compare")  # compared by default (mteval_gui.domain.score_keys)
 
 
 

@@ -21,13 +21,13 @@ from mteval_gui.app.scoring_config import scoring_state
 from mteval_gui.app.signoff import SignoffEvidence
 from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.domain.runcard import CompositeValidation, RunCard, ScoringConfiguration
+from mteval_gui.domain.score_keys import keys_where
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 
-KEY_METRICS = ("exact_match_rate", "equivalent_match_rate", "fst_acceptance_rate", "semantic_score",
-               "comet_score", "code_switching_rate", "hallucination_rate", "terminology_adherence")
+KEY_METRICS = keys_where("key_metric")  # the scores keys each row lists (mteval_gui.domain.score_keys)
 
 
 @dataclass

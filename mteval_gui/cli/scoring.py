@@ -32,6 +32,7 @@ from typing import Any
 from mteval_gui.cli import EXIT_CANCELLED, EXIT_ERROR, EXIT_INPUT, EXIT_METRIC_FAILED
 from mteval_gui.cli._common import ProgressBar, open_workspace, term_safe
 from mteval_gui.cli.workspace import command_group
+from mteval_gui.domain.score_keys import score_key
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import InputError, MtevalError
 
@@ -358,8 +359,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
           + ("   p-values Holm-corrected per metric" if cmp.holm else ""))
     width = max(len(r) for r in [cmp.baseline, *cmp.runs]) + 2
     for key in cmp.metrics:
-        places = 4 if key in ("composite", "exact_match_rate", "equivalent_match_rate", "fst_acceptance_rate",
-                              "semantic_score", "comet_score") else 2
+        decl = score_key(key)
+        places = 4 if decl is not None and decl.scale == "0-1" else 2
         print()
         print(f"{key}")
         print(f"  {'run':<{width}}{'score':>10}  {'95% CI':<22}{'Δ':>10}  {'Δ 95% CI':<24}{'p':>8}"

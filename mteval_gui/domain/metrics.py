@@ -17,7 +17,8 @@ Roles (:data:`METRIC_ROLES`):
 - ``code_switching``, ``hallucination``, ``terminology``, ``consistency``, ``compliance`` —
   behavioural and compliance;
 - ``other`` — anything else (a metric that does not declare a role gets the role of the
-  first run-card key it produces, see :data:`ROLE_OF_SCORE_KEY`, else ``other``).
+  first run-card key it produces, see :attr:`~mteval_gui.domain.score_keys.ScoreKey.role`,
+  else ``other``).
 
 Validation levels (:data:`VALIDATION_LEVELS`), from strongest to weakest:
 
@@ -55,33 +56,14 @@ VALIDATION_LEVELS: tuple[str, ...] = get_args(ValidationLevel)
 
 EntryDisplay = Literal["number", "check"]
 
-# the role of a metric that declares none, from the first run-card ``scores`` key it produces
-ROLE_OF_SCORE_KEY: dict[str, MetricRole] = {
-    "exact_match_rate": "exact",
-    "equivalent_match_rate": "equivalence_verdict",
-    "chrf_plus_plus": "chrf",
-    "bleu": "bleu",
-    "ter": "ter",
-    "length_ratio": "length_ratio",
-    "fst_acceptance_rate": "fst_analysis",
-    "morphological_accuracy": "morphology",
-    "orthographic_accuracy": "orthography",
-    "semantic_score": "semantic_verdict",
-    "comet_score": "comet",
-    "code_switching_rate": "code_switching",
-    "hallucination_rate": "hallucination",
-    "terminology_adherence": "terminology",
-    "consistency_score": "consistency",
-    "compliance_index": "compliance",
-}
-
-
 def role_for(produces: tuple[str, ...] | list[str]) -> MetricRole:
     """The role of a metric that declares none: that of the first key it produces, else ``other``."""
+    from mteval_gui.domain.score_keys import score_key  # the declarations name this module's roles
+
     for key in produces:
-        role = ROLE_OF_SCORE_KEY.get(key)
-        if role is not None:
-            return role
+        decl = score_key(key)
+        if decl is not None and decl.role is not None:
+            return decl.role
     return "other"
 
 

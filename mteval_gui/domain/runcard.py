@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, create_model
 
 from mteval_gui.domain.base import DomainModel
 from mteval_gui.domain.details import Verdict, WordAnalysis
 from mteval_gui.domain.metrics import MetricDescriptor, ValidationLevel
+from mteval_gui.domain.score_keys import BY_NAME, SCORE_KEYS, ScoreKey, ranked
 from mteval_gui.domain.settings import ScoringOptions
 
 CARD_FORMAT = "mteval-runcard/1"
@@ -26,107 +27,76 @@ class CI(DomainModel):
 
 
 # The seed's (LYSS §8.1, §9.1) and the reference harness's names for corpus values and intervals,
-# carried as aliases beside this tool's keys so the harness's readers can use the cards:
+# carried as aliases beside this tool's keys so the harness's readers can use the cards (declared
+# with each key: mteval_gui.domain.score_keys):
 # scores key alias -> the key whose value it repeats
-SEED_SCORE_ALIASES: dict[str, str] = {
-    "corpus_chrf": "chrf_plus_plus", "corpus_bleu": "bleu", "corpus_ter": "ter", "corpus_comet": "comet_score",
-    "composite_score": "composite",
-}
+SEED_SCORE_ALIASES: dict[str, str] = {k.seed_alias: k.name for k in SCORE_KEYS if k.seed_alias}
 # flat interval aliases (``<prefix>_ci_lower`` / ``<prefix>_ci_upper``) -> confidence_intervals key
-SEED_CI_PREFIXES: dict[str, str] = {
-    "chrf": "chrf_plus_plus", "bleu": "bleu", "exact_match": "exact_match_rate", "fst": "fst_acceptance_rate",
-    "comet": "comet_score", "composite": "composite",
-}
+SEED_CI_PREFIXES: dict[str, str] = {p: n for n in ranked("interval") if (p := BY_NAME[n].ci_prefix)}
 # confidence_intervals (and confidence_intervals_by_tier) key aliases -> this tool's key
-SEED_INTERVAL_ALIASES: dict[str, str] = {
-    "corpus_chrf": "chrf_plus_plus",
-    "corpus_bleu": "bleu",
-    "corpus_comet": "comet_score",
-    "composite_score": "composite",
-}
+SEED_INTERVAL_ALIASES: dict[str, str] = {a: n for n in ranked("interval") if (a := BY_NAME[n].seed_alias)}
 
 
 def _alias(of: str) -> Any:
     return Field(default=None, description=f"alias of {of} (the seed's and the reference harness's name)")
 
 
-class Scores(DomainModel):
+_VALUE_TYPES: dict[str, Any] = {"float": float, "int": int, "text": str}
+
+
+def _declared_field(key: ScoreKey) -> tuple[Any, Any]:
+    """The pydantic field of a declared key: the value or null (a text key with a default: that text)."""
+    kind = _VALUE_TYPES[key.type]
+    if key.text_default is not None:
+        return kind, key.text_default
+    default = None if key.description is None else Field(default=None, description=key.description)
+    return kind | None, default
+
+
+def _scores_fields() -> dict[str, Any]:
+    """The fields of :class:`Scores`, in the card's order (see :mod:`mteval_gui.domain.score_keys`)."""
+    fields: dict[str, Any] = {k.name: _declared_field(k) for k in SCORE_KEYS if k.section != "extension"}
+    fields.update({
+        # §8 confidence
+        "confidence_intervals": (dict[str, CI], Field(default_factory=dict)),
+        "confidence_intervals_by_tier": (dict[str, dict[str, CI]], Field(default_factory=dict)),
+        # breakdowns
+        "by_difficulty": (dict[str, dict[str, Any]], Field(default_factory=dict)),
+        "by_provenance": (dict[str, dict[str, Any]], Field(default_factory=dict)),
+        # counts
+        "total": (int, 0),
+        "evaluated": (int, 0),
+        "errors": (int, 0),
+    })
+    # seed / reference-harness names (same values as the keys they name)
+    fields.update({alias: (float | None, _alias(key)) for alias, key in SEED_SCORE_ALIASES.items()})
+    for prefix, key in SEED_CI_PREFIXES.items():
+        for end in ("ci_lower", "ci_upper"):
+            fields[f"{prefix}_{end}"] = (float | None, _alias(f"confidence_intervals.{key}.{end}"))
+    fields.update({k.name: _declared_field(k) for k in SCORE_KEYS if k.section == "extension"})
+    return fields
+
+
+class _ScoresBase(DomainModel):
     model_config = ConfigDict(extra="allow")
 
-    # LYSS §2.1 surface
-    exact_match_rate: float | None = None
-    exact_matches: int | None = None
-    equivalent_match_rate: float | None = None
-    equivalent_matches: int | None = None
-    chrf_plus_plus: float | None = None
-    bleu: float | None = None
-    ter: float | None = None
-    length_ratio: float | None = None
-    # §2.2 structural
-    fst_acceptance_rate: float | None = None
-    fst_acceptance_rate_micro: float | None = None
-    fst_accepted: int | None = None
-    morphological_accuracy: float | None = None
-    morph_coverage: float | None = None
-    orthographic_accuracy: float | None = None
-    # §2.3 semantic
-    semantic_score: float | None = None
-    semantic_coverage: float | None = None
-    comet_score: float | None = None
-    comet_model: str = ""
-    # §2.4 behavioural
-    code_switching_rate: float | None = None
-    hallucination_rate: float | None = None
-    terminology_adherence: float | None = None
-    consistency_score: float | None = None
-    # §2.5 compliance
-    compliance_index: float | None = None
-    compliance_index_raw: float | None = None
-    repair_effectiveness: float | None = None
-    # §4 composite
-    composite: float | None = None
-    quality_tier: str | None = None
-    cost_adjusted: float | None = None
-    # §7 speed
-    tokens_per_second: float | None = None
-    entries_per_minute: float | None = None
-    avg_latency_seconds: float | None = None
-    median_latency_seconds: float | None = None
-    p95_latency_seconds: float | None = None
-    # §8 confidence
-    confidence_intervals: dict[str, CI] = Field(default_factory=dict)
-    confidence_intervals_by_tier: dict[str, dict[str, CI]] = Field(default_factory=dict)
-    # breakdowns
-    by_difficulty: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    by_provenance: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    # counts
-    total: int = 0
-    evaluated: int = 0
-    errors: int = 0
-    # seed / reference-harness names (same values as the keys they name)
-    corpus_chrf: float | None = _alias("chrf_plus_plus")
-    corpus_bleu: float | None = _alias("bleu")
-    corpus_ter: float | None = _alias("ter")
-    corpus_comet: float | None = _alias("comet_score")
-    composite_score: float | None = _alias("composite")
-    chrf_ci_lower: float | None = _alias("confidence_intervals.chrf_plus_plus.ci_lower")
-    chrf_ci_upper: float | None = _alias("confidence_intervals.chrf_plus_plus.ci_upper")
-    bleu_ci_lower: float | None = _alias("confidence_intervals.bleu.ci_lower")
-    bleu_ci_upper: float | None = _alias("confidence_intervals.bleu.ci_upper")
-    exact_match_ci_lower: float | None = _alias("confidence_intervals.exact_match_rate.ci_lower")
-    exact_match_ci_upper: float | None = _alias("confidence_intervals.exact_match_rate.ci_upper")
-    fst_ci_lower: float | None = _alias("confidence_intervals.fst_acceptance_rate.ci_lower")
-    fst_ci_upper: float | None = _alias("confidence_intervals.fst_acceptance_rate.ci_upper")
-    comet_ci_lower: float | None = _alias("confidence_intervals.comet_score.ci_lower")
-    comet_ci_upper: float | None = _alias("confidence_intervals.comet_score.ci_upper")
-    composite_ci_lower: float | None = _alias("confidence_intervals.composite.ci_lower")
-    composite_ci_upper: float | None = _alias("confidence_intervals.composite.ci_upper")
-    # the calibrated embedding fallback (see core.embedding_semantic)
-    embedding_similarity: float | None = Field(
-        default=None, description="embedding similarity rescaled so that shuffled outputs score 0 and identical 1")
-    embedding_similarity_raw: float | None = Field(default=None, description="mean raw cosine similarity")
-    embedding_shuffled_baseline: float | None = Field(
-        default=None, description="mean cosine of each output against another entry (the 0 of the rescaled value)")
+
+if TYPE_CHECKING:
+    class Scores(_ScoresBase):
+        """The card's ``scores``: a field per declared key (typed by its declaration), the intervals,
+        breakdowns and counts, the seed's aliases; a metric's own keys as extra keys."""
+
+        confidence_intervals: dict[str, CI]
+        confidence_intervals_by_tier: dict[str, dict[str, CI]]
+        by_difficulty: dict[str, dict[str, Any]]
+        by_provenance: dict[str, dict[str, Any]]
+        total: int
+        evaluated: int
+        errors: int
+
+        def __getattr__(self, name: str) -> Any: ...
+else:
+    Scores = create_model("Scores", __base__=_ScoresBase, __module__=__name__, **_scores_fields())
 
 
 class Totals(DomainModel):

@@ -30,19 +30,21 @@ from PySide6.QtWidgets import (
 
 from mteval_gui.app import workspace
 from mteval_gui.app.workspace import Workspace
+from mteval_gui.domain.score_keys import keys_where_scale, lower_is_better
 from mteval_gui.qt.labels import caveat_explanation, caveat_title, score_label
 from mteval_gui.qt.page import EmptyState, Page
 from mteval_gui.qt.table_model import Column, ColumnTableModel
 
 SIGNIFICANT = 0.05
 GROUP_TINTS = ("#ffffff", "#f2f5f9")  # alternate metric groups, so the three columns of a metric read together
-LOWER_IS_BETTER = frozenset({"ter", "code_switching_rate", "hallucination_rate"})
+LOWER_IS_BETTER = lower_is_better()
+_SCALED_100 = frozenset(keys_where_scale("0-100"))
 
 
 def _fmt(key: str, v: float | None) -> str:
     if v is None:
         return "—"
-    if key in ("chrf_plus_plus", "bleu", "ter"):
+    if key in _SCALED_100:
         return f"{v:.2f}"
     return f"{v:.4f}"
 
@@ -307,7 +309,7 @@ class CompareModel(ColumnTableModel[CompareRow]):
 
 
 def _signed(key: str, v: float) -> str:
-    return f"{v:+.2f}" if key in ("chrf_plus_plus", "bleu", "ter") else f"{v:+.4f}"
+    return f"{v:+.2f}" if key in _SCALED_100 else f"{v:+.4f}"
 
 
 def _p_text(p: float | None) -> str:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, QLocale
 from mteval_gui.app.metrics import describe
 from mteval_gui.domain.judgments import ADEQUACY_LABELS, FLUENCY_LABELS
 from mteval_gui.domain.metrics import MetricDescriptor
+from mteval_gui.domain.score_keys import SCORE_KEYS
 from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 
 
@@ -51,28 +52,30 @@ _VALIDATION = {
                     QT_TRANSLATE_NOOP("labels", "No evidence yet that it tracks quality for this language.")),
 }
 
-# run-card ``scores`` key -> label
-_SCORES = {
-    "composite": QT_TRANSLATE_NOOP("labels", "Composite"),
-    "quality_tier": QT_TRANSLATE_NOOP("labels", "Tier"),
-    "chrf_plus_plus": QT_TRANSLATE_NOOP("labels", "chrF++"),
-    "bleu": QT_TRANSLATE_NOOP("labels", "BLEU"),
-    "ter": QT_TRANSLATE_NOOP("labels", "TER"),
-    "exact_match_rate": QT_TRANSLATE_NOOP("labels", "Exact match"),
-    "equivalent_match_rate": QT_TRANSLATE_NOOP("labels", "Equivalent match"),
-    "fst_acceptance_rate": QT_TRANSLATE_NOOP("labels", "FST acceptance"),
-    "morphological_accuracy": QT_TRANSLATE_NOOP("labels", "Morphological accuracy"),
-    "orthographic_accuracy": QT_TRANSLATE_NOOP("labels", "Orthographic accuracy"),
-    "semantic_score": QT_TRANSLATE_NOOP("labels", "Semantic score"),
-    "comet_score": QT_TRANSLATE_NOOP("labels", "COMET"),
-    "code_switching_rate": QT_TRANSLATE_NOOP("labels", "Code-switching"),
-    "hallucination_rate": QT_TRANSLATE_NOOP("labels", "Hallucination"),
-    "terminology_adherence": QT_TRANSLATE_NOOP("labels", "Terminology"),
-    "consistency_score": QT_TRANSLATE_NOOP("labels", "Consistency"),
-    "compliance_index": QT_TRANSLATE_NOOP("labels", "Compliance"),
-    "length_ratio": QT_TRANSLATE_NOOP("labels", "Length ratio"),
-    "cost_adjusted": QT_TRANSLATE_NOOP("labels", "Cost-adjusted"),
-}
+# The labels of the declared run-card ``scores`` keys (``ScoreKey.label``), listed here so that the
+# French translation covers them (a test checks that every declared label is listed)
+SCORE_LABELS = (
+    QT_TRANSLATE_NOOP("labels", "Composite"),
+    QT_TRANSLATE_NOOP("labels", "Tier"),
+    QT_TRANSLATE_NOOP("labels", "chrF++"),
+    QT_TRANSLATE_NOOP("labels", "BLEU"),
+    QT_TRANSLATE_NOOP("labels", "TER"),
+    QT_TRANSLATE_NOOP("labels", "Exact match"),
+    QT_TRANSLATE_NOOP("labels", "Equivalent match"),
+    QT_TRANSLATE_NOOP("labels", "FST acceptance"),
+    QT_TRANSLATE_NOOP("labels", "Morphological accuracy"),
+    QT_TRANSLATE_NOOP("labels", "Orthographic accuracy"),
+    QT_TRANSLATE_NOOP("labels", "Semantic score"),
+    QT_TRANSLATE_NOOP("labels", "COMET"),
+    QT_TRANSLATE_NOOP("labels", "Code-switching"),
+    QT_TRANSLATE_NOOP("labels", "Hallucination"),
+    QT_TRANSLATE_NOOP("labels", "Terminology"),
+    QT_TRANSLATE_NOOP("labels", "Consistency"),
+    QT_TRANSLATE_NOOP("labels", "Compliance"),
+    QT_TRANSLATE_NOOP("labels", "Length ratio"),
+    QT_TRANSLATE_NOOP("labels", "Cost-adjusted"),
+)
+_SCORES = {k.name: k.label for k in SCORE_KEYS if k.label}
 
 _TIERS = {
     "fluent": QT_TRANSLATE_NOOP("labels", "fluent"),

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
 
 from mteval_gui.app.runs import RunRow
+from mteval_gui.domain.score_keys import SCORE_KEYS, ScoreKey
 from mteval_gui.qt.labels import (
     TIER_COLOURS,
     caveat_explanation,
@@ -28,18 +29,25 @@ from mteval_gui.qt.table_model import KEY_ROLE, SORT_ROLE, Column, ColumnTableMo
 RUN_ID_ROLE = KEY_ROLE
 __all__ = ["RUN_ID_ROLE", "SORT_ROLE", "RunsModel"]
 
-_PERCENT = {"exact": "exact_match_rate", "equivalent": "equivalent_match_rate", "fst": "fst_acceptance_rate",
-            "code_switching": "code_switching_rate", "hallucination": "hallucination_rate"}
 _ALWAYS_SHOWN = ("run", "model", "corpus", "composite", "tier", "chrf", "entries")
 _GREY = "#888888"
 
+# the columns of declared scores keys (mteval_gui.domain.score_keys): column key -> declaration
+_KEY_COLUMNS: dict[str, ScoreKey] = {k.table.key: k for k in SCORE_KEYS if k.table is not None}
+# their titles, listed so that the French translation covers them (a test checks every declared one is)
+COLUMN_TITLES = (
+    QT_TRANSLATE_NOOP("RunsModel", "Exact"),
+    QT_TRANSLATE_NOOP("RunsModel", "Equiv."),
+    QT_TRANSLATE_NOOP("RunsModel", "FST"),
+    QT_TRANSLATE_NOOP("RunsModel", "Semantic"),
+    QT_TRANSLATE_NOOP("RunsModel", "COMET"),
+    QT_TRANSLATE_NOOP("RunsModel", "Code-sw."),
+    QT_TRANSLATE_NOOP("RunsModel", "Halluc."),
+)
+
 # column -> the run-card scores key it shows (its validation level is shown beside the value and
 # explained in the tooltip)
-SCORE_KEY_OF_COLUMN = {
-    "chrf": "chrf_plus_plus", "exact": "exact_match_rate", "equivalent": "equivalent_match_rate",
-    "fst": "fst_acceptance_rate", "semantic": "semantic_score", "comet": "comet_score",
-    "code_switching": "code_switching_rate", "hallucination": "hallucination_rate",
-}
+SCORE_KEY_OF_COLUMN = {"chrf": "chrf_plus_plus", **{col: k.name for col, k in _KEY_COLUMNS.items()}}
 
 
 def _pct(v: float | None) -> str:
@@ -74,13 +82,8 @@ class RunsModel(ColumnTableModel[RunRow]):
             col("chrf", self.tr("chrF++ [95 % CI]"), lambda r: r.chrf),
             col("caveats", self.tr("Caveats"), lambda r: len(r.caveats) if r.scored else None, False),
             col("coverage", self.tr("Coverage"), lambda r: (r.coverage[0] / r.coverage[1]) if r.coverage[1] else None),
-            col("exact", self.tr("Exact"), m("exact_match_rate")),
-            col("equivalent", self.tr("Equiv."), m("equivalent_match_rate")),
-            col("fst", self.tr("FST"), m("fst_acceptance_rate")),
-            col("semantic", self.tr("Semantic"), m("semantic_score")),
-            col("comet", self.tr("COMET"), m("comet_score")),
-            col("code_switching", self.tr("Code-sw."), m("code_switching_rate")),
-            col("hallucination", self.tr("Halluc."), m("hallucination_rate")),
+            *(col(c, QCoreApplication.translate("RunsModel", k.table.title), m(k.name))
+              for c, k in _KEY_COLUMNS.items() if k.table is not None),
             col("cost", self.tr("Cost (USD)"), lambda r: r.total_cost),
             col("speed", self.tr("Entries/min"), lambda r: r.entries_per_minute),
             col("errors", self.tr("Errors"), lambda r: r.errors),
@@ -104,12 +107,9 @@ class RunsModel(ColumnTableModel[RunRow]):
         return None
 
     def _header_tip(self, key: str) -> str | None:
-        full = {"exact": "exact_match_rate", "equivalent": "equivalent_match_rate", "fst": "fst_acceptance_rate",
-                "semantic": "semantic_score", "comet": "comet_score"}
         tips = {
-            **{k: score_label(v) for k, v in full.items()},
-            "code_switching": score_label("code_switching_rate") + " — " + self.tr("lower is better."),
-            "hallucination": score_label("hallucination_rate") + " — " + self.tr("lower is better."),
+            **{c: score_label(k.name) + ("" if k.higher_is_better else " — " + self.tr("lower is better."))
+               for c, k in _KEY_COLUMNS.items()},
             "caveats": self.tr("Warnings about what the scores can and cannot show; hover a cell for details."),
             "composite": self.tr("Weighted mean of the available normalised metrics (SPEC §5); "
                                  "profile A when an analyzer ran."),
@@ -160,12 +160,10 @@ class RunsModel(ColumnTableModel[RunRow]):
             if r.chrf_ci and r.chrf_ci[0] is not None and r.chrf_ci[1] is not None:
                 return f"{r.chrf:.2f} [{r.chrf_ci[0]:.1f}–{r.chrf_ci[1]:.1f}]"
             return f"{r.chrf:.2f}"
-        if key in ("exact", "equivalent", "fst", "code_switching", "hallucination"):
-            return _pct(r.metrics.get(_PERCENT[key]))
-        if key == "semantic":
-            return _num(r.metrics.get("semantic_score"))
-        if key == "comet":
-            return _num(r.metrics.get("comet_score"))
+        decl = _KEY_COLUMNS.get(key)
+        if decl is not None and decl.table is not None:
+            value = r.metrics.get(decl.name)
+            return _pct(value) if decl.table.percent else _num(value)
         if key == "coverage":
             ok, total = r.coverage
             return f"{ok}/{total}" if total else ""

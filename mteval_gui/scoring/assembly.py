@@ -45,6 +45,7 @@ from mteval_gui.domain.runcard import (
     Scores,
     Totals,
 )
+from mteval_gui.domain.score_keys import BY_NAME, keys_where, ranked
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring import costspeed, merge
 from mteval_gui.scoring.job import MetricState, RunResult, ScoringJob, json_safe
@@ -61,12 +62,14 @@ from mteval_gui.scoring.sink import MetricRow
 from mteval_gui.scoring.stats import EntryStats, Interval, Quantity, bootstrap_ci, by_group_ci
 from mteval_gui.text import NORMALISATION_POLICY
 
-CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "bleu", "exact_match_rate", "fst_acceptance_rate", "comet_score")
-TIER_CI_KEYS: tuple[str, ...] = ("chrf_plus_plus", "exact_match_rate")
+# keys with a bootstrap interval from their per-entry statistics (the composite's is computed apart),
+# in the seed's order; those with one per difficulty tier too; those broken down by difficulty and
+# provenance; those whose metric's signature is recorded (mteval_gui.domain.score_keys)
+CI_KEYS: tuple[str, ...] = tuple(k for k in ranked("interval") if k != "composite")
+TIER_CI_KEYS: tuple[str, ...] = tuple(k for k in CI_KEYS if BY_NAME[k].tier_interval)
 RESULTS_SCHEMA_SAMPLE = 50  # results[] items checked against the JSON Schema when a card is built (all by pydantic)
-BREAKDOWN_KEYS: tuple[str, ...] = ("exact_match_rate", "equivalent_match_rate", "chrf_plus_plus", "bleu",
-                                   "fst_acceptance_rate", "semantic_score", "comet_score", "code_switching_rate",
-                                   "hallucination_rate")
+BREAKDOWN_KEYS: tuple[str, ...] = keys_where("breakdown")
+SIGNATURE_KEYS: tuple[str, ...] = keys_where("signature")
 _BULKY_DETAIL = frozenset({"analyses", "words", "stats", "tokens"})
 
 
@@ -177,13 +180,10 @@ def caveats(job: ScoringJob) -> list[Caveat]:
         out.append(ec)
     for st in job.states:
         cs = job.corpus_scores.get(st.ref.id)
-        for c in (cs.extra.get("caveats", []) if cs is not None else []):
-            try:
-                out.append(Caveat.model_validate(c))
-            except ValidationError:  # a malformed plugin caveat is shown as text
-                out.append(Caveat(code=f"{st.ref.id}", message=str(c)))
+        for c in (cs.caveats if cs is not None else []):
+            out.append(c if c.code else c.model_copy(update={"code": st.ref.id}))
     comet_cs = job.corpus_scores.get(job.producers.get("comet_score", ""))
-    if comet_cs is not None and comet_cs.extra.get("covered") is False and not any(
+    if comet_cs is not None and comet_cs.covered is False and not any(
             c.code.startswith("comet") for c in out):
         out.append(Caveat(code="comet_language_not_covered",
                           message="COMET's encoder does not cover the target language; its score is not reliable",
@@ -258,10 +258,10 @@ def _scores(job: ScoringJob, cmp: _Composite, total_tokens: Any,
 
 def _signatures(job: ScoringJob) -> dict[str, str]:
     out: dict[str, str] = {}
-    for key in ("chrf_plus_plus", "bleu", "ter"):
+    for key in SIGNATURE_KEYS:
         cs = job.corpus_scores.get(job.producers.get(key, ""))
-        if cs is not None and cs.extra.get("signature"):
-            out[key] = str(cs.extra["signature"])
+        if cs is not None and cs.signature:
+            out[key] = cs.signature
     return out
 
 
@@ -271,8 +271,8 @@ def _fst_info(job: ScoringJob) -> FstInfo:
         s.ref.id for s in job.states if s.info is not None and s.info.role == "fst_analysis"]
     for mid in candidates:
         cs = job.corpus_scores.get(mid or "")
-        if cs is not None and isinstance(cs.extra.get("fst"), Mapping):
-            return FstInfo(**{k: v for k, v in cs.extra["fst"].items() if k in FstInfo.model_fields})
+        if cs is not None and cs.analyzer is not None:
+            return cs.analyzer.model_copy()
     return FstInfo()
 
 
@@ -326,7 +326,7 @@ def metric_rows(job: ScoringJob, info: Mapping[str, MetricDescriptor]) -> list[M
         rows.append(MetricRow(
             metric_id=st.ref.id, availability=st.availability, reason=st.reason,
             values=json_safe(cs.values) if cs is not None else {},
-            extra=json_safe({**(cs.extra if cs is not None else {}),
+            extra=json_safe({**(cs.stored_extra() if cs is not None else {}),
                              "version": st.info.version if st.info else None,
                              "display_name": st.info.display_name if st.info else st.ref.id,
                              "descriptor": desc.model_dump(mode="json") if desc is not None else None,

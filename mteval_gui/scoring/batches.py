@@ -524,5 +524,5 @@ def aggregate(job: ScoringJob, sink: ResultSink) -> None:
         if bad is not None:
             fail(st, f"aggregate: {bad} is {cs.values[bad]}, not a finite number")
             continue
-        job.corpus_scores[mid] = cs
+        job.corpus_scores[mid] = cs.read_extra()  # an older plugin may fill ``extra`` after making it
         st.availability, st.reason = cs.availability, cs.reason

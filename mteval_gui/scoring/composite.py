@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mteval_gui.domain import score_keys
 from mteval_gui.domain.runcard import Caveat, CompositeItem
 from mteval_gui.errors import MtevalError
 from mteval_gui.text import match_key
@@ -37,30 +38,12 @@ from mteval_gui.text import match_key
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-PROFILE_A: dict[str, float] = {
-    "fst_acceptance_rate": 0.25,
-    "morphological_accuracy": 0.15,
-    "chrf_plus_plus": 0.15,
-    "semantic_score": 0.15,
-    "equivalent_match_rate": 0.10,
-    "code_switching_rate": 0.05,
-    "terminology_adherence": 0.05,
-    "hallucination_rate": 0.05,
-    "exact_match_rate": 0.05,
-}
-PROFILE_B: dict[str, float] = {
-    "semantic_score": 0.25,
-    "chrf_plus_plus": 0.25,
-    "equivalent_match_rate": 0.15,
-    "exact_match_rate": 0.10,
-    "code_switching_rate": 0.10,
-    "terminology_adherence": 0.05,
-    "hallucination_rate": 0.05,
-    "orthographic_accuracy": 0.05,
-}
-PROFILES: dict[str, dict[str, float]] = {"A": PROFILE_A, "B": PROFILE_B}
-INVERTED = frozenset({"code_switching_rate", "hallucination_rate"})
-SCALED_100 = frozenset({"chrf_plus_plus"})
+PROFILES: dict[str, dict[str, float]] = score_keys.PROFILES  # the weights (SPEC §5), declared with the keys
+PROFILE_A: dict[str, float] = PROFILES["A"]
+PROFILE_B: dict[str, float] = PROFILES["B"]
+# composite inputs are turned so that 1 is perfect, and 0-100 scales brought to 0-1
+INVERTED = score_keys.lower_is_better()
+SCALED_100 = frozenset(score_keys.keys_where_scale("0-100"))
 MORPH_MIN_COVERAGE = 0.25
 MIN_WEIGHT_COVERAGE = 0.30  # share of the profile's weight the metrics with a value must carry
 ROUND_PLACES = 4

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from mteval_gui.errors import MtevalError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.job import MetricState, ScoringJob, is_number, json_safe
-from mteval_gui.scoring.plugins import CorpusScore, EntryScore, Metric, MetricInfo
+from mteval_gui.scoring.plugins import CorpusScore, EntryScore, Metric, MetricInfo, statistics_of
 from mteval_gui.scoring.runcard import AVAILABILITY_KEYS
 from mteval_gui.scoring.stats import EntryStats, Quantity
 
@@ -86,11 +86,12 @@ def default_entry_statistics(info: MetricInfo, per_entry: Sequence[EntryScore | 
 
 
 def metric_statistics(metric: Metric, per_entry: Sequence[EntryScore | None]) -> dict[str, EntryStats]:
-    """The metric's own ``entry_statistics`` when every entry has a result, else the convention."""
-    fn = getattr(metric, "entry_statistics", None)
-    if callable(fn) and all(e is not None for e in per_entry):
-        own: dict[str, EntryStats] = fn(per_entry)
-        return own
+    """The metric's own statistics (:class:`~mteval_gui.scoring.plugins.EntryStatistics`) when every
+    entry has a result, else the convention."""
+    fn = statistics_of(metric)
+    complete = [e for e in per_entry if e is not None]
+    if fn is not None and len(complete) == len(per_entry):
+        return dict(fn(complete))
     return default_entry_statistics(metric.info, per_entry)
 
 
@@ -170,7 +171,7 @@ def availability_by_key(states: Sequence[MetricState], corpus_scores: Mapping[st
             first = makers[0]
             availability[key] = first.availability if first.availability != "ok" else "not_applicable"
             cs = corpus_scores.get(first.ref.id)
-            own = (cs.extra.get("reasons") or {}).get(key) if cs is not None else None
+            own = cs.reasons.get(key) if cs is not None else None
             reasons[key] = own or first.reason or f"{first.ref.id} produced no value"
         else:
             availability[key] = "unavailable"

@@ -16,17 +16,23 @@ package in a process of its own, with a time limit per call: :mod:`mteval_gui.sc
    and a resumed job aggregates stored results without rescoring).
 3. ``aggregate(per_entry, context)`` once: corpus values (:class:`CorpusScore`).
 
-Optional, for confidence intervals, paired tests and breakdowns by difficulty:
-``entry_statistics(per_entry) -> {scores_key: mteval_gui.scoring.stats.EntryStats}``.
-Without it the runner reads statistics by convention: ``"<key>.num"`` / ``"<key>.den"``
-in ``EntryScore.values`` make a ratio of sums; the first ``produces`` key is the mean of
-the non-null ``EntryScore.value``. Statistics are used only when they reproduce the corpus
-value.
+Optional, for confidence intervals, paired tests and breakdowns by difficulty: the
+:class:`EntryStatistics` protocol, ``entry_statistics(per_entry) -> {scores_key: EntryStats}``
+(:class:`mteval_gui.scoring.stats.EntryStats`: a mean, a ratio of sums…). Statistics are used
+only when they reproduce the corpus value. A metric without it gets, for compatibility with
+older plugins, statistics by convention: ``"<key>.num"`` / ``"<key>.den"`` in
+``EntryScore.values`` make a ratio of sums; the first ``produces`` key is the mean of the
+non-null ``EntryScore.value``.
 
-``CorpusScore.extra`` keys the runner reads: ``signature`` (sacrebleu signature),
-``fst`` (analyzer ``{file, sha256, descriptive_file, descriptive_sha256}``), ``caveats``
-(run-card shaped ``{code, message, detail}``), ``covered`` (False: the model does not
-cover the language), ``reasons`` (``{scores_key: why it is null}``).
+What the run card takes from a corpus result besides its values are typed fields of
+:class:`CorpusScore`: ``signature`` (the sacrebleu signature of a key declared with one),
+``analyzer`` (the analyzer files, :class:`~mteval_gui.domain.runcard.FstInfo`), ``caveats``
+(:class:`~mteval_gui.domain.runcard.Caveat`), ``reasons`` (``{scores_key: why it is null}``)
+and ``covered`` (False: the metric's model does not cover the target language). ``extra``
+holds anything else worth storing with the result (counts, files, breakdowns); it is kept in
+the workspace, never read by the run card. An older plugin that puts ``signature``, ``fst``,
+``caveats``, ``covered`` or ``reasons`` in ``extra`` is still understood: those keys fill the
+typed fields that are left empty (:meth:`CorpusScore.read_extra`).
 
 When a language card's metric and a built-in produce the same ``scores`` key, the card's
 metric supplies the value while its availability is ``ok`` (e.g. a language's linter for
@@ -46,7 +52,9 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, ClassVar, Literal, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, cast, runtime_checkable
+
+from pydantic import ValidationError
 
 from mteval_gui.domain.card import CARD_PARTS, CardPart, LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Entry
@@ -60,8 +68,12 @@ from mteval_gui.domain.metrics import (
     role_for,
 )
 from mteval_gui.domain.run import Output
+from mteval_gui.domain.runcard import Caveat, FstInfo
 from mteval_gui.errors import MtevalError, PluginError
 from mteval_gui.scoring.corpus_side import CorpusSide
+
+if TYPE_CHECKING:
+    from mteval_gui.scoring.stats import EntryStats
 
 PARAM_FILE = re.compile(r"\{([A-Za-z_]\w*)\}")  # a data_files entry naming a parameter: "{wordlists_dir}"
 Availability = Literal["ok", "not_applicable", "unavailable", "failed", "below_coverage"]
@@ -217,14 +229,78 @@ class EntryScore:
         return cls(value=d.get("value"), values=d.get("values") or {}, detail=d.get("detail") or {})
 
 
+# ``extra`` keys of older plugins that fill a typed field of CorpusScore
+LEGACY_EXTRA_KEYS: tuple[str, ...] = ("signature", "fst", "caveats", "covered", "reasons")
+
+
 @dataclass
 class CorpusScore:
-    """Corpus result of one metric: run-card ``scores`` keys -> values, plus availability."""
+    """Corpus result of one metric: run-card ``scores`` keys -> values, plus availability and
+    the typed details the run card reads (see the module docstring).
+
+    ``signature``: how the value was computed, recorded in ``sacrebleu_signatures`` for a key
+    declared with a signature; ``analyzer``: the analyzer files the metric read (the card's
+    ``fst`` block); ``caveats``: shown with the scores (one without a code gets the metric's
+    id); ``reasons``: why a key it produces is null; ``covered``: False when the metric's model
+    does not cover the target language (a caveat follows), None when unknown; ``extra``:
+    anything else to store with the result.
+    """
 
     values: dict[str, Any] = field(default_factory=dict)
     availability: Availability = "ok"
     reason: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)  # signatures, files, sha256s, breakdowns
+    extra: dict[str, Any] = field(default_factory=dict)  # stored with the result, not read by the run card
+    signature: str | None = None
+    analyzer: FstInfo | None = None
+    caveats: list[Caveat] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
+    covered: bool | None = None
+
+    def __post_init__(self) -> None:
+        self.read_extra()
+
+    def read_extra(self) -> CorpusScore:
+        """Fill the typed fields left empty from the ``extra`` keys an older plugin uses
+        (:data:`LEGACY_EXTRA_KEYS`; ``extra`` is kept as it is). Idempotent; returns itself."""
+        extra = self.extra
+        sig = extra.get("signature")
+        if self.signature is None and sig:
+            self.signature = str(sig)
+        fst = extra.get("fst")
+        if self.analyzer is None and isinstance(fst, Mapping):
+            self.analyzer = FstInfo(**{k: v for k, v in fst.items() if k in FstInfo.model_fields})
+        caveats = extra.get("caveats")
+        if not self.caveats and isinstance(caveats, list):
+            self.caveats = [_caveat(c) for c in caveats]
+        covered = extra.get("covered")
+        if self.covered is None and isinstance(covered, bool):
+            self.covered = covered
+        reasons = extra.get("reasons")
+        if not self.reasons and isinstance(reasons, Mapping):
+            self.reasons = {str(k): str(v) for k, v in reasons.items() if v is not None}
+        return self
+
+    def stored_extra(self) -> dict[str, Any]:
+        """``extra`` with the typed details under their ``extra`` names (as stored with the result)."""
+        out = dict(self.extra)
+        typed: dict[str, Any] = {
+            "signature": self.signature, "fst": self.analyzer.model_dump() if self.analyzer else None,
+            "caveats": [c.model_dump() for c in self.caveats] or None, "covered": self.covered,
+            "reasons": self.reasons or None}
+        for key, value in typed.items():
+            if value is not None and key not in out:
+                out[key] = value
+        return out
+
+
+def _caveat(c: Any) -> Caveat:
+    """A caveat of an older plugin's ``extra``: run-card shaped, else its text (without a code)."""
+    if isinstance(c, Caveat):
+        return c
+    try:
+        return Caveat.model_validate(c)
+    except ValidationError:  # a malformed caveat is shown as text
+        return Caveat(code="", message=str(c))
 
 
 @dataclass
@@ -247,6 +323,26 @@ class ScoringContext:
 
     def metric_params(self, metric_id: str) -> dict[str, Any]:
         return dict(self.params.get(metric_id, {}))
+
+
+@runtime_checkable
+class EntryStatistics(Protocol):
+    """A metric that gives its per-entry statistics (confidence intervals, paired tests,
+    breakdowns): ``{scores_key: EntryStats}`` from its per-entry results in corpus order.
+
+    The runner calls it when every entry has a result; the statistics of a key are used only
+    when they reproduce the key's corpus value.
+    """
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> Mapping[str, EntryStats]: ...
+
+
+def statistics_of(metric: object) -> Callable[[Sequence[EntryScore]], Mapping[str, EntryStats]] | None:
+    """The metric's :class:`EntryStatistics` method, or None when it has none (a metric run in a
+    process of its own has the attribute set to None when its class has none)."""
+    if isinstance(metric, EntryStatistics) and callable(metric.entry_statistics):
+        return metric.entry_statistics
+    return None
 
 
 @runtime_checkable

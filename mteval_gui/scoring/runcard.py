@@ -21,26 +21,18 @@ from pydantic import ValidationError
 from mteval_gui.domain.base import build_models
 from mteval_gui.domain.details import Verdict
 from mteval_gui.domain.runcard import SEED_CI_PREFIXES, SEED_INTERVAL_ALIASES, SEED_SCORE_ALIASES, RunCard
+from mteval_gui.domain.score_keys import SCORE_KEYS, keys_where
 from mteval_gui.errors import MtevalError
 
-# LYSS §9 scores keys, in the order of the seed's example (every one is always present)
+# LYSS §9 scores keys, in the order of the seed's example (every one is always present): the
+# declared keys marked ``lyss``, then the card's intervals, breakdowns and counts
 LYSS_SCORE_KEYS: tuple[str, ...] = (
-    "exact_match_rate", "exact_matches", "equivalent_match_rate", "equivalent_matches", "chrf_plus_plus",
-    "bleu", "ter", "length_ratio", "fst_acceptance_rate", "fst_accepted", "morphological_accuracy",
-    "orthographic_accuracy", "semantic_score", "comet_score", "comet_model", "code_switching_rate",
-    "hallucination_rate", "terminology_adherence", "consistency_score", "composite", "quality_tier",
-    "cost_adjusted", "tokens_per_second", "entries_per_minute", "avg_latency_seconds",
-    "median_latency_seconds", "p95_latency_seconds", "confidence_intervals", "confidence_intervals_by_tier",
-    "by_difficulty", "by_provenance", "total", "evaluated", "errors",
+    *keys_where("lyss"), "confidence_intervals", "confidence_intervals_by_tier", "by_difficulty", "by_provenance",
+    "total", "evaluated", "errors",
 )
 
 # the metric keys whose availability is always reported (beside each metric id)
-AVAILABILITY_KEYS: tuple[str, ...] = (
-    "exact_match_rate", "equivalent_match_rate", "chrf_plus_plus", "bleu", "ter", "length_ratio",
-    "fst_acceptance_rate", "morphological_accuracy", "orthographic_accuracy", "semantic_score", "comet_score",
-    "code_switching_rate", "hallucination_rate", "terminology_adherence", "consistency_score",
-    "compliance_index", "repair_effectiveness",
-)
+AVAILABILITY_KEYS: tuple[str, ...] = keys_where("availability")
 
 SCHEMA_FILE = "runcard.json"
 
@@ -223,13 +215,7 @@ def _verdict_text(v: Any) -> str | None:
 
 # per-entry value columns of the results table: column -> (role, the scores key its metric supplies)
 _VALUE_COLUMNS: dict[str, tuple[str, str]] = {
-    "length_ratio": ("length_ratio", "length_ratio"),
-    "code_switching": ("code_switching", "code_switching_rate"),
-    "hallucination": ("hallucination", "hallucination_rate"),
-    "terminology": ("terminology", "terminology_adherence"),
-    "compliance": ("compliance", "compliance_index"),
-    "comet": ("comet", "comet_score"),
-}
+    str(k.role): (str(k.role), k.name) for k in SCORE_KEYS if k.entry_column and k.role is not None}
 
 
 def _metric_for(card: RunCard, role: str, key: str) -> str | None:

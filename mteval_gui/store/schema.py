@@ -44,33 +44,20 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-# LYSS §9.1 denormalised run columns: run-card path -> column name
+from mteval_gui.domain.score_keys import SCORE_KEYS
+
+# LYSS §9.1 denormalised run columns: run-card path -> column name (a declared scores key names
+# its column, mteval_gui.domain.score_keys; the migration that adds the column is below)
 RUN_CARD_COLUMNS: dict[str, str] = {
-    "scores.composite": "composite_score",
-    "scores.quality_tier": "quality_tier",
-    "scores.chrf_plus_plus": "chrf_plus_plus",
-    "scores.exact_match_rate": "exact_match_rate",
-    "scores.fst_acceptance_rate": "fst_acceptance_rate",
-    "scores.bleu": "corpus_bleu",
-    "scores.comet_score": "comet_score",
+    **{f"scores.{k.name}": k.runs_column for k in SCORE_KEYS if k.runs_column is not None},
     "totals.total_cost_usd": "total_cost_usd",
     "totals.cost_per_entry_usd": "cost_per_entry_usd",
     "totals.cost_per_source_char": "cost_per_source_char",
-    "scores.avg_latency_seconds": "avg_latency_seconds",
     "model_slug": "model_slug",
     "condition": "condition",
     "dataset.id": "dataset_id",
     "dataset.language_pair": "language_pair",
     "fingerprint.hash": "fingerprint_hash",
-    "scores.equivalent_match_rate": "equivalent_match_rate",
-    "scores.semantic_score": "semantic_score",
-    "scores.ter": "ter",
-    "scores.length_ratio": "length_ratio",
-    "scores.code_switching_rate": "code_switching_rate",
-    "scores.hallucination_rate": "hallucination_rate",
-    "scores.terminology_adherence": "terminology_adherence",
-    "scores.tokens_per_second": "tokens_per_second",
-    "scores.entries_per_minute": "entries_per_minute",
     "elapsed_seconds": "elapsed_seconds",
 }
 

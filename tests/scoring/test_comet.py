@@ -183,8 +183,8 @@ def test_tiny_model_scores_through_comet_predict(tiny):
     assert corpus.values["comet_score"] == pytest.approx(sum(scored) / 5)
     assert corpus.values["comet_model"] == str(tiny.folder)
     assert corpus.extra["model_source"] == "explicit"
-    assert corpus.extra["covered"] is None  # no card speaks about this checkpoint
-    assert corpus.extra["caveats"][0]["code"] == "comet_coverage_unknown"
+    assert corpus.covered is None  # no card speaks about this checkpoint
+    assert corpus.caveats[0].code == "comet_coverage_unknown"
     assert corpus.extra["in_composite"] is False
     assert (corpus.extra["scored_entries"], corpus.extra["skipped_entries"]) == (5, 1)
 
@@ -197,13 +197,13 @@ def test_tiny_model_scores_through_comet_predict(tiny):
 def test_card_model_not_covering_the_language_is_flagged(tiny):
     target = card("crk", comet=ModelSupport(model=str(tiny.folder), covered=False, note="Cree is not covered"))
     _, per_entry, corpus = run_metric(ctx(target, ENG), items=ITEMS[:2], batches=(slice(None),))
-    assert corpus.extra["model_source"] == "card" and corpus.extra["covered"] is False
-    assert corpus.extra["caveats"][0]["code"] == "comet_language_not_covered"
-    assert corpus.extra["caveats"][0]["detail"]["languages"] == ["crk"]
-    assert corpus.extra["caveats"][0]["message"].startswith(f"COMET model {tiny.folder} does not cover crk")
+    assert corpus.extra["model_source"] == "card" and corpus.covered is False
+    assert corpus.caveats[0].code == "comet_language_not_covered"
+    assert corpus.caveats[0].detail["languages"] == ["crk"]
+    assert corpus.caveats[0].message.startswith(f"COMET model {tiny.folder} does not cover crk")
     covered = card("crk", comet=ModelSupport(model=str(tiny.folder), covered=True))
     _, _, ok = run_metric(ctx(covered, ENG), items=ITEMS[:2], batches=(slice(None),))
-    assert ok.extra["covered"] is True and "caveats" not in ok.extra
+    assert ok.covered is True and ok.caveats == []
 
 
 def test_checkpoint_weights_are_the_ones_used(tmp_path):

@@ -125,7 +125,7 @@ def test_corpus_values(scored):
     assert corpus.values["embedding_shuffled_baseline"] == pytest.approx(0.585, abs=1e-3)
     assert corpus.values["embedding_similarity"] == pytest.approx(0.0, abs=1e-9)
     assert corpus.values["semantic_score"] is None  # kept out of the composite: no card validates it
-    assert corpus.extra["reasons"]["semantic_score"].startswith("the embedding fallback is kept out of the composite")
+    assert corpus.reasons["semantic_score"].startswith("the embedding fallback is kept out of the composite")
     assert corpus.values["semantic_coverage"] == pytest.approx(5 / 6)
     assert corpus.extra["fallback"] is True and corpus.extra["validated_by_speakers"] is False
     assert corpus.extra["model"]["name"] == "multilingual-e5-small"
@@ -190,7 +190,7 @@ def test_a_card_that_validates_the_fallback_lets_it_fill_semantic_score():
     assert corpus.values["semantic_score"] == pytest.approx(corpus.values["embedding_similarity"])
     assert corpus.extra["validated_by_speakers"] is True
     assert corpus.extra["validation_evidence"] == "speaker ratings, 240 entries"
-    assert "reasons" not in corpus.extra
+    assert corpus.reasons == {}
 
 
 def test_no_references_at_all_is_not_applicable():

@@ -46,8 +46,8 @@ def test_an_output_wholly_in_another_language_counts_one():
     assert cs.values["code_switching_rate"] == pytest.approx(2 / 6)
     assert cs.extra["wrong_language_entries"] == 2
     assert cs.extra["wrong_language_by_language"] == {"fra": 1, "eng": 1}
-    assert [c["code"] for c in cs.extra["caveats"]] == ["wrong_language_output"]
-    assert cs.extra["caveats"][0]["detail"]["share"] == pytest.approx(2 / 6)
+    assert [c.code for c in cs.caveats] == ["wrong_language_output"]
+    assert cs.caveats[0].detail["share"] == pytest.approx(2 / 6)
     assert cs.extra["language_id"]["candidates"] == ["eng", "fra"]
     assert cs.extra["language_id"]["target_known_to_detector"] is False
 

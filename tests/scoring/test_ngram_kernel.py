@@ -183,7 +183,7 @@ def test_without_numba_the_run_card_says_why(implementation):
         assert "implementation_note" not in cs.extra
     else:
         assert cs.extra["implementation_note"] == "numba is not available (No module named 'numba')"
-    assert cs.extra["signature"].endswith(f"version:{sacrebleu.__version__}")
+    assert cs.signature.endswith(f"version:{sacrebleu.__version__}")
 
 
 def test_reference_side_is_computed_once_per_entry_and_texts(implementation):

@@ -66,8 +66,8 @@ def test_fst_acceptance_by_hand(tiny):
     ]
     assert cs.availability == "ok"
     assert cs.values == {"fst_acceptance_rate": 0.375, "fst_acceptance_rate_micro": 0.75, "fst_accepted": 3}
-    assert cs.extra["fst"]["file"] == "tiny.hfstol" and len(cs.extra["fst"]["sha256"]) == 64
-    assert cs.extra["fst"]["descriptive_file"] is None
+    assert cs.analyzer is not None and cs.analyzer.file == "tiny.hfstol" and len(cs.analyzer.sha256 or "") == 64
+    assert cs.analyzer.descriptive_file is None
 
 
 def test_a_word_rejected_as_written_is_looked_up_after_the_card_folds(tiny):
@@ -86,7 +86,7 @@ def test_a_word_rejected_as_written_is_looked_up_after_the_card_folds(tiny):
     assert [p.value for p in per] == [pytest.approx(2 / 3), 1.0]
     assert cs.values["fst_acceptance_rate_micro"] == 0.75
     assert cs.extra["accepted_after_fold"] == 2 and cs.extra["accepted_after_fold_share"] == 0.5
-    assert cs.extra["caveats"] == [{
+    assert [c.model_dump() for c in cs.caveats] == [{
         "code": "fst_accepts_after_fold",
         "message": "2 of 4 output words (50.0%) are accepted by the analyzer only after an orthographic fold "
                    "(ā→â); they count as accepted for FST acceptance and morphology and against orthographic "
@@ -116,7 +116,9 @@ def test_morphological_accuracy_by_hand(tiny):
     per, cs = _run(MorphologicalAccuracyMetric, _ctx(tiny), items)
     assert [p.value for p in per] == [1.0, 0.0, 0.0, None]
     assert [w["status"] for w in per[1].detail["words"]] == ["wrong", "uncovered", "rejected"]
-    assert per[1].values["morph_coverage.num"] == 1 and per[1].values["morph_coverage.den"] == 2
+    assert per[1].values["covered"] == 1 and per[1].values["analysable"] == 2
+    stats = MorphologicalAccuracyMetric.__new__(MorphologicalAccuracyMetric).entry_statistics(per)
+    assert stats["morph_coverage"].matrix.tolist() == [[1.0, 1.0], [1.0, 2.0], [1.0, 1.0], [0.0, 0.0]]
     assert cs.availability == "ok"
     assert cs.values == {"morphological_accuracy": pytest.approx(1 / 3), "morph_coverage": pytest.approx(3 / 4)}
 
@@ -245,7 +247,7 @@ def test_crk_verbforms_runs(run, shared_data, crk_dir, monkeypatch):
     assert morph.values["morph_coverage"] == pytest.approx(mcov, abs=1e-12)
     assert ortho.values["orthographic_accuracy"] == pytest.approx(oacc, abs=1e-12)
     assert ortho.extra["violations_by_code"] == codes
-    assert fst.extra["fst"] == {
+    assert fst.analyzer is not None and fst.analyzer.model_dump() == {
         "file": "crk-strict-analyzer-for-dictionary.hfstol",
         "sha256": "489ae191edb03c76ecd7a3260a33eb331ebf2701dae18842009ac45efe27a54e",
         "descriptive_file": "crk-descriptive-analyzer.hfstol",
@@ -256,13 +258,13 @@ def test_crk_verbforms_runs(run, shared_data, crk_dir, monkeypatch):
     assert ctx.shared["target_accepts"]("nititwân") is True
     assert ctx.shared["target_accepts"]("nititwān") is True  # after the fold ā -> â
     assert fst.extra["accepted_after_fold"] == CRK_FOLDED[run]
-    caveats = [c["code"] for c in fst.extra.get("caveats", [])]
+    caveats = [c.code for c in fst.caveats]
     assert caveats == (["fst_accepts_after_fold"] if CRK_FOLDED[run] else [])
     if run == "macron":
         folded = [w for p in fst_per for w in p.detail["analyses"] if "folded" in w]
         assert len(folded) == 540
         assert all(w["accepted"] and "ā" not in w["folded"] and w["folded"] == w["form"] for w in folded[:50])
-        assert fst.extra["caveats"][0]["detail"]["share"] == pytest.approx(540 / 571)
+        assert fst.caveats[0].detail["share"] == pytest.approx(540 / 571)
     if run == "mixed":
         empty = [p for it, p in zip(items, fst_per, strict=True) if not it.predicted]
         assert len(empty) == 37 and all(p.value == 0.0 for p in empty)

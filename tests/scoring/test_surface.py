@@ -71,7 +71,7 @@ def test_chrf_parity_with_sacrebleu():
     for p, h, r in zip(per, HYPS, REFS, strict=True):
         assert p.value == pytest.approx(CHRF(word_order=2).sentence_score(h, [r]).score, abs=1e-9)
         assert len(p.detail["stats"]) == 24
-    assert cs.extra["signature"] == "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:" + sacrebleu.__version__
+    assert cs.signature == "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:" + sacrebleu.__version__
 
 
 def test_bleu_parity_with_sacrebleu():
@@ -79,7 +79,7 @@ def test_bleu_parity_with_sacrebleu():
     assert cs.values["bleu"] == pytest.approx(BLEU().corpus_score(HYPS, [REFS]).score, abs=1e-9)
     for p, h, r in zip(per, HYPS, REFS, strict=True):
         assert p.value == pytest.approx(BLEU(effective_order=True).sentence_score(h, [r]).score, abs=1e-9)
-    assert "tok:13a" in cs.extra["signature"] and "nrefs:1" in cs.extra["signature"]
+    assert "tok:13a" in cs.signature and "nrefs:1" in cs.signature
 
 
 def test_ter_parity_with_sacrebleu():
@@ -103,7 +103,7 @@ def test_multi_reference_uses_variants_and_records_it():
     streams = [["the cat sat", "the dog"], ["a cat sat", None]]
     assert cs.values["chrf_plus_plus"] == pytest.approx(
         CHRF(word_order=2).corpus_score(["a cat sat", "the dog"], streams).score, abs=1e-9)
-    assert cs.extra["signature"].startswith("nrefs:var|")
+    assert cs.signature.startswith("nrefs:var|")
     per1, cs1 = run_metric(BleuMetric(), items, context(options={"multi_ref": True}))
     assert cs1.values["bleu"] == pytest.approx(BLEU().corpus_score(["a cat sat", "the dog"], streams).score, abs=1e-9)
 
@@ -159,14 +159,14 @@ def test_bleu_on_short_references_gets_the_short_segments_caveat():
              item(2, "you eat", "kimîcison", "kimîcisonâwâw"), item(3, "s", None, "x")]
     per, cs = run_metric(BleuMetric(), items)
     assert cs.extra["median_reference_tokens"] == 1.0
-    assert cs.extra["caveats"] == [{
+    assert [c.model_dump() for c in cs.caveats] == [{
         "code": "short_segments",
         "message": "the median reference has 1 token (< 4): BLEU's 4-grams hardly exist in such segments, so BLEU "
                    "says little; it is left out of comparisons and of validation correlations unless asked for",
         "detail": {"median_reference_tokens": 1.0, "threshold": 4, "metric": "bleu"}}]
     long = [item(i, "s", "le chat noir dort ici", "le chat noir dort") for i in range(3)]
     _, cs = run_metric(BleuMetric(), long)
-    assert cs.extra["median_reference_tokens"] == 5.0 and "caveats" not in cs.extra
+    assert cs.extra["median_reference_tokens"] == 5.0 and cs.caveats == []
 
 
 @pytest.mark.parametrize(("hyps", "expected"), [

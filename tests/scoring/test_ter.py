@@ -189,13 +189,13 @@ def test_metric_options_equal_sacrebleu(options):
         assert p.detail["stats"] == ter._extract_corpus_statistics([h], [[r]])[0]
         assert p.value == pytest.approx(TER(**options).sentence_score(h, [r]).score, abs=1e-9)
     ter.num_refs = 1
-    assert cs.extra["signature"] == ter.get_signature().format()
+    assert cs.signature == ter.get_signature().format()
     assert cs.extra["implementation"] == "numba"
 
 
 def test_signature_is_sacrebleus():
     _, cs = run_metric(TerMetric(case_sensitive=True, no_punct=True), [item(0, "s", "a b", "a c")])
-    assert cs.extra["signature"] == ("nrefs:1|case:mixed|tok:tercom|norm:no|punct:no|asian:no|version:"
+    assert cs.signature == ("nrefs:1|case:mixed|tok:tercom|norm:no|punct:no|asian:no|version:"
                                      + sacrebleu.__version__)
     assert cs.extra["implementation"] == "numba" and "implementation_note" not in cs.extra
 
@@ -209,7 +209,7 @@ def test_multi_reference_takes_the_fewest_edits_and_the_mean_length():
     hyps = ["on the mat sat the cat", "the dog"]
     assert cs.values["ter"] == pytest.approx(TER().corpus_score(hyps, streams).score, abs=1e-12)
     assert cs.values["ter"] == pytest.approx(100 * 2 / (4.5 + 7 / 3), abs=1e-12)
-    assert cs.extra["signature"].startswith("nrefs:var|")
+    assert cs.signature.startswith("nrefs:var|")
 
 
 def test_without_numba_sacrebleu_counts_the_edits(monkeypatch):

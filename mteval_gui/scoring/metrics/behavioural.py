@@ -325,9 +325,8 @@ class CodeSwitchingMetric(BaseMetric):
         judge = self.judge()
         extra["language_id"] = judge.describe() if judge is not None else None
         caveat = wrong_language_caveat(n_wrong, len(per_entry), dict(wrong), context.target_lang)
-        if caveat is not None:
-            extra["caveats"] = [caveat.model_dump()]
-        return CorpusScore({"code_switching_rate": st.point()}, extra=extra)
+        return CorpusScore({"code_switching_rate": st.point()}, extra=extra,
+                           caveats=[caveat] if caveat is not None else [])
 
 
 # ----------------------------------------------------------------------------- hallucination

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.domain.card import LanguageCard
+from mteval_gui.domain.runcard import Caveat
 from mteval_gui.errors import PluginError
 from mteval_gui.paths import extra_install_hint
 from mteval_gui.scoring.plugins import (
@@ -51,6 +52,7 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
 )
+from mteval_gui.scoring.stats import EntryStats
 
 METRIC_ID = "core.comet"
 DEFAULT_COMET_MODEL = "Unbabel/wmt22-comet-da"
@@ -441,6 +443,10 @@ class CometMetric(BaseMetric):
                 results[i] = EntryScore(score, values={"comet_score": score}, detail=detail)
         return [r if r is not None else EntryScore(None) for r in results]
 
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """COMET: the mean of the entries' scores."""
+        return {"comet_score": EntryStats.mean([e.value for e in per_entry])}
+
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         choice = self.choice or resolve_comet_model(
             context.target_card, context.options.get("comet_model") or self.params.get("model"), context.source_card)
@@ -448,7 +454,6 @@ class CometMetric(BaseMetric):
         extra: dict[str, Any] = {
             "model": choice.name,
             "model_source": choice.source,
-            "covered": choice.covered,
             "in_composite": False,
             "scored_entries": len(vals),
             "skipped_entries": len(per_entry) - len(vals),
@@ -457,6 +462,7 @@ class CometMetric(BaseMetric):
             extra["checkpoint"] = str(self.located.checkpoint)
             if self.located.revision:
                 extra["revision"] = self.located.revision
+        caveats: list[Caveat] = []
         if choice.covered is not True:
             langs = ", ".join(choice.uncovered_languages) or (context.target_lang or "the target language")
             if choice.covered is False:
@@ -466,10 +472,12 @@ class CometMetric(BaseMetric):
                 message = (f"no language card states whether COMET model {choice.name} covers {langs}; "
                            f"COMET is not calibrated for low-resource languages")
             code = NOT_COVERED_CAVEAT if choice.covered is False else "comet_coverage_unknown"
-            extra["caveats"] = [{"code": code, "message": message,
-                                 "detail": {"model": choice.name, "languages": list(choice.uncovered_languages),
-                                            "note": choice.note}}]
+            caveats.append(Caveat(code=code, message=message,
+                                  detail={"model": choice.name, "languages": list(choice.uncovered_languages),
+                                          "note": choice.note}))
         if not vals:
             return CorpusScore({"comet_score": None, "comet_model": choice.name}, availability="not_applicable",
-                               reason="no entry has a reference to score against", extra=extra)
-        return CorpusScore({"comet_score": sum(vals) / len(vals), "comet_model": choice.name}, extra=extra)
+                               reason="no entry has a reference to score against", extra=extra,
+                               caveats=caveats, covered=choice.covered)
+        return CorpusScore({"comet_score": sum(vals) / len(vals), "comet_model": choice.name}, extra=extra,
+                           caveats=caveats, covered=choice.covered)

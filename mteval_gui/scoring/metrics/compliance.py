@@ -185,6 +185,6 @@ class ComplianceMetric(BaseMetric):
         values = {k: s.point() for k, s in st.items()}
         extra: dict[str, Any] = {"raw_violations": int(st["repair_effectiveness"].matrix[:, 1].sum()),
                                  "fixed": int(st["repair_effectiveness"].matrix[:, 0].sum())}
-        if values["repair_effectiveness"] is None:
-            extra["reasons"] = {"repair_effectiveness": "the raw outputs have no compliance violation to repair"}
-        return CorpusScore(values, extra=extra)
+        reasons = {} if values["repair_effectiveness"] is not None else {
+            "repair_effectiveness": "the raw outputs have no compliance violation to repair"}
+        return CorpusScore(values, extra=extra, reasons=reasons)

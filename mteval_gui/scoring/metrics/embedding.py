@@ -286,12 +286,11 @@ class EmbeddingSemanticMetric(BaseMetric):
         values: dict[str, Any] = {k: st[k].point() for k in keys[:3]}
         values["semantic_score"] = values["embedding_similarity"] if validated else None
         values["semantic_coverage"] = coverage
-        if not validated:
-            extra["reasons"] = {"semantic_score": (
-                f"the embedding fallback is kept out of the composite until speaker data validates it for "
-                f"{context.target_lang} (language card: metric_validation {METRIC_ID} level external); "
-                f"see embedding_similarity")}
-        return CorpusScore(values, extra=extra)
+        reasons = {} if validated else {"semantic_score": (
+            f"the embedding fallback is kept out of the composite until speaker data validates it for "
+            f"{context.target_lang} (language card: metric_validation {METRIC_ID} level external); "
+            f"see embedding_similarity")}
+        return CorpusScore(values, extra=extra, reasons=reasons)
 
 
 def shuffled_partners(indexes: Sequence[int], seed: int) -> dict[int, int]:

@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from mteval_gui.domain.runcard import Caveat, FstInfo
 from mteval_gui.fst import (
     Analyzer,
     AnalyzerNotFound,
@@ -54,6 +55,7 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
 )
+from mteval_gui.scoring.stats import EntryStats
 from mteval_gui.text import fst_form, nfc, word_tokens
 
 MORPH_MIN_COVERAGE = 0.25
@@ -93,16 +95,16 @@ def installed_target_accepts(context: ScoringContext) -> Callable[[str], bool] |
     return accepts
 
 
-def fold_caveat(folded: int, words: int, folds: Mapping[str, str]) -> dict[str, Any] | None:
-    """Run-card caveat ``fst_accepts_after_fold`` (``{code, message, detail}``) when any word needed the folds."""
+def fold_caveat(folded: int, words: int, folds: Mapping[str, str]) -> Caveat | None:
+    """Run-card caveat ``fst_accepts_after_fold`` when any word needed the folds."""
     if folded <= 0 or words <= 0:
         return None
     shown = ", ".join(f"{a}→{b}" for a, b in list(folds.items())[:4]) or "typographic hyphens → -"
-    return {"code": "fst_accepts_after_fold",
-            "message": f"{folded} of {words} output words ({folded / words:.1%}) are accepted by the analyzer only "
-                       f"after an orthographic fold ({shown}); they count as accepted for FST acceptance and "
-                       f"morphology and against orthographic accuracy",
-            "detail": {"words": folded, "total": words, "share": folded / words}}
+    return Caveat(code="fst_accepts_after_fold",
+                  message=f"{folded} of {words} output words ({folded / words:.1%}) are accepted by the analyzer "
+                          f"only after an orthographic fold ({shown}); they count as accepted for FST acceptance "
+                          f"and morphology and against orthographic accuracy",
+                  detail={"words": folded, "total": words, "share": folded / words})
 
 
 def fst_run_card_info(context: ScoringContext, strict: Analyzer | None = None) -> dict[str, Any]:
@@ -189,12 +191,15 @@ class FstAcceptanceMetric(BaseMetric):
                     "rejected": n - acc,
                     "tokens": n,
                     "accepted_after_fold": folded,
-                    "fst_acceptance_rate_micro.num": acc,
-                    "fst_acceptance_rate_micro.den": n,
                 },
                 detail={"analyses": [w.to_json() for w in words]},
             ))
         return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """Micro acceptance: accepted output words / output words; the rate: the mean of the entries' shares."""
+        return {"fst_acceptance_rate_micro": _sums(per_entry, "accepted", "tokens"),
+                "fst_acceptance_rate": EntryStats.mean([e.value for e in per_entry])}
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         rates = [e.value for e in per_entry if e.value is not None]
@@ -202,23 +207,29 @@ class FstAcceptanceMetric(BaseMetric):
         tokens = sum(int(e.values.get("tokens", 0)) for e in per_entry)
         folded = sum(int(e.values.get("accepted_after_fold", 0)) for e in per_entry)
         flush_persistent_caches(self.analyzer)
-        extra: dict[str, Any] = {"fst": fst_run_card_info(context, self.analyzer), "tokens": tokens,
-                                 "accepted_after_fold": folded,
+        extra: dict[str, Any] = {"tokens": tokens, "accepted_after_fold": folded,
                                  "accepted_after_fold_share": _ratio(folded, tokens)}
+        analyzer = FstInfo(**fst_run_card_info(context, self.analyzer))
         caveat = fold_caveat(folded, tokens, card_folds(context))
-        if caveat is not None:
-            extra["caveats"] = [caveat]
+        caveats = [caveat] if caveat is not None else []
         if not rates:
             return CorpusScore({"fst_acceptance_rate": None, "fst_acceptance_rate_micro": None, "fst_accepted": None},
-                               availability="not_applicable", reason="no entries", extra=extra)
+                               availability="not_applicable", reason="no entries", extra=extra, analyzer=analyzer,
+                               caveats=caveats)
         return CorpusScore(
             {
                 "fst_acceptance_rate": sum(rates) / len(rates),
                 "fst_acceptance_rate_micro": _ratio(accepted, tokens),
                 "fst_accepted": accepted,
             },
-            extra=extra,
+            extra=extra, analyzer=analyzer, caveats=caveats,
         )
+
+
+def _sums(per_entry: Sequence[EntryScore], num: str, den: str) -> EntryStats:
+    """The ratio of the sums of two per-entry counts."""
+    return EntryStats.ratio([float(e.values.get(num, 0) or 0) for e in per_entry],
+                            [float(e.values.get(den, 0) or 0) for e in per_entry])
 
 
 def _gold_key(word: str) -> str:
@@ -321,10 +332,6 @@ class MorphologicalAccuracyMetric(BaseMetric):
                     "correct": correct,
                     "covered": covered,
                     "analysable": analysable,
-                    "morphological_accuracy.num": correct,
-                    "morphological_accuracy.den": covered,
-                    "morph_coverage.num": covered,
-                    "morph_coverage.den": analysable,
                 },
                 detail={"words": words, "reference_lemmas": sorted(lemmas)},
             ))
@@ -339,6 +346,11 @@ class MorphologicalAccuracyMetric(BaseMetric):
         if any((a.lemma, a.tag_set) in pairs for a in w.analyses):
             return "correct"
         return "wrong"
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """Accuracy: correct / covered words; coverage: covered / analysable words (ratios of sums)."""
+        return {"morphological_accuracy": _sums(per_entry, "correct", "covered"),
+                "morph_coverage": _sums(per_entry, "covered", "analysable")}
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         correct = sum(int(e.values.get("correct", 0)) for e in per_entry)
@@ -438,10 +450,14 @@ class OrthographicAccuracyMetric(BaseMetric):
             ok = n - len(flagged)
             out.append(EntryScore(
                 value=_ratio(ok, n),
-                values={"ok": ok, "words": n, "orthographic_accuracy.num": ok, "orthographic_accuracy.den": n},
+                values={"ok": ok, "words": n},
                 detail={"flagged": flagged, "codes": dict(codes)},
             ))
         return out
+
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """Words without a violation / output words (a ratio of sums)."""
+        return {"orthographic_accuracy": _sums(per_entry, "ok", "words")}
 
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         ok = sum(int(e.values.get("ok", 0)) for e in per_entry)

@@ -296,8 +296,8 @@ class _SacrebleuMetric(BaseMetric, ABC):
         st = self._stats(per_entry)
         if st.entries_scored() == 0:
             return _not_applicable((self.score_key,), "no entry has a reference")
-        return CorpusScore({self.score_key: st.point()},
-                           extra={"signature": self.signature(per_entry), "entries": st.entries_scored()})
+        return CorpusScore({self.score_key: st.point()}, signature=self.signature(per_entry),
+                           extra={"entries": st.entries_scored()})
 
 
 def _note_implementation(cs: CorpusScore, implementation: str | None) -> None:
@@ -503,7 +503,7 @@ class BleuMetric(_SacrebleuMetric):
             cs.extra["median_reference_tokens"] = median
             caveat = short_segments_caveat(median)
             if caveat is not None:
-                cs.extra["caveats"] = [caveat.model_dump()]
+                cs.caveats = [caveat]
         return cs
 
 

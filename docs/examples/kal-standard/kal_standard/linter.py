@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from mteval_gui.domain.runcard import Caveat
 from mteval_gui.scoring.plugins import (
     BaseMetric,
     CorpusScore,
@@ -31,6 +32,7 @@ from mteval_gui.scoring.plugins import (
     MetricUnavailable,
     ScoringContext,
 )
+from mteval_gui.scoring.stats import EntryStats
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 LONG_VOWELS = {"â": "aa", "ê": "ee", "î": "ii", "ô": "oo", "û": "uu"}
@@ -122,8 +124,17 @@ class KalLinterMetric(BaseMetric):
                 out.append(EntryScore(0.0, detail={"verdict": "MISS", "classes": []}))
         return out
 
+    def entry_statistics(self, per_entry: Sequence[EntryScore]) -> dict[str, EntryStats]:
+        """The share of equivalent entries, entry by entry (intervals, paired tests, breakdowns)."""
+        return {"equivalent_match_rate": EntryStats.mean([e.value for e in per_entry])}
+
     def aggregate(self, per_entry: Sequence[EntryScore], context: ScoringContext) -> CorpusScore:
         if not per_entry:
             return CorpusScore({"equivalent_match_rate": None}, availability="not_applicable", reason="no entries")
         hits = sum(1 for e in per_entry if e.value == 1.0)
-        return CorpusScore({"equivalent_match_rate": hits / len(per_entry), "equivalent_matches": hits})
+        old = sum(1 for e in per_entry if e.detail.get("modernised"))
+        caveats = [Caveat(code="kal_old_orthography",
+                          message=f"{old} outputs are accepted only in their modern spelling (pre-1973 orthography)",
+                          detail={"entries": old})] if old else []
+        return CorpusScore({"equivalent_match_rate": hits / len(per_entry), "equivalent_matches": hits},
+                           caveats=caveats)
