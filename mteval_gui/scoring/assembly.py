@@ -270,6 +270,20 @@ def _fst_info(job: ScoringJob) -> FstInfo:
     return FstInfo()
 
 
+def with_harness_fingerprint(card: RunCard, meta: RunMeta) -> RunCard:
+    """A card of an older version (``score_fingerprint`` absent: its ``fingerprint`` is this tool's
+    digest) brought to the harness recipe: that digest moves to ``score_fingerprint``, the
+    experiment fields come from the run's metadata. Other cards are returned unchanged."""
+    if card.score_fingerprint is not None:
+        return card
+    fields = _experiment(meta)
+    data = {**card.model_dump(mode="json"), **fields}
+    components = harness_fingerprint_components(data)
+    return card.model_copy(update={
+        **fields, "score_fingerprint": card.fingerprint,
+        "fingerprint": Fingerprint(hash=harness_fingerprint(components), components=components)})
+
+
 def _experiment(meta: RunMeta) -> dict[str, Any]:
     """The card fields of the harness fingerprint that describe how the run was made: condition
     (:data:`DEFAULT_CONDITION` when the run's file names none), temperature, system prompt hash,
