@@ -155,7 +155,8 @@ def _overall(card: Mapping[str, Any], entries: Sequence[dict[str, Any]]) -> dict
     if intervals:
         overall["confidence_intervals"] = intervals
     by_tier = scores.get("confidence_intervals_by_tier") or {}
-    tiers = {tier: {name: _interval(block[key], name) for key, name in _INTERVALS if isinstance(block.get(key), Mapping)}
+    tiers = {tier: {name: _interval(block[key], name) for key, name in _INTERVALS
+                    if isinstance(block.get(key), Mapping)}
              for tier, block in by_tier.items() if isinstance(block, Mapping)}
     if any(tiers.values()):
         overall["confidence_intervals_by_tier"] = {t: v for t, v in tiers.items() if v}
@@ -190,6 +191,7 @@ def harness_report(card: Mapping[str, Any], *, entries: Mapping[str, Entry], out
         # the run log's names (the harness keeps them beside the report); read back by the importer
         "timestamp_start": meta.get("started_at"),
         "elapsed_s": card.get("elapsed_seconds"),
+        "system_prompt_sha256": card.get("system_prompt_sha256"),
         "overall": _overall(card, rows),
         "by_segment": {k: _group(k, v) for k, v in by_segment.items()},
         "by_difficulty": {str(k): _group(f"difficulty_{k}", v) for k, v in sorted(by_difficulty.items())},

@@ -79,3 +79,28 @@ def test_a_card_of_an_older_version_is_exported_with_the_harness_fingerprint(wor
     assert out["condition"] == "unspecified" and out["temperature"] == 0.7
     assert out["fingerprint"]["components"]["temperature"] == 0.7
     assert out["fingerprint"]["hash"] == harness_fingerprint(out["fingerprint"]["components"])
+
+
+def test_harness_report_carries_the_experiment_back(workspace, tmp_path, capsys):
+    from mteval_gui.app.harness_export import export_harness_report
+    from mteval_gui.cli import main
+    from mteval_gui.store import Workspace
+
+    meta = RunMeta(run_id="r2", model_slug="acme/mt-1", condition="coached", temperature=0.2,
+                   system_prompt="Translate.", elapsed_seconds=12.5)
+    card = _score(workspace, meta)
+    path = export_harness_report(workspace, "r2", tmp_path / "run_r2_report.json")
+    report = json.loads(path.read_text(encoding="utf-8"))
+    assert report["config"]["prompt_version"] == "coached" and report["config"]["temperature"] == 0.2
+    assert report["overall"]["corpus_chrf"] == round(card.scores.chrf_plus_plus or 0, 2) == 100.0
+    db2 = tmp_path / "again.sqlite"
+    assert main(["--db", str(db2), "import", "run", str(path)]) == 0
+    capsys.readouterr()
+    ws2 = Workspace(db2)
+    try:
+        back = repo.get_run(ws2, "r2").meta
+    finally:
+        ws2.close()
+    assert (back.model_slug, back.condition, back.temperature, back.elapsed_seconds) == ("acme/mt-1", "coached", 0.2,
+                                                                                        12.5)
+    assert back.system_prompt_sha256 == hashlib.sha256(b"Translate.").hexdigest()
