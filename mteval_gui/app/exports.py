@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.app.review_status import read_run_card
+from mteval_gui.domain.run import RunMeta
 from mteval_gui.domain.runcard import RunCard
 from mteval_gui.errors import MtevalError
 from mteval_gui.io.judgments import write_allowlist, write_judgments
@@ -48,13 +49,17 @@ __all__ = ["current_run_card", "save_run_card", "export_run_card", "export_resul
 
 
 def current_run_card(ws: Workspace, run_id: str) -> RunCard:
-    """The stored run card with the speaker-review status of now (the stored card is not changed)."""
+    """The stored run card with the speaker-review status of now (the stored card is not changed);
+    a card of an older version gets the harness fingerprint."""
+    from mteval_gui.scoring.assembly import with_harness_fingerprint
+
     if not repo.run_exists(ws, run_id):
         raise MtevalError(f"no run {run_id!r} in the workspace {ws.path}")
     read = read_run_card(ws, run_id)
     if read is None:
         raise MtevalError(f"run {run_id!r} has not been scored yet: run `mteval score {run_id}` first")
-    return read.card
+    return with_harness_fingerprint(read.card, RunMeta.model_validate(repo.get_run_info(ws, run_id)["meta"]
+                                                                      | {"run_id": run_id}))
 
 
 def export_run_card(ws: Workspace, run_id: str, path: str | Path) -> Path:

@@ -251,7 +251,8 @@ def _legacy_configuration(ws: Workspace, run: _Run, job: Mapping[str, Any],
     files = [f.model_copy(update={"sha256": recorded[f.kind or ""]}) if recorded.get(f.kind or "") else f
              for f in _analyzer_files(run.card, run.target, options)]
     glossary = _glossary_with_terms(ws, config.get("glossary"))
-    components = (card.get("fingerprint") or {}).get("components") or {}
+    # this tool's digest: ``score_fingerprint``, or ``fingerprint`` in a card of an older version
+    components = (card.get("score_fingerprint") or card.get("fingerprint") or {}).get("components") or {}
     return ScoringConfiguration(
         metrics=None, exclude=exclude, options=options, glossary=glossary,
         glossary_sha256=_glossary_sha256(ws, glossary), params=dict(config.get("params") or {}),

@@ -15,7 +15,8 @@
   3 (:data:`~mteval_gui.cli.EXIT_METRIC_FAILED`), the run card still written.
 - ``mteval compare RUN… --baseline RUN [--test ar|bootstrap] [--holm]`` — paired tests of each
   run against the baseline: score with its 95 % CI, difference with its CI, p-value.
-- ``mteval export runcard RUN -o FILE`` / ``mteval export results RUN -o FILE.csv``.
+- ``mteval export runcard RUN -o FILE`` / ``mteval export results RUN -o FILE.csv`` /
+  ``mteval export harness-report RUN -o FILE`` (the reference harness's TestReport).
 """
 
 from __future__ import annotations
@@ -105,6 +106,13 @@ def register(subparsers: Any) -> None:
     rc.add_argument("run", metavar="RUN")
     rc.add_argument("-o", "--output", required=True, metavar="FILE")
     rc.set_defaults(handler=cmd_export_runcard)
+    hr = xs.add_parser("harness-report", help="a scored run as the reference harness's TestReport (JSON)",
+                       description="Write a scored run in the harness's report shape (config, overall, "
+                                   "by_difficulty, entries[]) for its dashboard and tools; "
+                                   "`mteval import run` reads it back.")
+    hr.add_argument("run", metavar="RUN")
+    hr.add_argument("-o", "--output", required=True, metavar="FILE")
+    hr.set_defaults(handler=cmd_export_harness_report)
     rr = xs.add_parser("results", help="per-entry results of a scored run (CSV)")
     rr.add_argument("run", metavar="RUN")
     rr.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -406,6 +414,14 @@ def cmd_export_runcard(args: argparse.Namespace) -> int:
 
     export_run_card(open_workspace(args), args.run, args.output)
     print(f"run card of {args.run} written to {args.output}")
+    return 0
+
+
+def cmd_export_harness_report(args: argparse.Namespace) -> int:
+    from mteval_gui.app.harness_export import export_harness_report
+
+    export_harness_report(open_workspace(args), args.run, args.output)
+    print(f"harness report of {args.run} written to {args.output}")
     return 0
 
 

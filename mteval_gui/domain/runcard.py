@@ -14,6 +14,10 @@ from mteval_gui.domain.settings import ScoringOptions
 
 CARD_FORMAT = "mteval-runcard/1"
 
+# The condition of a run whose file names none (plain text, JSONL without ``condition``): the
+# leaderboard of the reference harness refuses a card without one.
+DEFAULT_CONDITION = "unspecified"
+
 
 class CI(DomainModel):
     ci_lower: float | None = None
@@ -127,6 +131,11 @@ class DatasetInfo(DomainModel):
 
 
 class Fingerprint(DomainModel):
+    """The experiment's identity. ``fingerprint`` follows the reference harness's recipe (sha256 of the
+    default-separator JSON of ``components``, sorted keys), so that a harness card and a card of this
+    tool of the same experiment share it; ``score_fingerprint`` is this tool's digest of what
+    determines the numbers (corpus and run content, scoring configuration, versions)."""
+
     hash: str
     components: dict[str, Any] = Field(default_factory=dict)
 
@@ -285,13 +294,21 @@ class RunCard(DomainModel):
     elapsed_seconds: float | None = None
     model_slug: str | None = None
     model_id: str | None = None
-    condition: str | None = None
+    condition: str | None = Field(default=None, description=f"the run's condition ({DEFAULT_CONDITION!r} when "
+                                                              "its file names none)")
+    temperature: float | None = None
+    system_prompt_sha256: str | None = None
+    batch_size: int | None = Field(default=None, description="entries per request when the run was made")
+    tools_enabled: bool | None = None
     dataset: DatasetInfo
     scores: Scores
     totals: Totals
     corpus_bleu: float | None = Field(default=None, description="alias of scores.bleu (the reference harness reads "
                                                                  "it at the top level)")
-    fingerprint: Fingerprint
+    fingerprint: Fingerprint = Field(description="the reference harness's experiment fingerprint")
+    score_fingerprint: Fingerprint | None = Field(
+        default=None, description="this tool's digest of the inputs of the numbers (null: a card of an older version, "
+                                  "whose fingerprint is that digest)")
     sacrebleu_signatures: dict[str, str] = Field(default_factory=dict)
     normalisation: dict[str, str] = Field(default_factory=dict)
     metric_availability: dict[str, str] = Field(default_factory=dict)

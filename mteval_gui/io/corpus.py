@@ -253,8 +253,9 @@ def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: Defe
     records = []
     for rec in data["entries"]:
         if isinstance(rec, dict):
+            # difficulty 0 is the harness's "none" (its entries default to 0; tiers here are 1-5)
             rec = {k: rec[k] for k in ("id", "source", "expected", "difficulty", "domain", "segment")
-                   if k in rec and rec[k] not in (None, "")}
+                   if k in rec and rec[k] not in (None, "") and not (k == "difficulty" and rec[k] == 0)}
         records.append(rec)
     lines_of: Sequence[int | None] = item_lines or [None] * len(records)
     entries, lines = _collect_entries(list(zip(lines_of, records, strict=True)), dl, warnings)

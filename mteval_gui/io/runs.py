@@ -113,6 +113,14 @@ def _report_meta(data: dict[str, Any], hints: dict[str, Any]) -> dict[str, Any]:
     temp = config.get("_effective_temperature", config.get("temperature"))
     if isinstance(temp, (int, float)) and not isinstance(temp, bool):
         meta["temperature"] = float(temp)
+    # a run log's timing and prompt hash, written beside the report by ``mteval export harness-report``
+    elapsed = data.get("elapsed_s")
+    if isinstance(elapsed, (int, float)) and not isinstance(elapsed, bool):
+        meta["elapsed_seconds"] = float(elapsed)
+    if isinstance(data.get("timestamp_start"), str):
+        meta["started_at"] = data["timestamp_start"]
+    if isinstance(data.get("system_prompt_sha256"), str):
+        meta["system_prompt_sha256"] = data["system_prompt_sha256"]
     meta["harness_config"] = nfc_deep(config)
     if isinstance(data.get("overall"), dict):
         meta["harness_overall"] = nfc_deep(data["overall"])

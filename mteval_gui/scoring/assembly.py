@@ -20,6 +20,7 @@ when it reads a card (:mod:`mteval_gui.app.review_status`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,8 +32,10 @@ from pydantic import ValidationError
 from mteval_gui import __version__
 from mteval_gui.domain.details import Verdict, WordAnalysis
 from mteval_gui.domain.metrics import MetricDescriptor, MetricRole
+from mteval_gui.domain.run import RunMeta
 from mteval_gui.domain.runcard import (
     CI,
+    DEFAULT_CONDITION,
     Caveat,
     CompositeItem,
     CompositeValidation,
@@ -56,6 +59,8 @@ from mteval_gui.scoring.runcard import (
     add_seed_aliases,
     ensure_valid,
     fingerprint,
+    harness_fingerprint,
+    harness_fingerprint_components,
     validate_run_card,
 )
 from mteval_gui.scoring.sink import MetricRow
@@ -276,6 +281,42 @@ def _fst_info(job: ScoringJob) -> FstInfo:
     return FstInfo()
 
 
+def with_harness_fingerprint(card: RunCard, meta: RunMeta) -> RunCard:
+    """A card of an older version (``score_fingerprint`` absent: its ``fingerprint`` is this tool's
+    digest) brought to the harness recipe: that digest moves to ``score_fingerprint``, the
+    experiment fields come from the run's metadata. Other cards are returned unchanged."""
+    if card.score_fingerprint is not None:
+        return card
+    fields = _experiment(meta)
+    data = {**card.model_dump(mode="json"), **fields}
+    components = harness_fingerprint_components(data)
+    return card.model_copy(update={
+        **fields, "score_fingerprint": card.fingerprint,
+        "fingerprint": Fingerprint(hash=harness_fingerprint(components), components=components)})
+
+
+def _experiment(meta: RunMeta) -> dict[str, Any]:
+    """The card fields of the harness fingerprint that describe how the run was made: condition
+    (:data:`DEFAULT_CONDITION` when the run's file names none), temperature, system prompt hash,
+    and for a run read from a harness report its batch size and tools switch, with the harness's
+    defaults (25, off); otherwise those two come from the run's metadata, null when absent."""
+    extra = meta.model_extra or {}
+    config = extra.get("harness_config")
+    if isinstance(config, Mapping):
+        batch, tools = config.get("batch_size", 25), config.get("tools_enabled", False)
+    else:
+        batch, tools = extra.get("batch_size"), extra.get("tools_enabled")
+    sha = meta.system_prompt_sha256
+    if sha is None and meta.system_prompt:
+        sha = hashlib.sha256(meta.system_prompt.encode("utf-8")).hexdigest()
+    return {
+        "condition": meta.condition or DEFAULT_CONDITION, "temperature": meta.temperature,
+        "system_prompt_sha256": sha,
+        "batch_size": batch if isinstance(batch, int) and not isinstance(batch, bool) else None,
+        "tools_enabled": tools if isinstance(tools, bool) else None,
+    }
+
+
 def _run_card(job: ScoringJob, cmp: _Composite, info: dict[str, MetricDescriptor],
               validation: dict[str, Any], results: list[EntryResult]) -> RunCard:
     request = job.request
@@ -295,16 +336,21 @@ def _run_card(job: ScoringJob, cmp: _Composite, info: dict[str, MetricDescriptor
         "n_bootstrap": request.n_bootstrap,
     }
     lp = f"{corpus.language_pair.source}-{corpus.language_pair.target}"
+    experiment = _experiment(run.meta)
+    fp_harness = harness_fingerprint_components({
+        **experiment, "dataset": {"sha256": request.corpus_sha256}, "model_slug": run.meta.model_slug,
+        "harness_version": __version__})
     return RunCard(
         run_id=request.run_id, harness_version=__version__,
         timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
         elapsed_seconds=run.meta.elapsed_seconds, model_slug=run.meta.model_slug, model_id=run.meta.model_id,
-        condition=run.meta.condition,
+        **experiment,
         dataset=DatasetInfo(id=corpus.corpus_id, version=corpus.version, language_pair=lp,
                             sha256=request.corpus_sha256, entry_count=n,
                             speaker_variants=list(request.speaker_variants)),
         scores=scores, totals=Totals(**tokens, **costs), corpus_bleu=scores.bleu,
-        fingerprint=Fingerprint(hash=fingerprint(fp_components), components=json_safe(fp_components)),
+        fingerprint=Fingerprint(hash=harness_fingerprint(fp_harness), components=json_safe(fp_harness)),
+        score_fingerprint=Fingerprint(hash=fingerprint(fp_components), components=json_safe(fp_components)),
         sacrebleu_signatures=signatures, normalisation=dict(NORMALISATION_POLICY),
         metric_availability=job.availability, metric_reasons=job.reasons, score_sources=dict(job.producers),
         metric_info=info, metric_validation=validation,

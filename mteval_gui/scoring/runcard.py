@@ -68,8 +68,30 @@ class RunCardInvalid(MtevalError):
 
 
 def fingerprint(components: Mapping[str, Any]) -> str:
-    """sha256 of the canonical JSON of the components that determine a run card's numbers."""
+    """sha256 of the canonical JSON of the components that determine a run card's numbers
+    (the card's ``score_fingerprint``)."""
     blob = json.dumps(components, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+# The reference harness's experiment fingerprint (its publish step and its run-card linter):
+# these card fields, hashed as sorted JSON with the default separators (", " and ": ").
+HARNESS_FINGERPRINT_KEYS: tuple[str, ...] = (
+    "dataset_sha256", "model_slug", "condition", "system_prompt_sha256", "temperature", "batch_size",
+    "tools_enabled", "harness_version",
+)
+
+
+def harness_fingerprint_components(card: Mapping[str, Any]) -> dict[str, Any]:
+    """The harness's fingerprint components, read from a card's JSON form (the card fields they repeat)."""
+    dataset = card.get("dataset") or {}
+    return {key: (dataset.get("sha256") if key == "dataset_sha256" else card.get(key))
+            for key in HARNESS_FINGERPRINT_KEYS}
+
+
+def harness_fingerprint(components: Mapping[str, Any]) -> str:
+    """sha256 of ``components`` as the harness hashes them: sorted keys, default separators, UTF-8."""
+    blob = json.dumps(components, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 

@@ -122,6 +122,17 @@ def test_harness_report_as_corpus(tmp_path):
     assert (e.id, e.source, e.reference, e.segment, e.metadata) == ("t1", "Hi", "Bures", None, {})
 
 
+def test_harness_report_difficulty_zero_is_no_difficulty(tmp_path):
+    """The harness writes difficulty 0 for entries without one (its default); tiers here are 1-5."""
+    report = {"run_id": "r1", "config": {"corpus_path": "datasets/eng-sme-dev-v1.json", "target_lang_code": "sme"},
+              "overall": {}, "entries": [{"id": "t1", "source": "Hi", "expected": "Bures", "predicted": "x",
+                                           "difficulty": 0},
+                                          {"id": "t2", "source": "Yes", "expected": "Juo", "predicted": "Juo",
+                                           "difficulty": 2}]}
+    c = read_corpus(write(tmp_path / "r_report.json", json.dumps(report))).value
+    assert [(e.id, e.difficulty) for e in c.entries] == [("t1", None), ("t2", 2)]
+
+
 @pytest.mark.parametrize("name,content,fmt", [
     ("a.jsonl", '{"id": 1, "source": "x"}\n{"id": 2, "source": "y"}\n', "jsonl"),
     ("a.txt", '{"id": 1, "source": "x"}\n{"id": 2, "source": "y"}\n', "jsonl"),
