@@ -210,6 +210,11 @@ def rank_results(results: Sequence[BenchmarkResult], definition: BenchmarkSuite 
                  for r in results if r.resources}
     if len(described) > 1:
         caveats.append("word_lists_differ: the suite's word lists or data files changed between these results")
+    scorers = {str(r.normalisation.get("scored_by", "mteval")) for r in results}
+    if len(scorers) > 1:
+        caveats.append("scorer_differs: some results were scored by another program (" + ", ".join(sorted(
+            f"{r.model}: {r.normalisation['scored_by']}" for r in results if "scored_by" in r.normalisation))
+            + "), whose methods differ")
     for r in results:
         if r.score is None:
             caveats.append(f"{r.model}: no category was run")
