@@ -211,6 +211,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.app.bench import write_results_csv
 
     bench = _suite(args)
+    if args.format != "mteval" and not args.output:
+        raise InputError(Defect("--format", None, f"--format {args.format} applies to the results file: give -o FILE"))
     suite = bench.read_suite(args.suite)
     responses = bench.read_responses(args.responses, suite)
     result = bench.score_suite(suite, responses, model=args.model)

@@ -37,6 +37,7 @@ from mteval_gui.domain.benchmark import (
     SuiteDefect,
 )
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.records import MAX_ID_LENGTH
 
 PREVIEW_CHARS = 200  # the harness cuts response_preview there unless run verbose
 
@@ -89,6 +90,7 @@ def read_reference_report(data: dict[str, Any], name: str, raw: bytes, fmt: Refe
     categories: list[CategoryResult] = []
     tests: list[BenchTestResult] = []
     previews = 0
+    seen: dict[str, str] = {}
     for cat, block in data["categories"].items():
         where = f"categories.{cat}"
         if not isinstance(block, dict):
@@ -116,6 +118,14 @@ def read_reference_report(data: dict[str, Any], name: str, raw: bytes, fmt: Refe
             if not isinstance(tid, str) or not tid.strip():
                 bad(f"{dw}.test_id", "must be a non-empty string")
                 continue
+            tid = tid.strip()
+            if len(tid) > MAX_ID_LENGTH:
+                bad(f"{dw}.test_id", f"is {len(tid)} characters long (at most {MAX_ID_LENGTH})")
+                continue
+            if tid in seen:
+                bad(f"{dw}.test_id", f"{tid!r} repeats {seen[tid]}")
+                continue
+            seen[tid] = dw
             if tscore is None or not 0.0 <= tscore <= 1.0:
                 bad(f"{dw}.score", "must be a number from 0 to 1")
                 continue
@@ -125,7 +135,7 @@ def read_reference_report(data: dict[str, Any], name: str, raw: bytes, fmt: Refe
             if isinstance(text, str) and len(text) == PREVIEW_CHARS:
                 previews += 1
             tests.append(BenchTestResult(
-                test_id=tid.strip(), category=cat, status="scored", score=tscore,
+                test_id=tid, category=cat, status="scored", score=tscore,
                 passed=tscore >= fmt.pass_threshold, response=text,
                 explanation={"lines": [f"scored by the {fmt.scored_by}"]}))
         total = block.get("total", len(details))

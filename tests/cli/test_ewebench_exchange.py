@@ -71,6 +71,24 @@ def test_ewebench_result_file_with_a_bad_score_is_refused(tmp_path, capsys):
         f"{bad}: categories.reasoning.details[0].score: must be a number from 0 to 1")
 
 
+def test_ewebench_result_file_with_a_repeated_test_id_is_refused(tmp_path, capsys):
+    data = _reference("m", 10.0, {"reasoning": (10.0, [("rs1", 0.1, "B")]),
+                                  "translation": (0.0, [("rs1", 0.0, "x")])})
+    bad = _write(tmp_path / "bad.json", data)
+    assert main(["ewebench", "compare", str(bad)]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{bad}: categories.translation.details[0].test_id: 'rs1' repeats categories.reasoning.details[0]")
+
+
+def test_format_ewebench_without_an_output_file_is_refused(tmp_path, capsys):
+    suite = write_suite(tmp_path / "suite")
+    responses = write_jsonl(tmp_path / "r.jsonl", SMALL_RESPONSES)
+    assert main(["ewebench", "score", "--suite", str(suite), "--responses", str(responses),
+                 "--format", "ewebench"]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "--format: --format ewebench applies to the results file: give -o FILE")
+
+
 def test_export_ewebench_format_holds_the_ewe_score_and_reads_back(tmp_path, capsys):
     suite = write_suite(tmp_path / "suite")
     responses = write_jsonl(tmp_path / "r.jsonl", SMALL_RESPONSES)
