@@ -73,6 +73,11 @@ def _lift_nested_usage(usage: dict[str, Any], dl: DefectList, line: int | None, 
         nested = details.get(inner)
         if nested is None:
             continue
+        if isinstance(nested, float) and nested.is_integer():
+            nested = int(nested)
+        if isinstance(nested, bool) or not isinstance(nested, int) or not 0 <= nested <= _INT64_MAX:
+            dl.add(line, f"{label}usage.{holder}.{inner} must be a count from 0 to 2^63-1, got {_shown(nested)}")
+            continue
         flat = usage.get(key)
         if flat is None:
             out = {**out, key: nested}

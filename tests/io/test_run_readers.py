@@ -246,6 +246,7 @@ def test_openai_nested_usage_that_contradicts_the_flat_count_is_refused(tmp_path
         json.dumps({"id": "a", "predicted": "x",
                     "usage": {"reasoning_tokens": 5, "completion_tokens_details": {"reasoning_tokens": 7}}}),
         json.dumps({"id": "b", "predicted": "x", "usage": {"prompt_tokens_details": [32]}}),
+        json.dumps({"id": "c", "predicted": "x", "usage": {"completion_tokens_details": {"reasoning_tokens": "9"}}}),
     ]))
     with pytest.raises(InputError) as exc:
         read_run(p)
@@ -253,6 +254,8 @@ def test_openai_nested_usage_that_contradicts_the_flat_count_is_refused(tmp_path
         f"{p}:1: output 'a': usage.reasoning_tokens (5) differs from "
         "usage.completion_tokens_details.reasoning_tokens (7)",
         f"{p}:2: output 'b': usage.prompt_tokens_details must be an object, got list",
+        f"{p}:3: output 'c': usage.completion_tokens_details.reasoning_tokens must be a count from 0 to 2^63-1, "
+        "got '9'",
     ]
 
 
