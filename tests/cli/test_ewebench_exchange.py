@@ -183,3 +183,17 @@ def test_comparing_with_an_ewebench_file_flags_the_other_scorer(tmp_path, capsys
         "suite_differs: the results were scored on different suite files",
         "scorer_differs: some results were scored by another program (mock-a: ÈwéBench reference harness), "
         "whose methods differ"]
+
+
+def test_export_a_stored_run_for_ewebench(tmp_path, capsys):
+    db = tmp_path / "ws.sqlite"
+    suite = write_suite(tmp_path / "suite")
+    responses = write_jsonl(tmp_path / "r.jsonl", SMALL_RESPONSES)
+    assert main(["--db", str(db), "ewebench", "score", "--suite", str(suite), "--responses", str(responses),
+                 "--model", "m1", "--save"]) == 0
+    run_id = capsys.readouterr().out.splitlines()[-1].rsplit(" as ", 1)[1]
+    out = tmp_path / "ewebench_m1.json"
+    assert main(["--db", str(db), "ewebench", "export", run_id, "-o", str(out)]) == 0
+    assert capsys.readouterr().out == f"m1: ÈwéScore 61.1; written to {out} (ewebench format)\n"
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert (data["model"], data["ewe_score"], data["summary"]["total_passed"]) == ("m1", 61.1, 2)
