@@ -41,6 +41,9 @@ from mteval_gui.io.benchmark_export import (
     write_result_json,
     write_results_csv,
 )
+from mteval_gui.io.benchmark_export import write_reference_json as _write_reference_json
+from mteval_gui.io.benchmark_reference import ReferenceFormat
+from mteval_gui.io.benchmark_reference import reference_file_name as _reference_file_name
 from mteval_gui.standards import installed_plugins
 from mteval_gui.store.benchmarks import (
     BenchmarkRunNotFound,
@@ -56,8 +59,9 @@ __all__ = [
     "BenchTest", "BenchTestResult", "BenchmarkResult", "BenchmarkRunNotFound", "BenchmarkRunSummary",
     "BenchmarkSuite", "Ranking", "ResponseRecord", "Responses", "Suite", "SuiteCategory", "SuiteDefect",
     "SuiteError", "SuiteHandle", "SuiteInfo", "delete_benchmark_run", "get_benchmark_run", "list_benchmark_runs",
-    "open_suite", "rank_results", "read_responses", "read_result_json", "save_benchmark_run", "score_suite",
-    "suite_infos", "write_categories_csv", "write_ranking_csv", "write_result_json", "write_results_csv",
+    "open_suite", "rank_results", "read_responses", "read_result_json", "reference_file_name",
+    "reference_format", "save_benchmark_run", "score_suite", "suite_infos", "write_categories_csv",
+    "write_ranking_csv", "write_reference_json", "write_result_json", "write_results_csv",
 ]
 
 
@@ -130,6 +134,33 @@ class SuiteHandle:
     def list_runs(self, ws: Workspace) -> list[BenchmarkRunSummary]:
         return list_benchmark_runs(ws, suite=self.name)
 
+    @property
+    def reference_format(self) -> ReferenceFormat | None:
+        """The results format of the suite's own harness (ÈwéBench: EweBench's files), if it has one."""
+        return reference_format(self.definition)
+
+
+def reference_format(definition: BenchmarkSuite) -> ReferenceFormat | None:
+    key = definition.reference_score_key
+    if not key:
+        return None
+    return ReferenceFormat(suite=definition.name, title=definition.title, score_name=definition.score_name,
+                           score_key=key, version=definition.reference_version,
+                           categories={c.name: (c.title, c.weight) for c in definition.categories},
+                           pass_threshold=definition.pass_threshold)
+
+
+def _reference_formats() -> list[ReferenceFormat]:
+    out = []
+    for info in suite_infos():
+        try:
+            fmt = reference_format(open_suite(info.name).definition)
+        except SuiteError:
+            continue
+        if fmt is not None:
+            out.append(fmt)
+    return out
+
 
 @cache
 def _load(name: str) -> SuiteHandle:
@@ -194,7 +225,22 @@ def rank_results(results: Sequence[BenchmarkResult]) -> Ranking:
 
 
 def read_result_json(path: str | Path) -> BenchmarkResult:
-    return _read_result_json(path, _titles())
+    """A results file of ``mteval bench SUITE score -o``, or of a suite's own harness (EweBench's)."""
+    return _read_result_json(path, _titles(), references=_reference_formats())
+
+
+def write_reference_json(result: BenchmarkResult, path: str | Path, *, inputs: Sequence[str | Path] = ()) -> None:
+    """``result`` in its suite's own harness format (SuiteError if the suite has none)."""
+    definition = _definition(result.suite)
+    fmt = reference_format(definition) if definition is not None else None
+    if fmt is None:
+        raise SuiteError(f"suite {result.suite!r} has no reference results format")
+    _write_reference_json(result, fmt, path, inputs=inputs)
+
+
+def reference_file_name(result: BenchmarkResult) -> str:
+    """The file name the suite's own harness gives a result (its leaderboard lists ``<suite>_*.json``)."""
+    return _reference_file_name(result.suite, result.model)
 
 
 def _prefix(result: BenchmarkResult) -> str:

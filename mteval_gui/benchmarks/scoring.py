@@ -9,7 +9,9 @@ The same for every suite (SPEC §10 for ÈwéBench; also shown to users):
 - In an active category every test counts but the unscorable: ``scored`` tests by the suite's
   method, provider ``error``s 0 (never scored as text), ``missing`` responses 0.
   ``unscorable`` tests (suite defects of severity error: no expectation, no criterion that can
-  be checked) have no score, are listed and are left out of the category's mean. An empty
+  be checked) have no score, are listed and are left out of the category's mean — whether
+  they were answered, not answered or met a provider error (one rule, SPEC §13: the same
+  responses give the same suite score whichever unscorable tests were sent). An empty
   response (no text, no function call) scores 0 whatever its method: nothing is earned by
   saying nothing.
 - A test is passed when its score is ≥ the suite's pass threshold (0.7). Category score =
@@ -53,6 +55,15 @@ def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseReco
     if not category_active:
         return BenchTestResult(**base, status="not_run", score=None, passed=None,
                                explanation=_lines(msg("category not run (no response for any of its tests)")))
+    if test.unscorable:
+        # One rule whatever the record: answered, missing or a provider error, a test that
+        # cannot be scored stays out of the category's mean (SPEC §13).
+        return BenchTestResult(**base, status="unscorable", score=None, passed=None,
+                               response=(record.response or "") if record is not None else None,
+                               error=record.error if record is not None else None,
+                               explanation={**_lines(msg("suite defect: {defect}", defect=test.unscorable),
+                                                     msg("not scored; left out of the category's mean")),
+                                            "defect": test.unscorable})
     if record is None:
         return BenchTestResult(**base, status="missing", score=0.0, passed=False,
                                explanation=_lines(msg("no response for this test: scored 0")))
@@ -62,11 +73,6 @@ def score_test(definition: BenchmarkSuite, test: BenchTest, record: ResponseReco
                                explanation=_lines(msg("provider error: {error}", error=record.error),
                                                   msg("scored 0 (not scored as text)")))
     response = record.response or ""
-    if test.unscorable:
-        return BenchTestResult(**base, status="unscorable", score=None, passed=None, response=response,
-                               explanation={**_lines(msg("suite defect: {defect}", defect=test.unscorable),
-                                                     msg("not scored; left out of the category's mean")),
-                                            "defect": test.unscorable})
     score, expl = definition.score_test(test, response, record.tool_calls, resources)
     if record.tool_calls:
         expl["tool_calls"] = record.tool_calls
@@ -95,7 +101,9 @@ def weighted_score(categories: Sequence[CategoryResult]) -> tuple[float | None, 
 def summarise_category(category: str, title: str, results: Sequence[BenchTestResult], weight: float,
                        active: bool) -> CategoryResult:
     total = len(results)
-    answered = sum(1 for r in results if r.status not in ("missing", "not_run"))
+    # an unscorable test is answered when it has a record (a response or a provider error)
+    answered = sum(1 for r in results if r.status in ("scored", "error")
+                   or (r.status == "unscorable" and (r.response is not None or r.error is not None)))
     cr = CategoryResult(
         category=category,
         title=title,
@@ -202,6 +210,11 @@ def rank_results(results: Sequence[BenchmarkResult], definition: BenchmarkSuite 
                  for r in results if r.resources}
     if len(described) > 1:
         caveats.append("word_lists_differ: the suite's word lists or data files changed between these results")
+    scorers = {str(r.normalisation.get("scored_by", "mteval")) for r in results}
+    if len(scorers) > 1:
+        caveats.append("scorer_differs: some results were scored by another program (" + ", ".join(sorted(
+            f"{r.model}: {r.normalisation['scored_by']}" for r in results if "scored_by" in r.normalisation))
+            + "), whose methods differ")
     for r in results:
         if r.score is None:
             caveats.append(f"{r.model}: no category was run")

@@ -1,12 +1,16 @@
 """``mteval bench SUITE …`` (also ``mteval SUITE …``): score LLM benchmark suites, compare models.
 
 Every suite an installed plugin provides (``mteval plugins`` lists them; ÈwéBench is
-``ewebench``) gets the same four commands:
+``ewebench``) gets the same five commands:
 
 - ``score --suite DIR --responses FILE [--model NAME] [-o results.json] [--csv FILE] [--save]
   [--details]`` — a category table (score, passed/total, weight, active), the suite score,
   suite defects, provider errors and missing responses.
-- ``compare RESULTS.json|RUN_ID ... [--stored] [--csv FILE]`` — rank models.
+  ``--format SUITE`` writes the results file of the suite's own harness (ÈwéBench: EweBench's,
+  which its leaderboard reads) instead of the full results.
+- ``compare RESULTS.json|RUN_ID ... [--stored] [--csv FILE]`` — rank models; results files of
+  the suite's own harness are accepted (their numbers as that harness computed them).
+- ``export RESULTS.json|RUN_ID -o FILE [--format SUITE|mteval]`` — one result in another shape.
 - ``validate --suite DIR [--all]`` — list suite defects (exit 1 if a test cannot be scored).
 - ``list`` — stored runs of the workspace.
 
@@ -57,11 +61,17 @@ def register_late(subparsers: Any) -> None:
 def _add_suite(sub: Any, info: SuiteInfo) -> None:
     from mteval_gui.app.bench import SuiteError, open_suite
 
+    formats = ["mteval"]
     try:
         handle = open_suite(info.name)
         epilog, description = handle.definition.scoring_rules, handle.definition.description or info.description
+        if handle.reference_format is not None:
+            formats.append(info.name)  # the results files of the suite's own harness
     except SuiteError as exc:
         epilog, description = None, f"{info.title}: {exc}"
+    fmt_help = ("shape of the results JSON: mteval (everything, read back by compare)"
+                + (f" or {info.name} (the results file of {info.title}'s own harness, which its leaderboard "
+                   "and --compare read)" if len(formats) > 1 else ""))
     p = sub.add_parser(info.name, help=info.description or f"score {info.title} suites", description=description,
                        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(suite_name=info.name)
@@ -74,16 +84,24 @@ def _add_suite(sub: Any, info: SuiteInfo) -> None:
                     help="JSONL/JSON of {test_id, response} or {test_id, error}, or a folder of such files")
     sp.add_argument("--model", metavar="NAME", help="model name (default: from the responses file or its name)")
     sp.add_argument("-o", "--output", metavar="FILE", help="write the full results as JSON")
+    sp.add_argument("--format", choices=formats, default="mteval", help=fmt_help)
     sp.add_argument("--csv", metavar="FILE", help="write one CSV row per test")
     sp.add_argument("--save", action="store_true", help="store the results in the workspace (--db)")
     sp.add_argument("--details", action="store_true", help="print every test with its score and explanation")
     sp.set_defaults(handler=cmd_score)
 
     cp = acts.add_parser("compare", help="rank several models (results files or stored run ids)")
-    cp.add_argument("items", nargs="*", metavar="RESULTS", help="results JSON files (from score -o) or stored run ids")
+    cp.add_argument("items", nargs="*", metavar="RESULTS",
+                    help="results JSON files (from score -o, or written by the suite's own harness) or stored run ids")
     cp.add_argument("--stored", action="store_true", help="include every run of this suite stored in the workspace")
     cp.add_argument("--csv", metavar="FILE", help="write the ranking as CSV")
     cp.set_defaults(handler=cmd_compare)
+
+    ep = acts.add_parser("export", help="write one result (a results file or a stored run id) in another shape")
+    ep.add_argument("item", metavar="RESULTS", help="a results JSON file or a stored run id")
+    ep.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")
+    ep.add_argument("--format", choices=formats, default=formats[-1], help=fmt_help + f" (default: {formats[-1]})")
+    ep.set_defaults(handler=cmd_export)
 
     vp = acts.add_parser("validate", help="list the defects of a suite")
     vp.add_argument("--suite", required=True, metavar="DIR")
@@ -190,9 +208,11 @@ def _files_of(path: str) -> list[Path]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from mteval_gui.app.bench import write_result_json, write_results_csv
+    from mteval_gui.app.bench import write_results_csv
 
     bench = _suite(args)
+    if args.format != "mteval" and not args.output:
+        raise InputError(Defect("--format", None, f"--format {args.format} applies to the results file: give -o FILE"))
     suite = bench.read_suite(args.suite)
     responses = bench.read_responses(args.responses, suite)
     result = bench.score_suite(suite, responses, model=args.model)
@@ -200,8 +220,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     print_result(result, out, details=args.details)
     inputs = _files_of(args.suite) + _files_of(args.responses)  # never written over
     if args.output:
-        write_result_json(result, args.output, inputs=inputs)
-        out.write(f"\nresults written to {args.output}\n")
+        _write(result, args.output, args.format, inputs)
+        out.write(f"\nresults written to {args.output}" + (f" ({args.format} format)" if args.format != "mteval"
+                                                             else "") + "\n")
     if args.csv:
         write_results_csv(result, args.csv, inputs=inputs)
         out.write(f"per-test CSV written to {args.csv}\n")
@@ -215,6 +236,31 @@ def cmd_score(args: argparse.Namespace) -> int:
         finally:
             ws.close()
         out.write(f"stored in {ws.path} as {run_id}\n")
+    return 0
+
+
+def _write(result: BenchmarkResult, path: str, fmt: str, inputs: Sequence[str | Path]) -> None:
+    from mteval_gui.app.bench import reference_file_name, write_reference_json, write_result_json
+
+    if fmt == "mteval":
+        write_result_json(result, path, inputs=inputs)
+        return
+    write_reference_json(result, path, inputs=inputs)
+    if not Path(path).name.startswith(f"{result.suite}_"):
+        sys.stdout.write(f"note: {result.benchmark}'s leaderboard lists only results/{result.suite}_*.json files "
+                         f"(e.g. {reference_file_name(result)})\n")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    bench = _suite(args)
+    ns = argparse.Namespace(**{**vars(args), "items": [args.item], "stored": False})
+    results = _load_items(ns, bench)
+    result = results[0]
+    if result.suite != bench.name:
+        raise InputError(Defect(args.item, None, f"a result of suite {result.suite!r}, not of {bench.name}"))
+    _write(result, args.output, args.format, [args.item] if Path(args.item).exists() else [])
+    score = "—" if result.score is None else f"{result.score:.1f}"
+    sys.stdout.write(f"{result.model}: {bench.score_name} {score}; written to {args.output} ({args.format} format)\n")
     return 0
 
 

@@ -4,7 +4,8 @@
   :class:`~mteval_gui.domain.benchmark.BenchmarkResult` — suite score, categories, every test
   with its response and explanation, suite defects, provider errors, normalisation and the
   checksums of the suite's data files. Reading it back gives an equal result (used by
-  ``mteval bench SUITE compare``). Files of format version 1 (written before suites were
+  ``mteval bench SUITE compare``). A suite's reference-harness results file (ÈwéBench's own)
+  is read and written too (:func:`write_reference_json`). Files of format version 1 (written before suites were
   plugins: ``ewe_score`` and ``lexicon``, no ``suite``) are read too; their suite is named by
   the caller from their ``benchmark`` title.
 - CSV (:func:`write_results_csv`): one row per test; (:func:`write_categories_csv`): one row
@@ -26,6 +27,12 @@ from pydantic import ValidationError
 
 from mteval_gui.domain.benchmark import RESULT_FORMAT_VERSION, BenchmarkResult, BenchTestResult
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.benchmark_reference import (
+    ReferenceFormat,
+    looks_like_reference,
+    read_reference_report,
+    reference_report,
+)
 from mteval_gui.io.jsonparse import JSONProblem
 from mteval_gui.io.jsonparse import loads as strict_loads
 from mteval_gui.io.outputs import write_output
@@ -64,8 +71,10 @@ def _upgrade(data: dict[str, Any], suites: Mapping[str, tuple[str, str]]) -> dic
     return out
 
 
-def read_result_json(path: str | Path, suites: Mapping[str, tuple[str, str]] | None = None) -> BenchmarkResult:
-    """Read a results file written by :func:`write_result_json`; InputError if it is not one.
+def read_result_json(path: str | Path, suites: Mapping[str, tuple[str, str]] | None = None, *,
+                     references: Sequence[ReferenceFormat] = ()) -> BenchmarkResult:
+    """Read a results file written by :func:`write_result_json`, or by a suite's reference
+    harness (``references``, :mod:`mteval_gui.io.benchmark_reference`); InputError if it is neither.
 
     ``suites`` maps the titles of the installed suites to (name, score name), to read files
     of format version 1, which name only their suite's title.
@@ -84,6 +93,9 @@ def read_result_json(path: str | Path, suites: Mapping[str, tuple[str, str]] | N
     except JSONProblem as exc:
         line, col = LineIndex(text).position(exc.pos)
         raise InputError(Defect(name, line, f"invalid JSON: {exc.message}", col)) from exc
+    for fmt in references:
+        if looks_like_reference(data, fmt):
+            return read_reference_report(data, name, raw, fmt)
     titles = dict(suites or {})
     if not isinstance(data, dict) or not isinstance(data.get("benchmark"), str) or (
             "suite" not in data and data.get("benchmark") not in titles):
@@ -96,6 +108,12 @@ def read_result_json(path: str | Path, suites: Mapping[str, tuple[str, str]] | N
             loc = ".".join(str(p) for p in err.get("loc", ())) or "(root)"
             defects.append(Defect(name, None, f"{loc}: {err.get('msg', 'invalid')}"))
         raise InputError(defects) from exc
+
+
+def write_reference_json(result: BenchmarkResult, fmt: ReferenceFormat, path: str | Path, *,
+                         inputs: Iterable[str | Path] = ()) -> None:
+    """``result`` in its suite's reference-harness shape (what that harness's leaderboard reads)."""
+    _atomic_write(path, json.dumps(reference_report(result, fmt), ensure_ascii=False, indent=2) + "\n", inputs)
 
 
 def explanation_text(result: BenchTestResult) -> str:

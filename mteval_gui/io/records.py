@@ -51,6 +51,42 @@ _USAGE_NAMES = tuple(Usage.model_fields)
 _USAGE_SET = frozenset(_USAGE_NAMES)
 
 
+# OpenAI-shaped usage nests two counts (seed §6.1): field -> (the object holding it, its key there).
+NESTED_USAGE = {
+    "reasoning_tokens": ("completion_tokens_details", "reasoning_tokens"),
+    "cached_tokens": ("prompt_tokens_details", "cached_tokens"),
+}
+
+
+def _lift_nested_usage(usage: dict[str, Any], dl: DefectList, line: int | None, label: str) -> dict[str, Any]:
+    """``usage`` with ``reasoning_tokens`` / ``cached_tokens`` read from their nested OpenAI places
+    (``completion_tokens_details.reasoning_tokens``, ``prompt_tokens_details.cached_tokens``) when
+    not given flat; the nested objects are kept. Flat and nested counts that differ are a defect."""
+    out = usage
+    for key, (holder, inner) in NESTED_USAGE.items():
+        details = usage.get(holder)
+        if details is None:
+            continue
+        if not isinstance(details, dict):
+            dl.add(line, f"{label}usage.{holder} must be an object, got {_type_name(details)}")
+            continue
+        nested = details.get(inner)
+        if nested is None:
+            continue
+        if isinstance(nested, float) and nested.is_integer():
+            nested = int(nested)
+        if isinstance(nested, bool) or not isinstance(nested, int) or not 0 <= nested <= _INT64_MAX:
+            dl.add(line, f"{label}usage.{holder}.{inner} must be a count from 0 to 2^63-1, got {_shown(nested)}")
+            continue
+        flat = usage.get(key)
+        if flat is None:
+            out = {**out, key: nested}
+        elif flat != nested:
+            dl.add(line, f"{label}usage.{key} ({_shown(flat)}) differs from usage.{holder}.{inner} "
+                         f"({_shown(nested)})")
+    return out
+
+
 def make_usage(d: dict[str, Any]) -> Usage:
     """A Usage from a checked dict (unknown keys kept as extra, like the model does)."""
     get = d.get
@@ -320,6 +356,7 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
         if not isinstance(usage, dict):
             dl.add(line, f"{label}usage must be an object, got {_type_name(usage)}")
         else:
+            usage = _lift_nested_usage(usage, dl, line, label)
             for key in USAGE_FIELDS:
                 v = usage.get(key)
                 if v is not None and (isinstance(v, bool) or not isinstance(v, int)):

@@ -5,6 +5,9 @@
   ``{"run": {...metadata}}``.
 - JSON: a list of outputs, or an object with ``outputs`` (or ``entries``) and the metadata
   under ``run`` / ``meta`` or at the top level.
+- Metadata without ``elapsed_seconds`` but with ``started_at`` and ``ended_at`` (ISO 8601)
+  get ``elapsed_seconds`` = their difference (the speed metrics need it); a given
+  ``elapsed_seconds`` is never replaced.
 - Text: one hypothesis per line, aligned with the corpus order (needs the corpus' ids).
 - Harness TestReport: ``entries[].predicted``; the report's configuration becomes the run
   metadata and its ``overall`` block is kept for reference.
@@ -16,6 +19,7 @@ outputs) is done by the workspace when the run is added, with the lines found he
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +67,44 @@ def _meta(raw: Any, dl: DefectList, line: int | None, hints: dict[str, Any]) -> 
     out.pop("run_id", None)
     if rid is not None:
         out["run_id"] = str(rid)
+    if out.get("elapsed_seconds") is None:
+        elapsed = _elapsed(out.get("started_at"), out.get("ended_at"), dl, line)
+        if elapsed is not None:
+            out["elapsed_seconds"] = elapsed
     return out
+
+
+def _time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+
+
+def _elapsed(started: Any, ended: Any, dl: DefectList, line: int | None) -> float | None:
+    """``elapsed_seconds`` from ``started_at`` and ``ended_at`` (ISO 8601) when the metadata give both.
+
+    Either missing: None (nothing to derive). Given but not ISO 8601 times, one with a time zone
+    and the other without, or an end before the start: a defect naming the fields.
+    """
+    if started is None or ended is None:
+        return None
+    start, end = _time(started), _time(ended)
+    for name, raw, parsed in (("started_at", started, start), ("ended_at", ended, end)):
+        if parsed is None:
+            dl.add(line, f"run metadata {name} must be an ISO 8601 time (2026-12-02T09:15:00Z), got {raw!r}")
+    if start is None or end is None:
+        return None
+    if (start.tzinfo is None) != (end.tzinfo is None):
+        dl.add(line, "run metadata started_at and ended_at must both give a time zone or both not")
+        return None
+    seconds = (end - start).total_seconds()
+    if seconds < 0:
+        dl.add(line, f"run metadata ended_at ({ended}) is before started_at ({started})")
+        return None
+    return seconds
 
 
 def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) -> tuple[list[Output], dict[str, int]]:

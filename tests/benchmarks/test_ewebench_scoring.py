@@ -236,14 +236,14 @@ def test_real_suite_scores_any_responses_without_crashing(shared_data, tmp_path)
     assert all(c.active for c in result.categories)
     assert all(0.0 <= t.score <= 1.0 for t in result.tests if t.status != "unscorable")
     for t in result.tests:
-        if t.test_id in REASONING_WITHOUT_EXPECTED and t.status not in ("error", "missing"):
+        if t.test_id in REASONING_WITHOUT_EXPECTED:  # whether answered, missing or an error
             assert t.status == "unscorable" and t.score is None
     errors = {t.test_id for t in result.provider_errors}
     expected_errors = {r["test_id"] for r in records if "error" in r or r.get("response", "").startswith("[ERROR]")}
-    assert errors == expected_errors
+    assert errors == expected_errors - REASONING_WITHOUT_EXPECTED
     assert all(t.response is None for t in result.provider_errors)
     missing = {t.test_id for t in result.missing}
-    assert missing == {t.id for i, t in enumerate(suite.tests) if i % 11 == 5}
+    assert missing == {t.id for i, t in enumerate(suite.tests) if i % 11 == 5} - REASONING_WITHOUT_EXPECTED
     assert 0.0 < result.score < 100.0
     # the ÈwéScore is the weighted mean of the category scores
     num = sum(c.score * c.weight for c in result.categories)
@@ -333,3 +333,40 @@ def test_real_single_sentence_test_and_unscorable_reasoning_tests(shared_data, t
     scored = [r for r in result.tests if r.category == "reasoning" and r.status == "scored"]
     assert (len(scored), reasoning.unscorable) == (5, 7)
     assert reasoning.score == pytest.approx(sum(r.score for r in scored) / 5 * 100)
+
+
+# ------------------------------------------------------------------ unscorable tests: one rule
+
+def test_unscorable_test_is_left_out_whether_answered_missing_or_an_error(tmp_path):
+    suite = read_suite(write_suite(tmp_path / "suite", {
+        "reasoning": [
+            {"id": "ok", "prompt": "?", "eval_method": "keywords", "expected_keywords": ["ame"]},
+            {"id": "noexp", "prompt": "?", "eval_method": "exact_match"},  # no 'expected': unscorable
+        ],
+    }))
+    scores = {}
+    for name, extra in {"answered": [{"test_id": "noexp", "response": "ame"}], "missing": [],
+                        "error": [{"test_id": "noexp", "error": "HTTP 500"}]}.items():
+        records = [{"test_id": "ok", "response": "ame"}, *extra]
+        result = score_suite(suite, read_responses(write_jsonl(tmp_path / f"{name}.jsonl", records), suite))
+        t = result.result("noexp")
+        reasoning = result.category("reasoning")
+        assert (t.status, t.score, t.passed) == ("unscorable", None, None)
+        assert (reasoning.unscorable, reasoning.missing, reasoning.errors) == (1, 0, 0)
+        assert reasoning.answered == (1 if name == "missing" else 2)
+        scores[name] = (reasoning.score, result.score)
+    assert scores == {"answered": (100.0, 100.0), "missing": (100.0, 100.0), "error": (100.0, 100.0)}
+
+
+@pytest.mark.shared_data
+def test_real_suite_score_does_not_depend_on_answering_unscorable_tests(shared_data, tmp_path):
+    suite = read_suite(shared_data / "ewebench" / "tests")
+    text = "Ŋdi na wò! Mele agbe nyuie. Ame sia ame le aƒeme. Esia nye nyateƒe."
+    every = [{"test_id": t.id, "response": text} for t in suite.tests]
+    without = [r for r in every if r["test_id"] not in REASONING_WITHOUT_EXPECTED]
+    a = score_suite(suite, read_responses(write_jsonl(tmp_path / "a.jsonl", every), suite))
+    b = score_suite(suite, read_responses(write_jsonl(tmp_path / "b.jsonl", without), suite))
+    assert a.category("reasoning").score == b.category("reasoning").score
+    assert round(a.score, 6) == round(b.score, 6)
+    assert {t.test_id for t in b.unscorable} == REASONING_WITHOUT_EXPECTED
+    assert b.category("reasoning").missing == 0

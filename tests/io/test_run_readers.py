@@ -219,3 +219,71 @@ def test_constructed_models_equal_validated_models(tmp_path):
         assert again.model_extra == o.model_extra
         if o.usage is not None:
             assert again.usage.model_extra == o.usage.model_extra
+
+
+# ----------------------------------------------------------------- OpenAI usage, elapsed time
+
+def test_openai_nested_usage_counts_are_read(tmp_path):
+    from mteval_gui.scoring.costspeed import token_totals
+
+    usage = {"prompt_tokens": 40, "completion_tokens": 300, "total_tokens": 340,
+             "completion_tokens_details": {"reasoning_tokens": 250, "accepted_prediction_tokens": 0},
+             "prompt_tokens_details": {"cached_tokens": 32, "audio_tokens": 0}}
+    p = write(tmp_path / "r.jsonl", "\n".join([
+        json.dumps({"id": "a", "predicted": "x", "usage": usage}),
+        json.dumps({"id": "b", "predicted": "y", "usage": {**usage, "reasoning_tokens": 250}}),  # flat and nested agree
+    ]))
+    a, b = read_run(p).value.outputs
+    assert (a.usage.reasoning_tokens, a.usage.cached_tokens, a.usage.total_tokens) == (250, 32, 340)
+    assert a.usage.model_extra["completion_tokens_details"] == {"reasoning_tokens": 250,
+                                                                "accepted_prediction_tokens": 0}
+    totals = token_totals([a, b], 2)
+    assert (totals["reasoning_tokens"], totals["cached_tokens"]) == (500, 64)
+
+
+def test_openai_nested_usage_that_contradicts_the_flat_count_is_refused(tmp_path):
+    p = write(tmp_path / "r.jsonl", "\n".join([
+        json.dumps({"id": "a", "predicted": "x",
+                    "usage": {"reasoning_tokens": 5, "completion_tokens_details": {"reasoning_tokens": 7}}}),
+        json.dumps({"id": "b", "predicted": "x", "usage": {"prompt_tokens_details": [32]}}),
+        json.dumps({"id": "c", "predicted": "x", "usage": {"completion_tokens_details": {"reasoning_tokens": "9"}}}),
+    ]))
+    with pytest.raises(InputError) as exc:
+        read_run(p)
+    assert [str(d) for d in exc.value.defects] == [
+        f"{p}:1: output 'a': usage.reasoning_tokens (5) differs from "
+        "usage.completion_tokens_details.reasoning_tokens (7)",
+        f"{p}:2: output 'b': usage.prompt_tokens_details must be an object, got list",
+        f"{p}:3: output 'c': usage.completion_tokens_details.reasoning_tokens must be a count from 0 to 2^63-1, "
+        "got '9'",
+    ]
+
+
+def test_elapsed_seconds_from_started_and_ended_at(tmp_path):
+    head = {"run_id": "r1", "started_at": "2026-12-02T09:00:00Z", "ended_at": "2026-12-02T09:02:30.5Z"}
+    p = write(tmp_path / "r.jsonl", json.dumps({"run": head}) + '\n{"id": "a", "predicted": "x"}\n')
+    assert read_run(p).value.meta.elapsed_seconds == 150.5
+    q = write(tmp_path / "r.json", json.dumps({"meta": {**head, "ended_at": "2026-12-02T10:00:00+01:00"},
+                                               "outputs": [{"id": "a", "predicted": "x"}]}))
+    assert read_run(q).value.meta.elapsed_seconds == 0.0
+    given = write(tmp_path / "g.jsonl", json.dumps({"run": {**head, "elapsed_seconds": 99.0}})
+                  + '\n{"id": "a", "predicted": "x"}\n')
+    assert read_run(given).value.meta.elapsed_seconds == 99.0  # a given value is never replaced
+    alone = write(tmp_path / "s.jsonl", json.dumps({"run": {"started_at": "2026-12-02T09:00:00Z"}})
+                  + '\n{"id": "a", "predicted": "x"}\n')
+    assert read_run(alone).value.meta.elapsed_seconds is None
+
+
+def test_ended_before_started_or_not_a_time_is_refused(tmp_path):
+    for head, message in (
+        ({"started_at": "2026-12-02T09:00:00Z", "ended_at": "2026-12-02T08:59:00Z"},
+         "run metadata ended_at (2026-12-02T08:59:00Z) is before started_at (2026-12-02T09:00:00Z)"),
+        ({"started_at": "2026-12-02T09:00:00Z", "ended_at": "later"},
+         "run metadata ended_at must be an ISO 8601 time (2026-12-02T09:15:00Z), got 'later'"),
+        ({"started_at": "2026-12-02T09:00:00", "ended_at": "2026-12-02T09:01:00Z"},
+         "run metadata started_at and ended_at must both give a time zone or both not"),
+    ):
+        p = write(tmp_path / "r.jsonl", json.dumps({"run": head}) + '\n{"id": "a", "predicted": "x"}\n')
+        with pytest.raises(InputError) as exc:
+            read_run(p)
+        assert [str(d) for d in exc.value.defects] == [f"{p}:1: {message}"]

@@ -240,3 +240,14 @@ def test_real_suite_in_the_tab_renders(qtbot, workspace, shared_data, tmp_path):
     assert "suite defect: exact_match test has no 'expected'" in tab.detail.toPlainText()
     image = tab.grab().toImage()
     assert image.width() == 1400 and not image.isNull()
+
+
+@pytest.mark.shared_data
+def test_ewebench_own_results_file_opens_in_the_tab(qtbot, workspace, shared_data, shown_errors):
+    tab = BenchmarkTab(workspace)
+    qtbot.addWidget(tab)
+    with qtbot.waitSignal(tab.score_task.finished, timeout=20000):
+        tab.open_results_file(shared_data.parent / "peers" / "ewebench" / "ewebench_result_a.json")
+    assert shown_errors == []
+    assert _cell(tab.models_model, 0, 0) == "mock-a"
+    assert [(r.model, round(r.score, 1)) for r in list_benchmark_runs(workspace)] == [("mock-a", 24.4)]

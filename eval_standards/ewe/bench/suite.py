@@ -110,6 +110,8 @@ class EweBench(BenchmarkSuite):
     categories = CATEGORIES
     scoring_rules = SCORING_RULES
     description = "Score ÈwéBench LLM suites for Ewe and compare models."
+    reference_score_key = "ewe_score"  # EweBench's run_benchmark.py results files
+    reference_version = "1.0.0"
 
     def check_test(self, raw: Any, *, category: str, file: str, line: int | None,
                    index: int) -> tuple[BenchTest | None, list[SuiteDefect]]:
