@@ -65,7 +65,6 @@ def test_a_run_without_condition_gets_the_documented_default(workspace):
 
 def test_a_card_of_an_older_version_is_exported_with_the_harness_fingerprint(workspace, tmp_path):
     from mteval_gui.app.exports import export_run_card
-    from mteval_gui.store.results import replace_run_card
 
     meta = RunMeta(run_id="old", model_slug="acme/mt-1", temperature=0.7)
     card = _score(workspace, meta).model_dump(mode="json")
@@ -73,7 +72,9 @@ def test_a_card_of_an_older_version_is_exported_with_the_harness_fingerprint(wor
     # as an earlier version stored it: its own digest as fingerprint, no experiment fields
     old = {k: v for k, v in card.items() if k not in ("score_fingerprint", "temperature", "system_prompt_sha256",
                                                       "batch_size", "tools_enabled")}
-    replace_run_card(workspace, "old", {**old, "fingerprint": own, "condition": None})
+    with workspace.conn:  # the card text as an earlier version wrote it (scoring never rewrites a stored card)
+        workspace.conn.execute("UPDATE runs SET run_card = ? WHERE run_id = ?",
+                               (json.dumps({**old, "fingerprint": own, "condition": None}), "old"))
     out = json.loads(export_run_card(workspace, "old", tmp_path / "old.json").read_text(encoding="utf-8"))
     assert out["score_fingerprint"] == own
     assert out["condition"] == "unspecified" and out["temperature"] == 0.7
