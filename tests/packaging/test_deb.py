@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -11,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.packaging.build_script import load_build_script
+
 REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux" or shutil.which("dpkg-deb") is None,
@@ -18,11 +19,7 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux" or shutil.which("dpkg-de
 
 
 def _build_module():
-    spec = importlib.util.spec_from_file_location("mteval_packaging_build", REPO / "packaging" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_build_script("mteval_packaging_build")
 
 
 @pytest.fixture(scope="module")

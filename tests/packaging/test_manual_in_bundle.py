@@ -7,15 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.packaging.build_script import load_build_script
+
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _build_module():
-    spec = importlib.util.spec_from_file_location("mteval_packaging_build_manual", REPO / "packaging" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_build_script("mteval_packaging_build_manual")
 
 
 def test_a_bundle_is_not_built_without_its_manual(monkeypatch):
