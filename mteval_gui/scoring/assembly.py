@@ -116,7 +116,7 @@ def _composite(job: ScoringJob) -> _Composite:
     cres = comp.compute_composite(job.scores, profile)
     if cres.value is None:
         return _Composite(profile, None, [], {}, None, comp.not_enough_metrics_caveat(cres))
-    used, _excluded = comp.composite_inputs(job.scores, profile)
+    used = {item.metric: item.value for item in cres.breakdown}  # the inputs it counted, in profile order
     return _Composite(profile, cres.value, cres.breakdown, used,
                       merge.composite_quantity(profile, used, job.entry_stats, job.n))
 
