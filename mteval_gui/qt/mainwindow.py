@@ -33,6 +33,7 @@ from mteval_gui.qt.background import BackgroundTask
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.entries_page import EntriesPage
 from mteval_gui.qt.live import WorkspaceWatcher
+from mteval_gui.qt.tab_style import keep_titles_whole
 from mteval_gui.qt.page import Page, PageContext
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
@@ -54,6 +55,7 @@ class MainWindow(QMainWindow):
         self.resize(1400, 860)
 
         self.tabs = QTabWidget()
+        keep_titles_whole(self.tabs.tabBar())
         self.tabs.setObjectName("mainTabs")
         self.runs_view = RunsView()
         self.entries_page: EntriesPage = EntriesPage()
