@@ -1395,7 +1395,7 @@ Télécharger maintenant ?</translation>
         <translation>Importer un &amp;corpus…</translation>
     </message>
     <message>
-        <source>Import &amp;run…</source>
+        <source>Import r&amp;un…</source>
         <translation>Importer une &amp;exécution…</translation>
     </message>
     <message>
@@ -1412,7 +1412,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&amp;Export</source>
-        <translation>&amp;Exporter</translation>
+        <translation>E&amp;xporter</translation>
     </message>
     <message>
         <source>Run card (JSON)…</source>
@@ -1467,7 +1467,7 @@ Télécharger maintenant ?</translation>
         <translation>C&amp;omparer les exécutions choisies</translation>
     </message>
     <message>
-        <source>Re&amp;view</source>
+        <source>Revie&amp;w</source>
         <translation>&amp;Revue</translation>
     </message>
     <message>
@@ -1484,7 +1484,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>R&amp;andomised order</source>
-        <translation>Ordre &amp;aléatoire</translation>
+        <translation>Ordre a&amp;léatoire</translation>
     </message>
     <message>
         <source>Show the entries in a shuffled order, fixed per reviewer</source>
@@ -1504,7 +1504,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Next &amp;flagged</source>
-        <translation>Prochaine &amp;signalée</translation>
+        <translation>Prochaine si&amp;gnalée</translation>
     </message>
     <message>
         <source>&amp;Keyboard shortcuts</source>
