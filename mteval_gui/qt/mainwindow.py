@@ -77,6 +77,8 @@ class MainWindow(QMainWindow):
         self.progress = ProgressPanel()
         self.scoring: ScoringController = ScoringController(self, self.progress)
         self.scoring.started.connect(self._update_actions)
+        self.scoring.started.connect(lambda: self.runs_view.set_scoring(True))
+        self.scoring.finished.connect(lambda _outcome: self.runs_view.set_scoring(False))
         self.scoring.finished.connect(self._load_runs)  # then every page is marked stale
         self.scoring.finished.connect(self._update_actions)
         self.scoring.run_progressed.connect(lambda run_id: self.entries_page.run_scored(run_id, False))

@@ -2408,6 +2408,10 @@ Télécharger maintenant ?</translation>
         <translation>Tous les corpus</translation>
     </message>
     <message>
+        <source>{0} runs, {1} scored; scoring in the background: each run&apos;s results appear as they are stored.</source>
+        <translation>{0} exécutions, {1} évaluées ; évaluation en arrière-plan : les résultats de chaque exécution s’affichent dès qu’ils sont enregistrés.</translation>
+    </message>
+    <message>
         <source>{0} runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R).</source>
         <translation>{0} exécutions, aucune évaluée pour l’instant : sélectionnez-les (Ctrl+A) et appuyez sur Score (Ctrl+R).</translation>
     </message>
