@@ -302,8 +302,7 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
         for mark in view.speaker_marks:
             who = _e(mark["reviewer_id"])
             if mark["spans"]:
-                cats = ", ".join(f'{_e(sp.get("severity"))} {_e(sp.get("category") or "")}'.strip()
-                                 for sp in mark["spans"])
+                cats = ", ".join(_e(_span_term(labels, sp)) for sp in mark["spans"])
                 out.append(f'<p><i>{_e(labels.get("spans", "Error spans"))} ({who})</i>: '
                            f'{spans_html(o.predicted, mark["spans"])} <span class="meta">[{cats}]</span></p>')
             if mark["correction"]:
@@ -351,3 +350,13 @@ class ReferenceAnalyser:
             self._loaded[lang] = analyzer
         words = analyzer.analyse_text(text)  # type: ignore[attr-defined]
         return [FstWord(w.token, bool(w.analyses), tuple(a.raw for a in w.analyses)) for w in words]
+
+
+def _span_term(labels: dict[str, str], span: dict[str, Any]) -> str:
+    """``major untranslated`` in the interface language (``labels`` carries ``severity:ID`` and
+    ``category:ID`` names; an id without one is shown as it is)."""
+    severity = str(span.get("severity") or "")
+    category = str(span.get("category") or "")
+    parts = [labels.get(f"severity:{severity}", severity),
+             labels.get(f"category:{category}", category) if category else ""]
+    return " ".join(p for p in parts if p)

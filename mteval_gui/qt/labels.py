@@ -373,6 +373,26 @@ _ERROR_CATEGORIES = {
 }
 
 
+_SEVERITIES = {
+    "minor": QT_TRANSLATE_NOOP("labels", "minor"),
+    "major": QT_TRANSLATE_NOOP("labels", "major"),
+    "critical": QT_TRANSLATE_NOOP("labels", "critical"),
+}
+
+
+def severity_label(severity: str) -> str:
+    """The name shown for an error-span severity."""
+    known = _SEVERITIES.get(severity)
+    return _t(known) if known else severity
+
+
+def span_term_labels() -> dict[str, str]:
+    """Shown names of span severities and categories, keyed ``severity:ID`` and ``category:ID``
+    (the review pane's labels: the span summary beside a speaker's spans is in the interface language)."""
+    return {**{f"severity:{s}": severity_label(s) for s in _SEVERITIES},
+            **{f"category:{c}": error_category_label(c) for c in _ERROR_CATEGORIES}}
+
+
 def error_category_label(category: str) -> str:
     """The name shown for an error-span category id."""
     known = _ERROR_CATEGORIES.get(category)

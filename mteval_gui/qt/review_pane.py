@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app.entry_review import FstWord, ReviewData, fst_words, review_html
-from mteval_gui.qt.labels import VERDICT_COLOURS, interface_language, metric_label, validation_labels
+from mteval_gui.qt.labels import VERDICT_COLOURS, interface_language, metric_label, span_term_labels, validation_labels
 
 ACCEPTED_BG = "#d9f2d9"
 REJECTED_BG = "#f8d0d0"
@@ -112,6 +112,7 @@ class ReviewPane(QWidget):
             "output": self.tr("Output"), "error": self.tr("System error"), "no_output": self.tr("(no output)"),
             "metrics": self.tr("Metrics"), "difficulty": self.tr("Difficulty"), "terminology": self.tr("Terminology"),
             "phenomena": self.tr("Phenomena"), "spans": self.tr("Error spans"), "correction": self.tr("Correction"),
+            **span_term_labels(),
         }
 
     def _field_names(self) -> dict[str, str]:

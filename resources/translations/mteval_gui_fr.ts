@@ -3479,6 +3479,18 @@ Télécharger maintenant ?</translation>
         <source>morphology</source>
         <translation>morphologie</translation>
     </message>
+    <message>
+        <source>minor</source>
+        <translation>mineure</translation>
+    </message>
+    <message>
+        <source>major</source>
+        <translation>majeure</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>critique</translation>
+    </message>
 </context>
 <context>
     <name>metric_descriptions</name>
