@@ -2353,7 +2353,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Score</source>
-        <translation>Score</translation>
+        <translation>Évaluer</translation>
     </message>
     <message>
         <source>Score the selected runs in the background</source>
@@ -2389,7 +2389,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Import a corpus&lt;/b&gt;: the source sentences, their references and accepted variants (File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Import a run&lt;/b&gt;: one system&apos;s outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; JSONL, a hypothesis file with one line per entry, or a harness report).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Score&lt;/b&gt; the runs: select them in this table and press Score (Ctrl+R). Then open their entries, compare them, and let speakers rate them.&lt;/li&gt;&lt;/ol&gt;</source>
-        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt; : les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I ; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt; : les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I ; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions : sélectionnez-les dans ce tableau et appuyez sur Score (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
+        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt; : les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I ; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt; : les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I ; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions : sélectionnez-les dans ce tableau et appuyez sur Évaluer (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
     </message>
     <message>
         <source>Import run…</source>
@@ -2413,7 +2413,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0} runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R).</source>
-        <translation>{0} exécutions, aucune évaluée pour l’instant : sélectionnez-les (Ctrl+A) et appuyez sur Score (Ctrl+R).</translation>
+        <translation>{0} exécutions, aucune évaluée pour l’instant : sélectionnez-les (Ctrl+A) et appuyez sur Évaluer (Ctrl+R).</translation>
     </message>
     <message>
         <source>{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them or see their entries side by side.</source>
