@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QCloseEvent, QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,7 +39,7 @@ from mteval_gui.app.workspace import Workspace
 from mteval_gui.errors import InputError, MtevalError
 from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.background import BackgroundTask
-from mteval_gui.qt.dialogs import describe_error
+from mteval_gui.qt.dialogs import defect_text, describe_error
 
 KINDS = ("corpus", "run", "glossary", "analyzer")
 PREVIEW_ROWS = 10
@@ -146,9 +146,15 @@ class ImportDialog(QDialog):
         lay.addWidget(self.preview, 3)
         self.problems_label = QLabel()
         self.problems_label.setObjectName("problemsLabel")
+        self.problems_label.setWordWrap(True)
         lay.addWidget(self.problems_label)
         self.problems = QListWidget()
         self.problems.setObjectName("problemsList")
+        # a long message wraps onto more lines instead of being cut at the list's edge
+        self.problems.setWordWrap(True)
+        self.problems.setUniformItemSizes(False)
+        self.problems.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.problems.setTextElideMode(Qt.TextElideMode.ElideNone)
         lay.addWidget(self.problems, 2)
         self.progress = QProgressBar()
         self.progress.setObjectName("importProgress")
@@ -245,10 +251,11 @@ class ImportDialog(QDialog):
         if p.defects:
             self.problems_label.setText(self.tr("{0} problem(s) seen in the first rows:").format(len(p.defects)))
             for d in p.defects:
-                self._problem(str(d))
+                self._problem(defect_text(d))
 
     def _problem(self, text: str, warning: bool = False) -> None:
         item = QListWidgetItem(text)
+        item.setToolTip(text)
         item.setForeground(QBrush(QColor("#8a5a00" if warning else "#a00000")))
         self.problems.addItem(item)
 
@@ -258,7 +265,7 @@ class ImportDialog(QDialog):
         self.problems_label.setText(text.message)
         if isinstance(exc, InputError):
             for d in exc.defects:
-                self._problem(str(d))
+                self._problem(defect_text(d))
         elif text.detail:
             for line in text.detail.splitlines():
                 self._problem(line)

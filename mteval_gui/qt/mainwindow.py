@@ -33,11 +33,11 @@ from mteval_gui.qt.background import BackgroundTask
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.entries_page import EntriesPage
 from mteval_gui.qt.live import WorkspaceWatcher
-from mteval_gui.qt.tab_style import keep_titles_whole
 from mteval_gui.qt.page import Page, PageContext
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
 from mteval_gui.qt.scoring_control import ScoringController
+from mteval_gui.qt.tab_style import keep_titles_whole
 
 LIVE_REFRESH_SECONDS = 2.0  # changes seen by the watcher are applied at most this often
 

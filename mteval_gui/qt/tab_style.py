@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QProxyStyle, QStyle, QStyleOption, QStyleOptionTab
 class WholeTitleTabStyle(QProxyStyle):
     def subElementRect(self, element: QStyle.SubElement, option: QStyleOption,  # noqa: N802 (Qt's name)
                        widget: QWidget | None = None) -> QRect:
-        rect = super().subElementRect(element, option, widget)
+        rect = super().subElementRect(element, option, widget)  # type: ignore[arg-type]  # None is allowed
         if element == QStyle.SubElement.SE_TabBarTabText and isinstance(option, QStyleOptionTab) and option.text:
             metrics = option.fontMetrics
             glyphs = metrics.tightBoundingRect(option.text)

@@ -2864,6 +2864,46 @@ Télécharger maintenant ?</translation>
 <context>
     <name>dialogs</name>
     <message>
+        <source>Source language</source>
+        <translation>Langue source</translation>
+    </message>
+    <message>
+        <source>Target language</source>
+        <translation>Langue cible</translation>
+    </message>
+    <message>
+        <source>Corpus id</source>
+        <translation>Identifiant du corpus</translation>
+    </message>
+    <message>
+        <source>Run id</source>
+        <translation>Identifiant de l’exécution</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>Corpus</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Reference file</source>
+        <translation>Fichier de référence</translation>
+    </message>
+    <message>
+        <source>“{0}”</source>
+        <translation>« {0} »</translation>
+    </message>
+    <message>
+        <source>{0} and {1}</source>
+        <translation>{0} et {1}</translation>
+    </message>
+    <message>
         <source>The file {0} was rejected: {1} problem(s) found. Nothing was written.</source>
         <translation>Le fichier {0} a été refusé : {1} problème(s) trouvé(s). Rien n’a été écrit.</translation>
     </message>

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import html
 import re
-import pytest
 
+import pytest
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QMessageBox
 

@@ -9,8 +9,16 @@ import re
 import xml.etree.ElementTree as ET
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QGroupBox, QLabel, QMenu,
-                               QTabWidget, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QLabel,
+    QMenu,
+    QTabWidget,
+    QWidget,
+)
 
 from mteval_gui.qt.i18n import translations_dir
 

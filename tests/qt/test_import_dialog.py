@@ -124,3 +124,42 @@ def test_a_registered_format_is_in_the_format_list_and_the_file_filter(qtbot, sm
         run_dlg = ImportDialog(small_ws, "run")
         qtbot.addWidget(run_dlg)
         assert "psv" not in [run_dlg.format_combo.itemData(i) for i in range(run_dlg.format_combo.count())]
+
+
+def _corpus_without_languages(tmp_path):
+    path = tmp_path / "nolang.jsonl"
+    path.write_text('{"id": "1", "source": "hello", "reference": "allo"}\n{"id": "1", "source": "bye"}\n',
+                    encoding="utf-8")
+    return path
+
+
+def test_defects_name_the_dialog_fields_not_command_line_options(qtbot, small_ws, tmp_path):
+    bad = _corpus_without_languages(tmp_path)
+    dlg = ImportDialog(small_ws, "corpus")
+    qtbot.addWidget(dlg)
+    dlg.set_path(bad)
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
+    problems = _problems(dlg)
+    assert f"{bad}: the file does not say which languages it holds: give “Source language” and " \
+           "“Target language”" in problems
+    assert not any("--" in p for p in problems)
+    # long messages wrap instead of being cut, and the whole text is the item's tooltip
+    assert dlg.problems.wordWrap() and dlg.problems_label.wordWrap()
+    assert all(dlg.problems.item(i).toolTip() == dlg.problems.item(i).text() for i in range(dlg.problems.count()))
+
+
+def test_defects_are_in_french_in_the_french_interface(french, qtbot, small_ws, tmp_path, monkeypatch):
+    from mteval_gui.qt import labels
+
+    monkeypatch.setattr(labels, "interface_language", lambda: "fr")
+    bad = _corpus_without_languages(tmp_path)
+    dlg = ImportDialog(small_ws, "corpus")
+    qtbot.addWidget(dlg)
+    dlg.set_path(bad)
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
+    problems = _problems(dlg)
+    assert f"{bad}: le fichier ne dit pas quelles langues il contient : indiquez « Langue source » et " \
+           "« Langue cible »" in problems
+    assert f"{bad}:2: identifiant '1' en double (déjà à la ligne 1)" in problems
