@@ -187,7 +187,7 @@ class ImportDialog(QDialog):
     def browse(self) -> None:
         filters = self.tr("Analyzers (*.hfstol *.deb);;All files (*)") if self.kind == "analyzer" else \
             self.tr("Data files ({0});;All files (*)").format(self.file_patterns())
-        path, _ = file_dialogs.open_file_name(self, self.windowTitle(), str(Path.home()), filters)
+        path, _ = file_dialogs.open_file_name(self, self.windowTitle(), "", filters)
         if path:
             self.set_path(path)
 

@@ -152,13 +152,13 @@ class MainWindow(QMainWindow):
         return True
 
     def new_workspace(self) -> None:
-        path, _ = file_dialogs.save_file_name(self, self.tr("New workspace"), str(Path.home() / "workspace.sqlite"),
+        path, _ = file_dialogs.save_file_name(self, self.tr("New workspace"), "workspace.sqlite",
                                               self.tr("Workspaces (*.sqlite *.db)"))
         if path:
             self.open_workspace(path)
 
     def choose_workspace(self) -> None:
-        path, _ = file_dialogs.open_file_name(self, self.tr("Open workspace"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Open workspace"), "",
                                               self.tr("Workspaces (*.sqlite *.db);;All files (*)"))
         if path:
             self.open_workspace(path)
@@ -324,6 +324,8 @@ class MainWindow(QMainWindow):
 
     # ----- window --------------------------------------------------------------------------
     def _restore_layout(self) -> None:
+        if self.settings.last_folder and not file_dialogs.last_folder:
+            file_dialogs.last_folder = self.settings.last_folder
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
         if self.settings.window_state:
@@ -337,6 +339,7 @@ class MainWindow(QMainWindow):
             page.shutdown()
         self.settings.geometry = bytes(self.saveGeometry().toBase64().data()).decode()
         self.settings.window_state = bytes(self.saveState().toBase64().data()).decode()
+        self.settings.last_folder = file_dialogs.last_folder or self.settings.last_folder
         self.settings.save()
         self.entries_page.set_frame(None)
         if self.ws is not None:

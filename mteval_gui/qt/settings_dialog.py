@@ -12,7 +12,6 @@ its tab) are listed read-only.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -145,7 +144,7 @@ class SettingsDialog(QDialog):
 
     def _choose_folder(self) -> None:
         d = file_dialogs.existing_directory(
-            self, self.tr("Analyzer folder"), self.analyzer_edit.text() or str(Path.home())
+            self, self.tr("Analyzer folder"), self.analyzer_edit.text() or ""
         )
         if d:
             self.analyzer_edit.setText(d)
@@ -162,7 +161,7 @@ class SettingsDialog(QDialog):
         self.analyzer_table.setItem(r, 2, QTableWidgetItem(path))
 
     def _add_analyzer(self) -> None:
-        path, _ = file_dialogs.open_file_name(self, self.tr("Analyzer file"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Analyzer file"), "",
                                               self.tr("HFST analyzers (*.hfstol);;All files (*)"))
         if path:
             self.add_analyzer_file(self.gloss_lang.text().strip() or "crk", "strict", path)
@@ -187,7 +186,7 @@ class SettingsDialog(QDialog):
         self.gloss_list.addItems(self._glosses.get(self.gloss_lang.text().strip(), []))
 
     def _add_gloss(self) -> None:
-        path, _ = file_dialogs.open_file_name(self, self.tr("Gloss file"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Gloss file"), "",
                                               self.tr("Dictionaries (*.importjson *.json *.tsv *.txt);;All files (*)"))
         if path:
             self.add_gloss_file(self.gloss_lang.text().strip(), path)
