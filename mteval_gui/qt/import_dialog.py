@@ -57,6 +57,8 @@ def _cell(v: Any) -> str:
 
 
 class ImportDialog(QDialog):
+    # per workspace, the corpus the last run import of this process was for (None: named in the file)
+    last_run_corpus: dict[str, str | None] = {}  # noqa: RUF012 (shared on purpose)
     import_finished = Signal(object)  # JobOutcome
 
     def __init__(self, ws: Workspace, kind: str, parent: QWidget | None = None):
@@ -119,8 +121,13 @@ class ImportDialog(QDialog):
             form.addRow(self.tr("Target language:"), self.tgt_edit)
         elif kind == "run":
             self.corpus_combo.addItem(self.tr("named in the file"), None)
-            for c in workspace.list_corpora(ws):
-                self.corpus_combo.addItem(c["corpus_id"], c["corpus_id"])
+            corpora = [c["corpus_id"] for c in workspace.list_corpora(ws)]
+            for cid in corpora:
+                self.corpus_combo.addItem(cid, cid)
+            # the corpus chosen last time in this workspace, else the only one there is
+            remembered = ImportDialog.last_run_corpus.get(str(ws.path))
+            default = remembered if remembered in corpora else (corpora[0] if len(corpora) == 1 else None)
+            self.corpus_combo.setCurrentIndex(max(self.corpus_combo.findData(default), 0) if default else 0)
             self.id_edit.setPlaceholderText(self.tr("from the file"))
             self.model_edit.setPlaceholderText(self.tr("from the file"))
             form.addRow(self.tr("Corpus:"), self.corpus_combo)
@@ -307,6 +314,8 @@ class ImportDialog(QDialog):
             return
         ws = self.ws
         path, opts = self.path_edit.text().strip(), self.options()  # read the widgets here, in the GUI thread
+        if self.kind == "run":
+            ImportDialog.last_run_corpus[str(ws.path)] = opts["corpus_id"]
         self.import_button.setEnabled(False)
         self.progress.setRange(0, 0)
         self.progress.show()

@@ -163,3 +163,26 @@ def test_defects_are_in_french_in_the_french_interface(french, qtbot, small_ws, 
     assert f"{bad}: le fichier ne dit pas quelles langues il contient : indiquez « Langue source » et " \
            "« Langue cible »" in problems
     assert f"{bad}:2: identifiant '1' en double (déjà à la ligne 1)" in problems
+
+
+def test_a_run_import_proposes_the_only_corpus_then_the_last_chosen(qtbot, small_ws, tmp_path, monkeypatch):
+    from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+
+    monkeypatch.setattr(ImportDialog, "last_run_corpus", {})
+    dlg = ImportDialog(small_ws, "run")
+    qtbot.addWidget(dlg)
+    assert dlg.corpus_combo.currentData() == "mini"  # the workspace's only corpus
+    repo.add_corpus(small_ws, Corpus(corpus_id="other", language_pair=LanguagePair(source="eng", target="crk"),
+                                     entries=[Entry(id="1", source="a", reference="b")]))
+    two = ImportDialog(small_ws, "run")
+    qtbot.addWidget(two)
+    assert two.corpus_combo.currentData() is None  # two corpora, none chosen yet: the file's own
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("b\n", encoding="utf-8")
+    two.corpus_combo.setCurrentIndex(two.corpus_combo.findData("other"))
+    two.set_path(hyp)
+    with qtbot.waitSignal(two.import_finished, timeout=60000):
+        two.do_import()
+    again = ImportDialog(small_ws, "run")
+    qtbot.addWidget(again)
+    assert again.corpus_combo.currentData() == "other"  # remembered
