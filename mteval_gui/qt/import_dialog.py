@@ -260,10 +260,12 @@ class ImportDialog(QDialog):
             for d in p.defects:
                 self._problem(defect_text(d))
 
-    def _problem(self, text: str, warning: bool = False) -> None:
+    def _problem(self, text: str, warning: bool = False, *, info: bool = False) -> None:
+        """A line of the list: an error (red), a warning (amber) or what was done (the text colour)."""
         item = QListWidgetItem(text)
         item.setToolTip(text)
-        item.setForeground(QBrush(QColor("#8a5a00" if warning else "#a00000")))
+        if not info:
+            item.setForeground(QBrush(QColor("#8a5a00" if warning else "#a00000")))
         self.problems.addItem(item)
 
     def _show_problems(self, exc: BaseException) -> None:
@@ -352,10 +354,12 @@ class ImportDialog(QDialog):
         if warnings:
             self.problems.clear()
             self.problems_label.setText(self.result_summary or "")
-            for w in warnings:
-                self._problem(w, warning=True)
+            for w in warnings:  # an installed analyzer's lines say what was done: not warnings
+                self._problem(w, warning=True, info=self.kind == "analyzer")
             self._done = True
             self.import_button.setText(self.tr("Close"))
+            # nothing is left to cancel: Close is the one way out
+            self.buttons.button(QDialogButtonBox.StandardButton.Cancel).hide()
         else:
             self.problems_label.setText(self.result_summary or "")
         self.import_finished.emit(outcome)

@@ -102,6 +102,12 @@ def test_install_analyzer(qtbot, small_ws, shared_data, tmp_path, monkeypatch):
     assert dlg.imported is not None and dlg.imported.lang == "crk"
     assert find_analyzer(None, "strict", lang="crk") is not None
     assert "installed strict" in " ".join(_problems(dlg))  # what was installed is listed before closing
+    # in the text colour (it is what was done, not a warning), with Close as the one button left
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    assert all(dlg.problems.item(i).foreground().style() == Qt.BrushStyle.NoBrush for i in range(dlg.problems.count()))
+    assert dlg.import_button.text() == "Close"
+    assert dlg.buttons.button(QDialogButtonBox.StandardButton.Cancel).isHidden()
 
 
 def test_a_registered_format_is_in_the_format_list_and_the_file_filter(qtbot, small_ws, tmp_path, monkeypatch):
