@@ -2567,6 +2567,26 @@ Télécharger maintenant ?</translation>
         <translation>(aucun)</translation>
     </message>
     <message>
+        <source>{0}: glossary {1}</source>
+        <translation>{0} : glossaire {1}</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0} : {1}</translation>
+    </message>
+    <message>
+        <source>{0} · {1}: {2}</source>
+        <translation>{0} · {1} : {2}</translation>
+    </message>
+    <message>
+        <source>Installed in {0}: none.</source>
+        <translation>Installés dans {0} : aucun.</translation>
+    </message>
+    <message>
+        <source>Installed in {0} (used without a row above; a row above overrides them):</source>
+        <translation>Installés dans {0} (utilisés sans ligne ci-dessus ; une ligne ci-dessus les remplace) :</translation>
+    </message>
+    <message>
         <source>Analyzer folder</source>
         <translation>Dossier des analyseurs</translation>
     </message>
