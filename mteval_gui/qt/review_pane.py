@@ -112,6 +112,8 @@ class ReviewPane(QWidget):
             "output": self.tr("Output"), "error": self.tr("System error"), "no_output": self.tr("(no output)"),
             "metrics": self.tr("Metrics"), "difficulty": self.tr("Difficulty"), "terminology": self.tr("Terminology"),
             "phenomena": self.tr("Phenomena"), "spans": self.tr("Error spans"), "correction": self.tr("Correction"),
+            # between a label and its value ("Difficulty: 1"); French puts a no-break space before the colon
+            "colon": self.tr(": ", "between a label and its value"),
             **span_term_labels(),
         }
 
@@ -119,6 +121,7 @@ class ReviewPane(QWidget):
         """The labels of the fields a verdict carries (and of its tables' columns)."""
         return {
             "explanation": self.tr("explanation"), "matched": self.tr("matched"), "pairs": self.tr("pairs"),
+            "closest": self.tr("compared with"),
             "pairing": self.tr("pairing"), "coverage": self.tr("coverage"), "weight": self.tr("weight"),
             "score": self.tr("score"), "findings": self.tr("findings"),
             "unpaired_reference": self.tr("unpaired reference"), "unpaired_output": self.tr("unpaired output"),

@@ -1927,6 +1927,11 @@ Télécharger maintenant ?</translation>
         <translation>Correction</translation>
     </message>
     <message>
+        <source>: </source>
+        <comment>between a label and its value</comment>
+        <translation>&#xa0;: </translation>
+    </message>
+    <message>
         <source>explanation</source>
         <translation>explication</translation>
     </message>
@@ -1937,6 +1942,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>pairs</source>
         <translation>paires</translation>
+    </message>
+    <message>
+        <source>compared with</source>
+        <translation>comparé à</translation>
     </message>
     <message>
         <source>pairing</source>

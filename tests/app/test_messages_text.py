@@ -19,3 +19,14 @@ def test_english_and_unknown_texts_are_unchanged():
     assert localized_text("a message no template renders", "fr") == "a message no template renders"
     # a template matches the whole text, not a part of it
     assert localized_text("empty source, and more", "fr") == "empty source, and more"
+
+
+def test_a_miss_names_what_it_was_compared_with_not_a_match():
+    from mteval_gui.app.entry_review import verdict_html
+    from mteval_gui.domain.details import Verdict
+
+    names = {"matched": "matched", "closest": "compared with"}
+    miss = verdict_html("Linter", Verdict(verdict="MISS", matched="reference"), {}, field_names=names)
+    hit = verdict_html("Linter", Verdict(verdict="EQUIVALENT", matched="variant 1"), {}, field_names=names)
+    assert "<i>compared with</i>: reference" in miss and "matched" not in miss
+    assert "<i>matched</i>: variant 1" in hit

@@ -119,7 +119,8 @@ def test_pane_shows_the_linters_explanation_in_french(qtbot, scored_ws, french):
     qtbot.addWidget(pane)
     pane.show_data(data)
     text = pane.text.toPlainText()
-    assert ("explication: non acceptable : VOWEL_LENGTH : il manque à wapamew les marques de voyelles longues "
+    assert ("explication : non acceptable : VOWEL_LENGTH : il manque à wapamew les marques de voyelles longues "
             "(wâpamêw) ; la longueur vocalique est distinctive dans l’orthographe romaine standard (SRO)") in text
-    assert "correspond à: référence" in text
+    assert "comparé à : référence" in text  # a MISS matched nothing
+    assert "Difficulté : 1" in text
     assert "vowel length is distinctive" not in text and "explanation" not in text
