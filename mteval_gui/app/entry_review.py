@@ -99,6 +99,7 @@ class FstWord:
     non_standard: str | None = None  # the message when only the descriptive analyzer accepts it
     violations: tuple[str, ...] = ()
     folded: str | None = None  # the respelling (card's orthographic folds) the analyzer accepted
+    descriptive: tuple[str, ...] = ()  # a non-standard spelling: the descriptive analyzer's analyses of it
 
 
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
@@ -198,11 +199,11 @@ def fst_words(view: OutputView) -> list[FstWord] | None:
     out = []
     for w in _valid(WordAnalysis, words):
         violations = flagged.get(w.token, [])
-        non_std = next((v.message for v in violations if v.code == "non_standard"), None)
+        non_std = next((v for v in violations if v.code == "non_standard"), None)
         others = tuple(v.message or v.code for v in violations if v.code != "non_standard")
         accepted = w.is_accepted
-        out.append(FstWord(w.token, accepted, tuple(w.analyses), non_std, others,
-                           w.folded if accepted else None))
+        out.append(FstWord(w.token, accepted, tuple(w.analyses), non_std.message if non_std else None, others,
+                           w.folded if accepted else None, tuple(non_std.analyses) if non_std else ()))
     return out
 
 

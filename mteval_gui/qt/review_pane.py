@@ -220,8 +220,10 @@ class ReviewPane(QWidget):
                 status, bg = self.tr("accepted"), ACCEPTED_BG
             else:
                 status, bg = self.tr("rejected"), REJECTED_BG
-            first = w.analyses[0] if w.analyses else (w.non_standard or "")
-            more = f"  (+{len(w.analyses) - 1})" if len(w.analyses) > 1 else ""
+            # a non-standard spelling has no analysis of the strict analyzer: the descriptive one's is shown
+            shown = w.analyses or w.descriptive
+            first = shown[0] if shown else (w.non_standard or "")
+            more = f"  (+{len(shown) - 1})" if len(shown) > 1 else ""
             item = QTreeWidgetItem([w.token, status, first + more])
             for col in range(3):
                 item.setBackground(col, QBrush(QColor(bg)))
@@ -236,6 +238,8 @@ class ReviewPane(QWidget):
             item.setToolTip(1, "\n".join([w.non_standard or "", folded, *w.violations]).strip())
             for a in w.analyses:
                 item.addChild(QTreeWidgetItem(["", "", a]))
+            for a in () if w.analyses else w.descriptive:
+                item.addChild(QTreeWidgetItem(["", self.tr("descriptive"), a]))
             if parent is None:
                 self.fst.addTopLevelItem(item)
             else:

@@ -2071,6 +2071,10 @@ Télécharger maintenant ?</translation>
         <source>accepted as %1 after the orthographic folds</source>
         <translation>acceptée sous la forme %1 après les normalisations orthographiques</translation>
     </message>
+    <message>
+        <source>descriptive</source>
+        <translation>descriptif</translation>
+    </message>
 </context>
 <context>
     <name>ReviewersDialog</name>
