@@ -2182,6 +2182,10 @@ Télécharger maintenant ?</translation>
         <translation>Halluc.</translation>
     </message>
     <message>
+        <source>Cost-adj.</source>
+        <translation>Aj. coût</translation>
+    </message>
+    <message>
         <source>Cost (USD)</source>
         <translation>Coût (USD)</translation>
     </message>
@@ -3303,6 +3307,30 @@ Télécharger maintenant ?</translation>
     <message>
         <source>unscored</source>
         <translation>non évalué</translation>
+    </message>
+    <message>
+        <source>Approaching competent human translation. Errors are rare and minor.</source>
+        <translation>Proche d’une traduction humaine compétente. Les erreurs sont rares et mineures.</translation>
+    </message>
+    <message>
+        <source>Suitable for draft translation with human review. Most of the morphology is correct.</source>
+        <translation>Utilisable comme traduction de premier jet avec relecture humaine. La plupart de la morphologie est correcte.</translation>
+    </message>
+    <message>
+        <source>Recognisable to a speaker. The main grammatical categories are usually right; morphological errors are frequent.</source>
+        <translation>Reconnaissable par un locuteur. Les principales catégories grammaticales sont en général justes ; les erreurs morphologiques sont fréquentes.</translation>
+    </message>
+    <message>
+        <source>Some correct patterns begin to appear: training is helping, but the output is not reliable.</source>
+        <translation>Quelques structures correctes commencent à apparaître : l’entraînement aide, mais la sortie n’est pas fiable.</translation>
+    </message>
+    <message>
+        <source>Raw LLM output without language-specific support. The morphology is mostly hallucinated.</source>
+        <translation>Sortie brute d’un LLM sans soutien propre à la langue. La morphologie est surtout hallucinée.</translation>
+    </message>
+    <message>
+        <source>No composite: not enough metrics produced a value.</source>
+        <translation>Pas de composite : trop peu de métriques ont donné une valeur.</translation>
     </message>
     <message>
         <source>Source copied</source>
