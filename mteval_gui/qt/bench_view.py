@@ -444,7 +444,22 @@ class BenchmarkTab(Page):
         lay = self.body_layout()
         lay.addLayout(bar)
         lay.addWidget(main, 1)
+        self.limitations_label = QLabel(self._limitations_html())
+        self.limitations_label.setObjectName("benchLimitations")
+        self.limitations_label.setWordWrap(True)
+        self.limitations_label.setVisible(bool(self.suite.definition.limitations))
+        lay.addWidget(self.limitations_label)
         self.set_workspace(workspace)
+
+    def _limitations_html(self) -> str:
+        """The suite's known limitations, in the interface language (its plugin's catalog)."""
+        from mteval_gui.app.messages import localized_text
+        from mteval_gui.qt.labels import interface_language
+
+        lang = interface_language()
+        items = "".join(f"<li>{html.escape(localized_text(x, lang))}</li>" for x in self.suite.definition.limitations)
+        title = html.escape(self.tr("What {0} cannot show:").format(self.suite.score_name))
+        return f"<b>{title}</b><ol style='margin:0'>{items}</ol>"
 
     @staticmethod
     def _table_defaults(view: QTableView) -> None:

@@ -259,6 +259,10 @@
         <translation>Catégorie :</translation>
     </message>
     <message>
+        <source>What {0} cannot show:</source>
+        <translation>Ce que l’{0} ne peut pas montrer :</translation>
+    </message>
+    <message>
         <source>{0} model(s)</source>
         <translation>{0} modèle(s)</translation>
     </message>
