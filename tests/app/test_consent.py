@@ -267,3 +267,13 @@ def test_a_withdrawal_made_before_schema_9_holds_after_the_upgrade(ws, tmp_path)
         assert J.get_reviewer(w, "ana") is None
     finally:
         w.close()
+
+
+def test_consent_allows_sharing_only_when_it_says_so_without_a_negation():
+    from mteval_gui.app.consent import allows_sharing
+
+    said = ["research, share", "Sharing with analyzer maintainers", "recherche ; partage", "shared data OK",
+            "research", "", None, "do not share", "research; no sharing", "don't share", "pas de partage",
+            "never shared"]
+    assert [allows_sharing(s) for s in said] == [True, True, True, True, False, False, False, False, False, False,
+                                                 False, False]
