@@ -13,6 +13,10 @@ the rule every correction meets when it is recorded or imported). :func:`promote
 writes one new version per corpus (``1`` -> ``1+s1``; :mod:`mteval_gui.store.versions`);
 earlier run cards keep naming the version and sha256 they were scored on, rescoring uses the
 new variants, and the new run card lists the variants that came from speakers (``dataset.speaker_variants``).
+
+Each promoted variant records the dialect of the reviewer it came from (their reviewer record,
+at the time of the promotion): a variant accepted by speakers of one dialect is marked so in
+the corpus version (:func:`variant_dialects`), and the review pane shows it beside the variant.
 """
 
 from __future__ import annotations
@@ -30,9 +34,10 @@ from mteval_gui.text import match_key, nfc
 
 BASES = ("correction", "adequacy5", "task_b")
 __all__ = ["BASES", "Candidate", "Promotion", "promotion_candidates", "promote_variants", "corpus_versions",
-           "speaker_variants"]
+           "speaker_variants", "variant_dialects"]
 corpus_versions = versions.corpus_versions
 speaker_variants = versions.speaker_variants
+variant_dialects = versions.variant_dialects
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class Candidate:
     reviewer_id: str
     run_id: str
     judgment_id: int | None
+    dialect: str | None = None  # the reviewer's dialect when the variant was promoted
 
 
 @dataclass
@@ -62,6 +68,14 @@ def promotion_candidates(ws: Workspace, run_ids: Sequence[str], *, bases: Sequen
     if unknown:
         raise MtevalError(f"unknown basis {', '.join(unknown)} (one of {', '.join(BASES)})")
     wanted = set(entry_ids) if entry_ids is not None else None
+    dialects: dict[str, str | None] = {}
+
+    def dialect(reviewer_id: str) -> str | None:
+        if reviewer_id not in dialects:
+            r = jstore.get_reviewer(ws, reviewer_id)
+            dialects[reviewer_id] = r.dialect if r is not None else None
+        return dialects[reviewer_id]
+
     out: list[Candidate] = []
     for run_id in run_ids:
         if not repo.run_exists(ws, run_id):
@@ -87,7 +101,8 @@ def promotion_candidates(ws: Workspace, run_ids: Sequence[str], *, bases: Sequen
             if ("task_b" in bases and j.task == "B" and j.payload.get("same_meaning") == "Yes"
                     and j.payload.get("natural") == "Yes"):
                 found.append(("task_b", output(j.entry_id)))
-            out += [Candidate(corpus_id, j.entry_id, text, basis, j.reviewer_id, run_id, j.judgment_id)
+            out += [Candidate(corpus_id, j.entry_id, text, basis, j.reviewer_id, run_id, j.judgment_id,
+                              dialect(j.reviewer_id))
                     for basis, text in found if text]
     return out
 

@@ -50,7 +50,8 @@ def cmd_promote(args: argparse.Namespace) -> int:
         print(f"corpus {p.corpus_id}{target}; {verb} {len(p.added)} variant{'s' if len(p.added) != 1 else ''}, "
               f"skipped {len(p.skipped)}")
         for c in p.added:
-            print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
+            dialect = f", dialect {c.dialect}" if c.dialect else ""
+            print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}{dialect}, run {c.run_id})"))
         for c, why in p.skipped:
             if not why.startswith("already"):
                 print(term_safe(f"  - {c.entry_id}: not added, {why} ({c.basis}, {c.reviewer_id}, run {c.run_id})"))

@@ -44,6 +44,16 @@ def speaker_variants(ws: Workspace, corpus_id: str) -> list[dict[str, Any]]:
     return out
 
 
+def variant_dialects(ws: Workspace, corpus_id: str) -> dict[str, dict[str, list[str]]]:
+    """``{entry_id: {variant: [dialect, …]}}``: the dialects of the reviewers each speaker variant
+    was accepted from (sorted; variants promoted without a dialect are left out)."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for change in speaker_variants(ws, corpus_id):
+        if change.get("dialect"):
+            out.setdefault(change["entry_id"], {}).setdefault(change["variant"], set()).add(change["dialect"])
+    return {e: {v: sorted(d) for v, d in by_variant.items()} for e, by_variant in out.items()}
+
+
 def add_variants(ws: Workspace, corpus_id: str, additions: Sequence[dict[str, Any]], *,
                  created_by: str | None) -> dict[str, Any]:
     """Add accepted variants as a new version of the corpus, in one transaction.
