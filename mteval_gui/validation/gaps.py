@@ -22,7 +22,8 @@ outputs (most frequent first, then alphabetically); the count on each side is ke
    ignored) from a word the strict analyzer accepted in the same texts;
 8. ``unknown`` otherwise.
 
-Each word carries the reason of its kind (``GapWord.reason``).
+Each word carries the rule that decided its kind (``GapWord.rule``, :data:`RULES`) and its
+explanation (``GapWord.reason``).
 
 **Exports** (GiellaLT forms, for the analyzer's maintainers): a *missing-words list* (one word
 a line preceded by its count, as ``sort | uniq -c | sort -nr`` writes it, most frequent first)
@@ -102,8 +103,14 @@ class GapWord:
     descriptive: tuple[str, ...]
     verdicts: Verdicts
     kind: str
-    reason: str
+    rule: str  # a key of RULES: what decided the kind
+    detail: str | None
     examples: list[Occurrence]
+
+    @property
+    def reason(self) -> str:
+        """Why the word has its kind, in English (:data:`RULES`)."""
+        return RULES[self.rule].format(self.detail)
 
     @property
     def count(self) -> int:
@@ -112,7 +119,7 @@ class GapWord:
     def to_json(self) -> dict[str, object]:
         return {"word": self.word, "count": self.count, "references": self.references, "outputs": self.outputs,
                 "descriptive": list(self.descriptive), "speakers": self.verdicts.to_json(), "kind": self.kind,
-                "reason": self.reason,
+                "rule": self.rule, "reason": self.reason,
                 "examples": [{"corpus_id": o.corpus_id, "entry_id": o.entry_id, "run_id": o.run_id, "side": o.side,
                               "text": o.text} for o in self.examples]}
 
@@ -174,28 +181,42 @@ class NearWords:
         return near[0] if near else None
 
 
+# the rule that decided a word's kind -> its explanation ({0}: the speakers' kind, the tag or the near word)
+RULES = {
+    "speakers": "speakers: {0}",
+    "loanword_list": "the language card's loanword list",
+    "proper_noun": "descriptive analyzer: proper noun (+Prop)",
+    "dialect_tag": "descriptive analyzer: +{0}",
+    "error_tag": "descriptive analyzer: +{0}",
+    "capitalised": "capitalised inside a sentence",
+    "one_edit": "one edit from the accepted word {0}",
+    "none": "no rule applies",
+}
+
+
 def classify(word: str, occurrences: Sequence[Occurrence], descriptive: Sequence[str], verdicts: Verdicts,
-             loanwords: Iterable[str], near: NearWords) -> tuple[str, str]:
-    """(kind, reason) of a rejected word: the rules of the module docstring, in order."""
+             loanwords: Iterable[str], near: NearWords) -> tuple[str, str, str | None]:
+    """(kind, rule, detail) of a rejected word: the rules of the module docstring, in order
+    (``rule`` a key of :data:`RULES`; ``detail`` the speakers' kind, the tag or the near word)."""
     if verdicts.confirmed and verdicts.kind in SPEAKER_KINDS:
-        return SPEAKER_KINDS[verdicts.kind], f"speakers: {verdicts.kind}"
+        return SPEAKER_KINDS[verdicts.kind], "speakers", verdicts.kind
     if word.casefold() in {w.casefold() for w in loanwords}:
-        return "loanword", "the language card's loanword list"
+        return "loanword", "loanword_list", None
     tag_lists = [_tags(a) for a in descriptive]
     if any("Prop" in tags for tags in tag_lists):
-        return "name", "descriptive analyzer: proper noun (+Prop)"
+        return "name", "proper_noun", None
     dial = sorted({t for tags in tag_lists for t in tags if t.startswith(("Dial", "Err/Dial"))})
     if dial:
-        return "dialectal", f"descriptive analyzer: +{dial[0]}"
+        return "dialectal", "dialect_tag", dial[0]
     if tag_lists and all(any(t.startswith("Err/") for t in tags) for tags in tag_lists):
         err = sorted({t for tags in tag_lists for t in tags if t.startswith("Err/")})
-        return "typo", f"descriptive analyzer: +{err[0]}"
+        return "typo", "error_tag", err[0]
     if word[:1].isupper() and any(not o.initial for o in occurrences):
-        return "name", "capitalised inside a sentence"
+        return "name", "capitalised", None
     neighbour = near.neighbour(word)
     if neighbour is not None:
-        return "typo", f"one edit from the accepted word {neighbour}"
-    return "unknown", "no rule applies"
+        return "typo", "one_edit", neighbour
+    return "unknown", "none", None
 
 
 def gap_report(occurrences: Iterable[Occurrence], descriptive: Mapping[str, Sequence[str]],
@@ -215,7 +236,7 @@ def gap_report(occurrences: Iterable[Occurrence], descriptive: Mapping[str, Sequ
     for word, occs in by_word.items():
         v = verdicts.get(word) or Verdicts()
         desc = tuple(descriptive.get(word) or ())
-        kind, reason = classify(word, occs, desc, v, loans, near)
+        kind, rule, detail = classify(word, occs, desc, v, loans, near)
         examples: list[Occurrence] = []
         seen_texts: set[str] = set()
         for o in sorted(occs, key=lambda o: (o.run_id is not None, o.run_id or "", o.corpus_id, o.entry_id)):
@@ -223,7 +244,7 @@ def gap_report(occurrences: Iterable[Occurrence], descriptive: Mapping[str, Sequ
                 seen_texts.add(o.text)
                 examples.append(o)
         refs = sum(1 for o in occs if o.run_id is None)
-        out.append(GapWord(word, refs, len(occs) - refs, desc, v, kind, reason, examples))
+        out.append(GapWord(word, refs, len(occs) - refs, desc, v, kind, rule, detail, examples))
     out.sort(key=lambda g: (-g.count, g.word))
     return out
 
