@@ -138,9 +138,9 @@ def collect_gaps(ws: Workspace, corpus_ids: Sequence[str], run_ids: Sequence[str
             inputs.guesses[word] = [a.raw for a in guesser.analyse(word).analyses]
     for run_id in run_ids:
         for j in jstore.current_judgments(ws, run_id=run_id, task="C"):
-            word = j.payload.get("word")
-            if isinstance(word, str):
-                inputs.answers.append(WordAnswer((j.run_id, j.entry_id, word), word, j.reviewer_id,
+            judged = j.payload.get("word")
+            if isinstance(judged, str):
+                inputs.answers.append(WordAnswer((j.run_id, j.entry_id, judged), judged, j.reviewer_id,
                                                  j.payload.get("valid"), j.payload.get("kind")))
     inputs.sharing = {r.reviewer_id for r in jstore.list_reviewers(ws) if allows_sharing(r.consent_scope)}
     return inputs

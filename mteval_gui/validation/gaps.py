@@ -275,7 +275,7 @@ def compare_rates(judged: Iterable[tuple[str, str]], old_accepts: Mapping[str, b
                   new_accepts: Mapping[str, bool], confidence: float = 0.95) -> RateComparison:
     """``judged``: (word, verdict) per judged occurrence (``valid``/``invalid``/``unresolved``);
     ``old_accepts``/``new_accepts``: whether each analyzer accepts each word."""
-    counts = {"old": Counter(), "new": Counter()}
+    counts: dict[str, Counter[str]] = {"old": Counter(), "new": Counter()}
     fixed = bad = 0
     for word, verdict in judged:
         if verdict not in ("valid", "invalid"):
@@ -288,9 +288,8 @@ def compare_rates(judged: Iterable[tuple[str, str]], old_accepts: Mapping[str, b
                 fixed += 1
             else:
                 bad += 1
-    return RateComparison(
-        *(Proportion.of(c["valid"], c["valid"] + c["invalid"], confidence) for c in (counts["old"], counts["new"])),
-        fixed, bad)
+    old, new = (Proportion.of(c["valid"], c["valid"] + c["invalid"], confidence) for c in counts.values())
+    return RateComparison(old, new, fixed, bad)
 
 
 # --------------------------------------------------------------------------- GiellaLT exports
