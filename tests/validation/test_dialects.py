@@ -110,6 +110,11 @@ def test_a_variant_promoted_from_a_speaker_is_marked_with_their_dialect(ws, caps
     assert [(v["entry_id"], v["variant"], v["dialect"], v["version"]) for v in speaker_variants(ws, "c")] == [
         ("e1", "ê-itwêyân", "Plains", "1+s1"), ("e3", "ê-ayâyan", "Woods", "1+s1"), ("e1", "nititwânân", None, "1+s1")]
     assert variant_dialects(ws, "c") == {"e1": {"ê-itwêyân": ["Plains"]}, "e3": {"ê-ayâyan": ["Woods"]}}
+    assert main(["--db", str(ws.path), "variants", "versions", "c"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2:] == ["  + e1: ê-itwêyân  (correction, a1, accepted for Plains)",
+                         "  + e3: ê-ayâyan  (adequacy5, b1, accepted for Woods)",
+                         "  + e1: nititwânân  (correction, c)"]
     # and the review pane shows it beside the variant
     data = load_review_data(ws, "c", "e1", [("sys", "sys")])
     assert data.variant_dialects == {"ê-itwêyân": ["Plains"]}
