@@ -131,3 +131,15 @@ def test_promotion_without_dialects_records_none(ws):
     [p] = promote_variants(ws, ["sys"])
     assert [(c.entry_id, c.dialect) for c in p.added] == [("e1", None)]
     assert variant_dialects(ws, "c") == {}
+
+
+def test_the_run_card_lists_the_dialect_of_each_speaker_variant(ws):
+    from mteval_gui.app.scoring import score_workspace_run
+    from mteval_gui.store.results import load_run_card
+
+    review.record_judgment(ws, Judgment(reviewer_id="b2", run_id="sys", entry_id="e1", adequacy=2,
+                                        payload={"correction": "ê-itwêyân"}))
+    promote_variants(ws, ["sys"])
+    score_workspace_run(ws, "sys", n_bootstrap=10)
+    [sv] = load_run_card(ws, "sys").dataset.speaker_variants
+    assert (sv["entry_id"], sv["variant"], sv["reviewer_id"], sv["dialect"]) == ("e1", "ê-itwêyân", "b2", "Woods")
