@@ -113,6 +113,7 @@ class GapsDialog(QDialog):
             self.runs.addItem(item)
         for title, widget in ((self.tr("Corpora (references)"), self.corpora),
                               (self.tr("Runs (outputs and Task C answers)"), self.runs)):
+            widget.setMaximumHeight(150)
             box = QVBoxLayout()
             box.addWidget(QLabel(title))
             box.addWidget(widget)
@@ -156,6 +157,7 @@ class GapsDialog(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setVisible(False)  # the rank is the first column
         self.table.itemSelectionChanged.connect(self._show_selected)
         split.addWidget(self.table)
         self.detail = QTextBrowser()
