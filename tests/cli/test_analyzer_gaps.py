@@ -122,3 +122,14 @@ def test_bad_requests_exit_non_zero_with_the_reason(db, tmp_path, capsys):
     assert "unknown run 'ghost'" in capsys.readouterr().err
     assert main(["--db", path, "analyzers", "gaps", "--compare", "a", "b"]) == 1
     assert "name the runs whose Task C judgments are compared" in capsys.readouterr().err
+
+
+def test_without_a_descriptive_analyzer_the_report_has_no_guesses(db, capsys):
+    path, fst = db
+    assert main(["--db", path, "analyzers", "gaps", "c", "--limit", "1",
+                 "--strict", str(fst / "crk-strict-analyzer-for-dictionary.hfstol")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["4 words the crk strict analyzer rejects in 6 texts (8 occurrences)",
+                         "no descriptive analyzer installed: no guesses"]
+    assert lines[3] == "   1  kotak                    3     3     0  unknown    -              -"
+    assert lines[-1] == "... 3 more (--limit 0 shows all)"
