@@ -92,7 +92,7 @@ def test_withdraw_also_unlinks_the_reviewer_from_the_stored_run_cards(ws):
     after = load_run_card(ws, "sys1")
     assert after.dataset.speaker_variants == [
         {"entry_id": "d1-3", "variant": "ê-ayâyâhk", "basis": "correction", "reviewer_id": None, "run_id": "sys1",
-         "judgment_id": None, "version": "1+s1", "withdrawn": True}]
+         "judgment_id": None, "dialect": None, "version": "1+s1", "withdrawn": True}]
     read = read_run_card(ws, "sys1")
     assert read is not None and (read.card.human_review.reviewers, read.card.human_review.judgments) == (1, 1)
     assert after.human_review == before.human_review

@@ -143,3 +143,16 @@ def test_the_run_card_lists_the_dialect_of_each_speaker_variant(ws):
     score_workspace_run(ws, "sys", n_bootstrap=10)
     [sv] = load_run_card(ws, "sys").dataset.speaker_variants
     assert (sv["entry_id"], sv["variant"], sv["reviewer_id"], sv["dialect"]) == ("e1", "ê-itwêyân", "b2", "Woods")
+
+
+def test_a_withdrawn_reviewers_dialect_leaves_the_corpus_version_with_them(ws):
+    from mteval_gui.app.consent import withdraw_reviewer
+
+    review.record_judgment(ws, Judgment(reviewer_id="a1", run_id="sys", entry_id="e1", adequacy=2,
+                                        payload={"correction": "ê-itwêyân"}))
+    review.record_judgment(ws, Judgment(reviewer_id="b1", run_id="sys", entry_id="e3", adequacy=5))
+    promote_variants(ws, ["sys"])
+    withdraw_reviewer(ws, "a1", "community lead")
+    assert [(v["variant"], v["reviewer_id"], v["dialect"]) for v in speaker_variants(ws, "c")] == [
+        ("ê-itwêyân", None, None), ("ê-ayâyan", "b1", "Woods")]
+    assert variant_dialects(ws, "c") == {"e3": {"ê-ayâyan": ["Woods"]}}
