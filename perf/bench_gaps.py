@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,7 +56,10 @@ def main() -> int:
             t2 = time.perf_counter()
             best_collect, best_rank = min(best_collect, t1 - t0), min(best_rank, t2 - t1)
         ws.close()
-    print(f"{inputs.texts} texts, {len(inputs.occurrences)} rejected occurrences, {len(words)} words")
+    print(f"{inputs.texts} texts, {len(inputs.occurrences)} rejected occurrences ({inputs.source_copies} source "
+          f"copies left out), {len(words)} words")
+    kinds = Counter(g.kind for g in words)
+    print("kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     print(f"collect (cold analyzers): {best_collect:.2f} s; rank and classify: {best_rank * 1000:.1f} ms")
     print("first words: " + ", ".join(f"{g.word} {g.count} ({g.kind})" for g in words[:5]))
     return 0

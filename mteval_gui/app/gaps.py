@@ -2,7 +2,9 @@
 
 :func:`collect_gaps` looks up every word of the corpora's references and of the runs' outputs
 with the language's strict analyzer (after the card's orthographic folds, as scoring does),
-keeps the words it rejects with where they were written, asks the descriptive analyzer (when
+keeps the words it rejects with where they were written — except output words that are words
+of the entry's source (an untranslated copy is no gap of the analyzer; words of the card's
+loanword list stay), which are only counted — asks the descriptive analyzer (when
 installed) for its guess, and reads the speakers' Task C answers of the runs.
 :func:`gap_words` ranks and classifies them (:mod:`mteval_gui.validation.gaps`).
 
@@ -69,6 +71,7 @@ class GapInputs:
     sharing: set[str] = field(default_factory=set)  # reviewers whose consent allows sharing
     loanwords: list[str] = field(default_factory=list)
     texts: int = 0
+    source_copies: int = 0  # rejected output words that are words of the entry's source: left out
 
 
 def _analyzer(ws: Workspace, lang: str, kind: str, path: str | Path | None) -> Path | None:
@@ -112,7 +115,10 @@ def collect_gaps(ws: Workspace, corpus_ids: Sequence[str], run_ids: Sequence[str
                        loanwords=list(card.allowed_loanwords) if card is not None else [])
     analyzer = load_analyzer(strict_path)
 
-    def look_up(text: str | None, corpus_id: str, entry_id: str, run_id: str | None) -> None:
+    loans = {w.casefold() for w in inputs.loanwords}
+
+    def look_up(text: str | None, corpus_id: str, entry_id: str, run_id: str | None,
+                source: frozenset[str] = frozenset()) -> None:
         if not text or not text.strip():
             return
         inputs.texts += 1
@@ -121,17 +127,21 @@ def collect_gaps(ws: Workspace, corpus_ids: Sequence[str], run_ids: Sequence[str
                 w = analyzer.analyse_folded(token, folds)
                 if w.accepted:
                     inputs.accepted.add(token)
+                elif token.casefold() in source and token.casefold() not in loans:
+                    inputs.source_copies += 1  # the source word copied, not a word of the language
                 else:
                     inputs.occurrences.append(Occurrence(token, corpus_id, entry_id, run_id, text, i == 0))
 
+    sources: dict[tuple[str, str], frozenset[str]] = {}
     for corpus_id in corpus_ids:
         for entry in repo.get_entries(ws, corpus_id):
+            sources[(corpus_id, entry.id)] = frozenset(t.casefold() for t in word_tokens(entry.source))
             look_up(entry.reference, corpus_id, entry.id, None)
     for run_id in run_ids:
         corpus_id = repo.get_run_info(ws, run_id)["corpus_id"]
         for o in repo.get_outputs(ws, run_id):
             if not o.error:
-                look_up(o.predicted, corpus_id, o.id, run_id)
+                look_up(o.predicted, corpus_id, o.id, run_id, sources.get((corpus_id, o.id), frozenset()))
     if desc_path is not None:
         guesser = load_analyzer(desc_path)
         for word in sorted({o.word for o in inputs.occurrences}):

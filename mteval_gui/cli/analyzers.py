@@ -180,10 +180,13 @@ def cmd_gaps(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"lang": inputs.lang, "strict": str(inputs.strict), "strict_sha256": inputs.strict_sha256,
                           "descriptive": str(inputs.descriptive) if inputs.descriptive else None,
-                          "texts": inputs.texts, "words": [g.to_json() for g in shown]}, ensure_ascii=False, indent=2))
+                          "texts": inputs.texts, "source_copies": inputs.source_copies,
+                          "words": [g.to_json() for g in shown]}, ensure_ascii=False, indent=2))
         return 0
     print(f"{len(words)} words the {inputs.lang} strict analyzer rejects in {inputs.texts} texts "
           f"({sum(g.count for g in words)} occurrences)")
+    if inputs.source_copies:
+        print(f"{inputs.source_copies} rejected output words copied from the source left out")
     if not inputs.descriptive:
         print("no descriptive analyzer installed: no guesses")
     print(f"{'rank':>4}  {'word':<20} {'count':>5} {'refs':>5} {'outs':>5}  {'kind':<10} {'speakers':<14} guess")

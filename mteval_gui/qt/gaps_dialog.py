@@ -61,6 +61,7 @@ RULE_TEXTS = {"speakers": QT_TRANSLATE_NOOP("GapsDialog", "speakers: {0}"),
               "dialect_tag": QT_TRANSLATE_NOOP("GapsDialog", "descriptive analyzer: +{0}"),
               "error_tag": QT_TRANSLATE_NOOP("GapsDialog", "descriptive analyzer: +{0}"),
               "capitalised": QT_TRANSLATE_NOOP("GapsDialog", "capitalised inside a sentence"),
+              "diacritics": QT_TRANSLATE_NOOP("GapsDialog", "the accepted word {0} with other diacritics"),
               "one_edit": QT_TRANSLATE_NOOP("GapsDialog", "one edit from the accepted word {0}"),
               "none": QT_TRANSLATE_NOOP("GapsDialog", "no rule applies")}
 

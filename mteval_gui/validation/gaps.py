@@ -17,10 +17,12 @@ outputs (most frequent first, then alphabetically); the count on each side is ke
    ``Dial`` or ``Err/Dial``: GiellaLT's convention);
 5. ``typo``: the descriptive analyzer reads it only as a misspelling (every analysis carries
    an ``Err/`` tag, e.g. ``Err/Orth``);
-6. ``name``: it is capitalised where it is not the first word of its text (at least once);
-7. ``typo``: it is one edit (insertion, deletion or substitution of one letter, case
-   ignored) from a word the strict analyzer accepted in the same texts;
-8. ``unknown`` otherwise.
+6. ``name``: it is capitalised where it is not the first word of a sentence (at least once);
+7. ``typo``: it is a word the strict analyzer accepted in the same texts written with other
+   diacritics (``asiskawihkan`` for ``asiskawîhkan``; case ignored), or
+8. ``typo``: it is one edit (insertion, deletion or substitution of one letter, case
+   ignored) from such a word;
+9. ``unknown`` otherwise.
 
 Each word carries the rule that decided its kind (``GapWord.rule``, :data:`RULES`) and its
 explanation (``GapWord.reason``).
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -161,15 +164,29 @@ def one_edit(a: str, b: str) -> bool:
     return short in _deletions(long_)
 
 
+def bare(word: str) -> str:
+    """``word`` case-folded without its diacritics (``êwâkw`` -> ``ewakw``)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
+
+
 class NearWords:
-    """The accepted words, indexed by their one-letter deletions, to find one-edit neighbours."""
+    """The accepted words, indexed by their one-letter deletions and their bare forms, to find
+    a word's neighbours: the same letters with other diacritics, or one edit away."""
 
     def __init__(self, words: Iterable[str]):
         self._index: dict[str, set[str]] = defaultdict(set)
+        self._bare: dict[str, set[str]] = defaultdict(set)
         for w in {w.casefold() for w in words}:
             self._index[w].add(w)
+            self._bare[bare(w)].add(w)
             for d in _deletions(w):
                 self._index[d].add(w)
+
+    def respelt(self, word: str) -> str | None:
+        """An accepted word that differs from ``word`` only in diacritics (and case), or None."""
+        w = word.casefold()
+        found = sorted(c for c in self._bare.get(bare(w), ()) if c != w)
+        return found[0] if found else None
 
     def neighbour(self, word: str) -> str | None:
         """An accepted word one edit from ``word`` (case ignored; the first alphabetically), or None."""
@@ -189,6 +206,7 @@ RULES = {
     "dialect_tag": "descriptive analyzer: +{0}",
     "error_tag": "descriptive analyzer: +{0}",
     "capitalised": "capitalised inside a sentence",
+    "diacritics": "the accepted word {0} with other diacritics",
     "one_edit": "one edit from the accepted word {0}",
     "none": "no rule applies",
 }
@@ -213,6 +231,9 @@ def classify(word: str, occurrences: Sequence[Occurrence], descriptive: Sequence
         return "typo", "error_tag", err[0]
     if word[:1].isupper() and any(not o.initial for o in occurrences):
         return "name", "capitalised", None
+    respelt = near.respelt(word)
+    if respelt is not None:
+        return "typo", "diacritics", respelt
     neighbour = near.neighbour(word)
     if neighbour is not None:
         return "typo", "one_edit", neighbour

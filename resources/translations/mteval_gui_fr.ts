@@ -1001,6 +1001,10 @@ Télécharger maintenant ?</translation>
         <translation>majuscule à l&apos;intérieur d&apos;une phrase</translation>
     </message>
     <message>
+        <source>the accepted word {0} with other diacritics</source>
+        <translation>le mot accepté {0} avec d&apos;autres diacritiques</translation>
+    </message>
+    <message>
         <source>one edit from the accepted word {0}</source>
         <translation>à une modification du mot accepté {0}</translation>
     </message>

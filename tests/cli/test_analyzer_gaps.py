@@ -16,15 +16,16 @@ pytestmark = pytest.mark.shared_data
 
 REFERENCES = {"e1": "êwako nipâw.", "e2": "kotak atim nipâw.", "e3": "êwako kotak nipâwak.", "e4": "êwako ninipân.",
               "e5": "kotak nipâw John.", "e6": "nipaw atim."}
-OUTPUTS = {"e1": "êwako nipâw", "e2": "kotak nipâw", "e3": "nipâwak", "e4": "ninipân", "e5": "nipâw", "e6": "atim"}
+SOURCES = {"e2": "another dog sleeps"}  # an output copies "dog" from it: no gap of the analyzer
+OUTPUTS = {"e1": "êwako nipâw", "e2": "kotak nipâw dog", "e3": "nipâwak", "e4": "ninipân", "e5": "nipâw", "e6": "atim"}
 
 
 @pytest.fixture
 def db(tmp_path, shared_data):
     fst = shared_data / "crk" / "fst"
     corpus, run = tmp_path / "c.jsonl", tmp_path / "r.jsonl"
-    corpus.write_text("".join(json.dumps({"id": k, "source": f"s {k}", "reference": v}, ensure_ascii=False) + "\n"
-                              for k, v in REFERENCES.items()), encoding="utf-8")
+    rows = [{"id": k, "source": SOURCES.get(k, f"s {k}"), "reference": v} for k, v in REFERENCES.items()]
+    corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     run.write_text(json.dumps({"run": {"run_id": "sys"}}) + "\n" + "".join(
         json.dumps({"id": k, "predicted": v}, ensure_ascii=False) + "\n" for k, v in OUTPUTS.items()), encoding="utf-8")
     path = str(tmp_path / "ws.sqlite")
@@ -53,25 +54,26 @@ def gaps(db, *args):
 def test_gaps_lists_ewako_and_kotak_first_with_their_sentences(db, capsys):
     assert gaps(db, "c", "--runs", "sys") == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "4 words the crk strict analyzer rejects in 12 texts (10 occurrences)"
-    assert [line.split()[:6] for line in lines[2:] if line[:4].strip().isdigit()] == [
+    assert lines[:2] == ["4 words the crk strict analyzer rejects in 12 texts (10 occurrences)",
+                         "1 rejected output words copied from the source left out"]
+    assert [line.split()[:6] for line in lines[3:] if line[:4].strip().isdigit()] == [
         ["1", "kotak", "4", "3", "1", "unknown"], ["2", "êwako", "4", "3", "1", "unknown"],
         ["3", "John", "1", "1", "0", "name"], ["4", "nipaw", "1", "1", "0", "typo"]]
-    assert lines[2:7] == [
+    assert lines[3:8] == [
         "   1  kotak                    4     3     1  unknown    1+ 0- 0?       kotak+Ipc",
         "        kind: no rule applies",
         "        reference e2: kotak atim nipâw.",
         "        reference e3: êwako kotak nipâwak.",
         "        reference e5: kotak nipâw John.",
     ]
-    assert lines[7:12] == [
+    assert lines[8:13] == [
         "   2  êwako                    4     3     1  unknown    1+ 0- 0?       êwako+Ipc",
         "        kind: no rule applies",
         "        reference e1: êwako nipâw.",
         "        reference e3: êwako kotak nipâwak.",
         "        reference e4: êwako ninipân.",
     ]
-    assert "        kind: one edit from the accepted word nipâw" in lines
+    assert "        kind: the accepted word nipâw with other diacritics" in lines
 
 
 def test_gaps_json_and_exports_are_consent_scoped(db, tmp_path, capsys):
@@ -79,6 +81,7 @@ def test_gaps_json_and_exports_are_consent_scoped(db, tmp_path, capsys):
     assert gaps(db, "c", "--runs", "sys", "--json", "--missing", str(missing), "--yaml", str(tests)) == 0
     out = capsys.readouterr()
     doc = json.loads(out.out)
+    assert (doc["texts"], doc["source_copies"]) == (12, 1)
     assert [(w["word"], w["kind"], w["speakers"]["valid"], w["speakers"]["raters"]) for w in doc["words"]] == [
         ("kotak", "unknown", 1, 1), ("êwako", "unknown", 1, 2), ("John", "name", 0, 0), ("nipaw", "typo", 0, 0)]
     assert doc["words"][1]["examples"][0] == {"corpus_id": "c", "entry_id": "e1", "run_id": None,

@@ -31,6 +31,7 @@ def test_one_edit_distance():
     assert near.neighbour("wapoz") is None  # two edits (case ignored)
     assert near.neighbour("Wâpoz") == "wâpos"
     assert near.neighbour("kotak") is None
+    assert near.respelt("nipaw") == "nipâw" and near.respelt("NIPÂW") is None and near.respelt("nipa") is None
 
 
 def test_words_are_ranked_by_occurrences_with_sides_and_examples():
@@ -59,12 +60,13 @@ def test_kinds_follow_the_documented_rules_in_order():
         occ("Sarah", "e6", initial=True), occ("Sarah", "e7"),  # capitalised inside a sentence once
         occ("Ottawa", "e8", initial=True),          # capitalised, always first: not a name by capitalisation
         occ("atimw", "e9"),                         # one edit from an accepted word
+        occ("e-nipat", "e11"),                      # an accepted word without its diacritics
         occ("êwako", "e10"),                        # nothing applies
     ]
     descriptive = {"Edmonton": ["Edmonton+N+Prop+Sg"], "nîsta": ["nîsta+Pron+Dial/Northern"],
                    "nipaaw": ["nipâw+V+AI+Ind+3Sg+Err/Orth"], "êwako": ["êwako+Ipc"]}
     words = {g.word: (g.kind, g.reason) for g in gap_report(
-        occurrences, descriptive, confirmed_name, loanwords=["Computer"], accepted=["atim", "nipâw"])}
+        occurrences, descriptive, confirmed_name, loanwords=["Computer"], accepted=["atim", "nipâw", "ê-nipât"])}
     assert words == {
         "Maskwa": ("name", "speakers: Name"),
         "computer": ("loanword", "the language card's loanword list"),
@@ -74,6 +76,7 @@ def test_kinds_follow_the_documented_rules_in_order():
         "Sarah": ("name", "capitalised inside a sentence"),
         "Ottawa": ("unknown", "no rule applies"),
         "atimw": ("typo", "one edit from the accepted word atim"),
+        "e-nipat": ("typo", "the accepted word ê-nipât with other diacritics"),
         "êwako": ("unknown", "no rule applies"),
     }
 
