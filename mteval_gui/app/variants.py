@@ -17,6 +17,9 @@ new variants, and the new run card lists the variants that came from speakers (`
 Each promoted variant records the dialect of the reviewer it came from (their reviewer record,
 at the time of the promotion): a variant accepted by speakers of one dialect is marked so in
 the corpus version (:func:`variant_dialects`), and the review pane shows it beside the variant.
+When speakers of several dialects give the same text in one promotion, it is added once and
+each other dialect's speaker is recorded beside it (``also: true``): the variant is marked as
+accepted for each of their dialects.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ class Promotion:
     new_version: str | None
     added: list[Candidate] = field(default_factory=list)
     skipped: list[tuple[Candidate, str]] = field(default_factory=list)
+    # the same text as a variant added by this promotion, from a speaker of another dialect:
+    # recorded (the variant is accepted for that dialect too), not added twice
+    also: list[Candidate] = field(default_factory=list)
 
 
 def promotion_candidates(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[str] = BASES,
@@ -122,6 +128,7 @@ def promote_variants(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[s
         info = repo.get_corpus_info(ws, corpus_id)
         promo = Promotion(corpus_id, info["version"] or "1", None)
         seen: dict[str, set[str]] = {}
+        dialects: dict[tuple[str, str], set[str | None]] = {}  # (entry, key) added here -> its dialects
         for cand in cands:
             if cand.entry_id not in seen:
                 entry = repo.get_entry(ws, corpus_id, cand.entry_id)
@@ -132,13 +139,23 @@ def promote_variants(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[s
                 continue
             key = match_key(cand.variant)
             if key in seen[cand.entry_id]:
+                given = dialects.get((cand.entry_id, key))
+                if given is not None and cand.dialect and cand.dialect not in given:
+                    given.add(cand.dialect)
+                    promo.also.append(cand)
+                    continue
                 promo.skipped.append((cand, "already the reference or an accepted variant"))
                 continue
             seen[cand.entry_id].add(key)
+            dialects[(cand.entry_id, key)] = {cand.dialect}
             promo.added.append(cand)
         if promo.added and not dry_run:
+            first = {(c.entry_id, match_key(c.variant)): c.variant for c in promo.added}
             done = versions.add_variants(ws, corpus_id, [
-                {k: v for k, v in asdict(c).items() if k != "corpus_id"} for c in promo.added], created_by=by)
+                {k: v for k, v in asdict(c).items() if k != "corpus_id"} for c in promo.added] + [
+                {**{k: v for k, v in asdict(c).items() if k != "corpus_id"},
+                 "variant": first[(c.entry_id, match_key(c.variant))], "also": True} for c in promo.also],
+                created_by=by)
             promo.new_version = done["new_version"]
         out.append(promo)
     return out
@@ -146,5 +163,5 @@ def promote_variants(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[s
 
 def promotion_json(p: Promotion) -> dict[str, Any]:
     return {"corpus_id": p.corpus_id, "old_version": p.old_version, "new_version": p.new_version,
-            "added": [asdict(c) for c in p.added],
+            "added": [asdict(c) for c in p.added], "also": [asdict(c) for c in p.also],
             "skipped": [{**asdict(c), "reason": why} for c, why in p.skipped]}

@@ -53,6 +53,9 @@ def cmd_promote(args: argparse.Namespace) -> int:
         for c in p.added:
             dialect = f", dialect {c.dialect}" if c.dialect else ""
             print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}{dialect}, run {c.run_id})"))
+        for c in p.also:
+            print(term_safe(f"  = {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, dialect {c.dialect}, "
+                            f"run {c.run_id}): also accepted for this dialect"))
         for c, why in p.skipped:
             if not why.startswith("already"):
                 print(term_safe(f"  - {c.entry_id}: not added, {why} ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
@@ -82,5 +85,5 @@ def cmd_versions(args: argparse.Namespace) -> int:
         for c in v["changes"]:
             dialect = f", accepted for {c['dialect']}" if c.get("dialect") else ""
             origin = f"{c.get('basis')}, {c.get('reviewer_id')}{dialect}"
-            print(term_safe(f"  + {c['entry_id']}: {c['variant']}  ({origin})"))
+            print(term_safe(f"  {'=' if c.get('also') else '+'} {c['entry_id']}: {c['variant']}  ({origin})"))
     return 0

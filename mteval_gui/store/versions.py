@@ -58,8 +58,9 @@ def add_variants(ws: Workspace, corpus_id: str, additions: Sequence[dict[str, An
                  created_by: str | None) -> dict[str, Any]:
     """Add accepted variants as a new version of the corpus, in one transaction.
 
-    ``additions``: ``{"entry_id", "variant", ...provenance}``. Returns ``{"old_version",
-    "new_version", "sha256", "added"}``.
+    ``additions``: ``{"entry_id", "variant", ...provenance}``; one with ``"also": true`` records
+    another speaker's acceptance of a variant added before it in the same call (nothing is
+    added for it). Returns ``{"old_version", "new_version", "sha256", "added"}``.
     """
     if not additions:
         raise StoreError("no variant to add")
@@ -81,13 +82,18 @@ def add_variants(ws: Workspace, corpus_id: str, additions: Sequence[dict[str, An
             if cur is None:
                 raise StoreError(f"no entry {a['entry_id']!r} in corpus {corpus_id!r}")
             variants = json.loads(cur["variants"] or "[]")
+            if a.get("also"):
+                if any(b["entry_id"] == a["entry_id"] and b["variant"] == a["variant"] and not b.get("also")
+                       for b in added):
+                    added.append(dict(a))
+                continue
             if a["variant"] in variants:
                 continue
             variants.append(a["variant"])
             c.execute("UPDATE entries SET variants = ? WHERE corpus_id = ? AND entry_id = ?",
                       (json.dumps(variants, ensure_ascii=False, sort_keys=True), corpus_id, a["entry_id"]))
             added.append(dict(a))
-        if not added:
+        if not any(not a.get("also") for a in added):
             raise StoreError("every variant is already in the corpus")
         new_version = next_version(old_version, known)
         sha = repo.corpus_sha256(repo.get_corpus(ws, corpus_id))

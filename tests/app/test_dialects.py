@@ -156,3 +156,27 @@ def test_a_withdrawn_reviewers_dialect_leaves_the_corpus_version_with_them(ws):
     assert [(v["variant"], v["reviewer_id"], v["dialect"]) for v in speaker_variants(ws, "c")] == [
         ("ê-itwêyân", None, None), ("ê-ayâyan", "b1", "Woods")]
     assert variant_dialects(ws, "c") == {"e3": {"ê-ayâyan": ["Woods"]}}
+
+
+def test_the_same_variant_from_speakers_of_two_dialects_is_accepted_for_both(ws, capsys):
+    for rid in ("a1", "a2", "b1"):  # two Plains speakers and a Woods speaker write the same correction
+        review.record_judgment(ws, Judgment(reviewer_id=rid, run_id="sys", entry_id="e1", adequacy=2,
+                                            payload={"correction": "ê-itwêyân"}))
+    assert main(["--db", str(ws.path), "variants", "promote", "sys"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["corpus c: version 1 -> 1+s1; added 1 variant, skipped 1",
+                       "  + e1: ê-itwêyân  (correction, a1, dialect Plains, run sys)",
+                       "  = e1: ê-itwêyân  (correction, b1, dialect Woods, run sys): also accepted for this dialect"]
+    assert repo.get_entry(ws, "c", "e1").variants == ["ê-itwêyân"]
+    assert [(v["reviewer_id"], v["dialect"], v.get("also", False)) for v in speaker_variants(ws, "c")] == [
+        ("a1", "Plains", False), ("b1", "Woods", True)]
+    assert variant_dialects(ws, "c") == {"e1": {"ê-itwêyân": ["Plains", "Woods"]}}
+    assert main(["--db", str(ws.path), "variants", "versions", "c"]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "  + e1: ê-itwêyân  (correction, a1, accepted for Plains)",
+        "  = e1: ê-itwêyân  (correction, b1, accepted for Woods)"]
+    # a speaker who withdraws takes their dialect's mark with them
+    from mteval_gui.app.consent import withdraw_reviewer
+
+    withdraw_reviewer(ws, "b1", "community lead")
+    assert variant_dialects(ws, "c") == {"e1": {"ê-itwêyân": ["Plains"]}}
