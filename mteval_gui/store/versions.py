@@ -75,7 +75,7 @@ def add_variants(ws: Workspace, corpus_id: str, additions: Sequence[dict[str, An
                       "created_at) VALUES (?,?,?,?,?,?,?)",
                       (corpus_id, old_version, None, row["sha256"], "[]", None, row["imported_at"]))
             known = [old_version]
-        added = []
+        added: list[dict[str, Any]] = []
         for a in additions:
             cur = c.execute("SELECT variants FROM entries WHERE corpus_id = ? AND entry_id = ?",
                             (corpus_id, a["entry_id"])).fetchone()
