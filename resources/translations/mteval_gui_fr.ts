@@ -963,6 +963,229 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>GapsDialog</name>
+    <message>
+        <source>loanword</source>
+        <translation>emprunt</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>nom propre</translation>
+    </message>
+    <message>
+        <source>dialectal</source>
+        <translation>dialectal</translation>
+    </message>
+    <message>
+        <source>typo</source>
+        <translation>coquille</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>inconnu</translation>
+    </message>
+    <message>
+        <source>speakers: {0}</source>
+        <translation>locuteurs : {0}</translation>
+    </message>
+    <message>
+        <source>the language card&apos;s loanword list</source>
+        <translation>la liste d&apos;emprunts de la carte de langue</translation>
+    </message>
+    <message>
+        <source>descriptive analyzer: proper noun (+Prop)</source>
+        <translation>analyseur descriptif : nom propre (+Prop)</translation>
+    </message>
+    <message>
+        <source>descriptive analyzer: +{0}</source>
+        <translation>analyseur descriptif : +{0}</translation>
+    </message>
+    <message>
+        <source>capitalised inside a sentence</source>
+        <translation>majuscule à l&apos;intérieur d&apos;une phrase</translation>
+    </message>
+    <message>
+        <source>the accepted word {0} with other diacritics</source>
+        <translation>le mot accepté {0} avec d&apos;autres diacritiques</translation>
+    </message>
+    <message>
+        <source>one edit from the accepted word {0}</source>
+        <translation>à une modification du mot accepté {0}</translation>
+    </message>
+    <message>
+        <source>no rule applies</source>
+        <translation>aucune règle ne s&apos;applique</translation>
+    </message>
+    <message>
+        <source>Analyzer gaps</source>
+        <translation>Lacunes de l&apos;analyseur</translation>
+    </message>
+    <message>
+        <source>Words the strict analyzer rejects in the references of the chosen corpora and the outputs of the chosen runs, most frequent first. The exports hold only the answers of reviewers whose consent allows sharing.</source>
+        <translation>Mots que l&apos;analyseur strict rejette dans les références des corpus choisis et les sorties des exécutions choisies, du plus fréquent au moins fréquent. Les exports ne contiennent que les réponses des relecteurs dont le consentement permet le partage.</translation>
+    </message>
+    <message>
+        <source>Corpora (references)</source>
+        <translation>Corpus (références)</translation>
+    </message>
+    <message>
+        <source>Runs (outputs and Task C answers)</source>
+        <translation>Exécutions (sorties et réponses de la tâche C)</translation>
+    </message>
+    <message>
+        <source>Build report</source>
+        <translation>Établir le rapport</translation>
+    </message>
+    <message>
+        <source>Export missing words…</source>
+        <translation>Exporter les mots manquants…</translation>
+    </message>
+    <message>
+        <source>GiellaLT missing-words list: each word after its count</source>
+        <translation>Liste GiellaLT des mots manquants : chaque mot après son nombre d&apos;occurrences</translation>
+    </message>
+    <message>
+        <source>Export morph-test YAML…</source>
+        <translation>Exporter le YAML morph-test…</translation>
+    </message>
+    <message>
+        <source>GiellaLT morph-test cases for the words speakers confirmed</source>
+        <translation>Cas de test morph-test GiellaLT pour les mots confirmés par les locuteurs</translation>
+    </message>
+    <message>
+        <source>Compare analyzers…</source>
+        <translation>Comparer des analyseurs…</translation>
+    </message>
+    <message>
+        <source>False-rejection rate of the runs&apos; judged words with two analyzer files (before and after installing a new one)</source>
+        <translation>Taux de faux rejets des mots jugés des exécutions avec deux fichiers d&apos;analyseur (avant et après l&apos;installation d&apos;un nouveau)</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Mot</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>Occurrences</translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation>Références</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>Sorties</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Speakers (valid/invalid/unsure)</source>
+        <translation>Locuteurs (valide/invalide/incertain)</translation>
+    </message>
+    <message>
+        <source>Descriptive analyzer</source>
+        <translation>Analyseur descriptif</translation>
+    </message>
+    <message>
+        <source>Looking up the words…</source>
+        <translation>Recherche des mots…</translation>
+    </message>
+    <message>
+        <source>Choose at least one corpus.</source>
+        <translation>Choisissez au moins un corpus.</translation>
+    </message>
+    <message>
+        <source>{0} words the {1} strict analyzer rejects in {2} texts ({3} occurrences).</source>
+        <translation>{0} mots que l&apos;analyseur strict {1} rejette dans {2} textes ({3} occurrences).</translation>
+    </message>
+    <message>
+        <source>No descriptive analyzer is installed: no guesses.</source>
+        <translation>Aucun analyseur descriptif n&apos;est installé : pas de suggestions.</translation>
+    </message>
+    <message>
+        <source>kind: {0} ({1})</source>
+        <translation>type : {0} ({1})</translation>
+    </message>
+    <message>
+        <source>reference {0}</source>
+        <translation>référence {0}</translation>
+    </message>
+    <message>
+        <source>output {0} of {1}</source>
+        <translation>sortie {0} de {1}</translation>
+    </message>
+    <message>
+        <source>Export missing words</source>
+        <translation>Exporter les mots manquants</translation>
+    </message>
+    <message>
+        <source>Text (*.txt)</source>
+        <translation>Texte (*.txt)</translation>
+    </message>
+    <message>
+        <source>Wrote {0} words to {1}.</source>
+        <translation>{0} mots écrits dans {1}.</translation>
+    </message>
+    <message>
+        <source>Export morph-test YAML</source>
+        <translation>Exporter le YAML morph-test</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml)</source>
+        <translation>YAML (*.yaml)</translation>
+    </message>
+    <message>
+        <source>Wrote {0} confirmed words to {1}.</source>
+        <translation>{0} mots confirmés écrits dans {1}.</translation>
+    </message>
+    <message>
+        <source>Compare analyzers</source>
+        <translation>Comparer des analyseurs</translation>
+    </message>
+    <message>
+        <source>Choose the runs whose Task C answers are compared.</source>
+        <translation>Choisissez les exécutions dont les réponses de la tâche C sont comparées.</translation>
+    </message>
+    <message>
+        <source>HFST analyzers (*.hfstol)</source>
+        <translation>Analyseurs HFST (*.hfstol)</translation>
+    </message>
+    <message>
+        <source>The old analyzer</source>
+        <translation>L&apos;ancien analyseur</translation>
+    </message>
+    <message>
+        <source>The new analyzer</source>
+        <translation>Le nouvel analyseur</translation>
+    </message>
+    <message>
+        <source>n/a (no judged word rejected)</source>
+        <translation>n.d. (aucun mot jugé n&apos;est rejeté)</translation>
+    </message>
+    <message>
+        <source>False-rejection rate of the words speakers judged (Task C; Wilson 95% CI):</source>
+        <translation>Taux de faux rejets des mots jugés par les locuteurs (tâche C ; IC de Wilson à 95 %) :</translation>
+    </message>
+    <message>
+        <source>before ({0}): {1}</source>
+        <translation>avant ({0}) : {1}</translation>
+    </message>
+    <message>
+        <source>after ({0}): {1}</source>
+        <translation>après ({0}) : {1}</translation>
+    </message>
+    <message>
+        <source>valid words the new analyzer accepts: {0}; words judged invalid it accepts: {1}</source>
+        <translation>mots valides que le nouvel analyseur accepte : {0} ; mots jugés invalides qu&apos;il accepte : {1}</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <source>Import corpus</source>
@@ -1409,6 +1632,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Install &amp;analyzer…</source>
         <translation>Installer un &amp;analyseur…</translation>
+    </message>
+    <message>
+        <source>Analyzer &amp;gaps…</source>
+        <translation>&amp;Lacunes de l&apos;analyseur…</translation>
+    </message>
+    <message>
+        <source>The words the strict analyzer rejects, ranked, with exports for its maintainers</source>
+        <translation>Les mots que l&apos;analyseur strict rejette, classés, avec des exports pour ses mainteneurs</translation>
     </message>
     <message>
         <source>Import &amp;judgments or review-pack answers…</source>
@@ -2750,6 +2981,10 @@ Télécharger maintenant ?</translation>
         <translation>Fluidité :</translation>
     </message>
     <message>
+        <source>Dialects (adequacy):</source>
+        <translation>Dialectes (adéquation) :</translation>
+    </message>
+    <message>
         <source>Tier sign-off</source>
         <translation>Validation du niveau</translation>
     </message>
@@ -2824,6 +3059,22 @@ Télécharger maintenant ?</translation>
     <message>
         <source>{0} left out: {1}</source>
         <translation>{0} écarté : {1}</translation>
+    </message>
+    <message>
+        <source>— (no reviewer&apos;s dialect is recorded)</source>
+        <translation>— (aucun dialecte de relecteur n&apos;est enregistré)</translation>
+    </message>
+    <message>
+        <source>within {0}: {1} ({2} reviewers)</source>
+        <translation>au sein de {0} : {1} ({2} relecteurs)</translation>
+    </message>
+    <message>
+        <source>across dialects: {0} ({1} pairs of ratings)</source>
+        <translation>entre dialectes : {0} ({1} paires de notes)</translation>
+    </message>
+    <message>
+        <source>{0} reviewer(s) without a dialect left out</source>
+        <translation>{0} relecteur(s) sans dialecte écarté(s)</translation>
     </message>
     <message>
         <source>{0} against human {1}</source>
