@@ -285,13 +285,9 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
     if not blind:
         out.append(f'<h3>{_e(labels["reference"])}</h3><p class="text">{_e(e.reference) if e.reference else "—"}</p>')
         if e.variants:
-<<<<<<< HEAD
-            out.append(f'<p><i>{_e(labels["variants"])}</i>{colon}' + " · ".join(_e(v) for v in e.variants) + "</p>")
-=======
-            out.append(f'<p><i>{_e(labels["variants"])}</i>: ' + " · ".join(
+            out.append(f'<p><i>{_e(labels["variants"])}</i>{colon}' + " · ".join(
                 _e(v) + (f' <span class="dialect">({_e(", ".join(data.variant_dialects[v]))})</span>'
                          if data.variant_dialects.get(v) else "") for v in e.variants) + "</p>")
->>>>>>> wip-gaps
     meta = []
     if e.difficulty is not None:
         meta.append(f'{_e(labels["difficulty"])}{colon}{e.difficulty}')

@@ -51,16 +51,12 @@ def cmd_promote(args: argparse.Namespace) -> int:
         print(f"corpus {p.corpus_id}{target}; {verb} {len(p.added)} variant{'s' if len(p.added) != 1 else ''}, "
               f"skipped {len(p.skipped)}")
         for c in p.added:
-<<<<<<< HEAD
-            print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
-        already = [c for c, why in p.skipped if why.startswith("already")]
-=======
             dialect = f", dialect {c.dialect}" if c.dialect else ""
             print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}{dialect}, run {c.run_id})"))
         for c in p.also:
             print(term_safe(f"  = {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, dialect {c.dialect}, "
                             f"run {c.run_id}): also accepted for this dialect"))
->>>>>>> wip-gaps
+        already = [c for c, why in p.skipped if why.startswith("already")]
         for c, why in p.skipped:
             if not why.startswith("already"):
                 print(term_safe(f"  - {c.entry_id}: not added, {why} ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
