@@ -1376,7 +1376,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Linter precision per variant class (all reviewers, 95 % Wilson interval)</source>
-        <translation>Précision du linter par classe de variante (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
+        <translation>Précision du vérificateur par classe de variante (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
     </message>
     <message>
         <source>Run</source>
@@ -1408,7 +1408,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>No pair to audit: the linter called no output EQUIVALENT in these runs (score them with the language&apos;s linter first).</source>
-        <translation>Aucune paire à auditer : le linter n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le linter de la langue).</translation>
+        <translation>Aucune paire à auditer : le vérificateur n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le vérificateur de la langue).</translation>
     </message>
     <message>
         <source>&lt;b&gt;A&lt;/b&gt; · Reference</source>
@@ -1436,7 +1436,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&lt;i&gt;Linter:&lt;/i&gt; {0}</source>
-        <translation>&lt;i&gt;Linter :&lt;/i&gt; {0}</translation>
+        <translation>&lt;i&gt;Vérificateur :&lt;/i&gt; {0}</translation>
     </message>
     <message>
         <source>Reference</source>
@@ -1827,11 +1827,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Linter audit: same meaning?</source>
-        <translation>Audit du linter : même sens ?</translation>
+        <translation>Audit du vérificateur : même sens ?</translation>
     </message>
     <message>
         <source>Linter audit: both natural?</source>
-        <translation>Audit du linter : les deux naturels ?</translation>
+        <translation>Audit du vérificateur : les deux naturels ?</translation>
     </message>
     <message>
         <source>FST audit: valid word?</source>
@@ -2024,7 +2024,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>B: linter audit (pairs called EQUIVALENT)</source>
-        <translation>B : audit du linter (paires jugées EQUIVALENT)</translation>
+        <translation>B : audit du vérificateur (paires jugées EQUIVALENT)</translation>
     </message>
     <message>
         <source>C: FST audit (rejected words)</source>
@@ -3002,7 +3002,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Linter audit (task B)</source>
-        <translation>Audit du linter (tâche B)</translation>
+        <translation>Audit du vérificateur (tâche B)</translation>
     </message>
     <message>
         <source>FST audit (task C)</source>
