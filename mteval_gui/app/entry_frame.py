@@ -86,11 +86,12 @@ class EntryFilter:
     fst_rejections_only: bool = False
     review: str = "all"  # all | unreviewed | reviewed | flagged
     text: str = ""
+    entry_ids: frozenset[str] | None = None  # only these entries (a reviewer's share of a campaign)
 
     def is_empty(self) -> bool:
         return (self.verdicts is None and self.semantic_verdicts is None and not self.metric_ranges
                 and self.difficulties is None and not self.fst_rejections_only and self.review == "all"
-                and not self.text.strip())
+                and not self.text.strip() and self.entry_ids is None)
 
 
 def filter_mask(frame: EntryFrame, flt: EntryFilter) -> np.ndarray:
@@ -113,6 +114,8 @@ def filter_mask(frame: EntryFrame, flt: EntryFilter) -> np.ndarray:
             if hi is not None:
                 ok &= values <= hi
         mask &= ok
+    if flt.entry_ids is not None:
+        mask &= np.isin(frame.entry_ids, np.array(sorted(flt.entry_ids), dtype=object))
     if flt.difficulties is not None:
         d = np.nan_to_num(frame.difficulty, nan=0.0).astype(np.int64)
         mask &= np.isin(d, np.fromiter(flt.difficulties, dtype=np.int64, count=len(flt.difficulties)))

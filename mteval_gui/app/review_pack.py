@@ -135,8 +135,12 @@ def _history_rows(ws: Workspace, reviewer_id: str, task: str,
 def export_review_pack(
     ws: Workspace, run_ids: Sequence[str], reviewer_id: str, output: str | Path, *, task: str = "a",
     entries: int | None = None, blind: bool = False, ui_lang: str | None = None, seed: int = 0,
+    share: Sequence[tuple[str, str]] | None = None, campaign: str | None = None,
 ) -> PackExport:
-    """Write the review pack of ``run_ids`` for ``reviewer_id`` to ``output`` and record it."""
+    """Write the review pack of ``run_ids`` for ``reviewer_id`` to ``output`` and record it.
+
+    ``share`` (task A): the (run, entry) items to ask, in this order (a campaign's share of one
+    reviewer, ``campaign`` naming it), instead of every entry of the runs."""
     task_code = TASKS.get(task.lower())
     if task_code is None:
         raise MtevalError(f"task {task!r} is not one of a, b, c")
@@ -163,7 +167,16 @@ def export_review_pack(
     target, source = targets.pop(), sources.pop()
     card = try_load_card(target)
 
-    queue = _queue(ws, list(run_ids), reviewer_id, task_code, entries, blind, seed)
+    if share is not None:
+        if task_code != "A":
+            raise MtevalError("a list of items is asked in task A only")
+        queue: list[tuple[str, str, str | None, dict[str, Any]]] = [(r, e, None, {}) for r, e in share]
+        if blind:  # a blind reviewer cannot tell the system from the position
+            import random
+
+            random.Random(f"{reviewer_id}\x1f{seed}").shuffle(queue)
+    else:
+        queue = _queue(ws, list(run_ids), reviewer_id, task_code, entries, blind, seed)
     if not queue:
         raise MtevalError({"A": "the runs have no entries", "B": "no pair of these runs was called EQUIVALENT by a "
                            "linter (score them with the language's linter first)",
@@ -220,7 +233,8 @@ def export_review_pack(
     record_pack(ws, PackRecord(pack_id, reviewer_id, task_code, data["content_sha256"],
                                [(r, e, w) for r, e, w, _ in queue],
                                {"runs": list(run_ids), "blind": blind, "entries": entries, "seed": seed,
-                                "ui_lang": ui_lang, "path": str(path)}, created, answers_key))
+                                "ui_lang": ui_lang, "path": str(path),
+                                **({"campaign": campaign} if campaign else {})}, created, answers_key))
     return PackExport(path, pack_id, data["content_sha256"], len(items), path.stat().st_size,
                       [{"family": f.family, "file": f.file, "characters": f.characters, "woff_bytes": f.woff_bytes}
                        for f in fonts.fonts], fonts.missing)

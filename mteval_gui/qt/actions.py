@@ -126,7 +126,7 @@ MENUS: tuple[Menu, ...] = (
         Act("importRun", QT_TRANSLATE_NOOP("MainWindow", "Import r&un…"), _import("run"), ("Ctrl+Shift+I",), needs_workspace=True),
         Act("importGlossary", QT_TRANSLATE_NOOP("MainWindow", "Import &glossary…"), _import("glossary"), needs_workspace=True),
         Act("installAnalyzer", QT_TRANSLATE_NOOP("MainWindow", "Install &analyzer…"), _import("analyzer"), needs_workspace=True),
-        Act("analyzerGaps", QT_TRANSLATE_NOOP("MainWindow", "Analyzer &gaps…"), _gaps,
+        Act("analyzerGaps", QT_TRANSLATE_NOOP("MainWindow", "Analyzer ga&ps…"), _gaps,
             tip=QT_TRANSLATE_NOOP("MainWindow", "The words the strict analyzer rejects, ranked, with exports for its maintainers"),
             needs_workspace=True),
         Act("importJudgments", QT_TRANSLATE_NOOP("MainWindow", "Import &judgments or review-pack answers…"),

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMenu,
+    QPushButton,
     QSplitter,
     QTableView,
     QToolButton,
@@ -101,6 +102,7 @@ class EntriesPage(Page):
         self._last_partial = 0.0
         outer = self.body_layout()
         outer.setContentsMargins(4, 4, 4, 4)
+        outer.addWidget(self._scope_bar())
         outer.addLayout(self._filter_bar())
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -159,6 +161,21 @@ class EntriesPage(Page):
         self._update_count()
 
     # ----- filter bar ----------------------------------------------------------------------
+    def _scope_bar(self) -> QWidget:
+        self._scope: frozenset[str] | None = None
+        self.scope_bar = QWidget()
+        self.scope_bar.setObjectName("entryScope")
+        row = QHBoxLayout(self.scope_bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.scope_label = QLabel()
+        self.scope_label.setObjectName("entryScopeLabel")
+        row.addWidget(self.scope_label, 1)
+        show_all = QPushButton(self.tr("Show all entries"))
+        show_all.clicked.connect(lambda: self.set_scope(None))
+        row.addWidget(show_all)
+        self.scope_bar.hide()
+        return self.scope_bar
+
     def _filter_bar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
         self.search = QLineEdit()
@@ -294,7 +311,16 @@ class EntriesPage(Page):
             fst_rejections_only=self.fst_box.isEnabled() and self.fst_box.isChecked(),
             review=self.review_combo.currentData() or "all",
             text=self.search.text(),
+            entry_ids=self._scope,
         )
+
+    def set_scope(self, entry_ids: list[str] | None, label: str = "") -> None:
+        """Show only ``entry_ids`` (a reviewer's share of a campaign), said by ``label`` above the table
+        with a button that shows every entry again; None: every entry."""
+        self._scope = frozenset(entry_ids) if entry_ids is not None else None
+        self.scope_label.setText(label)
+        self.scope_bar.setVisible(self._scope is not None)
+        self.apply_filter()
 
     def apply_filter(self, *_: object) -> None:
         has_metric = self.metric_combo.currentData() is not None

@@ -64,7 +64,7 @@ class MainWindow(QMainWindow):
         self.extra_tabs: dict[str, QWidget] = {}
         self.context = PageContext(reviewer=lambda: self.entries_page.ratings.reviewer_id,
                                    open_entries=self.open_entries, run_changed=self._run_changed,
-                                   show=self.tabs.setCurrentWidget)
+                                   show=self.tabs.setCurrentWidget, review_share=self.review_share)
         self.add_tab("entries", self.entries_page, self.tr("Entries"))
 
         self.runs_view.open_entries.connect(self.open_entries)
@@ -255,6 +255,13 @@ class MainWindow(QMainWindow):
         """Show the entries of ``run_ids`` side by side (the entries page reads large corpora in the background)."""
         sizes = {r.run_id: r.entries for r in self.runs_view.model.rows}
         self.entries_page.open_runs(run_ids, max((sizes.get(r, 0) for r in run_ids), default=0))
+
+    def review_share(self, run_ids: list[str], entry_ids: list[str], reviewer_id: str, label: str) -> None:
+        """Rate a share of a campaign here: its runs side by side, only its entries, as its reviewer."""
+        self.open_entries(run_ids)
+        self.entries_page.set_scope(entry_ids, label)
+        self.entries_page.ratings.set_reviewer(reviewer_id)
+        self.tabs.setCurrentWidget(self.entries_page)
 
     def compare_runs(self, run_ids: list[str]) -> None:
         page = self.extra_tabs.get("compare")

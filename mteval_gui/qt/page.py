@@ -52,6 +52,8 @@ class PageContext:
     open_entries: Callable[[list[str]], None] = lambda run_ids: None  # side by side in the entries table
     run_changed: Callable[[str], None] = lambda run_id: None  # a run's row in the runs table is stale
     show: Callable[[QWidget], None] = lambda page: None  # bring a page to the front
+    # rate a campaign's share on the desktop: (run ids, entry ids, reviewer id, what the scope is)
+    review_share: Callable[[list[str], list[str], str, str], None] = lambda runs, entries, reviewer, label: None
 
 
 class EmptyView(QWidget):

@@ -39,6 +39,7 @@ from mteval_gui.app.signoff import SignoffCandidates, signoff, signoff_candidate
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
+from mteval_gui.qt.campaigns_panel import CampaignsPanel
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import metric_label, tier_label
 from mteval_gui.qt.page import Page
@@ -158,6 +159,9 @@ class ValidationView(Page):
             page.reviewer_provider = lambda: self._reviewer_provider()
         self.pages.addTab(self.linter_audit, self.tr("Linter audit (task B)"))
         self.pages.addTab(self.fst_audit, self.tr("FST audit (task C)"))
+        self.campaigns = CampaignsPanel()
+        self.campaigns.review_share = lambda *share: self.context.review_share(*share)
+        self.pages.addTab(self.campaigns, self.tr("Campaigns"))
         self._clear()
 
     @property
@@ -171,10 +175,12 @@ class ValidationView(Page):
     def set_workspace(self, ws: Workspace | None) -> None:
         self.linter_audit.set_workspace(ws)
         self.fst_audit.set_workspace(ws)
+        self.campaigns.set_workspace(ws)
         super().set_workspace(ws)
 
     def refresh(self) -> None:
         self._refresh_dashboard()
+        self.campaigns.refresh()
         self.linter_audit.mark_stale()
         self.fst_audit.mark_stale()
 

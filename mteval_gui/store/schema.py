@@ -386,8 +386,17 @@ DROP TABLE IF EXISTS outputs_fts;
 DROP TABLE IF EXISTS fts_indexed;
 """
 
+# v11: review campaigns (store/campaigns.py): each one's definition, fixed when it is made
+_V11 = """
+CREATE TABLE IF NOT EXISTS campaigns (
+    campaign_id TEXT PRIMARY KEY,
+    definition TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+"""
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10, _V11]
 SCHEMA_VERSION = len(MIGRATIONS)

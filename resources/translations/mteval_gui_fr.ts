@@ -332,6 +332,97 @@
     </message>
 </context>
 <context>
+    <name>CampaignsPanel</name>
+    <message>
+        <source>New campaign…</source>
+        <translation>Nouvelle campagne…</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>Campagne</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Exécutions</translation>
+    </message>
+    <message>
+        <source>Entries</source>
+        <translation>Entrées</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>Recouvrement</translation>
+    </message>
+    <message>
+        <source>Entries at overlap</source>
+        <translation>Entrées au recouvrement</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Évaluateur·rice</translation>
+    </message>
+    <message>
+        <source>Rated</source>
+        <translation>Notées</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Rate this share here</source>
+        <translation>Noter cette part ici</translation>
+    </message>
+    <message>
+        <source>Open the campaign&apos;s runs in the Entries tab, only this reviewer&apos;s entries, with this reviewer chosen</source>
+        <translation>Ouvrir les exécutions de la campagne dans l’onglet Entrées, seulement les entrées de cette personne, avec elle choisie comme évaluatrice</translation>
+    </message>
+    <message>
+        <source>Export as a review pack…</source>
+        <translation>Exporter en paquet d’évaluation…</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>{0} sur {1}</translation>
+    </message>
+    <message>
+        <source>No campaign yet: a campaign names runs, reviewers and an overlap (every entry rated by that many reviewers).</source>
+        <translation>Aucune campagne : une campagne nomme des exécutions, des évaluateur·rice·s et un recouvrement (chaque entrée notée par autant de personnes).</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>terminée</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <translation>en cours</translation>
+    </message>
+    <message>
+        <source>Overlap {0} reached on {1} of {2} entries.</source>
+        <translation>Recouvrement {0} atteint sur {1} des {2} entrées.</translation>
+    </message>
+    <message>
+        <source>The campaign is complete.</source>
+        <translation>La campagne est terminée.</translation>
+    </message>
+    <message>
+        <source>Campaign {0}: the {1} entries of {2}</source>
+        <translation>Campagne {0} : les {1} entrées de {2}</translation>
+    </message>
+    <message>
+        <source>Export review pack</source>
+        <translation>Exporter le paquet d’évaluation</translation>
+    </message>
+    <message>
+        <source>Review pack (*.html)</source>
+        <translation>Paquet d’évaluation (*.html)</translation>
+    </message>
+    <message>
+        <source>Review pack {0} written to {1} ({2} items).</source>
+        <translation>Paquet d’évaluation {0} écrit dans {1} ({2} éléments).</translation>
+    </message>
+</context>
+<context>
     <name>CategoryChart</name>
     <message>
         <source>No {0} results yet</source>
@@ -714,6 +805,10 @@ Télécharger maintenant ?</translation>
 </context>
 <context>
     <name>EntriesPage</name>
+    <message>
+        <source>Show all entries</source>
+        <translation>Afficher toutes les entrées</translation>
+    </message>
     <message>
         <source>Search source, reference, outputs…</source>
         <translation>Chercher dans la source, la référence, les sorties…</translation>
@@ -1634,8 +1729,8 @@ Télécharger maintenant ?</translation>
         <translation>Installer un &amp;analyseur…</translation>
     </message>
     <message>
-        <source>Analyzer &amp;gaps…</source>
-        <translation>&amp;Lacunes de l&apos;analyseur…</translation>
+        <source>Analyzer ga&amp;ps…</source>
+        <translation>Lacunes de l&apos;anal&amp;yseur…</translation>
     </message>
     <message>
         <source>The words the strict analyzer rejects, ranked, with exports for its maintainers</source>
@@ -1896,6 +1991,53 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Validation</source>
         <translation>Validation</translation>
+    </message>
+</context>
+<context>
+    <name>NewCampaignDialog</name>
+    <message>
+        <source>New review campaign</source>
+        <translation>Nouvelle campagne d’évaluation</translation>
+    </message>
+    <message>
+        <source>e.g. wave-1</source>
+        <translation>p. ex. vague-1</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Nom :</translation>
+    </message>
+    <message>
+        <source>Runs rated:</source>
+        <translation>Exécutions notées :</translation>
+    </message>
+    <message>
+        <source>Reviewers:</source>
+        <translation>Évaluateur·rice·s :</translation>
+    </message>
+    <message>
+        <source>How many reviewers rate each entry</source>
+        <translation>Combien de personnes notent chaque entrée</translation>
+    </message>
+    <message>
+        <source>Overlap:</source>
+        <translation>Recouvrement :</translation>
+    </message>
+    <message>
+        <source>Entries:</source>
+        <translation>Entrées :</translation>
+    </message>
+    <message>
+        <source>the first ones, in corpus order</source>
+        <translation>les premières, dans l’ordre du corpus</translation>
+    </message>
+    <message>
+        <source>drawn at random (seed 0)</source>
+        <translation>tirées au hasard (graine 0)</translation>
+    </message>
+    <message>
+        <source>Chosen:</source>
+        <translation>Choisies :</translation>
     </message>
 </context>
 <context>
@@ -3007,6 +3149,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>FST audit (task C)</source>
         <translation>Audit FST (tâche C)</translation>
+    </message>
+    <message>
+        <source>Campaigns</source>
+        <translation>Campagnes</translation>
     </message>
     <message>
         <source>%v of %m</source>

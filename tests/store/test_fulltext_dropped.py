@@ -17,7 +17,7 @@ def test_a_workspace_with_the_full_text_indexes_loses_them_and_keeps_its_data(tm
     c.execute("CREATE VIRTUAL TABLE entries_fts USING fts5(source, reference, content=[entries], tokenize='trigram')")
     c.execute("CREATE VIRTUAL TABLE outputs_fts USING fts5(predicted, content=[outputs], tokenize='trigram')")
     c.execute("CREATE TABLE fts_indexed (kind TEXT, id TEXT, PRIMARY KEY (kind, id))")
-    c.execute(f"PRAGMA user_version={SCHEMA_VERSION - 1}")
+    c.execute("PRAGMA user_version=9")  # before the migration that drops them (v10)
     c.close()
     ws = Workspace(path)
     try:

@@ -1,0 +1,75 @@
+"""Validation ▸ Campaigns: plan a campaign in the window, rate one reviewer's share on the desktop
+(only that share shown, that reviewer chosen), send the other's as a review pack, see both complete."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+
+from mteval_gui.app.review import add_reviewer
+from mteval_gui.app.review_pack import import_pack_answers
+from mteval_gui.domain.judgments import Reviewer
+from mteval_gui.qt import campaigns_panel
+from mteval_gui.qt.campaigns_panel import NewCampaignDialog
+from tests.app.pack_helpers import answer, answers_doc, pack_data
+
+
+def _check(widget, values):
+    for i in range(widget.count()):
+        item = widget.item(i)
+        if item.data(Qt.ItemDataRole.UserRole) in values:
+            item.setCheckState(Qt.CheckState.Checked)
+
+
+def test_a_campaign_done_on_the_desktop_and_through_a_pack(window, scored_ws, qtbot, tmp_path, monkeypatch):
+    for rid in ("ana", "bo"):
+        add_reviewer(scored_ws, Reviewer(reviewer_id=rid, name=rid.capitalize(), languages=["crk"]))
+    window.open_workspace(scored_ws.path)
+    validation = window.extra_tabs["validation"]
+    panel = validation.campaigns
+    assert panel.table.rowCount() == 0 and panel.summary.text().startswith("No campaign yet")
+
+    dialog = NewCampaignDialog(window.ws, panel)
+    qtbot.addWidget(dialog)
+    dialog.id_edit.setText("wave-1")
+    _check(dialog.runs, {"poor"})
+    _check(dialog.reviewers, {"ana", "bo"})
+    dialog.entries.setValue(4)
+    dialog.make_campaign()
+    assert dialog.result() == 1
+    panel.refresh()
+    assert [panel.table.item(0, c).text() for c in range(5)] == ["wave-1", "poor", "4", "2", "0 of 4"]
+
+    # Ana rates her share in the window: only her entries, as her
+    panel.progress.selectRow(0)
+    panel.rate_here()
+    page = window.entries_page
+    qtbot.waitUntil(lambda: page.model.rowCount() == 4, timeout=10000)
+    assert page.scope_label.text() == "Campaign wave-1: the 4 entries of ana" and not page.scope_bar.isHidden()
+    assert page.ratings.reviewer_id == "ana" and window.tabs.currentWidget() is page
+    page.table.setFocus()
+    for _ in range(4):
+        qtbot.keyClicks(page.table, "34")
+        qtbot.keyClick(page.table, Qt.Key.Key_Return)
+
+    # Bo answers a pack
+    monkeypatch.setattr(campaigns_panel.file_dialogs, "save_file_name",
+                        lambda *a, **k: (str(tmp_path / "bo.html"), ""))
+    panel.refresh()
+    panel.progress.selectRow(1)
+    assert panel.reviewer_id() == "bo"
+    panel.export_pack()
+    data = pack_data(tmp_path / "bo.html")
+    answers = [answer(n + 1, n, adequacy=4, fluency=4) for n in range(len(data["items"]))]
+    path = tmp_path / f"answers-{data['pack_id']}.json"
+    path.write_text(json.dumps(answers_doc(data, answers)), encoding="utf-8")
+    import_pack_answers(window.ws, path)
+
+    panel.refresh()
+    assert [[panel.progress.item(r, c).text() for c in range(3)] for r in range(2)] == [
+        ["ana", "4 of 4", "complete"], ["bo", "4 of 4", "complete"]]
+    assert panel.table.item(0, 4).text() == "4 of 4 ✓"
+    assert panel.summary.text() == "Overlap 2 reached on 4 of 4 entries. The campaign is complete."
+    page.set_scope(None)
+    assert page.scope_bar.isHidden() and page.model.rowCount() == 5
