@@ -1,0 +1,136 @@
+"""``mteval calibrate`` over a rated study made from this tool's own per-entry metric values."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mteval_gui.app.calibration import calibration_study, card_profile, write_profile
+from mteval_gui.cards import load_card, user_cards_dir
+from mteval_gui.cli import main
+from mteval_gui.domain.judgments import Judgment, Reviewer
+from mteval_gui.errors import CardError, MtevalError, StoreError
+from mteval_gui.store import Workspace
+from mteval_gui.store import judgments as J
+from tests.app.calibration_helpers import TRUE_WEIGHTS, build_study
+
+# one seeded study; the fitted weights and intervals below are what this seed gives
+SEED = 5
+
+
+@pytest.fixture(scope="module")
+def study_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("calibration") / "ws.db"
+    build_study(path, seed=SEED).close()
+    return path
+
+
+@pytest.fixture
+def ws(study_path):
+    w = Workspace(study_path)
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def fra_card(tmp_path, monkeypatch):
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    (folder / "fra.json").write_text(json.dumps({"code": "fra", "name": "French"}), encoding="utf-8")
+    monkeypatch.setenv("MTEVAL_CARDS_DIR", str(folder))
+    return folder / "fra.json"
+
+
+def test_calibration_recovers_the_known_weights_and_ranks_at_least_as_well_as_the_seed(ws):
+    outcome = calibration_study(ws, ["c"], "fra", n_bootstrap=1000, seed=12345)
+    cal = outcome.calibration
+    assert cal.profile == "B"
+    assert cal.keys == ["chrf_plus_plus", "equivalent_match_rate", "exact_match_rate", "code_switching_rate",
+                        "hallucination_rate"]
+    for key, true in TRUE_WEIGHTS.items():
+        lo, hi = cal.weights_ci[key]
+        assert lo <= true <= hi, (key, true, lo, hi)
+    assert sum(cal.weights.values()) == pytest.approx(1.0, abs=1e-3)
+    assert cal.kendall["calibrated"].value >= cal.kendall["seed"].value
+    ev = cal.evidence
+    assert (ev["items"], ev["entries"], ev["ratings"], ev["raters"], ev["runs"]) == (
+        200, 40, 600, 3, ["sys0", "sys1", "sys2", "sys3", "sys4"])
+    assert ev["score_sources"] == ["task_a"]
+    # every run changes tier or not by the calibrated thresholds applied to its card's scores
+    assert [r.run_id for r in outcome.runs] == ["sys0", "sys1", "sys2", "sys3", "sys4"]
+    assert outcome.corpus_versions == {"c": {"version": "2", "sha256": outcome.corpus_versions["c"]["sha256"],
+                                             "speaker_version": None}}
+
+
+def test_json_has_the_documented_keys(ws, study_path, capsys):
+    assert main(["--db", str(study_path), "calibrate", "c", "--lang", "fra", "--json", "--bootstrap", "200"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert list(doc) == ["weights", "weights_ci", "tiers", "tau_b", "evidence"]
+    assert set(doc["weights"]) == set(TRUE_WEIGHTS) and set(doc["weights_ci"]) == set(TRUE_WEIGHTS)
+    assert list(doc["tiers"]["thresholds"]) == ["fluent", "deployable", "functional", "emerging"]
+    assert set(doc["tau_b"]) == {"seed", "calibrated"}
+    assert doc["evidence"]["raters"] == 3 and doc["evidence"]["corpora"] == ["c"]
+    assert len(doc["evidence"]["tier_changes"]) == 5
+
+
+def test_direct_esa_scores_are_used_where_a_judgment_has_one(tmp_path):
+    ws = build_study(tmp_path / "esa.db", seed=SEED, esa_rater="cat")
+    outcome = calibration_study(ws, ["c"], "fra", n_bootstrap=200)
+    assert outcome.calibration.evidence["score_sources"] == ["esa", "task_a"]
+    for key, true in TRUE_WEIGHTS.items():
+        lo, hi = outcome.calibration.weights_ci[key]
+        assert lo - 0.05 <= true <= hi + 0.05
+    ws.close()
+
+
+def test_excluded_and_non_speaking_reviewers_are_left_out_with_the_reason(ws):
+    J.add_reviewer(ws, Reviewer(reviewer_id="dan", name="Dan", languages=["fra"]))
+    J.add_reviewer(ws, Reviewer(reviewer_id="eve", name="Eve", languages=["ewe"]))
+    for rid in ("dan", "eve"):
+        for e in range(40):
+            J.record_judgment(ws, Judgment(reviewer_id=rid, run_id="sys0", entry_id=f"e{e:02d}", adequacy=5,
+                                           fluency=5))
+    try:
+        outcome = calibration_study(ws, ["c"], "fra", n_bootstrap=100,
+                                    excluded_reviewers=lambda r: "failed the attention checks" if r == "dan" else None)
+        ev = outcome.calibration.evidence
+        assert ev["rater_ids"] == ["ana", "ben", "cat"]
+        assert ev["excluded_raters"] == {"dan": "failed the attention checks",
+                                         "eve": "not a speaker: the reviewer's record does not list fra"}
+    finally:
+        with ws.transaction() as c:
+            c.execute("DELETE FROM judgments WHERE reviewer_id IN ('dan', 'eve')")
+            c.execute("DELETE FROM reviewers WHERE reviewer_id IN ('dan', 'eve')")
+
+
+def test_refused_for_another_language_or_an_unknown_corpus(ws):
+    with pytest.raises(StoreError, match="corpus 'c' translates into 'fra', not 'ewe'"):
+        calibration_study(ws, ["c"], "ewe")
+    with pytest.raises(MtevalError, match="no corpus 'nope'"):
+        calibration_study(ws, ["nope"], "fra")
+
+
+def test_write_card_keeps_a_named_profile_that_scoring_uses_only_when_asked(ws, fra_card):
+    outcome = calibration_study(ws, ["c"], "fra", n_bootstrap=200)
+    with pytest.raises(CardError, match="profile name 'A' is a seed profile's"):
+        write_profile(outcome, "A")
+    with pytest.raises(CardError, match="profile name 'a b'"):
+        write_profile(outcome, "a b")
+    assert not (user_cards_dir() / "fra.json").exists()
+    path = write_profile(outcome, "speakers-1")
+    assert path == user_cards_dir() / "fra.json"  # the bundled card is copied, then used
+    card = load_card("fra")
+    p = card.composite_profiles["speakers-1"]
+    assert p.base == "B" and p.weights == outcome.calibration.weights and p.tiers == outcome.calibration.thresholds
+    assert p.evidence["raters"] == 3 and p.evidence["ratings"] == 600 and p.evidence["corpora"] == ["c"]
+    assert p.evidence["corpus_versions"]["c"]["version"] == "2" and p.evidence["date"] == outcome.date
+    assert card.default_composite_profile is None
+    assert card_profile("fra", None) is None  # not the default: the seed weights
+    assert card_profile("fra", "speakers-1") == ("speakers-1", {"weights": p.weights, "tiers": p.tiers, "base": "B"})
+    with pytest.raises(MtevalError, match="has no composite profile 'other' \\(it has: speakers-1\\)"):
+        card_profile("fra", "other")
+    write_profile(outcome, "speakers-2", make_default=True)
+    card = load_card("fra")
+    assert sorted(card.composite_profiles) == ["speakers-1", "speakers-2"]
+    assert card_profile("fra", None)[0] == "speakers-2"
