@@ -232,7 +232,7 @@ def write_profile(outcome: CalibrationOutcome, name: str, *, make_default: bool 
     if not PROFILE_NAME.match(name or ""):
         raise CardError(f"profile name {name!r}: letters, digits, '.', '_' and '-' only (at most 64), "
                         "starting with a letter or digit")
-    if name in comp.PROFILES:
+    if name in comp.PROFILES or name == "seed":
         raise CardError(f"profile name {name!r} is a seed profile's; choose another name")
     path, source = find_card(outcome.language)
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -161,12 +161,14 @@ def not_enough_metrics_caveat(result: CompositeResult) -> Caveat | None:
                           "weight_coverage": round(result.weight_coverage, 4), "threshold": MIN_WEIGHT_COVERAGE})
 
 
-def composite_vectorised(values: Mapping[str, NDArray[Any]], profile: str) -> NDArray[Any]:
+def composite_vectorised(values: Mapping[str, NDArray[Any]], profile: str,
+                         weights: Mapping[str, float] | None = None) -> NDArray[Any]:
     """Vectorised composite (unrounded) for bootstrap resamples: ``values`` are RAW metric
-    values per resample (shape ``(k,)``); non-finite resample values drop out of that resample."""
+    values per resample (shape ``(k,)``); non-finite resample values drop out of that resample.
+    ``weights`` replace the profile's (a calibrated profile)."""
     import numpy as np  # only resampling needs it: reading a run card does not
 
-    weights = PROFILES[profile]
+    weights = PROFILES[profile] if weights is None else weights
     num: NDArray[Any] | None = None
     den: NDArray[Any] | None = None
     for key, arr in values.items():

@@ -134,3 +134,50 @@ def test_write_card_keeps_a_named_profile_that_scoring_uses_only_when_asked(ws, 
     card = load_card("fra")
     assert sorted(card.composite_profiles) == ["speakers-1", "speakers-2"]
     assert card_profile("fra", None)[0] == "speakers-2"
+
+
+def test_scoring_uses_a_calibrated_profile_only_when_asked_and_the_run_card_records_it(ws, fra_card, tmp_path,
+                                                                                       capsys):
+    import sqlite3
+
+    from mteval_gui.app.scoring import score_workspace_run
+    from mteval_gui.app.scoring_config import ScoringOverrides, resolve_configuration
+    from mteval_gui.scoring.composite import compute_composite
+    from mteval_gui.store.results import load_run_card_dict
+    from mteval_gui.validation.calibration import tier_of
+
+    copy = tmp_path / "copy.db"
+    dest = sqlite3.connect(copy)
+    ws.conn.backup(dest)
+    dest.close()
+    outcome = calibration_study(ws, ["c"], "fra", n_bootstrap=200)
+    write_profile(outcome, "speakers-1")
+    w = Workspace(copy)
+    try:
+        seed_card = load_run_card_dict(w, "sys0")
+        assert "composite_calibration" not in seed_card and "composite_profile" not in seed_card["scoring"]
+        # rescored without a name: the card has no default, so the seed weights; the composite is the same
+        score_workspace_run(w, "sys0", configuration=resolve_configuration(w, "sys0", None, ScoringOverrides.of(
+            metrics=["core.chrf", "core.exact", "core.equivalent", "core.code_switching", "core.hallucination"],
+            seed=7, n_bootstrap=30)))
+        again = load_run_card_dict(w, "sys0")
+        assert "composite_calibration" not in again
+        assert again["scores"]["composite"] == seed_card["scores"]["composite"]
+        config = resolve_configuration(w, "sys0", None, ScoringOverrides.of(
+            metrics=["core.chrf", "core.exact", "core.equivalent", "core.code_switching", "core.hallucination"],
+            seed=7, n_bootstrap=30, composite_profile="speakers-1"))
+        score_workspace_run(w, "sys0", configuration=config)
+        card = load_run_card_dict(w, "sys0")
+        cal = outcome.calibration
+        assert card["composite_calibration"] == {"name": "speakers-1", "base": "B", "weights": cal.weights,
+                                                 "tiers": cal.thresholds, "fitted": outcome.date}
+        assert card["scoring"]["composite_profile"] == "speakers-1"
+        expected = compute_composite(card["scores"], "B", cal.weights).value
+        assert card["scores"]["composite"] == expected != seed_card["scores"]["composite"]
+        assert card["scores"]["quality_tier"] == tier_of(expected, cal.thresholds)
+        # a name the card does not have is refused, naming those it has
+        code = main(["--db", str(copy), "score", "sys0", "--replace", "--profile", "other"])
+        assert code == 1
+        assert "the language card has no composite profile 'other' (it has: speakers-1)" in capsys.readouterr().err
+    finally:
+        w.close()
