@@ -32,6 +32,7 @@ from mteval_gui.store.db import Workspace
 from mteval_gui.store.judgments import current_judgments, list_reviewers
 from mteval_gui.store.results import entry_scores_many, entry_values_bulk, load_run_card_summary
 from mteval_gui.validation.calibration import (
+    TIER_RATINGS,
     Calibration,
     CalibrationRefused,
     HumanScore,
@@ -41,8 +42,8 @@ from mteval_gui.validation.calibration import (
     tier_of,
 )
 
-__all__ = ["CalibrationOutcome", "CalibrationRefused", "RunTierChange", "calibration_study", "card_profile",
-           "write_profile", "PROFILE_NAME"]
+__all__ = ["CalibrationOutcome", "CalibrationRefused", "RunTierChange", "TIER_RATINGS", "calibration_study",
+           "card_profile", "write_profile", "PROFILE_NAME"]
 
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 Excluded = Mapping[str, str] | Callable[[str], str | None] | None

@@ -223,6 +223,8 @@ class Calibration:
     evidence: dict[str, object]
     warnings: list[str] = field(default_factory=list)
     left_out: dict[str, str] = field(default_factory=dict)  # input -> why it is not fitted
+    # the warnings as (code, values): few_items (items, target), few_raters (raters, target), low_alpha (alpha, target)
+    warning_codes: list[tuple[str, tuple[float, float]]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         def corr(c: CorrelationResult) -> dict[str, object]:
@@ -357,13 +359,17 @@ def calibrate(
     if refusals:
         raise CalibrationRefused(refusals, evidence)
     warnings = []
+    codes: list[tuple[str, tuple[float, float]]] = []
     if at_target < rules.warn_items:
         warnings.append(f"{at_target} items rated by {rules.warn_raters_per_item}+ raters "
                         f"(the study's target is {rules.warn_items}): the intervals are wide")
+        codes.append(("few_items", (at_target, rules.warn_items)))
     if len(raters) < rules.warn_raters:
         warnings.append(f"only {len(raters)} raters (fewer than {rules.warn_raters})")
+        codes.append(("few_raters", (len(raters), rules.warn_raters)))
     if a_val is not None and a_val < rules.warn_alpha:
         warnings.append(f"agreement α {a_val:.3f} is below {rules.warn_alpha}: conclusions are tentative")
+        codes.append(("low_alpha", (a_val, rules.warn_alpha)))
     w = fit_weights(x, y)
     if w is None:
         raise CalibrationRefused(["no composite input rises with the speakers' scores: no weights can be fitted"],
@@ -411,4 +417,4 @@ def calibrate(
         weights_ci=weights_ci, seed_weights={k: round(float(v), ROUND) for k, v in zip(keys, seed_w, strict=True)},
         thresholds=thresholds, thresholds_ci=thresholds_ci, extrapolated=extrapolated,
         line=(round(line[0], ROUND), round(line[1], ROUND)), kendall=kendall, spearman=spearman,
-        evidence=evidence, warnings=warnings, left_out=left_out)
+        evidence=evidence, warnings=warnings, left_out=left_out, warning_codes=codes)
