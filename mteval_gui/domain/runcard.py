@@ -340,7 +340,8 @@ class RunCard(DomainModel):
     composite_profile: str | None = None
     # a card scored with the seed weights has no such key: its text is that of the cards made before
     composite_calibration: CompositeCalibration | None = Field(
-        default=None, exclude_if=lambda v: v is None, description="the language card's calibrated weights and tier thresholds the composite and tier "
+        default=None, exclude_if=lambda v: v is None,
+        description="the language card's calibrated weights and tier thresholds the composite and tier "
                                   "were computed with (absent: the seed profile's weights and tiers)")
     composite_breakdown: list[CompositeItem] = Field(default_factory=list)
     score_caveats: list[Caveat] = Field(default_factory=list)
