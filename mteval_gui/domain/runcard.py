@@ -342,7 +342,7 @@ class RunCard(DomainModel):
     composite_calibration: CompositeCalibration | None = Field(
         default=None, exclude_if=lambda v: v is None,
         description="the language card's calibrated weights and tier thresholds the composite and tier "
-                                  "were computed with (absent: the seed profile's weights and tiers)")
+                    "were computed with (absent: the seed profile's weights and tiers)")
     composite_breakdown: list[CompositeItem] = Field(default_factory=list)
     score_caveats: list[Caveat] = Field(default_factory=list)
     fst: FstInfo = Field(default_factory=FstInfo)
