@@ -83,7 +83,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     for k, why in c.left_out.items():
         out.write(f"  {k:<26} not fitted: {why}\n")
     out.write("\ntier thresholds (composite where the fitted line reaches the tier's mean rating)\n")
-    from mteval_gui.validation.calibration import TIER_RATINGS
+    from mteval_gui.app.calibration import TIER_RATINGS
 
     for t, v in c.thresholds.items():
         flag = "  (extrapolated)" if t in c.extrapolated else ""
