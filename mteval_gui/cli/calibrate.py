@@ -70,10 +70,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     ev = c.evidence
     out = sys.stdout
     out.write(f"calibration of {args.lang} (profile {c.profile} inputs) over {', '.join(args.corpora)}\n")
-    out.write(f"evidence: {ev['items']} items ({ev['entries']} entries, {len(ev['runs'])} runs), "  # type: ignore[arg-type]
-              f"{ev['ratings']} ratings by {ev['raters']} raters, alpha {_num(ev['alpha'])}"  # type: ignore[arg-type]
+    out.write(f"evidence: {ev['items']} items ({ev['entries']} entries, {len(ev['runs'])} runs), "
+              f"{ev['ratings']} ratings by {ev['raters']} raters, alpha {_num(ev['alpha'])}"
               f"{_ci(ev['alpha_ci']) if ev['alpha'] is not None else ''}\n")
-    for rid, why in (ev.get("excluded_raters") or {}).items():  # type: ignore[union-attr]
+    for rid, why in (ev.get("excluded_raters") or {}).items():
         out.write(term_safe(f"  left out: {rid} ({why})") + "\n")
     for w in c.warnings:
         out.write(f"warning: {w}\n")
@@ -90,9 +90,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         out.write(f"  {t:<11} >= {v:.3f}{_ci(c.thresholds_ci.get(t)):<18} rating {TIER_RATINGS[t]:g}{flag}\n")
     out.write("\ncorrelation with the speakers' scores (calibrated: cross-validated over entries)\n")
     for name in ("seed", "calibrated"):
-        k, s = c.kendall[name], c.spearman[name]
-        out.write(f"  {name:<11} tau-b {_num(k.value)}{_ci([k.ci_lower, k.ci_upper]) if k.ci_lower is not None else ''}"
-                  f"   Spearman {_num(s.value)}{_ci([s.ci_lower, s.ci_upper]) if s.ci_lower is not None else ''}\n")
+        kc, sc = c.kendall[name], c.spearman[name]
+        out.write(f"  {name:<11} tau-b {_num(kc.value)}"
+                  f"{_ci([kc.ci_lower, kc.ci_upper]) if kc.ci_lower is not None else ''}"
+                  f"   Spearman {_num(sc.value)}{_ci([sc.ci_lower, sc.ci_upper]) if sc.ci_lower is not None else ''}\n")
     changed = [r for r in outcome.runs if r.changed]
     out.write(f"\nruns that would change tier: {len(changed)} of {len(outcome.runs)}\n")
     for r in changed:

@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -220,7 +221,7 @@ class Calibration:
     line: tuple[float, float]  # (a, b) of the human score on the calibrated composite
     kendall: dict[str, CorrelationResult]  # "seed", "calibrated" (cross-validated)
     spearman: dict[str, CorrelationResult]
-    evidence: dict[str, object]
+    evidence: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     left_out: dict[str, str] = field(default_factory=dict)  # input -> why it is not fitted
     # the warnings as (code, values): few_items (items, target), few_raters (raters, target), low_alpha (alpha, target)
@@ -332,7 +333,7 @@ def calibrate(
     alpha = alpha_with_ci(units, "interval", n_bootstrap=min(n_bootstrap, 1000), seed=seed) if items else None
     at_target = sum(1 for i in items if len(per_item[i]) >= rules.warn_raters_per_item)
     sources = sorted({s.source for s in scores if s.item in set(items) and s.rater not in (excluded_raters or {})})
-    evidence: dict[str, object] = {
+    evidence: dict[str, Any] = {
         "items": len(items), "entries": len({e for _, e in items}), "runs": sorted({r for r, _ in items}),
         "ratings": int(sum(len(per_item[i]) for i in items)), "raters": len(raters), "rater_ids": raters,
         "items_at_target": at_target, "alpha": None if alpha is None else alpha.alpha,
