@@ -51,6 +51,7 @@ def _table(name: str) -> QTableWidget:
     t.setObjectName(name)
     t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     t.verticalHeader().setVisible(False)
+    t.horizontalHeader().setStretchLastSection(True)
     return t
 
 
@@ -120,13 +121,13 @@ class CalibrationView(Page):
         wl = QVBoxLayout(weights)
         self.weights_table = _table("calibrationWeights")
         wl.addWidget(self.weights_table)
-        top.addWidget(weights, 3)
+        top.addWidget(weights, 1)
         tiers = QGroupBox(self.tr("Tier thresholds"))
         tl = QVBoxLayout(tiers)
         self.tiers_table = _table("calibrationTiers")
         tl.addWidget(self.tiers_table)
-        top.addWidget(tiers, 2)
-        lay.addLayout(top, 2)
+        top.addWidget(tiers, 1)
+        lay.addLayout(top, 1)
 
         mid = QHBoxLayout()
         corr = QGroupBox(self.tr("Agreement with the speakers"))
