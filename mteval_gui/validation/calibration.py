@@ -329,7 +329,9 @@ def calibrate(
     x = x[:, keep]
     y = np.array([float(np.mean(list(per_item[i].values()))) for i in items])
     raters = sorted({r for i in items for r in per_item[i]})
-    units = [list(per_item[i].values()) for i in items]
+    # α on a grid of 0.005 (task A scores are multiples of 0.125, direct ESA scores of 0.01): the
+    # coincidence matrix has at most 201 values, however finely scores are given
+    units = [[round(v * 200.0) / 200.0 for v in per_item[i].values()] for i in items]
     alpha = alpha_with_ci(units, "interval", n_bootstrap=min(n_bootstrap, 1000), seed=seed) if items else None
     at_target = sum(1 for i in items if len(per_item[i]) >= rules.warn_raters_per_item)
     sources = sorted({s.source for s in scores if s.item in set(items) and s.rater not in (excluded_raters or {})})

@@ -132,3 +132,13 @@ def test_refused_below_the_evidence_rules():
     inputs, scores = _study(40)
     with pytest.raises(CalibrationRefused, match=r"40 rated items .* \(at least 50 needed\)"):
         calibrate(inputs, scores, PROFILE, n_bootstrap=100, rules=EvidenceRules(min_items=50))
+
+
+def test_agreement_is_read_on_a_grid_of_0_005():
+    # two raters 0.001 apart on every item agree perfectly on the grid (and α stays cheap for fine scores)
+    inputs, rated = _study(40, raters=("a",))
+    on_grid = [round(s.value * 200) / 200 for s in rated]
+    scores = [HumanScore(s.run_id, s.entry_id, "a", v) for s, v in zip(rated, on_grid, strict=True)]
+    scores += [HumanScore(s.run_id, s.entry_id, "b", v + 0.001) for s, v in zip(rated, on_grid, strict=True)]
+    cal = calibrate(inputs, scores, PROFILE, n_bootstrap=100)
+    assert cal.evidence["alpha"] == 1.0
