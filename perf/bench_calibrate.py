@@ -2,8 +2,9 @@
 
 The plain-data core (:func:`mteval_gui.validation.calibration.calibrate`) on synthetic studies of
 5 composite inputs, 3 raters per item giving adequacy and fluency 1-5, items drawn as 5 runs'
-outputs of each entry; sizes 200, 600 and 2,000 items (the study target is 200 items rated by 3 speakers). Prints the best wall
-time of ``--repeat`` calls and checks that the known weights lie inside their intervals.
+outputs of each entry; sizes 200, 600 and 2,000 items (the study target is 200 items rated by 3
+speakers). Prints the best wall time of ``--repeat`` calls and checks that the known weights lie
+inside their intervals.
 
 Usage: ``python perf/bench_calibrate.py [--repeat 3] [--bootstrap 1000]``
 """
