@@ -181,3 +181,20 @@ def test_scoring_uses_a_calibrated_profile_only_when_asked_and_the_run_card_reco
         assert "the language card has no composite profile 'other' (it has: speakers-1)" in capsys.readouterr().err
     finally:
         w.close()
+
+
+def test_the_command_prints_the_report_and_refuses_thin_evidence(ws, study_path, tmp_path, fra_card, capsys):
+    assert main(["--db", str(study_path), "calibrate", "c", "--lang", "fra", "--bootstrap", "200"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "calibration of fra (profile B inputs) over c"
+    assert out[1].startswith("evidence: 200 items (40 entries, 5 runs), 600 ratings by 3 raters, alpha ")
+    assert "weights (95% bootstrap interval over entries)       seed" in out
+    assert any(line.startswith("  fluent      >= ") and line.rstrip().endswith("rating 4") for line in out)
+    assert any(line.startswith("runs that would change tier: ") for line in out)
+    one = build_study(tmp_path / "one.db", seed=SEED, raters=("ana",))
+    one.close()
+    assert main(["--db", str(tmp_path / "one.db"), "calibrate", "c", "--lang", "fra", "--write-card"]) == 1
+    assert capsys.readouterr().err == ("mteval: error: calibration refused: 1 rater (at least 2 needed); agreement α "
+                                       "cannot be computed (no item has two ratings, or every rating is the same)\n")
+    assert load_card("fra").composite_profiles == {} and not (user_cards_dir() / "fra.json").exists()
+    assert main(["--db", str(study_path), "calibrate", "c", "--lang", "fra", "--bootstrap", "10"]) == 2
