@@ -200,10 +200,11 @@ def calibration_study(ws: Workspace, corpora: Sequence[str], language: str, *, e
     changes = []
     for rid, card in sorted(cards.items()):
         s = card.get("scores") or {}
-        seed_value = s.get("composite")
+        # the seed's composite and tier, also for a run scored with a calibrated profile
+        seed_value = comp.compute_composite(s, profile).value
         cal = comp.compute_composite(s, profile, result.weights)
-        changes.append(RunTierChange(rid, seed_value, str(s.get("quality_tier") or comp.quality_tier(seed_value)),
-                                     cal.value, tier_of(cal.value, result.thresholds)))
+        changes.append(RunTierChange(rid, seed_value, comp.quality_tier(seed_value), cal.value,
+                                     tier_of(cal.value, result.thresholds)))
     return CalibrationOutcome(language, list(corpora), versions, result, changes, skipped,
                               datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
 

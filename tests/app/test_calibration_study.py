@@ -11,8 +11,11 @@ from mteval_gui.cards import load_card, user_cards_dir
 from mteval_gui.cli import main
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.errors import CardError, MtevalError, StoreError
+from mteval_gui.scoring.composite import compute_composite
 from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as J
+from mteval_gui.store.results import load_run_card_summary
+from mteval_gui.validation.calibration import tier_of
 from tests.app.calibration_helpers import TRUE_WEIGHTS, build_study
 
 # one seeded study; the fitted weights and intervals below are what this seed gives
@@ -59,6 +62,11 @@ def test_calibration_recovers_the_known_weights_and_ranks_at_least_as_well_as_th
     assert ev["score_sources"] == ["task_a"]
     # every run changes tier or not by the calibrated thresholds applied to its card's scores
     assert [r.run_id for r in outcome.runs] == ["sys0", "sys1", "sys2", "sys3", "sys4"]
+    for r in outcome.runs:  # the seed side is what the run cards say (scored with the seed weights)
+        card = load_run_card_summary(ws, r.run_id)["scores"]
+        assert (r.seed_composite, r.seed_tier) == (card["composite"], card["quality_tier"])
+        assert r.calibrated_composite == compute_composite(card, "B", cal.weights).value
+        assert r.calibrated_tier == tier_of(r.calibrated_composite, cal.thresholds)
     assert outcome.corpus_versions == {"c": {"version": "2", "sha256": outcome.corpus_versions["c"]["sha256"],
                                              "speaker_version": None}}
 
