@@ -95,6 +95,7 @@ class CalibrationView(Page):
         super().__init__(parent)
         self.setObjectName("calibrationView")
         self.outcome: Any = None
+        self._languages: dict[str, str] = {}  # corpus -> target language
         self.calibrate_task = self.task("calibrate", self.tr("Calibrating the composite"))
         lay = self.body_layout()
         bar = QHBoxLayout()
@@ -105,6 +106,10 @@ class CalibrationView(Page):
         bar.addWidget(self.corpus)
         self.language = QLabel()
         bar.addWidget(self.language)
+        self.all_corpora = QCheckBox(self.tr("Every corpus in this language"))
+        self.all_corpora.setObjectName("calibrationAllCorpora")
+        self.all_corpora.toggled.connect(self._clear)
+        bar.addWidget(self.all_corpora)
         self.calibrate_button = QPushButton(self.tr("Calibrate"))
         self.calibrate_button.setObjectName("calibrateButton")
         self.calibrate_button.clicked.connect(self.calibrate)
@@ -169,16 +174,28 @@ class CalibrationView(Page):
         current = self.corpus.currentData()
         self.corpus.blockSignals(True)
         self.corpus.clear()
+        self._languages = {}
         for c in (workspace.list_corpora(self.ws) if self.ws is not None else []):
             self.corpus.addItem(c["corpus_id"], c["corpus_id"])
+            self._languages[c["corpus_id"]] = c["target_lang"]
         self.corpus.setCurrentIndex(max(self.corpus.findData(current), 0))
         self.corpus.blockSignals(False)
         self._clear()
         super().refresh()
 
+    def corpora(self) -> list[str]:
+        """The corpora to calibrate over: the chosen one, or every corpus of its target language."""
+        cid = self.corpus.currentData()
+        if cid is None:
+            return []
+        if not self.all_corpora.isChecked():
+            return [cid]
+        lang = self._languages.get(cid)
+        return [c for c, code in self._languages.items() if code == lang]
+
     def _target(self) -> str | None:
         cid = self.corpus.currentData()
-        return workspace.target_language(self.ws, cid) if self.ws is not None and cid is not None else None
+        return self._languages.get(cid) if cid is not None else None
 
     def _clear(self, *_: object) -> None:
         self.outcome = None
@@ -191,7 +208,7 @@ class CalibrationView(Page):
         self.evidence.setText("—")
         self.warnings.setText("")
         self.write_button.setEnabled(False)
-        lang = self._target() if self.ws is not None else None
+        lang = self._target()
         self.language.setText(self.tr("language: {0}").format(lang) if lang else "")
         self.note.setText(self.tr("Fits non-negative weights summing to 1 and the tier thresholds to the speakers' "
                                   "ratings of the scored runs of the corpus. Refused below 30 rated items, 2 raters "
@@ -200,14 +217,14 @@ class CalibrationView(Page):
     # ----- calibrating -------------------------------------------------------------------------
     def calibrate(self) -> None:
         """Calibrate over the chosen corpus in the background."""
-        cid = self.corpus.currentData()
+        corpora = self.corpora()
         lang = self._target()
-        if self.ws is None or cid is None or lang is None:
+        if self.ws is None or not corpora or lang is None:
             return
         ws = self.ws
         self._clear()
         self.note.setText(self.tr("Calibrating…"))
-        self.calibrate_task.start(lambda ctx: calibration_study(ws, [cid], lang), on_done=self._show,
+        self.calibrate_task.start(lambda ctx: calibration_study(ws, corpora, lang), on_done=self._show,
                                   on_error=self._failed, workspace=ws)
 
     def _failed(self, exc: BaseException) -> None:
@@ -233,7 +250,8 @@ class CalibrationView(Page):
             label.setText(self.tr("τ-b {0} {1}   Spearman ρ {2} {3}").format(
                 _num(k.value), _interval(k.ci_lower, k.ci_upper), _num(s.value), _interval(s.ci_lower, s.ci_upper)))
         ev = c.evidence
-        lines = [self.tr("{0} items ({1} entries, {2} runs), {3} ratings by {4} raters; α {5} {6}").format(
+        lines = [self.tr("Corpora: {0}").format(", ".join(outcome.corpora)),
+                 self.tr("{0} items ({1} entries, {2} runs), {3} ratings by {4} raters; α {5} {6}").format(
             ev["items"], ev["entries"], len(ev["runs"]), ev["ratings"], ev["raters"], _num(ev["alpha"]),
             _interval(*(ev["alpha_ci"] or (None, None))))]
         for rid, why in (ev.get("excluded_raters") or {}).items():

@@ -338,6 +338,10 @@
         <translation>Corpus :</translation>
     </message>
     <message>
+        <source>Every corpus in this language</source>
+        <translation>Tous les corpus de cette langue</translation>
+    </message>
+    <message>
         <source>Calibrate</source>
         <translation>Calibrer</translation>
     </message>
@@ -432,6 +436,10 @@
     <message>
         <source>{0} items ({1} entries, {2} runs), {3} ratings by {4} raters; α {5} {6}</source>
         <translation>{0} éléments ({1} entrées, {2} exécutions), {3} notes par {4} évaluateurs ; α {5} {6}</translation>
+    </message>
+    <message>
+        <source>Corpora: {0}</source>
+        <translation>Corpus : {0}</translation>
     </message>
     <message>
         <source>Left out: {0} ({1})</source>

@@ -7,9 +7,10 @@ import json
 import pytest
 
 from mteval_gui.cards import load_card
+from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.qt import calibration_view
 from mteval_gui.qt.calibration_view import CalibrationView
-from mteval_gui.store import Workspace
+from mteval_gui.store import Workspace, repo
 from tests.app.calibration_helpers import build_study
 
 
@@ -26,11 +27,17 @@ def test_the_panel_calibrates_shows_and_writes_to_the_card(qtbot, study_path, tm
     (folder / "fra.json").write_text(json.dumps({"code": "fra", "name": "French"}), encoding="utf-8")
     monkeypatch.setenv("MTEVAL_CARDS_DIR", str(folder))
     ws = Workspace(study_path)
+    for cid, lang in (("d", "fra"), ("e", "ewe")):  # corpora without runs
+        repo.add_corpus(ws, Corpus(corpus_id=cid, language_pair=LanguagePair(source="eng", target=lang),
+                                   entries=[Entry(id="x", source="a", reference="b")]))
     view = CalibrationView()
     qtbot.addWidget(view)
     view.set_workspace(ws)
     view.refresh()
     assert view.corpus.currentData() == "c" and view.language.text() == "language: fra"
+    assert view.corpora() == ["c"]
+    view.all_corpora.setChecked(True)
+    assert view.corpora() == ["c", "d"]
     assert not view.write_button.isEnabled()
     view.calibrate()
     assert view.calibrate_task.wait(120000)
@@ -40,7 +47,8 @@ def test_the_panel_calibrates_shows_and_writes_to_the_card(qtbot, study_path, tm
     assert [weights.item(r, 1).text() for r in range(5)] == [f"{c.weights[k]:.3f}" for k in c.keys]
     assert view.tiers_table.rowCount() == 4
     assert view.tau_calibrated.text().startswith(f"τ-b {c.kendall['calibrated'].value:.3f} [")
-    assert view.evidence.text().startswith("200 items (40 entries, 5 runs), 600 ratings by 3 raters; α ")
+    assert view.outcome.corpora == ["c", "d"]
+    assert view.evidence.text().startswith("Corpora: c, d\n200 items (40 entries, 5 runs), 600 ratings by 3 raters; α ")
     # 200 items by 3 raters each: only the agreement is below its warning level (ratings 1-5 of noisy speakers)
     assert c.evidence["alpha"] < 0.667
     assert view.warnings.text() == f"Agreement α {c.evidence['alpha']:.3f} is below 0.667: conclusions are tentative."
