@@ -183,6 +183,11 @@ def test_scoring_uses_a_calibrated_profile_only_when_asked_and_the_run_card_reco
         expected = compute_composite(card["scores"], "B", cal.weights).value
         assert card["scores"]["composite"] == expected != seed_card["scores"]["composite"]
         assert card["scores"]["quality_tier"] == tier_of(expected, cal.thresholds)
+        # comparisons rebuild the composite from the entries with the weights the card was scored with
+        from mteval_gui.app.compare import run_statistics
+
+        assert run_statistics(w, "sys0").composite.point() == pytest.approx(expected, abs=1e-4)
+        assert card["scores"]["confidence_intervals"]["composite"]["score"] == expected
         # a name the card does not have is refused, naming those it has
         code = main(["--db", str(copy), "score", "sys0", "--replace", "--profile", "other"])
         assert code == 1
