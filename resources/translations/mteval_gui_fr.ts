@@ -2507,6 +2507,18 @@ Télécharger maintenant ?</translation>
         <translation>Profil {0}</translation>
     </message>
     <message>
+        <source>Weights and tiers of the language card&apos;s calibrated profile {0}</source>
+        <translation>Poids et niveaux du profil calibré {0} de la fiche de langue</translation>
+    </message>
+    <message>
+        <source> (fitted {0})</source>
+        <translation> (ajusté le {0})</translation>
+    </message>
+    <message>
+        <source>Tiers: {0}</source>
+        <translation>Niveaux : {0}</translation>
+    </message>
+    <message>
         <source>95 % CI {0:.4f}–{1:.4f}</source>
         <translation>IC 95 % {0:.4f}–{1:.4f}</translation>
     </message>

@@ -91,3 +91,19 @@ def test_rows_from_scored_workspace(scored_ws):
                                                        fluency=a))
     rows = {r.run_id: r for r in load_run_rows(scored_ws)}
     assert rows["good"].confirmed is True and not rows["good"].pending_review
+
+
+def test_the_composite_tooltip_names_a_calibrated_profile():
+    from mteval_gui.domain.runcard import CompositeCalibration
+
+    plain, calibrated = _row("s", 0.6, "functional"), _row("k", 0.84, "fluent")
+    plain.profile = calibrated.profile = "B"
+    calibrated.calibration = CompositeCalibration(
+        name="speakers-1", base="B", weights={"chrf_plus_plus": 1.0}, fitted="2026-12-02T13:00:00Z",
+        tiers={"fluent": 0.818, "deployable": 0.525, "functional": 0.232, "emerging": 0.085})
+    model = RunsModel()
+    model.set_rows([plain, calibrated])
+    assert "calibrated" not in _cell(model, 0, "tier", Qt.ItemDataRole.ToolTipRole)
+    assert _cell(model, 1, "tier", Qt.ItemDataRole.ToolTipRole).splitlines()[:3] == [
+        "Profile B", "Weights and tiers of the language card's calibrated profile speakers-1 (fitted 2026-12-02)",
+        "Tiers: fluent ≥ 0.818, deployable ≥ 0.525, functional ≥ 0.232, emerging ≥ 0.085"]
