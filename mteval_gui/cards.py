@@ -246,6 +246,7 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
             problems.append(f"evalMetrics[{i}].id: duplicate metric id {ref.id!r}")
         seen.add(ref.id)
     problems.extend(_validation_problems(card))
+    problems.extend(_profile_problems(card))
     an = card.analyzers
     if an is not None:
         if not any((an.strict, an.descriptive, an.generator)):
@@ -278,6 +279,39 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
     for name, rel in card.lexicon_files.items():
         if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
             problems.append(f"lexicon_files.{name}: {rel!r} must be a relative path inside the standard's data folder")
+    return problems
+
+
+_TIER_NAMES = ("fluent", "deployable", "functional", "emerging")
+
+
+def _profile_problems(card: LanguageCard) -> list[str]:
+    """Calibrated composite profiles: weights over composite inputs, non-negative, summing to 1;
+    tier thresholds in [0, 1] and in the tiers' order; the default names a profile."""
+    from mteval_gui.domain.score_keys import PROFILES
+
+    inputs = {k for weights in PROFILES.values() for k in weights}
+    problems: list[str] = []
+    for name, p in card.composite_profiles.items():
+        where = f"composite_profiles.{name}"
+        unknown = sorted(set(p.weights) - inputs)
+        if unknown:
+            problems.append(f"{where}.weights: {', '.join(unknown)} is not a composite input")
+        if any(not math.isfinite(w) or w < 0 for w in p.weights.values()):
+            problems.append(f"{where}.weights: a weight is negative or not a number")
+        elif abs(sum(p.weights.values()) - 1.0) > 1e-3:
+            problems.append(f"{where}.weights: they sum to {sum(p.weights.values()):g}, not 1")
+        bad_tiers = sorted(set(p.tiers) - set(_TIER_NAMES))
+        if bad_tiers:
+            problems.append(f"{where}.tiers: {', '.join(bad_tiers)} is not a tier ({', '.join(_TIER_NAMES)})")
+        values = [p.tiers[t] for t in _TIER_NAMES if t in p.tiers]
+        if any(not math.isfinite(v) or not 0.0 <= v <= 1.0 for v in values):
+            problems.append(f"{where}.tiers: a threshold is outside [0, 1]")
+        elif values != sorted(values, reverse=True):
+            problems.append(f"{where}.tiers: thresholds must not rise from fluent down to emerging")
+    default = card.default_composite_profile
+    if default is not None and default not in card.composite_profiles:
+        problems.append(f"default_composite_profile: {default!r} is not one of composite_profiles")
     return problems
 
 

@@ -147,7 +147,9 @@ def _run_statistics(ws: Workspace, run_id: str, keys: Sequence[str]) -> RunStati
     out = {k: kept[k] if k in kept else rebuilt[k] for k in sorted({*kept, *rebuilt})}
     composite_q = None
     if "composite" in keys and profile and used and scores.get("composite") is not None:
-        composite_q = composite_quantity(profile, {k: float(scores[k]) for k in inputs}, out, len(ids))
+        calibrated = card.get("composite_calibration")  # scored with a language card's calibrated weights
+        weights = dict(calibrated["weights"]) if isinstance(calibrated, dict) else None
+        composite_q = composite_quantity(profile, {k: float(scores[k]) for k in inputs}, out, len(ids), weights)
     return RunStatistics(run_id, corpus_id, ids, card, out, composite_q, frozenset(used), profile, problems)
 
 

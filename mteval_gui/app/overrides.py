@@ -28,18 +28,19 @@ class ScoringOverrides:
     n_bootstrap: int | None = None
     batch_size: int | None = None
     params: Mapping[str, Any] | None = None
+    composite_profile: str | None = None  # a calibrated profile of the language card, by name
 
     @classmethod
     def of(cls, *, metrics: Sequence[str] | None = None, exclude: Sequence[str] | None = None,
            options: ScoringOptions | None = None, glossary: str | None = None, seed: int | None = None,
            n_bootstrap: int | None = None, batch_size: int | None = None,
-           params: Mapping[str, Any] | None = None) -> ScoringOverrides:
+           params: Mapping[str, Any] | None = None, composite_profile: str | None = None) -> ScoringOverrides:
         return cls(tuple(metrics) if metrics else None, tuple(exclude) if exclude else None, options, glossary,
-                   seed, n_bootstrap, batch_size, dict(params) if params else None)
+                   seed, n_bootstrap, batch_size, dict(params) if params else None, composite_profile)
 
     @property
     def empty(self) -> bool:
         """Nothing is set (a request that keeps every stored choice)."""
         options_set = self.options is not None and bool(self.options.model_fields_set)
         return not options_set and all(getattr(self, f) is None for f in (
-            "metrics", "exclude", "glossary", "seed", "n_bootstrap", "batch_size", "params"))
+            "metrics", "exclude", "glossary", "seed", "n_bootstrap", "batch_size", "params", "composite_profile"))

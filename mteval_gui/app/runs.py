@@ -20,7 +20,7 @@ from mteval_gui.app.review_status import ReviewedCard, read_run_card
 from mteval_gui.app.scoring_config import scoring_state
 from mteval_gui.app.signoff import SignoffEvidence
 from mteval_gui.domain.metrics import MetricRole
-from mteval_gui.domain.runcard import CompositeValidation, RunCard, ScoringConfiguration
+from mteval_gui.domain.runcard import CompositeCalibration, CompositeValidation, RunCard, ScoringConfiguration
 from mteval_gui.domain.score_keys import keys_where
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.composite import REVIEW_GATED_TIERS
@@ -63,6 +63,7 @@ class RunRow:
     avg_latency: float | None = None
     validation: dict[str, str] = field(default_factory=dict)  # scores key / metric id -> validation level
     composite_validation: CompositeValidation | None = None
+    calibration: CompositeCalibration | None = None  # the card's calibrated profile the composite used
     card: RunCard | None = None
     # how the run was scored: the run card's ``scoring`` block, else the configuration of a job in
     # progress or interrupted (None: never scored, or scored before configurations were stored)
@@ -161,6 +162,7 @@ def run_row(ws: Workspace, row: dict[str, Any], read: ReviewedCard | None) -> Ru
         r.entries_per_minute, r.avg_latency = s.entries_per_minute, s.avg_latency_seconds
         r.validation = dict(card.metric_validation)
         r.composite_validation = card.composite_validation
+        r.calibration = card.composite_calibration
         r.scoring = card.scoring
     if r.scoring is None and row.get("scoring_config"):
         r.scoring = ScoringConfiguration.model_validate(row["scoring_config"])

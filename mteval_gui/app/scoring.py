@@ -97,6 +97,7 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
         seed=config.seed if config.seed is not None else DEFAULT_SEED,
         n_bootstrap=config.n_bootstrap if config.n_bootstrap is not None else DEFAULT_BOOTSTRAP)
     request.run_id = run_id
+    request.composite_profile = config.composite_profile
     request.result_models = False  # results[] once, as the JSON the stored text is made from
     # the files the configuration resolved and hashed: part of what stored results are reused under
     request.input_files = {f"{f.role}:{f.kind or f.language}:{f.path}": f.sha256 for f in config.files}

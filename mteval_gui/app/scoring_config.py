@@ -188,7 +188,9 @@ def _resolve(ws: Workspace, run: _Run, base: ScoringConfiguration | None,
         glossary = load_settings(ws).glossaries.get(run.info["corpus_id"])
         params: dict[str, Any] = {}
         seed, n_bootstrap, batch_size = DEFAULT_SEED, DEFAULT_BOOTSTRAP, DEFAULT_BATCH_SIZE
+        profile: str | None = None
     else:
+        profile = base.composite_profile
         options, metrics, exclude = base.options, base.metrics, list(base.exclude)
         glossary, params = base.glossary, dict(base.params)
         seed = base.seed if base.seed is not None else DEFAULT_SEED
@@ -211,10 +213,11 @@ def _resolve(ws: Workspace, run: _Run, base: ScoringConfiguration | None,
     seed = over.seed if over.seed is not None else seed
     n_bootstrap = over.n_bootstrap if over.n_bootstrap is not None else n_bootstrap
     batch_size = over.batch_size if over.batch_size is not None else batch_size
+    profile = over.composite_profile if over.composite_profile is not None else profile
     return ScoringConfiguration(
         metrics=metrics, exclude=exclude, options=options, glossary=glossary,
         glossary_sha256=_glossary_sha256(ws, glossary), params=params, seed=seed, n_bootstrap=n_bootstrap,
-        batch_size=batch_size,
+        batch_size=batch_size, composite_profile=profile,
         files=_analyzer_files(run.card, run.target, options) + _gloss_files(run.target, options),
         corpus_sha256=run.corpus.get("sha256"), run_sha256=run.info.get("content_sha256"),
         language_card_sha256=_card_sha256(run.target))
@@ -333,6 +336,9 @@ def configuration_changes(old: ScoringConfiguration, new: ScoringConfiguration) 
         a, b = getattr(old, key), getattr(new, key)
         if a is not None and a != b:
             out.append(f"{label}: {a} → {b}")
+    if old.composite_profile != new.composite_profile:
+        out.append(f"composite profile: {_value(old.composite_profile) if old.composite_profile else 'seed'} → "
+                   f"{_value(new.composite_profile) if new.composite_profile else 'seed'}")
     if (old.params or {}) != (new.params or {}):
         out.append(f"metric parameters: {json.dumps(old.params, sort_keys=True)} → "
                    f"{json.dumps(new.params, sort_keys=True)}")

@@ -54,6 +54,10 @@ def register(subparsers: Any) -> None:
     sp.add_argument("--bootstrap", type=int, metavar="B",
                     help="bootstrap resamples (default: the stored number, else 1000)")
     sp.add_argument("--glossary", metavar="ID", help="workspace glossary id used for terminology")
+    sp.add_argument("--profile", metavar="NAME",
+                    help="weigh the composite and place the tier with the language card's calibrated profile NAME "
+                         "(`mteval calibrate --write-card`); 'seed' keeps the seed weights even when the card has "
+                         "a default profile")
     sp.add_argument("--analyzer", metavar="PATH", help="analyzer (.hfstol) to use instead of the installed one")
     sp.add_argument("--multi-ref", action="store_true", help="score chrF++/BLEU/TER against reference + variants")
     sp.add_argument("--heavy", action="store_true", help="also run model-based metrics (COMET, embeddings)")
@@ -234,7 +238,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         runs += [r["run_id"] for r in workspace.list_runs(ws) if r["run_id"] not in runs]
     overrides = ScoringOverrides.of(metrics=args.metrics, exclude=args.exclude, options=scoring_options(args),
                                     glossary=args.glossary, seed=args.seed, n_bootstrap=args.bootstrap,
-                                    batch_size=args.batch_size)
+                                    batch_size=args.batch_size, composite_profile=args.profile)
     plan = plan_scoring(ws, runs, overrides, replace=args.replace)
     plan.require_allowed()
     for p in plan.skipped:

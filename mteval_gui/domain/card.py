@@ -87,6 +87,18 @@ class LanguageIdProfile(_CardModel):
     source: str | None = Field(default=None, description="Where the words come from")
 
 
+class CompositeProfileDecl(_CardModel):
+    """A composite profile calibrated to this language's speakers (``mteval calibrate --write-card``)."""
+
+    base: Literal["A", "B"] = Field(description="the seed profile whose inputs were weighed (A: with an analyzer)")
+    weights: dict[str, float] = Field(description="composite input key -> weight (non-negative, summing to 1)")
+    weights_ci: dict[str, list[float]] = Field(default_factory=dict, description="key -> [low, high] 95 % interval")
+    tiers: dict[str, float] = Field(
+        default_factory=dict, description="tier -> lowest composite (fluent, deployable, functional, emerging)")
+    evidence: dict[str, Any] = Field(
+        default_factory=dict, description="ratings, raters, α, date, corpus versions the profile was fitted on")
+
+
 class LanguageCard(_CardModel):
     code: str = Field(description="ISO 639-3 code")
     name: str
@@ -115,6 +127,10 @@ class LanguageCard(_CardModel):
     language_id: LanguageIdProfile | None = Field(
         default=None, description="Evidence used to recognise outputs in this language (wrong-language detection)")
     notes: str | None = None
+    composite_profiles: dict[str, CompositeProfileDecl] = Field(
+        default_factory=dict, description="Composite profiles calibrated to this language's speakers, by name")
+    default_composite_profile: str | None = Field(
+        default=None, description="The calibrated profile scoring uses when none is named (null: the seed weights)")
 
     def validation_of(self, metric_id: str) -> MetricValidationDecl | None:
         """This card's validation level for a metric (None when the card says nothing about it)."""
@@ -131,7 +147,7 @@ CardPart = Literal[
     "orthography", "alphabet", "extra_allowed", "forbidden", "lookalikes", "folds", "rules",
     "digits_in_words_forbidden",
     "quotes", "has_case", "loanwords", "model_support", "eval_metrics", "metric_validation", "analyzers",
-    "lexicon_files", "error_categories", "language_id", "notes",
+    "lexicon_files", "error_categories", "language_id", "notes", "composite_profiles", "default_composite_profile",
 ]
 """A part of a language card a metric may declare it reads (``MetricInfo.card_parts``): a stored
 per-entry result of the metric is reused only while these parts of the target and source cards

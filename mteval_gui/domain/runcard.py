@@ -170,6 +170,16 @@ class CompositeValidation(DomainModel):
     message: str = ""
 
 
+class CompositeCalibration(DomainModel):
+    """The calibrated composite profile of the target language's card a run was scored with."""
+
+    name: str
+    base: str = Field(description="the seed profile whose inputs it weighs (A or B)")
+    weights: dict[str, float] = Field(description="composite input key -> weight used")
+    tiers: dict[str, float] = Field(description="tier -> lowest composite, used for quality_tier")
+    fitted: str | None = Field(default=None, description="when the profile was fitted (its evidence's date)")
+
+
 class Caveat(DomainModel):
     code: str
     message: str
@@ -231,6 +241,10 @@ class ScoringConfiguration(DomainModel):
     seed: int | None = None
     n_bootstrap: int | None = None
     batch_size: int | None = None
+    composite_profile: str | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="the language card's calibrated composite profile asked for by name (absent: the card's "
+                    "default one, if it names one, else the seed weights)")
     files: list[ScoringFile] = Field(default_factory=list, description="analyzer and gloss files read")
     comet_model: str | None = Field(default=None, description="the COMET model the job used, if COMET ran")
     metric_versions: dict[str, str | None] = Field(default_factory=dict,
@@ -324,6 +338,11 @@ class RunCard(DomainModel):
         default=None,
         description="whether the composite is an engineering estimate for this language (null: no composite)")
     composite_profile: str | None = None
+    # a card scored with the seed weights has no such key: its text is that of the cards made before
+    composite_calibration: CompositeCalibration | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="the language card's calibrated weights and tier thresholds the composite and tier "
+                    "were computed with (absent: the seed profile's weights and tiers)")
     composite_breakdown: list[CompositeItem] = Field(default_factory=list)
     score_caveats: list[Caveat] = Field(default_factory=list)
     fst: FstInfo = Field(default_factory=FstInfo)

@@ -257,6 +257,12 @@ class RunsModel(ColumnTableModel[RunRow]):
             if key == "tier" and r.tier:  # what a speaker typically sees at this tier (LYSS §5)
                 lines += [f"{tier_label(r.tier)}: {tier_description(r.tier)}", ""]
             lines.append(self.tr("Profile {0}").format(r.profile or "—"))
+            if r.calibration is not None:
+                c = r.calibration
+                lines.append(self.tr("Weights and tiers of the language card's calibrated profile {0}").format(c.name)
+                             + (self.tr(" (fitted {0})").format(c.fitted[:10]) if c.fitted else ""))
+                lines.append(self.tr("Tiers: {0}").format(", ".join(
+                    f"{tier_label(t)} ≥ {v:.3f}" for t, v in sorted(c.tiers.items(), key=lambda kv: -kv[1]))))
             if r.composite_ci and r.composite_ci[0] is not None:
                 lines.append(self.tr("95 % CI {0:.4f}–{1:.4f}").format(r.composite_ci[0], r.composite_ci[1]))
             for b in r.breakdown:

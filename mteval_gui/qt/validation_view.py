@@ -7,7 +7,9 @@ the mean human rating (with CIs), a scatter plot of one metric against the ratin
 sign-off of a run's tier claim. Computation: :func:`mteval_gui.app.study.validation_study`.
 
 Two more pages hold the speaker audits of the language tools: the linter audit (Task B,
-:mod:`mteval_gui.qt.audit_linter`) and the FST audit (Task C, :mod:`mteval_gui.qt.audit_fst`).
+:mod:`mteval_gui.qt.audit_linter`) and the FST audit (Task C, :mod:`mteval_gui.qt.audit_fst`);
+a fourth calibrates the composite's weights and tiers to the ratings
+(:mod:`mteval_gui.qt.calibration_view`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from mteval_gui.app.signoff import SignoffCandidates, signoff, signoff_candidate
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
+from mteval_gui.qt.calibration_view import CalibrationView
 from mteval_gui.qt.campaigns_panel import CampaignsPanel
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import metric_label, tier_label
@@ -162,6 +165,8 @@ class ValidationView(Page):
         self.campaigns = CampaignsPanel()
         self.campaigns.review_share = lambda *share: self.context.review_share(*share)
         self.pages.addTab(self.campaigns, self.tr("Campaigns"))
+        self.calibration = CalibrationView()
+        self.pages.addTab(self.calibration, self.tr("Calibration"))
         self._clear()
 
     @property
@@ -176,6 +181,7 @@ class ValidationView(Page):
         self.linter_audit.set_workspace(ws)
         self.fst_audit.set_workspace(ws)
         self.campaigns.set_workspace(ws)
+        self.calibration.set_workspace(ws)
         super().set_workspace(ws)
 
     def refresh(self) -> None:
@@ -183,11 +189,13 @@ class ValidationView(Page):
         self.campaigns.refresh()
         self.linter_audit.mark_stale()
         self.fst_audit.mark_stale()
+        self.calibration.mark_stale()
 
     def shutdown(self) -> None:
         super().shutdown()
         self.linter_audit.shutdown()
         self.fst_audit.shutdown()
+        self.calibration.shutdown()
 
     def _refresh_dashboard(self) -> None:
         current = self.corpus.currentData()

@@ -37,6 +37,7 @@ from mteval_gui.domain.runcard import (
     CI,
     DEFAULT_CONDITION,
     Caveat,
+    CompositeCalibration,
     CompositeItem,
     CompositeValidation,
     DatasetInfo,
@@ -51,7 +52,7 @@ from mteval_gui.domain.runcard import (
 from mteval_gui.domain.score_keys import BY_NAME, keys_where, ranked
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring import costspeed, merge
-from mteval_gui.scoring.job import MetricState, RunResult, ScoringJob, json_safe
+from mteval_gui.scoring.job import MetricState, RunResult, ScoringJob, ScoringRequest, json_safe
 from mteval_gui.scoring.plugins import EntryScore
 from mteval_gui.scoring.runcard import (
     LYSS_SCORE_KEYS,
@@ -86,6 +87,8 @@ class _Composite:
     used: dict[str, float]  # the inputs it counts, with their values
     quantity: Quantity | None  # its per-entry form (intervals, breakdowns)
     caveat: Caveat | None = None  # why there is no composite although some metric has a value
+    calibration: CompositeCalibration | None = None  # the card's calibrated weights and tiers, when used
+    not_applied: Caveat | None = None  # why the card's calibrated profile was not used
 
 
 def assemble(job: ScoringJob) -> RunResult:
@@ -111,14 +114,41 @@ def assemble(job: ScoringJob) -> RunResult:
 # --------------------------------------------------------------------------- composite and intervals
 
 
+SEED_PROFILE = "seed"  # asks for the seed weights and tiers, whatever the card's default
+
+
+def calibrated_profile(request: ScoringRequest, profile: str) -> tuple[CompositeCalibration | None, Caveat | None]:
+    """The target card's calibrated profile the request asks for (by name, else the card's default):
+    used when it weighs the inputs of ``profile`` (A with an analyzer, B without); else a caveat says
+    why not. Naming a profile the card does not have is an error."""
+    card = request.target_card
+    name = request.composite_profile or (card.default_composite_profile if card is not None else None)
+    if not name or name == SEED_PROFILE:
+        return None, None
+    decl = card.composite_profiles.get(name) if card is not None else None
+    if decl is None:
+        have = ", ".join(sorted(card.composite_profiles)) if card is not None else ""
+        raise comp.CompositeError(f"the language card has no composite profile {name!r} (it has: {have or 'none'})")
+    if decl.base != profile:
+        return None, Caveat(code="composite_profile_not_applied",
+                            message=f"the card's calibrated profile {name!r} weighs profile {decl.base}'s inputs; this "
+                                    f"run's composite is profile {profile}'s: the seed weights and tiers are used",
+                            detail={"profile": name, "base": decl.base, "run_profile": profile})
+    return CompositeCalibration(name=name, base=decl.base, weights=dict(decl.weights), tiers=dict(decl.tiers),
+                                fitted=(decl.evidence or {}).get("date")), None
+
+
 def _composite(job: ScoringJob) -> _Composite:
     profile = comp.choose_profile(job.scores)
-    cres = comp.compute_composite(job.scores, profile)
+    calibration, not_applied = calibrated_profile(job.request, profile)
+    weights = calibration.weights if calibration is not None else None
+    cres = comp.compute_composite(job.scores, profile, weights)
     if cres.value is None:
-        return _Composite(profile, None, [], {}, None, comp.not_enough_metrics_caveat(cres))
+        return _Composite(profile, None, [], {}, None, comp.not_enough_metrics_caveat(cres), calibration, not_applied)
     used = {item.metric: item.value for item in cres.breakdown}  # the inputs it counted, in profile order
     return _Composite(profile, cres.value, cres.breakdown, used,
-                      merge.composite_quantity(profile, used, job.entry_stats, job.n))
+                      merge.composite_quantity(profile, used, job.entry_stats, job.n, weights), None, calibration,
+                      not_applied)
 
 
 def _ci(interval: Interval) -> CI:
@@ -233,7 +263,7 @@ def _errors(job: ScoringJob) -> int:
 def _scores(job: ScoringJob, cmp: _Composite, total_tokens: Any,
             cost_per_entry: Any) -> Scores:
     n, errors = job.n, _errors(job)
-    tier = comp.quality_tier(cmp.value)
+    tier = comp.quality_tier(cmp.value, cmp.calibration.tiers if cmp.calibration is not None else None)
     speed = costspeed.speed_scores(job.outputs, elapsed_seconds=job.request.run.meta.elapsed_seconds, n_entries=n,
                                    total_tokens=total_tokens)
     cis, by_tier = _intervals(job, cmp)
@@ -355,8 +385,8 @@ def _run_card(job: ScoringJob, cmp: _Composite, info: dict[str, MetricDescriptor
         metric_availability=job.availability, metric_reasons=job.reasons, score_sources=dict(job.producers),
         metric_info=info, metric_validation=validation,
         composite_validation=composite_validation(cmp.used, validation, corpus.language_pair.target),
-        composite_profile=cmp.profile, composite_breakdown=cmp.breakdown,
-        score_caveats=[*caveats(job), *([cmp.caveat] if cmp.caveat is not None else [])],
+        composite_profile=cmp.profile, composite_calibration=cmp.calibration, composite_breakdown=cmp.breakdown,
+        score_caveats=[*caveats(job), *(c for c in (cmp.caveat, cmp.not_applied) if c is not None)],
         fst=fst, language_card_sha256=request.card_sha256,
         bootstrap_seed=request.seed, results=results,
     )

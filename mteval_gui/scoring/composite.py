@@ -99,9 +99,10 @@ class CompositeResult:
         return self.value is None and self.weight_coverage > 0.0
 
 
-def composite_inputs(scores: Mapping[str, Any], profile: str) -> tuple[dict[str, float], dict[str, str]]:
+def composite_inputs(scores: Mapping[str, Any], profile: str,
+                     weights: Mapping[str, float] | None = None) -> tuple[dict[str, float], dict[str, str]]:
     """The profile's metrics that count, with their raw values; and why the others do not."""
-    weights = PROFILES[profile]
+    weights = PROFILES[profile] if weights is None else weights
     used: dict[str, float] = {}
     excluded: dict[str, str] = {}
     for key in weights:
@@ -118,13 +119,17 @@ def composite_inputs(scores: Mapping[str, Any], profile: str) -> tuple[dict[str,
     return used, excluded
 
 
-def compute_composite(scores: Mapping[str, Any], profile: str | None = None) -> CompositeResult:
-    """Weighted, renormalised composite with each metric's weight share and contribution."""
+def compute_composite(scores: Mapping[str, Any], profile: str | None = None,
+                      weights: Mapping[str, float] | None = None) -> CompositeResult:
+    """Weighted, renormalised composite with each metric's weight share and contribution.
+
+    ``weights`` (a language card's calibrated profile) replace the seed profile's; the rules of
+    the profile (renormalisation, morphology's coverage, the 30 % weight floor) are the same."""
     profile = profile or choose_profile(scores)
     if profile not in PROFILES:
         raise CompositeError(f"unknown composite profile {profile!r}")
-    weights = PROFILES[profile]
-    used, excluded = composite_inputs(scores, profile)
+    weights = dict(PROFILES[profile]) if weights is None else dict(weights)
+    used, excluded = composite_inputs(scores, profile, weights)
     if not used:
         return CompositeResult(None, profile, [], excluded)
     norm = {k: normalise(k, v) for k, v in used.items()}
@@ -156,12 +161,14 @@ def not_enough_metrics_caveat(result: CompositeResult) -> Caveat | None:
                           "weight_coverage": round(result.weight_coverage, 4), "threshold": MIN_WEIGHT_COVERAGE})
 
 
-def composite_vectorised(values: Mapping[str, NDArray[Any]], profile: str) -> NDArray[Any]:
+def composite_vectorised(values: Mapping[str, NDArray[Any]], profile: str,
+                         weights: Mapping[str, float] | None = None) -> NDArray[Any]:
     """Vectorised composite (unrounded) for bootstrap resamples: ``values`` are RAW metric
-    values per resample (shape ``(k,)``); non-finite resample values drop out of that resample."""
+    values per resample (shape ``(k,)``); non-finite resample values drop out of that resample.
+    ``weights`` replace the profile's (a calibrated profile)."""
     import numpy as np  # only resampling needs it: reading a run card does not
 
-    weights = PROFILES[profile]
+    weights = PROFILES[profile] if weights is None else weights
     num: NDArray[Any] | None = None
     den: NDArray[Any] | None = None
     for key, arr in values.items():
@@ -181,11 +188,14 @@ def composite_vectorised(values: Mapping[str, NDArray[Any]], profile: str) -> ND
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
-def quality_tier(value: float | None) -> str:
-    """Tier label of a (rounded) composite; ``unscored`` for null."""
+def quality_tier(value: float | None, thresholds: Mapping[str, float] | None = None) -> str:
+    """Tier label of a (rounded) composite; ``unscored`` for null. ``thresholds`` (tier -> lowest
+    composite, a language card's calibrated tiers) replace :data:`TIERS`."""
     if value is None:
         return "unscored"
-    for threshold, label in TIERS:
+    table = TIERS if thresholds is None else tuple(sorted(((float(t), k) for k, t in thresholds.items()),
+                                                          reverse=True))
+    for threshold, label in table:
         if value >= threshold:
             return label
     return "baseline"

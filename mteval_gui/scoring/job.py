@@ -61,6 +61,9 @@ class ScoringRequest:
     # when the caller has hashed them (a workspace run); None: hashed by the job (batches.input_files)
     input_files: dict[str, str | None] | None = None
     speaker_variants: list[dict[str, Any]] = field(default_factory=list)  # variants that came from speakers
+    # the target card's calibrated composite profile to use (None: the card's default one, if it names one,
+    # else the seed weights and tiers)
+    composite_profile: str | None = None
     workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
     # False: ``results[]`` only in the card's JSON form (``RunResult.card_json``), each item's model dropped
     # once dumped (``RunResult.run_card`` has no results): a card written to a file or a workspace

@@ -187,7 +187,7 @@ def availability_by_key(states: Sequence[MetricState], corpus_scores: Mapping[st
 
 
 def composite_quantity(profile: str, used: Mapping[str, float], entry_stats: Mapping[str, EntryStats],
-                       n: int) -> Quantity | None:
+                       n: int, weights: Mapping[str, float] | None = None) -> Quantity | None:
     """The composite of ``profile`` as a function of the per-entry statistics of the inputs it
     counts (``used``: key -> value); an input without statistics is a constant. None when the
     composite counts nothing or there are no entries."""
@@ -199,6 +199,6 @@ def composite_quantity(profile: str, used: Mapping[str, float], entry_stats: Map
         components[key] = s if s is not None else EntryStats.mean([value] * n)
 
     def combine(vals: dict[str, NDArray[Any]]) -> NDArray[Any]:
-        return comp.composite_vectorised(vals, profile)
+        return comp.composite_vectorised(vals, profile, weights)
 
     return Quantity(components, combine)

@@ -332,6 +332,177 @@
     </message>
 </context>
 <context>
+    <name>CalibrationView</name>
+    <message>
+        <source>Calibrating the composite</source>
+        <translation>Calibrage du score composite</translation>
+    </message>
+    <message>
+        <source>Corpus:</source>
+        <translation>Corpus :</translation>
+    </message>
+    <message>
+        <source>Every corpus in this language</source>
+        <translation>Tous les corpus de cette langue</translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation>Calibrer</translation>
+    </message>
+    <message>
+        <source>Write to card…</source>
+        <translation>Écrire dans la fiche…</translation>
+    </message>
+    <message>
+        <source>Weights (95 % bootstrap interval over entries)</source>
+        <translation>Poids (intervalle bootstrap à 95 % sur les entrées)</translation>
+    </message>
+    <message>
+        <source>Tier thresholds</source>
+        <translation>Seuils des niveaux</translation>
+    </message>
+    <message>
+        <source>Agreement with the speakers</source>
+        <translation>Accord avec les locuteurs</translation>
+    </message>
+    <message>
+        <source>Seed weights:</source>
+        <translation>Poids initiaux :</translation>
+    </message>
+    <message>
+        <source>Calibrated (cross-validated):</source>
+        <translation>Calibrés (validation croisée) :</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>Éléments de preuve</translation>
+    </message>
+    <message>
+        <source>Runs whose tier would change</source>
+        <translation>Exécutions dont le niveau changerait</translation>
+    </message>
+    <message>
+        <source>language: {0}</source>
+        <translation>langue : {0}</translation>
+    </message>
+    <message>
+        <source>Fits non-negative weights summing to 1 and the tier thresholds to the speakers&apos; ratings of the scored runs of the corpus. Refused below 30 rated items, 2 raters or agreement α 0.4.</source>
+        <translation>Ajuste des poids positifs ou nuls de somme 1 et les seuils des niveaux aux notes des locuteurs sur les exécutions évaluées du corpus. Refusé en dessous de 30 éléments notés, 2 évaluateurs ou un accord α de 0,4.</translation>
+    </message>
+    <message>
+        <source>Calibrating…</source>
+        <translation>Calibrage…</translation>
+    </message>
+    <message>
+        <source>Not calibrated: {0}</source>
+        <translation>Non calibré : {0}</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Entrée du composite</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Poids</translation>
+    </message>
+    <message>
+        <source>95 % interval</source>
+        <translation>Intervalle à 95 %</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Initial</translation>
+    </message>
+    <message>
+        <source>not fitted</source>
+        <translation>non ajusté</translation>
+    </message>
+    <message>
+        <source>Tier</source>
+        <translation>Niveau</translation>
+    </message>
+    <message>
+        <source>From composite</source>
+        <translation>À partir du composite</translation>
+    </message>
+    <message>
+        <source>Mean rating</source>
+        <translation>Note moyenne</translation>
+    </message>
+    <message>
+        <source>(extrapolated)</source>
+        <translation>(extrapolé)</translation>
+    </message>
+    <message>
+        <source>τ-b {0} {1}   Spearman ρ {2} {3}</source>
+        <translation>τ-b {0} {1}   ρ de Spearman {2} {3}</translation>
+    </message>
+    <message>
+        <source>Corpora: {0}</source>
+        <translation>Corpus : {0}</translation>
+    </message>
+    <message>
+        <source>{0} items ({1} entries, {2} runs), {3} ratings by {4} raters; α {5} {6}</source>
+        <translation>{0} éléments ({1} entrées, {2} exécutions), {3} notes par {4} évaluateurs ; α {5} {6}</translation>
+    </message>
+    <message>
+        <source>Left out: {0} ({1})</source>
+        <translation>Écarté : {0} ({1})</translation>
+    </message>
+    <message>
+        <source>{0} items rated by 3+ raters (target {1}): the intervals are wide.</source>
+        <translation>{0} éléments notés par 3 évaluateurs ou plus (objectif {1}) : les intervalles sont larges.</translation>
+    </message>
+    <message>
+        <source>Only {0} raters (fewer than {1}).</source>
+        <translation>Seulement {0} évaluateurs (moins de {1}).</translation>
+    </message>
+    <message>
+        <source>Agreement α {0:.3f} is below {1}: conclusions are tentative.</source>
+        <translation>L’accord α {0:.3f} est inférieur à {1} : les conclusions sont provisoires.</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Calibrated</source>
+        <translation>Calibré</translation>
+    </message>
+    <message>
+        <source>{0} of {1} runs would change tier. Thresholds: the composite where the fitted line reaches the tier&apos;s mean rating.</source>
+        <translation>{0} exécutions sur {1} changeraient de niveau. Seuils : le composite où la droite ajustée atteint la note moyenne du niveau.</translation>
+    </message>
+    <message>
+        <source>Profile name {0!r}: letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
+        <translation>Nom de profil {0!r} : lettres, chiffres, « . », « _ » et « - » seulement.</translation>
+    </message>
+    <message>
+        <source>Write the profile {0} into the language card of {1}?</source>
+        <translation>Écrire le profil {0} dans la fiche de langue {1} ?</translation>
+    </message>
+    <message>
+        <source>Runs scored from now on use it unless another profile is named.</source>
+        <translation>Les exécutions évaluées désormais l’utiliseront, sauf si un autre profil est nommé.</translation>
+    </message>
+    <message>
+        <source>Write to card</source>
+        <translation>Écrire dans la fiche</translation>
+    </message>
+    <message>
+        <source>Written</source>
+        <translation>Écrit</translation>
+    </message>
+    <message>
+        <source>The profile {0} is in {1}.</source>
+        <translation>Le profil {0} se trouve dans {1}.</translation>
+    </message>
+    <message>
+        <source>Written to {0} as {1}.</source>
+        <translation>Écrit dans {0} sous le nom {1}.</translation>
+    </message>
+</context>
+<context>
     <name>CampaignsPanel</name>
     <message>
         <source>New campaign…</source>
@@ -2041,6 +2212,25 @@ Télécharger maintenant ?</translation>
     </message>
 </context>
 <context>
+    <name>ProfileNameDialog</name>
+    <message>
+        <source>Write to the language card</source>
+        <translation>Écrire dans la fiche de langue</translation>
+    </message>
+    <message>
+        <source>Scoring uses this profile when none is named</source>
+        <translation>L’évaluation utilise ce profil quand aucun n’est nommé</translation>
+    </message>
+    <message>
+        <source>The weights and tiers are kept in the card of {0} with their evidence.</source>
+        <translation>Les poids et les niveaux sont conservés dans la fiche de {0} avec leurs éléments de preuve.</translation>
+    </message>
+    <message>
+        <source>Profile name:</source>
+        <translation>Nom du profil :</translation>
+    </message>
+</context>
+<context>
     <name>ProgressPanel</name>
     <message>
         <source>Cancel</source>
@@ -2711,6 +2901,18 @@ Télécharger maintenant ?</translation>
         <translation>Profil {0}</translation>
     </message>
     <message>
+        <source>Weights and tiers of the language card&apos;s calibrated profile {0}</source>
+        <translation>Poids et niveaux du profil calibré {0} de la fiche de langue</translation>
+    </message>
+    <message>
+        <source> (fitted {0})</source>
+        <translation> (ajusté le {0})</translation>
+    </message>
+    <message>
+        <source>Tiers: {0}</source>
+        <translation>Niveaux : {0}</translation>
+    </message>
+    <message>
         <source>95 % CI {0:.4f}–{1:.4f}</source>
         <translation>IC 95 % {0:.4f}–{1:.4f}</translation>
     </message>
@@ -3153,6 +3355,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Campaigns</source>
         <translation>Campagnes</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>Calibrage</translation>
     </message>
     <message>
         <source>%v of %m</source>

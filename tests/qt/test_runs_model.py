@@ -109,3 +109,19 @@ def test_the_cost_adjusted_score_is_a_column():
     model.set_rows([row])
     assert model.headerData(model.column_index("cost_adjusted"), Qt.Orientation.Horizontal) == "Cost-adj."
     assert _cell(model, 0, "cost_adjusted") == "0.250"
+
+
+def test_the_composite_tooltip_names_a_calibrated_profile():
+    from mteval_gui.domain.runcard import CompositeCalibration
+
+    plain, calibrated = _row("s", 0.6, "functional"), _row("k", 0.84, "fluent")
+    plain.profile = calibrated.profile = "B"
+    calibrated.calibration = CompositeCalibration(
+        name="speakers-1", base="B", weights={"chrf_plus_plus": 1.0}, fitted="2026-12-02T13:00:00Z",
+        tiers={"fluent": 0.818, "deployable": 0.525, "functional": 0.232, "emerging": 0.085})
+    model = RunsModel()
+    model.set_rows([plain, calibrated])
+    assert "calibrated" not in _cell(model, 0, "tier", Qt.ItemDataRole.ToolTipRole)
+    assert _cell(model, 1, "tier", Qt.ItemDataRole.ToolTipRole).splitlines()[:5] == [
+        "fluent: Approaching competent human translation. Errors are rare and minor.", "", "Profile B", "Weights and tiers of the language card's calibrated profile speakers-1 (fitted 2026-12-02)",
+        "Tiers: fluent ≥ 0.818, deployable ≥ 0.525, functional ≥ 0.232, emerging ≥ 0.085"]
