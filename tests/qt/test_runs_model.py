@@ -123,5 +123,6 @@ def test_the_composite_tooltip_names_a_calibrated_profile():
     model.set_rows([plain, calibrated])
     assert "calibrated" not in _cell(model, 0, "tier", Qt.ItemDataRole.ToolTipRole)
     assert _cell(model, 1, "tier", Qt.ItemDataRole.ToolTipRole).splitlines()[:5] == [
-        "fluent: Approaching competent human translation. Errors are rare and minor.", "", "Profile B", "Weights and tiers of the language card's calibrated profile speakers-1 (fitted 2026-12-02)",
+        "fluent: Approaching competent human translation. Errors are rare and minor.", "",
+        "Profile B", "Weights and tiers of the language card's calibrated profile speakers-1 (fitted 2026-12-02)",
         "Tiers: fluent ≥ 0.818, deployable ≥ 0.525, functional ≥ 0.232, emerging ≥ 0.085"]
