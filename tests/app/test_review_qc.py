@@ -1,0 +1,113 @@
+"""Review packs choose entries by --select and carry attention checks and repeats that only the workspace knows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mteval_gui.app import judgment_files
+from mteval_gui.app.review import as_ratings, current_judgments, ratings
+from mteval_gui.app.review_pack import export_review_pack
+from mteval_gui.app.reviewer_qc import excluded_reviewers, reviewer_quality
+from mteval_gui.app.sampling import select_items
+from mteval_gui.errors import MtevalError
+from mteval_gui.store import Workspace
+from mteval_gui.store.packs import get_pack
+from tests.app.pack_helpers import answer, answers_doc, pack_data
+from tests.app.qc_helpers import make_study
+
+
+@pytest.fixture
+def ws(tmp_path):
+    w = make_study(Workspace(tmp_path / "ws.sqlite"))
+    yield w
+    w.close()
+
+
+def test_each_selection_is_seeded(ws):
+    runs = ["s1", "s2"]
+    assert select_items(ws, runs, 6, "first", 7) == [("s1", "e0"), ("s2", "e0"), ("s1", "e1"), ("s2", "e1"),
+                                                      ("s1", "e2"), ("s2", "e2")]
+    assert select_items(ws, runs, 6, "random", 7) == [("s2", "e0"), ("s2", "e3"), ("s1", "e5"), ("s1", "e0"),
+                                                       ("s1", "e4"), ("s2", "e5")]
+    # one item of each (system, difficulty, verdict) stratum before a second of any
+    assert select_items(ws, runs, 6, "stratified", 7) == [("s2", "e0"), ("s1", "e6"), ("s2", "e1"), ("s2", "e6"),
+                                                           ("s1", "e2"), ("s1", "e3")]
+    # e3 and e5 of s2: chrF and TER disagree most; then the entries where the systems are furthest apart
+    assert select_items(ws, runs, 6, "informative", 7) == [("s2", "e3"), ("s2", "e5"), ("s1", "e0"), ("s1", "e2"),
+                                                            ("s2", "e7"), ("s1", "e3")]
+    assert select_items(ws, runs, 6, "informative", 7) == select_items(ws, runs, 6, "informative", 7)
+    assert select_items(ws, runs, 6, "random", 8) != select_items(ws, runs, 6, "random", 7)
+
+
+PACK_OUTPUTS = ["esi kwame afua kojo", "ama kofi yaa esi", "kwame afua kojo abena", "yaw akosua ama kofi yaa",
+                "ama kofi yaa esi", "kojo abena yaw akosua ama kofi", "kwame esi afua kojo",
+                "kwame afua kojo abena yaw", "esi kwame afua kojo", "yaa esi kwame afua kojo abena", "kwame afua"]
+
+
+def _pack(ws, tmp_path):
+    return export_review_pack(ws, ["s1", "s2"], "ama", tmp_path / "p.html", entries=6, select="informative",
+                              checks=3, repeats=2, seed=7, blind=True)
+
+
+def test_checks_look_like_the_real_items_and_only_the_workspace_knows_them(ws, tmp_path):
+    done = _pack(ws, tmp_path)
+    data = pack_data(done.path)
+    assert done.items == 11
+    assert [it["output"] for it in data["items"]] == PACK_OUTPUTS
+    assert {tuple(sorted(it)) for it in data["items"]} == {("entry_id", "output", "source")}
+    assert "check" not in json.dumps(data)
+    pack = get_pack(ws, done.pack_id)
+    assert pack.items == [("s1", "e3", None), ("s1", "e0", None), ("s2", "e3", None), ("s2", "e7", None),
+                          ("s1", "e0", None), ("s2", "e5", None), ("s1", "e3", None), ("s1", "e0", None),
+                          ("s1", "e3", None), ("s1", "e2", None), ("s2", "e3", None)]
+    assert pack.meta["select"] == "informative"
+    assert pack.meta["checks"] == {"4": {"check": "repeat", "kind": None},
+                                   "6": {"check": "attention", "kind": "shuffled"},
+                                   "7": {"check": "attention", "kind": "wrong_sentence"},
+                                   "8": {"check": "repeat", "kind": None},
+                                   "10": {"check": "attention", "kind": "truncated"}}
+
+
+def test_check_answers_never_count_as_ratings_and_flag_the_reviewer(ws, tmp_path):
+    done = _pack(ws, tmp_path)
+    data = pack_data(done.path)
+    rows = []
+    for n in range(11):
+        a, f = (4, 4) if n not in (4, 8) else (1, 1)  # the checks rated like the real items; repeats far off
+        payload = {"spans": []} if n in (6, 9) else {}
+        rows.append(answer(n + 1, n, adequacy=a, fluency=f, payload=payload))
+    p = tmp_path / "answers.json"
+    p.write_text(json.dumps(answers_doc(data, rows)), encoding="utf-8")
+    summary = judgment_files.import_judgments_file(ws, p)
+    assert summary["judgments_added"] == 11
+    checks = current_judgments(ws, task="check")
+    assert [(j.run_id, j.entry_id, j.adequacy, j.payload) for j in checks] == [
+        ("s1", "e0", 1, {"check": "repeat", "check_id": f"{done.pack_id}/4"}),
+        ("s1", "e3", 4, {"check": "attention", "check_id": f"{done.pack_id}/6", "kind": "shuffled"}),
+        ("s1", "e0", 4, {"check": "attention", "check_id": f"{done.pack_id}/7", "kind": "wrong_sentence"}),
+        ("s1", "e3", 1, {"check": "repeat", "check_id": f"{done.pack_id}/8"}),
+        ("s2", "e3", 4, {"check": "attention", "check_id": f"{done.pack_id}/10", "kind": "truncated"})]
+    # the real entries keep their own ratings: six, all 4
+    assert sorted((r.run_id, r.entry_id, r.adequacy) for r in ratings(ws, ["s1", "s2"])) == [
+        ("s1", "e0", 4), ("s1", "e2", 4), ("s1", "e3", 4), ("s2", "e3", 4), ("s2", "e5", 4), ("s2", "e7", 4)]
+    assert as_ratings(checks) == []
+    q = reviewer_quality(ws)["ama"]
+    assert (q.checks, q.decisive, q.failed, q.repeats, q.repeat_difference) == (3, 3, 3, 2, 3.0)
+    reason = ("inattentive: rated the known-bad item at least as high as the real one in 3 of 3 attention checks "
+              "(flagged above 1 failed and above 20% of them); inconsistent: 2 repeated items rated 3.00 scale "
+              "points apart on average (more than 1)")
+    assert excluded_reviewers(ws) == {"ama": reason}
+    # importing the same answers again changes nothing
+    assert judgment_files.import_judgments_file(ws, p)["judgments_unchanged"] == 11
+
+
+def test_selection_and_checks_are_refused_where_they_do_not_apply(ws, tmp_path):
+    with pytest.raises(MtevalError, match="--select 'best' is not one of first, random, stratified, informative"):
+        export_review_pack(ws, ["s1"], "ama", tmp_path / "p.html", select="best")
+    with pytest.raises(MtevalError, match="--select, --checks and --repeats apply to task a"):
+        export_review_pack(ws, ["s1"], "ama", tmp_path / "p.html", task="c", checks=2)
+    with pytest.raises(MtevalError, match="--checks and --repeats must be 0 or more"):
+        export_review_pack(ws, ["s1"], "ama", tmp_path / "p.html", repeats=-1)
+    assert not (tmp_path / "p.html").exists()
