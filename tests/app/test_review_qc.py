@@ -111,3 +111,17 @@ def test_selection_and_checks_are_refused_where_they_do_not_apply(ws, tmp_path):
     with pytest.raises(MtevalError, match="--checks and --repeats must be 0 or more"):
         export_review_pack(ws, ["s1"], "ama", tmp_path / "p.html", repeats=-1)
     assert not (tmp_path / "p.html").exists()
+
+
+def test_cli_export_selects_and_inserts_checks(ws, tmp_path, capsys):
+    from mteval_gui.cli import main
+
+    out = tmp_path / "pack.html"
+    assert main(["--db", str(tmp_path / "ws.sqlite"), "review-pack", "export", "s1", "s2", "--reviewer", "yaw",
+                 "--entries", "4", "--select", "stratified", "--checks", "1", "--repeats", "1", "--seed", "3",
+                 "-o", str(out)]) == 0
+    assert ": 6 items, " in capsys.readouterr().out
+    pack_id = pack_data(out)["pack_id"]
+    pack = get_pack(ws, pack_id)
+    assert (pack.meta["select"], sorted(c["check"] for c in pack.meta["checks"].values())) == (
+        "stratified", ["attention", "repeat"])
