@@ -28,7 +28,8 @@ from mteval_gui.validation.sampling import (
 )
 from mteval_gui.validation.study import TARGET_ITEMS, TARGET_RATERS, StudyResult
 
-__all__ = ["SELECT_MODES", "WidthProjection", "candidate_items", "item_features", "select_items", "width_projections"]
+__all__ = ["SELECT_MODES", "WidthProjection", "candidate_items", "entry_order", "item_features", "select_items",
+           "width_projections"]
 
 Item = tuple[str, str]
 
@@ -82,6 +83,15 @@ def select_items(ws: Workspace, run_ids: Sequence[str], n: int | None, mode: str
     if mode in ("first", "random"):
         return select(items, n, mode, seed)
     return select(items, n, mode, seed, item_features(ws, run_ids))
+
+
+def entry_order(ws: Workspace, run_ids: Sequence[str], mode: str, seed: int | str = 0) -> list[str]:
+    """The desktop queue's order of the corpus entries: each entry where its first (run, entry) item comes
+    in the ``mode`` selection over the runs' items (the most informative output of an entry brings it first)."""
+    seen: dict[str, None] = {}
+    for _, entry_id in select_items(ws, run_ids, None, mode, seed):
+        seen.setdefault(entry_id, None)
+    return list(seen)
 
 
 def width_projections(study: StudyResult, goal: float | None = None) -> list[WidthProjection]:

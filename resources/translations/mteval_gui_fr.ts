@@ -1491,6 +1491,22 @@ Télécharger maintenant ?</translation>
         <translation>Afficher les entrées dans un ordre mélangé, fixe pour chaque évaluateur</translation>
     </message>
     <message>
+        <source>&amp;Stratified order</source>
+        <translation>Ordre s&amp;tratifié</translation>
+    </message>
+    <message>
+        <source>Take the entries in turn from each system, difficulty and FST verdict (seeded per reviewer)</source>
+        <translation>Prendre les entrées tour à tour dans chaque système, difficulté et verdict du FST (graine propre à l&apos;évaluateur)</translation>
+    </message>
+    <message>
+        <source>&amp;Informative order</source>
+        <translation>Ordre &amp;informatif</translation>
+    </message>
+    <message>
+        <source>First the entries where the metrics disagree most, the FST verdicts are new or the systems are furthest apart</source>
+        <translation>D&apos;abord les entrées où les métriques sont le plus en désaccord, où les verdicts du FST sont nouveaux ou où les systèmes sont le plus éloignés</translation>
+    </message>
+    <message>
         <source>&amp;Next entry</source>
         <translation>Entrée &amp;suivante</translation>
     </message>

@@ -98,3 +98,30 @@ def test_signoff_names_the_reviewer_left_out(qtbot, window, scored_ws, lang, req
         "fr": "good (courant) : 0 entrées sur 5 notées par au moins 2 locuteurs (crk), 1 locuteur(s) ; adéquation "
               "médiane 5.0, fluidité 5.0 — écarté par le contrôle de qualité des évaluateurs : bo (inattentif : a noté "
               "l'élément piège au moins aussi haut que l'élément réel dans 2 contrôles d'attention sur 2)"}[lang]
+
+
+INFORMATIVE = ["e2", "e3", "e5", "e4", "e1"]  # the entries of the most informative outputs of good and poor first
+STRATIFIED = ["e1", "e2", "e5", "e3", "e4"]
+
+
+def test_desktop_queue_takes_the_informative_or_stratified_order(window, scored_ws):
+    from mteval_gui.app.sampling import entry_order
+    from mteval_gui.qt.entries_model import ENTRY_ID_ROLE
+
+    J.add_reviewer(scored_ws, Reviewer(reviewer_id="amy", name="Amy"))
+    window.open_workspace(scored_ws.path)
+    window.open_entries(["good", "poor"])
+    page = window.entries_page
+    ids = lambda: [page.model.index(r, 0).data(ENTRY_ID_ROLE) for r in range(page.model.rowCount())]  # noqa: E731
+    acts = window.menu_actions
+    acts["randomOrder"].trigger()
+    acts["informativeOrder"].trigger()
+    assert ids() == entry_order(scored_ws, ["good", "poor"], "informative", "amy") == INFORMATIVE
+    assert [acts[a].isChecked() for a in ("randomOrder", "stratifiedOrder", "informativeOrder")] == [
+        False, False, True]
+    acts["stratifiedOrder"].trigger()
+    assert ids() == STRATIFIED
+    assert [acts[a].isChecked() for a in ("randomOrder", "stratifiedOrder", "informativeOrder")] == [
+        False, True, False]
+    acts["stratifiedOrder"].trigger()
+    assert ids() == ["e1", "e2", "e3", "e4", "e5"] and not acts["stratifiedOrder"].isChecked()
