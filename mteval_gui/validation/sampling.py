@@ -8,15 +8,20 @@
   random order. Difficulty is the tertile (hard / middle / easy) of the entry's mean metric
   percentile over the systems; the verdict is the FST verdict of the output (``rejected``: the
   analyzer rejected a word, ``accepted``: it accepted every word, ``none``: not analysed);
-- ``informative``: the items with the highest informativeness, where
+- ``informative``: the items in decreasing order of
 
-      informativeness = percentile(disagreement) + percentile(separation) + new FST verdict (0 or 1)
+      first   percentile(separation) + new FST verdict (0 or 1)
+      then    percentile(disagreement)
 
-  *disagreement* is the standard deviation, across metrics, of the item's percentiles (each
-  metric's values ranked over the candidates, lower-is-better metrics reversed): metrics
-  disagree most; *separation* is the range of the entry's mean percentile across the systems:
-  systems are separated; a *new FST verdict* is an output with a word the analyzer rejected
-  that no reviewer has judged yet (task C). Ties break in seeded random order.
+  *separation* is the range of the entry's mean percentile across the systems (each metric's
+  values ranked over the candidates, lower-is-better metrics reversed; an item's quality is
+  the mean of its percentiles): the systems are separated on that entry; a *new FST verdict*
+  is an output with a word the analyzer rejected that no reviewer has judged yet (task C);
+  *disagreement* is the standard deviation, across metrics, of the item's percentiles: the
+  metrics disagree most. Disagreement orders the outputs of entries equally separated (the
+  systems of one entry) and comes second because it was measured to widen the metric–human
+  interval when it weighs as much as separation (items where metrics disagree are the ones
+  their noise moves most; ``perf/bench_sampling.py``). Remaining ties break in seeded random order.
 
 **Projected width** (:func:`projected_width`): the 95% interval of Kendall's τ-b from Fisher's
 z with the variance 0.437 / (n − 4) (Fieller, Hartley and Pearson 1957), at the observed τ-b.
@@ -78,8 +83,8 @@ def _quality(f: ItemFeatures, item: Item) -> float | None:
     return float(np.mean(p)) if p else None
 
 
-def informativeness(items: Sequence[Item], f: ItemFeatures) -> dict[Item, float]:
-    """The informativeness of each item (see the module docstring)."""
+def informativeness(items: Sequence[Item], f: ItemFeatures) -> dict[Item, tuple[float, float]]:
+    """The informativeness of each item, (first, then) as the module docstring says."""
     disagreement = {i: float(np.std(p)) for i in items if len(p := f.percentiles.get(i) or []) >= 2}
     by_entry: dict[str, list[float]] = defaultdict(list)
     for run, entry in items:
@@ -89,7 +94,7 @@ def informativeness(items: Sequence[Item], f: ItemFeatures) -> dict[Item, float]
     separation = {i: max(by_entry[i[1]]) - min(by_entry[i[1]]) for i in items if len(by_entry.get(i[1], [])) >= 2}
     pd = percentile_ranks(disagreement)  # type: ignore[arg-type]
     ps = percentile_ranks(separation)  # type: ignore[arg-type]
-    return {i: pd.get(i, 0.0) + ps.get(i, 0.0) + (1.0 if i in f.new_fst else 0.0) for i in items}
+    return {i: (ps.get(i, 0.0) + (1.0 if i in f.new_fst else 0.0), pd.get(i, 0.0)) for i in items}
 
 
 def difficulty(items: Sequence[Item], f: ItemFeatures) -> dict[Item, str]:
@@ -120,7 +125,7 @@ def select(items: Sequence[Item], n: int | None, mode: str, seed: int | str = 0,
     if mode == "informative":
         score = informativeness(items, f)
         tie = {i: rng.random() for i in items}
-        return sorted(items, key=lambda i: (-score[i], tie[i]))[:take]
+        return sorted(items, key=lambda i: (-score[i][0], -score[i][1], tie[i]))[:take]
     diff = difficulty(items, f)
     strata: dict[tuple[str, str, str], list[Item]] = defaultdict(list)
     for i in items:

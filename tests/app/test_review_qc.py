@@ -34,16 +34,17 @@ def test_each_selection_is_seeded(ws):
     # one item of each (system, difficulty, verdict) stratum before a second of any
     assert select_items(ws, runs, 6, "stratified", 7) == [("s2", "e0"), ("s1", "e6"), ("s2", "e1"), ("s2", "e6"),
                                                            ("s1", "e2"), ("s1", "e3")]
-    # e3 and e5 of s2: chrF and TER disagree most; then the entries where the systems are furthest apart
-    assert select_items(ws, runs, 6, "informative", 7) == [("s2", "e3"), ("s2", "e5"), ("s1", "e0"), ("s1", "e2"),
-                                                            ("s2", "e7"), ("s1", "e3")]
+    # the entries where the systems are furthest apart (e3, e5, then e0), within each the output on which
+    # chrF and TER disagree more first
+    assert select_items(ws, runs, 6, "informative", 7) == [("s2", "e3"), ("s2", "e5"), ("s1", "e3"), ("s1", "e5"),
+                                                            ("s1", "e0"), ("s2", "e0")]
     assert select_items(ws, runs, 6, "informative", 7) == select_items(ws, runs, 6, "informative", 7)
     assert select_items(ws, runs, 6, "random", 8) != select_items(ws, runs, 6, "random", 7)
 
 
-PACK_OUTPUTS = ["esi kwame afua kojo", "ama kofi yaa esi", "kwame afua kojo abena", "yaw akosua ama kofi yaa",
-                "ama kofi yaa esi", "kojo abena yaw akosua ama kofi", "kwame esi afua kojo",
-                "kwame afua kojo abena yaw", "esi kwame afua kojo", "yaa esi kwame afua kojo abena", "kwame afua"]
+PACK_OUTPUTS = ["kofi yaa esi kwame", "esi kwame afua kojo", "kwame afua kojo abena", "ama kofi yaa esi",
+                "esi kwame afua kojo", "kojo abena yaw akosua ama kofi", "yaa kofi esi kwame",
+                "kwame afua kojo abena yaw", "kofi yaa esi kwame", "afua kojo abena yaw akosua ama", "kwame afua"]
 
 
 def _pack(ws, tmp_path):
@@ -59,9 +60,9 @@ def test_checks_look_like_the_real_items_and_only_the_workspace_knows_them(ws, t
     assert {tuple(sorted(it)) for it in data["items"]} == {("entry_id", "output", "source")}
     assert "check" not in json.dumps(data)
     pack = get_pack(ws, done.pack_id)
-    assert pack.items == [("s1", "e3", None), ("s1", "e0", None), ("s2", "e3", None), ("s2", "e7", None),
-                          ("s1", "e0", None), ("s2", "e5", None), ("s1", "e3", None), ("s1", "e0", None),
-                          ("s1", "e3", None), ("s1", "e2", None), ("s2", "e3", None)]
+    assert pack.items == [("s2", "e0", None), ("s1", "e3", None), ("s2", "e3", None), ("s1", "e0", None),
+                          ("s1", "e3", None), ("s2", "e5", None), ("s2", "e0", None), ("s1", "e3", None),
+                          ("s2", "e0", None), ("s1", "e5", None), ("s2", "e3", None)]
     assert pack.meta["select"] == "informative"
     assert pack.meta["checks"] == {"4": {"check": "repeat", "kind": None},
                                    "6": {"check": "attention", "kind": "shuffled"},
@@ -84,14 +85,14 @@ def test_check_answers_never_count_as_ratings_and_flag_the_reviewer(ws, tmp_path
     assert summary["judgments_added"] == 11
     checks = current_judgments(ws, task="check")
     assert [(j.run_id, j.entry_id, j.adequacy, j.payload) for j in checks] == [
-        ("s1", "e0", 1, {"check": "repeat", "check_id": f"{done.pack_id}/4"}),
-        ("s1", "e3", 4, {"check": "attention", "check_id": f"{done.pack_id}/6", "kind": "shuffled"}),
-        ("s1", "e0", 4, {"check": "attention", "check_id": f"{done.pack_id}/7", "kind": "wrong_sentence"}),
-        ("s1", "e3", 1, {"check": "repeat", "check_id": f"{done.pack_id}/8"}),
+        ("s1", "e3", 1, {"check": "repeat", "check_id": f"{done.pack_id}/4"}),
+        ("s2", "e0", 4, {"check": "attention", "check_id": f"{done.pack_id}/6", "kind": "shuffled"}),
+        ("s1", "e3", 4, {"check": "attention", "check_id": f"{done.pack_id}/7", "kind": "wrong_sentence"}),
+        ("s2", "e0", 1, {"check": "repeat", "check_id": f"{done.pack_id}/8"}),
         ("s2", "e3", 4, {"check": "attention", "check_id": f"{done.pack_id}/10", "kind": "truncated"})]
     # the real entries keep their own ratings: six, all 4
     assert sorted((r.run_id, r.entry_id, r.adequacy) for r in ratings(ws, ["s1", "s2"])) == [
-        ("s1", "e0", 4), ("s1", "e2", 4), ("s1", "e3", 4), ("s2", "e3", 4), ("s2", "e5", 4), ("s2", "e7", 4)]
+        ("s1", "e0", 4), ("s1", "e3", 4), ("s1", "e5", 4), ("s2", "e0", 4), ("s2", "e3", 4), ("s2", "e5", 4)]
     assert as_ratings(checks) == []
     q = reviewer_quality(ws)["ama"]
     assert (q.checks, q.decisive, q.failed, q.repeats, q.repeat_difference) == (3, 3, 3, 2, 3.0)

@@ -49,7 +49,7 @@ def test_dialog_chooses_items_and_inserts_checks_for_task_a(qtbot, tmp_path):
     assert (done.items, pack.meta["select"], len(pack.meta["checks"])) == (7, "informative", 3)
     # the informative choice, entry after entry (not blind)
     assert [it for n, it in enumerate(pack.items) if str(n) not in pack.meta["checks"]] == [
-        ("s1", "e0", None), ("s1", "e2", None), ("s2", "e3", None), ("s2", "e5", None)]
+        ("s1", "e3", None), ("s2", "e3", None), ("s1", "e5", None), ("s2", "e5", None)]
     dialog.task.setCurrentIndex(dialog.task.findData("c"))  # checks are for ratings
     assert not dialog.checks.isEnabled()
     assert (dialog.options()["select"], dialog.options()["checks"]) == ("first", 0)

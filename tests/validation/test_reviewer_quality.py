@@ -67,10 +67,11 @@ def test_percentiles_informativeness_and_strata():
     assert percentile_ranks({items[0]: 3.0, items[1]: 1.0}, higher_is_better=False) == {items[0]: 0.0, items[1]: 1.0}
     f = ItemFeatures(percentiles={items[0]: [1.0, 0.0], items[1]: [0.5, 0.5], items[2]: [0.2, 0.2],
                                   items[3]: [0.6, 0.4]}, new_fst={items[1]})
-    # disagreement std 0.5, 0, 0, 0.1 -> percentiles 1, 1/6, 1/6, 2/3; separation of e1 0.3, e2 0 -> 5/6, 1/6
-    assert {i: round(v, 4) for i, v in informativeness(items, f).items()} == {
-        items[0]: 1.8333, items[1]: 1.3333, items[2]: 1.0, items[3]: 0.8333}
-    assert select(items, 2, "informative", 1, f) == [items[0], items[1]]
+    # separation of e1 0.3, e2 0 -> percentiles 5/6, 1/6 (+1 for the new FST verdict of s1 e2);
+    # disagreement std 0.5, 0, 0, 0.1 -> percentiles 1, 1/6, 1/6, 2/3
+    assert {i: (round(a, 4), round(b, 4)) for i, (a, b) in informativeness(items, f).items()} == {
+        items[0]: (0.8333, 1.0), items[1]: (1.1667, 0.1667), items[2]: (0.8333, 0.1667), items[3]: (0.1667, 0.6667)}
+    assert select(items, 3, "informative", 1, f) == [items[1], items[0], items[2]]
     assert select(items, None, "first") == items
     with pytest.raises(ValueError, match="selection 'best' is not one of first, random, stratified, informative"):
         select(items, 1, "best")
