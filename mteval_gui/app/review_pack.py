@@ -149,9 +149,11 @@ def _history_rows(ws: Workspace, reviewer_id: str, task: str,
     return rows
 
 
-def _check_items(ws: Workspace, queue: list[tuple[str, str, str | None, dict[str, Any]]], n_checks: int,
-                 n_repeats: int, seed: int, reviewer_id: str) -> tuple[list[tuple[str, str, str | None, dict[str, Any]]],
-                                                                 dict[int, dict[str, Any]]]:
+QueueItem = tuple[str, str, str | None, dict[str, Any]]
+
+
+def _check_items(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeats: int, seed: int,
+                 reviewer_id: str) -> tuple[list[QueueItem], dict[int, dict[str, Any]]]:
     """The queue with ``n_checks`` attention checks and ``n_repeats`` repeated items inserted (seeded), and
     ``{pack item index: check}``; a check's extra ``output`` is its known-bad text
     (:func:`mteval_gui.validation.quality.perturb`)."""
@@ -192,7 +194,7 @@ def _check_items(ws: Workspace, queue: list[tuple[str, str, str | None, dict[str
         bases.append(i)
         checks.append({"check": "repeat", "kind": None, "output": None})
     order = interleave(len(queue), bases, f"{reviewer_id}\x1f{seed}")
-    items: list[tuple[str, str, str | None, dict[str, Any]]] = []
+    items: list[QueueItem] = []
     placed: dict[int, dict[str, Any]] = {}
     for is_check, k in order:
         if is_check:

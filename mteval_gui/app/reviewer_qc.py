@@ -16,10 +16,22 @@ from collections.abc import Sequence
 
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.judgments import rating_rows
-from mteval_gui.validation.quality import RULES, CheckAnswer, ReviewerQuality, flagged
+from mteval_gui.validation.quality import (
+    MAX_FAILED_CHECKS,
+    MAX_FAILED_SHARE,
+    MAX_REPEAT_DIFFERENCE,
+    MIN_AGREEMENT,
+    MIN_REPEATS,
+    MIN_SHARED_ITEMS,
+    RULES,
+    CheckAnswer,
+    ReviewerQuality,
+    flagged,
+)
 from mteval_gui.validation.quality import reviewer_quality as _reviewer_quality
 
-__all__ = ["RULES", "ReviewerQuality", "excluded_reviewers", "reviewer_quality"]
+__all__ = ["MAX_FAILED_CHECKS", "MAX_FAILED_SHARE", "MAX_REPEAT_DIFFERENCE", "MIN_AGREEMENT", "MIN_REPEATS",
+           "MIN_SHARED_ITEMS", "RULES", "ReviewerQuality", "excluded_reviewers", "reviewer_quality"]
 
 
 def reviewer_quality(ws: Workspace, run_ids: Sequence[str] | None = None) -> dict[str, ReviewerQuality]:

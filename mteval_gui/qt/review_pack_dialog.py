@@ -2,8 +2,8 @@
 
 The dialog asks for the runs, the reviewer, the task, how many items, how they are chosen
 (first, random, stratified, informative), how many attention checks and repeated items a task A
-pack carries, and whether the pack is blind, then calls :func:`mteval_gui.app.review_pack.export_review_pack` (what ``mteval
-review-pack export`` calls). Importing goes through
+pack carries, and whether the pack is blind, then calls
+:func:`mteval_gui.app.review_pack.export_review_pack` (what ``mteval review-pack export`` calls). Importing goes through
 :func:`mteval_gui.app.judgment_files.import_judgments_file`, which recognises a pack's answers file
 and refuses, with the reason, answers from another pack or altered ones. Judgments of a
 reviewer who withdrew consent are skipped; a notice names the withdrawal.

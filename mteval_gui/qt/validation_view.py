@@ -262,7 +262,7 @@ class ValidationView(Page):
     # ----- reviewer quality -----------------------------------------------------------------
     def quality_rules_text(self) -> str:
         """The rules that flag a reviewer (:data:`mteval_gui.validation.quality.RULES`), translated."""
-        from mteval_gui.validation import quality as q
+        from mteval_gui.app import reviewer_qc as q
 
         return self.tr(
             "A reviewer is flagged, and their ratings left out of sign-off evidence and calibration, when they: "
@@ -275,7 +275,7 @@ class ValidationView(Page):
 
     def quality_reasons(self, r: Any) -> list[str]:
         """Why a reviewer is flagged, in the interface's language (the rules of :meth:`quality_rules_text`)."""
-        from mteval_gui.validation import quality as q
+        from mteval_gui.app import reviewer_qc as q
 
         out = []
         if r.failed > q.MAX_FAILED_CHECKS and r.decisive and r.failed / r.decisive > q.MAX_FAILED_SHARE:

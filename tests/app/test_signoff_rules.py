@@ -169,7 +169,8 @@ def test_an_inattentive_reviewer_is_left_out_of_the_evidence_with_the_reason(ws)
     assert (ev.median_adequacy, ev.judged_entries) == (5.0, 30)
     with pytest.raises(signoff.SignoffRefused) as refused:
         signoff.signoff(ws, "fluent", "kofi", "confirm")
-    assert refused.value.problems[0] == f"reviewer kofi cannot confirm a tier of fluent: quality control flags them ({why})"
+    assert refused.value.problems[0] == (
+        f"reviewer kofi cannot confirm a tier of fluent: quality control flags them ({why})")
     with pytest.raises(signoff.SignoffRefused):
         signoff.signoff(ws, "fluent", "ama", "confirm")
     assert signoff.signoff_status(ws, "fluent")["evidence"].excluded == (("kofi", why),)

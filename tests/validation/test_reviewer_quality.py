@@ -56,7 +56,7 @@ def test_a_reviewer_who_ranks_the_items_against_the_others_is_flagged():
         "w": (12, 0.8786, False), "x": (12, -1.0, True), "y": (12, 0.8786, False), "z": (12, 0.8786, False)}
     assert q["x"].reason == ("disagrees with the others: Kendall's τ-b -1.000 with their mean adequacy on 12 shared "
                              "items (below 0.1)")
-    few = {k: v for k, v in list(adequacy.items())[:9]}  # 9 shared items: too few to judge
+    few = dict(list(adequacy.items())[:9])  # 9 shared items: too few to judge
     assert reviewer_quality([], few)["x"].flagged is False
 
 
