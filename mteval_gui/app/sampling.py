@@ -70,8 +70,8 @@ def item_features(ws: Workspace, run_ids: Sequence[str]) -> ItemFeatures:
             features.verdict[item] = "rejected" if words else ("accepted" if analysed else "none")
             if words and words - judged:
                 features.new_fst.add(item)
-    for mid, values in sorted(by_metric.items()):
-        for item, p in percentile_ranks(values, higher[mid]).items():
+    for mid, per_item in sorted(by_metric.items()):
+        for item, p in percentile_ranks(per_item, higher[mid]).items():
             features.percentiles.setdefault(item, []).append(p)
     return features
 

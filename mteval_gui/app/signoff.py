@@ -193,10 +193,11 @@ class SignoffEvidence:
                 f"{alpha(self.agreement)} (adequacy) and {alpha(self.fluency_agreement)} (fluency){left_out}")
 
     def to_json(self) -> dict[str, Any]:
-        out = {"entries": self.entries, "rated_entries": self.rated_entries, "required_entries": self.required_entries,
-               "reviewers": self.reviewers, "agreement": self.agreement, "language": self.language,
-               "median_adequacy": self.median_adequacy, "median_fluency": self.median_fluency,
-               "fluency_agreement": self.fluency_agreement}
+        out: dict[str, Any] = {
+            "entries": self.entries, "rated_entries": self.rated_entries, "required_entries": self.required_entries,
+            "reviewers": self.reviewers, "agreement": self.agreement, "language": self.language,
+            "median_adequacy": self.median_adequacy, "median_fluency": self.median_fluency,
+            "fluency_agreement": self.fluency_agreement}
         if self.excluded:
             out["excluded"] = dict(self.excluded)
         return out

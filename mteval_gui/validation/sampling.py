@@ -92,8 +92,8 @@ def informativeness(items: Sequence[Item], f: ItemFeatures) -> dict[Item, tuple[
         if q is not None:
             by_entry[entry].append(q)
     separation = {i: max(by_entry[i[1]]) - min(by_entry[i[1]]) for i in items if len(by_entry.get(i[1], [])) >= 2}
-    pd = percentile_ranks(disagreement)  # type: ignore[arg-type]
-    ps = percentile_ranks(separation)  # type: ignore[arg-type]
+    pd = percentile_ranks(disagreement)
+    ps = percentile_ranks(separation)
     return {i: (ps.get(i, 0.0) + (1.0 if i in f.new_fst else 0.0), pd.get(i, 0.0)) for i in items}
 
 
