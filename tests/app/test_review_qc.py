@@ -126,3 +126,26 @@ def test_cli_export_selects_and_inserts_checks(ws, tmp_path, capsys):
     pack = get_pack(ws, pack_id)
     assert (pack.meta["select"], sorted(c["check"] for c in pack.meta["checks"].values())) == (
         "stratified", ["attention", "repeat"])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_check_judgments_round_trip_through_judgment_files(ws, tmp_path, fmt):
+    from mteval_gui.app.exports import export_judgments
+    from mteval_gui.domain.judgments import Judgment
+    from mteval_gui.store import judgments as J
+
+    J.record_judgment(ws, Judgment(reviewer_id="kofi", run_id="s1", entry_id="e2", adequacy=3, fluency=4))
+    for n, check in enumerate(("attention", "repeat")):
+        J.record_judgment(ws, Judgment(reviewer_id="kofi", run_id="s1", entry_id="e2", task="check", adequacy=3,
+                                       payload={"check": check, "check_id": f"rp-1/{n}",
+                                                **({"kind": "truncated"} if check == "attention" else {})}))
+    path, n_log, _ = export_judgments(ws, tmp_path / f"all.{fmt}", fmt, None)
+    assert n_log == 3
+    other = make_study(Workspace(tmp_path / "other.sqlite"))
+    summary = judgment_files.import_judgments_file(other, path)
+    assert summary["judgments_added"] == 3
+    assert J.export_log(other)[1] == J.export_log(ws)[1]
+    assert reviewer_quality(other)["kofi"].to_json() == {
+        "reviewer": "kofi", "attention_checks": 1, "decisive_checks": 1, "failed_checks": 1, "repeats": 1,
+        "repeat_difference": 0.0, "shared_items": 0, "agreement": None, "flagged": False, "reasons": []}
+    other.close()
