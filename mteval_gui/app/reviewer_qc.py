@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.judgments import rating_rows
+from mteval_gui.store.judgments import rating_rows, rating_signature
 from mteval_gui.validation.quality import (
     MAX_FAILED_CHECKS,
     MAX_FAILED_SHARE,
@@ -56,7 +56,19 @@ def reviewer_quality(ws: Workspace, run_ids: Sequence[str] | None = None) -> dic
     return _reviewer_quality(answers, adequacy)
 
 
+_EXCLUDED: dict[str, tuple[tuple[object, ...], dict[str, str]]] = {}  # workspace -> (signature, result)
+
+
 def excluded_reviewers(ws: Workspace) -> dict[str, str]:
     """``{reviewer_id: reason}``: the reviewers quality control flags, whose ratings count neither as
-    sign-off evidence nor for calibration."""
-    return flagged(reviewer_quality(ws))
+    sign-off evidence nor for calibration.
+
+    Every run card read asks (the runs table reads one per run): the answer is kept per workspace
+    until its task A or check judgments change (:func:`~mteval_gui.store.judgments.rating_signature`)."""
+    key, signature = str(ws.path), rating_signature(ws)
+    kept = _EXCLUDED.get(key)
+    if kept is not None and kept[0] == signature:
+        return dict(kept[1])
+    found = flagged(reviewer_quality(ws))
+    _EXCLUDED[key] = (signature, found)
+    return dict(found)

@@ -362,11 +362,16 @@ def rating_rows(ws: Workspace, run_ids: Sequence[str] | None = None) -> list[tup
     if run_ids is not None:
         sql += f" AND run_id IN ({','.join('?' * len(run_ids))})"
         params += list(run_ids)
-    out = []
-    for r in ws.conn.execute(sql + " ORDER BY judgment_id", params):
-        payload = _load_payload(r["payload"]) if r["task"] == "check" else {}
-        out.append((r["reviewer_id"], r["run_id"], r["entry_id"], r["task"], r["adequacy"], r["fluency"], payload))
-    return out
+    return [(r[0], r[1], r[2], r[3], r[4], r[5], _load_payload(r[6]) if r[3] == "check" else {})
+            for r in ws.conn.execute(sql + " ORDER BY judgment_id", params)]
+
+
+def rating_signature(ws: Workspace) -> tuple[Any, ...]:
+    """What changes whenever the current task A and check judgments change (the log is append-only: new
+    versions add rows, undo and redo flip ``undone``, a withdrawal deletes rows)."""
+    row = ws.conn.execute("SELECT COUNT(*), MAX(judgment_id), SUM(undone), COUNT(superseded_by) FROM judgments "
+                          "WHERE task IN ('A', 'check')").fetchone()
+    return tuple(row)
 
 
 def judgment_history(

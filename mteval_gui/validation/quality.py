@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mteval_gui.validation.correlation import kendall_tau_b
+import numpy as np
 
 CHECK_KINDS = ("shuffled", "wrong_sentence", "truncated")
 MIN_WORDS = 4  # shuffled and truncated checks need outputs of at least this many words
@@ -151,6 +151,31 @@ class ReviewerQuality:
                 "reasons": list(self.reasons)}
 
 
+def tau_b_table(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Kendall's τ-b from the contingency table of the distinct values (ratings take few values: linear in the
+    items, where the pairwise form is quadratic); None when undefined (fewer than 2 items or a constant side)."""
+    if len(x) < 2:
+        return None
+    xs, xi = np.unique(np.asarray(x, dtype=float), return_inverse=True)
+    ys, yi = np.unique(np.asarray(y, dtype=float), return_inverse=True)
+    t = np.zeros((len(xs), len(ys)))
+    np.add.at(t, (xi, yi), 1.0)
+    after = t[::-1, ::-1].cumsum(0).cumsum(1)[::-1, ::-1]  # Σ t[k, l] for k >= i, l >= j
+    concordant_with = np.zeros_like(t)
+    concordant_with[:-1, :-1] = after[1:, 1:]
+    before = t[::-1, :].cumsum(0)[::-1, :].cumsum(1)  # Σ t[k, l] for k >= i, l <= j
+    discordant_with = np.zeros_like(t)
+    discordant_with[:-1, 1:] = before[1:, :-1]
+    n = float(len(x))
+    pairs = n * (n - 1) / 2
+    rows, cols = t.sum(axis=1), t.sum(axis=0)
+    den = (pairs - float((rows * (rows - 1) / 2).sum())) * (pairs - float((cols * (cols - 1) / 2).sum()))
+    if den <= 0:
+        return None
+    tau = float((t * concordant_with).sum() - (t * discordant_with).sum()) / float(np.sqrt(den))
+    return max(-1.0, min(1.0, tau))
+
+
 def _flag(q: ReviewerQuality) -> None:
     if q.failed > MAX_FAILED_CHECKS and q.decisive and q.failed / q.decisive > MAX_FAILED_SHARE:
         q.reasons.append(f"inattentive: rated the known-bad item at least as high as the real one in {q.failed} of "
@@ -195,7 +220,7 @@ def reviewer_quality(answers: Iterable[CheckAnswer],
     for reviewer, (xs, ys) in mine.items():
         q = out.setdefault(reviewer, ReviewerQuality(reviewer))
         q.shared_items = len(xs)
-        tau = kendall_tau_b(xs, ys) if len(xs) >= 2 else None
+        tau = tau_b_table(xs, ys)
         q.agreement = None if tau is None else round(tau, 4)
     for reviewer in {r for per in adequacy.values() for r in per}:
         out.setdefault(reviewer, ReviewerQuality(reviewer))

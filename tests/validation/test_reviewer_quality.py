@@ -87,3 +87,19 @@ def test_projected_width_of_the_tau_interval():
         "metric_id": "m", "tau_b": 0.3, "items": 50, "raters_per_item": 1.5, "width_now": 0.3446,
         "tau_b_at_target": 0.3354, "width_at_target": 0.164, "target_items": 200, "target_raters": 3,
         "goal_width": 0.2, "items_for_goal": 136}
+
+
+def test_tau_b_from_the_table_is_the_pairwise_tau_b():
+    import numpy as np
+
+    from mteval_gui.validation.correlation import kendall_tau_b
+    from mteval_gui.validation.quality import tau_b_table
+
+    rng = np.random.default_rng(3)
+    for n in (7, 60, 200):
+        x = rng.integers(1, 6, n).astype(float)
+        y = np.round(x + rng.normal(0, 1.5, n), 1) / 2
+        assert round(tau_b_table(x, y), 12) == round(kendall_tau_b(x, y), 12)
+    assert tau_b_table([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
+    assert tau_b_table([1, 1, 1], [1, 2, 3]) is None
+    assert tau_b_table([3], [2]) is None
