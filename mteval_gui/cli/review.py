@@ -101,7 +101,10 @@ def register(subparsers: Any) -> None:
                "target language (other reviewers' ratings do not count), and the reviewer who confirms must be\n"
                "a speaker who rated entries of the run. Medians pool every speaker rating; Krippendorff's α\n"
                "(ordinal) applies to adequacy and to fluency, and when it is not computable (every rating the\n"
-               "same, or no entry rated twice) the tier is not confirmed. Rejecting needs no ratings.\n\n"
+               "same, or no entry rated twice) the tier is not confirmed. Rejecting needs no ratings.\n"
+               "The ratings of a reviewer that quality control flags (failed attention checks, inconsistent\n"
+               "repeats, no agreement with the others: `mteval validate` lists them) do not count either,\n"
+               "and such a reviewer cannot confirm.\n\n"
                + rules_table())
     sp.add_argument("run", metavar="RUN")
     sp.add_argument("--reviewer", required=True, metavar="ID")
