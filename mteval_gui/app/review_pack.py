@@ -159,37 +159,50 @@ def _check_items(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeats
     (:func:`mteval_gui.validation.quality.perturb`)."""
     from mteval_gui.validation.quality import CHECK_KINDS, interleave, perturb, sample_checks
 
-    outputs: dict[str, dict[str, str]] = {}
-    for run_id in {r for r, _, _, _ in queue}:
-        corpus_id = repo.get_run_info(ws, run_id)["corpus_id"]
-        texts = {}
-        for entry_id in repo.entry_ids(ws, corpus_id):
-            out = repo.get_output(ws, run_id, entry_id)
-            if not out.error and (out.predicted or "").strip():
-                texts[entry_id] = out.predicted or ""
-        outputs[run_id] = texts
     import random
 
+    texts: dict[tuple[str, str], str | None] = {}
+
+    def text_of(run_id: str, entry_id: str) -> str | None:
+        """The output to perturb or repeat (None: a system error or an empty output)."""
+        if (run_id, entry_id) not in texts:
+            out = repo.get_output(ws, run_id, entry_id)
+            texts[(run_id, entry_id)] = None if out.error or not (out.predicted or "").strip() else out.predicted
+        return texts[(run_id, entry_id)]
+
     rng = random.Random(f"{reviewer_id}\x1f{seed}")
+    corpus_entries: dict[str, list[str]] = {}
+
+    def other_output(run_id: str, entry_id: str, text: str) -> str | None:
+        """Another entry's output of the same run (a few seeded tries), for a wrong-sentence check."""
+        if run_id not in corpus_entries:
+            corpus_entries[run_id] = repo.entry_ids(ws, repo.get_run_info(ws, run_id)["corpus_id"])
+        ids = corpus_entries[run_id]
+        for _ in range(20):
+            other = ids[rng.randrange(len(ids))]
+            t = text_of(run_id, other) if other != entry_id else None
+            if t is not None and t.strip() != text.strip():
+                return t
+        return None
+
     bases: list[int] = []
     checks: list[dict[str, Any]] = []
     for k, i in enumerate(sample_checks(len(queue), len(queue), f"{reviewer_id}\x1f{seed}")):
         if len(checks) >= n_checks:
             break
         run_id, entry_id, _, _ = queue[i]
-        text = outputs[run_id].get(entry_id)
+        text = text_of(run_id, entry_id)
         if text is None:
             continue
-        others = sorted(e for e, t in outputs[run_id].items() if e != entry_id and t.strip() != text.strip())
         for kind in CHECK_KINDS[k % 3:] + CHECK_KINDS[:k % 3]:
-            other = outputs[run_id][rng.choice(others)] if others and kind == "wrong_sentence" else None
+            other = other_output(run_id, entry_id, text) if kind == "wrong_sentence" else None
             bad = perturb(kind, text, other=other, seed=f"{reviewer_id}\x1f{seed}\x1f{i}")
             if bad is not None:
                 bases.append(i)
                 checks.append({"check": "attention", "kind": kind, "output": bad})
                 break
     repeatable = [i for i in sample_checks(len(queue), len(queue), f"repeat\x1f{reviewer_id}\x1f{seed}")
-                  if queue[i][1] in outputs[queue[i][0]]][:n_repeats]
+                  if text_of(queue[i][0], queue[i][1]) is not None][:n_repeats]
     for i in repeatable:
         bases.append(i)
         checks.append({"check": "repeat", "kind": None, "output": None})
