@@ -157,9 +157,9 @@ def _check_items(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeats
     """The queue with ``n_checks`` attention checks and ``n_repeats`` repeated items inserted (seeded), and
     ``{pack item index: check}``; a check's extra ``output`` is its known-bad text
     (:func:`mteval_gui.validation.quality.perturb`)."""
-    from mteval_gui.validation.quality import CHECK_KINDS, interleave, perturb, sample_checks
-
     import random
+
+    from mteval_gui.validation.quality import CHECK_KINDS, interleave, perturb, sample_checks
 
     texts: dict[tuple[str, str], str | None] = {}
 
