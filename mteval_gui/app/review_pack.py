@@ -23,7 +23,7 @@ workspace's record of the pack resolves.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,11 +85,25 @@ def _context(entries: list[Any], index: dict[str, int], entry_id: str, blind: bo
 
 
 def _queue(ws: Workspace, run_ids: Sequence[str], reviewer_id: str, task: str, limit: int | None,
-           blind: bool, seed: int) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+           blind: bool, seed: int, select: str = "first") -> list[tuple[str, str, str | None, dict[str, Any]]]:
     """(run_id, entry_id, word, extra) items of the pack, in pack order."""
     from mteval_gui.app.audits import fst_audit_queue, linter_audit_queue
 
     items: list[tuple[str, str, str | None, dict[str, Any]]]
+    if task == "A" and select != "first":
+        from mteval_gui.app.sampling import select_items
+
+        chosen = select_items(ws, run_ids, limit, select, seed)
+        if blind:
+            import random
+
+            random.Random(f"{reviewer_id}\x1f{seed}").shuffle(chosen)
+        else:  # the same entry's outputs side by side, entry after entry
+            from mteval_gui.app.sampling import candidate_items
+
+            position = {it: k for k, it in enumerate(candidate_items(ws, run_ids))}
+            chosen.sort(key=position.__getitem__)
+        return [(r, e, None, {}) for r, e in chosen]
     if task == "A":
         queue = jstore.review_queue(ws, run_ids, reviewer_id, randomise=blind, seed=seed)
         if not blind:  # the same entry's outputs side by side, entry after entry
@@ -114,10 +128,13 @@ def _queue(ws: Workspace, run_ids: Sequence[str], reviewer_id: str, task: str, l
 
 
 def _history_rows(ws: Workspace, reviewer_id: str, task: str,
-                  items: list[tuple[str, str, str | None, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The reviewer's earlier versions of the pack's judgments, as pack log rows."""
+                  items: list[tuple[str, str, str | None, dict[str, Any]]],
+                  checks: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
+    """The reviewer's earlier versions of the pack's judgments, as pack log rows (check items have none)."""
     found: list[tuple[int, Judgment]] = []
     for n, (run_id, entry_id, word, _) in enumerate(items):
+        if checks and n in checks:
+            continue
         for j in jstore.judgment_history(ws, reviewer_id, run_id, entry_id, task, word):
             found.append((n, j))
     found.sort(key=lambda it: it[1].judgment_id or 0)
@@ -132,18 +149,100 @@ def _history_rows(ws: Workspace, reviewer_id: str, task: str,
     return rows
 
 
+QueueItem = tuple[str, str, str | None, dict[str, Any]]
+
+
+def _check_items(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeats: int, seed: int,
+                 reviewer_id: str) -> tuple[list[QueueItem], dict[int, dict[str, Any]]]:
+    """The queue with ``n_checks`` attention checks and ``n_repeats`` repeated items inserted (seeded), and
+    ``{pack item index: check}``; a check's extra ``output`` is its known-bad text
+    (:func:`mteval_gui.validation.quality.perturb`)."""
+    import random
+
+    from mteval_gui.validation.quality import CHECK_KINDS, interleave, perturb, sample_checks
+
+    texts: dict[tuple[str, str], str | None] = {}
+
+    def text_of(run_id: str, entry_id: str) -> str | None:
+        """The output to perturb or repeat (None: a system error or an empty output)."""
+        if (run_id, entry_id) not in texts:
+            out = repo.get_output(ws, run_id, entry_id)
+            texts[(run_id, entry_id)] = None if out.error or not (out.predicted or "").strip() else out.predicted
+        return texts[(run_id, entry_id)]
+
+    rng = random.Random(f"{reviewer_id}\x1f{seed}")
+    corpus_entries: dict[str, list[str]] = {}
+
+    def other_output(run_id: str, entry_id: str, text: str) -> str | None:
+        """Another entry's output of the same run (a few seeded tries), for a wrong-sentence check."""
+        if run_id not in corpus_entries:
+            corpus_entries[run_id] = repo.entry_ids(ws, repo.get_run_info(ws, run_id)["corpus_id"])
+        ids = corpus_entries[run_id]
+        for _ in range(20):
+            other = ids[rng.randrange(len(ids))]
+            t = text_of(run_id, other) if other != entry_id else None
+            if t is not None and t.strip() != text.strip():
+                return t
+        return None
+
+    bases: list[int] = []
+    checks: list[dict[str, Any]] = []
+    for k, i in enumerate(sample_checks(len(queue), len(queue), f"{reviewer_id}\x1f{seed}")):
+        if len(checks) >= n_checks:
+            break
+        run_id, entry_id, _, _ = queue[i]
+        text = text_of(run_id, entry_id)
+        if text is None:
+            continue
+        for kind in CHECK_KINDS[k % 3:] + CHECK_KINDS[:k % 3]:
+            other = other_output(run_id, entry_id, text) if kind == "wrong_sentence" else None
+            bad = perturb(kind, text, other=other, seed=f"{reviewer_id}\x1f{seed}\x1f{i}")
+            if bad is not None:
+                bases.append(i)
+                checks.append({"check": "attention", "kind": kind, "output": bad})
+                break
+    repeatable = [i for i in sample_checks(len(queue), len(queue), f"repeat\x1f{reviewer_id}\x1f{seed}")
+                  if text_of(queue[i][0], queue[i][1]) is not None][:n_repeats]
+    for i in repeatable:
+        bases.append(i)
+        checks.append({"check": "repeat", "kind": None, "output": None})
+    order = interleave(len(queue), bases, f"{reviewer_id}\x1f{seed}")
+    items: list[QueueItem] = []
+    placed: dict[int, dict[str, Any]] = {}
+    for is_check, k in order:
+        if is_check:
+            run_id, entry_id, _, _ = queue[bases[k]]
+            placed[len(items)] = checks[k]
+            items.append((run_id, entry_id, None, {}))
+        else:
+            items.append(queue[k])
+    return items, placed
+
+
 def export_review_pack(
     ws: Workspace, run_ids: Sequence[str], reviewer_id: str, output: str | Path, *, task: str = "a",
     entries: int | None = None, blind: bool = False, ui_lang: str | None = None, seed: int = 0,
+    select: str = "first", checks: int = 0, repeats: int = 0,
     share: Sequence[tuple[str, str]] | None = None, campaign: str | None = None,
 ) -> PackExport:
     """Write the review pack of ``run_ids`` for ``reviewer_id`` to ``output`` and record it.
 
-    ``share`` (task A): the (run, entry) items to ask, in this order (a campaign's share of one
-    reviewer, ``campaign`` naming it), instead of every entry of the runs."""
+    ``select`` chooses the entries (:data:`mteval_gui.validation.sampling.SELECT_MODES`, task A);
+    ``checks`` attention checks and ``repeats`` repeated items are inserted among them (task A),
+    known only to the workspace's record of the pack (``meta["checks"]``). ``share`` (task A): the
+    (run, entry) items to ask, in this order (a campaign's share of one reviewer, ``campaign``
+    naming it), instead of choosing among every entry of the runs."""
+    from mteval_gui.validation.sampling import SELECT_MODES
+
     task_code = TASKS.get(task.lower())
     if task_code is None:
         raise MtevalError(f"task {task!r} is not one of a, b, c")
+    if select not in SELECT_MODES:
+        raise MtevalError(f"--select {select!r} is not one of {', '.join(SELECT_MODES)}")
+    if checks < 0 or repeats < 0:
+        raise MtevalError("--checks and --repeats must be 0 or more")
+    if (checks or repeats or select != "first") and task_code != "A":
+        raise MtevalError("--select, --checks and --repeats apply to task a (ratings)")
     if not run_ids:
         raise MtevalError("name at least one run")
     if entries is not None and entries < 1:
@@ -176,7 +275,11 @@ def export_review_pack(
 
             random.Random(f"{reviewer_id}\x1f{seed}").shuffle(queue)
     else:
-        queue = _queue(ws, list(run_ids), reviewer_id, task_code, entries, blind, seed)
+        queue = _queue(ws, list(run_ids), reviewer_id, task_code, entries, blind, seed, select)
+    pack_id = "rp-" + secrets.token_hex(6)
+    placed: dict[int, dict[str, Any]] = {}
+    if queue and (checks or repeats):
+        queue, placed = _check_items(ws, queue, checks, repeats, seed, reviewer_id)
     if not queue:
         raise MtevalError({"A": "the runs have no entries", "B": "no pair of these runs was called EQUIVALENT by a "
                            "linter (score them with the language's linter first)",
@@ -187,11 +290,13 @@ def export_review_pack(
     run_corpus = {r["run_id"]: r["corpus_id"] for r in runs}
     labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in runs}
     items = []
-    for run_id, entry_id, word, extra in queue:
+    for n, (run_id, entry_id, word, extra) in enumerate(queue):
         cid = run_corpus[run_id]
         entry = corpus_entries[cid][indexes[cid][entry_id]]
         out = repo.get_output(ws, run_id, entry_id)
-        item: dict[str, Any] = {"entry_id": entry_id, "source": entry.source, "output": out.predicted or ""}
+        bad = placed.get(n, {}).get("output")
+        item: dict[str, Any] = {"entry_id": entry_id, "source": entry.source,
+                                "output": bad if bad is not None else out.predicted or ""}
         if out.error:
             item["error"] = out.error
         if not blind:
@@ -211,7 +316,6 @@ def export_review_pack(
     categories = [{"id": c} for c in ERROR_CATEGORIES]
     categories += [{"id": c.id, "label": c.label or c.id} for c in (card.error_categories if card else [])
                    if c.id in error_categories(card)]
-    pack_id = "rp-" + secrets.token_hex(6)
     created = jstore.now_iso()
     answers_key = packio.new_answers_key()
     data: dict[str, Any] = {
@@ -221,7 +325,7 @@ def export_review_pack(
         "reviewer": {"reviewer_id": reviewer.reviewer_id, "name": reviewer.name},
         "language": {"source": source, "target": target,
                      "target_name": (card.names.get(target) or card.name) if card else target},
-        "categories": categories, "items": items, "log": _history_rows(ws, reviewer_id, task_code, queue),
+        "categories": categories, "items": items, "log": _history_rows(ws, reviewer_id, task_code, queue, placed),
     }
     data["content_sha256"] = packio.content_sha256(data)
     scripts = card.scripts if card else ["Latn"]
@@ -233,8 +337,11 @@ def export_review_pack(
     record_pack(ws, PackRecord(pack_id, reviewer_id, task_code, data["content_sha256"],
                                [(r, e, w) for r, e, w, _ in queue],
                                {"runs": list(run_ids), "blind": blind, "entries": entries, "seed": seed,
-                                "ui_lang": ui_lang, "path": str(path),
-                                **({"campaign": campaign} if campaign else {})}, created, answers_key))
+                                "ui_lang": ui_lang, "path": str(path), "select": select,
+                                **({"campaign": campaign} if campaign else {}),
+                                **({"checks": {str(n): {"check": c["check"], "kind": c["kind"]}
+                                               for n, c in placed.items()}} if placed else {})},
+                               created, answers_key))
     return PackExport(path, pack_id, data["content_sha256"], len(items), path.stat().st_size,
                       [{"family": f.family, "file": f.file, "characters": f.characters, "woff_bytes": f.woff_bytes}
                        for f in fonts.fonts], fonts.missing)
@@ -288,9 +395,17 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
         payload: dict[str, Any] = dict(raw_payload) if isinstance(raw_payload, dict) else {}
         if word is not None:
             payload = {**payload, "word": word}
+        check = (pack.meta.get("checks") or {}).get(str(n))
+        task_of = pack.task
+        if isinstance(check, dict):  # a check item: its rating is never a rating of the real entry
+            task_of = "check"
+            payload = {k: v for k, v in payload.items() if k not in ("spans", "correction")}
+            payload.update({"check": check.get("check"), "check_id": f"{pack.pack_id}/{n}"})
+            if check.get("kind"):
+                payload["kind"] = check["kind"]
         try:
             j = Judgment(judgment_id=a["id"], reviewer_id=pack.reviewer_id, run_id=run_id, entry_id=entry_id,
-                         task=pack.task, adequacy=a.get("adequacy"), fluency=a.get("fluency"),  # type: ignore[arg-type]
+                         task=task_of, adequacy=a.get("adequacy"), fluency=a.get("fluency"),  # type: ignore[arg-type]
                          note=a.get("note"), flagged=a.get("flagged", False), payload=payload,
                          version=a["version"], created_at=a.get("created_at"), superseded_by=a.get("superseded_by"),
                          undone=a.get("undone", False))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mteval_gui.app.review import current_judgments, esa_of, list_reviewers
+from mteval_gui.app.reviewer_qc import excluded_reviewers
 from mteval_gui.app.signoff import SignoffEvidence, evidence_of, run_facts, status_of
 from mteval_gui.domain.runcard import HumanReview, RunCard
 from mteval_gui.scoring.composite import tier_display
@@ -61,8 +62,9 @@ def review_status(ws: Workspace, run_id: str) -> ReviewStatus:
     """The run's speaker review from one read of its current judgments (an unknown run: ``StoreError``)."""
     run = run_facts(ws, run_id)
     current = current_judgments(ws, run_id=run_id)
-    judged = [j for j in current if j.task != "signoff"]
-    evidence = evidence_of(run, current, {r.reviewer_id: r for r in list_reviewers(ws)})
+    judged = [j for j in current if j.task not in ("signoff", "check")]
+    evidence = evidence_of(run, current, {r.reviewer_id: r for r in list_reviewers(ws)},
+                           excluded=excluded_reviewers(ws))
     return ReviewStatus(run_id, len({j.reviewer_id for j in judged}), len(judged),
                         status_of(signoff_decisions(run.tier, current), evidence),
                         esa_of(current).get(run_id, EsaRun(run_id)))

@@ -12,6 +12,11 @@ saying what is missing or what the ratings say); one that lacks it afterwards (r
 sign-off imported from a file) does not confirm the tier — a deployable or fluent run stays
 "pending speaker review". Rejecting needs no evidence.
 
+Reviewers that quality control flags (failed attention checks, inconsistent repeats, no
+agreement with the others: :mod:`mteval_gui.app.reviewer_qc`) are left out of the evidence as
+well, and the evidence names them with the reason (``excluded``); a flagged reviewer cannot
+confirm a tier.
+
 The evidence and the status are computed from a run's current judgments as one list
 (:func:`evidence_of`, :func:`status_of`): :func:`signoff_status` reads the judgment log once, and
 so does the speaker-review status joined to a run card when it is read
@@ -26,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mteval_gui.app.review import as_ratings, current_judgments, get_reviewer, list_reviewers, record_judgment
+from mteval_gui.app.reviewer_qc import excluded_reviewers
 from mteval_gui.domain.judgments import QUALITY_TIERS, SIGNOFF_DECISIONS, Judgment, Reviewer
 from mteval_gui.domain.signoff import SIGNOFF_RULES, SignoffRule, level
 from mteval_gui.errors import MtevalError, StoreError
@@ -94,6 +100,7 @@ class SignoffEvidence:
     fluency_agreement: float | None = None  # α (ordinal) of the speakers' fluency ratings, 4 places
     speakers: tuple[str, ...] = ()  # ids of the speakers who rated (they may sign off)
     non_speakers: tuple[str, ...] = ()  # reviewers whose ratings do not count: their record lacks the language
+    excluded: tuple[tuple[str, str], ...] = ()  # (reviewer, reason): rated the run, left out by quality control
 
     @property
     def rule(self) -> SignoffRule | None:
@@ -150,6 +157,9 @@ class SignoffEvidence:
             more = rule.min_speakers - self.reviewers
             out.append(f"{_plural(more, 'more speaker', 'more speakers')} of {lang} "
                        f"({self.reviewers} of {rule.min_speakers} have rated entries of this run)")
+        if self.excluded:
+            out.append("; ".join(f"the ratings of {rid} do not count: quality control flags them ({why})"
+                                 for rid, why in self.excluded))
         if out and self.non_speakers:
             whose = "their reviewer records do not" if len(self.non_speakers) > 1 else "the reviewer record does not"
             out.append(f"the ratings of {', '.join(self.non_speakers)} do not count: {whose} list {lang}")
@@ -175,17 +185,22 @@ class SignoffEvidence:
         def alpha(a: float | None) -> str:
             return "not computable" if a is None else f"{a:.3f}"
 
+        left_out = "".join(f"; left out: {rid} ({why})" for rid, why in self.excluded)
         return (f"{_plural(self.rated_entries, 'entry', 'entries')} rated by at least {self.min_speakers} "
                 f"speakers of {self.language or 'the target language'} "
                 f"({_plural(self.reviewers, 'speaker', 'speakers')} in all), median adequacy "
                 f"{_shown(self.median_adequacy)} and fluency {_shown(self.median_fluency)}, Krippendorff's α "
-                f"{alpha(self.agreement)} (adequacy) and {alpha(self.fluency_agreement)} (fluency)")
+                f"{alpha(self.agreement)} (adequacy) and {alpha(self.fluency_agreement)} (fluency){left_out}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"entries": self.entries, "rated_entries": self.rated_entries, "required_entries": self.required_entries,
-                "reviewers": self.reviewers, "agreement": self.agreement, "language": self.language,
-                "median_adequacy": self.median_adequacy, "median_fluency": self.median_fluency,
-                "fluency_agreement": self.fluency_agreement}
+        out: dict[str, Any] = {
+            "entries": self.entries, "rated_entries": self.rated_entries, "required_entries": self.required_entries,
+            "reviewers": self.reviewers, "agreement": self.agreement, "language": self.language,
+            "median_adequacy": self.median_adequacy, "median_fluency": self.median_fluency,
+            "fluency_agreement": self.fluency_agreement}
+        if self.excluded:
+            out["excluded"] = dict(self.excluded)
+        return out
 
 
 @dataclass(frozen=True)
@@ -212,12 +227,14 @@ def _alpha(rated: Sequence[Rating], aspect: str) -> float | None:
 
 
 def evidence_of(run: RunFacts, judgments: Iterable[Judgment], reviewers: Mapping[str, Reviewer],
-                tier: str | None = None) -> SignoffEvidence:
+                tier: str | None = None, excluded: Mapping[str, str] | None = None) -> SignoffEvidence:
     """The evidence from the run's current judgments (the task A ratings among them count), measured
-    against the rule of its tier (or of ``tier``)."""
+    against the rule of its tier (or of ``tier``); the ratings of the reviewers in ``excluded``
+    (``{reviewer_id: reason}``, :func:`mteval_gui.app.reviewer_qc.excluded_reviewers`) do not count."""
     everyone = as_ratings(judgments)
+    flagged = dict(excluded or {})
     speaker_ids = {rid for rid, r in reviewers.items() if speaks(r, run.language)}
-    rated = [r for r in everyone if r.rater in speaker_ids]
+    rated = [r for r in everyone if r.rater in speaker_ids and r.rater not in flagged]
     rule = SIGNOFF_RULES.get(tier or run.tier or "") or SIGNOFF_RULES["fluent"]
     raters_per_entry: dict[str, set[str]] = {}
     for r in rated:
@@ -231,7 +248,8 @@ def evidence_of(run: RunFacts, judgments: Iterable[Judgment], reviewers: Mapping
         median_fluency=_median([r.fluency for r in rated if r.fluency is not None]),
         fluency_agreement=_alpha(rated, "fluency"),
         speakers=tuple(sorted({r.rater for r in rated})),
-        non_speakers=tuple(sorted({r.rater for r in everyone} - speaker_ids)))
+        non_speakers=tuple(sorted({r.rater for r in everyone} - speaker_ids)),
+        excluded=tuple((rid, flagged[rid]) for rid in sorted({r.rater for r in everyone} & set(flagged))))
 
 
 def _reviewers(ws: Workspace) -> dict[str, Reviewer]:
@@ -241,13 +259,18 @@ def _reviewers(ws: Workspace) -> dict[str, Reviewer]:
 def signoff_evidence(ws: Workspace, run_id: str, tier: str | None = None) -> SignoffEvidence:
     """The current task A ratings of a run by speakers of its target language, measured against
     the rule of its tier (or of ``tier``)."""
-    return evidence_of(run_facts(ws, run_id), current_judgments(ws, run_id=run_id, task="A"), _reviewers(ws), tier)
+    return evidence_of(run_facts(ws, run_id), current_judgments(ws, run_id=run_id, task="A"), _reviewers(ws), tier,
+                       excluded_reviewers(ws))
 
 
 def signer_problem(evidence: SignoffEvidence, reviewer: Reviewer) -> str | None:
     """Why ``reviewer`` cannot confirm the run's tier (None if they can): a confirmation is a speaker's
     statement about output they rated."""
     lang = evidence.language or "the target language"
+    why = dict(evidence.excluded).get(reviewer.reviewer_id)
+    if why is not None:
+        return (f"reviewer {reviewer.reviewer_id} cannot confirm a tier of {evidence.run_id}: quality control flags "
+                f"them ({why})")
     if not speaks(reviewer, evidence.language):
         return (f"reviewer {reviewer.reviewer_id} cannot confirm a tier of {evidence.run_id}: their reviewer record "
                 f"does not list its target language {lang}")
@@ -269,7 +292,8 @@ def signoff_status(ws: Workspace, run_id: str) -> dict[str, Any]:
     """
     run = run_facts(ws, run_id)
     current = current_judgments(ws, run_id=run_id)
-    return status_of(signoff_decisions(run.tier, current), evidence_of(run, current, _reviewers(ws)))
+    return status_of(signoff_decisions(run.tier, current),
+                     evidence_of(run, current, _reviewers(ws), excluded=excluded_reviewers(ws)))
 
 
 def status_of(decisions: Mapping[str, Any], evidence: SignoffEvidence) -> dict[str, Any]:

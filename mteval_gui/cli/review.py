@@ -87,6 +87,8 @@ def register(subparsers: Any) -> None:
     vp.add_argument("--short-bleu", action="store_true",
                     help="correlate BLEU even when the median reference has fewer than 4 tokens "
                          "(caveat short_segments)")
+    vp.add_argument("--goal-width", type=float, metavar="W",
+                    help="also report how many items (rated by 3 speakers) make each τ-b interval at most W wide")
     vp.add_argument("--json", action="store_true", help="print the full study as JSON (with scatter points)")
     vp.set_defaults(handler=cmd_validate)
 
@@ -99,7 +101,10 @@ def register(subparsers: Any) -> None:
                "target language (other reviewers' ratings do not count), and the reviewer who confirms must be\n"
                "a speaker who rated entries of the run. Medians pool every speaker rating; Krippendorff's α\n"
                "(ordinal) applies to adequacy and to fluency, and when it is not computable (every rating the\n"
-               "same, or no entry rated twice) the tier is not confirmed. Rejecting needs no ratings.\n\n"
+               "same, or no entry rated twice) the tier is not confirmed. Rejecting needs no ratings.\n"
+               "The ratings of a reviewer that quality control flags (failed attention checks, inconsistent\n"
+               "repeats, no agreement with the others: `mteval validate` lists them) do not count either,\n"
+               "and such a reviewer cannot confirm.\n\n"
                + rules_table())
     sp.add_argument("run", metavar="RUN")
     sp.add_argument("--reviewer", required=True, metavar="ID")
@@ -243,6 +248,8 @@ def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
 def cmd_validate(args: argparse.Namespace) -> int:
     from mteval_gui.app.audits import fst_audit, linter_audit
     from mteval_gui.app.review import esa_scores
+    from mteval_gui.app.reviewer_qc import reviewer_quality
+    from mteval_gui.app.sampling import width_projections
     from mteval_gui.app.study import validation_study
 
     ws = open_workspace(args)
@@ -253,9 +260,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     lint = linter_audit(ws, args.runs)
     fst = fst_audit(ws, args.runs)
     esa = esa_scores(ws, args.runs)
+    quality = reviewer_quality(ws)
+    widths = width_projections(study, args.goal_width)
     if args.json:
         doc = {"runs": list(args.runs), **study.to_json(), "linter_audit": [r.to_json() for r in lint],
-               "fst_audit": fst.to_json(), "esa": {run_id: e.to_json() for run_id, e in esa.items()}}
+               "fst_audit": fst.to_json(), "esa": {run_id: e.to_json() for run_id, e in esa.items()},
+               "reviewer_quality": [q.to_json() for q in quality.values()],
+               "projected_width": [w.to_json() for w in widths]}
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=2, default=list)
         print()
         return 0
@@ -303,6 +314,23 @@ def cmd_validate(args: argparse.Namespace) -> int:
             )
     for mid, why in study.excluded.items():
         out.write(f"  {mid}: left out ({why}; --short-bleu correlates it anyway)\n")
+    if widths:
+        out.write(f"\nprojected width of the 95% tau-b interval (Fisher z), now and at the "
+                  f"{p.target_items} x {p.target_raters} target:\n")
+        for w in widths:
+            goal = (f"; {w.items_for_width} items for a width of {w.goal:g}" if w.items_for_width is not None
+                    else f"; a width of {w.goal:g} is out of reach" if w.goal is not None else "")
+            out.write(f"  {w.metric_id:<26} {_num(w.width_now)} with {w.items} items ({w.raters:.1f} raters each)"
+                      f" -> {_num(w.width_at_target)}{goal}\n")
+    if quality:
+        out.write("\nreviewer quality control (every run of the workspace; flagged reviewers are left out of "
+                  "sign-off evidence):\n")
+        for q in quality.values():
+            repeat = "n/a" if q.repeat_difference is None else f"{q.repeat_difference:.2f}"
+            out.write(term_safe(f"  {q.reviewer:<14} attention checks failed {q.failed} of {q.decisive} decisive "
+                                f"({q.checks} answered), repeats {q.repeats} (mean difference {repeat}), "
+                                f"tau-b with the others {_num(q.agreement)} on {q.shared_items} items"
+                                f"{'  FLAGGED: ' + q.reason if q.flagged else ''}") + "\n")
     if any(e.judgments for e in esa.values()):
         out.write("\nESA from error spans (0-100 = 100 - minor - 5 x major, mean over entries):\n")
         for run_id, e in esa.items():

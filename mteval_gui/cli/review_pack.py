@@ -1,7 +1,9 @@
 """Offline review packs for speakers.
 
 - ``mteval review-pack export RUN... --reviewer ID [--task a|b|c] [--entries N] [--blind] [--lang en|fr]
-  [--seed N] -o pack.html``: one self-contained HTML file (data, code, fonts) that works offline.
+  [--seed N] [--select first|random|stratified|informative] [--checks N] [--repeats N] -o pack.html``: one
+  self-contained HTML file (data, code, fonts) that works offline; task a packs choose their entries by
+  ``--select`` and carry ``--checks`` attention checks and ``--repeats`` repeated items.
 
 Its answers come back with ``mteval judgments import answers-….json``.
 """
@@ -27,7 +29,17 @@ def register(subparsers: Any) -> None:
     ex.add_argument("--entries", type=int, metavar="N", help="at most N items")
     ex.add_argument("--blind", action="store_true", help="hide the reference and the systems; shuffle the items")
     ex.add_argument("--lang", choices=("en", "fr"), help="interface language (default: the browser's)")
-    ex.add_argument("--seed", type=int, default=0, help="seed of the blind order and of task C's sample")
+    ex.add_argument("--seed", type=int, default=0,
+                    help="seed of the blind order, of the selection, of the checks and of task C's sample")
+    ex.add_argument("--select", choices=("first", "random", "stratified", "informative"), default="first",
+                    help="task a: which entries (first: corpus order, the default; random; stratified by system, "
+                         "difficulty and FST verdict; informative: where metrics disagree most, FST verdicts are "
+                         "new or systems are separated)")
+    ex.add_argument("--checks", type=int, default=0, metavar="N",
+                    help="task a: insert N attention checks (known-bad outputs: shuffled words, a wrong sentence, "
+                         "truncated) that only the workspace can tell from the real items")
+    ex.add_argument("--repeats", type=int, default=0, metavar="N",
+                    help="task a: show N items a second time (self-consistency)")
     ex.add_argument("-o", "--output", required=True, metavar="FILE.html")
     ex.set_defaults(handler=cmd_export)
 
@@ -37,7 +49,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     ws = open_workspace(args)
     done = export_review_pack(ws, args.runs, args.reviewer, args.output, task=args.task, entries=args.entries,
-                              blind=args.blind, ui_lang=args.lang, seed=args.seed)
+                              blind=args.blind, ui_lang=args.lang, seed=args.seed, select=args.select,
+                              checks=args.checks, repeats=args.repeats)
     fonts = ", ".join(f"{f['file']} ({f['characters']} characters)" for f in done.fonts) or "none"
     print(f"wrote review pack {done.pack_id} to {done.path}: {done.items} items, {done.bytes / 1024:.0f} KiB; "
           f"fonts: {fonts}")

@@ -13,8 +13,10 @@ from mteval_gui.domain.base import DomainModel
 ADEQUACY_LABELS = {1: "None", 2: "Little", 3: "Much", 4: "Most", 5: "All"}
 FLUENCY_LABELS = {1: "Incomprehensible", 2: "Disfluent", 3: "Non-native", 4: "Good", 5: "Flawless"}
 
-Task = Literal["A", "B", "C", "signoff"]
-TASKS: tuple[str, ...] = ("A", "B", "C", "signoff")
+Task = Literal["A", "B", "C", "signoff", "check"]
+TASKS: tuple[str, ...] = ("A", "B", "C", "signoff", "check")
+# Quality-control items (task "check"): an attention check (a known-bad output) or a repeated item
+CHECK_TYPES = ("attention", "repeat")
 
 # Task B (linter audit) answers
 SAME_MEANING = ("Yes", "No", "Depends")
@@ -57,6 +59,10 @@ class Judgment(DomainModel):
     Task C (FST audit): ``payload = {"word": ..., "valid": "Yes|No|Unsure",
     "kind": "Established|Loanword|Name|Dialectal|Neologism|Other"}``.
     signoff: ``payload = {"decision": "confirm|reject", "tier": ...}`` with ``entry_id`` None.
+    check (reviewer quality control): the adequacy/fluency rating of a check item shown among
+    the real ones, ``payload = {"check": "attention|repeat", "check_id": ..., "kind": ...}``;
+    ``entry_id`` is the real entry the check was made from, and the rating never counts as a
+    rating of that entry (:mod:`mteval_gui.validation.quality`).
 
     Tasks A and B may also carry, in the payload, ESA error spans ``spans = [{"start", "end",
     "severity": "minor|major", "category"}]`` (character offsets into the NFC output, end
@@ -91,6 +97,9 @@ def judgment_item(j: Judgment) -> str:
     if j.task == "C":
         word = j.payload.get("word")
         return word if isinstance(word, str) else ""
+    if j.task == "check":
+        check_id = j.payload.get("check_id")
+        return check_id if isinstance(check_id, str) else ""
     return ""
 
 
@@ -121,6 +130,11 @@ def judgment_problems(j: Judgment) -> list[str]:
         return problems
     if not j.entry_id:
         problems.append(f"task {j.task} judgment needs an entry_id")
+    if j.task == "check":
+        problems += _choice(p, "check", CHECK_TYPES, required=True)
+        check_id = p.get("check_id")
+        if not isinstance(check_id, str) or not check_id.strip():
+            problems.append("a check judgment needs payload 'check_id' (which check item it answers)")
     if j.task == "B":
         problems += _choice(p, "same_meaning", SAME_MEANING, required=False)
         problems += _choice(p, "natural", NATURAL, required=False)

@@ -70,6 +70,15 @@ class Menu:
     items: tuple[Act | Menu | str, ...]  # "-": a separator; "recent", "languages": filled by the window
 
 
+ORDER_ACTIONS = ("randomOrder", "stratifiedOrder", "informativeOrder")
+
+
+def _order(w: MainWindow, name: str, shown: bool) -> None:
+    """One review order at a time: the chosen one checked if it is shown, the others unchecked."""
+    for other in ORDER_ACTIONS:
+        w.menu_actions[other].setChecked(shown and other == name)
+
+
 def _next_unrated_keys() -> list[QKeySequence]:
     return [s for b in RATING_KEYS if b.action == "next_unrated" for s in key_sequences(b)]
 
@@ -166,8 +175,16 @@ MENUS: tuple[Menu, ...] = (
         Act("blindMode", QT_TRANSLATE_NOOP("MainWindow", "&Blind mode"), lambda w: w.entries_page.set_blind, ("Ctrl+B",),
             tip=QT_TRANSLATE_NOOP("MainWindow", "Hide metric values, verdicts and the reference while rating"), checkable=True),
         Act("randomOrder", QT_TRANSLATE_NOOP("MainWindow", "R&andomised order"),
-            lambda w: lambda on: w.menu_actions["randomOrder"].setChecked(w.entries_page.set_random_order(on)),
+            lambda w: lambda on: _order(w, "randomOrder", w.entries_page.set_random_order(on)),
             tip=QT_TRANSLATE_NOOP("MainWindow", "Show the entries in a shuffled order, fixed per reviewer"), checkable=True),
+        Act("stratifiedOrder", QT_TRANSLATE_NOOP("MainWindow", "&Stratified order"),
+            lambda w: lambda on: _order(w, "stratifiedOrder", w.entries_page.set_review_order("stratified", on)),
+            tip=QT_TRANSLATE_NOOP("MainWindow", "Take the entries in turn from each system, difficulty and FST "
+                                  "verdict (seeded per reviewer)"), checkable=True),
+        Act("informativeOrder", QT_TRANSLATE_NOOP("MainWindow", "&Informative order"),
+            lambda w: lambda on: _order(w, "informativeOrder", w.entries_page.set_review_order("informative", on)),
+            tip=QT_TRANSLATE_NOOP("MainWindow", "First the entries where the metrics disagree most, the FST verdicts "
+                                  "are new or the systems are furthest apart"), checkable=True),
         "-",
         Act("nextEntry", QT_TRANSLATE_NOOP("MainWindow", "&Next entry"), lambda w: w.entries_page.next_entry, ("Alt+Down",),
             scope="entries"),

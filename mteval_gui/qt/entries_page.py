@@ -615,3 +615,21 @@ class EntriesPage(Page):
         self.model.set_custom_order([e for _, e in queue])
         self.select_view_row(0)
         return True
+
+    def set_review_order(self, mode: str, on: bool) -> bool:
+        """Show the entries in a ``stratified`` or ``informative`` order (the open runs' items chosen by
+        :func:`mteval_gui.app.sampling.entry_order`, seeded per reviewer), or back in corpus order;
+        returns whether that order is shown."""
+        from mteval_gui.app.sampling import entry_order
+
+        frame = self.model.frame
+        if not on or self.ws is None or frame is None:
+            self.model.set_custom_order(None)
+            return False
+        with reporting_errors(self) as report:
+            order = entry_order(self.ws, [r.run_id for r in frame.runs], mode, self.ratings.reviewer_id or "")
+        if report.failed:
+            return False
+        self.model.set_custom_order(order)
+        self.select_view_row(0)
+        return True

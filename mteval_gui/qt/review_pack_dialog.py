@@ -1,8 +1,9 @@
 """File > Export > Review pack: one offline HTML file for a speaker; File > Import judgments merges its answers.
 
-The dialog asks for the runs, the reviewer, the task, how many items and whether the pack is
-blind, then calls :func:`mteval_gui.app.review_pack.export_review_pack` (what ``mteval
-review-pack export`` calls). Importing goes through
+The dialog asks for the runs, the reviewer, the task, how many items, how they are chosen
+(first, random, stratified, informative), how many attention checks and repeated items a task A
+pack carries, and whether the pack is blind, then calls
+:func:`mteval_gui.app.review_pack.export_review_pack` (what ``mteval review-pack export`` calls). Importing goes through
 :func:`mteval_gui.app.judgment_files.import_judgments_file`, which recognises a pack's answers file
 and refuses, with the reason, answers from another pack or altered ones. Judgments of a
 reviewer who withdrew consent are skipped; a notice names the withdrawal.
@@ -71,6 +72,27 @@ class ReviewPackDialog(QDialog):
         self.entries.setSpecialValueText(self.tr("all"))
         self.entries.setValue(50)
         form.addRow(self.tr("Items:"), self.entries)
+        self.select = QComboBox()
+        self.select.setObjectName("packSelect")
+        for code, label in (("first", self.tr("first (corpus order)")), ("random", self.tr("random")),
+                            ("stratified", self.tr("stratified by system, difficulty and FST verdict")),
+                            ("informative", self.tr("informative (metrics disagree, new FST verdicts, systems "
+                                                    "separated)"))):
+            self.select.addItem(label, code)
+        form.addRow(self.tr("Choose items:"), self.select)
+        self.checks = QSpinBox()
+        self.checks.setObjectName("packChecks")
+        self.checks.setRange(0, 1000)
+        self.checks.setToolTip(self.tr("Known-bad outputs (shuffled words, a wrong sentence, truncated) among the "
+                                       "real items; only the workspace can tell them apart. A reviewer who rates "
+                                       "them as high as the real ones is flagged in Validation."))
+        form.addRow(self.tr("Attention checks:"), self.checks)
+        self.repeats = QSpinBox()
+        self.repeats.setObjectName("packRepeats")
+        self.repeats.setRange(0, 1000)
+        self.repeats.setToolTip(self.tr("Items shown a second time, to measure the reviewer's self-consistency."))
+        form.addRow(self.tr("Repeated items:"), self.repeats)
+        self.task.currentIndexChanged.connect(self._task_changed)
         self.blind = QCheckBox(self.tr("Blind (hide the reference and the systems, shuffle)"))
         self.blind.setObjectName("packBlind")
         form.addRow("", self.blind)
@@ -84,6 +106,11 @@ class ReviewPackDialog(QDialog):
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
 
+    def _task_changed(self, *_: object) -> None:
+        rating = self.task.currentData() == "a"  # selection and checks are for ratings (task A)
+        for w in (self.select, self.checks, self.repeats):
+            w.setEnabled(rating)
+
     def chosen_runs(self) -> list[str]:
         return [self.runs.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.runs.count())
                 if self.runs.item(i).checkState() == Qt.CheckState.Checked]
@@ -91,12 +118,16 @@ class ReviewPackDialog(QDialog):
     def options(self) -> dict[str, Any]:
         return {"run_ids": self.chosen_runs(), "reviewer_id": self.reviewer.currentData(),
                 "task": self.task.currentData(), "entries": self.entries.value() or None,
-                "blind": self.blind.isChecked(), "ui_lang": self.language.currentData()}
+                "blind": self.blind.isChecked(), "ui_lang": self.language.currentData(),
+                **({"select": self.select.currentData(), "checks": self.checks.value(),
+                    "repeats": self.repeats.value()} if self.task.currentData() == "a" else
+                   {"select": "first", "checks": 0, "repeats": 0})}
 
     def export_to(self, path: str | Path) -> Any:
         o = self.options()
         return export_review_pack(self.ws, o["run_ids"], o["reviewer_id"] or "", path, task=o["task"],
-                                  entries=o["entries"], blind=o["blind"], ui_lang=o["ui_lang"])
+                                  entries=o["entries"], blind=o["blind"], ui_lang=o["ui_lang"], select=o["select"],
+                                  checks=o["checks"], repeats=o["repeats"])
 
 
 def export_pack(window: Any) -> None:

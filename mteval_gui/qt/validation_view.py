@@ -5,6 +5,11 @@ For the scored runs of one corpus: progress towards the target study size (200 i
 segment-level Kendall τ-b and Spearman ρ and system-level Pearson r of every metric with
 the mean human rating (with CIs), a scatter plot of one metric against the ratings, and the
 sign-off of a run's tier claim. Computation: :func:`mteval_gui.app.study.validation_study`.
+Each metric's row also shows the width of its τ-b interval now and projected at the 200 × 3
+target (:func:`mteval_gui.app.sampling.width_projections`), and the reviewer quality table
+shows every reviewer's attention checks, repeated items and agreement with the others, with
+the reason a reviewer is flagged and left out of sign-off evidence
+(:func:`mteval_gui.app.reviewer_qc.reviewer_quality`).
 
 Two more pages hold the speaker audits of the language tools: the linter audit (Task B,
 :mod:`mteval_gui.qt.audit_linter`) and the FST audit (Task C, :mod:`mteval_gui.qt.audit_fst`);
@@ -152,6 +157,18 @@ class ValidationView(Page):
         self.chart_view.setMinimumWidth(360)
         mid.addWidget(self.chart_view, 2)
         lay.addLayout(mid, 1)
+        quality = QGroupBox(self.tr("Reviewer quality control"))
+        quality.setToolTip(self.quality_rules_text())
+        ql = QVBoxLayout(quality)
+        self.quality_table = QTableWidget()
+        self.quality_table.setObjectName("reviewerQualityTable")
+        self.quality_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.quality_table.verticalHeader().setVisible(False)
+        self.quality_table.setMaximumHeight(160)
+        ql.addWidget(self.quality_table)
+        lay.addWidget(quality)
+        self.quality: dict[str, Any] = {}
+        self.widths: dict[str, Any] = {}
         self.note = QLabel()
         self.note.setWordWrap(True)
         lay.addWidget(self.note)
@@ -216,6 +233,9 @@ class ValidationView(Page):
         self.table.clear()
         self.table.setRowCount(0)
         self.table.setColumnCount(0)
+        self.quality_table.clear()
+        self.quality_table.setRowCount(0)
+        self.quality_table.setColumnCount(0)
         self.items_bar.setRange(0, 200)
         self.items_bar.setValue(0)
         self.items_bar.setFormat(self.tr("%v of %m"))
@@ -238,17 +258,77 @@ class ValidationView(Page):
             self._clear()
             self.note.setText(self.tr("No scored run in this corpus."))
             return
+        from mteval_gui.app.reviewer_qc import reviewer_quality
+        from mteval_gui.app.sampling import width_projections
         from mteval_gui.app.study import validation_study
 
         ws, aspect = self.ws, self.aspect.currentData()
         self.note.setText(self.tr("Computing…"))
-        self.study_task.start(lambda ctx: validation_study(ws, runs, aspect=aspect), on_done=self._computed,
-                              workspace=ws)
 
-    def _computed(self, study: Any) -> None:
+        def work(ctx: Any) -> tuple[Any, Any, Any]:
+            study = validation_study(ws, runs, aspect=aspect)
+            return study, reviewer_quality(ws), width_projections(study)
+
+        self.study_task.start(work, on_done=self._computed, workspace=ws)
+
+    def _computed(self, result: tuple[Any, Any, Any]) -> None:
+        study, self.quality, widths = result
+        self.widths = {w.metric_id: w for w in widths}
         self.study = study
         self._show(study)
+        self._show_quality()
         self._fill_signoff_runs()
+
+    # ----- reviewer quality -----------------------------------------------------------------
+    def quality_rules_text(self) -> str:
+        """The rules that flag a reviewer (:data:`mteval_gui.validation.quality.RULES`), translated."""
+        from mteval_gui.app import reviewer_qc as q
+
+        return self.tr(
+            "A reviewer is flagged, and their ratings left out of sign-off evidence and calibration, when they: "
+            "fail more than {0} attention check and more than {1}% of the decisive ones (a check fails when the "
+            "known-bad item is rated at least as high as the real one; it decides only when the real item is rated "
+            "2 or more); or rate {2} or more repeated items more than {3} scale point apart on average; or, on {4} "
+            "or more items shared with other reviewers, reach a Kendall τ-b below {5} with their mean adequacy."
+        ).format(q.MAX_FAILED_CHECKS, round(q.MAX_FAILED_SHARE * 100), q.MIN_REPEATS, q.MAX_REPEAT_DIFFERENCE,
+                 q.MIN_SHARED_ITEMS, q.MIN_AGREEMENT)
+
+    def quality_reasons(self, r: Any) -> list[str]:
+        """Why a reviewer is flagged, in the interface's language (the rules of :meth:`quality_rules_text`)."""
+        from mteval_gui.app import reviewer_qc as q
+
+        out = []
+        if r.failed > q.MAX_FAILED_CHECKS and r.decisive and r.failed / r.decisive > q.MAX_FAILED_SHARE:
+            out.append(self.tr("inattentive: rated the known-bad item at least as high as the real one in {0} of "
+                               "{1} attention checks").format(r.failed, r.decisive))
+        if r.repeats >= q.MIN_REPEATS and r.repeat_difference is not None \
+                and r.repeat_difference > q.MAX_REPEAT_DIFFERENCE:
+            out.append(self.tr("inconsistent: {0} repeated items rated {1} scale points apart on average").format(
+                r.repeats, f"{r.repeat_difference:.2f}"))
+        if r.shared_items >= q.MIN_SHARED_ITEMS and r.agreement is not None and r.agreement < q.MIN_AGREEMENT:
+            out.append(self.tr("disagrees with the others: Kendall τ-b {0} on {1} shared items").format(
+                f"{r.agreement:.3f}", r.shared_items))
+        return out
+
+    def _show_quality(self) -> None:
+        headers = [self.tr("Reviewer"), self.tr("Attention checks failed"), self.tr("Repeats (mean difference)"),
+                   self.tr("τ-b with the others (items)"), self.tr("Status")]
+        t = self.quality_table
+        t.setColumnCount(len(headers))
+        t.setHorizontalHeaderLabels(headers)
+        t.setRowCount(len(self.quality))
+        for row, r in enumerate(self.quality.values()):
+            reasons = self.quality_reasons(r)
+            cells = [r.reviewer, self.tr("{0} of {1} ({2} answered)").format(r.failed, r.decisive, r.checks),
+                     "—" if r.repeat_difference is None else f"{r.repeats} ({r.repeat_difference:.2f})",
+                     "—" if r.agreement is None else f"{r.agreement:.3f} ({r.shared_items})",
+                     self.tr("flagged, left out: {0}").format("; ".join(reasons)) if reasons else self.tr("kept")]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if reasons:
+                    item.setForeground(QColor("#b03030"))
+                t.setItem(row, col, item)
+        t.resizeColumnsToContents()
 
     def _show(self, s: Any) -> None:
         p = s.progress
@@ -260,7 +340,8 @@ class ValidationView(Page):
         self.alpha_fluency.setText(_ci(s.agreement["fluency"]))
         self.alpha_dialects.setText(self.dialect_text(s))
         headers = [self.tr("Metric"), self.tr("Kendall τ-b [95 % CI]"), self.tr("Spearman ρ [95 % CI]"),
-                   self.tr("System Pearson r [95 % CI]"), self.tr("Items")]
+                   self.tr("System Pearson r [95 % CI]"), self.tr("Items"),
+                   self.tr("τ-b interval width: now → at {0} × {1}").format(p.target_items, p.target_raters)]
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(s.metrics))
@@ -271,6 +352,15 @@ class ValidationView(Page):
             for col, r in enumerate((m.kendall, m.spearman, m.system_pearson), start=1):
                 self.table.setItem(row, col, QTableWidgetItem(_ci(r)))
             self.table.setItem(row, 4, QTableWidgetItem(str(m.kendall.n)))
+            w = self.widths.get(m.metric_id)
+            text = "—" if w is None or w.width_now is None or w.width_at_target is None else \
+                f"{w.width_now:.3f} → {w.width_at_target:.3f}"
+            cell = QTableWidgetItem(text)
+            if w is not None:
+                cell.setToolTip(self.tr("Fisher z interval of τ-b {0} over {1} items ({2} raters each); at the "
+                                        "target τ-b {3} (corrected for 3 raters per item with Krippendorff's α)")
+                                .format(f"{w.tau:.3f}", w.items, f"{w.raters:.1f}", f"{w.tau_at_target:.3f}"))
+            self.table.setItem(row, 5, cell)
         self.table.resizeColumnsToContents()
         note = self.tr("Correlations use the mean rating per item; intervals are percentile bootstrap "
                        "({0} resamples, seed {1}).").format(s.n_bootstrap, s.seed)
@@ -368,7 +458,8 @@ class ValidationView(Page):
                 ev.run_id, tier_label(ev.tier), ev.rated_entries, ev.required_entries, ev.min_speakers,
                 ev.language or "?", ev.reviewers,
                 none if ev.median_adequacy is None else f"{ev.median_adequacy:.1f}",
-                none if ev.median_fluency is None else f"{ev.median_fluency:.1f}") for ev in cands.waiting]
+                none if ev.median_fluency is None else f"{ev.median_fluency:.1f}")
+                + self._left_out(ev) for ev in cands.waiting]
         elif not cands.ready and corpus is not None:
             lines.append(self.tr("No scored run of this corpus has a tier to confirm."))
         self.signoff_waiting.setText("\n".join(lines))
@@ -383,7 +474,22 @@ class ValidationView(Page):
         states = {None: self.tr("no decision yet"), True: self.tr("confirmed"), False: self.tr("not confirmed")}
         state = states[st["confirmed"]]
         self.signoff_state.setText(self.tr("Tier {0}: {1} ({2} decision(s))").format(
-            tier_label(st["tier"]), state, len(st["decisions"])))
+            tier_label(st["tier"]), state, len(st["decisions"])) + self._left_out(st["evidence"]))
+
+    def _left_out(self, ev: Any) -> str:
+        """The reviewers quality control leaves out of a run's evidence, with the reason ("" if none)."""
+        if not ev.excluded:
+            return ""
+        if self.ws is not None and any(rid not in self.quality for rid, _ in ev.excluded):
+            from mteval_gui.app.reviewer_qc import reviewer_quality
+
+            self.quality = reviewer_quality(self.ws)  # before the study is computed: the reasons in this language
+        reasons = []
+        for rid, why in ev.excluded:
+            r = self.quality.get(rid)
+            shown = "; ".join(self.quality_reasons(r)) if r is not None and self.quality_reasons(r) else why
+            reasons.append(f"{rid} ({shown})")
+        return " — " + self.tr("left out by reviewer quality control: {0}").format(", ".join(reasons))
 
     def sign(self, decision: str) -> None:
         rid = self.signoff_run.currentData()

@@ -52,6 +52,7 @@ _CURRENT = "undone = 0 AND superseded_by IS NULL"
 # json_valid guards the query against a payload SQLite cannot read (one bad row must not make
 # every query of its reviewer, run and entry fail with "malformed JSON")
 _ITEM_SQL = ("(CASE WHEN task = 'C' AND json_valid(payload) THEN COALESCE(json_extract(payload, '$.word'), '') "
+             "WHEN task = 'check' AND json_valid(payload) THEN COALESCE(json_extract(payload, '$.check_id'), '') "
              "ELSE '' END)")
 MAX_PAYLOAD_DEPTH = 20
 
@@ -349,6 +350,28 @@ def current_judgments(
             params.append(value)
     rows = ws.conn.execute(sql + " ORDER BY judgment_id", params).fetchall()
     return [_row_to_judgment(r) for r in rows]
+
+
+def rating_rows(ws: Workspace, run_ids: Sequence[str] | None = None) -> list[tuple[str, str, str, str, int | None,
+                                                                            int | None, dict[str, Any]]]:
+    """(reviewer, run, entry, task, adequacy, fluency, payload) of the current task A and check judgments with a
+    rating (every run, or ``run_ids``), read without building judgment models (quality control reads them all)."""
+    sql = (f"SELECT reviewer_id, run_id, entry_id, task, adequacy, fluency, payload FROM judgments WHERE {_CURRENT} "
+           "AND task IN ('A', 'check') AND entry_id IS NOT NULL AND (adequacy IS NOT NULL OR fluency IS NOT NULL)")
+    params: list[Any] = []
+    if run_ids is not None:
+        sql += f" AND run_id IN ({','.join('?' * len(run_ids))})"
+        params += list(run_ids)
+    return [(r[0], r[1], r[2], r[3], r[4], r[5], _load_payload(r[6]) if r[3] == "check" else {})
+            for r in ws.conn.execute(sql + " ORDER BY judgment_id", params)]
+
+
+def rating_signature(ws: Workspace) -> tuple[Any, ...]:
+    """What changes whenever the current task A and check judgments change (the log is append-only: new
+    versions add rows, undo and redo flip ``undone``, a withdrawal deletes rows)."""
+    row = ws.conn.execute("SELECT COUNT(*), MAX(judgment_id), SUM(undone), COUNT(superseded_by) FROM judgments "
+                          "WHERE task IN ('A', 'check')").fetchone()
+    return tuple(row)
 
 
 def judgment_history(

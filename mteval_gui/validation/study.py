@@ -85,6 +85,11 @@ class Progress:
     raters: int
     target_items: int = TARGET_ITEMS
     target_raters: int = TARGET_RATERS
+    ratings: int = 0  # (item, rater) pairs with a rating
+
+    @property
+    def ratings_per_item(self) -> float:
+        return self.ratings / self.items_rated if self.items_rated else 0.0
 
     @property
     def target_met(self) -> bool:
@@ -105,7 +110,8 @@ def progress(
             raters_per_item[r.item].add(r.rater)
             raters.add(r.rater)
     at_target = sum(1 for s in raters_per_item.values() if len(s) >= target_raters)
-    return Progress(len(raters_per_item), at_target, len(raters), target_items, target_raters)
+    return Progress(len(raters_per_item), at_target, len(raters), target_items, target_raters,
+                    sum(len(s) for s in raters_per_item.values()))
 
 
 def agreement(

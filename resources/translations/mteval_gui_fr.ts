@@ -1992,6 +1992,22 @@ Télécharger maintenant ?</translation>
         <translation>Afficher les entrées dans un ordre mélangé, fixe pour chaque évaluateur</translation>
     </message>
     <message>
+        <source>&amp;Stratified order</source>
+        <translation>Ordre s&amp;tratifié</translation>
+    </message>
+    <message>
+        <source>Take the entries in turn from each system, difficulty and FST verdict (seeded per reviewer)</source>
+        <translation>Prendre les entrées tour à tour dans chaque système, difficulté et verdict du FST (graine propre à l&apos;évaluateur)</translation>
+    </message>
+    <message>
+        <source>&amp;Informative order</source>
+        <translation>Ordre &amp;informatif</translation>
+    </message>
+    <message>
+        <source>First the entries where the metrics disagree most, the FST verdicts are new or the systems are furthest apart</source>
+        <translation>D&apos;abord les entrées où les métriques sont le plus en désaccord, où les verdicts du FST sont nouveaux ou où les systèmes sont le plus éloignés</translation>
+    </message>
+    <message>
         <source>&amp;Next entry</source>
         <translation>Entrée &amp;suivante</translation>
     </message>
@@ -2373,6 +2389,42 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Items:</source>
         <translation>Éléments :</translation>
+    </message>
+    <message>
+        <source>first (corpus order)</source>
+        <translation>les premiers (ordre du corpus)</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>au hasard</translation>
+    </message>
+    <message>
+        <source>stratified by system, difficulty and FST verdict</source>
+        <translation>stratifiés par système, difficulté et verdict du FST</translation>
+    </message>
+    <message>
+        <source>informative (metrics disagree, new FST verdicts, systems separated)</source>
+        <translation>informatifs (métriques en désaccord, nouveaux verdicts du FST, systèmes séparés)</translation>
+    </message>
+    <message>
+        <source>Choose items:</source>
+        <translation>Choix des éléments :</translation>
+    </message>
+    <message>
+        <source>Known-bad outputs (shuffled words, a wrong sentence, truncated) among the real items; only the workspace can tell them apart. A reviewer who rates them as high as the real ones is flagged in Validation.</source>
+        <translation>Des sorties mauvaises à coup sûr (mots mélangés, une autre phrase, tronquées) parmi les éléments réels ; seul l&apos;espace de travail sait les distinguer. Un évaluateur qui les note aussi haut que les éléments réels est signalé dans Validation.</translation>
+    </message>
+    <message>
+        <source>Attention checks:</source>
+        <translation>Contrôles d&apos;attention :</translation>
+    </message>
+    <message>
+        <source>Items shown a second time, to measure the reviewer&apos;s self-consistency.</source>
+        <translation>Éléments montrés une seconde fois, pour mesurer la cohérence de l&apos;évaluateur avec lui-même.</translation>
+    </message>
+    <message>
+        <source>Repeated items:</source>
+        <translation>Éléments répétés :</translation>
     </message>
     <message>
         <source>Blind (hide the reference and the systems, shuffle)</source>
@@ -3341,6 +3393,10 @@ Télécharger maintenant ?</translation>
         <translation>Rejeter le niveau</translation>
     </message>
     <message>
+        <source>Reviewer quality control</source>
+        <translation>Contrôle de qualité des évaluateurs</translation>
+    </message>
+    <message>
         <source>Metrics and speakers</source>
         <translation>Métriques et locuteurs</translation>
     </message>
@@ -3377,6 +3433,54 @@ Télécharger maintenant ?</translation>
         <translation>Calcul en cours…</translation>
     </message>
     <message>
+        <source>A reviewer is flagged, and their ratings left out of sign-off evidence and calibration, when they: fail more than {0} attention check and more than {1}% of the decisive ones (a check fails when the known-bad item is rated at least as high as the real one; it decides only when the real item is rated 2 or more); or rate {2} or more repeated items more than {3} scale point apart on average; or, on {4} or more items shared with other reviewers, reach a Kendall τ-b below {5} with their mean adequacy.</source>
+        <translation>Un évaluateur est signalé, et ses notes écartées des preuves de validation et de l&apos;étalonnage, quand il : échoue à plus de {0} contrôle d&apos;attention et à plus de {1} % des contrôles décisifs (un contrôle échoue quand l&apos;élément piège est noté au moins aussi haut que l&apos;élément réel ; il ne décide que si l&apos;élément réel est noté 2 ou plus) ; ou note {2} éléments répétés ou plus à plus de {3} point d&apos;écart en moyenne ; ou, sur {4} éléments ou plus partagés avec d&apos;autres évaluateurs, atteint un τ-b de Kendall inférieur à {5} avec leur adéquation moyenne.</translation>
+    </message>
+    <message>
+        <source>inattentive: rated the known-bad item at least as high as the real one in {0} of {1} attention checks</source>
+        <translation>inattentif : a noté l&apos;élément piège au moins aussi haut que l&apos;élément réel dans {0} contrôles d&apos;attention sur {1}</translation>
+    </message>
+    <message>
+        <source>inconsistent: {0} repeated items rated {1} scale points apart on average</source>
+        <translation>incohérent : {0} éléments répétés notés à {1} points d&apos;écart en moyenne</translation>
+    </message>
+    <message>
+        <source>disagrees with the others: Kendall τ-b {0} on {1} shared items</source>
+        <translation>en désaccord avec les autres : τ-b de Kendall {0} sur {1} éléments partagés</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Évaluateur</translation>
+    </message>
+    <message>
+        <source>Attention checks failed</source>
+        <translation>Contrôles d&apos;attention échoués</translation>
+    </message>
+    <message>
+        <source>Repeats (mean difference)</source>
+        <translation>Répétitions (écart moyen)</translation>
+    </message>
+    <message>
+        <source>τ-b with the others (items)</source>
+        <translation>τ-b avec les autres (éléments)</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>{0} of {1} ({2} answered)</source>
+        <translation>{0} sur {1} ({2} répondus)</translation>
+    </message>
+    <message>
+        <source>flagged, left out: {0}</source>
+        <translation>signalé, écarté : {0}</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>retenu</translation>
+    </message>
+    <message>
         <source>%v of %m ({0} items rated)</source>
         <translation>%v sur %m ({0} items notés)</translation>
     </message>
@@ -3403,6 +3507,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Items</source>
         <translation>Items</translation>
+    </message>
+    <message>
+        <source>τ-b interval width: now → at {0} × {1}</source>
+        <translation>Largeur de l&apos;intervalle de τ-b : maintenant → à {0} × {1}</translation>
+    </message>
+    <message>
+        <source>Fisher z interval of τ-b {0} over {1} items ({2} raters each); at the target τ-b {3} (corrected for 3 raters per item with Krippendorff&apos;s α)</source>
+        <translation>Intervalle z de Fisher du τ-b {0} sur {1} éléments ({2} évaluateurs chacun) ; à la cible, τ-b {3} (corrigé pour 3 évaluateurs par élément avec l&apos;α de Krippendorff)</translation>
     </message>
     <message>
         <source>Correlations use the mean rating per item; intervals are percentile bootstrap ({0} resamples, seed {1}).</source>
@@ -3499,6 +3611,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Tier {0}: {1} ({2} decision(s))</source>
         <translation>Niveau {0} : {1} ({2} décision(s))</translation>
+    </message>
+    <message>
+        <source>left out by reviewer quality control: {0}</source>
+        <translation>écarté par le contrôle de qualité des évaluateurs : {0}</translation>
     </message>
     <message>
         <source>Choose a reviewer in the ratings panel first.</source>

@@ -140,3 +140,48 @@ def test_rule_table_is_one_table():
         "tier        median adequacy  median fluency          rated entries     speakers per entry  α",
         "fluent      ≥ 4 (Most)       ≥ 4 (Good)              min(30, entries)  ≥ 2                 ≥ 0.667",
     ]
+
+
+def _check(ws, reviewer, entry_id, adequacy, fluency, n, check="attention", kind="shuffled", run_id="fluent"):
+    J.record_judgment(ws, Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=entry_id, task="check",
+                                   adequacy=adequacy, fluency=fluency,
+                                   payload={"check": check, "check_id": f"rp-1/{n}", "kind": kind}))
+
+
+def test_an_inattentive_reviewer_is_left_out_of_the_evidence_with_the_reason(ws):
+    _rate(ws, "fluent", "ama", GOOD_AMA)
+    _rate(ws, "fluent", "kofi", GOOD_KOFI)
+    # kofi rates three known-bad outputs of e0-e2 (real: 4, 5, 5) at 5: he fails 3 of 3 attention checks
+    for n, eid in enumerate(ENTRIES[:3]):
+        _check(ws, "kofi", eid, 5, 5, n)
+    # ama rates hers lower than the real items: she passes
+    for n, eid in enumerate(ENTRIES[:3]):
+        _check(ws, "ama", eid, 1, 2, 10 + n)
+    why = ("inattentive: rated the known-bad item at least as high as the real one in 3 of 3 attention checks "
+           "(flagged above 1 failed and above 20% of them)")
+    ev = signoff.signoff_evidence(ws, "fluent")
+    assert (ev.reviewers, ev.speakers, ev.rated_entries, ev.excluded) == (1, ("ama",), 0, (("kofi", why),))
+    assert ev.missing == ["30 more entries rated by at least 2 speakers of ewe (0 of 30 so far)",
+                          "1 more speaker of ewe (1 of 2 have rated entries of this run)",
+                          f"the ratings of kofi do not count: quality control flags them ({why})"]
+    assert ev.summary().endswith(f"; left out: kofi ({why})")
+    # the check ratings are not ratings of the real entries: ama's median stays that of her task A ratings
+    assert (ev.median_adequacy, ev.judged_entries) == (5.0, 30)
+    with pytest.raises(signoff.SignoffRefused) as refused:
+        signoff.signoff(ws, "fluent", "kofi", "confirm")
+    assert refused.value.problems[0] == (
+        f"reviewer kofi cannot confirm a tier of fluent: quality control flags them ({why})")
+    with pytest.raises(signoff.SignoffRefused):
+        signoff.signoff(ws, "fluent", "ama", "confirm")
+    assert signoff.signoff_status(ws, "fluent")["evidence"].excluded == (("kofi", why),)
+
+
+def test_one_failed_attention_check_flags_no_one(ws):
+    _rate(ws, "fluent", "ama", GOOD_AMA)
+    _rate(ws, "fluent", "kofi", GOOD_KOFI)
+    _check(ws, "kofi", "e0", 5, 5, 0)  # 5 >= 4: failed
+    _check(ws, "kofi", "e1", 2, 2, 1)  # passed
+    _check(ws, "kofi", "e2", 1, 1, 2)  # passed
+    ev = signoff.signoff_evidence(ws, "fluent")
+    assert (ev.reviewers, ev.excluded, ev.missing) == (2, (), [])
+    assert signoff.signoff(ws, "fluent", "kofi", "confirm").payload["evidence"]["reviewers"] == 2

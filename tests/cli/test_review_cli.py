@@ -324,3 +324,32 @@ def test_import_of_a_fifo_is_refused_without_opening_it(db, tmp_path):
     assert proc.stderr.splitlines() == [f"{fifo}: is a FIFO (named pipe), not a regular file",
                                         "mteval: 1 problem found; nothing was written"]
     assert "Traceback" not in proc.stderr
+
+
+def test_validate_shows_the_projected_width_and_each_reviewers_quality(db, capsys):
+    _rate_everything(db)
+    ws = Workspace(db)
+    for n, eid in enumerate(("e1", "e3")):  # ben rates the known-bad outputs of sysA e1 and e3 (real 5, 5) at 5
+        J.record_judgment(ws, Judgment(reviewer_id="ben", run_id="sysA", entry_id=eid, task="check", adequacy=5,
+                                       payload={"check": "attention", "check_id": f"rp-x/{n}", "kind": "truncated"}))
+    ws.close()
+    assert run(db, "validate", "sysA", "sysB", "sysC", "--bootstrap", "50", "--goal-width", "0.3") == 0
+    out = capsys.readouterr().out.splitlines()
+    k = out.index("projected width of the 95% tau-b interval (Fisher z), now and at the 200 x 3 target:")
+    assert out[k + 1] == ("  core.chrf                  0.217 with 15 items (3.0 raters each) -> 0.049; 11 items for a "
+                          "width of 0.3")
+    k = out.index("reviewer quality control (every run of the workspace; flagged reviewers are left out of sign-off "
+                  "evidence):")
+    assert out[k + 1:k + 4] == [
+        "  ana            attention checks failed 0 of 0 decisive (0 answered), repeats 0 (mean difference n/a), "
+        "tau-b with the others 0.786 on 15 items",
+        "  ben            attention checks failed 2 of 2 decisive (2 answered), repeats 0 (mean difference n/a), "
+        "tau-b with the others 0.812 on 15 items  FLAGGED: inattentive: rated the known-bad item at least as high "
+        "as the real one in 2 of 2 attention checks (flagged above 1 failed and above 20% of them)",
+        "  cat            attention checks failed 0 of 0 decisive (0 answered), repeats 0 (mean difference n/a), "
+        "tau-b with the others 0.833 on 15 items"]
+    assert run(db, "validate", "sysA", "sysB", "sysC", "--bootstrap", "50", "--json") == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(q["reviewer"], q["flagged"]) for q in doc["reviewer_quality"]] == [("ana", False), ("ben", True),
+                                                                                ("cat", False)]
+    assert doc["projected_width"][0]["target_items"] == 200 and doc["projected_width"][0]["items"] == 15

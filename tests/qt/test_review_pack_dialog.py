@@ -17,7 +17,7 @@ def test_dialog_exports_the_chosen_pack(qtbot, tmp_path):
     dialog.blind.setChecked(True)
     dialog.language.setCurrentIndex(dialog.language.findData("fr"))
     assert dialog.options() == {"run_ids": ["sys1"], "reviewer_id": "ana", "task": "a", "entries": 2, "blind": True,
-                                "ui_lang": "fr"}
+                                "ui_lang": "fr", "select": "first", "checks": 0, "repeats": 0}
     done = dialog.export_to(tmp_path / "pack.html")
     data = pack_data(done.path)
     assert (len(data["items"]), data["blind"], data["ui_lang"]) == (2, True, "fr")
@@ -26,6 +26,33 @@ def test_dialog_exports_the_chosen_pack(qtbot, tmp_path):
     assert dialog.chosen_runs() == []
     dialog.entries.setValue(0)
     assert dialog.options()["entries"] is None
+    ws.close()
+
+
+def test_dialog_chooses_items_and_inserts_checks_for_task_a(qtbot, tmp_path):
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.packs import get_pack
+    from tests.app.qc_helpers import make_study
+
+    ws = make_study(Workspace(tmp_path / "ws.sqlite"))
+    dialog = ReviewPackDialog(ws, ["s1", "s2"])
+    qtbot.addWidget(dialog)
+    dialog.reviewer.setCurrentIndex(dialog.reviewer.findData("kofi"))
+    dialog.entries.setValue(4)
+    dialog.select.setCurrentIndex(dialog.select.findData("informative"))
+    dialog.checks.setValue(2)
+    dialog.repeats.setValue(1)
+    o = dialog.options()
+    assert (o["select"], o["checks"], o["repeats"]) == ("informative", 2, 1)
+    done = dialog.export_to(tmp_path / "pack.html")
+    pack = get_pack(ws, done.pack_id)
+    assert (done.items, pack.meta["select"], len(pack.meta["checks"])) == (7, "informative", 3)
+    # the informative choice, entry after entry (not blind)
+    assert [it for n, it in enumerate(pack.items) if str(n) not in pack.meta["checks"]] == [
+        ("s1", "e3", None), ("s2", "e3", None), ("s1", "e5", None), ("s2", "e5", None)]
+    dialog.task.setCurrentIndex(dialog.task.findData("c"))  # checks are for ratings
+    assert not dialog.checks.isEnabled()
+    assert (dialog.options()["select"], dialog.options()["checks"]) == ("first", 0)
     ws.close()
 
 
