@@ -291,12 +291,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
             )
     for mid, why in study.excluded.items():
         out.write(f"  {mid}: left out ({why}; --short-bleu correlates it anyway)\n")
-    if any(e.judgments for e in esa.values()):
-        out.write("\nESA from error spans (0-100 = 100 - minor - 5 x major, mean over entries):\n")
+    if any(e.scored_judgments for e in esa.values()):
+        out.write("\nESA (the annotators' direct 0-100 segment scores, mean over entries):\n")
         for run_id, e in esa.items():
-            cats = ", ".join(f"{c} {n['minor']}/{n['major']}" for c, n in e.by_category.items())
-            out.write(f"  {run_id:<26} {_num(e.score, 2):>7}  {len(e.entries)} entries, {e.judgments} judgments, "
-                      f"{e.minor} minor, {e.major} major{f'  (minor/major by category: {cats})' if cats else ''}\n")
+            out.write(f"  {run_id:<26} ESA {'n/a' if e.score is None else f'{e.score:g}'}  "
+                      f"{len(e.entries)} entries, {e.scored_judgments} judgments\n")
+    if any(e.span_judgments for e in esa.values()):
+        out.write("\nMQM-style penalty from error spans (sum of severity weights per judgment, mean over entries):\n")
+        for run_id, e in esa.items():
+            w = ", ".join(f"{k} {v:g}" for k, v in e.weights.items())
+            cats = ", ".join(f"{c} {n['minor']}/{n['major']}/{n['critical']}" for c, n in e.by_category.items())
+            out.write(f"  {run_id:<26} penalty {_num(e.penalty, 2):>7}  {len(e.penalty_entries)} entries, "
+                      f"{e.span_judgments} judgments, {e.minor} minor, {e.major} major, {e.critical} critical, "
+                      f"{e.missing} missing (weights {w})"
+                      f"{f'  (minor/major/critical by category: {cats})' if cats else ''}\n")
     if lint:
         out.write("\nlinter audit (Task B): precision of EQUIVALENT calls per variant class (Wilson 95% CI):\n")
         for r in lint:
