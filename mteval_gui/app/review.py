@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mteval_gui.cards import error_categories, severity_weights, try_load_card
@@ -102,13 +102,15 @@ class SpanTarget:
     entry_id: str
     text: str  # the NFC output ("" for a system error or an empty output: nothing to mark)
     categories: tuple[str, ...]
+    weights: dict[str, float] = field(default_factory=dict)  # the card's severity weights (empty: built-in)
 
 
 def span_target(ws: Workspace, run_id: str, entry_id: str) -> SpanTarget:
     """The output error spans are marked on (span offsets index this text) and the allowed categories."""
     output = repo.get_output(ws, run_id, entry_id)
     text = "" if output.error else unicodedata.normalize("NFC", output.predicted or "")
-    return SpanTarget(run_id, entry_id, text if text.strip() else "", categories_for_run(ws, run_id))
+    return SpanTarget(run_id, entry_id, text if text.strip() else "", categories_for_run(ws, run_id),
+                      weights_for_run(ws, run_id))
 
 
 def weights_for_run(ws: Workspace, run_id: str) -> dict[str, float]:

@@ -1693,6 +1693,18 @@ Télécharger maintenant ?</translation>
         <translation>marquer la sélection majeure</translation>
     </message>
     <message>
+        <source>mark the selection critical</source>
+        <translation>marquer la sélection critique</translation>
+    </message>
+    <message>
+        <source>add a span marking missing content (M, Shift+M, Ctrl+M then set its severity)</source>
+        <translation>ajouter un segment marquant un contenu manquant (M, Maj+M, Ctrl+M en règlent ensuite la gravité)</translation>
+    </message>
+    <message>
+        <source>type your ESA score of the output, 0-100 (Enter keeps it)</source>
+        <translation>saisir votre score ESA de la sortie, 0-100 (Entrée le garde)</translation>
+    </message>
+    <message>
         <source>choose the category</source>
         <translation>choisir la catégorie</translation>
     </message>
@@ -1745,8 +1757,8 @@ Télécharger maintenant ?</translation>
         <translation>Pas encore noté</translation>
     </message>
     <message>
-        <source>{0} · entry {1:g} over {2} reviewers</source>
-        <translation>{0} · entrée {1:g} sur {2} évaluateurs</translation>
+        <source>{0} · entry ESA {1:g} over {2} reviewers</source>
+        <translation>{0} · ESA de l’entrée {1:g} sur {2} relecteurs</translation>
     </message>
     <message>
         <source>Undone</source>
@@ -2594,12 +2606,32 @@ Télécharger maintenant ?</translation>
         <translation>Segments d’erreur</translation>
     </message>
     <message>
+        <source>ESA score (E)</source>
+        <translation>Score ESA (E)</translation>
+    </message>
+    <message>
+        <source>Your own rating of the output from 0 (nothing right) to 100 (perfect), given after marking the errors; Enter keeps it</source>
+        <translation>Votre propre note de la sortie, de 0 (rien de juste) à 100 (parfaite), donnée après avoir marqué les erreurs ; Entrée la garde</translation>
+    </message>
+    <message>
         <source>Minor (M)</source>
         <translation>Mineure (M)</translation>
     </message>
     <message>
         <source>Major (Shift+M)</source>
         <translation>Majeure (Maj+M)</translation>
+    </message>
+    <message>
+        <source>Critical (Ctrl+M)</source>
+        <translation>Critique (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Missing content (O)</source>
+        <translation>Contenu manquant (O)</translation>
+    </message>
+    <message>
+        <source>Something of the source is missing from the output: add a span without place (category omission)</source>
+        <translation>Une partie de la source manque dans la sortie : ajouter un segment sans position (catégorie omission)</translation>
     </message>
     <message>
         <source>Category of the span in hand and of the next ones (C)</source>
@@ -2614,8 +2646,32 @@ Télécharger maintenant ?</translation>
         <translation>Aucune erreur (0)</translation>
     </message>
     <message>
-        <source>Record that you looked for errors and found none (ESA 100)</source>
-        <translation>Enregistrer que vous avez cherché des erreurs sans en trouver (ESA 100)</translation>
+        <source>Record that you looked for errors and found none</source>
+        <translation>Noter que vous avez cherché des erreurs sans en trouver</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>critique</translation>
+    </message>
+    <message>
+        <source>ESA: not scored</source>
+        <translation>ESA : non noté</translation>
+    </message>
+    <message>
+        <source>ESA {0}</source>
+        <translation>ESA {0}</translation>
+    </message>
+    <message>
+        <source>{0} · spans not marked</source>
+        <translation>{0} · segments non marqués</translation>
+    </message>
+    <message>
+        <source>{0} · no errors found</source>
+        <translation>{0} · aucune erreur trouvée</translation>
+    </message>
+    <message>
+        <source>{0} · MQM penalty {1}: {2} minor, {3} major, {4} critical, {5} missing</source>
+        <translation>{0} · pénalité MQM {1} : {2} mineure(s), {3} majeure(s), {4} critique(s), {5} manquant(s)</translation>
     </message>
     <message>
         <source>Corrected translation (Enter saves)</source>
@@ -2630,24 +2686,16 @@ Télécharger maintenant ?</translation>
         <translation>(sans catégorie)</translation>
     </message>
     <message>
+        <source>[missing content]</source>
+        <translation>[contenu manquant]</translation>
+    </message>
+    <message>
         <source>minor</source>
         <translation>mineure</translation>
     </message>
     <message>
         <source>major</source>
         <translation>majeure</translation>
-    </message>
-    <message>
-        <source>ESA: not marked</source>
-        <translation>ESA : pas d’annotation</translation>
-    </message>
-    <message>
-        <source>ESA {0}: no errors found</source>
-        <translation>ESA {0} : aucune erreur trouvée</translation>
-    </message>
-    <message>
-        <source>ESA {0}: {1} minor, {2} major</source>
-        <translation>ESA {0} : {1} mineure(s), {2} majeure(s)</translation>
     </message>
 </context>
 <context>

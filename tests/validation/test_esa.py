@@ -239,6 +239,12 @@ def test_an_esa_judgment_with_score_critical_and_missing_spans_round_trips(ws, t
     assert review_status(other, "r1").human_review().mqm_penalty == 15.0
 
 
+def test_spans_are_stored_in_output_order_with_missing_content_last(ws):
+    missing = {"missing": True, "severity": "minor", "category": "omission"}
+    saved = rec(ws, "ana", "e1", spans=[missing, span(9, 12, "major"), span(0, 8, "critical")])
+    assert saved.payload["spans"] == [span(0, 8, "critical"), span(9, 12, "major"), missing]
+
+
 def test_a_card_sets_the_severity_weights(tmp_path, monkeypatch):
     good = json.loads((cards.cards_dir() / "crk.json").read_text(encoding="utf-8"))
     good["errorSeverityWeights"] = {"critical": 25}
