@@ -209,10 +209,10 @@ def test_an_appraise_csv_round_trips_into_judgments_with_every_score_and_span(ws
     assert "1 check rows (CHK, BAD, REF) left out" in out
     assert "1 spans without a severity (undecided or neutral) left out" in out
     got = {(j.reviewer_id, j.run_id, j.entry_id): j for j in J.current_judgments(ws)}
-    assert got[("ana", "sysA", "e1")].payload == {"esa_score": 68, "spans": [
+    assert got[("ana", "sysA", "e1")].payload == {"esa_score": 68, "spans": [  # stored in output order
         {"start": 2, "end": 10, "severity": "critical", "category": None},
-        {"missing": True, "severity": "major", "category": "omission"},
-        {"start": 11, "end": 14, "severity": "minor", "category": None}]}
+        {"start": 11, "end": 14, "severity": "minor", "category": None},
+        {"missing": True, "severity": "major", "category": "omission"}]}
     assert got[("ana", "sysA", "e1")].created_at == "2026-01-01T00:00:00+00:00"
     assert got[("ana", "sysA", "e3")].payload == {"esa_score": 100, "spans": [
         {"start": 9, "end": 11, "severity": "major", "category": "mistranslation"}]}
@@ -221,7 +221,7 @@ def test_an_appraise_csv_round_trips_into_judgments_with_every_score_and_span(ws
     camp = appraise.build_campaign([exchange.ExchangeItem("sysA", "e1", 1, "d1", "s", OUT["e1"], tuple(
         got[("ana", "sysA", "e1")].payload["spans"]))], task="esa", source_lang="eng", target_lang="oji", name="x",
         prefill=True)
-    assert camp.batches[0]["items"][0]["mqm"] == ana
+    assert camp.batches[0]["items"][0]["mqm"] == [ana[0], ana[2], ana[1]]
     assert main(["--db", str(ws.path), "validate", "sysA"]) == 0
     assert "ESA 84  2 entries, 2 judgments" in capsys.readouterr().out  # (68 + 100) / 2
 
@@ -262,3 +262,30 @@ def test_batches_of_more_than_100_items_are_split_and_filled():
     assert [i["itemType"] for i in second].count("CHK") == 50
     assert second[50]["itemID"] == 10_000_001
     assert _appraise_problems(camp.manifest, camp.batches) == []
+
+
+def test_prefill_starts_from_the_analyzers_rejections_and_the_linters_misses(ws, tmp_path):
+    with ws.transaction() as c:
+        detail = {"analyses": [{"token": "nititwân", "form": "nititwân", "accepted": False, "analyses": []},
+                               {"token": "ôma", "form": "ôma", "accepted": True, "analyses": []}]}
+        c.execute("INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data)"
+                  " VALUES ('sysA', 'e1', 'core.fst', 0.5, ?)", (json.dumps({"value": 0.5, "values": {},
+                                                                             "detail": detail}),))
+        miss = {"verdict": "MISS", "classes": [], "unpaired_output": ["kisipwêhtân"], "unpaired_reference": ["ôma"]}
+        c.execute("INSERT INTO entry_metrics (run_id, entry_id, metric_id, value, data)"
+                  " VALUES ('sysA', 'e2', 'crk.lint', 0.0, ?)", (json.dumps({"value": 0.0, "values": {},
+                                                                             "detail": miss}),))
+    items, src, tgt = exchange.exchange_items(ws, ["sysA"], prefill=True)
+    assert (src, tgt) == ("eng", "crk")
+    assert [(it.entry_id, list(it.prefill)) for it in items[:2]] == [
+        ("e1", [{"start": 2, "end": 10, "severity": "minor", "category": "spelling"}]),
+        ("e2", [{"start": 0, "end": 11, "severity": "major", "category": "mistranslation"},
+                {"missing": True, "severity": "major", "category": "omission"}])]
+    assert items[2].prefill == () and items[3].prefill == ()
+    done = exchange.export_appraise(ws, ["sysA"], tmp_path / "c", prefill=True, language_map={"crk": "oji"})
+    assert done.prefilled == 2
+    batch = json.loads((tmp_path / "c" / "batches.json").read_text(encoding="utf-8"))
+    assert [i["mqm"] for i in batch[0]["items"][:2]] == [
+        [{"start_i": 0, "end_i": 7, "severity": "minor"}],
+        [{"start_i": 0, "end_i": 10, "severity": "major"}, {"start_i": "missing", "end_i": "missing",
+                                                             "severity": "major"}]]
