@@ -49,7 +49,22 @@ TASK_OPTIONS = {"esa": "ESA", "mqm": "MQM"}
 SEVERITIES = ("minor", "major", "critical")
 SKIPPED_SEVERITIES = ("neutral", "undecided")
 # Appraise's Dashboard.models.LANGUAGE_CODES_AND_NAMES (the codes a campaign may use)
-APPRAISE_LANGUAGES = frozenset(["ace", "acm", "acu", "aeb", "afb", "afr", "agr", "amh", "amu", "apc", "ara", "arg", "ary", "arz", "asm", "ast", "axk", "ayl", "ayn", "aze", "bak", "bbg", "bel", "bem", "ben", "bew", "bho", "bis", "ble", "bod", "bos", "bre", "brx", "bul", "cat", "ceb", "ces", "chr", "chv", "ckb", "cos", "crs", "cym", "dan", "deu", "dgo", "div", "dsb", "dzo", "ell", "eng", "epo", "est", "eus", "ewe", "fao", "fas", "fij", "fil", "fin", "fra", "fry", "fuc", "gan", "gla", "gle", "glg", "guj", "hak", "hat", "hau", "haw", "heb", "hin", "hne", "hrv", "hsb", "hsn", "hun", "hye", "ibo", "ikt", "iku", "ind", "isl", "ita", "jav", "jiv", "jpn", "kan", "kas", "kat", "kaz", "khm", "kin", "kir", "kmr", "kok", "kor", "lao", "lat", "lav", "lin", "lit", "liv", "lkt", "ltz", "lug", "luo", "lzh", "mai", "mal", "mar", "mey", "mhr", "mkd", "mlg", "mlt", "mni", "mon", "mri", "mrj", "mww", "mya", "nde", "nep", "nld", "nob", "nso", "nya", "oci", "ogb", "oji", "ori", "orm", "oss", "otq", "pan", "pap", "pcm", "plk", "por", "ppk", "prs", "pus", "quc", "qwe", "ron", "run", "rus", "sag", "sah", "san", "sat", "sgg", "shi", "sin", "slk", "slv", "sme", "smo", "sna", "snd", "som", "soq", "sot", "spa", "sqi", "srd", "srp", "srp-Cyrl", "srp-Latn", "ssw", "sun", "swa", "swe", "tah", "tam", "tat", "tel", "tgk", "tha", "tir", "tlh", "ton", "tpi", "trk", "tsn", "tuk", "udm", "uig", "ukr", "urd", "usp", "uzb", "ven", "vie", "wol", "wuu", "xho", "yid", "yor", "yua", "yue", "zho", "zho-Hans", "zho-Hant", "zsm", "zul"])
+APPRAISE_LANGUAGES = frozenset([
+    "ace", "acm", "acu", "aeb", "afb", "afr", "agr", "amh", "amu", "apc", "ara", "arg", "ary", "arz", "asm", "ast",
+    "axk", "ayl", "ayn", "aze", "bak", "bbg", "bel", "bem", "ben", "bew", "bho", "bis", "ble", "bod", "bos", "bre",
+    "brx", "bul", "cat", "ceb", "ces", "chr", "chv", "ckb", "cos", "crs", "cym", "dan", "deu", "dgo", "div", "dsb",
+    "dzo", "ell", "eng", "epo", "est", "eus", "ewe", "fao", "fas", "fij", "fil", "fin", "fra", "fry", "fuc", "gan",
+    "gla", "gle", "glg", "guj", "hak", "hat", "hau", "haw", "heb", "hin", "hne", "hrv", "hsb", "hsn", "hun", "hye",
+    "ibo", "ikt", "iku", "ind", "isl", "ita", "jav", "jiv", "jpn", "kan", "kas", "kat", "kaz", "khm", "kin", "kir",
+    "kmr", "kok", "kor", "lao", "lat", "lav", "lin", "lit", "liv", "lkt", "ltz", "lug", "luo", "lzh", "mai", "mal",
+    "mar", "mey", "mhr", "mkd", "mlg", "mlt", "mni", "mon", "mri", "mrj", "mww", "mya", "nde", "nep", "nld", "nob",
+    "nso", "nya", "oci", "ogb", "oji", "ori", "orm", "oss", "otq", "pan", "pap", "pcm", "plk", "por", "ppk", "prs",
+    "pus", "quc", "qwe", "ron", "run", "rus", "sag", "sah", "san", "sat", "sgg", "shi", "sin", "slk", "slv", "sme",
+    "smo", "sna", "snd", "som", "soq", "sot", "spa", "sqi", "srd", "srp", "srp-Cyrl", "srp-Latn", "ssw", "sun",
+    "swa", "swe", "tah", "tam", "tat", "tel", "tgk", "tha", "tir", "tlh", "ton", "tpi", "trk", "tsn", "tuk", "udm",
+    "uig", "ukr", "urd", "usp", "uzb", "ven", "vie", "wol", "wuu", "xho", "yid", "yor", "yua", "yue", "zho",
+    "zho-Hans", "zho-Hant", "zsm", "zul",
+])
 _KNOWN = {c.lower() for c in APPRAISE_LANGUAGES}
 # MQM error types of Appraise's interface (top level / detail) <-> the built-in categories
 CATEGORY_TO_ERROR_TYPE: dict[str, list[str]] = {

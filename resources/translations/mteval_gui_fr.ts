@@ -2765,6 +2765,14 @@ Télécharger maintenant ?</translation>
         <translation>Rejeter le niveau</translation>
     </message>
     <message>
+        <source>ESA (speakers&apos; 0-100 scores)</source>
+        <translation>ESA (scores 0-100 des locuteurs)</translation>
+    </message>
+    <message>
+        <source>The mean of the speakers&apos; own ESA scores per run and, apart, the MQM-style penalty of their error spans (minor 1, major 5, critical 10 unless the language card says otherwise)</source>
+        <translation>La moyenne des scores ESA donnés par les locuteurs pour chaque passe et, à part, la pénalité de type MQM de leurs segments d’erreur (mineure 1, majeure 5, critique 10 sauf si la fiche de langue en dit autrement)</translation>
+    </message>
+    <message>
         <source>Metrics and speakers</source>
         <translation>Métriques et locuteurs</translation>
     </message>
@@ -2791,6 +2799,18 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Computing…</source>
         <translation>Calcul en cours…</translation>
+    </message>
+    <message>
+        <source>ESA {0} over {1} entries</source>
+        <translation>ESA {0} sur {1} entrées</translation>
+    </message>
+    <message>
+        <source>no ESA score yet</source>
+        <translation>pas encore de score ESA</translation>
+    </message>
+    <message>
+        <source> · MQM penalty {0}</source>
+        <translation> · pénalité MQM {0}</translation>
     </message>
     <message>
         <source>%v of %m ({0} items rated)</source>
