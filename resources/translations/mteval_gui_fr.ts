@@ -1307,6 +1307,38 @@ Télécharger maintenant ?</translation>
         <translation>Exporter les jugements</translation>
     </message>
     <message>
+        <source>Folder for the Appraise campaign (manifest.json, batches.json)</source>
+        <translation>Dossier de la campagne Appraise (manifest.json, batches.json)</translation>
+    </message>
+    <message>
+        <source>Export Pearmut campaign</source>
+        <translation>Exporter la campagne Pearmut</translation>
+    </message>
+    <message>
+        <source>{0} outputs written to {1}</source>
+        <translation>{0} sorties écrites dans {1}</translation>
+    </message>
+    <message>
+        <source>Campaign written, with warnings</source>
+        <translation>Campagne écrite, avec des avertissements</translation>
+    </message>
+    <message>
+        <source>Appraise scores (*.csv)</source>
+        <translation>Scores Appraise (*.csv)</translation>
+    </message>
+    <message>
+        <source>Pearmut annotations (*.jsonl *.json)</source>
+        <translation>Annotations Pearmut (*.jsonl *.json)</translation>
+    </message>
+    <message>
+        <source>Import Appraise or Pearmut annotations</source>
+        <translation>Importer des annotations Appraise ou Pearmut</translation>
+    </message>
+    <message>
+        <source>Imported {0} judgments ({1} already present)</source>
+        <translation>{0} jugements importés ({1} déjà présents)</translation>
+    </message>
+    <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
@@ -1411,6 +1443,10 @@ Télécharger maintenant ?</translation>
         <translation>Importer des &amp;jugements ou les réponses d&apos;un paquet d&apos;évaluation…</translation>
     </message>
     <message>
+        <source>Import Appraise or Pearmut annotations…</source>
+        <translation>Importer des annotations Appraise ou Pearmut…</translation>
+    </message>
+    <message>
         <source>&amp;Export</source>
         <translation>&amp;Exporter</translation>
     </message>
@@ -1437,6 +1473,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Review pack for a speaker (HTML)…</source>
         <translation>Paquet d&apos;évaluation pour un locuteur (HTML)…</translation>
+    </message>
+    <message>
+        <source>Appraise ESA campaign (folder)…</source>
+        <translation>Campagne ESA Appraise (dossier)…</translation>
+    </message>
+    <message>
+        <source>Pearmut ESA campaign (JSON)…</source>
+        <translation>Campagne ESA Pearmut (JSON)…</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
