@@ -253,3 +253,12 @@ def test_a_card_sets_the_severity_weights(tmp_path, monkeypatch):
     good["errorSeverityWeights"] = {"critical": -1}
     with pytest.raises(ValueError, match="greater than or equal to 0"):
         cards.LanguageCard.model_validate(good)
+
+
+def test_spans_html_shows_critical_over_major_and_skips_missing_content():
+    from mteval_gui.app.entry_review import spans_html
+
+    html = spans_html("ab cd", [span(0, 5, "major"), span(0, 2, "critical"),
+                                {"missing": True, "severity": "minor", "category": "omission"}])
+    assert html == ('<span style="background-color:#e58a8a;">ab</span>'
+                    '<span style="background-color:#f6b8b8;"> cd</span>')
