@@ -262,3 +262,18 @@ def test_spans_html_shows_critical_over_major_and_skips_missing_content():
                                 {"missing": True, "severity": "minor", "category": "omission"}])
     assert html == ('<span style="background-color:#e58a8a;">ab</span>'
                     '<span style="background-color:#f6b8b8;"> cd</span>')
+
+
+def test_a_hand_filled_sheet_gives_the_esa_score_as_a_column(ws, tmp_path):
+    path = tmp_path / "sheet.csv"
+    path.write_text("reviewer_id,run_id,entry_id,adequacy,esa_score\nana,r1,e1,4,68\nana,r1,e2,3,72.5\n"
+                    "ben,r1,e1,2,lots\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        judgment_files.import_judgments_file(ws, path)
+    assert [str(d) for d in err.value.defects] == [f"{path}:4: esa_score 'lots' is not a number from 0 to 100"]
+    path.write_text("reviewer_id,run_id,entry_id,adequacy,esa_score\nana,r1,e1,4,68\nana,r1,e2,3,72.5\n",
+                    encoding="utf-8")
+    judgment_files.import_judgments_file(ws, path)
+    assert {j.entry_id: j.payload for j in J.current_judgments(ws, run_id="r1")} == {
+        "e1": {"esa_score": 68}, "e2": {"esa_score": 72.5}}
+    assert review.esa_scores(ws, ["r1"])["r1"].score == 70.25
