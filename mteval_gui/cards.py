@@ -543,6 +543,13 @@ def add_card(path: str | Path, *, replace: bool = False) -> AddedCard:
     return AddedCard(read_card(target, source=CardSource("user", folder)), existing)
 
 
+def severity_weights(card: LanguageCard | None) -> dict[str, float]:
+    """The card's own weights of error-span severities (empty: the built-in ones apply)."""
+    if card is None:
+        return {}
+    return {k: float(v) for k, v in card.error_severity_weights.items()}
+
+
 def error_categories(card: LanguageCard | None) -> tuple[str, ...]:
     """The error-span categories for a language: the built-in list, then the card's own."""
     extra = tuple(c.id for c in card.error_categories) if card is not None else ()

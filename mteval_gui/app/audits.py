@@ -33,7 +33,7 @@ from mteval_gui.validation.audits import (
 from mteval_gui.validation.audits import fst_audit as _fst_audit
 
 __all__ = ["ALL_CLASSES", "UNCLASSIFIED", "allowlist_rows", "fst_audit", "fst_audit_queue", "linter_audit",
-           "linter_audit_queue", "linter_detail", "linter_ids", "rejected_words"]
+           "linter_audit_queue", "linter_detail", "linter_ids", "linter_misses", "rejected_words"]
 
 # --------------------------------------------------------------------------- Task B
 
@@ -77,6 +77,12 @@ def _lint_details(ws: Workspace, run_id: str, verdict: str | None = None) -> dic
             if v is not None:
                 out.setdefault(entry_id, v)
     return out
+
+
+def linter_misses(ws: Workspace, run_id: str) -> dict[str, Verdict]:
+    """``{entry_id: verdict}`` of the entries the run's language linter called MISS (with the
+    output and reference words it could not pair, where the linter says)."""
+    return _lint_details(ws, run_id, "MISS")
 
 
 def linter_audit_queue(ws: Workspace, run_ids: Sequence[str]) -> list[dict[str, Any]]:

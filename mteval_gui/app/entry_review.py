@@ -137,13 +137,15 @@ def speaker_marks(ws: Workspace, run_id: str, entry_id: str) -> list[dict[str, A
     return out
 
 
-SEVERITY_COLOURS = {"minor": "#fff1a8", "major": "#f6b8b8"}
+SEVERITY_COLOURS = {"minor": "#fff1a8", "major": "#f6b8b8", "critical": "#e58a8a"}
 
 
 def spans_html(text: str, spans: list[dict[str, Any]]) -> str:
-    """``text`` with its error spans highlighted (major over minor where they overlap)."""
+    """``text`` with its error spans highlighted (critical over major over minor where they overlap; spans
+    marking missing content have no place in the text)."""
     marks = [0] * len(text)
-    rank = {"minor": 1, "major": 2}
+    rank = {"minor": 1, "major": 2, "critical": 3}
+    names = {v: k for k, v in rank.items()}
     for sp in spans:
         start, end = sp.get("start"), sp.get("end")
         if isinstance(start, int) and isinstance(end, int):
@@ -156,7 +158,7 @@ def spans_html(text: str, spans: list[dict[str, Any]]) -> str:
             j += 1
         chunk = _e(text[i:j])
         if marks[i]:
-            severity = "minor" if marks[i] == 1 else "major"
+            severity = names[marks[i]]
             out.append(f'<span style="background-color:{SEVERITY_COLOURS[severity]};">{chunk}</span>')
         else:
             out.append(chunk)

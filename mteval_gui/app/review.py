@@ -6,7 +6,8 @@ application checks and derives from the log:
 
 - :func:`record_judgment` -> error-span categories must be the run's (built-in or its language card's);
 - :func:`ratings` / :func:`as_ratings` -> the Task A ratings as plain records (sign-off, validation study);
-- :func:`span_target`, :func:`entry_esa`, :func:`esa_scores` -> error spans and their ESA scores;
+- :func:`span_target`, :func:`entry_esa`, :func:`esa_scores` -> error spans, the annotators' direct ESA
+  scores and, apart, the MQM-style penalty of their spans;
 - :func:`undo_task` -> undo across the runs of an audit; :func:`judgment_counts` -> judgments per reviewer.
 
 The rest of speaker review lives by concern, each module reading the log through this one:
@@ -20,10 +21,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from mteval_gui.cards import error_categories, try_load_card
+from mteval_gui.cards import error_categories, severity_weights, try_load_card
 from mteval_gui.domain.judgments import Judgment, judgment_spans
 from mteval_gui.errors import StoreError
 from mteval_gui.store import repo
@@ -43,7 +44,7 @@ from mteval_gui.store.judgments import (
     update_reviewer,
 )
 from mteval_gui.store.judgments import record_judgment as _record_judgment
-from mteval_gui.validation.esa import EsaRun, SpanJudgment, esa_by_run, esa_score
+from mteval_gui.validation.esa import EsaRun, SpanJudgment, esa_by_run, span_penalty
 from mteval_gui.validation.study import Rating
 
 __all__ = [
@@ -51,7 +52,7 @@ __all__ = [
     "list_reviewers", "record_judgment", "redo_last", "review_progress", "review_queue", "undo_last",
     "update_reviewer", "ratings", "as_ratings", "reviewer_dialects", "latest_current", "undo_task", "judgment_counts",
     "categories_for_run", "categories_for_language", "category_problems", "require_runs", "esa_scores", "esa_of",
-    "EsaRun", "SpanTarget", "span_target", "entry_esa", "judgment_esa", "spans_esa",
+    "EsaRun", "SpanTarget", "span_target", "entry_esa", "judgment_esa", "spans_penalty", "weights_for_run",
 ]
 
 
@@ -101,44 +102,58 @@ class SpanTarget:
     entry_id: str
     text: str  # the NFC output ("" for a system error or an empty output: nothing to mark)
     categories: tuple[str, ...]
+    weights: dict[str, float] = field(default_factory=dict)  # the card's severity weights (empty: built-in)
 
 
 def span_target(ws: Workspace, run_id: str, entry_id: str) -> SpanTarget:
     """The output error spans are marked on (span offsets index this text) and the allowed categories."""
     output = repo.get_output(ws, run_id, entry_id)
     text = "" if output.error else unicodedata.normalize("NFC", output.predicted or "")
-    return SpanTarget(run_id, entry_id, text if text.strip() else "", categories_for_run(ws, run_id))
+    return SpanTarget(run_id, entry_id, text if text.strip() else "", categories_for_run(ws, run_id),
+                      weights_for_run(ws, run_id))
 
 
-def spans_esa(spans: Sequence[dict[str, Any]]) -> float:
-    """ESA score of one reviewer's spans on one output (:func:`mteval_gui.validation.esa.esa_score`)."""
-    return esa_score(spans)
+def weights_for_run(ws: Workspace, run_id: str) -> dict[str, float]:
+    """The severity weights of the run's target-language card (empty: the built-in ones)."""
+    info = repo.get_run_info(ws, run_id)
+    corpus = repo.get_corpus_info(ws, info["corpus_id"])
+    return severity_weights(try_load_card(corpus.get("target_lang")))
+
+
+def spans_penalty(spans: Sequence[dict[str, Any]], weights: dict[str, float] | None = None) -> float:
+    """MQM-style penalty of one reviewer's spans on one output (:func:`mteval_gui.validation.esa.span_penalty`)."""
+    return span_penalty(spans, weights)
 
 
 def judgment_esa(j: Judgment | None) -> float | None:
-    """ESA score of one judgment (None when it carries no ``spans`` list: the reviewer did not mark)."""
-    spans = judgment_spans(j) if j is not None else None
-    return None if spans is None else esa_score(spans)
+    """The annotator's direct ESA score of one judgment (None when not given)."""
+    value = j.payload.get("esa_score") if j is not None else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def entry_esa(ws: Workspace, run_id: str, entry_id: str) -> tuple[float | None, int]:
-    """ESA of one output: the mean over its reviewers' current judgments with spans, and how many there are."""
+    """ESA of one output: the mean of its reviewers' current direct scores, and how many there are."""
     scores = [s for j in current_judgments(ws, run_id=run_id, entry_id=entry_id) if (s := judgment_esa(j)) is not None]
     return (sum(scores) / len(scores) if scores else None), len(scores)
 
 
-def esa_of(judgments: Iterable[Judgment]) -> dict[str, EsaRun]:
-    """ESA per run from judgments (those that carry error spans count; :mod:`mteval_gui.validation.esa`)."""
-    return esa_by_run([SpanJudgment((j.run_id, j.entry_id), j.reviewer_id, tuple(spans)) for j in judgments
-                       if j.entry_id is not None and (spans := judgment_spans(j)) is not None])
+def esa_of(judgments: Iterable[Judgment], weights: dict[str, dict[str, float]] | None = None) -> dict[str, EsaRun]:
+    """ESA per run from judgments (direct scores; spans for the MQM-style penalty,
+    :mod:`mteval_gui.validation.esa`); ``weights`` by run id."""
+    spans_of = [(j, judgment_spans(j)) for j in judgments if j.entry_id is not None]
+    return esa_by_run([SpanJudgment((j.run_id, j.entry_id or ""), j.reviewer_id,
+                                    tuple(spans) if spans is not None else None, judgment_esa(j))
+                       for j, spans in spans_of], weights)
 
 
 def esa_scores(ws: Workspace, run_ids: Sequence[str]) -> dict[str, EsaRun]:
-    """ESA per run from the current judgments that carry error spans (:mod:`mteval_gui.validation.esa`);
-    a run without such judgments has ``score`` None."""
+    """ESA per run from the current judgments (:mod:`mteval_gui.validation.esa`), the penalty weighted by
+    each run's language card; a run without direct scores has ``score`` None."""
     require_runs(ws, run_ids)
-    found = esa_of(j for run_id in run_ids for j in current_judgments(ws, run_id=run_id))
-    return {run_id: found.get(run_id, EsaRun(run_id)) for run_id in run_ids}
+    weights = {run_id: weights_for_run(ws, run_id) for run_id in run_ids}
+    found = esa_of((j for run_id in run_ids for j in current_judgments(ws, run_id=run_id)), weights)
+    return {run_id: found.get(run_id, EsaRun(run_id, weights={**EsaRun(run_id).weights, **weights[run_id]}))
+            for run_id in run_ids}
 
 
 def as_ratings(judgments: Iterable[Judgment], dialects: Mapping[str, str | None] | None = None) -> list[Rating]:

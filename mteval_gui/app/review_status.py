@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mteval_gui.app.review import current_judgments, esa_of, list_reviewers
+from mteval_gui.app.review import current_judgments, esa_of, list_reviewers, weights_for_run
 from mteval_gui.app.reviewer_qc import excluded_reviewers
 from mteval_gui.app.signoff import SignoffEvidence, evidence_of, run_facts, status_of
 from mteval_gui.domain.runcard import HumanReview, RunCard
@@ -55,7 +55,8 @@ class ReviewStatus:
         return HumanReview(
             reviewers=self.reviewers, judgments=self.judgments, agreement=ev.agreement, confirmed=self.confirmed,
             rated_entries=ev.rated_entries, raters=ev.reviewers, required_entries=ev.required_entries,
-            confirmed_by=self.signoff["confirmed_by"], esa_score=self.esa.score, esa_entries=len(self.esa.entries))
+            confirmed_by=self.signoff["confirmed_by"], esa_score=self.esa.score, esa_entries=len(self.esa.entries),
+            mqm_penalty=self.esa.penalty)
 
 
 def review_status(ws: Workspace, run_id: str) -> ReviewStatus:
@@ -67,7 +68,7 @@ def review_status(ws: Workspace, run_id: str) -> ReviewStatus:
                            excluded=excluded_reviewers(ws))
     return ReviewStatus(run_id, len({j.reviewer_id for j in judged}), len(judged),
                         status_of(signoff_decisions(run.tier, current), evidence),
-                        esa_of(current).get(run_id, EsaRun(run_id)))
+                        esa_of(current, {run_id: weights_for_run(ws, run_id)}).get(run_id, EsaRun(run_id)))
 
 
 def with_review(card: dict[str, Any], review: ReviewStatus) -> dict[str, Any]:

@@ -6,7 +6,8 @@
 - ``mteval reviewers export ID -o FILE`` (their own judgments), ``mteval reviewers withdraw ID --by NAME --yes``
   (consent withdrawn: judgments deleted, audit record of when and by whom), ``mteval reviewers consent-log``
 - ``mteval judgments export RUN... | --all -o FILE [--format csv|json]``
-- ``mteval judgments import FILE [--format csv|json]``
+- ``mteval judgments import FILE [--format csv|json]``; ``--from appraise`` (Appraise's score CSV) or
+  ``--from pearmut`` (Pearmut's annotation log) reads annotations of an exported campaign
 - ``mteval judgments allowlist RUN... -o FILE.tsv|FILE.jsonl`` (Task C words speakers accept)
 - ``mteval validate RUN... [--metric ID ...] [--aspect adequacy|fluency|mean] [--json]``
 - ``mteval signoff RUN --reviewer ID confirm|reject [--tier TIER] [--note TEXT]``: confirming a
@@ -70,6 +71,9 @@ def register(subparsers: Any) -> None:
     im = jsub.add_parser("import", help="merge a judgment file into the workspace (all or nothing)")
     im.add_argument("file", metavar="FILE")
     im.add_argument("--format", choices=("csv", "json"), help="file format (default: from the file name)")
+    im.add_argument("--from", dest="source", choices=("mteval", "appraise", "pearmut"), default="mteval",
+                    help="whose file: a judgment file (default), Appraise's score export (CSV) or Pearmut's "
+                         "annotation log (JSONL) of a campaign `mteval export appraise|pearmut` wrote")
     im.set_defaults(handler=cmd_import)
     al = jsub.add_parser("allowlist", help="export words speakers accepted but the analyzer rejected (Task C)")
     al.add_argument("runs", nargs="+", metavar="RUN")
@@ -208,9 +212,25 @@ def cmd_import(args: argparse.Namespace) -> int:
     from mteval_gui.app.judgment_files import import_judgments_file
 
     ws = open_workspace(args)
-    s = import_judgments_file(ws, args.file, fmt=args.format)
+    source = getattr(args, "source", "mteval")
+    if source == "appraise":
+        from mteval_gui.app.exchange import import_appraise
+
+        s = import_appraise(ws, args.file)
+    elif source == "pearmut":
+        from mteval_gui.app.exchange import import_pearmut
+
+        s = import_pearmut(ws, args.file)
+    else:
+        s = import_judgments_file(ws, args.file, fmt=args.format)
     print(f"imported {s['judgments_added']} judgments ({s['judgments_unchanged']} already present), "
           f"{s['reviewers_added']} new reviewers ({s['reviewers_unchanged']} already present)")
+    if s.get("checks_skipped"):
+        print(f"{s['checks_skipped']} check rows (CHK, BAD, REF) left out")
+    if s.get("submissions_superseded"):
+        print(f"{s['submissions_superseded']} earlier submissions superseded or reset")
+    if s.get("spans_skipped"):
+        print(f"{s['spans_skipped']} spans without a severity (undecided or neutral) left out")
     for notice in s.get("notices", []):
         print(term_safe(notice))
     return 0
@@ -331,12 +351,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
                                 f"({q.checks} answered), repeats {q.repeats} (mean difference {repeat}), "
                                 f"tau-b with the others {_num(q.agreement)} on {q.shared_items} items"
                                 f"{'  FLAGGED: ' + q.reason if q.flagged else ''}") + "\n")
-    if any(e.judgments for e in esa.values()):
-        out.write("\nESA from error spans (0-100 = 100 - minor - 5 x major, mean over entries):\n")
+    if any(e.scored_judgments for e in esa.values()):
+        out.write("\nESA (the annotators' direct 0-100 segment scores, mean over entries):\n")
         for run_id, e in esa.items():
-            cats = ", ".join(f"{c} {n['minor']}/{n['major']}" for c, n in e.by_category.items())
-            out.write(f"  {run_id:<26} {_num(e.score, 2):>7}  {len(e.entries)} entries, {e.judgments} judgments, "
-                      f"{e.minor} minor, {e.major} major{f'  (minor/major by category: {cats})' if cats else ''}\n")
+            out.write(f"  {run_id:<26} ESA {'n/a' if e.score is None else f'{e.score:g}'}  "
+                      f"{len(e.entries)} entries, {e.scored_judgments} judgments\n")
+    if any(e.span_judgments for e in esa.values()):
+        out.write("\nMQM-style penalty from error spans (sum of severity weights per judgment, mean over entries):\n")
+        for run_id, e in esa.items():
+            weights = ", ".join(f"{k} {v:g}" for k, v in e.weights.items())
+            cats = ", ".join(f"{c} {n['minor']}/{n['major']}/{n['critical']}" for c, n in e.by_category.items())
+            out.write(f"  {run_id:<26} penalty {_num(e.penalty, 2):>7}  {len(e.penalty_entries)} entries, "
+                      f"{e.span_judgments} judgments, {e.minor} minor, {e.major} major, {e.critical} critical, "
+                      f"{e.missing} missing (weights {weights})"
+                      f"{f'  (minor/major/critical by category: {cats})' if cats else ''}\n")
     if lint:
         out.write("\nlinter audit (Task B): precision of EQUIVALENT calls per variant class (Wilson 95% CI):\n")
         for r in lint:

@@ -17,6 +17,10 @@
   run against the baseline: score with its 95 % CI, difference with its CI, p-value.
 - ``mteval export runcard RUN -o FILE`` / ``mteval export results RUN -o FILE.csv`` /
   ``mteval export harness-report RUN -o FILE`` (the reference harness's TestReport).
+- ``mteval export appraise RUN… --task esa|mqm -o DIR [--prefill] [--language-map CODE=CODE]`` (an
+  Appraise campaign: manifest and batches) / ``mteval export pearmut RUN… --protocol esa|mqm -o FILE
+  [--users N] [--prefill]`` (a Pearmut campaign); annotations come back with
+  ``mteval judgments import --from appraise|pearmut FILE``.
 """
 
 from __future__ import annotations
@@ -117,6 +121,32 @@ def register(subparsers: Any) -> None:
     hr.add_argument("run", metavar="RUN")
     hr.add_argument("-o", "--output", required=True, metavar="FILE")
     hr.set_defaults(handler=cmd_export_harness_report)
+    ap = xs.add_parser("appraise", help="runs as an Appraise ESA or MQM campaign (manifest.json, batches.json)",
+                       description="Write an Appraise Document campaign (StartNewCampaign MANIFEST --batches-json "
+                                   "BATCHES); `mteval judgments import --from appraise` reads its score export back.")
+    ap.add_argument("runs", nargs="+", metavar="RUN")
+    ap.add_argument("--task", choices=("esa", "mqm"), default="esa", help="ESA (default) or MQM campaign")
+    ap.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for manifest.json and batches.json")
+    ap.add_argument("--name", metavar="NAME", help="campaign name and key (default: mteval<task><number>)")
+    ap.add_argument("--number", type=int, default=1, metavar="N", help="CAMPAIGN_NO (default 1)")
+    ap.add_argument("--redundancy", type=int, default=1, metavar="N", help="REDUNDANCY (default 1)")
+    ap.add_argument("--annotators", type=int, default=1, metavar="N", help="annotator accounts (default 1)")
+    ap.add_argument("--prefill", action="store_true",
+                    help="ESA-AI: start from the analyzer's rejected words and the linter's MISS spans")
+    ap.add_argument("--language-map", action="append", default=[], metavar="CODE=CODE",
+                    help="write a language code Appraise does not know as one it knows (e.g. crk=oji); repeatable")
+    ap.set_defaults(handler=cmd_export_appraise)
+    pm = xs.add_parser("pearmut", help="runs as a Pearmut ESA or MQM campaign (JSON)",
+                       description="Write a Pearmut task-based campaign (`pearmut add FILE`); "
+                                   "`mteval judgments import --from pearmut` reads its annotation log back.")
+    pm.add_argument("runs", nargs="+", metavar="RUN")
+    pm.add_argument("--protocol", choices=("esa", "mqm"), default="esa", help="ESA (default) or MQM")
+    pm.add_argument("-o", "--output", required=True, metavar="FILE")
+    pm.add_argument("--campaign-id", metavar="ID", help="campaign id (default: mteval_<source>-<target>)")
+    pm.add_argument("--users", type=int, default=1, metavar="N", help="annotators (tasks; default 1)")
+    pm.add_argument("--prefill", action="store_true",
+                    help="ESA-AI: start from the analyzer's rejected words and the linter's MISS spans")
+    pm.set_defaults(handler=cmd_export_pearmut)
     rr = xs.add_parser("results", help="per-entry results of a scored run (CSV)")
     rr.add_argument("run", metavar="RUN")
     rr.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -426,6 +456,43 @@ def cmd_export_harness_report(args: argparse.Namespace) -> int:
 
     export_harness_report(open_workspace(args), args.run, args.output)
     print(f"harness report of {args.run} written to {args.output}")
+    return 0
+
+
+def _language_map(specs: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for spec in specs:
+        code, sep, to = spec.partition("=")
+        if not sep or not code.strip() or not to.strip():
+            raise MtevalError(f"--language-map {spec!r}: write CODE=CODE (e.g. crk=oji)")
+        out[code.strip()] = to.strip()
+    return out
+
+
+def _exchange_report(what: str, done: Any, unit: str) -> None:
+    for w in done.warnings:
+        print(f"mteval: warning: {w}", file=sys.stderr)
+    print(f"{what}: {done.items} outputs in {done.batches} {unit}"
+          + (f", {done.prefilled} with pre-filled spans" if done.prefilled else "")
+          + " -> " + ", ".join(str(p) for p in done.paths))
+
+
+def cmd_export_appraise(args: argparse.Namespace) -> int:
+    from mteval_gui.app.exchange import export_appraise
+
+    done = export_appraise(open_workspace(args), args.runs, args.output, task=args.task, name=args.name,
+                           number=args.number, redundancy=args.redundancy, annotators=args.annotators,
+                           prefill=args.prefill, language_map=_language_map(args.language_map))
+    _exchange_report(f"Appraise {args.task.upper()} campaign", done, "task(s) of 100 items")
+    return 0
+
+
+def cmd_export_pearmut(args: argparse.Namespace) -> int:
+    from mteval_gui.app.exchange import export_pearmut
+
+    done = export_pearmut(open_workspace(args), args.runs, args.output, protocol=args.protocol,
+                          campaign_id=args.campaign_id, users=args.users, prefill=args.prefill)
+    _exchange_report(f"Pearmut {args.protocol.upper()} campaign", done, "annotator task(s)")
     return 0
 
 

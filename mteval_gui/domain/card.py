@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field
 
@@ -122,6 +122,10 @@ class LanguageCard(_CardModel):
         default_factory=list, alias="errorCategories",
         description="Error-span categories added to the built-in MQM-style list for this language",
     )
+    error_severity_weights: dict[Literal["minor", "major", "critical"], Annotated[float, Field(ge=0)]] = Field(
+        default_factory=dict, alias="errorSeverityWeights",
+        description="Weights of error-span severities in the MQM-style penalty (default minor 1, major 5, "
+                    "critical 10); the ESA score itself is the annotators' direct 0-100 rating")
 
 
     language_id: LanguageIdProfile | None = Field(
@@ -147,7 +151,8 @@ CardPart = Literal[
     "orthography", "alphabet", "extra_allowed", "forbidden", "lookalikes", "folds", "rules",
     "digits_in_words_forbidden",
     "quotes", "has_case", "loanwords", "model_support", "eval_metrics", "metric_validation", "analyzers",
-    "lexicon_files", "error_categories", "language_id", "notes", "composite_profiles", "default_composite_profile",
+    "lexicon_files", "error_categories", "error_severity_weights", "language_id", "notes", "composite_profiles",
+    "default_composite_profile",
 ]
 """A part of a language card a metric may declare it reads (``MetricInfo.card_parts``): a stored
 per-entry result of the metric is reused only while these parts of the target and source cards

@@ -28,7 +28,9 @@ WORD_KINDS = ("Established", "Loanword", "Name", "Dialectal", "Neologism", "Othe
 SIGNOFF_DECISIONS = ("confirm", "reject")
 # Error spans (ESA: Kocmi et al. 2024, "Error Span Annotation", WMT): severities, and the
 # short MQM-style category list (MQM core typology) a language card may extend
-SPAN_SEVERITIES = ("minor", "major")
+SPAN_SEVERITIES = ("minor", "major", "critical")
+# the annotator's direct segment score of the ESA protocol (payload ``esa_score``)
+ESA_SCORE_RANGE = (0, 100)
 ERROR_CATEGORIES = ("mistranslation", "omission", "addition", "untranslated", "grammar", "spelling",
                     "punctuation", "terminology", "style", "other")
 CATEGORY_ID = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -64,11 +66,14 @@ class Judgment(DomainModel):
     ``entry_id`` is the real entry the check was made from, and the rating never counts as a
     rating of that entry (:mod:`mteval_gui.validation.quality`).
 
-    Tasks A and B may also carry, in the payload, ESA error spans ``spans = [{"start", "end",
-    "severity": "minor|major", "category"}]`` (character offsets into the NFC output, end
-    exclusive; ``category`` one of :data:`ERROR_CATEGORIES`, those the language card adds, or
-    None) and a corrected translation ``correction``. A ``spans`` list that is present but
-    empty means the reviewer looked for errors and found none.
+    Tasks A and B may also carry, in the payload, the annotator's direct ESA segment score
+    ``esa_score`` (a number from 0 to 100), ESA error spans ``spans = [{"start", "end",
+    "severity": "minor|major|critical", "category"}]`` (character offsets into the NFC output,
+    end exclusive; ``category`` one of :data:`ERROR_CATEGORIES`, those the language card adds,
+    or None), spans that mark missing content ``{"missing": true, "severity", "category"}``
+    (no offsets: what is missing has no place in the output) and a corrected translation
+    ``correction``. A ``spans`` list that is present but empty means the reviewer looked for
+    errors and found none.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -125,8 +130,8 @@ def judgment_problems(j: Judgment) -> list[str]:
             problems.append("a sign-off concerns a whole run: entry_id must be empty")
         problems += _choice(p, "decision", SIGNOFF_DECISIONS, required=True)
         problems += _choice(p, "tier", QUALITY_TIERS, required=False)
-        if "spans" in p or "correction" in p:
-            problems.append("a sign-off carries no error spans or correction")
+        if "spans" in p or "correction" in p or "esa_score" in p:
+            problems.append("a sign-off carries no ESA score, error spans or correction")
         return problems
     if not j.entry_id:
         problems.append(f"task {j.task} judgment needs an entry_id")
@@ -142,14 +147,15 @@ def judgment_problems(j: Judgment) -> list[str]:
         if classes is not None and not (isinstance(classes, list) and all(isinstance(c, str) for c in classes)):
             problems.append("classes must be a list of variant class names")
     if j.task in OUTPUT_TASKS:
+        problems += esa_score_problems(p.get("esa_score"))
         problems += span_problems(p.get("spans"))
         correction = p.get("correction")
         if correction is not None and (not isinstance(correction, str) or not correction.strip()):
             problems.append("correction must be a non-empty text")
         elif isinstance(correction, str):
             problems += correction_problems(correction)
-    elif "spans" in p or "correction" in p:
-        problems.append(f"task {j.task} judgments carry no error spans or correction (tasks A and B do)")
+    elif "spans" in p or "correction" in p or "esa_score" in p:
+        problems.append(f"task {j.task} judgments carry no ESA score, error spans or correction (tasks A and B do)")
     if j.task == "C":
         word = p.get("word")
         if not isinstance(word, str) or not word.strip():
@@ -179,6 +185,23 @@ def correction_problems(text: str, what: str = "correction") -> list[str]:
     return problems
 
 
+def esa_score_problems(value: Any) -> list[str]:
+    """What is wrong with a payload's ``esa_score`` (None = not given)."""
+    if value is None:
+        return []
+    lo, hi = ESA_SCORE_RANGE
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return [f"esa_score {value!r} is not a number from {lo} to {hi}"]
+    if not lo <= value <= hi:
+        return [f"esa_score {value:g} is out of range {lo}-{hi}"]
+    return []
+
+
+def is_missing_span(span: Any) -> bool:
+    """A span that marks missing content (``"missing": true``, no offsets)."""
+    return isinstance(span, dict) and span.get("missing") is True
+
+
 def span_problems(spans: Any, output_length: int | None = None, categories: tuple[str, ...] | None = None) -> list[str]:
     """What is wrong with a payload's ``spans`` (None = no spans recorded).
 
@@ -196,11 +219,20 @@ def span_problems(spans: Any, output_length: int | None = None, categories: tupl
         if not isinstance(span, dict):
             problems.append(f"{where} must be an object with start, end, severity and category")
             continue
-        unknown = sorted(set(span) - {"start", "end", "severity", "category"})
+        missing = "missing" in span
+        fields = {"missing", "severity", "category"} if missing else {"start", "end", "severity", "category"}
+        unknown = sorted(set(span) - fields)
+        if missing and span.get("missing") is not True:
+            problems.append(f"{where}: missing must be true (a span that marks missing content)")
+        elif missing and ({"start", "end"} & set(span)):
+            problems.append(f"{where}: a span that marks missing content has no start or end")
+            unknown = sorted(set(unknown) - {"start", "end"})
         if unknown:
             problems.append(f"{where}: unknown field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
         start, end = span.get("start"), span.get("end")
-        if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+        if missing:
+            pass  # what is missing has no place in the output: nothing to bound
+        elif not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
             problems.append(f"{where}: start and end must be whole numbers (character offsets)")
         elif not 0 <= start < end:
             problems.append(f"{where}: start {start} and end {end} do not delimit a span (0 <= start < end)")
@@ -216,7 +248,7 @@ def span_problems(spans: Any, output_length: int | None = None, categories: tupl
             elif categories is not None and category not in categories:
                 problems.append(f"{where}: category {category!r} is not one of {', '.join(categories)}")
         key = (start, end, severity, category)
-        if key in seen:
+        if not missing and key in seen:  # missing content may be marked more than once
             problems.append(f"{where} repeats an earlier span")
         seen.add(key)
     return problems

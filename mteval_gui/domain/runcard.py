@@ -211,8 +211,11 @@ class HumanReview(DomainModel):
     confirmed_by: list[str] = Field(default_factory=list,
                                     description="reviewers whose confirmation of the present tier is in force")
     esa_score: float | None = Field(
-        default=None, description="ESA 0-100 from speakers' error spans: 100 - minor - 5 x major, mean over entries")
-    esa_entries: int = Field(default=0, description="entries with at least one judgment carrying error spans")
+        default=None, description="ESA 0-100: the mean over entries of the speakers' direct segment scores")
+    esa_entries: int = Field(default=0, description="entries with at least one direct ESA score")
+    mqm_penalty: float | None = Field(
+        default=None, description="MQM-style penalty of the speakers' error spans (severity weights of the "
+                                  "language card, default minor 1, major 5, critical 10), mean over entries")
 
 
 class ScoringFile(DomainModel):

@@ -18,7 +18,8 @@ judgment (``record`` = ``judgment``, the default when the column is absent) with
 of :data:`CSV_COLUMNS`; ``languages`` is a JSON list (``|``-separated is accepted) and
 ``payload`` a JSON object. For sheets filled in by hand, the payload fields ``word``,
 ``valid``, ``kind``, ``same_meaning``, ``natural``, ``classes`` (``|``-separated), ``decision``,
-``tier`` and ``correction`` may also be given as columns. Error spans (``payload.spans``, a list of
+``tier``, ``correction`` and ``esa_score`` (the annotator's direct 0-100 ESA score) may also be
+given as columns. Error spans (``payload.spans``, a list of
 ``{"start", "end", "severity", "category"}``) and corrections travel in the payload like every
 other answer, so they are versioned and round-trip with the rest.
 
@@ -56,7 +57,8 @@ CSV_COLUMNS = (
     "record", "reviewer_id", "name", "dialect", "languages", "consent_scope", "judgment_id", "run_id", "entry_id",
     "task", "adequacy", "fluency", "note", "flagged", "payload", "version", "created_at", "superseded_by", "undone",
 )
-PAYLOAD_COLUMNS = ("word", "valid", "kind", "same_meaning", "natural", "classes", "decision", "tier", "correction")
+PAYLOAD_COLUMNS = ("word", "valid", "kind", "same_meaning", "natural", "classes", "decision", "tier", "correction",
+                   "esa_score")
 _TOP_KEYS = {"format", "exported_at", "scope", "reviewers", "judgments"}
 
 
@@ -462,6 +464,8 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
                 if value is None:
                     continue
                 parsed: Any = [x.strip() for x in value.split("|") if x.strip()] if key == "classes" else value
+                if key == "esa_score":
+                    parsed = _number(value)
                 if key in payload and payload[key] != parsed:
                     row.bad(f"column {key} ({value!r}) disagrees with payload ({payload[key]!r})")
                 payload[key] = parsed
@@ -471,6 +475,15 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
                 out.judgments.append((line, j))
         else:
             row.bad(f"record {record!r} is not 'reviewer' or 'judgment'")
+
+
+def _number(text: str) -> Any:
+    """A number typed in a cell (a whole number stays whole); other text is kept for the checks to name."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return text
+    return int(value) if value.is_integer() else value
 
 
 def _csv_message(exc: csv.Error) -> str:

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from mteval_gui.app.review import (
     SpanTarget,
     entry_esa,
+    judgment_esa,
     judgment_history,
     list_reviewers,
     record_judgment,
@@ -56,7 +57,7 @@ from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 from mteval_gui.qt.labels import adequacy_labels, fluency_labels
 from mteval_gui.qt.spans import SpanEditor
 
-SPAN_KEYS = ("spans", "correction")  # the payload keys the span editor owns
+SPAN_KEYS = ("spans", "correction", "esa_score")  # the payload keys the span editor owns
 
 DIMENSIONS = RATING_SCALES
 
@@ -67,6 +68,10 @@ SPAN_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ("M", "mark_minor", QT_TRANSLATE_NOOP("RatingsPanel", "mark the selection minor (nothing selected: the word under "
                                                           "the cursor; inside a marked span: change its severity)")),
     ("Shift+M", "mark_major", QT_TRANSLATE_NOOP("RatingsPanel", "mark the selection major")),
+    ("Ctrl+M", "mark_critical", QT_TRANSLATE_NOOP("RatingsPanel", "mark the selection critical")),
+    ("O", "mark_missing", QT_TRANSLATE_NOOP("RatingsPanel", "add a span marking missing content (M, Shift+M, Ctrl+M "
+                                                            "then set its severity)")),
+    ("E", "esa_score", QT_TRANSLATE_NOOP("RatingsPanel", "type your ESA score of the output, 0-100 (Enter keeps it)")),
     ("C", "span_category", QT_TRANSLATE_NOOP("RatingsPanel", "choose the category")),
     ("Del", "remove_span", QT_TRANSLATE_NOOP("RatingsPanel", "remove the span in hand")),
     ("0", "no_errors", QT_TRANSLATE_NOOP("RatingsPanel", "no errors found (Esc: back to the entries; each change is "
@@ -217,7 +222,8 @@ class RatingsPanel(QWidget):
                 add(seq, slot)
         ed = self.span_editor
         spans = {"focus_spans": ed.focus_text, "mark_minor": lambda: ed.mark("minor"),
-                 "mark_major": lambda: ed.mark("major"), "span_category": ed.open_categories,
+                 "mark_major": lambda: ed.mark("major"), "mark_critical": lambda: ed.mark("critical"),
+                 "mark_missing": ed.add_missing, "esa_score": ed.focus_score, "span_category": ed.open_categories,
                  "remove_span": ed.remove_current, "no_errors": ed.no_errors}
         for key, name, _ in SPAN_SHORTCUTS:
             add(key, spans[name])
@@ -321,7 +327,8 @@ class RatingsPanel(QWidget):
         self.target = target
         self.span_editor.set_content(target.text if target else "", target.categories if target else (),
                                      judgment_spans(j) if j else None, (judgment_correction(j) or "") if j else "",
-                                     enabled=target is not None)
+                                     enabled=target is not None, esa_score=judgment_esa(j),
+                                     weights=target.weights if target else None)
 
     def _ready(self) -> bool:
         return self._item() is not None
@@ -366,7 +373,7 @@ class RatingsPanel(QWidget):
         if item is not None and self.target is not None:
             mean, n = entry_esa(item[0], item[2], item[3])
             if mean is not None and n > 1:
-                own = self.tr("{0} · entry {1:g} over {2} reviewers").format(own, round(mean, 1), n)
+                own = self.tr("{0} · entry ESA {1:g} over {2} reviewers").format(own, round(mean, 1), n)
         self.span_editor.esa_label.setText(own)
 
     # ----- actions -------------------------------------------------------------------------

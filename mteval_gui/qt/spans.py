@@ -1,12 +1,16 @@
 """Error spans (ESA) and a correction for one output, marked in the review pane.
 
 The output is shown read-only with a text cursor: select a span with the mouse or with
-Shift+arrows (S puts the cursor in the output), then M marks it a minor error and Shift+M a
-major one; with nothing selected the word under the cursor is marked, and a cursor inside a
-marked span changes that span's severity. The category list (the built-in MQM-style one and
-what the run's language card adds; C opens it) sets the category of the span in hand and of
-the next ones marked. Delete removes the span in hand; 0 records "no errors found" (an empty
-span list, ESA 100). The correction is typed below (Enter saves).
+Shift+arrows (S puts the cursor in the output), then M marks it a minor error, Shift+M a
+major one and Ctrl+M a critical one; with nothing selected the word under the cursor is marked,
+and a cursor inside a marked span (or a missing-content span picked in the list) changes that
+span's severity. O adds a span that marks missing content (no offsets: what is missing has no
+place in the output). The category list (the built-in MQM-style one and what the run's language
+card adds; C opens it) sets the category of the span in hand and of the next ones marked.
+Delete removes the span in hand; 0 records "no errors found" (an empty span list). E puts the
+cursor in the ESA score, the annotator's own 0-100 rating of the output (Enter keeps it). The
+correction is typed below (Enter saves). The line above the output shows the ESA score and,
+apart, the MQM-style penalty of the spans.
 
 The editor holds no judgment of its own: every change is emitted (:attr:`SpanEditor.changed`)
 and the ratings panel records it at once with the ratings, as one judgment version. Offsets
@@ -27,13 +31,14 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSpinBox,
     QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from mteval_gui.app.entry_review import SEVERITY_COLOURS
-from mteval_gui.app.review import spans_esa
+from mteval_gui.app.review import spans_penalty
 from mteval_gui.qt.labels import error_category_label
 
 Span = dict[str, Any]
@@ -101,6 +106,8 @@ class SpanEditor(QWidget):
         self.categories: tuple[str, ...] = ()
         self.spans: list[Span] | None = None  # None: not marked; []: no errors found
         self.correction = ""
+        self.esa_score: float | None = None  # the annotator's direct 0-100 score (None: not given)
+        self.weights: dict[str, float] = {}  # the card's severity weights (empty: the built-in ones)
         self.current: int | None = None  # index in self.spans of the span in hand
         self._enabled = False
         self._build()
@@ -116,6 +123,18 @@ class SpanEditor(QWidget):
         self.title.setObjectName("sectionTitle")
         head.addWidget(self.title)
         head.addStretch(1)
+        self.esa_caption = QLabel(self.tr("ESA score (E)"))
+        head.addWidget(self.esa_caption)
+        self.esa_spin = QSpinBox()
+        self.esa_spin.setObjectName("esaScore")
+        self.esa_spin.setRange(-1, 100)
+        self.esa_spin.setSpecialValueText("—")
+        self.esa_spin.setToolTip(self.tr("Your own rating of the output from 0 (nothing right) to 100 (perfect), "
+                                         "given after marking the errors; Enter keeps it"))
+        self.esa_spin.setKeyboardTracking(False)
+        self.esa_spin.editingFinished.connect(self._esa_finished)
+        self.esa_caption.setBuddy(self.esa_spin)
+        head.addWidget(self.esa_spin)
         self.esa_label = QLabel()
         self.esa_label.setObjectName("esaLabel")
         head.addWidget(self.esa_label)
@@ -128,8 +147,15 @@ class SpanEditor(QWidget):
         row = QHBoxLayout()
         self.minor_button = self._button("minorButton", self.tr("Minor (M)"), lambda: self.mark("minor"))
         self.major_button = self._button("majorButton", self.tr("Major (Shift+M)"), lambda: self.mark("major"))
+        self.critical_button = self._button("criticalButton", self.tr("Critical (Ctrl+M)"),
+                                            lambda: self.mark("critical"))
+        self.missing_button = self._button("missingButton", self.tr("Missing content (O)"), self.add_missing)
+        self.missing_button.setToolTip(self.tr("Something of the source is missing from the output: add a span "
+                                               "without place (category omission)"))
         row.addWidget(self.minor_button)
         row.addWidget(self.major_button)
+        row.addWidget(self.critical_button)
+        row.addWidget(self.missing_button)
         self.category_combo = QComboBox()
         self.category_combo.setObjectName("spanCategory")
         self.category_combo.setToolTip(self.tr("Category of the span in hand and of the next ones (C)"))
@@ -139,7 +165,7 @@ class SpanEditor(QWidget):
         self.remove_button = self._button("removeSpanButton", self.tr("Remove (Del)"), self.remove_current)
         row.addWidget(self.remove_button)
         self.none_button = self._button("noErrorsButton", self.tr("No errors (0)"), self.no_errors)
-        self.none_button.setToolTip(self.tr("Record that you looked for errors and found none (ESA 100)"))
+        self.none_button.setToolTip(self.tr("Record that you looked for errors and found none"))
         row.addWidget(self.none_button)
         outer.addLayout(row)
 
@@ -169,9 +195,16 @@ class SpanEditor(QWidget):
 
     # ----- content -------------------------------------------------------------------------
     def set_content(self, output: str, categories: tuple[str, ...], spans: list[Span] | None, correction: str,
-                    *, enabled: bool) -> None:
-        """Show one output with the reviewer's stored spans and correction."""
+                    *, enabled: bool, esa_score: float | None = None, weights: dict[str, float] | None = None
+                    ) -> None:
+        """Show one output with the reviewer's stored spans, correction and ESA score."""
         self.output = output
+        self.esa_score = esa_score
+        self.weights = dict(weights or {})
+        self.esa_spin.blockSignals(True)
+        self.esa_spin.setValue(-1 if esa_score is None else round(esa_score))
+        self.esa_spin.blockSignals(False)
+        self.esa_spin.setEnabled(enabled and bool(output))
         self.categories = categories
         self.spans = sorted((dict(s) for s in spans), key=_order) if spans is not None else None
         self.correction = correction
@@ -202,9 +235,13 @@ class SpanEditor(QWidget):
             out["spans"] = [dict(s) for s in self.spans]
         if self.correction.strip():
             out["correction"] = self.correction.strip()
+        if self.esa_score is not None:
+            out["esa_score"] = int(self.esa_score) if float(self.esa_score).is_integer() else self.esa_score
         return out
 
     def span_text(self, span: Span) -> str:
+        if span.get("missing") is True:
+            return self.tr("[missing content]")
         return self.output[span["start"]:span["end"]]
 
     # ----- actions -------------------------------------------------------------------------
@@ -225,8 +262,8 @@ class SpanEditor(QWidget):
     def _span_at_cursor(self) -> int | None:
         pos = qt_to_index(self.output, self.text.textCursor().position())
         spans = self.spans or []
-        found = [i for i, s in enumerate(spans)
-                 if s["start"] <= pos < s["end"] or (pos == s["end"] and pos > s["start"])]
+        found = [i for i, s in enumerate(spans) if not _missing(s)
+                 and (s["start"] <= pos < s["end"] or (pos == s["end"] and pos > s["start"]))]
         return min(found, key=lambda i: spans[i]["end"] - spans[i]["start"]) if found else None
 
     def mark(self, severity: str) -> None:
@@ -234,8 +271,15 @@ class SpanEditor(QWidget):
         if not (self._enabled and self.output):
             return
         has_selection = self.text.textCursor().hasSelection()
-        at = None if has_selection else self._span_at_cursor()
         spans = list(self.spans or [])
+        if not has_selection and self.current is not None and self.current < len(spans) \
+                and _missing(spans[self.current]):  # a missing-content span in hand (just added or picked)
+            spans[self.current] = {**spans[self.current], "severity": severity}
+            self.spans = spans
+            self._show()
+            self.changed.emit()
+            return
+        at = None if has_selection else self._span_at_cursor()
         if at is not None:  # the cursor is in a marked span: change its severity
             spans[at] = {**spans[at], "severity": severity}
             key = (spans[at]["start"], spans[at]["end"])
@@ -252,7 +296,7 @@ class SpanEditor(QWidget):
             else:
                 spans[same] = span
         self.spans = sorted(spans, key=_order)
-        self.current = next(i for i, s in enumerate(self.spans) if (s["start"], s["end"]) == key)
+        self.current = next(i for i, s in enumerate(self.spans) if not _missing(s) and (s["start"], s["end"]) == key)
         cur = self.text.textCursor()
         cur.setPosition(index_to_qt(self.output, key[1]))
         self.text.blockSignals(True)
@@ -260,6 +304,39 @@ class SpanEditor(QWidget):
         self.text.blockSignals(False)
         self._show()
         self.changed.emit()
+
+    def add_missing(self) -> None:
+        """Add a span that marks missing content (minor; M, Shift+M and Ctrl+M change its severity)."""
+        if not (self._enabled and self.output):
+            return
+        category = "omission" if "omission" in self.categories else self.category_combo.currentData()
+        spans = list(self.spans or []) + [{"missing": True, "severity": "minor", "category": category}]
+        self.spans = sorted(spans, key=_order)
+        self.current = len(self.spans) - 1
+        self._show()
+        self.changed.emit()
+
+    def focus_score(self) -> None:
+        """Put the cursor in the ESA score (typing a number and Enter keeps it)."""
+        if self._enabled and self.output:
+            self.esa_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.esa_spin.selectAll()
+
+    def set_esa_score(self, value: float | None) -> None:
+        """The annotator's direct 0-100 score (None: not given)."""
+        if value is not None and not 0 <= value <= 100:
+            return
+        if self._enabled and self.output and value != self.esa_score:
+            self.esa_score = value
+            self.esa_spin.blockSignals(True)
+            self.esa_spin.setValue(-1 if value is None else round(value))
+            self.esa_spin.blockSignals(False)
+            self._show()
+            self.changed.emit()
+
+    def _esa_finished(self) -> None:
+        value = self.esa_spin.value()
+        self.set_esa_score(None if value < 0 else float(value))
 
     def set_category(self, category: str | None) -> None:
         """The category of the span in hand (and of the next spans marked)."""
@@ -330,6 +407,8 @@ class SpanEditor(QWidget):
             self.current = None
         selections = []
         for i, s in enumerate(spans):
+            if _missing(s):
+                continue
             sel = QTextEdit.ExtraSelection()
             cur = QTextCursor(self.text.document())
             cur.setPosition(index_to_qt(self.output, s["start"]))
@@ -346,8 +425,9 @@ class SpanEditor(QWidget):
 
         self.span_list.blockSignals(True)
         self.span_list.clear()
+        names = {"minor": self.tr("minor"), "major": self.tr("major"), "critical": self.tr("critical")}
         for s in spans:
-            severity = self.tr("minor") if s["severity"] == "minor" else self.tr("major")
+            severity = names.get(s["severity"], names["major"])
             category = s.get("category")
             label = f"{severity} · {error_category_label(category)}" if category else severity
             item = QListWidgetItem(f"«{self.span_text(s)}»  {label}")
@@ -363,20 +443,35 @@ class SpanEditor(QWidget):
         ready = self._enabled and bool(self.output)
         self.minor_button.setEnabled(ready)
         self.major_button.setEnabled(ready)
+        self.critical_button.setEnabled(ready)
+        self.missing_button.setEnabled(ready)
         self.remove_button.setEnabled(ready and self.current is not None)
         self.none_button.setEnabled(ready and not spans)
         self.esa_label.setText(self.esa_text())
 
     def esa_text(self) -> str:
+        """The ESA score given and, apart, the MQM-style penalty of the spans."""
+        if not (self._enabled and self.output):
+            return ""
+        score = self.tr("ESA: not scored") if self.esa_score is None else self.tr("ESA {0}").format(
+            f"{self.esa_score:g}")
         if self.spans is None:
-            return self.tr("ESA: not marked") if self._enabled and self.output else ""
-        minor = sum(1 for s in self.spans if s["severity"] == "minor")
-        major = len(self.spans) - minor
-        score = f"{spans_esa(self.spans):g}"
+            return self.tr("{0} · spans not marked").format(score)
         if not self.spans:
-            return self.tr("ESA {0}: no errors found").format(score)
-        return self.tr("ESA {0}: {1} minor, {2} major").format(score, minor, major)
+            return self.tr("{0} · no errors found").format(score)
+        count = {k: sum(1 for s in self.spans if s["severity"] == k) for k in ("minor", "major", "critical")}
+        missing = sum(1 for s in self.spans if _missing(s))
+        return self.tr("{0} · MQM penalty {1}: {2} minor, {3} major, {4} critical, {5} missing").format(
+            score, f"{spans_penalty(self.spans, self.weights):g}", count["minor"], count["major"], count["critical"],
+            missing)
 
 
-def _order(span: Span) -> tuple[int, int, str]:
-    return (span["start"], span["end"], str(span.get("severity")))
+def _missing(span: Span) -> bool:
+    return span.get("missing") is True
+
+
+def _order(span: Span) -> tuple[int, int, int, str]:
+    """Spans in the order of the output; missing-content spans after them."""
+    if _missing(span):
+        return (1, 0, 0, "")
+    return (0, span["start"], span["end"], str(span.get("severity")))

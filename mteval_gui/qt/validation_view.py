@@ -143,6 +143,16 @@ class ValidationView(Page):
         sl.addWidget(self.signoff_waiting, 3, 0, 1, 2)
         sign.setToolTip(self.rules_tooltip())
         top.addWidget(sign, 1)
+        esa = QGroupBox(self.tr("ESA (speakers' 0-100 scores)"))
+        esa.setToolTip(self.tr("The mean of the speakers' own ESA scores per run and, apart, the MQM-style penalty "
+                               "of their error spans (minor 1, major 5, critical 10 unless the language card says "
+                               "otherwise)"))
+        el = QVBoxLayout(esa)
+        self.esa_summary = QLabel("—")
+        self.esa_summary.setObjectName("esaSummary")
+        self.esa_summary.setWordWrap(True)
+        el.addWidget(self.esa_summary)
+        top.addWidget(esa, 1)
         lay.addLayout(top)
 
         mid = QHBoxLayout()
@@ -278,6 +288,22 @@ class ValidationView(Page):
         self._show(study)
         self._show_quality()
         self._fill_signoff_runs()
+        self.show_esa(self._scored_runs())
+
+    def show_esa(self, runs: list[str]) -> None:
+        """Each run's ESA (the speakers' direct scores) and, apart, the MQM-style penalty of their spans."""
+        if self.ws is None or not runs:
+            self.esa_summary.setText("—")
+            return
+        from mteval_gui.app.review import esa_scores
+
+        lines = []
+        for run_id, e in esa_scores(self.ws, runs).items():
+            score = self.tr("ESA {0} over {1} entries").format(f"{e.score:g}", len(e.entries)) \
+                if e.score is not None else self.tr("no ESA score yet")
+            penalty = self.tr(" · MQM penalty {0}").format(f"{e.penalty:g}") if e.penalty is not None else ""
+            lines.append(f"{run_id}: {score}{penalty}")
+        self.esa_summary.setText("\n".join(lines))
 
     # ----- reviewer quality -----------------------------------------------------------------
     def quality_rules_text(self) -> str:

@@ -234,10 +234,11 @@ def normalise_judgment(j: Judgment) -> Judgment:
         else:
             payload["correction"] = correction.strip()
     spans = payload.get("spans")
-    if isinstance(spans, list) and all(
-        isinstance(s, dict) and type(s.get("start")) is int and type(s.get("end")) is int for s in spans
-    ):
-        payload["spans"] = sorted(spans, key=lambda s: (s["start"], s["end"]))
+    if isinstance(spans, list) and all(isinstance(s, dict) and (
+        s.get("missing") is True or (type(s.get("start")) is int and type(s.get("end")) is int)) for s in spans
+    ):  # in the order of the output, spans marking missing content (no place) last
+        payload["spans"] = sorted(
+            spans, key=lambda s: (1, 0, 0) if s.get("missing") is True else (0, s["start"], s["end"]))
     return j.model_copy(update={
         "note": _blank_to_none(j.note),
         "payload": payload,

@@ -34,7 +34,12 @@
       output: "Output", context: "Same document", error: "System error", noOutput: "(no output)",
       adequacy: "Adequacy", fluency: "Fluency", flag: "Flag (F)", note: "Note", correction: "Corrected translation",
       correctionHint: "Type a better translation if you have one", spans: "Error spans",
-      spansHint: "Select words of the output, then mark them minor or major.", minor: "Minor", major: "Major",
+      spansHint: "Select words of the output, then mark them minor, major or critical; \"Missing content\" (O) " +
+                 "marks something of the source the output leaves out. Then give your ESA score (E).",
+      minor: "Minor", major: "Major", critical: "Critical", missing: "Missing content (O)",
+      missingSpan: "[missing content]", severity: "Severity", esaScore: "ESA score (0-100)",
+      esaHint: "Your own rating of the output, from 0 (nothing right) to 100 (perfect), after marking the errors",
+      esaRange: "The ESA score is a whole number from 0 to 100.",
       category: "Category", noCategory: "(no category)", remove: "Remove", noSpans: "No error marked.",
       prev: "Previous", next: "Next", nextOpen: "Next unanswered (Enter)", exportBtn: "Export answers",
       undo: "Undo (Ctrl+Z)", redo: "Redo", saved: "Saved", undone: "Undone", redone: "Redone",
@@ -62,8 +67,13 @@
       output: "Sortie", context: "Même document", error: "Erreur du système", noOutput: "(pas de sortie)",
       adequacy: "Adéquation", fluency: "Fluidité", flag: "Signaler (F)", note: "Note",
       correction: "Traduction corrigée", correctionHint: "Tapez une meilleure traduction si vous en avez une",
-      spans: "Segments erronés", spansHint: "Sélectionnez des mots de la sortie, puis marquez-les mineurs ou majeurs.",
-      minor: "Mineure", major: "Majeure", category: "Catégorie", noCategory: "(sans catégorie)", remove: "Retirer",
+      spans: "Segments erronés",
+      spansHint: "Sélectionnez des mots de la sortie, puis marquez-les mineurs, majeurs ou critiques ; « Contenu " +
+                 "manquant » (O) marque une partie de la source absente de la sortie. Donnez ensuite votre score ESA (E).",
+      minor: "Mineure", major: "Majeure", critical: "Critique", missing: "Contenu manquant (O)",
+      missingSpan: "[contenu manquant]", severity: "Gravité", esaScore: "Score ESA (0-100)",
+      esaHint: "Votre propre note de la sortie, de 0 (rien de juste) à 100 (parfaite), après avoir marqué les erreurs",
+      esaRange: "Le score ESA est un nombre entier de 0 à 100.", category: "Catégorie", noCategory: "(sans catégorie)", remove: "Retirer",
       noSpans: "Aucune erreur marquée.", prev: "Précédent", next: "Suivant", nextOpen: "Suivant sans réponse (Entrée)",
       exportBtn: "Exporter les réponses", undo: "Annuler (Ctrl+Z)", redo: "Rétablir", saved: "Enregistré",
       undone: "Annulé", redone: "Rétabli", nothingUndo: "Rien à annuler", nothingRedo: "Rien à rétablir",
@@ -434,9 +444,11 @@
     if (item.error) { box.appendChild(el("span", "error", t("error") + ": " + item.error)); return box; }
     if (!text.trim()) { box.appendChild(el("span", "error", t("noOutput"))); return box; }
     var marks = new Array(cpLength(text)).fill(0);
+    var level = {minor: 1, major: 2, critical: 3};
     spans.forEach(function (sp) {
+      if (sp.missing) { return; }  // missing content has no place in the output
       for (var i = sp.start; i < sp.end && i < marks.length; i++) {
-        marks[i] = Math.max(marks[i], sp.severity === "minor" ? 1 : 2);
+        marks[i] = Math.max(marks[i], level[sp.severity] || 2);
       }
     });
     var chars = Array.from(text), i = 0;
@@ -444,7 +456,7 @@
       var j = i;
       while (j < chars.length && marks[j] === marks[i]) { j++; }
       var chunk = chars.slice(i, j).join("");
-      if (marks[i]) { box.appendChild(el("mark", marks[i] === 1 ? "minor" : "major", chunk)); }
+      if (marks[i]) { box.appendChild(el("mark", ["", "minor", "major", "critical"][marks[i]], chunk)); }
       else { box.appendChild(document.createTextNode(chunk)); }
       i = j;
     }
@@ -484,11 +496,53 @@
         return !(s.start === sel.start && s.end === sel.end && s.severity === severity && s.category === cat);
       });
       spans.push({start: sel.start, end: sel.end, severity: severity, category: cat});
-      spans.sort(function (x, y) { return x.start - y.start || x.end - y.end; });
-      a.payload.spans = spans;
+      a.payload.spans = sortSpans(spans);
     });
     lastSelection = null;
     if (window.getSelection) { window.getSelection().removeAllRanges(); }
+    render();
+  }
+
+  // spans in the order of the output, those marking missing content (no place) last
+  function sortSpans(spans) {
+    return spans.map(function (s, i) { return [s, i]; }).sort(function (x, y) {
+      var a = x[0], b = y[0];
+      if (!!a.missing !== !!b.missing) { return a.missing ? 1 : -1; }
+      if (a.missing) { return x[1] - y[1]; }
+      return a.start - b.start || a.end - b.end || x[1] - y[1];
+    }).map(function (x) { return x[0]; });
+  }
+
+  function addMissing() {
+    var hasOmission = (PACK.categories || []).some(function (c) { return c.id === "omission"; });
+    var cat = hasOmission ? "omission" : (document.getElementById("span-category").value || null);
+    record(state.pos, function (a) {
+      a.payload.spans = sortSpans((a.payload.spans || []).concat([{missing: true, severity: "minor", category: cat}]));
+    });
+    render();
+  }
+
+  function setSeverity(index, severity) {
+    record(state.pos, function (a) {
+      var spans = (a.payload.spans || []).slice();
+      var sp = {};
+      Object.keys(spans[index]).forEach(function (k) { sp[k] = spans[index][k]; });
+      sp.severity = severity;
+      spans[index] = sp;
+      a.payload.spans = spans;
+    });
+    render();
+  }
+
+  function setEsaScore(raw) {
+    var text = String(raw).trim();
+    if (text === "") {
+      record(state.pos, function (a) { delete a.payload.esa_score; });
+      render(); return;
+    }
+    var value = Number(text);
+    if (!/^\d{1,3}$/.test(text) || value > 100) { message = t("esaRange"); render(); return; }
+    record(state.pos, function (a) { a.payload.esa_score = value; });
     render();
   }
 
@@ -575,13 +629,23 @@
     select.setAttribute("aria-label", t("category"));
     tools.appendChild(select);
     // pointerdown keeps the selection on touch screens (the button would otherwise take it)
-    [["minor", "span-minor"], ["major", "span-major"]].forEach(function (x) {
+    [["minor", "span-minor"], ["major", "span-major"], ["critical", "span-critical"]].forEach(function (x) {
       var b = button(t(x[0]), "choice " + x[0], function () { addSpan(x[0]); }, x[1]);
       b.addEventListener("pointerdown", function () { rememberSelection(); });
       b.addEventListener("mousedown", function (ev) { ev.preventDefault(); });
       tools.appendChild(b);
     });
+    tools.appendChild(button(t("missing"), "choice missing", addMissing, "span-missing"));
     s.appendChild(tools);
+    var score = el("label", "esa");
+    score.appendChild(document.createTextNode(t("esaScore") + " "));
+    var input = el("input");
+    input.type = "number"; input.min = "0"; input.max = "100"; input.step = "1"; input.id = "esa-score";
+    input.title = t("esaHint");
+    input.value = answer.payload.esa_score == null ? "" : String(answer.payload.esa_score);
+    input.addEventListener("change", function () { setEsaScore(input.value); });
+    score.appendChild(input);
+    s.appendChild(score);
     var spans = answer.payload.spans || [];
     var list = el("ul", "spans");
     list.id = "span-list";
@@ -589,9 +653,18 @@
     spans.forEach(function (sp, i) {
       var li = el("li", sp.severity);
       var chars = Array.from(text);
-      li.appendChild(el("span", "spantext", chars.slice(sp.start, sp.end).join("")));
+      li.appendChild(el("span", "spantext", sp.missing ? t("missingSpan") : chars.slice(sp.start, sp.end).join("")));
       var cat = (PACK.categories || []).filter(function (c) { return c.id === sp.category; })[0];
-      li.appendChild(el("span", "spanmeta", " " + t(sp.severity) + (cat ? " · " + categoryLabel(cat) : "")));
+      var sev = el("select", "severity");
+      sev.id = "span-severity-" + i;
+      sev.setAttribute("aria-label", t("severity"));
+      ["minor", "major", "critical"].forEach(function (v) {
+        var o = el("option", null, t(v)); o.value = v; o.selected = v === sp.severity; sev.appendChild(o);
+      });
+      sev.addEventListener("change", function () { setSeverity(i, sev.value); });
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(sev);
+      li.appendChild(el("span", "spanmeta", cat ? " · " + categoryLabel(cat) : ""));
       li.appendChild(button("×", "remove", function () { removeSpan(i); }, "span-remove-" + i));
       list.appendChild(li);
     });
@@ -756,6 +829,14 @@
     if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
     if (key === "ArrowRight") { go(state.pos + 1); return; }
     if (key === "ArrowLeft") { go(state.pos - 1); return; }
+    if (TASK === "A" && !b && (key === "o" || key === "O") && !ev.shiftKey) {
+      ev.preventDefault(); addMissing(); return;
+    }
+    if (TASK === "A" && !b && (key === "e" || key === "E") && !ev.shiftKey) {
+      var field = document.getElementById("esa-score");
+      if (field) { ev.preventDefault(); field.focus(); field.select(); }
+      return;
+    }
     if (TASK === "A") {
       if (!b) { return; }
       ev.preventDefault();

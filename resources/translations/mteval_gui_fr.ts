@@ -1800,6 +1800,38 @@ Télécharger maintenant ?</translation>
         <translation>Exporter les jugements</translation>
     </message>
     <message>
+        <source>Folder for the Appraise campaign (manifest.json, batches.json)</source>
+        <translation>Dossier de la campagne Appraise (manifest.json, batches.json)</translation>
+    </message>
+    <message>
+        <source>Export Pearmut campaign</source>
+        <translation>Exporter la campagne Pearmut</translation>
+    </message>
+    <message>
+        <source>{0} outputs written to {1}</source>
+        <translation>{0} sorties écrites dans {1}</translation>
+    </message>
+    <message>
+        <source>Campaign written, with warnings</source>
+        <translation>Campagne écrite, avec des avertissements</translation>
+    </message>
+    <message>
+        <source>Appraise scores (*.csv)</source>
+        <translation>Scores Appraise (*.csv)</translation>
+    </message>
+    <message>
+        <source>Pearmut annotations (*.jsonl *.json)</source>
+        <translation>Annotations Pearmut (*.jsonl *.json)</translation>
+    </message>
+    <message>
+        <source>Import Appraise or Pearmut annotations</source>
+        <translation>Importer des annotations Appraise ou Pearmut</translation>
+    </message>
+    <message>
+        <source>Imported {0} judgments ({1} already present)</source>
+        <translation>{0} jugements importés ({1} déjà présents)</translation>
+    </message>
+    <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
@@ -1912,6 +1944,10 @@ Télécharger maintenant ?</translation>
         <translation>Importer des &amp;jugements ou les réponses d&apos;un paquet d&apos;évaluation…</translation>
     </message>
     <message>
+        <source>Import Appraise or Pearmut annotations…</source>
+        <translation>Importer des annotations Appraise ou Pearmut…</translation>
+    </message>
+    <message>
         <source>&amp;Export</source>
         <translation>E&amp;xporter</translation>
     </message>
@@ -1938,6 +1974,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Review pack for a speaker (HTML)…</source>
         <translation>Paquet d&apos;évaluation pour un locuteur (HTML)…</translation>
+    </message>
+    <message>
+        <source>Appraise ESA campaign (folder)…</source>
+        <translation>Campagne ESA Appraise (dossier)…</translation>
+    </message>
+    <message>
+        <source>Pearmut ESA campaign (JSON)…</source>
+        <translation>Campagne ESA Pearmut (JSON)…</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
@@ -2276,6 +2320,18 @@ Télécharger maintenant ?</translation>
         <translation>marquer la sélection majeure</translation>
     </message>
     <message>
+        <source>mark the selection critical</source>
+        <translation>marquer la sélection critique</translation>
+    </message>
+    <message>
+        <source>add a span marking missing content (M, Shift+M, Ctrl+M then set its severity)</source>
+        <translation>ajouter un segment marquant un contenu manquant (M, Maj+M, Ctrl+M en règlent ensuite la gravité)</translation>
+    </message>
+    <message>
+        <source>type your ESA score of the output, 0-100 (Enter keeps it)</source>
+        <translation>saisir votre score ESA de la sortie, 0-100 (Entrée le garde)</translation>
+    </message>
+    <message>
         <source>choose the category</source>
         <translation>choisir la catégorie</translation>
     </message>
@@ -2328,8 +2384,8 @@ Télécharger maintenant ?</translation>
         <translation>Pas encore noté</translation>
     </message>
     <message>
-        <source>{0} · entry {1:g} over {2} reviewers</source>
-        <translation>{0} · entrée {1:g} sur {2} évaluateurs</translation>
+        <source>{0} · entry ESA {1:g} over {2} reviewers</source>
+        <translation>{0} · ESA de l’entrée {1:g} sur {2} relecteurs</translation>
     </message>
     <message>
         <source>Undone</source>
@@ -3266,12 +3322,32 @@ Télécharger maintenant ?</translation>
         <translation>Segments d’erreur</translation>
     </message>
     <message>
+        <source>ESA score (E)</source>
+        <translation>Score ESA (E)</translation>
+    </message>
+    <message>
+        <source>Your own rating of the output from 0 (nothing right) to 100 (perfect), given after marking the errors; Enter keeps it</source>
+        <translation>Votre propre note de la sortie, de 0 (rien de juste) à 100 (parfaite), donnée après avoir marqué les erreurs ; Entrée la garde</translation>
+    </message>
+    <message>
         <source>Minor (M)</source>
         <translation>Mineure (M)</translation>
     </message>
     <message>
         <source>Major (Shift+M)</source>
         <translation>Majeure (Maj+M)</translation>
+    </message>
+    <message>
+        <source>Critical (Ctrl+M)</source>
+        <translation>Critique (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Missing content (O)</source>
+        <translation>Contenu manquant (O)</translation>
+    </message>
+    <message>
+        <source>Something of the source is missing from the output: add a span without place (category omission)</source>
+        <translation>Une partie de la source manque dans la sortie : ajouter un segment sans position (catégorie omission)</translation>
     </message>
     <message>
         <source>Category of the span in hand and of the next ones (C)</source>
@@ -3286,8 +3362,32 @@ Télécharger maintenant ?</translation>
         <translation>Aucune erreur (0)</translation>
     </message>
     <message>
-        <source>Record that you looked for errors and found none (ESA 100)</source>
-        <translation>Enregistrer que vous avez cherché des erreurs sans en trouver (ESA 100)</translation>
+        <source>Record that you looked for errors and found none</source>
+        <translation>Noter que vous avez cherché des erreurs sans en trouver</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>critique</translation>
+    </message>
+    <message>
+        <source>ESA: not scored</source>
+        <translation>ESA : non noté</translation>
+    </message>
+    <message>
+        <source>ESA {0}</source>
+        <translation>ESA {0}</translation>
+    </message>
+    <message>
+        <source>{0} · spans not marked</source>
+        <translation>{0} · segments non marqués</translation>
+    </message>
+    <message>
+        <source>{0} · no errors found</source>
+        <translation>{0} · aucune erreur trouvée</translation>
+    </message>
+    <message>
+        <source>{0} · MQM penalty {1}: {2} minor, {3} major, {4} critical, {5} missing</source>
+        <translation>{0} · pénalité MQM {1} : {2} mineure(s), {3} majeure(s), {4} critique(s), {5} manquant(s)</translation>
     </message>
     <message>
         <source>Corrected translation (Enter saves)</source>
@@ -3302,24 +3402,16 @@ Télécharger maintenant ?</translation>
         <translation>(sans catégorie)</translation>
     </message>
     <message>
+        <source>[missing content]</source>
+        <translation>[contenu manquant]</translation>
+    </message>
+    <message>
         <source>minor</source>
         <translation>mineure</translation>
     </message>
     <message>
         <source>major</source>
         <translation>majeure</translation>
-    </message>
-    <message>
-        <source>ESA: not marked</source>
-        <translation>ESA : pas d’annotation</translation>
-    </message>
-    <message>
-        <source>ESA {0}: no errors found</source>
-        <translation>ESA {0} : aucune erreur trouvée</translation>
-    </message>
-    <message>
-        <source>ESA {0}: {1} minor, {2} major</source>
-        <translation>ESA {0} : {1} mineure(s), {2} majeure(s)</translation>
     </message>
 </context>
 <context>
@@ -3393,6 +3485,14 @@ Télécharger maintenant ?</translation>
         <translation>Rejeter le niveau</translation>
     </message>
     <message>
+        <source>ESA (speakers&apos; 0-100 scores)</source>
+        <translation>ESA (scores 0-100 des locuteurs)</translation>
+    </message>
+    <message>
+        <source>The mean of the speakers&apos; own ESA scores per run and, apart, the MQM-style penalty of their error spans (minor 1, major 5, critical 10 unless the language card says otherwise)</source>
+        <translation>La moyenne des scores ESA donnés par les locuteurs pour chaque passe et, à part, la pénalité de type MQM de leurs segments d’erreur (mineure 1, majeure 5, critique 10 sauf si la fiche de langue en dit autrement)</translation>
+    </message>
+    <message>
         <source>Reviewer quality control</source>
         <translation>Contrôle de qualité des évaluateurs</translation>
     </message>
@@ -3431,6 +3531,18 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Computing…</source>
         <translation>Calcul en cours…</translation>
+    </message>
+    <message>
+        <source>ESA {0} over {1} entries</source>
+        <translation>ESA {0} sur {1} entrées</translation>
+    </message>
+    <message>
+        <source>no ESA score yet</source>
+        <translation>pas encore de score ESA</translation>
+    </message>
+    <message>
+        <source> · MQM penalty {0}</source>
+        <translation> · pénalité MQM {0}</translation>
     </message>
     <message>
         <source>A reviewer is flagged, and their ratings left out of sign-off evidence and calibration, when they: fail more than {0} attention check and more than {1}% of the decisive ones (a check fails when the known-bad item is rated at least as high as the real one; it decides only when the real item is rated 2 or more); or rate {2} or more repeated items more than {3} scale point apart on average; or, on {4} or more items shared with other reviewers, reach a Kendall τ-b below {5} with their mean adequacy.</source>

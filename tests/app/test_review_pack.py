@@ -101,7 +101,7 @@ def test_answers_merge_losslessly_and_reimport_changes_nothing(ws, tmp_path):
     assert current["d1-1"].version == 2 and current["d1-1"].payload["correction"] == "nititwân ôma"
     assert current["d1-2"].note == "wrong person"
     assert [j.version for j in J.judgment_history(ws, "ana", "sys1", "d1-1")] == [1, 2]
-    assert review.esa_scores(ws, ["sys1"])["sys1"].score == 97.0  # (99 + 95) / 2
+    assert review.esa_scores(ws, ["sys1"])["sys1"].penalty == 3.0  # (1 + 5) / 2
     again = judgment_files.import_judgments_file(ws, path)
     assert again["judgments_added"] == 0 and again["judgments_unchanged"] == 4
     # a second pack for the same reviewer carries that history and continues it

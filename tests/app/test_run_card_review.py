@@ -86,7 +86,8 @@ def test_the_exported_card_of_a_reviewed_run_is_the_golden_one(scored, tmp_path)
     card = _exported(scored, tmp_path / "card.json")
     assert card["human_review"] == {
         "reviewers": 2, "judgments": 12, "agreement": 1.0, "confirmed": True, "rated_entries": 6, "raters": 2,
-        "required_entries": 6, "confirmed_by": ["ana"], "esa_score": 99.0, "esa_entries": 1}
+        "required_entries": 6, "confirmed_by": ["ana"], "esa_score": None, "esa_entries": 0,
+        "mqm_penalty": 1.0}
     assert card["scores"]["quality_tier_display"] == "fluent (confirmed by speaker review)"
     if os.environ.get("MTEVAL_WRITE_GOLDEN"):  # after a deliberate change of the card format
         GOLDEN.write_text(json.dumps(_volatile_removed(card), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
@@ -119,7 +120,8 @@ def test_review_changes_leave_the_stored_card_alone_and_show_in_what_is_read(sco
     card = _exported(scored, tmp_path / "3.json")
     assert card["human_review"] == {
         "reviewers": 1, "judgments": 6, "agreement": None, "confirmed": None, "rated_entries": 0, "raters": 1,
-        "required_entries": 6, "confirmed_by": [], "esa_score": 99.0, "esa_entries": 1}
+        "required_entries": 6, "confirmed_by": [], "esa_score": None, "esa_entries": 0,
+        "mqm_penalty": 1.0}
     assert card["scores"]["quality_tier_display"] == "fluent (pending speaker review)"
     row = load_run_row(scored, "r")
     assert (row.confirmed, row.pending_review) == (None, True)

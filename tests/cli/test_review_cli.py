@@ -298,7 +298,7 @@ def test_fluent_run_confirmed_on_30_entries_by_two_reviewers(fluent_db, tmp_path
     assert alpha is not None and f"Krippendorff's α {alpha:.3f}" in out
     assert review == {"reviewers": 2, "judgments": 60, "agreement": alpha, "confirmed": True, "rated_entries": 30,
                       "raters": 2, "required_entries": 30, "confirmed_by": ["ana"],
-                      "esa_score": None, "esa_entries": 0}
+                      "esa_score": None, "esa_entries": 0, "mqm_penalty": None}
     assert display == "fluent (confirmed by speaker review)"
     # ratings undone afterwards: the confirmation no longer stands
     J.undo_last(ws, "ben", "oracle")

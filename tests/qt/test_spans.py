@@ -58,7 +58,7 @@ def test_select_with_shift_arrows_and_mark_minor_then_major(host, small_ws):
     w, panel, table = host
     ed = panel.span_editor
     assert ed.text.toPlainText() == "wapamew atim"
-    assert ed.esa_label.text() == "ESA: not marked"
+    assert ed.esa_label.text() == "ESA: not scored · spans not marked"
     QTest.keyClick(table, Qt.Key.Key_S)  # the cursor goes into the output
     assert ed.text.hasFocus()
     _keys(ed.text, *[Qt.Key.Key_Right] * 7, modifier=SHIFT)
@@ -66,7 +66,7 @@ def test_select_with_shift_arrows_and_mark_minor_then_major(host, small_ws):
     j = _stored(small_ws)
     assert j.payload == {"spans": [{"start": 0, "end": 7, "severity": "minor", "category": None}]}
     assert j.version == 1 and (j.adequacy, j.fluency) == (None, None)
-    assert ed.esa_label.text() == "ESA 99: 1 minor, 0 major"
+    assert ed.esa_label.text() == "ESA: not scored · MQM penalty 1: 1 minor, 0 major, 0 critical, 0 missing"
 
     QTest.keyClick(ed.text, Qt.Key.Key_End)
     QTest.keyClick(ed.text, Qt.Key.Key_Left, CTRL_SHIFT)  # selects the word "atim"
@@ -75,7 +75,7 @@ def test_select_with_shift_arrows_and_mark_minor_then_major(host, small_ws):
     assert j.payload["spans"] == [{"start": 0, "end": 7, "severity": "minor", "category": None},
                                   {"start": 8, "end": 12, "severity": "major", "category": None}]
     assert j.version == 2
-    assert ed.esa_label.text() == "ESA 94: 1 minor, 1 major"
+    assert ed.esa_label.text() == "ESA: not scored · MQM penalty 6: 1 minor, 1 major, 0 critical, 0 missing"
     assert [ed.span_list.item(i).text() for i in range(ed.span_list.count())] == \
         ["«wapamew»  minor", "«atim»  major"]
     # both spans are highlighted in the output, each with its severity's colour
@@ -128,17 +128,42 @@ def test_delete_removes_the_span_in_hand_and_ctrl_z_undoes(host, small_ws):
     QTest.keyClick(ed.text, Qt.Key.Key_Home)  # the cursor in "wapamew" takes it in hand
     QTest.keyClick(ed.text, Qt.Key.Key_Delete)
     assert _stored(small_ws).payload == {}  # the last span gone: the output is no longer marked
-    assert ed.esa_label.text() == "ESA: not marked"
+    assert ed.esa_label.text() == "ESA: not scored · spans not marked"
     QTest.keyClick(ed.text, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert _stored(small_ws).payload == {"spans": [{"start": 0, "end": 7, "severity": "minor", "category": None}]}
     assert [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in ed.text.extraSelections()] == [(0, 7)]
 
 
-def test_no_errors_records_an_empty_span_list_with_esa_100(host, small_ws):
+def test_no_errors_records_an_empty_span_list(host, small_ws):
     w, panel, table = host
     QTest.keyClick(table, Qt.Key.Key_0)
     assert _stored(small_ws).payload == {"spans": []}
-    assert panel.span_editor.esa_label.text() == "ESA 100: no errors found"
+    assert panel.span_editor.esa_label.text() == "ESA: not scored · no errors found"
+
+
+def test_critical_missing_content_and_the_esa_score_by_keyboard(host, small_ws):
+    w, panel, table = host
+    ed = panel.span_editor
+    QTest.keyClick(table, Qt.Key.Key_S)
+    QTest.keyClick(ed.text, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)  # "wapamew" critical
+    assert _stored(small_ws).payload == {"spans": [{"start": 0, "end": 7, "severity": "critical", "category": None}]}
+    QTest.keyClick(ed.text, Qt.Key.Key_O)  # missing content: no place in the output, category omission
+    assert _stored(small_ws).payload["spans"][1] == {"missing": True, "severity": "minor", "category": "omission"}
+    QTest.keyClick(ed.text, Qt.Key.Key_M, SHIFT)  # the missing span is in hand: it becomes major
+    assert _stored(small_ws).payload["spans"][1] == {"missing": True, "severity": "major", "category": "omission"}
+    assert [ed.span_list.item(i).text() for i in range(ed.span_list.count())] == \
+        ["«wapamew»  critical", "«[missing content]»  major · omission"]
+    assert [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in ed.text.extraSelections()] == [(0, 7)]
+    QTest.keyClick(ed.text, Qt.Key.Key_E)  # the cursor goes into the ESA score
+    assert ed.esa_spin.hasFocus()
+    _type(ed.esa_spin.lineEdit(), "68")
+    QTest.keyClick(ed.esa_spin, Qt.Key.Key_Return)
+    j = _stored(small_ws)
+    assert j.payload == {"esa_score": 68, "spans": [{"start": 0, "end": 7, "severity": "critical", "category": None},
+                                                    {"missing": True, "severity": "major", "category": "omission"}]}
+    assert ed.esa_label.text() == "ESA 68 · MQM penalty 15: 0 minor, 1 major, 1 critical, 1 missing"
+    panel.set_item("poor", "e1")  # shown again as stored
+    assert ed.esa_spin.value() == 68 and len(ed.spans or []) == 2
 
 
 def test_a_correction_is_typed_and_saved_with_the_ratings_and_spans(host, small_ws):
@@ -237,7 +262,9 @@ def test_the_span_editor_in_french(qtbot, small_ws):
         assert [ed.category_combo.itemText(i) for i in range(3)] == ["(sans catégorie)", "orthographe", "morphologie"]
         assert [ed.span_list.item(i).text() for i in range(2)] == ["«wapamew»  mineure · orthographe",
                                                                   "«atim»  majeure"]
-        assert ed.esa_label.text() == "ESA 94 : 1 mineure(s), 1 majeure(s)"
+        assert (ed.critical_button.text(), ed.missing_button.text()) == ("Critique (Ctrl+M)", "Contenu manquant (O)")
+        assert ed.esa_label.text() == ("ESA : non noté · pénalité MQM 6 : 1 mineure(s), 1 majeure(s), 0 critique(s), "
+                                       "0 manquant(s)")
     finally:
         QCoreApplication.removeTranslator(t)
 
@@ -246,10 +273,11 @@ def test_the_entry_esa_averages_the_reviewers(host, small_ws):
     w, panel, table = host
     jstore.add_reviewer(small_ws, Reviewer(reviewer_id="bob", name="Bob"))
     jstore.record_judgment(small_ws, Judgment(reviewer_id="bob", run_id="poor", entry_id="e1", task="A",
-                                              payload={"spans": []}))
-    QTest.keyClick(table, Qt.Key.Key_S)
-    QTest.keyClick(panel.span_editor.text, Qt.Key.Key_M, SHIFT)  # "wapamew" major: 95
-    assert panel.span_editor.esa_label.text() == "ESA 95: 0 minor, 1 major · entry 97.5 over 2 reviewers"
+                                              payload={"spans": [], "esa_score": 80}))
+    QTest.keyClick(table, Qt.Key.Key_E)
+    _type(panel.span_editor.esa_spin.lineEdit(), "60")
+    QTest.keyClick(panel.span_editor.esa_spin, Qt.Key.Key_Return)
+    assert panel.span_editor.esa_label.text() == "ESA 60 · spans not marked · entry ESA 70 over 2 reviewers"
 
 
 def test_the_review_pane_highlights_the_spans_marked_in_the_entries_page(qtbot, scored_ws):

@@ -52,7 +52,7 @@ def test_the_review_status_feeds_the_run_card(ws):
     units = [[ADEQ["good"][r][i] for r in ("ana", "ben", "cat")] for i in range(6)]
     assert status == {"reviewers": 3, "judgments": 18, "agreement": round(krippendorff_alpha(units, "ordinal"), 4),
                       "confirmed": None, "rated_entries": 6, "raters": 3, "required_entries": 6, "confirmed_by": [],
-                      "esa_score": None, "esa_entries": 0}
+                      "esa_score": None, "esa_entries": 0, "mqm_penalty": None}
     # 6 entries (all of the run) rated by 3 speakers with medians 4.5, but α 0.499: the agreement does not
     # support the tier, so a confirmation recorded anyway (an imported log) confirms nothing
     J.signoff(ws, "good", "ana", "confirm")
