@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from mteval_gui.errors import MtevalError
 from mteval_gui.io.outputs import write_output
 
 Mark = Literal["better", "worse"]
@@ -86,7 +87,7 @@ def pub_format(path: str | Path, fmt: str | None = None) -> str:
         return fmt
     suffix = Path(path).suffix.lower()
     if suffix not in _SUFFIXES:
-        raise ValueError(f"{path}: cannot tell the table format from the file name "
+        raise MtevalError(f"{path}: cannot tell the table format from the file name "
                          f"(.csv, .tex or .md; or give the format: {', '.join(PUB_FORMATS)})")
     return _SUFFIXES[suffix]
 

@@ -12,6 +12,7 @@ import pytest
 from mteval_gui.app.compare import Comparison, significance
 from mteval_gui.app.runs import RunRow
 from mteval_gui.app.tables import comparison_table, export_comparison, export_runs, runs_table
+from mteval_gui.errors import MtevalError
 from mteval_gui.io.pubtables import to_csv, to_latex, to_markdown
 from mteval_gui.scoring.stats import PairedResult
 
@@ -195,5 +196,5 @@ def test_exports_choose_the_format_by_the_file_name(tmp_path: Path):
     assert fmt == "markdown"
     _, fmt = export_runs(run_rows(), tmp_path / "runs.txt", "csv")
     assert fmt == "csv" and (tmp_path / "runs.txt").read_text(encoding="utf-8").startswith("run_id,model,")
-    with pytest.raises(ValueError, match=r"runs\.txt: cannot tell the table format from the file name"):
+    with pytest.raises(MtevalError, match=r"runs\.txt: cannot tell the table format from the file name"):
         export_runs(run_rows(), tmp_path / "runs.txt")
