@@ -50,6 +50,7 @@ from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, 
 from mteval_gui.app.messages import detail_text
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt import file_dialogs
+from mteval_gui.qt.chart_axes import apply_value_axis
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import interface_language
 from mteval_gui.qt.page import Page
@@ -254,13 +255,11 @@ class CategoryChart(QChartView):
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
         ax.setLabelsFont(font)
         ay = QValueAxis()
-        ay.setRange(0, 100)
-        ay.setTickCount(6)
-        ay.setLabelFormat("%d")
         ch.addAxis(ax, Qt.AlignmentFlag.AlignBottom)
         ch.addAxis(ay, Qt.AlignmentFlag.AlignLeft)
         series.attachAxis(ax)
         series.attachAxis(ay)
+        apply_value_axis(ay, 0.0, 100.0, self.tr("Score (0–100)"))  # 0, 25, 50, 75, 100
 
 
     def bar_text(self, model_index: int, category_index: int) -> str:

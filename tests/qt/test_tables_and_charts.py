@@ -8,6 +8,7 @@ import json
 
 import pytest
 from PySide6.QtCharts import QBarCategoryAxis, QValueAxis
+from PySide6.QtCore import Qt
 
 from mteval_gui.qt.chart_axes import label_markup, nice_ticks, tick_decimals, wrap_label
 
@@ -193,3 +194,50 @@ def test_harness_report_from_the_file_menu(window, four_runs_ws, tmp_path):
     report = json.loads(out.read_text(encoding="utf-8"))
     assert {"config", "overall", "by_difficulty", "entries"} <= set(report)
     assert len(report["entries"]) == 5
+
+
+def test_benchmark_chart_axis_and_export_in_the_suites_own_format(qtbot, tmp_path):
+    from mteval_gui.app.bench import read_responses, read_result_json, score_suite
+    from mteval_gui.qt.bench_view import BenchmarkTab
+    from tests.benchmarks.helpers import SMALL_RESPONSES, read_suite, write_jsonl, write_suite
+
+    suite = read_suite(write_suite(tmp_path / "suite"))
+    res = score_suite(suite, read_responses(write_jsonl(tmp_path / "g.jsonl", SMALL_RESPONSES), suite), model="good")
+    tab = BenchmarkTab(None)
+    qtbot.addWidget(tab)
+    tab.add_result(res)
+    y = next(a for a in tab.chart.chart_.axes() if isinstance(a, QValueAxis))
+    assert (y.min(), y.max(), y.tickInterval(), y.labelFormat(), y.titleText()) == \
+        (0.0, 100.0, 25.0, "%.0f", "Score (0–100)")
+    assert [k for k, _ in tab.export_filters()] == ["mteval", "csv", "reference"]
+    out = tmp_path / "ewebench_good.json"
+    tab.export_selected(out, "reference")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert (data["benchmark"], data["model"], data["ewe_score"]) == ("ÈwéBench", "good", 61.1)  # EweBench's shape
+    back = read_result_json(out)
+    assert back.model == "good" and round(back.score, 1) == round(res.score, 1)
+
+
+def test_scatter_of_a_metric_against_ratings_has_round_ticks(window, scored_ws, qtbot):
+    from mteval_gui.domain.judgments import Judgment, Reviewer
+    from mteval_gui.store import judgments as jstore
+
+    for rid in ("amy", "ben"):
+        jstore.add_reviewer(scored_ws, Reviewer(reviewer_id=rid, name=rid))
+    for run, base in (("good", 5), ("poor", 2)):
+        for k, eid in enumerate(["e1", "e2", "e3", "e4", "e5"]):
+            for r, rid in enumerate(("amy", "ben")):
+                jstore.record_judgment(scored_ws, Judgment(reviewer_id=rid, run_id=run, entry_id=eid,
+                                                           adequacy=max(1, min(5, base - (k + r) % 2)), fluency=4))
+    window.open_workspace(scored_ws.path)
+    v = window.extra_tabs["validation"]
+    window.tabs.setCurrentWidget(v)
+    v.corpus.setCurrentIndex(v.corpus.findData("mini"))
+    with qtbot.waitSignal(v.study_task.finished, timeout=30000):
+        v.compute()
+    metrics = [v.table.item(r, 0).text() for r in range(v.table.rowCount())]
+    v.table.selectRow(metrics.index("chrF++"))
+    qtbot.waitUntil(lambda: v.chart_view.chart().title().startswith("chrF++"), timeout=5000)
+    x = next(a for a in v.chart_view.chart().axes(Qt.Orientation.Horizontal))
+    # per-entry chrF++ of both runs spans most of 0–100: 0, 25, 50, 75, 100
+    assert (x.min(), x.max(), x.tickInterval(), x.labelFormat(), x.titleText()) == (0.0, 100.0, 25.0, "%.0f", "chrF++")
