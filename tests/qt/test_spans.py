@@ -237,7 +237,7 @@ def test_the_span_editor_in_french(qtbot, small_ws):
         assert [ed.category_combo.itemText(i) for i in range(3)] == ["(sans catégorie)", "orthographe", "morphologie"]
         assert [ed.span_list.item(i).text() for i in range(2)] == ["«wapamew»  mineure · orthographe",
                                                                   "«atim»  majeure"]
-        assert ed.esa_label.text() == "ESA 94 : 1 mineure(s), 1 majeure(s)"
+        assert ed.esa_label.text() == "ESA 94\u202f: 1 mineure(s), 1 majeure(s)"
     finally:
         QCoreApplication.removeTranslator(t)
 

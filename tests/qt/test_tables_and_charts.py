@@ -241,3 +241,44 @@ def test_scatter_of_a_metric_against_ratings_has_round_ticks(window, scored_ws, 
     x = next(a for a in v.chart_view.chart().axes(Qt.Orientation.Horizontal))
     # per-entry chrF++ of both runs spans most of 0–100: 0, 25, 50, 75, 100
     assert (x.min(), x.max(), x.tickInterval(), x.labelFormat(), x.titleText()) == (0.0, 100.0, 25.0, "%.0f", "chrF++")
+
+
+# ----------------------------------------------------------------------------- French
+
+
+def _translation_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "update_translations.py"
+    spec = importlib.util.spec_from_file_location("update_translations", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_french_puts_a_narrow_no_break_space_before_colons_and_writes_decimal_points():
+    import re
+
+    script = _translation_script()
+    assert script.french_spacing("Difficulté : 1 ; oui ? non !") == "Difficulté\u202f: 1\u202f; oui\u202f? non\u202f!"
+    assert script.french_spacing("{1:.1f} http://x color:#555 13:05") == "{1:.1f} http://x color:#555 13:05"
+    assert script.french_spacing("Référence&#xa0;: x") == "Référence\u202f: x"
+    assert script.spacing_problems() == []
+    # one rule for numbers: a decimal point in every language, as in the tables, charts and exported files
+    text = script.TS.read_text(encoding="utf-8")
+    translations = re.findall(r"<translation[^>]*>(.*?)</translation>", text, re.S)
+    assert [t for t in translations if re.search(r"\d,\d", t)] == []
+
+
+def test_compare_baseline_and_review_labels_in_french(qtbot, french):
+    from mteval_gui.qt.compare_view import CompareView
+    from mteval_gui.qt.review_pane import ReviewPane
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert "Système de base\u202f:" in [w.text() for w in view.findChildren(type(view.caveats))]
+    assert view.export_button.text() == "Exporter le tableau…"
+    pane = ReviewPane()
+    qtbot.addWidget(pane)
+    assert pane._labels()["label_value"].format("Difficulté", 1) == "Difficulté\u202f: 1"
