@@ -7,7 +7,7 @@
 
 Values come from the store (``entry_values``, the run cards), read in the background; the
 chart only draws them (``drawn`` is emitted once the chart shows the chosen corpus and kind).
-Comparing runs (:meth:`ChartsView.show_runs`) sets the corpus to theirs and restricts the charts
+Comparing runs (:meth:`ChartsView.follow_comparison`) sets the corpus to theirs and restricts the charts
 to them (*Only the compared runs*). Axes have titles and round ticks; system names are wrapped,
 never cut (:mod:`mteval_gui.qt.chart_axes`).
 """
@@ -186,7 +186,7 @@ class ChartsView(Page):
         if idx >= 0 and idx != self.corpus.currentIndex():
             self.corpus.setCurrentIndex(idx)
 
-    def show_runs(self, run_ids: list[str]) -> None:
+    def follow_comparison(self, run_ids: list[str]) -> None:
         """Follow a comparison: the corpus of ``run_ids`` and only those runs (until unticked)."""
         if self.ws is None or not run_ids:
             return

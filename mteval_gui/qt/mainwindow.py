@@ -257,8 +257,8 @@ class MainWindow(QMainWindow):
         if isinstance(page, Page) and page.show_runs(run_ids):
             self.tabs.setCurrentWidget(page)
             charts = self.extra_tabs.get("charts")
-            if charts is not None and hasattr(charts, "show_runs"):
-                charts.show_runs(run_ids)  # the charts follow: the compared runs' corpus, those runs only
+            if charts is not None and hasattr(charts, "follow_comparison"):
+                charts.follow_comparison(run_ids)  # the charts follow: the compared runs' corpus, those runs only
 
     def score_runs(self, run_ids: list[str]) -> None:
         if self.ws is not None and run_ids:
