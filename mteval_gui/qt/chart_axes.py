@@ -62,12 +62,14 @@ def tick_decimals(step: float) -> int:
 
 def wrap_label(text: str, width: int) -> list[str]:
     """``text`` broken into lines of at most ``width`` characters (at least 1), preferring breaks after
-    :data:`BREAK_AFTER` characters; every character is kept, in order."""
+    :data:`BREAK_AFTER` characters (a point before a digit is part of a number); every character is
+    kept, in order."""
     width = max(1, width)
     lines: list[str] = []
     rest = text
     while len(rest) > width:
-        cut = max((i + 1 for i, ch in enumerate(rest[:width]) if ch in BREAK_AFTER), default=0)
+        cut = max((i + 1 for i, ch in enumerate(rest[:width]) if ch in BREAK_AFTER
+                   and not (ch == "." and rest[i + 1:i + 2].isdigit())), default=0)  # never inside 0.466
         if cut == 0:
             cut = width  # no break point: inside the word
         lines.append(rest[:cut])

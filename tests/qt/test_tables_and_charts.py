@@ -42,6 +42,8 @@ def test_wrap_label_keeps_every_character_and_breaks_after_separators():
     assert wrap_label("gpt-4o mini", 8) == ["gpt-4o ", "mini"]
     assert wrap_label("abcdefghijkl", 5) == ["abcde", "fghij", "kl"]  # no separator: inside the word
     assert wrap_label("short", 12) == ["short"]
+    assert wrap_label("nllb_600M (0.466)", 14) == ["nllb_600M ", "(0.466)"]  # a number stays whole
+    assert wrap_label("v1.2_model", 4) == ["v1.2", "_", "mode", "l"]
     assert wrap_label("", 12) == [""]
     for width in range(1, 30):
         assert "".join(wrap_label(LONG, width)) == LONG
@@ -130,7 +132,7 @@ def test_charts_follow_the_comparison_with_titles_round_ticks_and_whole_names(wi
     assert [_plain(c).rsplit(" (", 1)[0] for c in rows.categories()] == ["model-good", "model-poor", SYSTEM]
     assert rows.titleText() == "System (composite)" and value.titleText() == "Contribution to the composite (0–1)"
     assert (value.min(), value.max(), value.tickInterval(), value.labelFormat()) == (0.0, 1.0, 0.25, "%.2f")
-    charts.view.grab()
+    assert charts.view.grab().save(str(tmp_path / "composite.png"))
     assert not rows.labelsTruncated()
 
     # unticked: every scored run of the corpus; another corpus: its runs
