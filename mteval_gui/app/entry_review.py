@@ -263,29 +263,26 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
 
     ``blind`` hides the reference, the diff, the verdicts and every metric value.
     ``labels`` holds the translated section titles (keys: source, reference, variants,
-    output, error, no_output, metrics, difficulty, terminology, phenomena; ``label_value``, the pattern
-    of a label and its value, default ``"{0}: {1}"``).
+    output, error, no_output, metrics, difficulty, terminology, phenomena).
     ``metric_names``: metric id -> label; ``validation_names``: validation level -> the word
     shown beside each value (default: the level). ``locale`` and ``field_names``: the language of
     the verdicts' explanations and the labels of their fields (:func:`verdict_html`).
     """
     levels = validation_names or {}
-    pair = labels.get("label_value", "{0}: {1}")  # a label and its value ("{0} : {1}" in French)
     e = data.entry
     out = [f'<h3>{_e(labels["source"])}</h3><p class="text">{_e(e.source)}</p>']
     if not blind:
         out.append(f'<h3>{_e(labels["reference"])}</h3><p class="text">{_e(e.reference) if e.reference else "—"}</p>')
         if e.variants:
-            out.append("<p>" + pair.format(f'<i>{_e(labels["variants"])}</i>',
-                                           " · ".join(_e(v) for v in e.variants)) + "</p>")
+            out.append(f'<p><i>{_e(labels["variants"])}</i>: ' + " · ".join(_e(v) for v in e.variants) + "</p>")
     meta = []
     if e.difficulty is not None:
-        meta.append(pair.format(_e(labels["difficulty"]), e.difficulty))
+        meta.append(f'{_e(labels["difficulty"])}: {e.difficulty}')
     if e.phenomena:
-        meta.append(pair.format(_e(labels["phenomena"]), ", ".join(_e(p) for p in e.phenomena)))
+        meta.append(f'{_e(labels["phenomena"])}: ' + ", ".join(_e(p) for p in e.phenomena))
     if e.terminology:
-        meta.append(pair.format(_e(labels["terminology"]), "; ".join(f"{_e(k)} → {', '.join(_e(x) for x in v)}"
-                                                                    for k, v in e.terminology.items())))
+        meta.append(f'{_e(labels["terminology"])}: ' + "; ".join(f"{_e(k)} → {', '.join(_e(x) for x in v)}"
+                                                           for k, v in e.terminology.items()))
     if meta:
         out.append('<p class="meta">' + " · ".join(meta) + "</p>")
     for view in data.outputs:

@@ -112,7 +112,6 @@ class ReviewPane(QWidget):
             "output": self.tr("Output"), "error": self.tr("System error"), "no_output": self.tr("(no output)"),
             "metrics": self.tr("Metrics"), "difficulty": self.tr("Difficulty"), "terminology": self.tr("Terminology"),
             "phenomena": self.tr("Phenomena"), "spans": self.tr("Error spans"), "correction": self.tr("Correction"),
-            "label_value": self.tr("{0}: {1}", "a label and its value"),
         }
 
     def _field_names(self) -> dict[str, str]:
