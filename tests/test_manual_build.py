@@ -40,3 +40,15 @@ def test_manual_builds_strictly_offline(tmp_path):
         text = page.read_text(encoding="utf-8")
         assert not loaded.search(text), page
         assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, page
+
+
+def test_readme_is_short_and_starts_with_the_two_commands():
+    """The README is what a newcomer needs (the manual holds the rest): at most 200 lines, the
+    setup-and-run command first and the test command second, each the first code block of its kind."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    blocks = re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)
+    assert "pip install -e . && mteval-gui --demo" in blocks[0]
+    assert blocks[1].strip() == 'pip install -e ".[dev]" && python -m pytest -q -n 2'
+    for page in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (REPO / page).is_file(), page

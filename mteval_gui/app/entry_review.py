@@ -99,6 +99,7 @@ class FstWord:
     non_standard: str | None = None  # the message when only the descriptive analyzer accepts it
     violations: tuple[str, ...] = ()
     folded: str | None = None  # the respelling (card's orthographic folds) the analyzer accepted
+    descriptive: tuple[str, ...] = ()  # a non-standard spelling: the descriptive analyzer's analyses of it
 
 
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
@@ -198,11 +199,11 @@ def fst_words(view: OutputView) -> list[FstWord] | None:
     out = []
     for w in _valid(WordAnalysis, words):
         violations = flagged.get(w.token, [])
-        non_std = next((v.message for v in violations if v.code == "non_standard"), None)
+        non_std = next((v for v in violations if v.code == "non_standard"), None)
         others = tuple(v.message or v.code for v in violations if v.code != "non_standard")
         accepted = w.is_accepted
-        out.append(FstWord(w.token, accepted, tuple(w.analyses), non_std, others,
-                           w.folded if accepted else None))
+        out.append(FstWord(w.token, accepted, tuple(w.analyses), non_std.message if non_std else None, others,
+                           w.folded if accepted else None, tuple(non_std.analyses) if non_std else ()))
     return out
 
 
@@ -234,8 +235,12 @@ def _render_value(v: Any, names: dict[str, str] | None = None) -> str:
     return _e(v)
 
 
+# verdicts that say the output matched what ``matched`` names (any other verdict only compared with it)
+MATCH_VERDICTS = frozenset({"EXACT", "EQUIVALENT", "VALID"})
+
+
 def verdict_html(metric_label: str, verdict: Verdict, colours: dict[str, str], *, locale: str | None = None,
-                 field_names: dict[str, str] | None = None) -> str:
+                 field_names: dict[str, str] | None = None, colon: str = ": ") -> str:
     """A verdict with its classes, then every other field it carries (explanation, pairs…).
 
     Fields a plugin wrote with a message are shown in ``locale`` (:mod:`mteval_gui.app.messages`);
@@ -252,7 +257,9 @@ def verdict_html(metric_label: str, verdict: Verdict, colours: dict[str, str], *
     for key, value in shown.items():
         if key in ("verdict", "label", "name", "classes", "variant_classes") or value in (None, [], {}, ""):
             continue
-        parts.append(f"<p><i>{_e(_field(key, field_names))}</i>: {_render_value(value, field_names)}</p>")
+        if key == "matched" and verdict.verdict not in MATCH_VERDICTS:
+            key = "closest"  # a miss matched nothing: what it names is what the output was compared with
+        parts.append(f"<p><i>{_e(_field(key, field_names))}</i>{colon}{_render_value(value, field_names)}</p>")
     return "".join(parts)
 
 
@@ -269,19 +276,20 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
     the verdicts' explanations and the labels of their fields (:func:`verdict_html`).
     """
     levels = validation_names or {}
+    colon = labels.get("colon", ": ")  # "\u00a0: " in French
     e = data.entry
     out = [f'<h3>{_e(labels["source"])}</h3><p class="text">{_e(e.source)}</p>']
     if not blind:
         out.append(f'<h3>{_e(labels["reference"])}</h3><p class="text">{_e(e.reference) if e.reference else "—"}</p>')
         if e.variants:
-            out.append(f'<p><i>{_e(labels["variants"])}</i>: ' + " · ".join(_e(v) for v in e.variants) + "</p>")
+            out.append(f'<p><i>{_e(labels["variants"])}</i>{colon}' + " · ".join(_e(v) for v in e.variants) + "</p>")
     meta = []
     if e.difficulty is not None:
-        meta.append(f'{_e(labels["difficulty"])}: {e.difficulty}')
+        meta.append(f'{_e(labels["difficulty"])}{colon}{e.difficulty}')
     if e.phenomena:
-        meta.append(f'{_e(labels["phenomena"])}: ' + ", ".join(_e(p) for p in e.phenomena))
+        meta.append(f'{_e(labels["phenomena"])}{colon}' + ", ".join(_e(p) for p in e.phenomena))
     if e.terminology:
-        meta.append(f'{_e(labels["terminology"])}: ' + "; ".join(f"{_e(k)} → {', '.join(_e(x) for x in v)}"
+        meta.append(f'{_e(labels["terminology"])}{colon}' + "; ".join(f"{_e(k)} → {', '.join(_e(x) for x in v)}"
                                                            for k, v in e.terminology.items()))
     if meta:
         out.append('<p class="meta">' + " · ".join(meta) + "</p>")
@@ -290,7 +298,7 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
         out.append(f"<h3>{_e(title)}</h3>")
         o = view.output
         if o.error:
-            out.append(f'<p class="error">{_e(labels["error"])}: {_e(o.error)}</p>')
+            out.append(f'<p class="error">{_e(labels["error"])}{colon}{_e(o.error)}</p>')
         elif not o.predicted.strip():
             out.append(f'<p class="error">{_e(labels["no_output"])}</p>')
         elif blind or not e.reference:
@@ -302,16 +310,15 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
         for mark in view.speaker_marks:
             who = _e(mark["reviewer_id"])
             if mark["spans"]:
-                cats = ", ".join(f'{_e(sp.get("severity"))} {_e(sp.get("category") or "")}'.strip()
-                                 for sp in mark["spans"])
-                out.append(f'<p><i>{_e(labels.get("spans", "Error spans"))} ({who})</i>: '
+                cats = ", ".join(_e(_span_term(labels, sp)) for sp in mark["spans"])
+                out.append(f'<p><i>{_e(labels.get("spans", "Error spans"))} ({who})</i>{colon}'
                            f'{spans_html(o.predicted, mark["spans"])} <span class="meta">[{cats}]</span></p>')
             if mark["correction"]:
-                out.append(f'<p><i>{_e(labels.get("correction", "Correction"))} ({who})</i>: '
+                out.append(f'<p><i>{_e(labels.get("correction", "Correction"))} ({who})</i>{colon}'
                            f'<span class="text">{_e(mark["correction"])}</span></p>')
         for mid, verdict in view.verdicts():
             out.append(verdict_html(metric_names.get(mid, mid), verdict, verdict_colours, locale=locale,
-                                    field_names=field_names))
+                                    field_names=field_names, colon=colon))
         chips = []
         for role in HEADLINE_ROLES:
             headline = next((m for m in view.metrics.by_role(role) if view.value(m) is not None), None)
@@ -351,3 +358,13 @@ class ReferenceAnalyser:
             self._loaded[lang] = analyzer
         words = analyzer.analyse_text(text)  # type: ignore[attr-defined]
         return [FstWord(w.token, bool(w.analyses), tuple(a.raw for a in w.analyses)) for w in words]
+
+
+def _span_term(labels: dict[str, str], span: dict[str, Any]) -> str:
+    """``major untranslated`` in the interface language (``labels`` carries ``severity:ID`` and
+    ``category:ID`` names; an id without one is shown as it is)."""
+    severity = str(span.get("severity") or "")
+    category = str(span.get("category") or "")
+    parts = [labels.get(f"severity:{severity}", severity),
+             labels.get(f"category:{category}", category) if category else ""]
+    return " ".join(p for p in parts if p)

@@ -62,6 +62,7 @@ def message_catalog(locale: str | None) -> Catalog:
 def clear_catalogs() -> None:
     """Forget the catalogs read (after installing a plugin in a running process)."""
     _catalog.cache_clear()
+    _patterns.cache_clear()
 
 
 def detail_text(detail: Mapping[str, Any], key: str, locale: str | None) -> Any:
@@ -81,3 +82,40 @@ def localized_detail(detail: Any, locale: str | None) -> Any:
     """A detail (or any JSON in it) with every field that has a message rendered in ``locale``
     and the ``*_msg`` fields left out."""
     return localized(detail, message_catalog(locale))
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@lru_cache(maxsize=8)
+def _patterns(locale: str) -> list[tuple[re.Pattern[str], str]]:
+    """The catalog's templates as patterns that match a text rendered from them (a placeholder
+    matches any text), the longest literal first so that the most specific template wins."""
+    out: list[tuple[int, re.Pattern[str], str]] = []
+    for template, translation in message_catalog(locale).items():
+        parts = _PLACEHOLDER.split(template)
+        literal = "".join(parts[0::2])
+        rx = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+        try:
+            out.append((len(literal), re.compile(rx, re.DOTALL), translation))
+        except re.error:  # a placeholder named twice: the template is only matched literally
+            out.append((len(literal), re.compile(re.escape(template)), translation))
+    return [(rx, tr) for _, rx, tr in sorted(out, key=lambda x: -x[0])]
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda p: values.get(p.group(1), p.group(0)), template)
+
+
+def localized_text(text: str, locale: str | None) -> str:
+    """A message the core wrote in English (an import defect, say), in ``locale`` when a catalog
+    template renders it: ``duplicate id 'a' (first at line 2)`` matches the template
+    ``duplicate id {id} (first at line {line})`` and is written again from its translation with
+    the same values. A text no template renders is returned unchanged."""
+    if not message_catalog(locale):
+        return text
+    for rx, translation in _patterns(str(locale)):
+        m = rx.fullmatch(text)
+        if m is not None:
+            return _fill(translation, m.groupdict())
+    return text

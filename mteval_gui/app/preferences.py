@@ -24,10 +24,11 @@ MAX_RECENT = 8
 _TYPES: dict[str, tuple[type, ...]] = {
     "last_workspace": (str, type(None)), "recent_workspaces": (list,), "language": (str, type(None)),
     "geometry": (str, type(None)), "window_state": (str, type(None)), "demo_offered": (bool,),
+    "last_folder": (str, type(None)),
 }
 _EXPECTED = {"last_workspace": "a path or null", "recent_workspaces": "a list of paths",
              "language": "a language code or null", "geometry": "text or null", "window_state": "text or null",
-             "demo_offered": "true or false"}
+             "demo_offered": "true or false", "last_folder": "a path or null"}
 
 
 @dataclass
@@ -38,6 +39,7 @@ class AppSettings:
     geometry: str | None = None  # base64 of QMainWindow.saveGeometry()
     window_state: str | None = None
     demo_offered: bool = False
+    last_folder: str | None = None  # where the last file dialog chose a file: the next one starts there
     # what was wrong with the file when it was loaded, one line each (never saved)
     problems: list[str] = field(default_factory=list, compare=False, repr=False)
 

@@ -51,9 +51,13 @@ def cmd_promote(args: argparse.Namespace) -> int:
               f"skipped {len(p.skipped)}")
         for c in p.added:
             print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
+        already = [c for c, why in p.skipped if why.startswith("already")]
         for c, why in p.skipped:
             if not why.startswith("already"):
                 print(term_safe(f"  - {c.entry_id}: not added, {why} ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
+        if already:  # one line for them all: the corpus has these texts already
+            ids = ", ".join(dict.fromkeys(c.entry_id for c in already))
+            print(term_safe(f"  - {len(already)} not added, already the reference or an accepted variant: {ids}"))
     if not any(p.added for p in done):
         raise MtevalError("nothing to promote: no correction, adequacy-5 output or Task B Yes/Yes answer adds a "
                           "variant the corpus lacks")

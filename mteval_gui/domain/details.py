@@ -106,6 +106,8 @@ class WordAnalysis(Detail):
 class Violation(Detail):
     code: str = Field(description="e.g. 'non_standard' (accepted only by the descriptive analyzer), 'alphabet'")
     message: str = ""
+    analyses: list[str] = Field(default_factory=list,
+                                description="non_standard: the descriptive analyzer's analyses of the word")
 
 
 class FlaggedWord(Detail):

@@ -159,7 +159,8 @@ SCORE_KEYS: tuple[ScoreKey, ...] = (
     ScoreKey("composite", "composite", "Composite", lyss=True, interval=6, seed_alias="composite_score",
              ci_prefix="composite", runs_column="composite_score", compare=9),
     ScoreKey("quality_tier", "composite", "Tier", type="text", scale="text", lyss=True, runs_column="quality_tier"),
-    ScoreKey("cost_adjusted", "composite", "Cost-adjusted", scale="0-inf", lyss=True),
+    ScoreKey("cost_adjusted", "composite", "Cost-adjusted", scale="0-inf", lyss=True, key_metric=True,
+             table=TableColumn("cost_adjusted", "Cost-adj.")),
     # §7 speed
     ScoreKey("tokens_per_second", "speed", scale="0-inf", lyss=True, runs_column="tokens_per_second"),
     ScoreKey("entries_per_minute", "speed", scale="0-inf", lyss=True, runs_column="entries_per_minute"),

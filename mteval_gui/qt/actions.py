@@ -115,7 +115,7 @@ MENUS: tuple[Menu, ...] = (
         Act("openDemo", QT_TRANSLATE_NOOP("MainWindow", "Open the &demo workspace"), lambda w: w.open_demo),
         "-",
         Act("importCorpus", QT_TRANSLATE_NOOP("MainWindow", "Import &corpus…"), _import("corpus"), ("Ctrl+I",), needs_workspace=True),
-        Act("importRun", QT_TRANSLATE_NOOP("MainWindow", "Import &run…"), _import("run"), ("Ctrl+Shift+I",), needs_workspace=True),
+        Act("importRun", QT_TRANSLATE_NOOP("MainWindow", "Import r&un…"), _import("run"), ("Ctrl+Shift+I",), needs_workspace=True),
         Act("importGlossary", QT_TRANSLATE_NOOP("MainWindow", "Import &glossary…"), _import("glossary"), needs_workspace=True),
         Act("installAnalyzer", QT_TRANSLATE_NOOP("MainWindow", "Install &analyzer…"), _import("analyzer"), needs_workspace=True),
         Act("importJudgments", QT_TRANSLATE_NOOP("MainWindow", "Import &judgments or review-pack answers…"),
@@ -158,7 +158,7 @@ MENUS: tuple[Menu, ...] = (
         Act("compareRuns", QT_TRANSLATE_NOOP("MainWindow", "C&ompare selected runs"),
             lambda w: lambda: w.compare_runs(w.selected_runs())),
     )),
-    Menu(QT_TRANSLATE_NOOP("MainWindow", "Re&view"), (
+    Menu(QT_TRANSLATE_NOOP("MainWindow", "Revie&w"), (
         Act("reviewers", QT_TRANSLATE_NOOP("MainWindow", "&Reviewers…"), lambda w: w.manage_reviewers),
         Act("blindMode", QT_TRANSLATE_NOOP("MainWindow", "&Blind mode"), lambda w: w.entries_page.set_blind, ("Ctrl+B",),
             tip=QT_TRANSLATE_NOOP("MainWindow", "Hide metric values, verdicts and the reference while rating"), checkable=True),

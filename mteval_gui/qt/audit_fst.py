@@ -301,7 +301,7 @@ class FstAuditView(AuditView):
     def choose_export(self) -> None:
         default = f"{self.scope.corpus_id() or 'fst'}-allowlist.tsv"
         tsv, jsonl = self.tr("Allowlist (*.tsv)"), self.tr("Analyzer test cases (*.jsonl)")
-        path, chosen = file_dialogs.save_file_name(self, self.tr("Export allowlist"), str(Path.home() / default),
+        path, chosen = file_dialogs.save_file_name(self, self.tr("Export allowlist"), default,
                                                    f"{tsv};;{jsonl}")
         if not path:
             return

@@ -19,6 +19,7 @@ holds it. :class:`~mteval_gui.errors.Cancelled` is not an error: it is swallowed
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +28,46 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from mteval_gui.errors import Cancelled, DependencyMissing, InputError, MtevalError
+from mteval_gui.errors import Cancelled, Defect, DependencyMissing, InputError, MtevalError
+
+_OPTION = re.compile(r"(--[a-z][a-z-]*)(?: and (--[a-z][a-z-]*))?")
+
+
+def _option_fields() -> dict[str, str]:
+    """The fields of the GUI's import dialog that the command line's options stand for."""
+    translate = QCoreApplication.translate
+    return {"--source-lang": translate("dialogs", "Source language"),
+            "--target-lang": translate("dialogs", "Target language"),
+            "--id": translate("dialogs", "Corpus id"), "--run-id": translate("dialogs", "Run id"),
+            "--corpus": translate("dialogs", "Corpus"), "--model-slug": translate("dialogs", "Model"),
+            "--format": translate("dialogs", "Format"), "--ref-file": translate("dialogs", "Reference file")}
+
+
+def defect_message(message: str) -> str:
+    """A defect's message as the window says it: in the interface language (the application's
+    message catalog), the command line's options named by the dialog fields they stand for
+    (``give --source-lang`` becomes ``give “Source language”``)."""
+    from mteval_gui.app.messages import localized_text
+    from mteval_gui.qt.labels import interface_language
+
+    fields = _option_fields()
+    quoted = lambda o: QCoreApplication.translate("dialogs", "“{0}”").format(fields[o])  # noqa: E731
+
+    def named(m: re.Match[str]) -> str:
+        first, second = m.group(1), m.group(2)
+        if first not in fields or (second is not None and second not in fields):
+            return m.group(0)
+        if second is None:
+            return quoted(first)
+        return QCoreApplication.translate("dialogs", "{0} and {1}").format(quoted(first), quoted(second))
+
+    return _OPTION.sub(named, localized_text(message, interface_language()))
+
+
+def defect_text(defect: Defect) -> str:
+    """``file:line: message`` with the message as :func:`defect_message` says it."""
+    where = str(defect)[: len(str(defect)) - len(defect.message)]
+    return where + defect_message(defect.message)
 
 
 @dataclass(frozen=True)
@@ -44,7 +84,7 @@ def describe_error(exc: BaseException) -> ErrorText:
         first = exc.defects[0].file if exc.defects else ""
         message = QCoreApplication.translate(
             "dialogs", "The file {0} was rejected: {1} problem(s) found. Nothing was written.").format(first, n)
-        detail = "\n".join(str(d) for d in exc.defects)
+        detail = "\n".join(defect_text(d) for d in exc.defects)
         return ErrorText(QCoreApplication.translate("dialogs", "Input rejected"), message, detail)
     detail_of = getattr(exc, "detail", "")
     if isinstance(exc, DependencyMissing):

@@ -8,7 +8,6 @@ the schema before they are written, judgments are lossless and re-importable.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -18,7 +17,7 @@ from mteval_gui.qt.dialogs import reporting_errors
 
 
 def _ask(window: Any, title: str, name: str, filters: str) -> str | None:
-    path, _ = file_dialogs.save_file_name(window, title, str(Path.home() / name), filters)
+    path, _ = file_dialogs.save_file_name(window, title, name, filters)
     return path or None
 
 

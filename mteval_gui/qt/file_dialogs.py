@@ -17,6 +17,7 @@ The tests fence every ``QFileDialog`` use of the package into this module.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from PySide6.QtCore import QFileInfo, QMimeDatabase
 from PySide6.QtGui import QIcon
@@ -45,6 +46,25 @@ class NameOnlyIconProvider(QFileIconProvider):
 
 
 _provider: NameOnlyIconProvider | None = None
+# the folder of the file (or the folder) last chosen in a dialog of this process: a dialog given
+# no folder starts there, and one given a bare file name (``chart.svg``) proposes it there; the
+# window keeps it between sessions (``AppSettings.last_folder``)
+last_folder = ""
+
+
+def _start(directory: str) -> str:
+    """Where a dialog opens: ``directory`` when it names a folder (or a file in one), else the
+    last folder chosen (the home folder the first time), with the proposed file name if any."""
+    if directory and Path(directory).name != directory:
+        return directory
+    base = last_folder if last_folder and Path(last_folder).is_dir() else str(Path.home())
+    return str(Path(base) / directory) if directory else base
+
+
+def _remember(path: str, *, folder: bool = False) -> None:
+    global last_folder
+    if path:
+        last_folder = path if folder else str(Path(path).parent)
 
 
 def icon_provider() -> NameOnlyIconProvider:
@@ -57,7 +77,7 @@ def icon_provider() -> NameOnlyIconProvider:
 
 def make_dialog(parent: QWidget | None, caption: str, directory: str = "", filters: str = "") -> QFileDialog:
     """A file dialog that never reads the files it lists (see the module's docstring)."""
-    dialog = QFileDialog(parent, caption, directory, filters)
+    dialog = QFileDialog(parent, caption, _start(directory), filters)
     if not _NATIVE:
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         dialog.setIconProvider(icon_provider())
@@ -68,7 +88,9 @@ def _run(dialog: QFileDialog) -> tuple[str, str]:
     if dialog.exec() != QFileDialog.DialogCode.Accepted:
         return "", ""
     files = dialog.selectedFiles()
-    return (files[0] if files else ""), dialog.selectedNameFilter()
+    chosen = files[0] if files else ""
+    _remember(chosen, folder=dialog.fileMode() == QFileDialog.FileMode.Directory)
+    return chosen, dialog.selectedNameFilter()
 
 
 def open_file_name(parent: QWidget | None, caption: str, directory: str = "", filters: str = "") -> tuple[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QCloseEvent, QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,7 +39,7 @@ from mteval_gui.app.workspace import Workspace
 from mteval_gui.errors import InputError, MtevalError
 from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.background import BackgroundTask
-from mteval_gui.qt.dialogs import describe_error
+from mteval_gui.qt.dialogs import defect_text, describe_error
 
 KINDS = ("corpus", "run", "glossary", "analyzer")
 PREVIEW_ROWS = 10
@@ -57,6 +57,8 @@ def _cell(v: Any) -> str:
 
 
 class ImportDialog(QDialog):
+    # per workspace, the corpus the last run import of this process was for (None: named in the file)
+    last_run_corpus: dict[str, str | None] = {}  # noqa: RUF012 (shared on purpose)
     import_finished = Signal(object)  # JobOutcome
 
     def __init__(self, ws: Workspace, kind: str, parent: QWidget | None = None):
@@ -119,8 +121,13 @@ class ImportDialog(QDialog):
             form.addRow(self.tr("Target language:"), self.tgt_edit)
         elif kind == "run":
             self.corpus_combo.addItem(self.tr("named in the file"), None)
-            for c in workspace.list_corpora(ws):
-                self.corpus_combo.addItem(c["corpus_id"], c["corpus_id"])
+            corpora = [c["corpus_id"] for c in workspace.list_corpora(ws)]
+            for cid in corpora:
+                self.corpus_combo.addItem(cid, cid)
+            # the corpus chosen last time in this workspace, else the only one there is
+            remembered = ImportDialog.last_run_corpus.get(str(ws.path))
+            default = remembered if remembered in corpora else (corpora[0] if len(corpora) == 1 else None)
+            self.corpus_combo.setCurrentIndex(max(self.corpus_combo.findData(default), 0) if default else 0)
             self.id_edit.setPlaceholderText(self.tr("from the file"))
             self.model_edit.setPlaceholderText(self.tr("from the file"))
             form.addRow(self.tr("Corpus:"), self.corpus_combo)
@@ -146,9 +153,15 @@ class ImportDialog(QDialog):
         lay.addWidget(self.preview, 3)
         self.problems_label = QLabel()
         self.problems_label.setObjectName("problemsLabel")
+        self.problems_label.setWordWrap(True)
         lay.addWidget(self.problems_label)
         self.problems = QListWidget()
         self.problems.setObjectName("problemsList")
+        # a long message wraps onto more lines instead of being cut at the list's edge
+        self.problems.setWordWrap(True)
+        self.problems.setUniformItemSizes(False)
+        self.problems.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.problems.setTextElideMode(Qt.TextElideMode.ElideNone)
         lay.addWidget(self.problems, 2)
         self.progress = QProgressBar()
         self.progress.setObjectName("importProgress")
@@ -181,7 +194,7 @@ class ImportDialog(QDialog):
     def browse(self) -> None:
         filters = self.tr("Analyzers (*.hfstol *.deb);;All files (*)") if self.kind == "analyzer" else \
             self.tr("Data files ({0});;All files (*)").format(self.file_patterns())
-        path, _ = file_dialogs.open_file_name(self, self.windowTitle(), str(Path.home()), filters)
+        path, _ = file_dialogs.open_file_name(self, self.windowTitle(), "", filters)
         if path:
             self.set_path(path)
 
@@ -245,11 +258,14 @@ class ImportDialog(QDialog):
         if p.defects:
             self.problems_label.setText(self.tr("{0} problem(s) seen in the first rows:").format(len(p.defects)))
             for d in p.defects:
-                self._problem(str(d))
+                self._problem(defect_text(d))
 
-    def _problem(self, text: str, warning: bool = False) -> None:
+    def _problem(self, text: str, warning: bool = False, *, info: bool = False) -> None:
+        """A line of the list: an error (red), a warning (amber) or what was done (the text colour)."""
         item = QListWidgetItem(text)
-        item.setForeground(QBrush(QColor("#8a5a00" if warning else "#a00000")))
+        item.setToolTip(text)
+        if not info:
+            item.setForeground(QBrush(QColor("#8a5a00" if warning else "#a00000")))
         self.problems.addItem(item)
 
     def _show_problems(self, exc: BaseException) -> None:
@@ -258,7 +274,7 @@ class ImportDialog(QDialog):
         self.problems_label.setText(text.message)
         if isinstance(exc, InputError):
             for d in exc.defects:
-                self._problem(str(d))
+                self._problem(defect_text(d))
         elif text.detail:
             for line in text.detail.splitlines():
                 self._problem(line)
@@ -300,6 +316,8 @@ class ImportDialog(QDialog):
             return
         ws = self.ws
         path, opts = self.path_edit.text().strip(), self.options()  # read the widgets here, in the GUI thread
+        if self.kind == "run":
+            ImportDialog.last_run_corpus[str(ws.path)] = opts["corpus_id"]
         self.import_button.setEnabled(False)
         self.progress.setRange(0, 0)
         self.progress.show()
@@ -336,10 +354,12 @@ class ImportDialog(QDialog):
         if warnings:
             self.problems.clear()
             self.problems_label.setText(self.result_summary or "")
-            for w in warnings:
-                self._problem(w, warning=True)
+            for w in warnings:  # an installed analyzer's lines say what was done: not warnings
+                self._problem(w, warning=True, info=self.kind == "analyzer")
             self._done = True
             self.import_button.setText(self.tr("Close"))
+            # nothing is left to cancel: Close is the one way out
+            self.buttons.button(QDialogButtonBox.StandardButton.Cancel).hide()
         else:
             self.problems_label.setText(self.result_summary or "")
         self.import_finished.emit(outcome)

@@ -86,6 +86,27 @@ _TIERS = {
     "unscored": QT_TRANSLATE_NOOP("labels", "unscored"),
 }
 
+# what a speaker typically sees at each tier (LYSS §5): heuristic labels, confirmed only by speakers
+_TIER_DESCRIPTIONS = {
+    "fluent": QT_TRANSLATE_NOOP("labels", "Approaching competent human translation. Errors are rare and minor."),
+    "deployable": QT_TRANSLATE_NOOP("labels", "Suitable for draft translation with human review. Most of the "
+                                              "morphology is correct."),
+    "functional": QT_TRANSLATE_NOOP("labels", "Recognisable to a speaker. The main grammatical categories are "
+                                              "usually right; morphological errors are frequent."),
+    "emerging": QT_TRANSLATE_NOOP("labels", "Some correct patterns begin to appear: training is helping, but the "
+                                            "output is not reliable."),
+    "baseline": QT_TRANSLATE_NOOP("labels", "Raw LLM output without language-specific support. The morphology is "
+                                            "mostly hallucinated."),
+    "unscored": QT_TRANSLATE_NOOP("labels", "No composite: not enough metrics produced a value."),
+}
+
+
+def tier_description(tier: str | None) -> str:
+    """What a speaker typically sees at ``tier`` (LYSS §5), in the interface language."""
+    text = _TIER_DESCRIPTIONS.get(tier or "unscored")
+    return _t(text) if text else ""
+
+
 TIER_COLOURS = {
     "fluent": "#1b7f3b",
     "deployable": "#3d8f2f",
@@ -371,6 +392,26 @@ _ERROR_CATEGORIES = {
     "other": QT_TRANSLATE_NOOP("labels", "other"),
     "morphology": QT_TRANSLATE_NOOP("labels", "morphology"),
 }
+
+
+_SEVERITIES = {
+    "minor": QT_TRANSLATE_NOOP("labels", "minor"),
+    "major": QT_TRANSLATE_NOOP("labels", "major"),
+    "critical": QT_TRANSLATE_NOOP("labels", "critical"),
+}
+
+
+def severity_label(severity: str) -> str:
+    """The name shown for an error-span severity."""
+    known = _SEVERITIES.get(severity)
+    return _t(known) if known else severity
+
+
+def span_term_labels() -> dict[str, str]:
+    """Shown names of span severities and categories, keyed ``severity:ID`` and ``category:ID``
+    (the review pane's labels: the span summary beside a speaker's spans is in the interface language)."""
+    return {**{f"severity:{s}": severity_label(s) for s in _SEVERITIES},
+            **{f"category:{c}": error_category_label(c) for c in _ERROR_CATEGORIES}}
 
 
 def error_category_label(category: str) -> str:

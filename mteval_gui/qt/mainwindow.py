@@ -37,6 +37,7 @@ from mteval_gui.qt.page import Page, PageContext
 from mteval_gui.qt.progress import ProgressPanel
 from mteval_gui.qt.runs_view import RunsView
 from mteval_gui.qt.scoring_control import ScoringController
+from mteval_gui.qt.tab_style import keep_titles_whole
 
 LIVE_REFRESH_SECONDS = 2.0  # changes seen by the watcher are applied at most this often
 
@@ -54,6 +55,7 @@ class MainWindow(QMainWindow):
         self.resize(1400, 860)
 
         self.tabs = QTabWidget()
+        keep_titles_whole(self.tabs.tabBar())
         self.tabs.setObjectName("mainTabs")
         self.runs_view = RunsView()
         self.entries_page: EntriesPage = EntriesPage()
@@ -75,6 +77,8 @@ class MainWindow(QMainWindow):
         self.progress = ProgressPanel()
         self.scoring: ScoringController = ScoringController(self, self.progress)
         self.scoring.started.connect(self._update_actions)
+        self.scoring.started.connect(lambda: self.runs_view.set_scoring(True))
+        self.scoring.finished.connect(lambda _outcome: self.runs_view.set_scoring(False))
         self.scoring.finished.connect(self._load_runs)  # then every page is marked stale
         self.scoring.finished.connect(self._update_actions)
         self.scoring.run_progressed.connect(lambda run_id: self.entries_page.run_scored(run_id, False))
@@ -148,13 +152,13 @@ class MainWindow(QMainWindow):
         return True
 
     def new_workspace(self) -> None:
-        path, _ = file_dialogs.save_file_name(self, self.tr("New workspace"), str(Path.home() / "workspace.sqlite"),
+        path, _ = file_dialogs.save_file_name(self, self.tr("New workspace"), "workspace.sqlite",
                                               self.tr("Workspaces (*.sqlite *.db)"))
         if path:
             self.open_workspace(path)
 
     def choose_workspace(self) -> None:
-        path, _ = file_dialogs.open_file_name(self, self.tr("Open workspace"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Open workspace"), "",
                                               self.tr("Workspaces (*.sqlite *.db);;All files (*)"))
         if path:
             self.open_workspace(path)
@@ -323,6 +327,8 @@ class MainWindow(QMainWindow):
 
     # ----- window --------------------------------------------------------------------------
     def _restore_layout(self) -> None:
+        if self.settings.last_folder and not file_dialogs.last_folder:
+            file_dialogs.last_folder = self.settings.last_folder
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
         if self.settings.window_state:
@@ -336,6 +342,7 @@ class MainWindow(QMainWindow):
             page.shutdown()
         self.settings.geometry = bytes(self.saveGeometry().toBase64().data()).decode()
         self.settings.window_state = bytes(self.saveState().toBase64().data()).decode()
+        self.settings.last_folder = file_dialogs.last_folder or self.settings.last_folder
         self.settings.save()
         self.entries_page.set_frame(None)
         if self.ws is not None:

@@ -241,7 +241,9 @@ class RatingsPanel(QWidget):
             self._load()
 
     def reload_reviewers(self, select: str | None = None) -> None:
-        current = select or self.reviewer_id
+        """Reread the reviewers; the one rating stays chosen (a reviewer just added is chosen only
+        when nobody was: adding a colleague must not turn one's next ratings into theirs)."""
+        current = self.reviewer_id or select
         self._loading = True
         self.reviewer_combo.clear()
         reviewers = list_reviewers(self.ws) if self.ws is not None else []

@@ -108,7 +108,7 @@ def export_pack(window: Any) -> None:
     reviewer = dialog.reviewer.currentData() or "reviewer"
     path, _ = file_dialogs.save_file_name(window, QCoreApplication.translate(
         "ReviewPackDialog", "Export review pack"),
-                                          str(Path.home() / f"review-{reviewer}.html"), QCoreApplication.translate(
+                                          f"review-{reviewer}.html", QCoreApplication.translate(
         "ReviewPackDialog", "HTML (*.html)"))
     if not path:
         return
@@ -125,7 +125,7 @@ def import_judgments(window: Any) -> None:
     if window.ws is None:
         return
     path, _ = file_dialogs.open_file_name(window, QCoreApplication.translate(
-        "ReviewPackDialog", "Import judgments or review-pack answers"), str(Path.home()),
+        "ReviewPackDialog", "Import judgments or review-pack answers"), "",
                                           QCoreApplication.translate(
         "ReviewPackDialog", "Judgments (*.json *.csv)"))
     if not path:

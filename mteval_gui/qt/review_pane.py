@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app.entry_review import FstWord, ReviewData, fst_words, review_html
-from mteval_gui.qt.labels import VERDICT_COLOURS, interface_language, metric_label, validation_labels
+from mteval_gui.qt.labels import VERDICT_COLOURS, interface_language, metric_label, span_term_labels, validation_labels
 
 ACCEPTED_BG = "#d9f2d9"
 REJECTED_BG = "#f8d0d0"
@@ -112,12 +112,16 @@ class ReviewPane(QWidget):
             "output": self.tr("Output"), "error": self.tr("System error"), "no_output": self.tr("(no output)"),
             "metrics": self.tr("Metrics"), "difficulty": self.tr("Difficulty"), "terminology": self.tr("Terminology"),
             "phenomena": self.tr("Phenomena"), "spans": self.tr("Error spans"), "correction": self.tr("Correction"),
+            # between a label and its value ("Difficulty: 1"); French puts a no-break space before the colon
+            "colon": self.tr(": ", "between a label and its value"),
+            **span_term_labels(),
         }
 
     def _field_names(self) -> dict[str, str]:
         """The labels of the fields a verdict carries (and of its tables' columns)."""
         return {
             "explanation": self.tr("explanation"), "matched": self.tr("matched"), "pairs": self.tr("pairs"),
+            "closest": self.tr("compared with"),
             "pairing": self.tr("pairing"), "coverage": self.tr("coverage"), "weight": self.tr("weight"),
             "score": self.tr("score"), "findings": self.tr("findings"),
             "unpaired_reference": self.tr("unpaired reference"), "unpaired_output": self.tr("unpaired output"),
@@ -216,8 +220,10 @@ class ReviewPane(QWidget):
                 status, bg = self.tr("accepted"), ACCEPTED_BG
             else:
                 status, bg = self.tr("rejected"), REJECTED_BG
-            first = w.analyses[0] if w.analyses else (w.non_standard or "")
-            more = f"  (+{len(w.analyses) - 1})" if len(w.analyses) > 1 else ""
+            # a non-standard spelling has no analysis of the strict analyzer: the descriptive one's is shown
+            shown = w.analyses or w.descriptive
+            first = shown[0] if shown else (w.non_standard or "")
+            more = f"  (+{len(shown) - 1})" if len(shown) > 1 else ""
             item = QTreeWidgetItem([w.token, status, first + more])
             for col in range(3):
                 item.setBackground(col, QBrush(QColor(bg)))
@@ -232,6 +238,8 @@ class ReviewPane(QWidget):
             item.setToolTip(1, "\n".join([w.non_standard or "", folded, *w.violations]).strip())
             for a in w.analyses:
                 item.addChild(QTreeWidgetItem(["", "", a]))
+            for a in () if w.analyses else w.descriptive:
+                item.addChild(QTreeWidgetItem(["", self.tr("descriptive"), a]))
             if parent is None:
                 self.fst.addTopLevelItem(item)
             else:

@@ -20,6 +20,7 @@ from mteval_gui.qt.labels import (
     caveat_title,
     pending_review_label,
     score_label,
+    tier_description,
     tier_label,
     validation_explanation,
     validation_label,
@@ -43,6 +44,7 @@ COLUMN_TITLES = (
     QT_TRANSLATE_NOOP("RunsModel", "COMET"),
     QT_TRANSLATE_NOOP("RunsModel", "Code-sw."),
     QT_TRANSLATE_NOOP("RunsModel", "Halluc."),
+    QT_TRANSLATE_NOOP("RunsModel", "Cost-adj."),
 )
 
 # column -> the run-card scores key it shows (its validation level is shown beside the value and
@@ -252,6 +254,8 @@ class RunsModel(ColumnTableModel[RunRow]):
             return "\n".join(missing) if missing else self.tr("Every metric produced a value.")
         if key in ("composite", "tier") and r.scored:
             lines = self._freshness_lines(r) + self._configuration_lines(r) if key == "composite" else []
+            if key == "tier" and r.tier:  # what a speaker typically sees at this tier (LYSS §5)
+                lines += [f"{tier_label(r.tier)}: {tier_description(r.tier)}", ""]
             lines.append(self.tr("Profile {0}").format(r.profile or "—"))
             if r.composite_ci and r.composite_ci[0] is not None:
                 lines.append(self.tr("95 % CI {0:.4f}–{1:.4f}").format(r.composite_ci[0], r.composite_ci[1]))

@@ -35,6 +35,7 @@ class RunsView(Page):
         super().__init__(parent)
         self.setObjectName("runsView")
         self._corpora = 0
+        self.scoring = False  # a scoring job of the window is running (the summary says so)
         lay = self.body_layout()
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Corpus:")))
@@ -147,15 +148,27 @@ class RunsView(Page):
         finally:
             self._sizing = False
         self.select_runs([r for r in selected if self.model.row_of(r) is not None])
+        self._show_summary()
+        self._update_buttons()
+        self.update_empty()
+
+    def set_scoring(self, running: bool) -> None:
+        """The window started (or ended) a scoring job: the summary says so instead of asking for one."""
+        self.scoring = running
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        rows = self.model.rows
         scored = sum(1 for r in rows if r.scored)
-        if rows and not scored:
+        if rows and self.scoring:
+            self.summary.setText(self.tr("{0} runs, {1} scored; scoring in the background: each run's results "
+                                         "appear as they are stored.").format(len(rows), scored))
+        elif rows and not scored:
             self.summary.setText(self.tr("{0} runs, none scored yet: select them (Ctrl+A) and press Score "
                                          "(Ctrl+R).").format(len(rows)))
         else:
             self.summary.setText(self.tr("{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare "
                                          "them or see their entries side by side.").format(len(rows), scored))
-        self._update_buttons()
-        self.update_empty()
 
     def _section_resized(self, section: int, _old: int, new: int) -> None:
         if not self._sizing and new > 0 and 0 <= section < len(self.model.columns):

@@ -11,9 +11,7 @@ its tab) are listed read-only.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -72,6 +70,13 @@ class SettingsDialog(QDialog):
                 self._add_analyzer_row(lang, kind, path)
         at = QVBoxLayout()
         at.addWidget(self.analyzer_table)
+        # what is installed in the analyzer folder (File ▸ Install analyzer) is found there without
+        # a row above: listed here so that the table being empty does not read as "no analyzer"
+        self.installed_analyzers = QLabel(self._installed_text(ws))
+        self.installed_analyzers.setObjectName("installedAnalyzers")
+        self.installed_analyzers.setWordWrap(True)
+        self.installed_analyzers.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        at.addWidget(self.installed_analyzers)
         ab = QHBoxLayout()
         add_an = QPushButton(self.tr("Add file…"))
         add_an.clicked.connect(self._add_analyzer)
@@ -122,11 +127,15 @@ class SettingsDialog(QDialog):
         self.reviewer_combo.setCurrentIndex(max(idx, 0))
         self._add_row(form, "default_reviewer", self.reviewer_combo)
 
+        arrows = {"glossaries": self.tr("{0}: glossary {1}"), "suite_folders": self.tr("{0}: {1}")}
         for key in ("glossaries", "suite_folders"):
             value = getattr(s, key)
-            text = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else (value or "")
+            # one line per corpus (its glossary) or suite (its folder), not the stored JSON
+            text = "\n".join(arrows[key].format(k, v) for k, v in sorted(value.items()))
             shown = QLabel(text or self.tr("(not set)"))
+            shown.setObjectName(f"{key}Shown")
             shown.setWordWrap(True)
+            shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self._add_row(form, key, shown)
         lay.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
@@ -134,6 +143,17 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
         self._show_glosses()
+
+    def _installed_text(self, ws: Workspace) -> str:
+        from mteval_gui.app.analyzers import analyzer_report, analyzer_root
+
+        root = analyzer_root(ws)
+        lines = [self.tr("{0} · {1}: {2}").format(lang.lang, f.kind, f.path)
+                 for lang in analyzer_report(root) for f in lang.files if f.path is not None]
+        if not lines:
+            return self.tr("Installed in {0}: none.").format(root)
+        return self.tr("Installed in {0} (used without a row above; a row above overrides them):").format(root) \
+            + "\n" + "\n".join(lines)
 
     def _add_row(self, form: QFormLayout, key: str, field: QWidget | QLayout) -> None:
         label = QLabel(setting_label(key) + ":")
@@ -145,7 +165,7 @@ class SettingsDialog(QDialog):
 
     def _choose_folder(self) -> None:
         d = file_dialogs.existing_directory(
-            self, self.tr("Analyzer folder"), self.analyzer_edit.text() or str(Path.home())
+            self, self.tr("Analyzer folder"), self.analyzer_edit.text() or ""
         )
         if d:
             self.analyzer_edit.setText(d)
@@ -162,7 +182,7 @@ class SettingsDialog(QDialog):
         self.analyzer_table.setItem(r, 2, QTableWidgetItem(path))
 
     def _add_analyzer(self) -> None:
-        path, _ = file_dialogs.open_file_name(self, self.tr("Analyzer file"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Analyzer file"), "",
                                               self.tr("HFST analyzers (*.hfstol);;All files (*)"))
         if path:
             self.add_analyzer_file(self.gloss_lang.text().strip() or "crk", "strict", path)
@@ -187,7 +207,7 @@ class SettingsDialog(QDialog):
         self.gloss_list.addItems(self._glosses.get(self.gloss_lang.text().strip(), []))
 
     def _add_gloss(self) -> None:
-        path, _ = file_dialogs.open_file_name(self, self.tr("Gloss file"), str(Path.home()),
+        path, _ = file_dialogs.open_file_name(self, self.tr("Gloss file"), "",
                                               self.tr("Dictionaries (*.importjson *.json *.tsv *.txt);;All files (*)"))
         if path:
             self.add_gloss_file(self.gloss_lang.text().strip(), path)

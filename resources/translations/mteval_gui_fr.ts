@@ -1491,7 +1491,7 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Importer un &amp;corpus…</translation>
     </message>
     <message>
-        <source>Import &amp;run…</source>
+        <source>Import r&amp;un…</source>
         <translation>Importer une &amp;exécution…</translation>
     </message>
     <message>
@@ -1508,7 +1508,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>&amp;Export</source>
-        <translation>&amp;Exporter</translation>
+        <translation>E&amp;xporter</translation>
     </message>
     <message>
         <source>Run card (JSON)…</source>
@@ -1579,7 +1579,7 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>C&amp;omparer les exécutions choisies</translation>
     </message>
     <message>
-        <source>Re&amp;view</source>
+        <source>Revie&amp;w</source>
         <translation>&amp;Revue</translation>
     </message>
     <message>
@@ -1596,7 +1596,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>R&amp;andomised order</source>
-        <translation>Ordre &amp;aléatoire</translation>
+        <translation>Ordre a&amp;léatoire</translation>
     </message>
     <message>
         <source>Show the entries in a shuffled order, fixed per reviewer</source>
@@ -1616,7 +1616,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Next &amp;flagged</source>
-        <translation>Prochaine &amp;signalée</translation>
+        <translation>Prochaine si&amp;gnalée</translation>
     </message>
     <message>
         <source>&amp;Keyboard shortcuts</source>
@@ -2039,9 +2039,9 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Correction</translation>
     </message>
     <message>
-        <source>{0}: {1}</source>
-        <comment>a label and its value</comment>
-        <translation>{0}&#x202f;: {1}</translation>
+        <source>: </source>
+        <comment>between a label and its value</comment>
+        <translation>&#x202f;: </translation>
     </message>
     <message>
         <source>explanation</source>
@@ -2054,6 +2054,10 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>pairs</source>
         <translation>paires</translation>
+    </message>
+    <message>
+        <source>compared with</source>
+        <translation>comparé à</translation>
     </message>
     <message>
         <source>pairing</source>
@@ -2179,6 +2183,10 @@ Télécharger maintenant&#x202f;?</translation>
         <source>accepted as %1 after the orthographic folds</source>
         <translation>acceptée sous la forme %1 après les normalisations orthographiques</translation>
     </message>
+    <message>
+        <source>descriptive</source>
+        <translation>descriptif</translation>
+    </message>
 </context>
 <context>
     <name>ReviewersDialog</name>
@@ -2284,6 +2292,10 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>Halluc.</source>
         <translation>Halluc.</translation>
+    </message>
+    <message>
+        <source>Cost-adj.</source>
+        <translation>Aj. coût</translation>
     </message>
     <message>
         <source>Cost (USD)</source>
@@ -2470,7 +2482,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Score</source>
-        <translation>Score</translation>
+        <translation>Évaluer</translation>
     </message>
     <message>
         <source>Score the selected runs in the background</source>
@@ -2506,7 +2518,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Import a corpus&lt;/b&gt;: the source sentences, their references and accepted variants (File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Import a run&lt;/b&gt;: one system&apos;s outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; JSONL, a hypothesis file with one line per entry, or a harness report).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Score&lt;/b&gt; the runs: select them in this table and press Score (Ctrl+R). Then open their entries, compare them, and let speakers rate them.&lt;/li&gt;&lt;/ol&gt;</source>
-        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt;&#x202f;: les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I&#x202f;; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt;&#x202f;: les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I&#x202f;; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions&#x202f;: sélectionnez-les dans ce tableau et appuyez sur Score (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
+        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt;&#x202f;: les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I&#x202f;; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt;&#x202f;: les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I&#x202f;; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions&#x202f;: sélectionnez-les dans ce tableau et appuyez sur Évaluer (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
     </message>
     <message>
         <source>Import run…</source>
@@ -2525,8 +2537,12 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Tous les corpus</translation>
     </message>
     <message>
+        <source>{0} runs, {1} scored; scoring in the background: each run&apos;s results appear as they are stored.</source>
+        <translation>{0} exécutions, {1} évaluées&#x202f;; évaluation en arrière-plan&#x202f;: les résultats de chaque exécution s’affichent dès qu’ils sont enregistrés.</translation>
+    </message>
+    <message>
         <source>{0} runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R).</source>
-        <translation>{0} exécutions, aucune évaluée pour l’instant&#x202f;: sélectionnez-les (Ctrl+A) et appuyez sur Score (Ctrl+R).</translation>
+        <translation>{0} exécutions, aucune évaluée pour l’instant&#x202f;: sélectionnez-les (Ctrl+A) et appuyez sur Évaluer (Ctrl+R).</translation>
     </message>
     <message>
         <source>{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them or see their entries side by side.</source>
@@ -2678,6 +2694,26 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>(none)</source>
         <translation>(aucun)</translation>
+    </message>
+    <message>
+        <source>{0}: glossary {1}</source>
+        <translation>{0}&#x202f;: glossaire {1}</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}&#x202f;: {1}</translation>
+    </message>
+    <message>
+        <source>{0} · {1}: {2}</source>
+        <translation>{0} · {1}&#x202f;: {2}</translation>
+    </message>
+    <message>
+        <source>Installed in {0}: none.</source>
+        <translation>Installés dans {0}&#x202f;: aucun.</translation>
+    </message>
+    <message>
+        <source>Installed in {0} (used without a row above; a row above overrides them):</source>
+        <translation>Installés dans {0} (utilisés sans ligne ci-dessus&#x202f;; une ligne ci-dessus les remplace)&#x202f;:</translation>
     </message>
     <message>
         <source>Analyzer folder</source>
@@ -2976,6 +3012,46 @@ Télécharger maintenant&#x202f;?</translation>
 </context>
 <context>
     <name>dialogs</name>
+    <message>
+        <source>Source language</source>
+        <translation>Langue source</translation>
+    </message>
+    <message>
+        <source>Target language</source>
+        <translation>Langue cible</translation>
+    </message>
+    <message>
+        <source>Corpus id</source>
+        <translation>Identifiant du corpus</translation>
+    </message>
+    <message>
+        <source>Run id</source>
+        <translation>Identifiant de l’exécution</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>Corpus</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Reference file</source>
+        <translation>Fichier de référence</translation>
+    </message>
+    <message>
+        <source>“{0}”</source>
+        <translation>« {0} »</translation>
+    </message>
+    <message>
+        <source>{0} and {1}</source>
+        <translation>{0} et {1}</translation>
+    </message>
     <message>
         <source>The file {0} was rejected: {1} problem(s) found. Nothing was written.</source>
         <translation>Le fichier {0} a été refusé&#x202f;: {1} problème(s) trouvé(s). Rien n’a été écrit.</translation>
@@ -3345,6 +3421,30 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>non évalué</translation>
     </message>
     <message>
+        <source>Approaching competent human translation. Errors are rare and minor.</source>
+        <translation>Proche d’une traduction humaine compétente. Les erreurs sont rares et mineures.</translation>
+    </message>
+    <message>
+        <source>Suitable for draft translation with human review. Most of the morphology is correct.</source>
+        <translation>Utilisable comme traduction de premier jet avec relecture humaine. La plupart de la morphologie est correcte.</translation>
+    </message>
+    <message>
+        <source>Recognisable to a speaker. The main grammatical categories are usually right; morphological errors are frequent.</source>
+        <translation>Reconnaissable par un locuteur. Les principales catégories grammaticales sont en général justes&#x202f;; les erreurs morphologiques sont fréquentes.</translation>
+    </message>
+    <message>
+        <source>Some correct patterns begin to appear: training is helping, but the output is not reliable.</source>
+        <translation>Quelques structures correctes commencent à apparaître&#x202f;: l’entraînement aide, mais la sortie n’est pas fiable.</translation>
+    </message>
+    <message>
+        <source>Raw LLM output without language-specific support. The morphology is mostly hallucinated.</source>
+        <translation>Sortie brute d’un LLM sans soutien propre à la langue. La morphologie est surtout hallucinée.</translation>
+    </message>
+    <message>
+        <source>No composite: not enough metrics produced a value.</source>
+        <translation>Pas de composite&#x202f;: trop peu de métriques ont donné une valeur.</translation>
+    </message>
+    <message>
         <source>Source copied</source>
         <translation>Source recopiée</translation>
     </message>
@@ -3591,6 +3691,18 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>morphology</source>
         <translation>morphologie</translation>
+    </message>
+    <message>
+        <source>minor</source>
+        <translation>mineure</translation>
+    </message>
+    <message>
+        <source>major</source>
+        <translation>majeure</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>critique</translation>
     </message>
 </context>
 <context>

@@ -184,3 +184,15 @@ def test_term_safe_escapes_terminal_controls():
     assert term_safe("a\x1b[31mb\x9b\x07\u202e\u2066c\td\ne") == "a\\x1b[31mb\\x9b\\x07\\u202e\\u2066c\td\\x0ae"
     assert term_safe("x\ny", keep_newlines=True) == "x\ny"
     assert term_safe("ᓂᓂᐹᐣ ê-ayâyân") == "ᓂᓂᐹᐣ ê-ayâyân"
+
+
+def test_cli_promote_says_why_each_skipped_text_was_left_out(ws, capsys):
+    """`variants promote` said "skipped 2" without reasons for texts the corpus already has."""
+    review.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id="e3", adequacy=5, fluency=5))
+    review.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id="e2", adequacy=5))  # = reference
+    J.add_reviewer(ws, Reviewer(reviewer_id="bo", name="Bo"))
+    review.record_judgment(ws, Judgment(reviewer_id="bo", run_id="sys1", entry_id="e2", adequacy=5))
+    assert main(["--db", str(ws.path), "variants", "promote", "sys1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "corpus c: version 1 -> 1+s1; added 1 variant, skipped 2"
+    assert "  - 2 not added, already the reference or an accepted variant: e2" in out

@@ -100,7 +100,8 @@ def test_derived_lists_are_the_declared_ones():
     assert set(composite.INVERTED) == {"ter", "code_switching_rate", "hallucination_rate", "avg_latency_seconds",
                                   "median_latency_seconds", "p95_latency_seconds"}
     assert KEY_METRICS == ("exact_match_rate", "equivalent_match_rate", "fst_acceptance_rate", "semantic_score",
-                           "comet_score", "code_switching_rate", "hallucination_rate", "terminology_adherence")
+                           "comet_score", "code_switching_rate", "hallucination_rate", "terminology_adherence",
+                           "cost_adjusted")
     assert COMPARE_KEYS == ("chrf_plus_plus", "bleu", "ter", "exact_match_rate", "equivalent_match_rate",
                             "fst_acceptance_rate", "semantic_score", "comet_score", "composite")
     assert SEED_SCORE_ALIASES == {"corpus_chrf": "chrf_plus_plus", "corpus_bleu": "bleu", "corpus_ter": "ter",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QMessageBox
 
@@ -54,3 +55,35 @@ def test_the_review_menu_moves_through_the_entries_with_the_table_keys(window, s
     page.search.setFocus()  # Return in the search field is the field's, not Next unreviewed
     qtbot.keyClick(page.search, Qt.Key.Key_Return)
     assert page.current_entry_id() == "e3"
+
+
+def _mnemonic(text: str) -> str:
+    i = text.replace("&&", "").find("&")
+    return text.replace("&&", "")[i + 1].casefold() if i >= 0 else ""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_menu_mnemonics_are_unique_at_each_level(qapp, lang):
+    """Alt+letter opens one menu: Review and View both took Alt+V."""
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from mteval_gui.qt.actions import MENUS, Act, Menu
+    from mteval_gui.qt.i18n import qm_path
+
+    translator = QTranslator()
+    if lang == "fr":
+        assert translator.load(str(qm_path("fr")))
+        QCoreApplication.installTranslator(translator)
+    try:
+        def check(items) -> None:
+            texts = [QCoreApplication.translate("MainWindow", i.title if isinstance(i, Menu) else i.text)
+                     for i in items if isinstance(i, (Act, Menu))]
+            letters = [_mnemonic(t) for t in texts if _mnemonic(t)]
+            assert len(letters) == len(set(letters)), texts
+            for i in items:
+                if isinstance(i, Menu):
+                    check(i.items)
+
+        check(MENUS)
+    finally:
+        QCoreApplication.removeTranslator(translator)

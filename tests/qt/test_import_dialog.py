@@ -102,6 +102,12 @@ def test_install_analyzer(qtbot, small_ws, shared_data, tmp_path, monkeypatch):
     assert dlg.imported is not None and dlg.imported.lang == "crk"
     assert find_analyzer(None, "strict", lang="crk") is not None
     assert "installed strict" in " ".join(_problems(dlg))  # what was installed is listed before closing
+    # in the text colour (it is what was done, not a warning), with Close as the one button left
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    assert all(dlg.problems.item(i).foreground().style() == Qt.BrushStyle.NoBrush for i in range(dlg.problems.count()))
+    assert dlg.import_button.text() == "Close"
+    assert dlg.buttons.button(QDialogButtonBox.StandardButton.Cancel).isHidden()
 
 
 def test_a_registered_format_is_in_the_format_list_and_the_file_filter(qtbot, small_ws, tmp_path, monkeypatch):
@@ -124,3 +130,65 @@ def test_a_registered_format_is_in_the_format_list_and_the_file_filter(qtbot, sm
         run_dlg = ImportDialog(small_ws, "run")
         qtbot.addWidget(run_dlg)
         assert "psv" not in [run_dlg.format_combo.itemData(i) for i in range(run_dlg.format_combo.count())]
+
+
+def _corpus_without_languages(tmp_path):
+    path = tmp_path / "nolang.jsonl"
+    path.write_text('{"id": "1", "source": "hello", "reference": "allo"}\n{"id": "1", "source": "bye"}\n',
+                    encoding="utf-8")
+    return path
+
+
+def test_defects_name_the_dialog_fields_not_command_line_options(qtbot, small_ws, tmp_path):
+    bad = _corpus_without_languages(tmp_path)
+    dlg = ImportDialog(small_ws, "corpus")
+    qtbot.addWidget(dlg)
+    dlg.set_path(bad)
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
+    problems = _problems(dlg)
+    assert f"{bad}: the file does not say which languages it holds: give “Source language” and " \
+           "“Target language”" in problems
+    assert not any("--" in p for p in problems)
+    # long messages wrap instead of being cut, and the whole text is the item's tooltip
+    assert dlg.problems.wordWrap() and dlg.problems_label.wordWrap()
+    assert all(dlg.problems.item(i).toolTip() == dlg.problems.item(i).text() for i in range(dlg.problems.count()))
+
+
+def test_defects_are_in_french_in_the_french_interface(french, qtbot, small_ws, tmp_path, monkeypatch):
+    from mteval_gui.qt import labels
+
+    monkeypatch.setattr(labels, "interface_language", lambda: "fr")
+    bad = _corpus_without_languages(tmp_path)
+    dlg = ImportDialog(small_ws, "corpus")
+    qtbot.addWidget(dlg)
+    dlg.set_path(bad)
+    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
+        dlg.do_import()
+    problems = _problems(dlg)
+    assert f"{bad}: le fichier ne dit pas quelles langues il contient : indiquez « Langue source » et " \
+           "« Langue cible »" in problems
+    assert f"{bad}:2: identifiant '1' en double (déjà à la ligne 1)" in problems
+
+
+def test_a_run_import_proposes_the_only_corpus_then_the_last_chosen(qtbot, small_ws, tmp_path, monkeypatch):
+    from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+
+    monkeypatch.setattr(ImportDialog, "last_run_corpus", {})
+    dlg = ImportDialog(small_ws, "run")
+    qtbot.addWidget(dlg)
+    assert dlg.corpus_combo.currentData() == "mini"  # the workspace's only corpus
+    repo.add_corpus(small_ws, Corpus(corpus_id="other", language_pair=LanguagePair(source="eng", target="crk"),
+                                     entries=[Entry(id="1", source="a", reference="b")]))
+    two = ImportDialog(small_ws, "run")
+    qtbot.addWidget(two)
+    assert two.corpus_combo.currentData() is None  # two corpora, none chosen yet: the file's own
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("b\n", encoding="utf-8")
+    two.corpus_combo.setCurrentIndex(two.corpus_combo.findData("other"))
+    two.set_path(hyp)
+    with qtbot.waitSignal(two.import_finished, timeout=60000):
+        two.do_import()
+    again = ImportDialog(small_ws, "run")
+    qtbot.addWidget(again)
+    assert again.corpus_combo.currentData() == "other"  # remembered

@@ -474,6 +474,12 @@ def test_an_empty_workspace_shows_the_first_steps(window, tmp_path, small_ws):
     window.open_workspace(small_ws.path)  # corpora and runs: the table, with what to do next
     assert not view.showing_empty
     assert view.summary.text() == "2 runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R)."
+    # while the window scores (the demo starts scoring at once) the summary does not ask for it
+    window.scoring.started.emit()
+    assert view.summary.text() == ("2 runs, 0 scored; scoring in the background: each run's results appear as "
+                                   "they are stored.")
+    window.scoring.finished.emit(None)
+    assert view.summary.text().startswith("2 runs, none scored yet")
 
 
 def test_rescore_question_agrees_with_the_number_of_runs(window):

@@ -140,3 +140,21 @@ def test_no_reviewer_means_no_judgment(qtbot, small_ws):
     panel.rate("adequacy", 4)
     assert jstore.current_judgments(small_ws) == []
     assert "reviewer" in panel.status.text().lower()
+
+
+def test_adding_a_reviewer_keeps_the_one_rating(host, small_ws):
+    _, panel, _ = host
+    assert panel.reviewer_id == "amy"
+    jstore.add_reviewer(small_ws, Reviewer(reviewer_id="bo", name="Bo"))
+    panel.reload_reviewers("bo")  # what the window does after the reviewers dialog added Bo
+    assert panel.reviewer_id == "amy" and panel.reviewer_combo.currentData() == "amy"
+
+
+def test_the_first_reviewer_added_is_chosen(qtbot, small_ws):
+    panel = RatingsPanel(small_ws)
+    qtbot.addWidget(panel)
+    panel.set_workspace(small_ws)
+    assert panel.reviewer_id is None
+    jstore.add_reviewer(small_ws, Reviewer(reviewer_id="bo", name="Bo"))
+    panel.reload_reviewers("bo")
+    assert panel.reviewer_id == "bo"

@@ -119,7 +119,30 @@ def test_pane_shows_the_linters_explanation_in_french(qtbot, scored_ws, french):
     qtbot.addWidget(pane)
     pane.show_data(data)
     text = pane.text.toPlainText()
-    assert ("explication: non acceptable : VOWEL_LENGTH : il manque à wapamew les marques de voyelles longues "
+    assert ("explication : non acceptable : VOWEL_LENGTH : il manque à wapamew les marques de voyelles longues "
             "(wâpamêw) ; la longueur vocalique est distinctive dans l’orthographe romaine standard (SRO)") in text
-    assert "correspond à: référence" in text
+    assert "comparé à : référence" in text  # a MISS matched nothing
+    assert "Difficulté : 1" in text
     assert "vowel length is distinctive" not in text and "explanation" not in text
+
+
+def test_a_non_standard_spelling_shows_the_descriptive_analysis(qtbot, scored_ws):
+    """The FST row of a word only the descriptive analyzer accepts showed no analysis at all."""
+    view = OutputView("r", "r", Output(id="e1", predicted="nipaw"), {
+        "core.fst": {"value": 0.0, "detail": {"analyses": [
+            {"token": "nipaw", "form": "nipaw", "accepted": False, "analyses": []}]}},
+        "core.ortho": {"value": 0.0, "detail": {"flagged": [{"token": "nipaw", "violations": [
+            {"code": "non_standard", "message": "non-standard spelling: rejected by strict, accepted by desc as "
+                                                "nipâw+V+AI+Ind+3Sg+Err/Orth",
+             "analyses": ["nipâw+V+AI+Ind+3Sg+Err/Orth", "nipâw+V+AI+Imp+2Sg+Err/Orth"]}]}]}}})
+    [word] = fst_words(view)
+    assert word.descriptive == ("nipâw+V+AI+Ind+3Sg+Err/Orth", "nipâw+V+AI+Imp+2Sg+Err/Orth")
+    data = load_review_data(scored_ws, "mini", "e1", [("poor", "model-poor")])
+    data.outputs[0].details.update(view.details)
+    pane = ReviewPane()
+    qtbot.addWidget(pane)
+    pane.show_data(data)
+    item = pane.fst.topLevelItem(0)
+    assert [item.text(i) for i in range(3)] == ["nipaw", "non-standard spelling", "nipâw+V+AI+Ind+3Sg+Err/Orth  (+1)"]
+    assert [(item.child(i).text(1), item.child(i).text(2)) for i in range(item.childCount())] == [
+        ("descriptive", "nipâw+V+AI+Ind+3Sg+Err/Orth"), ("descriptive", "nipâw+V+AI+Imp+2Sg+Err/Orth")]

@@ -45,3 +45,25 @@ def test_spans_corrections_and_the_promote_action(qtbot, tmp_path):
     assert repo.get_corpus_info(ws, "c")["version"] == "1+s1"
     assert page.ratings.status.text() == "Added 1 variant(s) (c 1 -> 1+s1); rescore the runs to use them"
     ws.close()
+
+
+def test_the_span_summary_is_in_the_interface_language(qtbot, tmp_path):
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from mteval_gui.qt.i18n import qm_path
+
+    ws = make_workspace(tmp_path / "ws.sqlite")
+    review.record_judgment(ws, Judgment(reviewer_id="ana", run_id="sys1", entry_id="d1-2", adequacy=2, payload={
+        "spans": [{"start": 0, "end": 2, "severity": "major", "category": "untranslated"},
+                  {"start": 3, "end": 5, "severity": "minor", "category": "spelling"}]}))
+    translator = QTranslator()
+    assert translator.load(str(qm_path("fr")))
+    QCoreApplication.installTranslator(translator)
+    try:
+        pane = ReviewPane()
+        qtbot.addWidget(pane)
+        pane.show_data(load_review_data(ws, "c", "d1-2", [("sys1", "system-one")]))
+        # severities and categories in French
+        assert "[majeure non traduit, mineure orthographe]" in pane.text.toPlainText()
+    finally:
+        QCoreApplication.removeTranslator(translator)

@@ -91,3 +91,21 @@ def test_rows_from_scored_workspace(scored_ws):
                                                        fluency=a))
     rows = {r.run_id: r for r in load_run_rows(scored_ws)}
     assert rows["good"].confirmed is True and not rows["good"].pending_review
+
+
+def test_tier_tooltips_say_what_a_speaker_typically_sees():
+    model = RunsModel()
+    model.set_rows([_row("p", 0.75, "deployable"), _row("b", 0.2, "baseline")])
+    assert _cell(model, 0, "tier", Qt.ItemDataRole.ToolTipRole).startswith(
+        "deployable: Suitable for draft translation with human review. Most of the morphology is correct.")
+    assert _cell(model, 1, "tier", Qt.ItemDataRole.ToolTipRole).startswith(
+        "baseline: Raw LLM output without language-specific support. The morphology is mostly hallucinated.")
+
+
+def test_the_cost_adjusted_score_is_a_column():
+    row = _row("p", 0.75, "deployable")
+    row.metrics = {"cost_adjusted": 0.2503}
+    model = RunsModel()
+    model.set_rows([row])
+    assert model.headerData(model.column_index("cost_adjusted"), Qt.Orientation.Horizontal) == "Cost-adj."
+    assert _cell(model, 0, "cost_adjusted") == "0.250"

@@ -16,6 +16,7 @@ def test_runs_table_columns_come_from_the_declarations():
     assert SCORE_KEY_OF_COLUMN == {
         "chrf": "chrf_plus_plus", "exact": "exact_match_rate", "equivalent": "equivalent_match_rate",
         "fst": "fst_acceptance_rate", "semantic": "semantic_score", "comet": "comet_score",
-        "code_switching": "code_switching_rate", "hallucination": "hallucination_rate"}
+        "code_switching": "code_switching_rate", "hallucination": "hallucination_rate",
+        "cost_adjusted": "cost_adjusted"}
     assert score_label("hallucination_rate") == "Hallucination"
     assert score_label("letter_share") == "letter share"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+from PySide6.QtWidgets import QLabel
+
 from mteval_gui.app.settings import load_settings, scoring_options_for
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.reviewers_dialog import ReviewersDialog
@@ -67,3 +70,25 @@ def test_reviewer_without_name_is_refused(qtbot, small_ws, shown_errors):
     dlg.save()
     assert shown and "name" in str(shown[0])
     assert jstore.list_reviewers(small_ws) == []
+
+
+@pytest.mark.shared_data
+def test_settings_list_installed_analyzers_and_readable_glossaries(qtbot, small_ws, shared_data, tmp_path,
+                                                                   monkeypatch):
+    from mteval_gui.app.analyzers import InstallOptions, install
+    from mteval_gui.app.settings import set_setting
+
+    fst = shared_data / "crk" / "fst"
+    root = tmp_path / "analyzers"
+    monkeypatch.setenv("MTEVAL_ANALYZERS", str(root))
+    install("crk", fst / "crk-strict-analyzer-for-dictionary.hfstol", InstallOptions(root=root, kind="strict"))
+    install("crk", fst / "crk-descriptive-analyzer.hfstol", InstallOptions(root=root, kind="descriptive"))
+    set_setting(small_ws, "glossaries", {"mini": "cree-terms"})
+    dlg = SettingsDialog(small_ws)
+    qtbot.addWidget(dlg)
+    assert dlg.analyzer_table.rowCount() == 0  # no path given by hand
+    shown = dlg.installed_analyzers.text()
+    assert shown.startswith(f"Installed in {root}")
+    assert "crk · strict: " in shown and "crk · descriptive: " in shown
+    assert dlg.findChild(QLabel, "glossariesShown").text() == "mini: glossary cree-terms"
+    assert dlg.findChild(QLabel, "suite_foldersShown").text() == "(not set)"

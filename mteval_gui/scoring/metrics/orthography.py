@@ -35,11 +35,14 @@ class Violation:
     code: str
     message: str
     char: str | None = None
+    analyses: tuple[str, ...] = ()  # non_standard: what the descriptive analyzer read the word as
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.char is not None:
             d["char"] = self.char
+        if self.analyses:
+            d["analyses"] = list(self.analyses)
         return d
 
 

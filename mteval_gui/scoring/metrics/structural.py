@@ -425,6 +425,7 @@ class OrthographicAccuracyMetric(BaseMetric):
                         "non_standard",
                         f"non-standard spelling: rejected by {self.strict.name}, accepted by {self.descriptive.name} "
                         f"as {d.analyses[0].raw}",
+                        analyses=tuple(a.raw for a in d.analyses),
                     )
                 )
         return out
