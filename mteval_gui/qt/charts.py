@@ -331,8 +331,7 @@ class ChartsView(Page):
     def export_dialog(self) -> None:
         from mteval_gui.qt.dialogs import reporting_errors
 
-        path, _ = file_dialogs.save_file_name(self, self.tr("Export chart"),
-                                              str(Path.home() / self.default_file_name()),
+        path, _ = file_dialogs.save_file_name(self, self.tr("Export chart"), self.default_file_name(),
                                               self.tr("PNG image (*.png);;SVG drawing (*.svg)"))
         if path:
             with reporting_errors(self):

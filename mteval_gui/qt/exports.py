@@ -8,6 +8,7 @@ the schema before they are written, judgments are lossless and re-importable.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -115,14 +116,14 @@ def table_filters() -> list[str]:
 def ask_table_path(parent: Any, title: str, name: str) -> str | None:
     """Ask where to write a table; a name without a table suffix gets the chosen filter's."""
     filters = table_filters()
-    path, chosen = file_dialogs.save_file_name(parent, title, str(Path.home() / name), ";;".join(filters))
+    path, chosen = file_dialogs.save_file_name(parent, title, name, ";;".join(filters))  # in the last folder
     if not path:
         return None
     return with_table_suffix(path, filters.index(chosen) if chosen in filters else 0)
 
 
 def with_table_suffix(path: str, filter_index: int) -> str:
-    if Path(path).suffix.lower() in (*TABLE_SUFFIXES, ".latex", ".markdown"):
+    if PurePath(path).suffix.lower() in (*TABLE_SUFFIXES, ".latex", ".markdown"):
         return path
     return path + TABLE_SUFFIXES[filter_index]
 

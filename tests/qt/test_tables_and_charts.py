@@ -280,3 +280,11 @@ def test_compare_baseline_in_french(qtbot, french):
     qtbot.addWidget(view)
     assert "Système de base\u202f:" in [w.text() for w in view.findChildren(type(view.caveats))]
     assert view.export_button.text() == "Exporter le tableau…"
+
+
+def test_a_table_name_without_a_suffix_takes_the_chosen_filters():
+    from mteval_gui.qt.exports import with_table_suffix
+
+    assert [with_table_suffix("/x/cmp", i) for i in range(3)] == ["/x/cmp.tex", "/x/cmp.md", "/x/cmp.csv"]
+    assert with_table_suffix("/x/cmp.TEX", 2) == "/x/cmp.TEX"
+    assert with_table_suffix("/x/a.markdown", 0) == "/x/a.markdown"
