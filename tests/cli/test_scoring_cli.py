@@ -190,6 +190,22 @@ def test_compare_fr_ewe_systems_against_mt5(tmp_path, capsys):
     # one row per compared metric: chrF++, BLEU, exact match and the composite they make up
     assert table.count("m2m100_fr_ewe_rel_news_newsft") == 4
     assert "not compared" not in table
+    # a 4-system table for a paper: well-formed booktabs LaTeX with intervals and marks (compiled when
+    # pdflatex is installed)
+    from tests.app.test_tables import compile_latex, latex_table_problems
+
+    four = ["m2m100_fr_ewe_rel_news_newsft", *[s for s in others if s != "m2m100_fr_ewe_rel_news_newsft"][:2]]
+    tex = tmp_path / "mafand.tex"
+    assert main(["--db", db, "export", "compare", *four, "--baseline", "mt5_fr_ewe_news", "--holm",
+                 "-o", str(tex)]) == 0
+    text = tex.read_text(encoding="utf-8")
+    assert latex_table_problems(text) == []
+    body = text.split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
+    assert [line.split(" & ")[0] for line in body] == [  # the four systems, names escaped and whole
+        r"mt5\_fr\_ewe\_news (baseline)", *(name.replace("_", r"\_") for name in four)]
+    row = next(line for line in text.splitlines() if line.startswith(r"m2m100\_fr\_ewe\_rel\_news\_newsft &"))
+    assert row.count(r"$^{\dagger}$") >= 1  # significantly better than mt5 on chrF++ (p = 1/1001, Holm)
+    compile_latex(text, tmp_path)
 
 
 def test_option_flags():
