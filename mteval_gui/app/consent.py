@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from mteval_gui.store.db import Workspace
 
 consent_log = consent.consent_log
 judged_runs = consent.judged_runs
-__all__ = ["export_reviewer_judgments", "withdraw_reviewer", "consent_log", "judged_runs", "review_after_withdrawal"]
+__all__ = ["allows_sharing", "export_reviewer_judgments", "withdraw_reviewer", "consent_log", "judged_runs",
+           "review_after_withdrawal"]
 
 
 def export_reviewer_judgments(ws: Workspace, reviewer_id: str, path: str | Path,
@@ -49,3 +51,17 @@ def review_after_withdrawal(ws: Workspace, run_ids: list[str]) -> list[ReviewedC
     """The scored runs among ``run_ids`` (e.g. :func:`judged_runs` before a withdrawal) with their
     speaker-review status of now, as their cards are read (without per-entry results)."""
     return [read for run_id in run_ids if (read := read_run_card(ws, run_id, results=False)) is not None]
+
+
+_SHARE_WORDS = frozenset({"share", "shared", "sharing", "partage", "partager", "partagé", "partagée", "partagés"})
+_NEGATIONS = frozenset({"no", "not", "never", "don't", "dont", "do-not", "without", "ne", "pas", "jamais", "sans",
+                        "non"})
+
+
+def allows_sharing(consent_scope: str | None) -> bool:
+    """Whether a reviewer's consent scope allows sharing their answers beyond the workspace
+    (e.g. with an analyzer's maintainers): it names sharing (``share``, ``sharing``, ``shared``,
+    French ``partage``/``partager``) and holds no negation (``no``, ``not``, ``never``, ``without``,
+    ``ne``, ``pas``, ``sans``…). ``research`` alone does not; ``research, share`` does."""
+    words = set(re.findall(r"[\w'’-]+", (consent_scope or "").casefold().replace("’", "'")))
+    return bool(words & _SHARE_WORDS) and not words & _NEGATIONS

@@ -27,6 +27,7 @@ from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.domain.run import Output
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
+from mteval_gui.store.versions import variant_dialects
 
 VERDICT_EXTRAS = ("classes", "matched", "pairs", "pairing", "coverage", "explanation", "matched_msg",
                   "explanation_msg")
@@ -89,6 +90,8 @@ class OutputView:
 class ReviewData:
     entry: Entry
     outputs: list[OutputView]
+    # variant -> the dialects of the speakers it was accepted from (speaker variants only)
+    variant_dialects: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def load_review_data(ws: Workspace, corpus_id: str, entry_id: str, runs: list[tu
         details = entry_details(ws, run_id, entry_id) or {}
         views.append(OutputView(run_id, label, output, details, run_metrics(ws, run_id, details),
                                 speaker_marks=speaker_marks(ws, run_id, entry_id)))
-    return ReviewData(entry, views)
+    return ReviewData(entry, views, variant_dialects(ws, corpus_id).get(entry_id, {}))
 
 
 def speaker_marks(ws: Workspace, run_id: str, entry_id: str) -> list[dict[str, Any]]:
@@ -282,7 +285,9 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
     if not blind:
         out.append(f'<h3>{_e(labels["reference"])}</h3><p class="text">{_e(e.reference) if e.reference else "—"}</p>')
         if e.variants:
-            out.append(f'<p><i>{_e(labels["variants"])}</i>{colon}' + " · ".join(_e(v) for v in e.variants) + "</p>")
+            out.append(f'<p><i>{_e(labels["variants"])}</i>{colon}' + " · ".join(
+                _e(v) + (f' <span class="dialect">({_e(", ".join(data.variant_dialects[v]))})</span>'
+                         if data.variant_dialects.get(v) else "") for v in e.variants) + "</p>")
     meta = []
     if e.difficulty is not None:
         meta.append(f'{_e(labels["difficulty"])}{colon}{e.difficulty}')

@@ -19,7 +19,7 @@ study); judgment files are imported by :func:`mteval_gui.app.judgment_files.impo
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +49,7 @@ from mteval_gui.validation.study import Rating
 __all__ = [
     "add_reviewer", "current_judgments", "export_log", "get_reviewer", "import_log", "judgment_history",
     "list_reviewers", "record_judgment", "redo_last", "review_progress", "review_queue", "undo_last",
-    "update_reviewer", "ratings", "as_ratings", "latest_current", "undo_task", "judgment_counts",
+    "update_reviewer", "ratings", "as_ratings", "reviewer_dialects", "latest_current", "undo_task", "judgment_counts",
     "categories_for_run", "categories_for_language", "category_problems", "require_runs", "esa_scores", "esa_of",
     "EsaRun", "SpanTarget", "span_target", "entry_esa", "judgment_esa", "spans_esa",
 ]
@@ -141,15 +141,23 @@ def esa_scores(ws: Workspace, run_ids: Sequence[str]) -> dict[str, EsaRun]:
     return {run_id: found.get(run_id, EsaRun(run_id)) for run_id in run_ids}
 
 
-def as_ratings(judgments: Iterable[Judgment]) -> list[Rating]:
-    """The Task A ratings among judgments as plain :class:`Rating` records."""
-    return [Rating(j.run_id, j.entry_id, j.reviewer_id, j.adequacy, j.fluency) for j in judgments
+def as_ratings(judgments: Iterable[Judgment], dialects: Mapping[str, str | None] | None = None) -> list[Rating]:
+    """The Task A ratings among judgments as plain :class:`Rating` records (``dialects``: reviewer -> dialect)."""
+    d = dialects or {}
+    return [Rating(j.run_id, j.entry_id, j.reviewer_id, j.adequacy, j.fluency, d.get(j.reviewer_id))
+            for j in judgments
             if j.task == "A" and j.entry_id is not None and (j.adequacy is not None or j.fluency is not None)]
 
 
+def reviewer_dialects(ws: Workspace) -> dict[str, str | None]:
+    """Each reviewer's dialect, from their reviewer record."""
+    return {r.reviewer_id: r.dialect for r in list_reviewers(ws)}
+
+
 def ratings(ws: Workspace, run_ids: Sequence[str]) -> list[Rating]:
-    """Current Task A ratings of the runs as plain :class:`Rating` records."""
-    return [r for run_id in run_ids for r in as_ratings(current_judgments(ws, run_id=run_id, task="A"))]
+    """Current Task A ratings of the runs as plain :class:`Rating` records, with each rater's dialect."""
+    dialects = reviewer_dialects(ws)
+    return [r for run_id in run_ids for r in as_ratings(current_judgments(ws, run_id=run_id, task="A"), dialects)]
 
 
 # --------------------------------------------------------------------------- undo across runs (audits)

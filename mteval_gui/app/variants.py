@@ -13,6 +13,13 @@ the rule every correction meets when it is recorded or imported). :func:`promote
 writes one new version per corpus (``1`` -> ``1+s1``; :mod:`mteval_gui.store.versions`);
 earlier run cards keep naming the version and sha256 they were scored on, rescoring uses the
 new variants, and the new run card lists the variants that came from speakers (``dataset.speaker_variants``).
+
+Each promoted variant records the dialect of the reviewer it came from (their reviewer record,
+at the time of the promotion): a variant accepted by speakers of one dialect is marked so in
+the corpus version (:func:`variant_dialects`), and the review pane shows it beside the variant.
+When speakers of several dialects give the same text in one promotion, it is added once and
+each other dialect's speaker is recorded beside it (``also: true``): the variant is marked as
+accepted for each of their dialects.
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ from mteval_gui.text import match_key, nfc
 
 BASES = ("correction", "adequacy5", "task_b")
 __all__ = ["BASES", "Candidate", "Promotion", "promotion_candidates", "promote_variants", "corpus_versions",
-           "speaker_variants"]
+           "speaker_variants", "variant_dialects"]
 corpus_versions = versions.corpus_versions
 speaker_variants = versions.speaker_variants
+variant_dialects = versions.variant_dialects
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,7 @@ class Candidate:
     reviewer_id: str
     run_id: str
     judgment_id: int | None
+    dialect: str | None = None  # the reviewer's dialect when the variant was promoted
 
 
 @dataclass
@@ -53,6 +62,9 @@ class Promotion:
     new_version: str | None
     added: list[Candidate] = field(default_factory=list)
     skipped: list[tuple[Candidate, str]] = field(default_factory=list)
+    # the same text as a variant added by this promotion, from a speaker of another dialect:
+    # recorded (the variant is accepted for that dialect too), not added twice
+    also: list[Candidate] = field(default_factory=list)
 
 
 def promotion_candidates(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[str] = BASES,
@@ -62,6 +74,14 @@ def promotion_candidates(ws: Workspace, run_ids: Sequence[str], *, bases: Sequen
     if unknown:
         raise MtevalError(f"unknown basis {', '.join(unknown)} (one of {', '.join(BASES)})")
     wanted = set(entry_ids) if entry_ids is not None else None
+    dialects: dict[str, str | None] = {}
+
+    def dialect(reviewer_id: str) -> str | None:
+        if reviewer_id not in dialects:
+            r = jstore.get_reviewer(ws, reviewer_id)
+            dialects[reviewer_id] = r.dialect if r is not None else None
+        return dialects[reviewer_id]
+
     out: list[Candidate] = []
     for run_id in run_ids:
         if not repo.run_exists(ws, run_id):
@@ -87,7 +107,8 @@ def promotion_candidates(ws: Workspace, run_ids: Sequence[str], *, bases: Sequen
             if ("task_b" in bases and j.task == "B" and j.payload.get("same_meaning") == "Yes"
                     and j.payload.get("natural") == "Yes"):
                 found.append(("task_b", output(j.entry_id)))
-            out += [Candidate(corpus_id, j.entry_id, text, basis, j.reviewer_id, run_id, j.judgment_id)
+            out += [Candidate(corpus_id, j.entry_id, text, basis, j.reviewer_id, run_id, j.judgment_id,
+                              dialect(j.reviewer_id))
                     for basis, text in found if text]
     return out
 
@@ -107,6 +128,7 @@ def promote_variants(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[s
         info = repo.get_corpus_info(ws, corpus_id)
         promo = Promotion(corpus_id, info["version"] or "1", None)
         seen: dict[str, set[str]] = {}
+        dialects: dict[tuple[str, str], set[str | None]] = {}  # (entry, key) added here -> its dialects
         for cand in cands:
             if cand.entry_id not in seen:
                 entry = repo.get_entry(ws, corpus_id, cand.entry_id)
@@ -117,13 +139,23 @@ def promote_variants(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[s
                 continue
             key = match_key(cand.variant)
             if key in seen[cand.entry_id]:
+                given = dialects.get((cand.entry_id, key))
+                if given is not None and cand.dialect and cand.dialect not in given:
+                    given.add(cand.dialect)
+                    promo.also.append(cand)
+                    continue
                 promo.skipped.append((cand, "already the reference or an accepted variant"))
                 continue
             seen[cand.entry_id].add(key)
+            dialects[(cand.entry_id, key)] = {cand.dialect}
             promo.added.append(cand)
         if promo.added and not dry_run:
+            first = {(c.entry_id, match_key(c.variant)): c.variant for c in promo.added}
             done = versions.add_variants(ws, corpus_id, [
-                {k: v for k, v in asdict(c).items() if k != "corpus_id"} for c in promo.added], created_by=by)
+                {k: v for k, v in asdict(c).items() if k != "corpus_id"} for c in promo.added] + [
+                {**{k: v for k, v in asdict(c).items() if k != "corpus_id"},
+                 "variant": first[(c.entry_id, match_key(c.variant))], "also": True} for c in promo.also],
+                created_by=by)
             promo.new_version = done["new_version"]
         out.append(promo)
     return out
@@ -131,5 +163,5 @@ def promote_variants(ws: Workspace, run_ids: Sequence[str], *, bases: Sequence[s
 
 def promotion_json(p: Promotion) -> dict[str, Any]:
     return {"corpus_id": p.corpus_id, "old_version": p.old_version, "new_version": p.new_version,
-            "added": [asdict(c) for c in p.added],
+            "added": [asdict(c) for c in p.added], "also": [asdict(c) for c in p.also],
             "skipped": [{**asdict(c), "reason": why} for c, why in p.skipped]}

@@ -58,6 +58,9 @@ class BenchmarkSuite(ABC):
     pass_threshold: ClassVar[float] = PASS_THRESHOLD
     scoring_rules: ClassVar[str] = ""  # how tests are scored, for `--help` and the GUI
     description: ClassVar[str] = ""
+    # What the suite's scores cannot show (its methodology's known limitations), in English: shown on
+    # its tab and under every printed result and ranking; a plugin's messages catalog translates them
+    limitations: ClassVar[tuple[str, ...]] = ()
     # The suite score's key in the results files of the suite's own harness ("ewe_score"), when
     # it has one: those files are compared and exported (``--format SUITE``); None: it has none.
     reference_score_key: ClassVar[str | None] = None

@@ -198,6 +198,15 @@ def print_result(result: BenchmarkResult, out: TextIO, *, details: bool = False)
                 out.write(f"      {line}\n")
 
 
+def print_limitations(suite: SuiteHandle, out: TextIO) -> None:
+    """What the suite's scores cannot show (its methodology's known limitations)."""
+    limits = suite.definition.limitations
+    if limits:
+        out.write(f"\nKnown limitations of {suite.title}'s scoring:\n")
+        for i, line in enumerate(limits, 1):
+            out.write(f"  {i}. {line}\n")
+
+
 # ------------------------------------------------------------------------------------ commands
 
 
@@ -218,6 +227,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     result = bench.score_suite(suite, responses, model=args.model)
     out = sys.stdout
     print_result(result, out, details=args.details)
+    print_limitations(bench, out)
     inputs = _files_of(args.suite) + _files_of(args.responses)  # never written over
     if args.output:
         _write(result, args.output, args.format, inputs)
@@ -325,6 +335,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out.write("\nCaveats:\n")
         for c in ranking.caveats:
             out.write(f"  {c}\n")
+    print_limitations(bench, out)
     if args.csv:
         from mteval_gui.app.bench import write_ranking_csv
 

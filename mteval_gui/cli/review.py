@@ -272,6 +272,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
             f"  {aspect:<9} {_with_ci(a.alpha, a.ci_lower, a.ci_upper):<28} {a.units} items, "
             f"{a.pairable_values} ratings\n"
         )
+    if study.dialects:
+        out.write("\nagreement within and across dialects (Krippendorff's alpha, ordinal; 95% bootstrap CI):\n")
+        for aspect, d in study.dialects.items():
+            for dialect, a in d.within.items():
+                n, alpha = d.raters[dialect], _with_ci(a.alpha, a.ci_lower, a.ci_upper)
+                out.write(term_safe(f"  {aspect:<9} within {dialect:<16} {alpha:<28} "
+                                    f"{a.units} items, {n} reviewer{'s' if n != 1 else ''}") + "\n")
+            x = d.across
+            out.write(f"  {aspect:<9} {'across dialects':<23} {_with_ci(x.alpha, x.ci_lower, x.ci_upper):<28} "
+                      f"{x.units} pairs of ratings\n")
+            if d.without_dialect:
+                out.write(f"  {aspect:<9} {d.without_dialect} reviewer(s) without a dialect left out\n")
     out.write(f"\nmetric-human correlation with mean {study.aspect} "
               f"(95% bootstrap CI, B={study.n_bootstrap}, seed {study.seed}):\n")
     if not study.metrics:

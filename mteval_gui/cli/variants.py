@@ -2,7 +2,8 @@
 
 - ``mteval variants promote RUN... [--basis correction|adequacy5|task_b ...] [--reviewer ID] [--entry ID ...]
   [--by NAME] [--dry-run] [--json]``; texts are printed with terminal controls escaped (``term_safe``)
-- ``mteval variants versions CORPUS [--json]``: the corpus's versions and the variants each added.
+- ``mteval variants versions CORPUS [--json]``: the corpus's versions and the variants each added
+  (with the dialect of the reviewer each came from).
 """
 
 from __future__ import annotations
@@ -50,7 +51,11 @@ def cmd_promote(args: argparse.Namespace) -> int:
         print(f"corpus {p.corpus_id}{target}; {verb} {len(p.added)} variant{'s' if len(p.added) != 1 else ''}, "
               f"skipped {len(p.skipped)}")
         for c in p.added:
-            print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, run {c.run_id})"))
+            dialect = f", dialect {c.dialect}" if c.dialect else ""
+            print(term_safe(f"  + {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}{dialect}, run {c.run_id})"))
+        for c in p.also:
+            print(term_safe(f"  = {c.entry_id}: {c.variant}  ({c.basis}, {c.reviewer_id}, dialect {c.dialect}, "
+                            f"run {c.run_id}): also accepted for this dialect"))
         already = [c for c, why in p.skipped if why.startswith("already")]
         for c, why in p.skipped:
             if not why.startswith("already"):
@@ -81,4 +86,8 @@ def cmd_versions(args: argparse.Namespace) -> int:
     for v in rows:
         print(term_safe(f"{v['version']:<12} sha256 {v['sha256'][:12]}…  {v['created_at']}  "
                         f"{len(v['changes'])} variants{'  by ' + v['created_by'] if v['created_by'] else ''}"))
+        for c in v["changes"]:
+            dialect = f", accepted for {c['dialect']}" if c.get("dialect") else ""
+            origin = f"{c.get('basis')}, {c.get('reviewer_id')}{dialect}"
+            print(term_safe(f"  {'=' if c.get('also') else '+'} {c['entry_id']}: {c['variant']}  ({origin})"))
     return 0

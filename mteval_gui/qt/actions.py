@@ -96,6 +96,14 @@ def _help(name: str) -> Slot:
     return slot
 
 
+def _gaps(window: MainWindow) -> Callable[[], None]:
+    def show() -> None:
+        from mteval_gui.qt.gaps_dialog import show_gaps
+
+        show_gaps(window)
+    return show
+
+
 def _export(name: str, *args: str) -> Slot:
     def slot(w: MainWindow) -> Callable[[], None]:
         from mteval_gui.qt import exports, review_pack_dialog
@@ -118,6 +126,9 @@ MENUS: tuple[Menu, ...] = (
         Act("importRun", QT_TRANSLATE_NOOP("MainWindow", "Import r&un…"), _import("run"), ("Ctrl+Shift+I",), needs_workspace=True),
         Act("importGlossary", QT_TRANSLATE_NOOP("MainWindow", "Import &glossary…"), _import("glossary"), needs_workspace=True),
         Act("installAnalyzer", QT_TRANSLATE_NOOP("MainWindow", "Install &analyzer…"), _import("analyzer"), needs_workspace=True),
+        Act("analyzerGaps", QT_TRANSLATE_NOOP("MainWindow", "Analyzer &gaps…"), _gaps,
+            tip=QT_TRANSLATE_NOOP("MainWindow", "The words the strict analyzer rejects, ranked, with exports for its maintainers"),
+            needs_workspace=True),
         Act("importJudgments", QT_TRANSLATE_NOOP("MainWindow", "Import &judgments or review-pack answers…"),
             lambda w: w.import_judgments, needs_workspace=True),
         "-",

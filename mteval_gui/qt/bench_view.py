@@ -125,10 +125,10 @@ class BenchModelsModel(ColumnTableModel[BenchRow]):
     def _category_column(self, cat: str, weight: float) -> Column[BenchRow]:
         d = self.suite.definition
         get = self._cat_getter(cat)
-        return Column(f"cat:{cat}", d.category_label(cat), get, text=lambda r: _num(get(r)),
+        return Column(f"cat:{cat}", _shown(d.category_label(cat)), get, text=lambda r: _num(get(r)),
                       tooltip=lambda r: self._cat_tip(r, cat),
                       foreground=lambda r: "#999999" if get(r) is None else None,
-                      header_tip=self.tr("{0} (weight {1:.0f} %)").format(d.category_title(cat), 100 * weight),
+                      header_tip=self.tr("{0} (weight {1:.0f} %)").format(_shown(d.category_title(cat)), 100 * weight),
                       numeric=True)
 
     def _cat_tip(self, row: BenchRow, cat: str) -> str:
@@ -185,7 +185,7 @@ class BenchTestsModel(ColumnTableModel[BenchTestResult]):
         self.set_columns([
             Column("test", self.tr("Test"), lambda t: t.test_id.casefold(), text=lambda t: t.test_id, **common),
             Column("category", self.tr("Category"), lambda t: t.category,
-                   text=lambda t: self.suite.definition.category_title(t.category), **common),
+                   text=lambda t: _shown(self.suite.definition.category_title(t.category)), **common),
             Column("method", self.tr("Method"), lambda t: t.method or "", text=lambda t: t.method or "?", **common),
             Column("status", self.tr("Status"), lambda t: t.status, text=self.status_label, **common),
             Column("score", self.tr("Score"), lambda t: t.score, text=lambda t: _num(t.score, 3), numeric=True,
@@ -250,7 +250,7 @@ class CategoryChart(QChartView):
         self._results = results
         ch.addSeries(series)
         ax = QBarCategoryAxis()
-        ax.append([d.category_label(c) for c in cats])
+        ax.append([_shown(d.category_label(c)) for c in cats])
         font = ax.labelsFont()
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
         ax.setLabelsFont(font)
@@ -267,7 +267,7 @@ class CategoryChart(QChartView):
         r = self._results[model_index]
         cat = self.categories[category_index]
         c = r.category(cat)
-        title = self.suite.definition.category_title(cat)
+        title = _shown(self.suite.definition.category_title(cat))
         if c is None or not c.active:
             return self.tr("{0} — {1}: not run").format(r.model, title)
         return self.tr("{0} — {1}: {2} (passed {3}/{4})").format(r.model, title, _num(c.score), c.passed, c.total)
@@ -340,6 +340,15 @@ def _store_result(ws: Workspace | None, result: BenchmarkResult) -> tuple[str | 
     from mteval_gui.app.bench import save_benchmark_run
 
     return save_benchmark_run(ws, result), True
+
+
+def _shown(text: str) -> str:
+    """A suite's English name of a category (or its short column label) in the interface language,
+    through its plugin's messages catalog."""
+    from mteval_gui.app.messages import localized_text
+    from mteval_gui.qt.labels import interface_language
+
+    return localized_text(text, interface_language())
 
 
 class BenchmarkTab(Page):
@@ -443,7 +452,22 @@ class BenchmarkTab(Page):
         lay = self.body_layout()
         lay.addLayout(bar)
         lay.addWidget(main, 1)
+        self.limitations_label = QLabel(self._limitations_html())
+        self.limitations_label.setObjectName("benchLimitations")
+        self.limitations_label.setWordWrap(True)
+        self.limitations_label.setVisible(bool(self.suite.definition.limitations))
+        lay.addWidget(self.limitations_label)
         self.set_workspace(workspace)
+
+    def _limitations_html(self) -> str:
+        """The suite's known limitations, in the interface language (its plugin's catalog)."""
+        from mteval_gui.app.messages import localized_text
+        from mteval_gui.qt.labels import interface_language
+
+        lang = interface_language()
+        items = "".join(f"<li>{html.escape(localized_text(x, lang))}</li>" for x in self.suite.definition.limitations)
+        title = html.escape(self.tr("What {0} cannot show:").format(self.suite.score_name))
+        return f"<b>{title}</b><ol style='margin:0'>{items}</ol>"
 
     @staticmethod
     def _table_defaults(view: QTableView) -> None:
@@ -636,7 +660,8 @@ class BenchmarkTab(Page):
         self.category_combo.addItem(self.tr("All categories"), None)
         if result is not None:
             for c in result.categories:
-                label = f"{c.title} — {_num(c.score)}" if c.active else self.tr("{0} — not run").format(c.title)
+                title = _shown(c.title)
+                label = f"{title} — {_num(c.score)}" if c.active else self.tr("{0} — not run").format(title)
                 self.category_combo.addItem(label, c.category)
         i = self.category_combo.findData(current)
         self.category_combo.setCurrentIndex(max(0, i))
@@ -674,7 +699,8 @@ class BenchmarkTab(Page):
         score = _num(t.score, 3)
         verdict = "" if t.passed is None else (self.tr("passed") if t.passed else self.tr("not passed"))
         parts = [f"<h3>{e(t.test_id)}</h3>",
-                 f"<p>{e(self.suite.definition.category_title(t.category))} · {e(t.method or '?')} · {e(status)} · "
+                 f"<p>{e(_shown(self.suite.definition.category_title(t.category)))} · {e(t.method or '?')} · "
+                 f"{e(status)} · "
                  f"<b>{self.tr('score')} {score}</b> {e(verdict)}</p>",
                  f"<h4>{self.tr('Prompt')}</h4><p style='white-space: pre-wrap'>{e(t.prompt)}</p>"]
         if t.error:

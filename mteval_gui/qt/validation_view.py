@@ -107,6 +107,11 @@ class ValidationView(Page):
         self.alpha_fluency = QLabel("—")
         af.addRow(self.tr("Adequacy:"), self.alpha_adequacy)
         af.addRow(self.tr("Fluency:"), self.alpha_fluency)
+        self.alpha_dialects = QLabel("—")
+        self.alpha_dialects.setObjectName("dialectAgreement")
+        self.alpha_dialects.setTextFormat(Qt.TextFormat.PlainText)
+        self.alpha_dialects.setWordWrap(True)
+        af.addRow(self.tr("Dialects (adequacy):"), self.alpha_dialects)
         top.addWidget(agree, 1)
         sign = QGroupBox(self.tr("Tier sign-off"))
         sl = QGridLayout(sign)
@@ -204,6 +209,7 @@ class ValidationView(Page):
         self.raters_label.setText("—")
         self.alpha_adequacy.setText("—")
         self.alpha_fluency.setText("—")
+        self.alpha_dialects.setText("—")
         self.chart_view.setChart(QChart())
         self.note.setText(self.tr("Rate entries in the Entries tab, then compute the study for a corpus."))
 
@@ -239,6 +245,7 @@ class ValidationView(Page):
         self.raters_label.setText(self.tr("{0} (target {1} per item)").format(p.raters, p.target_raters))
         self.alpha_adequacy.setText(_ci(s.agreement["adequacy"]))
         self.alpha_fluency.setText(_ci(s.agreement["fluency"]))
+        self.alpha_dialects.setText(self.dialect_text(s))
         headers = [self.tr("Metric"), self.tr("Kendall τ-b [95 % CI]"), self.tr("Spearman ρ [95 % CI]"),
                    self.tr("System Pearson r [95 % CI]"), self.tr("Items")]
         self.table.setColumnCount(len(headers))
@@ -259,6 +266,18 @@ class ValidationView(Page):
         self.note.setText(note)
         if s.metrics:
             select_row(self.table, 0)
+
+    def dialect_text(self, s: Any) -> str:
+        """Adequacy agreement within each dialect and across dialects, one line each (— without dialects)."""
+        d = s.dialects.get("adequacy") if s.dialects else None
+        if d is None:
+            return self.tr("— (no reviewer's dialect is recorded)")
+        lines = [self.tr("within {0}: {1} ({2} reviewers)").format(name, _ci(a), d.raters[name])
+                 for name, a in d.within.items()]
+        lines.append(self.tr("across dialects: {0} ({1} pairs of ratings)").format(_ci(d.across), d.across.units))
+        if d.without_dialect:
+            lines.append(self.tr("{0} reviewer(s) without a dialect left out").format(d.without_dialect))
+        return "\n".join(lines)
 
     def _scatter_selected(self) -> None:
         rows = {i.row() for i in self.table.selectedItems()}

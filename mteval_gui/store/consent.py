@@ -114,10 +114,12 @@ def withdrawal(conn: Any, reviewer_id: str) -> Withdrawal | None:
 
 
 def _unlinked(changes: list[dict[str, Any]], reviewer_id: str) -> list[dict[str, Any]] | None:
-    """``changes`` with the reviewer's link removed; None when none of them names the reviewer."""
+    """``changes`` with the reviewer's link removed (their dialect too, which came from their
+    reviewer record); None when none of them names the reviewer."""
     if not any(isinstance(ch, dict) and ch.get("reviewer_id") == reviewer_id for ch in changes):
         return None
-    return [{**ch, "reviewer_id": None, "judgment_id": None, "withdrawn": True}
+    return [{**ch, "reviewer_id": None, "judgment_id": None, **({"dialect": None} if "dialect" in ch else {}),
+             "withdrawn": True}
             if isinstance(ch, dict) and ch.get("reviewer_id") == reviewer_id else ch for ch in changes]
 
 

@@ -44,12 +44,23 @@ def speaker_variants(ws: Workspace, corpus_id: str) -> list[dict[str, Any]]:
     return out
 
 
+def variant_dialects(ws: Workspace, corpus_id: str) -> dict[str, dict[str, list[str]]]:
+    """``{entry_id: {variant: [dialect, …]}}``: the dialects of the reviewers each speaker variant
+    was accepted from (sorted; variants promoted without a dialect are left out)."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for change in speaker_variants(ws, corpus_id):
+        if change.get("dialect"):
+            out.setdefault(change["entry_id"], {}).setdefault(change["variant"], set()).add(change["dialect"])
+    return {e: {v: sorted(d) for v, d in by_variant.items()} for e, by_variant in out.items()}
+
+
 def add_variants(ws: Workspace, corpus_id: str, additions: Sequence[dict[str, Any]], *,
                  created_by: str | None) -> dict[str, Any]:
     """Add accepted variants as a new version of the corpus, in one transaction.
 
-    ``additions``: ``{"entry_id", "variant", ...provenance}``. Returns ``{"old_version",
-    "new_version", "sha256", "added"}``.
+    ``additions``: ``{"entry_id", "variant", ...provenance}``; one with ``"also": true`` records
+    another speaker's acceptance of a variant added before it in the same call (nothing is
+    added for it). Returns ``{"old_version", "new_version", "sha256", "added"}``.
     """
     if not additions:
         raise StoreError("no variant to add")
@@ -64,20 +75,25 @@ def add_variants(ws: Workspace, corpus_id: str, additions: Sequence[dict[str, An
                       "created_at) VALUES (?,?,?,?,?,?,?)",
                       (corpus_id, old_version, None, row["sha256"], "[]", None, row["imported_at"]))
             known = [old_version]
-        added = []
+        added: list[dict[str, Any]] = []
         for a in additions:
             cur = c.execute("SELECT variants FROM entries WHERE corpus_id = ? AND entry_id = ?",
                             (corpus_id, a["entry_id"])).fetchone()
             if cur is None:
                 raise StoreError(f"no entry {a['entry_id']!r} in corpus {corpus_id!r}")
             variants = json.loads(cur["variants"] or "[]")
+            if a.get("also"):
+                if any(b["entry_id"] == a["entry_id"] and b["variant"] == a["variant"] and not b.get("also")
+                       for b in added):
+                    added.append(dict(a))
+                continue
             if a["variant"] in variants:
                 continue
             variants.append(a["variant"])
             c.execute("UPDATE entries SET variants = ? WHERE corpus_id = ? AND entry_id = ?",
                       (json.dumps(variants, ensure_ascii=False, sort_keys=True), corpus_id, a["entry_id"]))
             added.append(dict(a))
-        if not added:
+        if not any(not a.get("also") for a in added):
             raise StoreError("every variant is already in the corpus")
         new_version = next_version(old_version, known)
         sha = repo.corpus_sha256(repo.get_corpus(ws, corpus_id))

@@ -3,7 +3,8 @@
 Inputs are speaker ratings (Task A) keyed by item = (run_id, entry_id) and, per metric, the
 per-entry values keyed the same way. The study reports:
 
-- agreement: Krippendorff's α (ordinal) of adequacy and fluency with bootstrap CIs;
+- agreement: Krippendorff's α (ordinal) of adequacy and fluency with bootstrap CIs, and, when
+  reviewers' dialects are known, within each dialect and across dialects (:func:`dialect_agreement`);
 - per metric: segment-level Kendall τ-b and Spearman ρ between the metric and the mean
   human rating of each item (all rated items of all runs pooled), and system-level Pearson r
   between each run's mean metric value and mean human rating over its rated items;
@@ -44,6 +45,7 @@ class Rating:
     rater: str
     adequacy: int | None = None
     fluency: int | None = None
+    dialect: str | None = None  # the rater's dialect (their reviewer record)
 
     @property
     def item(self) -> Item:
@@ -120,6 +122,57 @@ def agreement(
     return alpha_with_ci(units, level, n_bootstrap=n_bootstrap, seed=seed)  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class DialectAgreement:
+    """Agreement of one aspect within each dialect and across dialects.
+
+    ``within[d]``: α over the ratings of the raters of dialect ``d`` only; ``across``: α over the
+    pairs of ratings of one item by two raters of different dialects (each pair a unit of two
+    values), so it measures how far speakers of different dialects agree with each other.
+    Raters without a recorded dialect take no part (``without_dialect`` counts them)."""
+
+    within: dict[str, AlphaResult]
+    across: AlphaResult
+    raters: dict[str, int]
+    without_dialect: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"within": {d: a.to_json() for d, a in self.within.items()}, "across": self.across.to_json(),
+                "raters": dict(self.raters), "without_dialect": self.without_dialect}
+
+
+def dialect_agreement(
+    ratings: Sequence[Rating],
+    aspect: str = "adequacy",
+    level: str = "ordinal",
+    *,
+    n_bootstrap: int = 1000,
+    seed: int = 12345,
+) -> DialectAgreement:
+    """Krippendorff's α of one aspect within each dialect and across dialects (:class:`DialectAgreement`)."""
+    dialect_of: dict[str, str | None] = {}
+    for r in ratings:
+        dialect_of[r.rater] = r.dialect
+    per_item = ratings_by_item(ratings, aspect)
+    dialects = sorted({d for d in dialect_of.values() if d})
+    within = {}
+    for d in dialects:
+        units = [[v for rater, v in sorted(per.items()) if dialect_of.get(rater) == d]
+                 for _, per in sorted(per_item.items())]
+        within[d] = alpha_with_ci(units, level, n_bootstrap=n_bootstrap, seed=seed)  # type: ignore[arg-type]
+    pairs = []
+    for _, per in sorted(per_item.items()):
+        raters = sorted(per)
+        for i, a in enumerate(raters):
+            for b in raters[i + 1:]:
+                da, db = dialect_of.get(a), dialect_of.get(b)
+                if da and db and da != db:
+                    pairs.append([per[a], per[b]])
+    across = alpha_with_ci(pairs, level, n_bootstrap=n_bootstrap, seed=seed)  # type: ignore[arg-type]
+    counts = {d: sum(1 for v in dialect_of.values() if v == d) for d in dialects}
+    return DialectAgreement(within, across, counts, sum(1 for v in dialect_of.values() if not v))
+
+
 @dataclass
 class MetricCorrelation:
     """One metric against the human scores."""
@@ -151,10 +204,13 @@ class StudyResult:
     n_bootstrap: int
     seed: int
     excluded: dict[str, str] = field(default_factory=dict)  # metric id -> why it was left out
+    # aspect -> agreement within and across dialects (empty when no rater's dialect is known)
+    dialects: dict[str, DialectAgreement] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return {
             "aspect": self.aspect, "agreement": {k: v.to_json() for k, v in self.agreement.items()},
+            "dialect_agreement": {k: v.to_json() for k, v in self.dialects.items()},
             "metrics": [m.to_json() for m in self.metrics], "progress": self.progress.to_json(),
             "n_bootstrap": self.n_bootstrap, "seed": self.seed, "excluded": dict(self.excluded),
         }
@@ -218,4 +274,6 @@ def run_study(
         if mid not in skip
     ]
     left_out = {mid: why for mid, why in skip.items() if mid in metric_values}
-    return StudyResult(aspect, agree, rows, progress(ratings), n_bootstrap, seed, left_out)
+    dialects = {a: dialect_agreement(ratings, a, n_bootstrap=n_bootstrap, seed=seed) for a in ("adequacy", "fluency")
+                } if any(r.dialect for r in ratings) else {}
+    return StudyResult(aspect, agree, rows, progress(ratings), n_bootstrap, seed, left_out, dialects)

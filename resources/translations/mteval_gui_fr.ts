@@ -259,6 +259,10 @@
         <translation>Catégorie&#x202f;:</translation>
     </message>
     <message>
+        <source>What {0} cannot show:</source>
+        <translation>Ce que l’{0} ne peut pas montrer&#x202f;:</translation>
+    </message>
+    <message>
         <source>{0} model(s)</source>
         <translation>{0} modèle(s)</translation>
     </message>
@@ -1015,6 +1019,229 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
 </context>
 <context>
+    <name>GapsDialog</name>
+    <message>
+        <source>loanword</source>
+        <translation>emprunt</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>nom propre</translation>
+    </message>
+    <message>
+        <source>dialectal</source>
+        <translation>dialectal</translation>
+    </message>
+    <message>
+        <source>typo</source>
+        <translation>coquille</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>inconnu</translation>
+    </message>
+    <message>
+        <source>speakers: {0}</source>
+        <translation>locuteurs&#x202f;: {0}</translation>
+    </message>
+    <message>
+        <source>the language card&apos;s loanword list</source>
+        <translation>la liste d&apos;emprunts de la carte de langue</translation>
+    </message>
+    <message>
+        <source>descriptive analyzer: proper noun (+Prop)</source>
+        <translation>analyseur descriptif&#x202f;: nom propre (+Prop)</translation>
+    </message>
+    <message>
+        <source>descriptive analyzer: +{0}</source>
+        <translation>analyseur descriptif&#x202f;: +{0}</translation>
+    </message>
+    <message>
+        <source>capitalised inside a sentence</source>
+        <translation>majuscule à l&apos;intérieur d&apos;une phrase</translation>
+    </message>
+    <message>
+        <source>the accepted word {0} with other diacritics</source>
+        <translation>le mot accepté {0} avec d&apos;autres diacritiques</translation>
+    </message>
+    <message>
+        <source>one edit from the accepted word {0}</source>
+        <translation>à une modification du mot accepté {0}</translation>
+    </message>
+    <message>
+        <source>no rule applies</source>
+        <translation>aucune règle ne s&apos;applique</translation>
+    </message>
+    <message>
+        <source>Analyzer gaps</source>
+        <translation>Lacunes de l&apos;analyseur</translation>
+    </message>
+    <message>
+        <source>Words the strict analyzer rejects in the references of the chosen corpora and the outputs of the chosen runs, most frequent first. The exports hold only the answers of reviewers whose consent allows sharing.</source>
+        <translation>Mots que l&apos;analyseur strict rejette dans les références des corpus choisis et les sorties des exécutions choisies, du plus fréquent au moins fréquent. Les exports ne contiennent que les réponses des relecteurs dont le consentement permet le partage.</translation>
+    </message>
+    <message>
+        <source>Corpora (references)</source>
+        <translation>Corpus (références)</translation>
+    </message>
+    <message>
+        <source>Runs (outputs and Task C answers)</source>
+        <translation>Exécutions (sorties et réponses de la tâche C)</translation>
+    </message>
+    <message>
+        <source>Build report</source>
+        <translation>Établir le rapport</translation>
+    </message>
+    <message>
+        <source>Export missing words…</source>
+        <translation>Exporter les mots manquants…</translation>
+    </message>
+    <message>
+        <source>GiellaLT missing-words list: each word after its count</source>
+        <translation>Liste GiellaLT des mots manquants&#x202f;: chaque mot après son nombre d&apos;occurrences</translation>
+    </message>
+    <message>
+        <source>Export morph-test YAML…</source>
+        <translation>Exporter le YAML morph-test…</translation>
+    </message>
+    <message>
+        <source>GiellaLT morph-test cases for the words speakers confirmed</source>
+        <translation>Cas de test morph-test GiellaLT pour les mots confirmés par les locuteurs</translation>
+    </message>
+    <message>
+        <source>Compare analyzers…</source>
+        <translation>Comparer des analyseurs…</translation>
+    </message>
+    <message>
+        <source>False-rejection rate of the runs&apos; judged words with two analyzer files (before and after installing a new one)</source>
+        <translation>Taux de faux rejets des mots jugés des exécutions avec deux fichiers d&apos;analyseur (avant et après l&apos;installation d&apos;un nouveau)</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Mot</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>Occurrences</translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation>Références</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>Sorties</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Speakers (valid/invalid/unsure)</source>
+        <translation>Locuteurs (valide/invalide/incertain)</translation>
+    </message>
+    <message>
+        <source>Descriptive analyzer</source>
+        <translation>Analyseur descriptif</translation>
+    </message>
+    <message>
+        <source>Looking up the words…</source>
+        <translation>Recherche des mots…</translation>
+    </message>
+    <message>
+        <source>Choose at least one corpus.</source>
+        <translation>Choisissez au moins un corpus.</translation>
+    </message>
+    <message>
+        <source>{0} words the {1} strict analyzer rejects in {2} texts ({3} occurrences).</source>
+        <translation>{0} mots que l&apos;analyseur strict {1} rejette dans {2} textes ({3} occurrences).</translation>
+    </message>
+    <message>
+        <source>No descriptive analyzer is installed: no guesses.</source>
+        <translation>Aucun analyseur descriptif n&apos;est installé&#x202f;: pas de suggestions.</translation>
+    </message>
+    <message>
+        <source>kind: {0} ({1})</source>
+        <translation>type&#x202f;: {0} ({1})</translation>
+    </message>
+    <message>
+        <source>reference {0}</source>
+        <translation>référence {0}</translation>
+    </message>
+    <message>
+        <source>output {0} of {1}</source>
+        <translation>sortie {0} de {1}</translation>
+    </message>
+    <message>
+        <source>Export missing words</source>
+        <translation>Exporter les mots manquants</translation>
+    </message>
+    <message>
+        <source>Text (*.txt)</source>
+        <translation>Texte (*.txt)</translation>
+    </message>
+    <message>
+        <source>Wrote {0} words to {1}.</source>
+        <translation>{0} mots écrits dans {1}.</translation>
+    </message>
+    <message>
+        <source>Export morph-test YAML</source>
+        <translation>Exporter le YAML morph-test</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml)</source>
+        <translation>YAML (*.yaml)</translation>
+    </message>
+    <message>
+        <source>Wrote {0} confirmed words to {1}.</source>
+        <translation>{0} mots confirmés écrits dans {1}.</translation>
+    </message>
+    <message>
+        <source>Compare analyzers</source>
+        <translation>Comparer des analyseurs</translation>
+    </message>
+    <message>
+        <source>Choose the runs whose Task C answers are compared.</source>
+        <translation>Choisissez les exécutions dont les réponses de la tâche C sont comparées.</translation>
+    </message>
+    <message>
+        <source>HFST analyzers (*.hfstol)</source>
+        <translation>Analyseurs HFST (*.hfstol)</translation>
+    </message>
+    <message>
+        <source>The old analyzer</source>
+        <translation>L&apos;ancien analyseur</translation>
+    </message>
+    <message>
+        <source>The new analyzer</source>
+        <translation>Le nouvel analyseur</translation>
+    </message>
+    <message>
+        <source>n/a (no judged word rejected)</source>
+        <translation>n.d. (aucun mot jugé n&apos;est rejeté)</translation>
+    </message>
+    <message>
+        <source>False-rejection rate of the words speakers judged (Task C; Wilson 95% CI):</source>
+        <translation>Taux de faux rejets des mots jugés par les locuteurs (tâche C&#x202f;; IC de Wilson à 95 %)&#x202f;:</translation>
+    </message>
+    <message>
+        <source>before ({0}): {1}</source>
+        <translation>avant ({0})&#x202f;: {1}</translation>
+    </message>
+    <message>
+        <source>after ({0}): {1}</source>
+        <translation>après ({0})&#x202f;: {1}</translation>
+    </message>
+    <message>
+        <source>valid words the new analyzer accepts: {0}; words judged invalid it accepts: {1}</source>
+        <translation>mots valides que le nouvel analyseur accepte&#x202f;: {0}&#x202f;; mots jugés invalides qu&apos;il accepte&#x202f;: {1}</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <source>Import corpus</source>
@@ -1205,7 +1432,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Linter precision per variant class (all reviewers, 95 % Wilson interval)</source>
-        <translation>Précision du linter par classe de variante (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
+        <translation>Précision du vérificateur par classe de variante (tous les évaluateurs, intervalle de Wilson à 95 %)</translation>
     </message>
     <message>
         <source>Run</source>
@@ -1237,7 +1464,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>No pair to audit: the linter called no output EQUIVALENT in these runs (score them with the language&apos;s linter first).</source>
-        <translation>Aucune paire à auditer&#x202f;: le linter n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le linter de la langue).</translation>
+        <translation>Aucune paire à auditer&#x202f;: le vérificateur n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le vérificateur de la langue).</translation>
     </message>
     <message>
         <source>&lt;b&gt;A&lt;/b&gt; · Reference</source>
@@ -1265,7 +1492,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>&lt;i&gt;Linter:&lt;/i&gt; {0}</source>
-        <translation>&lt;i&gt;Linter&#x202f;:&lt;/i&gt; {0}</translation>
+        <translation>&lt;i&gt;Vérificateur&#x202f;:&lt;/i&gt; {0}</translation>
     </message>
     <message>
         <source>Reference</source>
@@ -1503,6 +1730,14 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Installer un &amp;analyseur…</translation>
     </message>
     <message>
+        <source>Analyzer &amp;gaps…</source>
+        <translation>&amp;Lacunes de l&apos;analyseur…</translation>
+    </message>
+    <message>
+        <source>The words the strict analyzer rejects, ranked, with exports for its maintainers</source>
+        <translation>Les mots que l&apos;analyseur strict rejette, classés, avec des exports pour ses mainteneurs</translation>
+    </message>
+    <message>
         <source>Import &amp;judgments or review-pack answers…</source>
         <translation>Importer des &amp;jugements ou les réponses d&apos;un paquet d&apos;évaluation…</translation>
     </message>
@@ -1704,11 +1939,11 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Linter audit: same meaning?</source>
-        <translation>Audit du linter&#x202f;: même sens&#x202f;?</translation>
+        <translation>Audit du vérificateur&#x202f;: même sens&#x202f;?</translation>
     </message>
     <message>
         <source>Linter audit: both natural?</source>
-        <translation>Audit du linter&#x202f;: les deux naturels&#x202f;?</translation>
+        <translation>Audit du vérificateur&#x202f;: les deux naturels&#x202f;?</translation>
     </message>
     <message>
         <source>FST audit: valid word?</source>
@@ -1901,7 +2136,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>B: linter audit (pairs called EQUIVALENT)</source>
-        <translation>B&#x202f;: audit du linter (paires jugées EQUIVALENT)</translation>
+        <translation>B&#x202f;: audit du vérificateur (paires jugées EQUIVALENT)</translation>
     </message>
     <message>
         <source>C: FST audit (rejected words)</source>
@@ -2858,6 +3093,10 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Fluidité&#x202f;:</translation>
     </message>
     <message>
+        <source>Dialects (adequacy):</source>
+        <translation>Dialectes (adéquation)&#x202f;:</translation>
+    </message>
+    <message>
         <source>Tier sign-off</source>
         <translation>Validation du niveau</translation>
     </message>
@@ -2875,7 +3114,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Linter audit (task B)</source>
-        <translation>Audit du linter (tâche B)</translation>
+        <translation>Audit du vérificateur (tâche B)</translation>
     </message>
     <message>
         <source>FST audit (task C)</source>
@@ -2932,6 +3171,22 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>{0} left out: {1}</source>
         <translation>{0} écarté&#x202f;: {1}</translation>
+    </message>
+    <message>
+        <source>— (no reviewer&apos;s dialect is recorded)</source>
+        <translation>— (aucun dialecte de relecteur n&apos;est enregistré)</translation>
+    </message>
+    <message>
+        <source>within {0}: {1} ({2} reviewers)</source>
+        <translation>au sein de {0}&#x202f;: {1} ({2} relecteurs)</translation>
+    </message>
+    <message>
+        <source>across dialects: {0} ({1} pairs of ratings)</source>
+        <translation>entre dialectes&#x202f;: {0} ({1} paires de notes)</translation>
+    </message>
+    <message>
+        <source>{0} reviewer(s) without a dialect left out</source>
+        <translation>{0} relecteur(s) sans dialecte écarté(s)</translation>
     </message>
     <message>
         <source>{0} against human {1}</source>

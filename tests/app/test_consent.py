@@ -92,7 +92,7 @@ def test_withdraw_also_unlinks_the_reviewer_from_the_stored_run_cards(ws):
     after = load_run_card(ws, "sys1")
     assert after.dataset.speaker_variants == [
         {"entry_id": "d1-3", "variant": "ê-ayâyâhk", "basis": "correction", "reviewer_id": None, "run_id": "sys1",
-         "judgment_id": None, "version": "1+s1", "withdrawn": True}]
+         "judgment_id": None, "dialect": None, "version": "1+s1", "withdrawn": True}]
     read = read_run_card(ws, "sys1")
     assert read is not None and (read.card.human_review.reviewers, read.card.human_review.judgments) == (1, 1)
     assert after.human_review == before.human_review
@@ -267,3 +267,13 @@ def test_a_withdrawal_made_before_schema_9_holds_after_the_upgrade(ws, tmp_path)
         assert J.get_reviewer(w, "ana") is None
     finally:
         w.close()
+
+
+def test_consent_allows_sharing_only_when_it_says_so_without_a_negation():
+    from mteval_gui.app.consent import allows_sharing
+
+    said = ["research, share", "Sharing with analyzer maintainers", "recherche ; partage", "shared data OK",
+            "research", "", None, "do not share", "research; no sharing", "don't share", "pas de partage",
+            "never shared"]
+    assert [allows_sharing(s) for s in said] == [True, True, True, True, False, False, False, False, False, False,
+                                                 False, False]

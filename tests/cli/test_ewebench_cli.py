@@ -157,3 +157,24 @@ def test_score_never_writes_over_its_responses_or_a_suite_file(files, tmp_path, 
         assert err[0].startswith(f"{target}: refused: it is an input of this command (")
         assert target.read_bytes() == kept
     assert responses.read_bytes() == before
+
+
+LIMITATIONS = [
+    "Known limitations of ÈwéBench's scoring:",
+    "  1. The Ewe quality heuristic is rule-based, not learned: it can miss valid Ewe or reward superficial "
+    "patterns.",
+    "  2. Keyword matching does not account for synonyms or paraphrases.",
+    "  3. No human evaluation takes part in an automated run: ÈwéScore is an approximation.",
+    "  4. Tonal accuracy cannot be checked in written text (Ewe is tonal but rarely written with tone marks).",
+]
+
+
+def test_results_and_rankings_end_with_the_methodology_limitations(files, tmp_path, capsys):
+    suite, responses = files
+    out_json = tmp_path / "res.json"
+    assert main(["ewebench", "score", "--suite", str(suite), "--responses", str(responses), "-o", str(out_json)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    start = out.index(LIMITATIONS[0])
+    assert out[start:start + 5] == LIMITATIONS
+    assert main(["ewebench", "compare", str(out_json)]) == 0
+    assert capsys.readouterr().out.splitlines()[-5:] == LIMITATIONS

@@ -102,6 +102,8 @@ def test_build_makes_the_bundle_the_archive_and_the_deb(bundle: Built):
                  "resources/manual/index.html", "resources/manual/reference/metric-glossary.html",
                  "mteval_gui-0.1.0.dist-info/entry_points.txt"):
         assert (internal / path).is_file(), path
+    # Qt's own French (file dialogs, standard buttons), which the French interface loads
+    assert list(internal.rglob("qtbase_fr.qm")), "Qt's French translation is not in the bundle"
     # the standards lie on disk (plugin discovery looks for their package with the path finder)
     assert list((internal / "eval_standards").glob("plugin.pyc"))
     # heavy optional extras stay out

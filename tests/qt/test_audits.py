@@ -149,7 +149,7 @@ def test_linter_queue_shows_the_equivalent_pairs(qtbot, audit_ws):
 def test_linter_queue_explains_in_french(qtbot, audit_ws, french):
     view = _open(qtbot, LinterAuditView(), audit_ws)
     assert _plain(view.explanation).startswith(
-        "Linter : LONG_VOWEL_MACRON : āstam / âstam : voyelles longues notées par un macron ou par un accent "
+        "Vérificateur : LONG_VOWEL_MACRON : āstam / âstam : voyelles longues notées par un macron ou par un accent "
         "circonflexe")
 
 

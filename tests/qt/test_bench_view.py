@@ -251,3 +251,30 @@ def test_ewebench_own_results_file_opens_in_the_tab(qtbot, workspace, shared_dat
     assert shown_errors == []
     assert _cell(tab.models_model, 0, 0) == "mock-a"
     assert [(r.model, round(r.score, 1)) for r in list_benchmark_runs(workspace)] == [("mock-a", 24.4)]
+
+
+def test_the_tab_shows_the_methodology_limitations(qtbot, workspace):
+    tab = BenchmarkTab(workspace)
+    qtbot.addWidget(tab)
+    text = tab.limitations_label.text()
+    assert "What ÈwéScore cannot show:" in text and text.count("<li>") == 4
+    assert "Keyword matching does not account for synonyms or paraphrases." in text
+
+
+def test_the_limitations_in_french(qtbot, workspace, french):
+    tab = BenchmarkTab(workspace)
+    qtbot.addWidget(tab)
+    text = tab.limitations_label.text()
+    assert "Ce que l’ÈwéScore ne peut pas montrer :" in text
+    assert "La recherche de mots-clés ne tient pas compte des synonymes ni des paraphrases." in text
+
+
+def test_category_names_and_column_labels_in_french(qtbot, workspace, results, french):
+    save_benchmark_run(workspace, results[0])
+    tab = BenchmarkTab(workspace)
+    qtbot.addWidget(tab)
+    m = tab.models_model
+    heads = [m.headerData(c, Qt.Orientation.Horizontal) for c in range(m.columnCount())]
+    assert "Rais." in heads and "Reas." not in heads
+    combo = [tab.category_combo.itemText(i) for i in range(tab.category_combo.count())]
+    assert any(x.startswith("Raisonnement") for x in combo) and not any(x.startswith("Reasoning") for x in combo)

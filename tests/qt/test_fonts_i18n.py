@@ -75,3 +75,31 @@ def test_bundled_fonts_are_registered(qapp, tmp_path):
     (tmp_path / "LICENCE.txt").write_text("not a font", encoding="utf-8")
     assert register_bundled_fonts(tmp_path) == ["DejaVu Sans"]
     assert register_bundled_fonts(tmp_path / "absent") == []
+
+
+def test_the_french_catalogue_names_the_linter_one_way():
+    """The metric is the « Vérificateur cri »; its audit was the « linter » in French."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(qm_path("fr").with_suffix(".ts")).getroot()
+    french = [m.findtext("translation") or "" for m in root.iter("message")]
+    assert not [t for t in french if "linter" in t.casefold()]
+    assert any("vérificateur" in t.casefold() for t in french)
+
+
+def test_qt_s_own_dialog_strings_are_french(qapp):
+    """The file dialogs' and standard buttons' labels are Qt's own: its French catalogue is loaded too."""
+    from PySide6.QtCore import QLocale
+
+    from mteval_gui.qt.i18n import install_translators
+
+    previous = QLocale()
+    installed = install_translators(qapp, "fr")
+    try:
+        assert len(installed) == 2
+        assert QCoreApplication.translate("QFileDialog", "Look in:") != "Look in:"
+        assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Annuler"
+    finally:
+        for t in installed:
+            QCoreApplication.removeTranslator(t)
+        QLocale.setDefault(previous)

@@ -110,6 +110,13 @@ class EweBench(BenchmarkSuite):
     categories = CATEGORIES
     scoring_rules = SCORING_RULES
     description = "Score ÈwéBench LLM suites for Ewe and compare models."
+    limitations = (  # the methodology's "Known Limitations"
+        "The Ewe quality heuristic is rule-based, not learned: it can miss valid Ewe or reward superficial "
+        "patterns.",
+        "Keyword matching does not account for synonyms or paraphrases.",
+        "No human evaluation takes part in an automated run: ÈwéScore is an approximation.",
+        "Tonal accuracy cannot be checked in written text (Ewe is tonal but rarely written with tone marks).",
+    )
     reference_score_key = "ewe_score"  # EweBench's run_benchmark.py results files
     reference_version = "1.0.0"
 
