@@ -3,6 +3,10 @@
     python scripts/update_translations.py          # lupdate (keeps existing translations) + lrelease
     python scripts/update_translations.py --check  # exit 1 if a string has no translation
 
+French typography: a narrow no-break space (U+202F) before ``:``, ``;``, ``?`` and ``!``. The script
+puts it in place of an ordinary or no-break space there (:func:`french_spacing`) before compiling;
+``--check`` reports a translation that still has one.
+
 ``resources/translations/mteval_gui_fr.ts`` is the translation source (edit it with Qt
 Linguist, ``pyside6-linguist``); ``mteval_gui_fr.qm`` is the compiled file the application
 loads. Both tools come with PySide6 (``pyside6-lupdate``, ``pyside6-lrelease``).
@@ -11,6 +15,7 @@ loads. Both tools come with PySide6 (``pyside6-lupdate``, ``pyside6-lrelease``).
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -36,6 +41,40 @@ def untranslated(ts: Path = TS) -> list[str]:
             if tr is None or kind == "unfinished" or not (text or "").strip():
                 out.append(f"{name}: {m.findtext('source')}")
     return out
+
+
+NARROW_NBSP = "\u202f"
+# an ordinary or a no-break space (as lupdate writes it: &#xa0;) before : ; ? ! ending a word
+_SPACE_BEFORE_PUNCT = re.compile(r"(?:[ \u00a0]|&#xa0;)(?=[:;?!](?:\s|$|[<&)\]\d{]))")
+_TRANSLATED = re.compile(r"(<(?:translation|numerusform)\b[^>]*>)(.*?)(</(?:translation|numerusform)>)", re.S)
+
+
+def french_spacing(text: str) -> str:
+    """``text`` with a narrow no-break space before ``: ; ? !`` where it had a space (French typography)."""
+    return _SPACE_BEFORE_PUNCT.sub(NARROW_NBSP, text)
+
+
+def apply_french_spacing(ts: Path = TS) -> int:
+    """Apply :func:`french_spacing` to every translation of the .ts file; returns the translations changed."""
+    raw = ts.read_text(encoding="utf-8")
+    changed = 0
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal changed
+        fixed = french_spacing(m.group(2))
+        changed += fixed != m.group(2)
+        return m.group(1) + fixed + m.group(3)
+
+    out = _TRANSLATED.sub(one, raw)
+    if changed:
+        ts.write_text(out, encoding="utf-8")
+    return changed
+
+
+def spacing_problems(ts: Path = TS) -> list[str]:
+    """Translations with an ordinary or no-break space before ``: ; ? !``."""
+    return [m.group(2) for m in _TRANSLATED.finditer(ts.read_text(encoding="utf-8"))
+            if french_spacing(m.group(2)) != m.group(2)]
 
 
 def fill(translations: dict[tuple[str, str], str | tuple[str, ...]], ts: Path = TS) -> int:
@@ -88,11 +127,15 @@ def main(argv: list[str] | None = None) -> int:
             ],
             check=True,
         )
+        apply_french_spacing()
         subprocess.run(["pyside6-lrelease", str(TS), "-qm", str(QM)], check=True)
     missing = untranslated()
     for m in missing:
         print("untranslated:", m)
-    return 1 if missing else 0
+    spacing = spacing_problems()
+    for text in spacing:
+        print("space before : ; ? ! (want a narrow no-break space):", text)
+    return 1 if missing or spacing else 0
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import numpy as np
 
 from mteval_gui.domain.card import MetricRef
 from mteval_gui.domain.runcard import Caveat
-from mteval_gui.domain.score_keys import ranked
+from mteval_gui.domain.score_keys import lower_is_better, ranked
 from mteval_gui.errors import MtevalError
 from mteval_gui.scoring import composite as comp
 from mteval_gui.scoring.merge import StatisticsUnavailable, close, composite_quantity, producer_statistics
@@ -42,6 +42,8 @@ from mteval_gui.store.results import entry_scores_many, load_run_card_summary, s
 from mteval_gui.store.statistics import load_run_statistics
 
 COMPARE_KEYS: tuple[str, ...] = ranked("compare")  # compared by default (mteval_gui.domain.score_keys)
+SIGNIFICANT = 0.05  # a difference from the baseline is significant below this p-value (Holm-corrected when asked)
+LOWER_IS_BETTER = lower_is_better()
 
 
 
@@ -168,6 +170,26 @@ class Comparison:
     scores: dict[str, dict[str, tuple[float | None, float | None, float | None]]]  # run -> metric -> (score, lo, hi)
     caveats: list[Caveat] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
+
+
+def shown_p(c: Comparison, run_id: str, key: str) -> float | None:
+    """The p-value of ``run_id`` against the baseline on ``key`` (Holm-corrected when the comparison is);
+    None for the baseline."""
+    res = c.results.get(run_id, {}).get(key)
+    if res is None:
+        return None
+    return res.p_adjusted if c.holm and res.p_adjusted is not None else res.p_value
+
+
+def significance(c: Comparison, run_id: str, key: str) -> str | None:
+    """``better`` or ``worse`` when ``run_id`` differs significantly from the baseline on ``key``
+    (p below :data:`SIGNIFICANT`, in the metric's direction), else None (and for the baseline)."""
+    res = c.results.get(run_id, {}).get(key)
+    p = shown_p(c, run_id, key)
+    if res is None or p is None or res.delta is None or p >= SIGNIFICANT or res.delta == 0:
+        return None
+    better = res.delta < 0 if key in LOWER_IS_BETTER else res.delta > 0
+    return "better" if better else "worse"
 
 
 SHORT_SEGMENTS_REASON = "short segments"

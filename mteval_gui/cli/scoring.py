@@ -21,6 +21,8 @@
   Appraise campaign: manifest and batches) / ``mteval export pearmut RUN… --protocol esa|mqm -o FILE
   [--users N] [--prefill]`` (a Pearmut campaign); annotations come back with
   ``mteval judgments import --from appraise|pearmut FILE``.
+- ``mteval export compare RUN… --baseline RUN -o FILE.tex|.md|.csv`` / ``mteval export runs [RUN…]
+  -o FILE`` — the comparison and the runs tables as LaTeX (booktabs), Markdown or CSV.
 """
 
 from __future__ import annotations
@@ -95,21 +97,24 @@ def register(subparsers: Any) -> None:
     ep.set_defaults(handler=cmd_evaluate, quick_exit=True)  # files in, one file out, nothing left running
 
     cp = subparsers.add_parser("compare", help="paired significance tests of runs against a baseline run")
-    cp.add_argument("runs", nargs="+", metavar="RUN")
-    cp.add_argument("--baseline", required=True, metavar="RUN")
-    cp.add_argument("--test", choices=("ar", "bootstrap"), default="ar",
-                    help="approximate randomisation (default) or paired bootstrap")
-    cp.add_argument("--holm", action="store_true", help="Holm correction over the compared runs (per metric)")
-    cp.add_argument("--trials", type=int, default=1000, metavar="N", help="trials / resamples (default 1000)")
-    cp.add_argument("--seed", type=int, default=12345, metavar="N")
-    cp.add_argument("--metrics", nargs="+", metavar="KEY",
-                    help="run-card score keys (default: chrf_plus_plus bleu ter exact_match_rate ... composite)")
-    cp.add_argument("--short-bleu", action="store_true",
-                    help="compare BLEU even when the median reference has fewer than 4 tokens (caveat short_segments)")
+    _compare_args(cp)
     cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cp.set_defaults(handler=cmd_compare)
 
     xs = command_group(subparsers, "export", "export tables and files from the workspace")
+    ct = xs.add_parser("compare", help="the comparison of runs against a baseline as a table (CSV, LaTeX, Markdown)",
+                       description="Compare runs against a baseline (as `mteval compare` does) and write the table: "
+                                   "per metric each system's score with its 95% interval and a significance mark, "
+                                   "the difference from the baseline and the p-value. CSV keeps every number in "
+                                   "machine form; LaTeX (booktabs) and Markdown explain the marks under the table.")
+    _compare_args(ct)
+    _table_output_args(ct)
+    ct.set_defaults(handler=cmd_export_compare)
+    rt = xs.add_parser("runs", help="the runs table with intervals (CSV, LaTeX, Markdown)")
+    rt.add_argument("runs", nargs="*", metavar="RUN", help="only these runs (default: every run)")
+    rt.add_argument("--corpus", dest="corpus_id", help="only runs of this corpus")
+    _table_output_args(rt)
+    rt.set_defaults(handler=cmd_export_runs)
     rc = xs.add_parser("runcard", help="the run card (JSON, schema-checked) of a scored run")
     rc.add_argument("run", metavar="RUN")
     rc.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -151,6 +156,25 @@ def register(subparsers: Any) -> None:
     rr.add_argument("run", metavar="RUN")
     rr.add_argument("-o", "--output", required=True, metavar="FILE")
     rr.set_defaults(handler=cmd_export_results)
+
+
+def _compare_args(cp: argparse.ArgumentParser) -> None:
+    cp.add_argument("runs", nargs="+", metavar="RUN")
+    cp.add_argument("--baseline", required=True, metavar="RUN")
+    cp.add_argument("--test", choices=("ar", "bootstrap"), default="ar",
+                    help="approximate randomisation (default) or paired bootstrap")
+    cp.add_argument("--holm", action="store_true", help="Holm correction over the compared runs (per metric)")
+    cp.add_argument("--trials", type=int, default=1000, metavar="N", help="trials / resamples (default 1000)")
+    cp.add_argument("--seed", type=int, default=12345, metavar="N")
+    cp.add_argument("--metrics", nargs="+", metavar="KEY",
+                    help="run-card score keys (default: chrf_plus_plus bleu ter exact_match_rate ... composite)")
+    cp.add_argument("--short-bleu", action="store_true",
+                    help="compare BLEU even when the median reference has fewer than 4 tokens (caveat short_segments)")
+
+
+def _table_output_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the table file (.csv, .tex or .md)")
+    p.add_argument("--format", choices=("csv", "latex", "markdown"), help="default: from the output file name")
 
 
 def _option_args(p: argparse.ArgumentParser) -> None:
@@ -378,13 +402,47 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- compare
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    from mteval_gui.app.compare import COMPARE_KEYS, SHORT_SEGMENTS_REASON, CompareOptions, compare_workspace_runs
+def _comparison(ws: Any, args: argparse.Namespace) -> Any:
+    from mteval_gui.app.compare import COMPARE_KEYS, CompareOptions, compare_workspace_runs
+
+    keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
+    return compare_workspace_runs(ws, args.runs, args.baseline, CompareOptions(
+        test=args.test, trials=args.trials, seed=args.seed, holm=args.holm, keys=keys, short_bleu=args.short_bleu))
+
+
+def cmd_export_compare(args: argparse.Namespace) -> int:
+    from mteval_gui.app.tables import export_comparison
+    from mteval_gui.app.workspace import run_labels
 
     ws = open_workspace(args)
-    keys = tuple(args.metrics) if args.metrics else COMPARE_KEYS
-    cmp = compare_workspace_runs(ws, args.runs, args.baseline, CompareOptions(
-        test=args.test, trials=args.trials, seed=args.seed, holm=args.holm, keys=keys, short_bleu=args.short_bleu))
+    cmp = _comparison(ws, args)
+    path, fmt = export_comparison(cmp, args.output, run_labels(ws), args.format)
+    n = len(cmp.metrics)
+    print(f"comparison of {len(cmp.runs) + 1} runs ({n} metric{'s' if n != 1 else ''}) written to {path} ({fmt})")
+    return 0
+
+
+def cmd_export_runs(args: argparse.Namespace) -> int:
+    from mteval_gui.app.runs import load_run_rows
+    from mteval_gui.app.tables import export_runs
+
+    rows = load_run_rows(open_workspace(args), args.corpus_id)
+    if args.runs:
+        known = {r.run_id: r for r in rows}
+        missing = [r for r in args.runs if r not in known]
+        if missing:
+            raise MtevalError(f"no run {', '.join(map(repr, missing))} in the workspace"
+                              + (f" (corpus {args.corpus_id!r})" if args.corpus_id else ""))
+        rows = [known[r] for r in args.runs]
+    path, fmt = export_runs(rows, args.output, args.format)
+    print(f"{len(rows)} runs written to {path} ({fmt})")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from mteval_gui.app.compare import SHORT_SEGMENTS_REASON
+
+    cmp = _comparison(open_workspace(args), args)
     if args.json:
         out = {
             "baseline": cmp.baseline, "test": cmp.test, "trials": cmp.trials, "seed": cmp.seed, "holm": cmp.holm,

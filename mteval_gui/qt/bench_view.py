@@ -50,6 +50,7 @@ from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, 
 from mteval_gui.app.messages import detail_text
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt import file_dialogs
+from mteval_gui.qt.chart_axes import apply_value_axis
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import interface_language
 from mteval_gui.qt.page import Page
@@ -254,13 +255,11 @@ class CategoryChart(QChartView):
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
         ax.setLabelsFont(font)
         ay = QValueAxis()
-        ay.setRange(0, 100)
-        ay.setTickCount(6)
-        ay.setLabelFormat("%d")
         ch.addAxis(ax, Qt.AlignmentFlag.AlignBottom)
         ch.addAxis(ay, Qt.AlignmentFlag.AlignLeft)
         series.attachAxis(ax)
         series.attachAxis(ay)
+        apply_value_axis(ay, 0.0, 100.0, self.tr("Score (0–100)"))  # 0, 25, 50, 75, 100
 
 
     def bar_text(self, model_index: int, category_index: int) -> str:
@@ -594,29 +593,48 @@ class BenchmarkTab(Page):
             return
         self.open_results_file(path)
 
-    def export_selected(self, path: str | Path) -> None:
-        """Write the selected model's results: ``.csv`` one row per test, otherwise JSON."""
-        from mteval_gui.app.bench import write_result_json, write_results_csv
+    def export_selected(self, path: str | Path, fmt: str | None = None) -> None:
+        """Write the selected model's results: ``csv`` one row per test, ``reference`` the suite's own
+        harness file (EweBench's, which its leaderboard reads), else ours (JSON); by default ``.csv``
+        is CSV and anything else our JSON."""
+        from mteval_gui.app.bench import write_reference_json, write_result_json, write_results_csv
 
         result = self.selected_result()
         if result is None:
             return
-        if str(path).lower().endswith(".csv"):
+        fmt = fmt or ("csv" if str(path).lower().endswith(".csv") else "mteval")
+        if fmt == "csv":
             write_results_csv(result, path)
+        elif fmt == "reference":
+            write_reference_json(result, path)
         else:
             write_result_json(result, path)
 
+    def export_filters(self) -> list[tuple[str, str]]:
+        """(format, dialog filter) of the export dialog; the suite's own results file when it has one."""
+        out = [("mteval", self.tr("JSON (*.json)")), ("csv", self.tr("CSV, one row per test (*.csv)"))]
+        if self.suite.reference_format is not None:
+            out.append(("reference", self.tr("{0}'s own results file, read by its leaderboard (*.json)").format(
+                self.suite.title)))
+        return out
+
     def choose_and_export(self) -> None:
+        from mteval_gui.app.bench import reference_file_name
+
         result = self.selected_result()
         if result is None:
             return
-        path, _ = file_dialogs.save_file_name(self, self.tr("Export {0} results").format(self.suite.title),
-                                              f"{self.suite.name}-{result.model}.json",
-                                              self.tr("JSON (*.json);;CSV, one row per test (*.csv)"))
+        filters = self.export_filters()
+        path, chosen = file_dialogs.save_file_name(self, self.tr("Export {0} results").format(self.suite.title),
+                                                   f"{self.suite.name}-{result.model}.json",
+                                                   ";;".join(f for _, f in filters))
         if not path:
             return
+        fmt = next((k for k, f in filters if f == chosen), None)
+        if fmt == "reference" and Path(path).name == f"{self.suite.name}-{result.model}.json":
+            path = str(Path(path).with_name(reference_file_name(result)))  # the name its leaderboard lists
         with reporting_errors(self):
-            self.export_selected(path)
+            self.export_selected(path, fmt)
 
     def delete_selected(self, *, ask: bool = True) -> None:
         from mteval_gui.qt.dialogs import confirm

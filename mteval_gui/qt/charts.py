@@ -7,6 +7,9 @@
 
 Values come from the store (``entry_values``, the run cards), read in the background; the
 chart only draws them (``drawn`` is emitted once the chart shows the chosen corpus and kind).
+Comparing runs (:meth:`ChartsView.follow_comparison`) sets the corpus to theirs and restricts the charts
+to them (*Only the compared runs*). Axes have titles and round ticks; system names are wrapped,
+never cut (:mod:`mteval_gui.qt.chart_axes`).
 """
 
 from __future__ import annotations
@@ -25,21 +28,23 @@ from PySide6.QtCharts import (
     QValueAxis,
 )
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMargins, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QResizeEvent
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from mteval_gui.app import workspace
 from mteval_gui.app.runs import RunRow, load_run_rows
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.qt import file_dialogs
+from mteval_gui.qt.chart_axes import apply_value_axis, set_categories
 from mteval_gui.qt.labels import score_label
 from mteval_gui.qt.page import EmptyState, Page
 
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
 KINDS = ("chrf", "fst", "composite")
+ROW_LABEL_CHARS = 28  # the composite chart's system names (left axis) wrap at this many characters
 
 
 def box_stats(values: np.ndarray) -> tuple[float, float, float, float, float] | None:
@@ -77,13 +82,18 @@ def export_view(view: QChartView, path: str | Path) -> Path:
     return write_export_file(path, bytes(data.data()))
 
 
-def chart_data(ws: Workspace, corpus_id: str | None, kind: str) -> tuple[list[RunRow], dict[str, np.ndarray]]:
-    """The scored runs of a corpus and, for a distribution chart, each run's per-entry values."""
+def chart_data(ws: Workspace, corpus_id: str | None, kind: str,
+               only: list[str] | None = None) -> tuple[list[RunRow], dict[str, np.ndarray]]:
+    """The scored runs of a corpus (only those of ``only``, in its order, when given) and, for a
+    distribution chart, each run's per-entry values."""
     from mteval_gui.app.runs import role_values
 
     if corpus_id is None:
         return [], {}
     runs = [r for r in load_run_rows(ws, corpus_id) if r.scored]
+    if only is not None:
+        by_id = {r.run_id: r for r in runs}
+        runs = [by_id[i] for i in only if i in by_id]
     values: dict[str, np.ndarray] = {}
     if kind != "composite":
         role: MetricRole = "chrf" if kind == "chrf" else "fst_analysis"
@@ -116,6 +126,14 @@ class ChartsView(Page):
             self.kind.addItem(text, key)
         self.kind.currentIndexChanged.connect(self.redraw)
         bar.addWidget(self.kind)
+        self.compared: list[str] = []  # the runs of the last comparison (Compare tab)
+        self.compared_corpus: str | None = None
+        self.only_compared = QCheckBox(self.tr("Only the compared runs"))
+        self.only_compared.setObjectName("chartOnlyCompared")
+        self.only_compared.setToolTip(self.tr("Draw only the runs compared in the Compare tab"))
+        self.only_compared.setVisible(False)
+        self.only_compared.toggled.connect(self.redraw)
+        bar.addWidget(self.only_compared)
         bar.addStretch(1)
         self.export_button = QPushButton(self.tr("Export…"))
         self.export_button.clicked.connect(self.export_dialog)
@@ -128,6 +146,7 @@ class ChartsView(Page):
         self.message = QLabel()
         self.message.setObjectName("chartMessage")
         lay.addWidget(self.message)
+        self._categories: tuple[QBarCategoryAxis, list[str]] | None = None  # the x axis's names, re-wrapped on resize
         self._draw([], {})
 
     def empty_state(self) -> EmptyState | None:
@@ -136,6 +155,11 @@ class ChartsView(Page):
         return EmptyState(self.tr("No charts yet"),
                           self.tr("Import a corpus and the runs of some systems, score them, and their per-entry "
                                   "chrF++, FST acceptance and composite contributions are drawn here."))
+
+    def set_workspace(self, ws: Workspace | None) -> None:
+        self.compared, self.compared_corpus = [], None
+        self.only_compared.setVisible(False)
+        super().set_workspace(ws)
 
     def refresh(self) -> None:
         current = self.corpus.currentData()
@@ -162,6 +186,33 @@ class ChartsView(Page):
         if idx >= 0 and idx != self.corpus.currentIndex():
             self.corpus.setCurrentIndex(idx)
 
+    def follow_comparison(self, run_ids: list[str]) -> None:
+        """Follow a comparison: the corpus of ``run_ids`` and only those runs (until unticked)."""
+        if self.ws is None or not run_ids:
+            return
+        corpus_of = {r["run_id"]: r["corpus_id"] for r in workspace.list_runs(self.ws)}
+        corpus = corpus_of.get(run_ids[0])
+        self.compared = [r for r in run_ids if corpus_of.get(r) == corpus]
+        self.compared_corpus = corpus
+        if self.corpus.findData(corpus) < 0:
+            self.refresh()
+        self.corpus.blockSignals(True)
+        if corpus is not None:
+            self.set_corpus(corpus)
+        self.corpus.blockSignals(False)
+        self.only_compared.blockSignals(True)
+        self.only_compared.setChecked(True)
+        self.only_compared.blockSignals(False)
+        self.only_compared.setVisible(True)
+        self.redraw()
+
+    def shown_runs(self) -> list[str] | None:
+        """The runs the chart is restricted to (None: every scored run of the corpus)."""
+        if not self.compared or not self.only_compared.isChecked() \
+                or self.corpus.currentData() != self.compared_corpus:
+            return None
+        return list(self.compared)
+
     def redraw(self, *_: object) -> None:
         """Read the chosen corpus's values in the background, then draw them."""
         if self.ws is None or self.corpus.currentData() is None:
@@ -169,13 +220,18 @@ class ChartsView(Page):
             self._draw([], {})
             return
         ws, corpus, kind = self.ws, self.corpus.currentData(), self.kind.currentData()
-        self.draw_task.start(lambda ctx: chart_data(ws, corpus, kind), on_done=lambda d: self._draw(*d), workspace=ws)
+        on_compared = bool(self.compared) and corpus == self.compared_corpus
+        self.only_compared.setVisible(on_compared)
+        only = self.shown_runs() if on_compared else None  # another corpus chosen: every run of it
+        self.draw_task.start(lambda ctx: chart_data(ws, corpus, kind, only), on_done=lambda d: self._draw(*d),
+                             workspace=ws)
 
     def _draw(self, runs: list[RunRow], values: dict[str, np.ndarray]) -> None:
         chart = QChart()
         chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
         chart.setMargins(QMargins(6, 6, 6, 6))
         kind = self.kind.currentData()
+        self._categories = None
         if not runs:
             chart.setTitle(self.tr("No scored runs"))
             self.message.setText(self.tr("Score the runs of a corpus to see their charts."))
@@ -207,16 +263,31 @@ class ChartsView(Page):
         chart.addSeries(series)
         chart.setTitle(title + self.tr(" (box: quartiles and median; whiskers: minimum–maximum)"))
         axis_x = QBarCategoryAxis()
-        axis_x.append(names)
+        axis_x.setTitleText(self.tr("System"))
+        set_categories(axis_x, names, self._category_chars(len(names)))
+        self._categories = (axis_x, names)
         axis_y = QValueAxis()
-        axis_y.setRange(0, scale)
-        axis_y.setLabelFormat("%.0f" if scale > 1 else "%.1f")
         chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
         chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
         series.attachAxis(axis_x)
         series.attachAxis(axis_y)
+        # after attaching: attaching sets the range to the data's
+        apply_value_axis(axis_y, 0.0, scale, self.tr("chrF++ of each entry (0–100)") if kind == "chrf"
+                         else self.tr("FST acceptance of each entry (share of words, 0–1)"))
         chart.legend().setVisible(False)
         self.message.setText(self.tr("No values for: {0}").format(", ".join(skipped)) if skipped else "")
+
+    def _category_chars(self, n: int) -> int:
+        """How many characters of a system's name fit on one line under its box."""
+        plot = max(200, self.view.width() - 110)  # the value axis and the margins take the rest
+        per = plot / max(1, n)
+        return max(6, int(per / max(1, QFontMetrics(self.view.font()).averageCharWidth())) - 2)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        if self._categories is not None:  # wrap the names again for the new width
+            axis, names = self._categories
+            set_categories(axis, names, self._category_chars(len(names)))
 
     def _composite(self, chart: QChart, runs: list[RunRow]) -> None:
         metrics: list[str] = []
@@ -235,16 +306,24 @@ class ChartsView(Page):
         chart.addSeries(series)
         chart.setTitle(self.tr("Composite = sum of weighted, normalised metrics"))
         axis_y = QBarCategoryAxis()
-        axis_y.append([f"{r.model}  ({r.composite:.3f})" if r.composite is not None else r.model for r in runs])
+        axis_y.setTitleText(self.tr("System (composite)"))
+        set_categories(axis_y, [f"{r.model} ({r.composite:.3f})" if r.composite is not None else r.model
+                                for r in runs], ROW_LABEL_CHARS)
         axis_x = QValueAxis()
-        axis_x.setRange(0, 1)
-        axis_x.setLabelFormat("%.1f")
         chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
         chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
         series.attachAxis(axis_x)
         series.attachAxis(axis_y)
+        apply_value_axis(axis_x, 0.0, 1.0, self.tr("Contribution to the composite (0–1)"))  # after attaching
         chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         self.message.setText("" if metrics else self.tr("The run cards hold no composite breakdown."))
+
+    def default_file_name(self) -> str:
+        """The export's suggested name: the corpus and the chart (``mafand-chrf.png``), ``-compared``
+        when only the compared runs are drawn."""
+        corpus = str(self.corpus.currentData() or "chart")
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in corpus)
+        return f"{safe}-{self.kind.currentData()}{'-compared' if self.shown_runs() else ''}.png"
 
     def export(self, path: str | Path) -> Path:
         return export_view(self.view, path)
@@ -252,7 +331,7 @@ class ChartsView(Page):
     def export_dialog(self) -> None:
         from mteval_gui.qt.dialogs import reporting_errors
 
-        path, _ = file_dialogs.save_file_name(self, self.tr("Export chart"), str(Path.home() / "chart.png"),
+        path, _ = file_dialogs.save_file_name(self, self.tr("Export chart"), self.default_file_name(),
                                               self.tr("PNG image (*.png);;SVG drawing (*.svg)"))
         if path:
             with reporting_errors(self):

@@ -13,6 +13,7 @@ coverage) are shown above the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt
@@ -23,21 +24,21 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMainWindow,
     QPushButton,
     QTableView,
     QWidget,
 )
 
 from mteval_gui.app import workspace
+from mteval_gui.app.compare import shown_p, significance
 from mteval_gui.app.workspace import Workspace
-from mteval_gui.domain.score_keys import keys_where_scale, lower_is_better
+from mteval_gui.domain.score_keys import keys_where_scale
 from mteval_gui.qt.labels import caveat_explanation, caveat_title, score_label
 from mteval_gui.qt.page import EmptyState, Page
 from mteval_gui.qt.table_model import Column, ColumnTableModel
 
-SIGNIFICANT = 0.05
 GROUP_TINTS = ("#ffffff", "#f2f5f9")  # alternate metric groups, so the three columns of a metric read together
-LOWER_IS_BETTER = lower_is_better()
 _SCALED_100 = frozenset(keys_where_scale("0-100"))
 
 
@@ -83,6 +84,13 @@ class CompareView(Page):
         self.entries_button = QPushButton(self.tr("Entries side by side"))
         self.entries_button.clicked.connect(lambda: self.context.open_entries(list(self.run_ids)))
         bar.addWidget(self.entries_button)
+        self.export_button = QPushButton(self.tr("Export table…"))
+        self.export_button.setObjectName("compareExportButton")
+        self.export_button.setToolTip(self.tr("Write the table with its intervals and significance marks as "
+                                              "LaTeX (booktabs), Markdown or CSV"))
+        self.export_button.clicked.connect(self.export_dialog)
+        self.export_button.setEnabled(False)
+        bar.addWidget(self.export_button)
         lay.addLayout(bar)
         self.caveats = QLabel()
         self.caveats.setObjectName("compareCaveats")
@@ -126,6 +134,7 @@ class CompareView(Page):
                                   "press <b>Compare</b>: each run is tested against a baseline of your choice."))
 
     def _show_empty(self) -> None:
+        self.export_button.setEnabled(False)
         self.model.set_rows([])
         self.caveats.setText("")
         self.note.setText(self.tr("Select two or more scored runs of one corpus in the Runs tab and press Compare."))
@@ -174,7 +183,34 @@ class CompareView(Page):
 
     def _computed(self, comparison: Any) -> None:
         self.comparison = comparison
+        self.export_button.setEnabled(True)
         self._show(comparison)
+
+    def export(self, path: str | Path, fmt: str | None = None) -> Path:
+        """Write the comparison shown as a table (LaTeX, Markdown or CSV by the file name, or ``fmt``)."""
+        from mteval_gui.app.tables import export_comparison
+
+        if self.comparison is None:
+            raise ValueError("nothing compared yet")
+        labels = workspace.run_labels(self.ws) if self.ws else {}
+        return export_comparison(self.comparison, path, labels, fmt)[0]
+
+    def export_dialog(self) -> None:
+        """Ask for a file and write the comparison table (LaTeX, Markdown or CSV)."""
+        from mteval_gui.qt.dialogs import reporting_errors
+
+        if self.comparison is None:
+            return
+        from mteval_gui.qt.exports import ask_table_path
+
+        path = ask_table_path(self, self.tr("Export comparison table"), f"compare-{self.comparison.baseline}.tex")
+        if not path:
+            return
+        with reporting_errors(self) as report:
+            self.export(path)
+        window = self.window()
+        if not report.failed and isinstance(window, QMainWindow):
+            window.statusBar().showMessage(self.tr("Comparison table written to {0}").format(path), 8000)
 
     def _show(self, c: Any) -> None:
         labels = workspace.run_labels(self.ws) if self.ws else {}
@@ -256,10 +292,7 @@ class CompareModel(ColumnTableModel[CompareRow]):
         return None if res is None else res.delta
 
     def _p(self, r: CompareRow, key: str) -> float | None:
-        res = self._result(r, key)
-        if res is None:
-            return None
-        return res.p_adjusted if self.comparison.holm and res.p_adjusted is not None else res.p_value
+        return None if r.baseline else shown_p(self.comparison, r.run_id, key)
 
     def _value_text(self, r: CompareRow, key: str) -> str:
         score, lo, hi = self.comparison.scores[r.run_id][key]
@@ -280,11 +313,10 @@ class CompareModel(ColumnTableModel[CompareRow]):
                                                                             _signed(key, res.ci_upper))
 
     def _significant(self, r: CompareRow, key: str) -> bool | None:
-        """True: significantly better than the baseline, False: worse, None: not significant."""
-        p, d = self._p(r, key), self._delta(r, key)
-        if p is None or d is None or p >= SIGNIFICANT:
-            return None
-        return d < 0 if key in LOWER_IS_BETTER else d > 0
+        """True: significantly better than the baseline, False: worse, None: not significant
+        (:func:`mteval_gui.app.compare.significance`, which the exported tables mark too)."""
+        mark = None if r.baseline else significance(self.comparison, r.run_id, key)
+        return None if mark is None else mark == "better"
 
     def _colour(self, r: CompareRow, key: str) -> str | None:
         better = self._significant(r, key)

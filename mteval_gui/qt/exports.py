@@ -1,4 +1,5 @@
-"""File > Export: run cards, the entries table, judgments, charts and human-evaluation campaigns.
+"""File > Export: run cards, harness reports, the entries, runs and comparison tables, judgments,
+benchmark results, charts and human-evaluation campaigns.
 
 Each action asks for a file name and calls the export of the application layer that
 ``mteval export …`` calls too (:mod:`mteval_gui.app.exports`): run cards are checked against
@@ -7,7 +8,7 @@ the schema before they are written, judgments are lossless and re-importable.
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -159,3 +160,96 @@ def import_annotations(window: Any, path: str | None = None, source: str | None 
         "MainWindow", "Imported {0} judgments ({1} already present)").format(
         summary["judgments_added"], summary["judgments_unchanged"]), 10000)
     window.refresh_runs()
+
+
+TABLE_SUFFIXES = (".tex", ".md", ".csv")  # the table dialogs' filters, in this order
+
+
+def table_filters() -> list[str]:
+    return [QCoreApplication.translate("MainWindow", "LaTeX table, booktabs (*.tex)"),
+            QCoreApplication.translate("MainWindow", "Markdown table (*.md)"),
+            QCoreApplication.translate("MainWindow", "CSV, numbers in full (*.csv)")]
+
+
+def ask_table_path(parent: Any, title: str, name: str) -> str | None:
+    """Ask where to write a table; a name without a table suffix gets the chosen filter's."""
+    filters = table_filters()
+    path, chosen = file_dialogs.save_file_name(parent, title, name, ";;".join(filters))  # in the last folder
+    if not path:
+        return None
+    return with_table_suffix(path, filters.index(chosen) if chosen in filters else 0)
+
+
+def with_table_suffix(path: str, filter_index: int) -> str:
+    if PurePath(path).suffix.lower() in (*TABLE_SUFFIXES, ".latex", ".markdown"):
+        return path
+    return path + TABLE_SUFFIXES[filter_index]
+
+
+def export_comparison_table(window: Any, path: str | None = None) -> None:
+    """The Compare tab's table (File ▸ Export ▸ Comparison table)."""
+    page = window.extra_tabs.get("compare")
+    if page is None or page.comparison is None:
+        window.statusBar().showMessage(QCoreApplication.translate(
+            "MainWindow", "Compare runs first (select them in the Runs tab and press Compare)."), 5000)
+        return
+    window.tabs.setCurrentWidget(page)
+    if path is None:
+        page.export_dialog()
+        return
+    with reporting_errors(window) as report:
+        page.export(path)
+    if not report.failed:
+        _written(window, QCoreApplication.translate("MainWindow", "Comparison table written to {0}").format(path),
+                 False)
+
+
+def export_runs_table(window: Any, path: str | None = None) -> None:
+    """The runs table as shown (its corpus filter and order), with intervals (File ▸ Export ▸ Runs table)."""
+    from mteval_gui.app.tables import export_runs
+
+    if window.ws is None:
+        return
+    path = path or ask_table_path(window, QCoreApplication.translate("MainWindow", "Export runs table"), "runs.tex")
+    if path:
+        refreshed = window.refresh_now()
+        rows = list(window.runs_view.model.rows)
+        with reporting_errors(window) as report:
+            export_runs(rows, path)
+        if report.failed:
+            return
+        _written(window, QCoreApplication.translate("MainWindow", "{0} runs written to {1}").format(len(rows), path),
+                 refreshed)
+
+
+def export_harness_report(window: Any, path: str | None = None) -> None:
+    """The selected run as the reference harness's TestReport (``mteval export harness-report``)."""
+    run_id = _run_for_export(window)
+    if window.ws is None or run_id is None:
+        window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Select a run first."), 5000)
+        return
+    path = path or _ask(window, QCoreApplication.translate("MainWindow", "Export harness report"),
+                        f"{run_id}.report.json", QCoreApplication.translate("MainWindow", "JSON (*.json)"))
+    if path:
+        refreshed = window.refresh_now()
+        with reporting_errors(window) as report:
+            from mteval_gui.app.harness_export import export_harness_report
+
+            export_harness_report(window.ws, run_id, path)
+        if report.failed:
+            return
+        _written(window, QCoreApplication.translate("MainWindow", "Harness report of {0} written to {1}").format(
+            run_id, path), refreshed)
+
+
+def export_benchmark_results(window: Any) -> None:
+    """The selected model's results of the first benchmark suite's tab (ÈwéBench), in one of its formats."""
+    page = window.extra_tabs.get("bench")
+    if page is None:
+        return
+    window.tabs.setCurrentWidget(page)
+    if page.selected_result() is None:
+        window.statusBar().showMessage(QCoreApplication.translate(
+            "MainWindow", "Select a model's results in the {0} tab first.").format(page.suite.title), 5000)
+        return
+    page.choose_and_export()

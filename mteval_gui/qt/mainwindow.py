@@ -267,6 +267,9 @@ class MainWindow(QMainWindow):
         page = self.extra_tabs.get("compare")
         if isinstance(page, Page) and page.show_runs(run_ids):
             self.tabs.setCurrentWidget(page)
+            charts = self.extra_tabs.get("charts")
+            if charts is not None and hasattr(charts, "follow_comparison"):
+                charts.follow_comparison(run_ids)  # the charts follow: the compared runs' corpus, those runs only
 
     def score_runs(self, run_ids: list[str]) -> None:
         if self.ws is not None and run_ids:

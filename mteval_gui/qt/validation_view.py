@@ -48,6 +48,7 @@ from mteval_gui.qt.audit_fst import FstAuditView
 from mteval_gui.qt.audit_linter import LinterAuditView
 from mteval_gui.qt.calibration_view import CalibrationView
 from mteval_gui.qt.campaigns_panel import CampaignsPanel
+from mteval_gui.qt.chart_axes import apply_value_axis
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.labels import metric_label, tier_label
 from mteval_gui.qt.page import Page
@@ -425,21 +426,18 @@ class ValidationView(Page):
         chart.addSeries(series)
         chart.setTitle(self.tr("{0} against human {1}").format(metric_label(m.metric_id), self.aspect.currentText()))
         ax, ay = QValueAxis(), QValueAxis()
-        if xs:
-            lo, hi = min(xs), max(xs)
-            pad = (hi - lo) * 0.05 or 0.5
-            ax.setRange(lo - pad, hi + pad)
+        chart.addAxis(ax, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(ay, Qt.AlignmentFlag.AlignLeft)
+        series.attachAxis(ax)
+        series.attachAxis(ay)
+        # after attaching (which sets the ranges to the data's): round ticks covering the values
+        apply_value_axis(ax, min(xs, default=0.0), max(xs, default=1.0), metric_label(m.metric_id))
         ay.setRange(0.5, 5.5)
         ay.setTickType(QValueAxis.TickType.TicksDynamic)
         ay.setTickAnchor(1.0)
         ay.setTickInterval(1.0)
         ay.setLabelFormat("%.0f")
-        ax.setTitleText(metric_label(m.metric_id))
         ay.setTitleText(self.tr("human rating"))
-        chart.addAxis(ax, Qt.AlignmentFlag.AlignBottom)
-        chart.addAxis(ay, Qt.AlignmentFlag.AlignLeft)
-        series.attachAxis(ax)
-        series.attachAxis(ay)
         chart.legend().setVisible(False)
         self.chart_view.setChart(chart)
 

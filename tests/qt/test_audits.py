@@ -358,8 +358,9 @@ def test_audits_are_pages_of_the_validation_tab(qtbot, audit_ws):
     v.reviewer_provider = lambda: "ben"
     v.set_workspace(audit_ws)
     v.show()
-    assert v.pages.count() == 3
+    assert v.pages.count() == 5
     assert v.pages.widget(1) is v.linter_audit and v.pages.widget(2) is v.fst_audit
+    assert v.pages.widget(3) is v.campaigns and v.pages.widget(4) is v.calibration
     assert v.linter_audit.reviewer_id() == "ben"
     # a page reads its queue when it is shown, not before
     assert v.linter_audit.queue == [] and v.fst_audit.queue == []

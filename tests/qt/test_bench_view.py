@@ -265,7 +265,7 @@ def test_the_limitations_in_french(qtbot, workspace, french):
     tab = BenchmarkTab(workspace)
     qtbot.addWidget(tab)
     text = tab.limitations_label.text()
-    assert "Ce que l’ÈwéScore ne peut pas montrer :" in text
+    assert "Ce que l’ÈwéScore ne peut pas montrer\u202f:" in text
     assert "La recherche de mots-clés ne tient pas compte des synonymes ni des paraphrases." in text
 
 

@@ -29,7 +29,7 @@ def test_every_bundled_description_has_a_french_translation(french):
     assert not missing, f"add these to BUNDLED_METRIC_DESCRIPTIONS and translate them: {sorted(missing)}"
     html = glossary_html()
     assert "F-mesure sur les n-grammes de caractères avec bigrammes de mots" in html
-    assert "0–100, plus haut est meilleur" in html and "norme de langue : crk" in html
+    assert "0–100, plus haut est meilleur" in html and "norme de langue\u202f: crk" in html
     assert "Character n-gram F-score" not in html
 
 

@@ -491,8 +491,8 @@ def test_rescore_question_agrees_with_the_number_of_runs(window):
 
 def test_rescore_question_in_french(window, french):
     question = window.scoring.rescore_question
-    assert question(1) == ("1 exécution sélectionnée est à jour : ses entrées n’ont pas changé depuis "
-                                          "son évaluation. L’évaluer à nouveau avec sa configuration enregistrée ?")
-    assert question(2) == ("2 des exécutions sélectionnées sont à jour : leurs entrées n’ont pas "
+    assert question(1) == ("1 exécution sélectionnée est à jour\u202f: ses entrées n’ont pas changé depuis "
+                           "son évaluation. L’évaluer à nouveau avec sa configuration enregistrée\u202f?")
+    assert question(2) == ("2 des exécutions sélectionnées sont à jour\u202f: leurs entrées n’ont pas "
                                           "changé depuis leur évaluation. Les évaluer à nouveau avec leur "
-                                          "configuration enregistrée ?")
+                                          "configuration enregistrée\u202f?")

@@ -55,7 +55,7 @@ def test_entries_model_labels_and_validation_of_a_plugin_metric(zzx_ws, french):
     assert "zrun:lint" in headers  # the linter's verdict column
     col = [c.key for c in model.visible_columns()].index(f"zrun:metric:{LINTER_ID}")
     tip = model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
-    assert tip == ("Vérificateur zzx\nValidation : heuristique — Règles tirées de connaissances linguistiques, "
+    assert tip == ("Vérificateur zzx\nValidation\u202f: heuristique — Règles tirées de connaissances linguistiques, "
                    "pas encore mesurées par rapport à des jugements humains.")
     lint = [c.key for c in model.visible_columns()].index("zrun:lint")
     assert [model.index(r, lint).data() for r in range(4)] == ["EQUIVALENT", "EQUIVALENT", "MISS", "MISS"]

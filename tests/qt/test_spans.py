@@ -263,8 +263,8 @@ def test_the_span_editor_in_french(qtbot, small_ws):
         assert [ed.span_list.item(i).text() for i in range(2)] == ["«wapamew»  mineure · orthographe",
                                                                   "«atim»  majeure"]
         assert (ed.critical_button.text(), ed.missing_button.text()) == ("Critique (Ctrl+M)", "Contenu manquant (O)")
-        assert ed.esa_label.text() == ("ESA : non noté · pénalité MQM 6 : 1 mineure(s), 1 majeure(s), 0 critique(s), "
-                                       "0 manquant(s)")
+        assert ed.esa_label.text() == ("ESA\u202f: non noté · pénalité MQM 6\u202f: 1 mineure(s), 1 majeure(s), "
+                                       "0 critique(s), 0 manquant(s)")
     finally:
         QCoreApplication.removeTranslator(t)
 

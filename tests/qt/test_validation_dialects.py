@@ -36,4 +36,5 @@ def test_dialect_agreement_in_french(qtbot, french):
     v = view(qtbot)
     v._show(study())
     lines = v.alpha_dialects.text().splitlines()
-    assert lines[0].startswith("au sein de Plains : 0.910") and lines[2].startswith("entre dialectes : -0.863")
+    assert lines[0].startswith("au sein de Plains\u202f: 0.910")
+    assert lines[2].startswith("entre dialectes\u202f: -0.863")

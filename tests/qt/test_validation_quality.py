@@ -66,9 +66,9 @@ def test_quality_in_french(qtbot, tmp_path, french):
     v = _view(qtbot, ws)
     assert _rows(v.quality_table)[1][1:] == [
         "3 sur 3 (3 répondus)", "—", "0.943 (16)",
-        "signalé, écarté : inattentif : a noté l'élément piège au moins aussi haut que l'élément réel dans 3 "
+        "signalé, écarté\u202f: inattentif\u202f: a noté l'élément piège au moins aussi haut que l'élément réel dans 3 "
         "contrôles d'attention sur 3"]
-    assert v.table.horizontalHeaderItem(5).text() == "Largeur de l'intervalle de τ-b : maintenant → à 200 × 3"
+    assert v.table.horizontalHeaderItem(5).text() == "Largeur de l'intervalle de τ-b\u202f: maintenant → à 200 × 3"
     ws.close()
 
 
@@ -95,9 +95,10 @@ def test_signoff_names_the_reviewer_left_out(qtbot, window, scored_ws, lang, req
         "en": "good (fluent): 0 of 5 entries rated by 2+ speakers of crk, 1 speaker(s); median adequacy 5.0, fluency "
               "5.0 — left out by reviewer quality control: bo (inattentive: rated the known-bad item at least as "
               "high as the real one in 2 of 2 attention checks)",
-        "fr": "good (courant) : 0 entrées sur 5 notées par au moins 2 locuteurs (crk), 1 locuteur(s) ; adéquation "
-              "médiane 5.0, fluidité 5.0 — écarté par le contrôle de qualité des évaluateurs : bo (inattentif : a noté "
-              "l'élément piège au moins aussi haut que l'élément réel dans 2 contrôles d'attention sur 2)"}[lang]
+        "fr": "good (courant)\u202f: 0 entrées sur 5 notées par au moins 2 locuteurs (crk), 1 locuteur(s)\u202f; "
+              "adéquation médiane 5.0, fluidité 5.0 — écarté par le contrôle de qualité des évaluateurs\u202f: bo "
+              "(inattentif\u202f: a noté l'élément piège au moins aussi haut que l'élément réel dans 2 contrôles "
+              "d'attention sur 2)"}[lang]
 
 
 INFORMATIVE = ["e3", "e5", "e2", "e4", "e1"]  # the entries of the most informative outputs of good and poor first
