@@ -383,7 +383,7 @@ class OrthographicAccuracyMetric(BaseMetric):
         display_name="Orthographic accuracy",
         scale="0-1",
         produces=("orthographic_accuracy",),
-        card_parts=("orthography", "loanwords", "analyzers", "code"),  # the analyzers the card names, their folds
+        card_parts=("orthography", "loanwords", "analyzers", "code", "scripts", "transliterations", "placeholders"),  # the analyzers the card names, their folds
         description="Share of output words without a violation of the card's orthography profile "
                     "(alphabet, forbidden and look-alike characters, folds, digits in words, rules; "
                     "with FST: accepted only by the descriptive analyzer = non-standard spelling).",
@@ -437,8 +437,11 @@ class OrthographicAccuracyMetric(BaseMetric):
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         out = []
+        ctx = self.context
         for it in items:
-            tokens = word_tokens(it.predicted)
+            predicted = ctx.without_placeholders(it.predicted) if ctx is not None and ctx.placeholders \
+                else it.predicted
+            tokens = word_tokens(predicted)
             flagged = []
             codes: Counter[str] = Counter()
             for t in tokens:
