@@ -279,15 +279,16 @@ class CrkLinter:
         ref = references[int(n)] if head == "variant" and n.isdigit() and int(n) < len(references) else references[0]
         out_scripts = _scripts_used(sc, prediction)
         if _scripts_used(sc, ref) == out_scripts:
-            return res
+            return raw if raw.rank() <= res.rank() else res
         shown = " / ".join(sorted(out_scripts))
         finding = Finding(SCRIPT_VARIANT, True, msg("{output} / {reference}: written in {script}, read as {primary}",
                                                     output=prediction.strip(), reference=ref.strip(),
                                                     script=shown, primary=sc.to_primary(prediction).strip()))
         findings = [finding, *res.findings]
         expl = msg("{findings}", findings=[_finding_message(f) for f in findings])
-        return LintResult(EQUIVALENT, findings, res.pairs, res.unpaired_reference, res.unpaired_output,
-                          message=expl, matched=res.matched)
+        across = LintResult(EQUIVALENT, findings, res.pairs, res.unpaired_reference, res.unpaired_output,
+                            message=expl, matched=res.matched)
+        return raw if raw.rank() <= across.rank() else across  # an accepted variant in the output's own script
 
     def _best(self, references: Sequence[str], prediction: str | None, openness: Openness) -> LintResult:
         best: LintResult | None = None

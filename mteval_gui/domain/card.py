@@ -40,7 +40,15 @@ class AnalyzerDecl(_CardModel):
     descriptive: str | None = Field(
         default=None, description="File name of an analyzer that also accepts non-standard spellings"
     )
-    generator: str | None = None
+    generator: str | None = Field(
+        default=None, description="File name of the generator (analysis -> forms, .hfstol): the forms a speaker "
+                                  "may pick to correct a word; installed, pinned (sha256) and loaded like the "
+                                  "analyzers")
+    paradigm_features: list[list[str]] = Field(
+        default_factory=list,
+        description="Sets of tags that take each other's place in a paradigm (person and number of the actor, "
+                    "of the goal, order...): the nearest cells of a gold analysis change one tag for another "
+                    "of its set")
     source_url: str | None = Field(
         default=None, description="Where 'Install analyzer' downloads from (only when the user asks)"
     )

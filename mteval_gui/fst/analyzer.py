@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui import protected
-from mteval_gui.errors import MtevalError
 from mteval_gui.domain.transliteration import Scripts
+from mteval_gui.errors import MtevalError
 from mteval_gui.fst.analysis import Analysis, WordAnalysis, parse_analysis, strip_flags
 from mteval_gui.fst.backends import (
     BackendError,

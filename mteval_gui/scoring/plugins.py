@@ -58,7 +58,6 @@ from pydantic import ValidationError
 
 from mteval_gui.domain.card import CARD_PARTS, CardPart, LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Entry
-from mteval_gui.domain.placeholders import mask as mask_placeholders
 from mteval_gui.domain.metrics import (
     METRIC_ROLES,
     VALIDATION_LEVELS,
@@ -68,6 +67,7 @@ from mteval_gui.domain.metrics import (
     ValidationLevel,
     role_for,
 )
+from mteval_gui.domain.placeholders import mask as mask_placeholders
 from mteval_gui.domain.run import Output
 from mteval_gui.domain.runcard import Caveat, FstInfo
 from mteval_gui.errors import MtevalError, PluginError

@@ -416,7 +416,8 @@ class OrthographicAccuracyMetric(BaseMetric):
         display_name="Orthographic accuracy",
         scale="0-1",
         produces=("orthographic_accuracy",),
-        card_parts=("orthography", "loanwords", "analyzers", "code", "scripts", "transliterations", "placeholders"),  # the analyzers the card names, their folds
+        # the analyzers the card names, their folds, the scripts a word may be written in, placeholders
+        card_parts=("orthography", "loanwords", "analyzers", "code", "scripts", "transliterations", "placeholders"),
         description="Share of output words without a violation of the card's orthography profile "
                     "(alphabet, forbidden and look-alike characters, folds, digits in words, rules; "
                     "with FST: accepted only by the descriptive analyzer = non-standard spelling).",
