@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
     ex.add_argument("--blind", action="store_true", help="hide the reference and the systems; shuffle the items")
     ex.add_argument("--lang", choices=("en", "fr"), help="interface language (default: the browser's)")
     ex.add_argument("--seed", type=int, default=0, help="seed of the blind order and of task C's sample")
+    ex.add_argument("--reference-script", metavar="SCRIPT",
+                    help="show the reference in this script first (ISO 15924, e.g. Cans; the target card's "
+                         "transliterations must reach it); the page toggles between the scripts")
     ex.add_argument("-o", "--output", required=True, metavar="FILE.html")
     ex.set_defaults(handler=cmd_export)
 
@@ -37,7 +40,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     ws = open_workspace(args)
     done = export_review_pack(ws, args.runs, args.reviewer, args.output, task=args.task, entries=args.entries,
-                              blind=args.blind, ui_lang=args.lang, seed=args.seed)
+                              blind=args.blind, ui_lang=args.lang, seed=args.seed,
+                              reference_script=args.reference_script)
     fonts = ", ".join(f"{f['file']} ({f['characters']} characters)" for f in done.fonts) or "none"
     print(f"wrote review pack {done.pack_id} to {done.path}: {done.items} items, {done.bytes / 1024:.0f} KiB; "
           f"fonts: {fonts}")
