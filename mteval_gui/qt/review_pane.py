@@ -38,7 +38,15 @@ from PySide6.QtWidgets import (
 from mteval_gui.app.entry_review import FstWord, OutputView, ReviewData, fst_words, review_html
 from mteval_gui.app.generator import WordSuggestions, corrected_output
 from mteval_gui.app.preferences import AppSettings
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 from mteval_gui.qt.labels import VERDICT_COLOURS, interface_language, metric_label, validation_labels
+
+# the generator-form keys (Review ▸ Keyboard shortcuts lists them from here)
+_USE_FORM = QT_TRANSLATE_NOOP("ReviewPane", "use this generator form as your correction")
+GENERATOR_SHORTCUTS: tuple[tuple[str, str], ...] = (
+    *((f"Alt+{n}", _USE_FORM) for n in range(1, 10)),
+    ("Alt+0", QT_TRANSLATE_NOOP("ReviewPane", "accept the entry's corrections as variants")),
+)
 
 ACCEPTED_BG = "#d9f2d9"
 REJECTED_BG = "#f8d0d0"
@@ -243,15 +251,11 @@ class ReviewPane(QWidget):
         """Alt+1 … Alt+9 (use a generator form as the correction) and Alt+0 (accept the corrections as
         variants), active anywhere inside ``host``."""
         ctx = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        for n in range(1, 10):
-            sc = QShortcut(QKeySequence(f"Alt+{n}"), host)
+        for i, (key, _) in enumerate(GENERATOR_SHORTCUTS):
+            sc = QShortcut(QKeySequence(key), host)
             sc.setContext(ctx)
-            sc.activated.connect(lambda n=n: self.use_form(n - 1))
+            sc.activated.connect(self._promote if key == "Alt+0" else (lambda i=i: self.use_form(i)))
             self._shortcuts.append(sc)
-        sc = QShortcut(QKeySequence("Alt+0"), host)
-        sc.setContext(ctx)
-        sc.activated.connect(self._promote)
-        self._shortcuts.append(sc)
 
     def use_form(self, index: int) -> bool:
         """Emit the output with generator form ``index`` in place of its word (the reviewer's correction)."""

@@ -11,6 +11,10 @@ marked ``folded`` in the stored analyses (the review pane's FST panel shows it) 
 against orthographic accuracy (violation ``fst_after_fold``); the run gets the caveat
 ``fst_accepts_after_fold`` with the share of such words.
 
+A word written in another script of the language (a card ``transliterations`` table: Cree
+syllabics) is looked up as its transliteration into the first script; its stored analysis
+keeps the word as written, with ``script`` set (see :mod:`mteval_gui.domain.transliteration`).
+
 - ``core.fst`` — per entry: accepted tokens / tokens (0 for an empty output); corpus:
   ``fst_acceptance_rate`` = macro mean of entry rates (LYSS), ``fst_acceptance_rate_micro`` =
   accepted / tokens over the corpus, ``fst_accepted`` = accepted tokens. Every word's
