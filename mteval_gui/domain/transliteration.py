@@ -57,6 +57,7 @@ class Transliterator:
     _backward: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
     _final: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
     _target_chars: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _longest: tuple[int, int] = field(default=(1, 1), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         fwd = {nfc(k): nfc(v) for k, v in self.decl.table.items() if k}
@@ -68,6 +69,8 @@ class Transliterator:
         object.__setattr__(self, "_backward", back)
         chars = {c for v in back for c in v if c.isalpha()}
         object.__setattr__(self, "_target_chars", frozenset(chars))
+        object.__setattr__(self, "_longest", (max((len(k) for k in (*fwd, *fin)), default=1),
+                                              max((len(k) for k in back), default=1)))
 
     @property
     def from_script(self) -> str:
@@ -84,13 +87,11 @@ class Transliterator:
 
     def forward(self, text: str) -> str:
         """``text`` (first script) written in the second script."""
-        longest = max((len(k) for k in (*self._forward, *self._final)), default=1)
-        return _convert(text, self._forward, self._final, longest, self.decl.ignore_case)
+        return _convert(text, self._forward, self._final, self._longest[0], self.decl.ignore_case)
 
     def backward(self, text: str) -> str:
         """``text`` (second script) written in the first script."""
-        longest = max((len(k) for k in self._backward), default=1)
-        return _convert(text, self._backward, {}, longest, False)
+        return _convert(text, self._backward, {}, self._longest[1], False)
 
     def in_target_script(self, word: str) -> bool:
         """Whether ``word`` uses letters of the second script."""

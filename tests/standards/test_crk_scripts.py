@@ -79,7 +79,7 @@ def _run(metric, ctx: ScoringContext, items: list[EntryInput]):
 def test_orthography_reads_the_script_a_word_is_written_in(monkeypatch, tmp_path):
     monkeypatch.setenv("MTEVAL_ANALYZERS", str(tmp_path))  # no analyzer: the profile alone
     ctx = ScoringContext("eng", "crk", target_card=CARD)
-    per, corpus = _run(OrthographicAccuracyMetric(), ctx, _items([("itwêw «âha»", "itwêw «âha» ᐋᐦᐊ"),
+    per, corpus = _run(OrthographicAccuracyMetric(), ctx, _items([("itwêw «âha»", "itwêw «âha» ᐊᐦᐊ"),
                                                                    ("nipâw", "ᓂᐹw")]))
     assert per[0].value == 1.0  # was 2/3: the syllabic word counted as letters outside the alphabet
     assert per[1].detail["flagged"] == [{"token": "ᓂᐹw", "violations": [
