@@ -183,6 +183,7 @@ class CorrectionHelper:
     base: Path | None = None
     _loaded: dict[str, tuple[Analyzer, Analyzer] | None] = field(default_factory=dict)
     _cards: dict[str, LanguageCard | None] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)  # lang -> why its analyzers cannot be used
 
     def analyzers(self, lang: str, card: LanguageCard | None) -> tuple[Analyzer, Analyzer] | None:
         """(strict analyzer, generator) of ``lang``, or None when either is not installed (or not the pinned file)."""
@@ -191,8 +192,9 @@ class CorrectionHelper:
                                   options={"analyzers_dir": str(self.base)} if self.base is not None else {})
             try:
                 self._loaded[lang] = (shared_analyzer(ctx, "strict"), shared_analyzer(ctx, "generator"))
-            except AnalyzerNotFound:
+            except AnalyzerNotFound as exc:  # not installed, damaged, or not the file the card pins
                 self._loaded[lang] = None
+                self.problems[lang] = str(exc)
         return self._loaded[lang]
 
     def suggestions(self, lang: str, entry: Entry, predicted: str | None,

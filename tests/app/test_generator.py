@@ -101,3 +101,23 @@ def test_every_wrong_person_output_gets_a_reference_form_first(tmp_path):
     # a syllabic output is read through the card's transliteration
     (word,) = entry_suggestions(entries["crk-v0001"], "ᐃᑘᐘᐠ", strict, generator, card)
     assert (word.token, word.analyses, word.forms[0].form) == ("ᐃᑘᐘᐠ", ("itwêw+V+AI+Ind+3Pl",), "nititwân")
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("backend", ["hfst", "pyhfst"])
+def test_the_generator_is_pinned_and_read_with_either_backend(tmp_path, monkeypatch, backend):
+    monkeypatch.setenv("MTEVAL_FST_BACKEND", backend)
+    base = tmp_path / "analyzers"
+    install_crk(SHARED_DATA, base)
+    entry = Entry(id="e", source="I say so", reference="nititwân",
+                  expected_morphology={"nititwân": "itwêw+V+AI+Ind+1Sg"})
+    helper = CorrectionHelper(base)
+    (word,) = helper.suggestions("crk", entry, "itwêwak")
+    assert word.forms[0].form == "nititwân"
+    assert helper.analyzers("crk", load_card("crk"))[1].backend == backend
+    # a generator that is not the file the card pins is not used, and the helper says why
+    card = load_card("crk").model_copy(deep=True)
+    card.analyzers.sha256["crk-strict-generator.hfstol"] = "0" * 64
+    other = CorrectionHelper(base)
+    assert other.suggestions("crk", entry, "itwêwak", card) is None
+    assert "the generator analyzer for crk cannot be used" in other.problems["crk"]
