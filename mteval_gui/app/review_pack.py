@@ -253,6 +253,18 @@ def export_review_pack(
                        for f in fonts.fonts], fonts.missing)
 
 
+def pack_scripts(ws: Workspace, run_ids: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The target language of the runs and the scripts its card's transliterations reach (the first
+    script first; empty without a table or when the runs translate into several languages)."""
+    targets = {repo.get_corpus_info(ws, repo.get_run_info(ws, r)["corpus_id"])["target_lang"]
+               for r in run_ids if repo.run_exists(ws, r)}
+    if len(targets) != 1:
+        return None, []
+    target = targets.pop()
+    scripts = Scripts.of(try_load_card(target))
+    return target, ([scripts.primary, *scripts.others] if scripts else [])
+
+
 def _generator_forms(helper: CorrectionHelper, lang: str, card: Any, entry: Any,
                      predicted: str) -> list[dict[str, Any]]:
     """The generator's forms for the words of one output (:mod:`mteval_gui.app.generator`), each with

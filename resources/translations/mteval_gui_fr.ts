@@ -1836,6 +1836,18 @@ Télécharger maintenant ?</translation>
         <translation>Interface :</translation>
     </message>
     <message>
+        <source>The script the pack shows the reference in first (the page switches)</source>
+        <translation>L&apos;écriture dans laquelle le paquet montre d&apos;abord la référence (la page permet d&apos;en changer)</translation>
+    </message>
+    <message>
+        <source>Reference in:</source>
+        <translation>Référence en :</translation>
+    </message>
+    <message>
+        <source>as written</source>
+        <translation>telle qu&apos;écrite</translation>
+    </message>
+    <message>
         <source>HTML (*.html)</source>
         <translation>HTML (*.html)</translation>
     </message>
