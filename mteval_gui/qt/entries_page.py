@@ -580,8 +580,9 @@ class EntriesPage(Page):
             return self._analyser.analyse(lang, text)
         return None  # the error was shown
 
-    def _suggest_corrections(self, data: ReviewData, view: OutputView) -> list[WordSuggestions] | None:
-        """The generator's forms for the output's words (None without a generator for the language)."""
+    def _suggest_corrections(self, data: ReviewData, view: OutputView) -> list[WordSuggestions] | str | None:
+        """The generator's forms for the output's words (None without a generator for the language; why,
+        when one is there but cannot be used)."""
         from mteval_gui.app.generator import CorrectionHelper
         from mteval_gui.app.settings import analyzer_folder
 
@@ -590,7 +591,11 @@ class EntriesPage(Page):
         with reporting_errors(self):
             if self._generator is None:
                 self._generator = CorrectionHelper(analyzer_folder(self.ws))
-            return self._generator.suggestions(data.target_lang, data.entry, view.output.predicted)
+            got = self._generator.suggestions(data.target_lang, data.entry, view.output.predicted)
+            problem = self._generator.problems.get(data.target_lang, "")
+            if got is None and "cannot be used" in problem:
+                return problem
+            return got
         return None  # the error was shown
 
     def _use_correction(self, run_id: str, entry_id: str, text: str) -> None:

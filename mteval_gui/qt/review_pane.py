@@ -77,8 +77,10 @@ class ReviewPane(QWidget):
         self._reference_words: list[FstWord] | None = None
         self.reference_analyser: Callable[[str], list[FstWord] | None] | None = None  # set by the entries page
         self.preferred_run: str | None = None  # the run whose FST analyses are listed first
-        # (data, view) -> the generator's forms for the output's words; None: no generator installed
-        self.correction_suggester: Callable[[ReviewData, OutputView], list[WordSuggestions] | None] | None = None
+        # (data, view) -> the generator's forms for the output's words; None: no generator installed;
+        # a text: why the language's generator cannot be used
+        self.correction_suggester: Callable[[ReviewData, OutputView], list[WordSuggestions] | str | None] | None \
+            = None
         self._forms: list[tuple[str, str, str]] = []  # (run_id, token, form) in key order
         self._shortcuts: list[QShortcut] = []
 
@@ -288,6 +290,13 @@ class ReviewPane(QWidget):
         words = None
         if data is not None and view is not None and self.correction_suggester is not None and not view.output.error:
             words = self.correction_suggester(data, view)
+        self.forms_title.setText(self.tr("Generator forms (Alt+1…9: use as the correction; Alt+0: accept the "
+                                         "corrections as variants)"))
+        if isinstance(words, str):  # a generator that cannot be used (damaged, not the pinned file)
+            self.forms_title.setText(self.tr("Generator forms: %1").replace("%1", words))
+            self.forms_title.setVisible(True)
+            self.forms.setVisible(False)
+            return
         self.forms.setVisible(bool(words))
         self.forms_title.setVisible(bool(words))
         if not words or view is None:

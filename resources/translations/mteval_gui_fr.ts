@@ -2119,6 +2119,10 @@ Télécharger maintenant ?</translation>
         <translation>telle qu&apos;écrite</translation>
     </message>
     <message>
+        <source>Generator forms: %1</source>
+        <translation>Formes du générateur : %1</translation>
+    </message>
+    <message>
         <source>rejected by the analyzer</source>
         <translation>rejeté par l&apos;analyseur</translation>
     </message>

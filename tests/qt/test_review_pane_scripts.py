@@ -37,3 +37,19 @@ def test_the_reference_in_syllabics_and_the_diff_in_the_outputs_script(qtbot, tm
     combo.setCurrentIndex(0)
     assert AppSettings.load().reference_scripts == {}
     ws.close()
+
+
+def test_a_generator_that_cannot_be_used_says_why(qtbot, tmp_path):
+    ws = make_workspace(tmp_path / "ws.sqlite")
+    pane = ReviewPane()
+    qtbot.addWidget(pane)
+    pane.correction_suggester = lambda data, view: "the generator analyzer for crk cannot be used: not the pinned file"
+    pane.show_data(load_review_data(ws, "c", "d1-2", [("sys1", "system-one")]))
+    assert not pane.forms_title.isHidden() and pane.forms.isHidden()
+    assert pane.forms_title.text() == ("Generator forms: the generator analyzer for crk cannot be used: "
+                                       "not the pinned file")
+    assert not pane.use_form(0)
+    pane.correction_suggester = lambda data, view: None  # no generator installed: nothing shown
+    pane.show_data(load_review_data(ws, "c", "d1-2", [("sys1", "system-one")]))
+    assert pane.forms_title.isHidden() and pane.forms.isHidden()
+    ws.close()
