@@ -49,6 +49,8 @@ from pydantic import ValidationError
 
 from mteval_gui.domain.card import LanguageCard
 from mteval_gui.domain.judgments import CATEGORY_ID, ERROR_CATEGORIES
+from mteval_gui.domain.placeholders import problem as placeholder_problem
+from mteval_gui.domain.transliteration import problems as transliteration_problems
 from mteval_gui.errors import CardError
 from mteval_gui.linear_regex import rule_problem
 from mteval_gui.standards import Plugins, class_ref_problem, installed_plugins
@@ -264,6 +266,18 @@ def _semantic_problems(card: LanguageCard, stem: str, plugins: Plugins | None) -
         for fname, digest in an.sha256.items():
             if not re.match(r"^[0-9a-f]{64}$", digest):
                 problems.append(f"analyzers.sha256.{fname}: not a hex sha256 digest")
+    for i, item in enumerate(card.placeholders):
+        why = placeholder_problem(item)
+        if why is not None:
+            problems.append(f"placeholders[{i}]: {why}")
+    for i, decl in enumerate(card.transliterations):
+        where = f"transliterations[{i}]"
+        if card.scripts and decl.from_script != card.scripts[0]:
+            problems.append(f"{where}.from: {decl.from_script!r} is not the card's first script {card.scripts[0]!r} "
+                            "(the script its analyzers read)")
+        if decl.to_script not in card.scripts:
+            problems.append(f"{where}.to: {decl.to_script!r} is not among the card's scripts")
+        problems.extend(transliteration_problems(decl, where))
     seen_categories: set[str] = set()
     for i, cat in enumerate(card.error_categories):
         if not CATEGORY_ID.match(cat.id):

@@ -278,6 +278,29 @@ def compile_rule(pattern: str) -> Callable[[str], bool]:
     return lambda text: rx.search(text) is not None
 
 
+@lru_cache(maxsize=256)
+def compile_masker(pattern: str) -> Callable[[str], str]:
+    """A function writing every non-overlapping match of ``pattern`` in a text as spaces (the
+    text keeps its length), matching in linear time. Raises as :func:`compile_rule` does."""
+    def blank(m: Any) -> str:
+        return " " * len(m.group(0))
+
+    if re2 is None:  # platforms without a google-re2 wheel
+        compiled = re.compile(pattern)
+        shape = _backtracking_shape(_parser.parse(pattern).data)
+        if shape:
+            raise UnsupportedPattern(shape)
+        return lambda text: compiled.sub(blank, text)
+    translated = to_re2(pattern)
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        rx = re2.compile(translated, options)
+    except re2.error as exc:
+        raise UnsupportedPattern(f"something RE2 cannot compile ({_decode(exc)})") from exc
+    return lambda text: rx.sub(blank, text)
+
+
 def _decode(exc: BaseException) -> str:
     arg = exc.args[0] if exc.args else exc
     return arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)

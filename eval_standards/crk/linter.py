@@ -20,6 +20,10 @@ Both texts are first written canonically (:mod:`eval_standards.crk.orthography`)
 then paired: identical canonical forms first, then forms the strict analyzer gives a common
 analysis, then the relations below. The classes that fired are listed with the verdict.
 
+- ``SCRIPT_VARIANT`` (acceptable): the output is written in another script of the language than
+  the reference (syllabics for an SRO reference, or the other way round). Both are read in the
+  card's first script through its transliteration table (``transliterations`` in the card:
+  SRO ↔ Cree syllabics) and compared there; the classes found there are kept.
 - ``LONG_VOWEL_MACRON`` (acceptable): macron vowels ā ē ī ō where the other text has â ê î ô.
 - ``ORTHOGRAPHIC`` (acceptable): preverbs written apart or hyphenated (``ê kî wâpamât`` /
   ``ê-kî-wâpamât``), fused preverb spellings (``kikahati``), ý/y, apostrophe and hyphen
@@ -71,6 +75,7 @@ from typing import Any, ClassVar
 from eval_standards.crk.orthography import Orthography, Word, length_marks, unmark_length
 from eval_standards.crk.wordlists import WordLists, load_wordlists
 from mteval_gui.domain.messages import Message, msg
+from mteval_gui.domain.transliteration import Scripts
 from mteval_gui.errors import InputError
 from mteval_gui.fst.analysis import Analysis
 from mteval_gui.fst.registry import optional_shared_analyzer
@@ -97,7 +102,8 @@ PROGRESSIVE_AMBIGUITY = "PROGRESSIVE_AMBIGUITY"
 PROGRESSIVE_UNDERSPEC = "PROGRESSIVE_UNDERSPEC"
 INCLUSIVE_EXCLUSIVE = "INCLUSIVE_EXCLUSIVE"
 VOWEL_LENGTH = "VOWEL_LENGTH"
-CLASSES = (LONG_VOWEL_MACRON, ORTHOGRAPHIC, WORD_ORDER, OPTIONAL_PARTICLE, LEMMA_SYNONYM,
+SCRIPT_VARIANT = "SCRIPT_VARIANT"
+CLASSES = (SCRIPT_VARIANT, LONG_VOWEL_MACRON, ORTHOGRAPHIC, WORD_ORDER, OPTIONAL_PARTICLE, LEMMA_SYNONYM,
            PROGRESSIVE_AMBIGUITY, PROGRESSIVE_UNDERSPEC, INCLUSIVE_EXCLUSIVE, VOWEL_LENGTH)
 PROGRESSIVE_PREVERB = "ati"
 
@@ -224,7 +230,9 @@ def entry_openness(source: str | None, gold: Iterable[str], lists: WordLists, *,
 class CrkLinter:
     """Compares Cree output with a reference (no scoring-job state; reusable and thread-safe)."""
 
-    def __init__(self, lists: WordLists | None = None, analyse: AnalyseFn | None = None):
+    def __init__(self, lists: WordLists | None = None, analyse: AnalyseFn | None = None,
+                 scripts: Scripts | None = None):
+        self.scripts = scripts if scripts else None
         self.lists = lists if lists is not None else load_wordlists()
         self.ortho = Orthography(self.lists)
         self._analyse = analyse
@@ -253,6 +261,36 @@ class CrkLinter:
                    gold: Iterable[str] = (), clusivity: str = "auto", progressive: str = "auto") -> LintResult:
         """Best verdict over the reference and its accepted variants."""
         openness = entry_openness(source, list(gold), self.lists, clusivity=clusivity, progressive=progressive)
+        sc = self.scripts
+        if sc is not None and (sc.written_in_other(prediction) or any(sc.written_in_other(r) for r in references)):
+            return self._lint_across_scripts(sc, references, prediction or "", openness)
+        return self._best(references, prediction, openness)
+
+    def _lint_across_scripts(self, sc: Scripts, references: Sequence[str], prediction: str,
+                             openness: Openness) -> LintResult:
+        """Both sides read in the first script; SCRIPT_VARIANT when the output's script is not the reference's."""
+        raw = self._best(references, prediction, openness)
+        if raw.verdict in (EXACT, NO_OUTPUT):
+            return raw
+        res = self._best([sc.to_primary(r) for r in references], sc.to_primary(prediction), openness)
+        if not res.acceptable:
+            return res
+        head, _, n = (res.matched or "reference").partition(" ")
+        ref = references[int(n)] if head == "variant" and n.isdigit() and int(n) < len(references) else references[0]
+        out_scripts = _scripts_used(sc, prediction)
+        if _scripts_used(sc, ref) == out_scripts:
+            return raw if raw.rank() <= res.rank() else res
+        shown = " / ".join(sorted(out_scripts))
+        finding = Finding(SCRIPT_VARIANT, True, msg("{output} / {reference}: written in {script}, read as {primary}",
+                                                    output=prediction.strip(), reference=ref.strip(),
+                                                    script=shown, primary=sc.to_primary(prediction).strip()))
+        findings = [finding, *res.findings]
+        expl = msg("{findings}", findings=[_finding_message(f) for f in findings])
+        across = LintResult(EQUIVALENT, findings, res.pairs, res.unpaired_reference, res.unpaired_output,
+                            message=expl, matched=res.matched)
+        return raw if raw.rank() <= across.rank() else across  # an accepted variant in the output's own script
+
+    def _best(self, references: Sequence[str], prediction: str | None, openness: Openness) -> LintResult:
         best: LintResult | None = None
         for i, ref in enumerate(references):
             res = self.lint(ref, prediction, openness=openness)
@@ -521,6 +559,11 @@ class CrkLinter:
         return None
 
 
+def _scripts_used(sc: Scripts, text: str) -> frozenset[str]:
+    """The scripts the words of ``text`` are written in (words without letters count for none)."""
+    return frozenset(sc.script_of(w) for w in text.split() if any(c.isalpha() for c in w))
+
+
 def _cost(findings: list[Finding]) -> tuple[int, int]:
     return sum(1 for f in findings if not f.acceptable), len(findings)
 
@@ -619,7 +662,7 @@ class CrkLinterMetric(BaseMetric):
         except InputError as exc:
             raise MetricUnavailable(f"word lists of the Cree standard are defective: {exc}") from exc
         analyse, self.fst_info = analyzer_fn(context)
-        self.linter = CrkLinter(lists, analyse)
+        self.linter = CrkLinter(lists, analyse, Scripts.of(context.target_card))
         self.lists_fingerprint = lists.fingerprint()
 
     def score_item(self, item: EntryInput) -> EntryScore:

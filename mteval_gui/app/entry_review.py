@@ -21,10 +21,12 @@ from pydantic import BaseModel, ValidationError
 from mteval_gui.app.diff import diff_html
 from mteval_gui.app.messages import localized_detail
 from mteval_gui.app.metrics import RunMetrics, describe, run_metrics
+from mteval_gui.domain.card import LanguageCard
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.details import FlaggedWord, Verdict, Violation, WordAnalysis
 from mteval_gui.domain.metrics import MetricRole
 from mteval_gui.domain.run import Output
+from mteval_gui.domain.transliteration import Scripts
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.versions import variant_dialects
@@ -92,6 +94,33 @@ class ReviewData:
     outputs: list[OutputView]
     # variant -> the dialects of the speakers it was accepted from (speaker variants only)
     variant_dialects: dict[str, list[str]] = field(default_factory=dict)
+    target_lang: str | None = None
+    # the reference and the accepted variants written in each script of the target language, when its
+    # card declares transliterations (script -> texts, the reference first); empty otherwise
+    written_in: dict[str, list[str]] = field(default_factory=dict)
+
+    def reference_in(self, script: str | None) -> str | None:
+        """The reference written in ``script`` (None: as written, or no table leads there)."""
+        texts = self.written_in.get(script or "")
+        return texts[0] if texts and self.entry.reference else None
+
+    def variants_in(self, script: str | None) -> list[str]:
+        texts = self.written_in.get(script or "")
+        return texts[1:] if texts and self.entry.reference else list(texts or [])
+
+
+def written_in_scripts(card: LanguageCard | None, entry: Entry) -> dict[str, list[str]]:
+    """The reference (first) and variants of ``entry`` written in each script the card's
+    transliterations reach (empty without a table)."""
+    scripts = Scripts.of(card)
+    if not scripts:
+        return {}
+    texts = ([entry.reference] if entry.reference else []) + list(entry.variants)
+    out: dict[str, list[str]] = {}
+    for script in (scripts.primary, *scripts.others):
+        converted = [scripts.to_script(t, script) for t in texts]
+        out[script] = [c if c is not None else t for c, t in zip(converted, texts, strict=True)]
+    return out
 
 
 @dataclass(frozen=True)
@@ -114,14 +143,19 @@ def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[s
 
 def load_review_data(ws: Workspace, corpus_id: str, entry_id: str, runs: list[tuple[str, str]]) -> ReviewData:
     """The entry and, for each ``(run_id, label)``, its output and stored metric results."""
+    from mteval_gui.cards import try_load_card
+
     entry = repo.get_entry(ws, corpus_id, entry_id)
+    target = repo.get_corpus_info(ws, corpus_id).get("target_lang")
     views = []
     for run_id, label in runs:
         output = repo.get_output(ws, run_id, entry_id)
         details = entry_details(ws, run_id, entry_id) or {}
         views.append(OutputView(run_id, label, output, details, run_metrics(ws, run_id, details),
                                 speaker_marks=speaker_marks(ws, run_id, entry_id)))
-    return ReviewData(entry, views, variant_dialects(ws, corpus_id).get(entry_id, {}))
+    card = try_load_card(target) if isinstance(target, str) else None
+    return ReviewData(entry, views, variant_dialects(ws, corpus_id).get(entry_id, {}),
+                      target if isinstance(target, str) else None, written_in_scripts(card, entry))
 
 
 def speaker_marks(ws: Workspace, run_id: str, entry_id: str) -> list[dict[str, Any]]:
@@ -270,8 +304,13 @@ def verdict_html(metric_label: str, verdict: Verdict, colours: dict[str, str], *
 
 def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric_names: dict[str, str],
                 verdict_colours: dict[str, str], validation_names: dict[str, str] | None = None,
-                locale: str | None = None, field_names: dict[str, str] | None = None) -> str:
+                locale: str | None = None, field_names: dict[str, str] | None = None,
+                reference_script: str | None = None) -> str:
     """The review pane's text: source, reference(s), outputs with diff, verdicts, metric values.
+
+    ``reference_script``: show the reference and variants written in that script (the reviewer's),
+    when the card's transliterations reach it; the diff of an output is always against the
+    reference written in the output's own script.
 
     ``blind`` hides the reference, the diff, the verdicts and every metric value.
     ``labels`` holds the translated section titles (keys: source, reference, variants,
@@ -285,11 +324,18 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
     e = data.entry
     out = [f'<h3>{_e(labels["source"])}</h3><p class="text">{_e(e.source)}</p>']
     if not blind:
-        out.append(f'<h3>{_e(labels["reference"])}</h3><p class="text">{_e(e.reference) if e.reference else "—"}</p>')
-        if e.variants:
+        shown_ref = data.reference_in(reference_script) or e.reference
+        shown_variants = data.variants_in(reference_script) if data.written_in.get(reference_script or "") \
+            else e.variants
+        out.append(f'<h3>{_e(labels["reference"])}</h3><p class="text">{_e(shown_ref) if shown_ref else "—"}</p>')
+        if shown_ref and shown_ref != e.reference:
+            out.append(f'<p class="meta">{_e(e.reference)}</p>')
+        if shown_variants:
+            # a variant written in another script keeps the dialects of the variant as stored
+            as_stored = dict(zip(shown_variants, e.variants, strict=False))
             out.append(f'<p><i>{_e(labels["variants"])}</i>{colon}' + " · ".join(
-                _e(v) + (f' <span class="dialect">({_e(", ".join(data.variant_dialects[v]))})</span>'
-                         if data.variant_dialects.get(v) else "") for v in e.variants) + "</p>")
+                _e(v) + (f' <span class="dialect">({_e(", ".join(data.variant_dialects[as_stored[v]]))})</span>'
+                         if data.variant_dialects.get(as_stored.get(v, v)) else "") for v in shown_variants) + "</p>")
     meta = []
     if e.difficulty is not None:
         meta.append(f'{_e(labels["difficulty"])}{colon}{e.difficulty}')
@@ -311,7 +357,7 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
         elif blind or not e.reference:
             out.append(f'<p class="text">{_e(o.predicted)}</p>')
         else:
-            out.append(f'<p class="text">{diff_html(e.reference, o.predicted)}</p>')
+            out.append(f'<p class="text">{diff_html(_reference_like(data, o.predicted), o.predicted)}</p>')
         if blind:
             continue
         for mark in view.speaker_marks:
@@ -339,6 +385,20 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
         if chips:
             out.append(f'<p class="metrics">{" · ".join(chips)}</p>')
     return "".join(out)
+
+
+def _reference_like(data: ReviewData, predicted: str) -> str:
+    """The reference written in the script most of the output's words are in (as written without tables)."""
+    e = data.entry
+    if not data.written_in or not e.reference:
+        return e.reference or ""
+    best, best_n = e.reference, 0
+    for texts in data.written_in.values():
+        letters = {c for t in texts[:1] for c in t if c.isalpha()}
+        n = sum(1 for c in predicted if c in letters)
+        if n > best_n:
+            best, best_n = texts[0], n
+    return best
 
 
 class ReferenceAnalyser:

@@ -24,11 +24,12 @@ MAX_RECENT = 8
 _TYPES: dict[str, tuple[type, ...]] = {
     "last_workspace": (str, type(None)), "recent_workspaces": (list,), "language": (str, type(None)),
     "geometry": (str, type(None)), "window_state": (str, type(None)), "demo_offered": (bool,),
-    "last_folder": (str, type(None)),
+    "last_folder": (str, type(None)), "reference_scripts": (dict,),
 }
 _EXPECTED = {"last_workspace": "a path or null", "recent_workspaces": "a list of paths",
              "language": "a language code or null", "geometry": "text or null", "window_state": "text or null",
-             "demo_offered": "true or false", "last_folder": "a path or null"}
+             "demo_offered": "true or false", "last_folder": "a path or null",
+             "reference_scripts": "an object {language code: script code}"}
 
 
 @dataclass
@@ -40,6 +41,8 @@ class AppSettings:
     window_state: str | None = None
     demo_offered: bool = False
     last_folder: str | None = None  # where the last file dialog chose a file: the next one starts there
+    # the script the review pane shows each language's reference in (ISO 15924; absent: as written)
+    reference_scripts: dict[str, str] = field(default_factory=dict)
     # what was wrong with the file when it was loaded, one line each (never saved)
     problems: list[str] = field(default_factory=list, compare=False, repr=False)
 
@@ -79,6 +82,11 @@ class AppSettings:
         if len(paths) != len(s.recent_workspaces):
             s.problems.append(f"{p}: setting 'recent_workspaces' holds entries that are not paths; they are left out")
         s.recent_workspaces = paths[:MAX_RECENT]
+        scripts = {k: v for k, v in s.reference_scripts.items() if isinstance(k, str) and isinstance(v, str)}
+        if len(scripts) != len(s.reference_scripts):
+            s.problems.append(f"{p}: setting 'reference_scripts' holds values that are not script codes; they are "
+                              "left out")
+        s.reference_scripts = scripts
         return s
 
     def save(self) -> None:

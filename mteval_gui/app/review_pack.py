@@ -5,6 +5,10 @@ the linter called EQUIVALENT; C: the words the analyzer rejected), with each ent
 the output, the reference (unless blind) and the neighbouring entries of the same document
 (entries sharing ``metadata.document`` / ``doc_id`` / ``document_id``, else ``segment``), plus
 the reviewer's earlier answers on those items so the pack continues the same judgment log.
+When the target card declares transliterations, each reference is embedded in every script they
+reach (the page shows the reviewer's); when the language's generator is installed, task A items
+embed the generator's forms for the output's words (:mod:`mteval_gui.app.generator`), each with
+the corrected output it makes, so a speaker offline picks one as the correction.
 The file is written by :mod:`mteval_gui.io.review_pack` and the pack is recorded in the
 workspace (``review_packs``): its id, its content hash, its reviewer, task and items.
 
@@ -31,8 +35,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from mteval_gui import __version__
+from mteval_gui.app.generator import CorrectionHelper, corrected_output
+from mteval_gui.app.settings import analyzer_folder
 from mteval_gui.cards import error_categories, try_load_card
 from mteval_gui.domain.judgments import ERROR_CATEGORIES, Judgment
+from mteval_gui.domain.transliteration import Scripts
 from mteval_gui.errors import Defect, InputError, MtevalError, StoreError
 from mteval_gui.io import review_pack as packio
 from mteval_gui.store import consent, repo
@@ -224,6 +231,7 @@ def export_review_pack(
     entries: int | None = None, blind: bool = False, ui_lang: str | None = None, seed: int = 0,
     select: str = "first", checks: int = 0, repeats: int = 0,
     share: Sequence[tuple[str, str]] | None = None, campaign: str | None = None,
+    reference_script: str | None = None,
 ) -> PackExport:
     """Write the review pack of ``run_ids`` for ``reviewer_id`` to ``output`` and record it.
 
@@ -231,7 +239,9 @@ def export_review_pack(
     ``checks`` attention checks and ``repeats`` repeated items are inserted among them (task A),
     known only to the workspace's record of the pack (``meta["checks"]``). ``share`` (task A): the
     (run, entry) items to ask, in this order (a campaign's share of one reviewer, ``campaign``
-    naming it), instead of choosing among every entry of the runs."""
+    naming it), instead of choosing among every entry of the runs. ``reference_script``: the script
+    the pack shows the reference in first (the reviewer's; the page toggles between the scripts the
+    target card's transliterations reach)."""
     from mteval_gui.validation.sampling import SELECT_MODES
 
     task_code = TASKS.get(task.lower())
@@ -265,6 +275,12 @@ def export_review_pack(
                           + ", ".join(sorted(f"{c['source_lang']}-{c['target_lang']}" for c in corpora.values())))
     target, source = targets.pop(), sources.pop()
     card = try_load_card(target)
+    scripts = Scripts.of(card)
+    script_names = [scripts.primary, *scripts.others] if scripts else []
+    if reference_script is not None and reference_script not in script_names:
+        raise MtevalError(f"reference script {reference_script!r}: the {target} card reaches "
+                          + (", ".join(script_names) if script_names else "no other script (no transliteration)"))
+    helper = CorrectionHelper(analyzer_folder(ws))
 
     if share is not None:
         if task_code != "A":
@@ -303,6 +319,13 @@ def export_review_pack(
             item["run_label"] = labels[run_id]
             if entry.reference is not None:
                 item["reference"] = entry.reference
+                if scripts:
+                    item["reference_scripts"] = {sc: scripts.to_script(entry.reference, sc) or entry.reference
+                                                 for sc in script_names}
+            if task_code == "A" and not out.error:
+                forms = _generator_forms(helper, target, card, entry, out.predicted or "")
+                if forms:
+                    item["forms"] = forms
         elif task_code == "B" and entry.reference is not None:
             item["reference"] = entry.reference  # the pair is the question itself
         if word is not None:
@@ -327,11 +350,14 @@ def export_review_pack(
                      "target_name": (card.names.get(target) or card.name) if card else target},
         "categories": categories, "items": items, "log": _history_rows(ws, reviewer_id, task_code, queue, placed),
     }
+    if script_names:
+        data["scripts"] = script_names
+        data["reference_script"] = reference_script
     data["content_sha256"] = packio.content_sha256(data)
-    scripts = card.scripts if card else ["Latn"]
+    card_scripts = card.scripts if card else ["Latn"]
     text_for_fonts = (packio.canonical_json(data) + packio.ui_text()
-                      + packio.script_repertoire(scripts, card.orthography.alphabet if card else None))
-    fonts = packio.plan_fonts(text_for_fonts, scripts)
+                      + packio.script_repertoire(card_scripts, card.orthography.alphabet if card else None))
+    fonts = packio.plan_fonts(text_for_fonts, card_scripts)
     html_text = packio.render_pack(data, fonts, f"{data['language']['target_name']} — {reviewer.name} ({pack_id})")
     path = packio.write_pack(output, html_text)
     record_pack(ws, PackRecord(pack_id, reviewer_id, task_code, data["content_sha256"],
@@ -345,6 +371,32 @@ def export_review_pack(
     return PackExport(path, pack_id, data["content_sha256"], len(items), path.stat().st_size,
                       [{"family": f.family, "file": f.file, "characters": f.characters, "woff_bytes": f.woff_bytes}
                        for f in fonts.fonts], fonts.missing)
+
+
+def pack_scripts(ws: Workspace, run_ids: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The target language of the runs and the scripts its card's transliterations reach (the first
+    script first; empty without a table or when the runs translate into several languages)."""
+    targets = {repo.get_corpus_info(ws, repo.get_run_info(ws, r)["corpus_id"])["target_lang"]
+               for r in run_ids if repo.run_exists(ws, r)}
+    if len(targets) != 1:
+        return None, []
+    target = targets.pop()
+    scripts = Scripts.of(try_load_card(target))
+    return target, ([scripts.primary, *scripts.others] if scripts else [])
+
+
+def _generator_forms(helper: CorrectionHelper, lang: str, card: Any, entry: Any,
+                     predicted: str) -> list[dict[str, Any]]:
+    """The generator's forms for the words of one output (:mod:`mteval_gui.app.generator`), each with
+    the whole corrected output it makes, so the pack offers them offline; empty without a generator."""
+    words = helper.suggestions(lang, entry, predicted, card) or []
+    out = []
+    for w in words:
+        d = w.to_json()
+        for f in d["forms"]:
+            f["corrected"] = corrected_output(predicted, w.token, f["form"])
+        out.append(d)
+    return out
 
 
 def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:

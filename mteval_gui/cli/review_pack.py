@@ -40,6 +40,9 @@ def register(subparsers: Any) -> None:
                          "truncated) that only the workspace can tell from the real items")
     ex.add_argument("--repeats", type=int, default=0, metavar="N",
                     help="task a: show N items a second time (self-consistency)")
+    ex.add_argument("--reference-script", metavar="SCRIPT",
+                    help="show the reference in this script first (ISO 15924, e.g. Cans; the target card's "
+                         "transliterations must reach it); the page toggles between the scripts")
     ex.add_argument("-o", "--output", required=True, metavar="FILE.html")
     ex.set_defaults(handler=cmd_export)
 
@@ -50,7 +53,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     done = export_review_pack(ws, args.runs, args.reviewer, args.output, task=args.task, entries=args.entries,
                               blind=args.blind, ui_lang=args.lang, seed=args.seed, select=args.select,
-                              checks=args.checks, repeats=args.repeats)
+                              checks=args.checks, repeats=args.repeats, reference_script=args.reference_script)
     fonts = ", ".join(f"{f['file']} ({f['characters']} characters)" for f in done.fonts) or "none"
     print(f"wrote review pack {done.pack_id} to {done.path}: {done.items} items, {done.bytes / 1024:.0f} KiB; "
           f"fonts: {fonts}")

@@ -40,13 +40,39 @@ class AnalyzerDecl(_CardModel):
     descriptive: str | None = Field(
         default=None, description="File name of an analyzer that also accepts non-standard spellings"
     )
-    generator: str | None = None
+    generator: str | None = Field(
+        default=None, description="File name of the generator (analysis -> forms, .hfstol): the forms a speaker "
+                                  "may pick to correct a word; installed, pinned (sha256) and loaded like the "
+                                  "analyzers")
+    paradigm_features: list[list[str]] = Field(
+        default_factory=list,
+        description="Sets of tags that take each other's place in a paradigm (person and number of the actor, "
+                    "of the goal, order...): the nearest cells of a gold analysis change one tag for another "
+                    "of its set")
     source_url: str | None = Field(
         default=None, description="Where 'Install analyzer' downloads from (only when the user asks)"
     )
     source_format: str = Field(default="hfstol", description="hfstol | deb")
     sha256: dict[str, str] = Field(default_factory=dict, description="file name -> expected sha256")
     license: str | None = None
+
+
+class TransliterationDecl(_CardModel):
+    """A deterministic transliteration between two scripts of the language (a table of strings)."""
+
+    from_script: str = Field(alias="from", description="ISO 15924 code of the script of the table's keys: the "
+                                                       "card's first script, the one its analyzers read")
+    to_script: str = Field(alias="to", description="ISO 15924 code of the script of the table's values")
+    name: str | None = Field(default=None, description="Name shown to reviewers, e.g. 'SRO ↔ syllabics'")
+    table: dict[str, str] = Field(description="Spelling in the first script -> spelling in the second; the "
+                                              "longest key that matches is used, so 'pwâ' wins over 'p'. "
+                                              "The values must differ from each other: the table read "
+                                              "backwards converts the other way")
+    word_final: dict[str, str] = Field(default_factory=dict,
+                                       description="Keys used only at the end of a word (Cree 'hk' -> 'ᕽ')")
+    ignore_case: bool = Field(default=True, description="Lower-case a word before converting it (for a "
+                                                        "second script without case)")
+    source: str | None = Field(default=None, description="Where the table comes from")
 
 
 class MetricRef(_CardModel):
@@ -115,6 +141,15 @@ class LanguageCard(_CardModel):
         description="How far each metric is validated for this language, by metric id (a level, or "
                     "{level, evidence}); overrides the metric's own declaration. 'external' needs evidence.")
     analyzers: AnalyzerDecl | None = None
+    transliterations: list[TransliterationDecl] = Field(
+        default_factory=list,
+        description="Deterministic transliterations from the first script to another one: outputs written in "
+                    "either script are analysed, checked and compared through them")
+    placeholders: list[str] = Field(
+        default_factory=list,
+        description="Placeholders the checks of words ignore (leakage, code-switching, orthography): preset "
+                    "names 'braces' ({name}, {{name}}, {0}), 'printf' (%s, %d, %(name)s), 'dollar' ($1), "
+                    "'tags' (<x>, </x>, <x/>), or regular expressions (linear-time, as orthography rules)")
     lexicon_files: dict[str, str] = Field(
         default_factory=dict, description="Named word lists, paths relative to eval_standards/<code>/data"
     )
@@ -152,7 +187,7 @@ CardPart = Literal[
     "digits_in_words_forbidden",
     "quotes", "has_case", "loanwords", "model_support", "eval_metrics", "metric_validation", "analyzers",
     "lexicon_files", "error_categories", "error_severity_weights", "language_id", "notes", "composite_profiles",
-    "default_composite_profile",
+    "default_composite_profile", "transliterations", "placeholders",
 ]
 """A part of a language card a metric may declare it reads (``MetricInfo.card_parts``): a stored
 per-entry result of the metric is reused only while these parts of the target and source cards

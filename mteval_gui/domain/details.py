@@ -87,6 +87,8 @@ class WordAnalysis(Detail):
     accepted: bool | None = Field(default=None, description="The strict analyzer accepts the word "
                                                              "(absent: it does when it has analyses)")
     analyses: list[str] = Field(default_factory=list, description="Every analysis, as the analyzer writes it")
+    script: str | None = Field(default=None, description="The script the word is written in when it is not the "
+                                                         "analyzer's (form: its transliteration)")
     folded: str | None = Field(default=None, description="The spelling looked up after the language's orthographic "
                                                          "folds, for a word accepted only after them")
 

@@ -99,12 +99,15 @@ class WordAnalysis:
     form) or, for a rejected token, the analyzer form as written. ``folded`` is set when the
     word was accepted only after a respelling — the language card's orthographic folds
     (Cree ``ā`` → ``â``) or typographic hyphens turned into ``-`` — and holds that respelling.
+    ``script`` is set when the token is written in another script of the language (Cree
+    syllabics): ``form`` is then its transliteration into the analyzer's script.
     """
 
     token: str
     form: str
     analyses: tuple[Analysis, ...] = ()
     folded: str | None = None
+    script: str | None = None  # set when the token is written in another script than the analyzer's
 
     @property
     def accepted(self) -> bool:
@@ -123,6 +126,8 @@ class WordAnalysis:
         }
         if self.folded is not None:
             d["folded"] = self.folded
+        if self.script is not None:
+            d["script"] = self.script
         return d
 
     @classmethod
@@ -131,4 +136,6 @@ class WordAnalysis:
             token=d["token"],
             form=d.get("form", d["token"]),
             analyses=tuple(parse_analysis(a) for a in d.get("analyses", ())),
+            folded=d.get("folded"),
+            script=d.get("script"),
         )

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui import protected
+from mteval_gui.domain.transliteration import Scripts
 from mteval_gui.errors import MtevalError
 from mteval_gui.fst.analysis import Analysis, WordAnalysis, parse_analysis, strip_flags
 from mteval_gui.fst.backends import (
@@ -214,8 +215,22 @@ class Analyzer:
             return w
         return WordAnalysis(token=token, form=f.form, analyses=f.analyses, folded=fst_form(respelt))
 
-    def analyse_text_folded(self, text: str | None, folds: Mapping[str, str] | None = None) -> list[WordAnalysis]:
-        """:meth:`analyse_folded` of every word token of a text, in order."""
+    def analyse_in_script(self, token: str, folds: Mapping[str, str] | None = None,
+                          scripts: Scripts | None = None) -> WordAnalysis:
+        """:meth:`analyse_folded`; a token written in another script of the language (``scripts``:
+        the card's transliterations) is looked up as its transliteration into the first script,
+        and the result keeps the token as written, with ``script`` set."""
+        table = scripts.table_of(token) if scripts else None
+        if table is None:
+            return self.analyse_folded(token, folds)
+        w = self.analyse_folded(table.backward(token), folds)
+        return replace(w, token=token, script=table.to_script)
+
+    def analyse_text_folded(self, text: str | None, folds: Mapping[str, str] | None = None,
+                            scripts: Scripts | None = None) -> list[WordAnalysis]:
+        """:meth:`analyse_in_script` of every word token of a text, in order."""
+        if scripts:
+            return [self.analyse_in_script(t, folds, scripts) for t in word_tokens(text)]
         return [self.analyse_folded(t, folds) for t in word_tokens(text)]
 
     def analyse_text(self, text: str | None) -> list[WordAnalysis]:

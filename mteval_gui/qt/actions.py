@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QMenu
 from mteval_gui.domain.review_keys import RATING_KEYS
 from mteval_gui.qt.i18n import LANGUAGES, QT_TRANSLATE_NOOP
 from mteval_gui.qt.ratings import SPAN_SHORTCUTS, key_sequences, rating_sequences
+from mteval_gui.qt.review_pane import GENERATOR_SHORTCUTS
 
 if TYPE_CHECKING:
     from mteval_gui.qt.mainwindow import MainWindow
@@ -337,6 +338,10 @@ def help_rows() -> list[HelpRow]:
     spans = QCoreApplication.translate("MainWindow", "Error spans (Entries)")
     rows += [HelpRow(spans, (QKeySequence(key),), QCoreApplication.translate("RatingsPanel", text))
              for key, _, text in SPAN_SHORTCUTS]
+    forms = QCoreApplication.translate("MainWindow", "Generator forms (Entries)")
+    rows += [HelpRow(forms, tuple(QKeySequence(k) for k, t in GENERATOR_SHORTCUTS if t == text),
+                     QCoreApplication.translate("ReviewPane", text))
+             for text in dict.fromkeys(t for _, t in GENERATOR_SHORTCUTS)]
     for section, options in ((QCoreApplication.translate("MainWindow", "Linter audit: same meaning?"), audit_linter.same_meaning_options()),
                              (QCoreApplication.translate("MainWindow", "Linter audit: both natural?"), audit_linter.natural_options()),
                              (QCoreApplication.translate("MainWindow", "FST audit: valid word?"), audit_fst.valid_options()),

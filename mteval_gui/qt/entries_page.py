@@ -47,7 +47,8 @@ from PySide6.QtWidgets import (
 )
 
 from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, distinct
-from mteval_gui.app.entry_review import FstWord, ReferenceAnalyser, ReviewData
+from mteval_gui.app.entry_review import FstWord, OutputView, ReferenceAnalyser, ReviewData
+from mteval_gui.app.generator import CorrectionHelper, WordSuggestions
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt.dialogs import reporting_errors
 from mteval_gui.qt.entries_model import EntriesModel
@@ -99,6 +100,7 @@ class EntriesPage(Page):
         self.ws: Workspace | None = None
         self._building = False
         self._analyser: ReferenceAnalyser | None = None
+        self._generator: CorrectionHelper | None = None
         self._last_partial = 0.0
         outer = self.body_layout()
         outer.setContentsMargins(4, 4, 4, 4)
@@ -153,6 +155,9 @@ class EntriesPage(Page):
         self.ratings.field_left.connect(lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.review.promote_requested.connect(self.promote_variants)
         self.review.reference_analyser = self._analyse_reference
+        self.review.correction_suggester = self._suggest_corrections
+        self.review.correction_chosen.connect(self._use_correction)
+        self.review.install_shortcuts(self)
         self.ratings.reviewer_combo.currentIndexChanged.connect(lambda *_: self.reload_now())
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
@@ -505,6 +510,7 @@ class EntriesPage(Page):
         self.set_frame(None)  # first: a reviewer change must not reload the previous workspace's runs
         self.ratings.set_workspace(ws)
         self._analyser = None
+        self._generator = None
         super().set_workspace(ws)
 
     def open_runs(self, run_ids: list[str], largest: int = 0) -> None:
@@ -599,6 +605,34 @@ class EntriesPage(Page):
                 self._analyser = ReferenceAnalyser(analyzer_folder(self.ws))
             return self._analyser.analyse(lang, text)
         return None  # the error was shown
+
+    def _suggest_corrections(self, data: ReviewData, view: OutputView) -> list[WordSuggestions] | str | None:
+        """The generator's forms for the output's words (None without a generator for the language; why,
+        when one is there but cannot be used)."""
+        from mteval_gui.app.generator import CorrectionHelper
+        from mteval_gui.app.settings import analyzer_folder
+
+        if self.ws is None or not data.target_lang:
+            return None
+        with reporting_errors(self):
+            if self._generator is None:
+                self._generator = CorrectionHelper(analyzer_folder(self.ws))
+            got = self._generator.suggestions(data.target_lang, data.entry, view.output.predicted)
+            problem = self._generator.problems.get(data.target_lang, "")
+            if got is None and "cannot be used" in problem:
+                return problem
+            return got
+        return None  # the error was shown
+
+    def _use_correction(self, run_id: str, entry_id: str, text: str) -> None:
+        """A generator form picked in the review pane: the current reviewer's correction of that output."""
+        if not self.ratings.reviewer_id:
+            self.ratings.status.setText(self.tr("Choose a reviewer first: the correction is theirs"))
+            return
+        if not self.ratings.use_correction(run_id, entry_id, text):
+            self.ratings.status.setText(self.tr("The correction could not be recorded for this output"))
+            return
+        self.ratings.status.setText(self.tr("Correction: {0} (Alt+0 accepts it as a variant)").format(text))
 
     # ----- review modes --------------------------------------------------------------------
     def set_random_order(self, on: bool) -> bool:

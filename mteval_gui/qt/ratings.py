@@ -429,6 +429,12 @@ class RatingsPanel(QWidget):
             self.note = text
             self._save()
 
+    def use_correction(self, run_id: str, entry_id: str, text: str) -> bool:
+        """Record ``text`` as this reviewer's correction of ``(run_id, entry_id)`` when the panel rates it."""
+        if (run_id, entry_id) != (self.run_id, self.entry_id) or not self._ready():
+            return False
+        return self.span_editor.use_correction(text)
+
     def _spans_changed(self) -> None:
         if self._ready():
             self._save()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QLabel,
     QListWidget,
     QListWidgetItem,
     QSpinBox,
@@ -30,8 +31,9 @@ from PySide6.QtWidgets import (
 
 from mteval_gui.app import workspace
 from mteval_gui.app.judgment_files import import_judgments_file
+from mteval_gui.app.preferences import AppSettings
 from mteval_gui.app.review import list_reviewers
-from mteval_gui.app.review_pack import export_review_pack
+from mteval_gui.app.review_pack import export_review_pack, pack_scripts
 from mteval_gui.qt import dialogs, file_dialogs
 from mteval_gui.qt.dialogs import reporting_errors
 
@@ -100,6 +102,13 @@ class ReviewPackDialog(QDialog):
         for lang, label in ((None, self.tr("the reviewer's browser")), ("en", "English"), ("fr", "Français")):
             self.language.addItem(label, lang)
         form.addRow(self.tr("Interface:"), self.language)
+        self.script = QComboBox()
+        self.script.setObjectName("packScript")
+        self.script.setToolTip(self.tr("The script the pack shows the reference in first (the page switches)"))
+        self.script_label = QLabel(self.tr("Reference in:"))
+        form.addRow(self.script_label, self.script)
+        self.runs.itemChanged.connect(lambda _item: self._fill_scripts())
+        self._fill_scripts()
         lay.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -111,6 +120,20 @@ class ReviewPackDialog(QDialog):
         for w in (self.select, self.checks, self.repeats):
             w.setEnabled(rating)
 
+    def _fill_scripts(self) -> None:
+        """The scripts of the chosen runs' language (the card's transliterations), the reviewer's
+        choice in the review pane first."""
+        lang, scripts = pack_scripts(self.ws, self.chosen_runs())
+        current = self.script.currentData() or AppSettings.load().reference_scripts.get(lang or "")
+        self.script.clear()
+        self.script.addItem(self.tr("as written"), None)
+        for sc in scripts:
+            self.script.addItem(sc, sc)
+        idx = self.script.findData(current) if current else 0
+        self.script.setCurrentIndex(max(idx, 0))
+        self.script.setVisible(bool(scripts))
+        self.script_label.setVisible(bool(scripts))
+
     def chosen_runs(self) -> list[str]:
         return [self.runs.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.runs.count())
                 if self.runs.item(i).checkState() == Qt.CheckState.Checked]
@@ -119,6 +142,7 @@ class ReviewPackDialog(QDialog):
         return {"run_ids": self.chosen_runs(), "reviewer_id": self.reviewer.currentData(),
                 "task": self.task.currentData(), "entries": self.entries.value() or None,
                 "blind": self.blind.isChecked(), "ui_lang": self.language.currentData(),
+                "reference_script": self.script.currentData(),
                 **({"select": self.select.currentData(), "checks": self.checks.value(),
                     "repeats": self.repeats.value()} if self.task.currentData() == "a" else
                    {"select": "first", "checks": 0, "repeats": 0})}
@@ -127,7 +151,7 @@ class ReviewPackDialog(QDialog):
         o = self.options()
         return export_review_pack(self.ws, o["run_ids"], o["reviewer_id"] or "", path, task=o["task"],
                                   entries=o["entries"], blind=o["blind"], ui_lang=o["ui_lang"], select=o["select"],
-                                  checks=o["checks"], repeats=o["repeats"])
+                                  checks=o["checks"], repeats=o["repeats"], reference_script=o["reference_script"])
 
 
 def export_pack(window: Any) -> None:

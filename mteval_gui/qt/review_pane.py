@@ -6,6 +6,13 @@ red, non-standard spellings (accepted only by the descriptive analyzer) and word
 only after the card's orthographic folds (the respelling in the tooltip) orange. Reference
 words can be analysed on demand with the language's installed analyzer. Blind mode hides
 the reference, verdicts, metric values and the FST panel.
+
+Below the analyses, the language's generator lists forms for the output words that the
+analyzer rejects or reads with another inflection than the entry's gold analysis (the gold
+form first, then the nearest paradigm cells; :mod:`mteval_gui.app.generator`): Alt+1 … Alt+9
+(or Enter on a form) records the output with that form in place as the reviewer's
+correction, and Alt+0 makes the entry's corrections accepted variants. The reference can be
+shown in another script of the language (the card's transliteration), remembered per language.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,8 +35,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mteval_gui.app.entry_review import FstWord, ReviewData, fst_words, review_html
+from mteval_gui.app.entry_review import FstWord, OutputView, ReviewData, fst_words, review_html
+from mteval_gui.app.generator import WordSuggestions, corrected_output
+from mteval_gui.app.preferences import AppSettings
+from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
 from mteval_gui.qt.labels import VERDICT_COLOURS, interface_language, metric_label, span_term_labels, validation_labels
+
+# the generator-form keys (Review ▸ Keyboard shortcuts lists them from here)
+_USE_FORM = QT_TRANSLATE_NOOP("ReviewPane", "use this generator form as your correction")
+GENERATOR_SHORTCUTS: tuple[tuple[str, str], ...] = (
+    *((f"Alt+{n}", _USE_FORM) for n in range(1, 10)),
+    ("Alt+0", QT_TRANSLATE_NOOP("ReviewPane", "accept the entry's corrections as variants")),
+)
 
 ACCEPTED_BG = "#d9f2d9"
 REJECTED_BG = "#f8d0d0"
@@ -49,6 +66,8 @@ table.pairs { border-color: #bbb; }
 class ReviewPane(QWidget):
     # run_id, entry_id: make this entry's speaker corrections (and approved outputs) accepted variants
     promote_requested = Signal(str, str)
+    # run_id, entry_id, the output with a generator form in place of a word: the reviewer's correction
+    correction_chosen = Signal(str, str, str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -58,6 +77,12 @@ class ReviewPane(QWidget):
         self._reference_words: list[FstWord] | None = None
         self.reference_analyser: Callable[[str], list[FstWord] | None] | None = None  # set by the entries page
         self.preferred_run: str | None = None  # the run whose FST analyses are listed first
+        # (data, view) -> the generator's forms for the output's words; None: no generator installed;
+        # a text: why the language's generator cannot be used
+        self.correction_suggester: Callable[[ReviewData, OutputView], list[WordSuggestions] | str | None] | None \
+            = None
+        self._forms: list[tuple[str, str, str]] = []  # (run_id, token, form) in key order
+        self._shortcuts: list[QShortcut] = []
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -67,7 +92,18 @@ class ReviewPane(QWidget):
                                                "adequacy 5 or judged equivalent and natural, to the corpus as "
                                                "accepted variants (a new corpus version)"))
         self.promote_button.clicked.connect(self._promote)
-        lay.addWidget(self.promote_button)
+        top = QHBoxLayout()
+        top.addWidget(self.promote_button)
+        top.addStretch(1)
+        self.script_label = QLabel(self.tr("Reference in:"))
+        top.addWidget(self.script_label)
+        self.script_combo = QComboBox()
+        self.script_combo.setObjectName("referenceScriptCombo")
+        self.script_combo.setToolTip(self.tr("Show the reference in another script of the language (the card's "
+                                             "transliteration); remembered per language"))
+        self.script_combo.currentIndexChanged.connect(self._script_changed)
+        top.addWidget(self.script_combo)
+        lay.addLayout(top)
         split = QSplitter(Qt.Orientation.Vertical)
         self.text = QTextBrowser()
         self.text.setObjectName("reviewText")
@@ -99,6 +135,16 @@ class ReviewPane(QWidget):
         self.fst.setRootIsDecorated(True)
         self.fst.setAlternatingRowColors(False)
         fl.addWidget(self.fst)
+        self.forms_title = QLabel(self.tr("Generator forms (Alt+1…9: use as the correction; Alt+0: accept the "
+                                          "corrections as variants)"))
+        self.forms_title.setObjectName("sectionTitle")
+        fl.addWidget(self.forms_title)
+        self.forms = QTreeWidget()
+        self.forms.setObjectName("generatorTree")
+        self.forms.setColumnCount(3)
+        self.forms.setHeaderLabels([self.tr("Key"), self.tr("Form"), self.tr("Analysis")])
+        self.forms.itemActivated.connect(self._form_activated)
+        fl.addWidget(self.forms)
         split.addWidget(fst_box)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -147,9 +193,14 @@ class ReviewPane(QWidget):
             for view in data.outputs:
                 for mid in view.details:
                     names.setdefault(mid, metric_label(view.metrics.descriptor(mid)))
+            self._fill_scripts(data)
             self.text.setHtml(review_html(data, blind=self.blind, labels=self._labels(), metric_names=names,
                                           verdict_colours=VERDICT_COLOURS, validation_names=validation_labels(),
-                                          locale=interface_language(), field_names=self._field_names()))
+                                          locale=interface_language(), field_names=self._field_names(),
+                                          reference_script=self.script_combo.currentData()))
+        scripts_shown = bool(data is not None and data.written_in and not self.blind)
+        self.script_combo.setVisible(scripts_shown)
+        self.script_label.setVisible(scripts_shown)
         self.fst_box.setVisible(not self.blind)
         self.promote_button.setVisible(bool(not self.blind and data is not None and any(
             m.get("correction") for v in data.outputs for m in v.speaker_marks)))
@@ -164,6 +215,36 @@ class ReviewPane(QWidget):
         self.run_combo.blockSignals(False)
         self._fill_fst()
 
+    def script_name(self, code: str) -> str:
+        names = {"Latn": self.tr("Latin"), "Cans": self.tr("Canadian syllabics"), "Cyrl": self.tr("Cyrillic"),
+                 "Arab": self.tr("Arabic"), "Ethi": self.tr("Ethiopic"), "Cher": self.tr("Cherokee")}
+        return names.get(code, code)
+
+    def _fill_scripts(self, data: ReviewData) -> None:
+        combo = self.script_combo
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(self.tr("as written"), None)
+        for script in data.written_in:
+            combo.addItem(self.script_name(script), script)
+        wanted = AppSettings.load().reference_scripts.get(data.target_lang or "")
+        idx = combo.findData(wanted) if wanted else 0
+        combo.setCurrentIndex(idx if idx >= 0 else 0)
+        combo.blockSignals(False)
+
+    def _script_changed(self, *_: object) -> None:
+        data = self.data
+        if data is None or not data.target_lang:
+            return
+        settings = AppSettings.load()
+        script = self.script_combo.currentData()
+        if script:
+            settings.reference_scripts[data.target_lang] = script
+        else:
+            settings.reference_scripts.pop(data.target_lang, None)
+        settings.save()
+        self.show_data(data)
+
     def _promote(self) -> None:
         data = self.data
         if data is None:
@@ -172,13 +253,87 @@ class ReviewPane(QWidget):
             if any(m.get("correction") for m in view.speaker_marks):
                 self.promote_requested.emit(view.run_id, data.entry.id)
 
+    def install_shortcuts(self, host: QWidget) -> None:
+        """Alt+1 … Alt+9 (use a generator form as the correction) and Alt+0 (accept the corrections as
+        variants), active anywhere inside ``host``."""
+        ctx = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        for i, (key, _) in enumerate(GENERATOR_SHORTCUTS):
+            sc = QShortcut(QKeySequence(key), host)
+            sc.setContext(ctx)
+            sc.activated.connect(self._promote if key == "Alt+0" else (lambda i=i: self.use_form(i)))
+            self._shortcuts.append(sc)
+
+    def use_form(self, index: int) -> bool:
+        """Emit the output with generator form ``index`` in place of its word (the reviewer's correction)."""
+        data = self.data
+        if data is None or self.blind or not 0 <= index < len(self._forms):
+            return False
+        run_id, token, form = self._forms[index]
+        view = next((v for v in data.outputs if v.run_id == run_id), None)
+        if view is None:
+            return False
+        self.correction_chosen.emit(run_id, data.entry.id, corrected_output(view.output.predicted, token, form))
+        return True
+
+    def _form_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        index = item.data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(index, int):
+            self.use_form(index)
+
+    def current_view(self) -> OutputView | None:
+        data = self.data
+        if data is None:
+            return None
+        run_id = self.run_combo.currentData()
+        return next((v for v in data.outputs if v.run_id == run_id), data.outputs[0] if data.outputs else None)
+
+    def _fill_forms(self, view: OutputView | None) -> None:
+        self.forms.clear()
+        self._forms = []
+        data = self.data
+        words = None
+        if data is not None and view is not None and self.correction_suggester is not None and not view.output.error:
+            words = self.correction_suggester(data, view)
+        self.forms_title.setText(self.tr("Generator forms (Alt+1…9: use as the correction; Alt+0: accept the "
+                                         "corrections as variants)"))
+        if isinstance(words, str):  # a generator that cannot be used (damaged, not the pinned file)
+            self.forms_title.setText(self.tr("Generator forms: %1").replace("%1", words))
+            self.forms_title.setVisible(True)
+            self.forms.setVisible(False)
+            return
+        self.forms.setVisible(bool(words))
+        self.forms_title.setVisible(bool(words))
+        if not words or view is None:
+            return
+        reasons = {"rejected": self.tr("rejected by the analyzer"),
+                   "other_analysis": self.tr("another inflection than the gold one")}
+        for w in words:
+            head = QTreeWidgetItem(["", w.token, self.tr("%1; gold: %2").replace("%1", reasons.get(w.reason, w.reason))
+                                    .replace("%2", w.gold)])
+            self.forms.addTopLevelItem(head)
+            for s in w.forms:
+                index = len(self._forms)
+                key = f"Alt+{index + 1}" if index < 9 else ""
+                note = self.tr("gold") if s.gold else s.changed or ""
+                child = QTreeWidgetItem([key, s.form, f"{s.analysis}  ({note})"])
+                child.setData(0, Qt.ItemDataRole.UserRole, index)
+                if s.gold:
+                    for col in range(3):
+                        child.setBackground(col, QBrush(QColor(ACCEPTED_BG)))
+                head.addChild(child)
+                self._forms.append((view.run_id, w.token, s.form))
+            head.setExpanded(True)
+        for col in range(2):
+            self.forms.resizeColumnToContents(col)
+
     def _fill_fst(self, *_: object) -> None:
         self.fst.clear()
         data = self.data
         if data is None or self.blind:
+            self._fill_forms(None)
             return
-        run_id = self.run_combo.currentData()
-        view = next((v for v in data.outputs if v.run_id == run_id), data.outputs[0] if data.outputs else None)
+        view = self.current_view()
+        self._fill_forms(view)
         words = fst_words(view) if view is not None else None
         if words is None:
             item = QTreeWidgetItem(

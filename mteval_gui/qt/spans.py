@@ -377,6 +377,14 @@ class SpanEditor(QWidget):
             self.correction_edit.setText(self.output)
         self.correction_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def use_correction(self, text: str) -> bool:
+        """Record ``text`` as the correction (a generator form picked in the review pane)."""
+        if not (self._enabled and text.strip()):
+            return False
+        self.correction_edit.setText(text.strip())
+        self._correction_finished()
+        return True
+
     def _correction_finished(self) -> None:
         text = self.correction_edit.text().strip()
         if self._enabled and text != self.correction.strip():

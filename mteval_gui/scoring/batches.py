@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.domain.card import CardPart, LanguageCard, MetricRef, card_part
+from mteval_gui.domain.placeholders import declared as declared_placeholders
 from mteval_gui.errors import Cancelled, MtevalError, PluginError
 from mteval_gui.scoring import parallel
 from mteval_gui.scoring.isolation import (
@@ -267,6 +268,10 @@ def config_of(request: ScoringRequest, states: Sequence[MetricState]) -> tuple[d
         "run_sha256": request.run.content_sha256,
         "normalisation": NORMALISATION_POLICY,
     })
+    placeholders = declared_placeholders(
+        request.target_card.placeholders if request.target_card is not None else (), request.corpus.metadata)
+    if placeholders:  # only when declared: the hashes of jobs without them stay as they were
+        common["placeholders"] = list(placeholders)
     common["entries"] = [e.id for e in request.corpus.entries]  # strings already: not walked by json_safe
     cards: dict[tuple[str, ...] | None, str] = {}
     metrics = []

@@ -25,6 +25,7 @@ import numpy as np
 
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus
+from mteval_gui.domain.placeholders import declared as declared_placeholders
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import RunCard
 from mteval_gui.scoring.corpus_side import content_key, corpus_side
@@ -207,6 +208,8 @@ class ScoringJob:
             params=dict(request.params), options=dict(request.options), shared={},
             corpus_side=corpus_side(corpus.corpus_id, request.corpus_sha256 or content_key(corpus.entries)),
             entries=corpus.entries,
+            placeholders=declared_placeholders(
+                request.target_card.placeholders if request.target_card is not None else (), corpus.metadata),
         )
         return cls(request, items, outputs, missing, unknown, context)
 

@@ -67,6 +67,7 @@ from mteval_gui.domain.metrics import (
     ValidationLevel,
     role_for,
 )
+from mteval_gui.domain.placeholders import mask as mask_placeholders
 from mteval_gui.domain.run import Output
 from mteval_gui.domain.runcard import Caveat, FstInfo
 from mteval_gui.errors import MtevalError, PluginError
@@ -320,6 +321,12 @@ class ScoringContext:
     # the corpus's entries in order (``EntryInput.index`` is a position here), for metrics that
     # relate an entry to others whatever the batches (the embedding baseline's derangement)
     entries: Sequence[Entry] = ()
+    # placeholders the target card and the corpus declare (see :mod:`mteval_gui.domain.placeholders`)
+    placeholders: tuple[str, ...] = ()
+
+    def without_placeholders(self, text: str | None) -> str:
+        """``text`` with the declared placeholders blanked out (word checks ignore them)."""
+        return mask_placeholders(text, self.placeholders) if self.placeholders else (text or "")
 
     def metric_params(self, metric_id: str) -> dict[str, Any]:
         return dict(self.params.get(metric_id, {}))

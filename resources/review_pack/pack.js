@@ -53,6 +53,8 @@
       keysC: "Keys: Y/N/U valid word, 1-6 kind, Enter goes to the next unanswered word.",
       reviewer: "Reviewer", language: "Français", selectFirst: "Select part of the output first.",
       version: "version", blind: "Blind review: the reference and the systems are hidden.",
+      script: "Script", forms: "Forms the language's generator offers for {word} (click one to use it as the correction)",
+      gold: "expected inflection", useForm: "Use",
       adequacyLabels: ["None", "Little", "Much", "Most", "All"],
       fluencyLabels: ["Incomprehensible", "Disfluent", "Non-native", "Good", "Flawless"],
       yes: "Yes", no: "No", depends: "Depends", aBetter: "A better", bBetter: "B better", neither: "Neither",
@@ -87,6 +89,9 @@
       keysC: "Touches : O/N/I mot valide, 1-6 type, Entrée va au mot suivant sans réponse.",
       reviewer: "Évaluateur·rice", language: "English", selectFirst: "Sélectionnez d'abord une partie de la sortie.",
       version: "version", blind: "Évaluation à l'aveugle : la référence et les systèmes sont masqués.",
+      script: "Écriture", forms: "Formes que propose le générateur de la langue pour {word} (cliquez sur l'une " +
+        "d'elles pour en faire la correction)",
+      gold: "flexion attendue", useForm: "Utiliser",
       adequacyLabels: ["Rien", "Peu", "Beaucoup", "La plupart", "Tout"],
       fluencyLabels: ["Incompréhensible", "Peu fluide", "Non natif", "Bon", "Impeccable"],
       yes: "Oui", no: "Non", depends: "Ça dépend", aBetter: "A meilleur", bBetter: "B meilleur",
@@ -389,6 +394,11 @@
     render();
   }
 
+  // the script the reference is shown in: the reviewer's choice, else the pack's default, else as written
+  function refScript() {
+    return state.refScript || PACK.reference_script || null;
+  }
+
   // ------------------------------------------------------------------ DOM helpers
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -681,6 +691,19 @@
     area.addEventListener("input", function () { draft("correction", area.value); });
     area.addEventListener("change", function () { commitDrafts(); refreshStatus(); });
     c.appendChild(area);
+    (item.forms || []).forEach(function (w, wi) {
+      var box = el("div", "forms");
+      box.appendChild(el("p", "hint", t("forms").replace("{word}", w.token)));
+      w.forms.forEach(function (f, fi) {
+        var row = el("div", "form" + (f.gold ? " gold" : ""));
+        row.appendChild(button(t("useForm") + " " + f.form, "small", function () {
+          draft("correction", f.corrected); commitDrafts(); render();
+        }, "form-" + wi + "-" + fi));
+        row.appendChild(el("span", "analysis", " " + f.analysis + " (" + (f.gold ? t("gold") : (f.changed || "")) + ")"));
+        box.appendChild(row);
+      });
+      c.appendChild(box);
+    });
     root.appendChild(c);
   }
 
@@ -735,9 +758,24 @@
     main.appendChild(src);
     if (item.reference !== undefined && item.reference !== null && !PACK.blind) {
       var ref = section(TASK === "B" ? t("pairA") : t("reference"));
-      var refText = el("div", "text", item.reference);
+      var scripts = PACK.scripts || [];
+      var shown = item.reference_scripts && item.reference_scripts[refScript()];
+      var refText = el("div", "text", shown || item.reference);
+      refText.id = "reference";
       refText.setAttribute("lang", PACK.language.target);
       ref.appendChild(refText);
+      if (item.reference_scripts && scripts.length > 1) {
+        var bar = el("div", "scripts");
+        bar.appendChild(el("span", "hint", t("script") + ": "));
+        scripts.forEach(function (sc) {
+          var b = button(sc, "small" + (sc === refScript() ? " chosen" : ""), function () {
+            state.refScript = sc; save(); render();
+          }, "script-" + sc);
+          bar.appendChild(b);
+        });
+        ref.appendChild(bar);
+        if (shown && shown !== item.reference) { ref.appendChild(el("div", "hint", item.reference)); }
+      }
       main.appendChild(ref);
     }
     var out = section((TASK === "B" ? t("pairB") : t("output")) + (item.run_label ? " — " + item.run_label : ""));

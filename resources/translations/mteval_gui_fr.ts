@@ -884,7 +884,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Baseline:</source>
-        <translation>Système de base :</translation>
+        <translation>Système de base&#x202f;:</translation>
     </message>
     <message>
         <source>Test:</source>
@@ -1107,6 +1107,18 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>Nothing new: the corrections are already the reference or accepted variants</source>
         <translation>Rien de nouveau&#x202f;: les corrections sont déjà la référence ou des variantes acceptées</translation>
+    </message>
+    <message>
+        <source>Choose a reviewer first: the correction is theirs</source>
+        <translation>Choisissez d&apos;abord un évaluateur&#x202f;: la correction est la sienne</translation>
+    </message>
+    <message>
+        <source>The correction could not be recorded for this output</source>
+        <translation>La correction n&apos;a pas pu être enregistrée pour cette sortie</translation>
+    </message>
+    <message>
+        <source>Correction: {0} (Alt+0 accepts it as a variant)</source>
+        <translation>Correction&#x202f;: {0} (Alt+0 l&apos;accepte comme variante)</translation>
     </message>
 </context>
 <context>
@@ -2264,6 +2276,10 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Segments d’erreur (Entrées)</translation>
     </message>
     <message>
+        <source>Generator forms (Entries)</source>
+        <translation>Formes du générateur (Entrées)</translation>
+    </message>
+    <message>
         <source>Linter audit: same meaning?</source>
         <translation>Audit du vérificateur&#x202f;: même sens&#x202f;?</translation>
     </message>
@@ -2607,6 +2623,18 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Interface&#x202f;:</translation>
     </message>
     <message>
+        <source>The script the pack shows the reference in first (the page switches)</source>
+        <translation>L&apos;écriture dans laquelle le paquet montre d&apos;abord la référence (la page permet d&apos;en changer)</translation>
+    </message>
+    <message>
+        <source>Reference in:</source>
+        <translation>Référence en&#x202f;:</translation>
+    </message>
+    <message>
+        <source>as written</source>
+        <translation>telle qu&apos;écrite</translation>
+    </message>
+    <message>
         <source>HTML (*.html)</source>
         <translation>HTML (*.html)</translation>
     </message>
@@ -2634,12 +2662,28 @@ Télécharger maintenant&#x202f;?</translation>
 <context>
     <name>ReviewPane</name>
     <message>
+        <source>use this generator form as your correction</source>
+        <translation>faire de cette forme du générateur votre correction</translation>
+    </message>
+    <message>
+        <source>accept the entry&apos;s corrections as variants</source>
+        <translation>accepter les corrections de l&apos;entrée comme variantes</translation>
+    </message>
+    <message>
         <source>Accept speakers&apos; corrections as variants</source>
         <translation>Accepter les corrections des locuteurs comme variantes</translation>
     </message>
     <message>
         <source>Add this entry&apos;s speaker corrections, and outputs speakers rated adequacy 5 or judged equivalent and natural, to the corpus as accepted variants (a new corpus version)</source>
         <translation>Ajouter au corpus, comme variantes acceptées (une nouvelle version du corpus), les corrections des locuteurs pour cette entrée et les sorties notées 5 en adéquation ou jugées équivalentes et naturelles</translation>
+    </message>
+    <message>
+        <source>Reference in:</source>
+        <translation>Référence en&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Show the reference in another script of the language (the card&apos;s transliteration); remembered per language</source>
+        <translation>Afficher la référence dans une autre écriture de la langue (la translittération de la fiche)&#x202f;; mémorisé par langue</translation>
     </message>
     <message>
         <source>FST analyses</source>
@@ -2664,6 +2708,22 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>Analyses</source>
         <translation>Analyses</translation>
+    </message>
+    <message>
+        <source>Generator forms (Alt+1…9: use as the correction; Alt+0: accept the corrections as variants)</source>
+        <translation>Formes du générateur (Alt+1…9&#x202f;: en faire la correction&#x202f;; Alt+0&#x202f;: accepter les corrections comme variantes)</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Touche</translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation>Forme</translation>
+    </message>
+    <message>
+        <source>Analysis</source>
+        <translation>Analyse</translation>
     </message>
     <message>
         <source>Source</source>
@@ -2825,6 +2885,54 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>source words</source>
         <translation>mots de la source</translation>
+    </message>
+    <message>
+        <source>Latin</source>
+        <translation>latin</translation>
+    </message>
+    <message>
+        <source>Canadian syllabics</source>
+        <translation>syllabaire autochtone canadien</translation>
+    </message>
+    <message>
+        <source>Cyrillic</source>
+        <translation>cyrillique</translation>
+    </message>
+    <message>
+        <source>Arabic</source>
+        <translation>arabe</translation>
+    </message>
+    <message>
+        <source>Ethiopic</source>
+        <translation>éthiopien</translation>
+    </message>
+    <message>
+        <source>Cherokee</source>
+        <translation>cherokee</translation>
+    </message>
+    <message>
+        <source>as written</source>
+        <translation>telle qu&apos;écrite</translation>
+    </message>
+    <message>
+        <source>Generator forms: %1</source>
+        <translation>Formes du générateur&#x202f;: %1</translation>
+    </message>
+    <message>
+        <source>rejected by the analyzer</source>
+        <translation>rejeté par l&apos;analyseur</translation>
+    </message>
+    <message>
+        <source>another inflection than the gold one</source>
+        <translation>une autre flexion que celle attendue</translation>
+    </message>
+    <message>
+        <source>%1; gold: %2</source>
+        <translation>%1&#x202f;; attendu&#x202f;: %2</translation>
+    </message>
+    <message>
+        <source>gold</source>
+        <translation>attendue</translation>
     </message>
     <message>
         <source>No FST analyses stored for this run (score it with an analyzer installed).</source>

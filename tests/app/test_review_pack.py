@@ -46,6 +46,7 @@ def test_pack_is_one_offline_file_with_data_code_and_fonts(ws, tmp_path):
     assert [it["entry_id"] for it in data["items"]] == ["d1-1", "d1-2", "d1-3", "d2-1", "x-1"]
     first = data["items"][0]
     assert first == {"entry_id": "d1-1", "source": "I say so", "output": "nititwân", "reference": "nititwân",
+                     "reference_scripts": {"Latn": "nititwân", "Cans": "ᓂᑎᑤᐣ"},
                      "run_label": "system-one", "context": [
                          {"entry_id": "d1-2", "offset": 1, "source": "you leave", "reference": "kisipwêhtân"},
                          {"entry_id": "d1-3", "offset": 2, "source": "as I am", "reference": "ê-ayâyân"}]}

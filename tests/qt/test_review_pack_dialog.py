@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from mteval_gui.app.preferences import AppSettings
 from mteval_gui.qt.review_pack_dialog import ReviewPackDialog
 from tests.app.pack_helpers import make_workspace, pack_data
 
@@ -17,7 +18,8 @@ def test_dialog_exports_the_chosen_pack(qtbot, tmp_path):
     dialog.blind.setChecked(True)
     dialog.language.setCurrentIndex(dialog.language.findData("fr"))
     assert dialog.options() == {"run_ids": ["sys1"], "reviewer_id": "ana", "task": "a", "entries": 2, "blind": True,
-                                "ui_lang": "fr", "select": "first", "checks": 0, "repeats": 0}
+                                "ui_lang": "fr", "reference_script": None, "select": "first", "checks": 0,
+                                "repeats": 0}
     done = dialog.export_to(tmp_path / "pack.html")
     data = pack_data(done.path)
     assert (len(data["items"]), data["blind"], data["ui_lang"]) == (2, True, "fr")
@@ -135,3 +137,19 @@ def test_file_import_skips_a_withdrawn_reviewers_judgments_and_says_so(qtbot, tm
                       f"ana withdrew consent on {day}")]
     assert J.current_judgments(w.ws) == [] and J.get_reviewer(w.ws, "ana") is None
     w.close()
+
+
+def test_dialog_offers_the_scripts_of_the_language_the_review_pane_choice_first(qtbot, tmp_path):
+    settings = AppSettings.load()
+    settings.reference_scripts["crk"] = "Cans"
+    settings.save()
+    ws = make_workspace(tmp_path / "ws.sqlite")
+    dialog = ReviewPackDialog(ws, ["sys1"])
+    qtbot.addWidget(dialog)
+    assert [dialog.script.itemData(i) for i in range(dialog.script.count())] == [None, "Latn", "Cans"]
+    assert dialog.options()["reference_script"] == "Cans"
+    data = pack_data(dialog.export_to(tmp_path / "pack.html").path)
+    assert data["reference_script"] == "Cans" and data["scripts"] == ["Latn", "Cans"]
+    dialog.runs.item(0).setCheckState(Qt.CheckState.Unchecked)  # no run: no language, no script to choose
+    assert dialog.script.count() == 1 and dialog.script.isHidden()
+    ws.close()

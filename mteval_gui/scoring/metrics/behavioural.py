@@ -16,6 +16,8 @@ These detect failure modes rather than measure quality. Lower is better for the 
   (``context.shared["target_lexicon"]``), is not an allowed loanword of the target
   card, and does not occur in the entry's reference or variants (names and numbers that the
   reference itself carries over are not switches).
+- placeholders the target card or the corpus declares (``{name}``, ``%s``, ``<x>``; see
+  :mod:`mteval_gui.domain.placeholders`) are not words: they are blanked out first.
 - *whole-entry signal*: an output judged wholly in another language than the target (the
   source, or another candidate language; see :mod:`~mteval_gui.scoring.metrics.language_id`)
   counts 1.0 (its token rate is kept as ``detail["token_rate"]``). The judge gets the target
@@ -264,8 +266,11 @@ class CodeSwitchingMetric(BaseMetric):
         accepts = self._accepts()
         judge = self.judge()
         out = []
+        ctx = self.context
         for it in items:
-            tokens = word_tokens(it.predicted)
+            predicted = ctx.without_placeholders(it.predicted) if ctx is not None and ctx.placeholders \
+                else it.predicted
+            tokens = word_tokens(predicted)
             if not tokens:
                 out.append(EntryScore(0.0, detail={"tokens": 0, "switched": []}))
                 continue
@@ -296,7 +301,7 @@ class CodeSwitchingMetric(BaseMetric):
             detail: dict[str, Any] = {"tokens": len(tokens), "switched": switched, **kinds}
             value = len(switched) / len(tokens)
             if judge is not None:
-                verdict = judge.judge(it.predicted, ref_words, tokens, keys, reference=it.entry.reference,
+                verdict = judge.judge(predicted, ref_words, tokens, keys, reference=it.entry.reference,
                                       target_scripts=None if self.target_scripts is not None
                                       else frozenset(ref_scripts) - src_scripts)
                 detail.update(verdict.to_json())

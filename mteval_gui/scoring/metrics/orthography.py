@@ -16,7 +16,10 @@ then per word:
 - ``non_standard``: (FST languages) the strict analyzer rejects the word but the descriptive
   analyzer accepts it, i.e. a recognisable but non-standard spelling. Added by the metric.
 
-Words listed in the card's ``allowed_loanwords`` are never flagged.
+Words listed in the card's ``allowed_loanwords`` are never flagged. A word written in another
+script of the language (a card ``transliterations`` table: Cree syllabics) is checked in that
+script by the metric: its letters must be spellings of the table (``alphabet``), letters of the
+first script inside it are ``mixed_script``; the analyzer checks read its transliteration.
 """
 
 from __future__ import annotations
@@ -85,6 +88,10 @@ class OrthographyChecker:
         p = self.profile
         return bool(self._allowed or p.forbidden or p.lookalikes or self._char_folds or self._multi_folds
                     or self._rules or p.digits_in_words_forbidden)
+
+    def in_alphabet(self, ch: str) -> bool:
+        """Whether ``ch`` is a letter of the profile's alphabet (False without an alphabet)."""
+        return self._allowed is not None and ch in self._allowed and ch.isalpha()
 
     def check(self, word: str) -> list[Violation]:
         """Violations of one word token (NFC)."""

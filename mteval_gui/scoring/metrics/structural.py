@@ -11,6 +11,10 @@ marked ``folded`` in the stored analyses (the review pane's FST panel shows it) 
 against orthographic accuracy (violation ``fst_after_fold``); the run gets the caveat
 ``fst_accepts_after_fold`` with the share of such words.
 
+A word written in another script of the language (a card ``transliterations`` table: Cree
+syllabics) is looked up as its transliteration into the first script; its stored analysis
+keeps the word as written, with ``script`` set (see :mod:`mteval_gui.domain.transliteration`).
+
 - ``core.fst`` — per entry: accepted tokens / tokens (0 for an empty output); corpus:
   ``fst_acceptance_rate`` = macro mean of entry rates (LYSS), ``fst_acceptance_rate_micro`` =
   accepted / tokens over the corpus, ``fst_accepted`` = accepted tokens. Every word's
@@ -35,6 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from mteval_gui.domain.runcard import Caveat, FstInfo
+from mteval_gui.domain.transliteration import Scripts
 from mteval_gui.fst import (
     Analyzer,
     AnalyzerNotFound,
@@ -68,9 +73,15 @@ def card_folds(context: ScoringContext) -> dict[str, str]:
     return dict(card.orthography.folds) if card is not None else {}
 
 
-def _fold_accepts(analyzer: Analyzer, folds: Mapping[str, str]) -> Callable[[str], bool]:
+def card_scripts(context: ScoringContext) -> Scripts:
+    """The target card's transliterations (none without a card)."""
+    return Scripts.of(context.target_card)
+
+
+def _fold_accepts(analyzer: Analyzer, folds: Mapping[str, str], scripts: Scripts | None = None
+                  ) -> Callable[[str], bool]:
     def accepts(token: str) -> bool:
-        return bool(analyzer.analyse_folded(token, folds).accepted)
+        return bool(analyzer.analyse_in_script(token, folds, scripts).accepted)
     return accepts
 
 
@@ -79,7 +90,7 @@ def _strict(context: ScoringContext) -> Analyzer:
         analyzer = shared_analyzer(context, "strict")
     except AnalyzerNotFound as exc:
         raise MetricUnavailable(str(exc)) from exc
-    context.shared.setdefault(TARGET_ACCEPTS_KEY, _fold_accepts(analyzer, card_folds(context)))
+    context.shared.setdefault(TARGET_ACCEPTS_KEY, _fold_accepts(analyzer, card_folds(context), card_scripts(context)))
     return analyzer
 
 
@@ -91,7 +102,7 @@ def installed_target_accepts(context: ScoringContext) -> Callable[[str], bool] |
     if analyzer is None:
         return None
     accepts: Callable[[str], bool] = context.shared.setdefault(
-        TARGET_ACCEPTS_KEY, _fold_accepts(analyzer, card_folds(context)))
+        TARGET_ACCEPTS_KEY, _fold_accepts(analyzer, card_folds(context), card_scripts(context)))
     return accepts
 
 
@@ -173,6 +184,7 @@ class FstAcceptanceMetric(BaseMetric):
         super().prepare(context)
         self.analyzer = _strict(context)
         self.folds = card_folds(context)
+        self.scripts = card_scripts(context)
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         an = self.analyzer
@@ -180,7 +192,7 @@ class FstAcceptanceMetric(BaseMetric):
             raise MetricUnavailable("core.fst was not prepared")
         out = []
         for it in items:
-            words = an.analyse_text_folded(it.predicted, self.folds)
+            words = an.analyse_text_folded(it.predicted, self.folds, self.scripts)
             n = len(words)
             acc = sum(1 for w in words if w.analyses)
             folded = sum(1 for w in words if w.analyses and w.folded is not None)
@@ -237,7 +249,7 @@ def _gold_key(word: str) -> str:
 
 
 def reference_analyses(
-    entry: Any, analyzer: Analyzer
+    entry: Any, analyzer: Analyzer, scripts: Scripts | None = None
 ) -> tuple[set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
     """Lemmas, (lemma, tag set) pairs and per-word analysis strings of an entry's reference.
 
@@ -251,7 +263,7 @@ def reference_analyses(
         if key in gold:
             per_word[tok] = [gold[key].raw]
         else:
-            per_word[tok] = [a.raw for a in analyzer.analyse(tok).analyses]
+            per_word[tok] = [a.raw for a in analyzer.analyse_in_script(tok, None, scripts).analyses]
     for key, a in gold.items():
         if not any(a.raw in v for v in per_word.values()):
             per_word[key] = [a.raw]
@@ -292,16 +304,19 @@ class MorphologicalAccuracyMetric(BaseMetric):
         super().prepare(context)
         self.analyzer = _strict(context)
         self.folds = card_folds(context)
+        self.scripts = card_scripts(context)
 
     def _reference_analyses(self, entry: Any, analyzer: Analyzer) -> tuple[
             set[str], set[tuple[str, frozenset[str]]], dict[str, list[str]]]:
         """:func:`reference_analyses`, once per corpus version and analyzer file when the job
         has a corpus-side store (the analyses of a reference do not depend on the run)."""
         store = self.context.corpus_side if self.context is not None else None
+        scripts = getattr(self, "scripts", None)
         if store is None or not analyzer.sha256:
-            return reference_analyses(entry, analyzer)
+            return reference_analyses(entry, analyzer, scripts)
         texts = (entry.reference or "", tuple(sorted((entry.expected_morphology or {}).items())))
-        return store.get(("core.morph", analyzer.sha256), entry.id, texts, lambda: reference_analyses(entry, analyzer))
+        key = ("core.morph", analyzer.sha256) if not scripts else ("core.morph", analyzer.sha256, "scripts")
+        return store.get(key, entry.id, texts, lambda: reference_analyses(entry, analyzer, scripts))
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         an = self.analyzer
@@ -317,7 +332,7 @@ class MorphologicalAccuracyMetric(BaseMetric):
             lemmas, pairs, _ = self._reference_analyses(e, an)
             correct = covered = analysable = 0
             words: list[dict[str, Any]] = []
-            for w in an.analyse_text_folded(it.predicted, self.folds):
+            for w in an.analyse_text_folded(it.predicted, self.folds, self.scripts):
                 status = self._status(w, lemmas, pairs)
                 if status != "rejected":
                     analysable += 1
@@ -371,6 +386,28 @@ class MorphologicalAccuracyMetric(BaseMetric):
         return CorpusScore(values, extra=extra)
 
 
+def other_script_violations(token: str, letters: frozenset[str], script: str,
+                            checker: OrthographyChecker | None) -> list[Violation]:
+    """Violations of a word written in a second script of the language: letters outside that
+    script's spellings (the card's transliteration table), letters of the first script mixed in,
+    digits inside the word when the profile forbids them."""
+    out: list[Violation] = []
+    seen: set[str] = set()
+    for ch in nfc(token):
+        if ch in seen or not ch.isalpha() or ch in letters:
+            continue
+        seen.add(ch)
+        if checker is not None and checker.in_alphabet(ch):
+            out.append(Violation("mixed_script", f"{ch!r} (U+{ord(ch):04X}) of the first script in a word written in "
+                                                 f"{script}", ch))
+        else:
+            out.append(Violation("alphabet", f"{ch!r} (U+{ord(ch):04X}) is not a letter of the {script} spelling",
+                                 ch))
+    if checker is not None and checker.profile.digits_in_words_forbidden and any(c.isdigit() for c in token):
+        out.append(Violation("digit", "digit inside a word (a letter written as a digit?)"))
+    return out
+
+
 class OrthographicAccuracyMetric(BaseMetric):
     """Share of output words that respect the language's orthography."""
 
@@ -383,7 +420,8 @@ class OrthographicAccuracyMetric(BaseMetric):
         display_name="Orthographic accuracy",
         scale="0-1",
         produces=("orthographic_accuracy",),
-        card_parts=("orthography", "loanwords", "analyzers", "code"),  # the analyzers the card names, their folds
+        # the analyzers the card names, their folds, the scripts a word may be written in, placeholders
+        card_parts=("orthography", "loanwords", "analyzers", "code", "scripts", "transliterations", "placeholders"),
         description="Share of output words without a violation of the card's orthography profile "
                     "(alphabet, forbidden and look-alike characters, folds, digits in words, rules; "
                     "with FST: accepted only by the descriptive analyzer = non-standard spelling).",
@@ -403,14 +441,20 @@ class OrthographicAccuracyMetric(BaseMetric):
         self.strict = optional_shared_analyzer(context, "strict")
         self.descriptive = optional_shared_analyzer(context, "descriptive") if self.strict is not None else None
         self.folds = card_folds(context)
+        self.scripts = card_scripts(context)
         self._memo = {}
         if self.strict is not None:
-            context.shared.setdefault(TARGET_ACCEPTS_KEY, _fold_accepts(self.strict, self.folds))
+            context.shared.setdefault(TARGET_ACCEPTS_KEY, _fold_accepts(self.strict, self.folds, self.scripts))
         if (self.checker is None or not self.checker.has_checks) and self.descriptive is None:
             raise MetricUnavailable(f"no orthography profile for {context.target_lang}", "not_applicable")
 
     def _violations(self, token: str) -> list[Violation]:
-        out = self.checker.check(token) if self.checker is not None else []
+        table = self.scripts.table_of(token) if self.scripts else None
+        if table is not None:  # written in another script of the language: checked in that script
+            out = other_script_violations(token, table.target_chars, table.to_script, self.checker)
+            token = table.backward(token)  # the analyzers read the first script
+        else:
+            out = self.checker.check(token) if self.checker is not None else []
         if self.strict is not None:
             w = self.strict.analyse_folded(token, self.folds)
             if w.accepted and w.folded is not None:
@@ -438,8 +482,11 @@ class OrthographicAccuracyMetric(BaseMetric):
 
     def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
         out = []
+        ctx = self.context
         for it in items:
-            tokens = word_tokens(it.predicted)
+            predicted = ctx.without_placeholders(it.predicted) if ctx is not None and ctx.placeholders \
+                else it.predicted
+            tokens = word_tokens(predicted)
             flagged = []
             codes: Counter[str] = Counter()
             for t in tokens:
