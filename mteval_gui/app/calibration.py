@@ -147,6 +147,9 @@ def calibration_study(ws: Workspace, corpora: Sequence[str], language: str, *, e
                       n_bootstrap: int = 1000, seed: int = 12345, folds: int = 5) -> CalibrationOutcome:
     """Calibrate the composite of ``language`` over the scored runs of ``corpora`` (see the module docstring).
 
+    ``excluded_reviewers`` (None): the reviewers quality control flags
+    (:func:`mteval_gui.app.reviewer_qc.excluded_reviewers`), each with its reason; ``{}`` keeps everyone.
+
     Raises :class:`StoreError` for an unknown corpus or one of another target language, and
     :class:`~mteval_gui.validation.calibration.CalibrationRefused` below the evidence rules."""
     if not corpora:
@@ -160,6 +163,10 @@ def calibration_study(ws: Workspace, corpora: Sequence[str], language: str, *, e
                                  " rowid DESC LIMIT 1", (cid,)).fetchone()
         versions[cid] = {"version": info.get("version"), "sha256": info.get("sha256"),
                          "speaker_version": latest[0] if latest else None}
+    if excluded_reviewers is None:  # by default the reviewers quality control flags are left out
+        from mteval_gui.app.reviewer_qc import excluded_reviewers as flagged
+
+        excluded_reviewers = flagged(ws)
     is_excluded = _exclusion(excluded_reviewers)
     excluded: dict[str, str] = {}
     for r in list_reviewers(ws):

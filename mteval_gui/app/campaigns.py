@@ -2,7 +2,10 @@
 a selection rule; each reviewer's queue, on the desktop or in a review pack; progress.
 
 Entries are chosen when the campaign is made and kept with it: ``first`` takes the first N in
-corpus order, ``random`` N drawn with the seed (kept in corpus order). An item counts as done
+corpus order, ``random`` N drawn with the seed (kept in corpus order), ``stratified`` and
+``informative`` the first N of the review packs' orders of the same names
+(:func:`mteval_gui.app.sampling.entry_order`: by system, difficulty and FST verdict in turn; where
+the runs are furthest apart or FST verdicts are new first). An item counts as done
 when the reviewer's current task-A judgment of it has both an adequacy and a fluency rating;
 an entry reaches the overlap when ``k`` reviewers have done all of its items (one per run).
 """
@@ -17,14 +20,16 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from mteval_gui.app.review_pack import PackExport, export_review_pack
+from mteval_gui.app.sampling import entry_order
 from mteval_gui.domain.campaign import Campaign
 from mteval_gui.errors import MtevalError
 from mteval_gui.store import campaigns as cstore
 from mteval_gui.store import judgments as jstore
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
+from mteval_gui.validation.sampling import SELECT_MODES
 
-SELECTIONS = ("first", "random")
+SELECTIONS = SELECT_MODES  # first, random, stratified, informative
 
 
 @dataclass
@@ -53,7 +58,10 @@ class CampaignStatus:
         return self.entries_at_overlap == self.entries
 
 
-def _select(entry_ids: list[str], n: int | None, rule: str, seed: int) -> list[str]:
+def _select(ws: Workspace, run_ids: Sequence[str], entry_ids: list[str], n: int | None, rule: str,
+            seed: int) -> list[str]:
+    if rule in ("stratified", "informative"):  # the review packs' selection, entry by entry
+        return entry_order(ws, run_ids, rule, seed)[:n]
     if n is None or n >= len(entry_ids):
         return list(entry_ids)
     if rule == "first":
@@ -80,7 +88,7 @@ def create_campaign(ws: Workspace, campaign_id: str, run_ids: Sequence[str], rev
     for reviewer_id in reviewers:
         if jstore.get_reviewer(ws, reviewer_id) is None:
             raise MtevalError(f"unknown reviewer {reviewer_id!r} (add one with `mteval reviewers add`)")
-    chosen = _select(repo.entry_ids(ws, corpora.pop()), entries, select, seed) if corpora else []
+    chosen = _select(ws, run_ids, repo.entry_ids(ws, corpora.pop()), entries, select, seed) if corpora else []
     try:
         campaign = Campaign(campaign_id=campaign_id, run_ids=list(run_ids), entry_ids=chosen,
                             reviewers=list(reviewers), overlap=overlap, select=select, seed=seed,

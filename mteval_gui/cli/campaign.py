@@ -28,8 +28,9 @@ def register(subparsers: Any) -> None:
     c.add_argument("--reviewers", nargs="+", required=True, metavar="REVIEWER")
     c.add_argument("--overlap", type=int, default=2, metavar="K", help="reviewers per entry (default 2)")
     c.add_argument("--entries", type=int, metavar="N", help="how many entries (default: all of the corpus)")
-    c.add_argument("--select", choices=("first", "random"), default="first",
-                   help="which entries: the first N in corpus order, or N drawn with --seed (default first)")
+    c.add_argument("--select", choices=("first", "random", "stratified", "informative"), default="first",
+                   help="which entries: the first N in corpus order (default), N drawn with --seed, or the first N "
+                        "of the stratified or informative order of review packs")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--by", metavar="NAME", help="who plans it (recorded)")
     c.set_defaults(handler=cmd_create)

@@ -81,6 +81,8 @@ class NewCampaignDialog(QDialog):
         self.select.setObjectName("campaignSelect")
         self.select.addItem(self.tr("the first ones, in corpus order"), "first")
         self.select.addItem(self.tr("drawn at random (seed 0)"), "random")
+        self.select.addItem(self.tr("stratified by system, difficulty and FST verdict"), "stratified")
+        self.select.addItem(self.tr("informative: where the systems differ most first"), "informative")
         form.addRow(self.tr("Chosen:"), self.select)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.make_campaign)

@@ -2395,6 +2395,14 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>tirées au hasard (graine 0)</translation>
     </message>
     <message>
+        <source>stratified by system, difficulty and FST verdict</source>
+        <translation>stratifiées par système, difficulté et verdict FST</translation>
+    </message>
+    <message>
+        <source>informative: where the systems differ most first</source>
+        <translation>informatives : là où les systèmes diffèrent le plus d’abord</translation>
+    </message>
+    <message>
         <source>Chosen:</source>
         <translation>Choisies&#x202f;:</translation>
     </message>

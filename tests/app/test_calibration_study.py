@@ -211,3 +211,15 @@ def test_the_command_prints_the_report_and_refuses_thin_evidence(ws, study_path,
                                        "cannot be computed (no item has two ratings, or every rating is the same)\n")
     assert load_card("fra").composite_profiles == {} and not (user_cards_dir() / "fra.json").exists()
     assert main(["--db", str(study_path), "calibrate", "c", "--lang", "fra", "--bootstrap", "10"]) == 2
+
+
+def test_reviewers_flagged_by_quality_control_are_left_out_by_default(ws, monkeypatch):
+    """Without an explicit choice, calibration leaves out whom reviewer quality control flags."""
+    from mteval_gui.app import reviewer_qc
+
+    reason = "inattentive: rated the known-bad item at least as high as the real one in 3 of 3 attention checks"
+    monkeypatch.setattr(reviewer_qc, "excluded_reviewers", lambda w: {"cat": reason})
+    ev = calibration_study(ws, ["c"], "fra", n_bootstrap=50).calibration.evidence
+    assert ev["rater_ids"] == ["ana", "ben"] and ev["excluded_raters"] == {"cat": reason}
+    kept = calibration_study(ws, ["c"], "fra", n_bootstrap=50, excluded_reviewers={}).calibration.evidence
+    assert kept["rater_ids"] == ["ana", "ben", "cat"]

@@ -112,3 +112,12 @@ def test_cli_create_status_pack(ws, tmp_path, capsys):
     assert "5 items of campaign w2" in capsys.readouterr().out
     assert main([*db, "campaign", "pack", "w2", "--reviewer", "cy", "-o", str(tmp_path / "q.html")]) == 1
     assert "'cy' is not a reviewer of campaign 'w2'" in capsys.readouterr().err
+
+
+def test_informative_and_stratified_campaigns_take_the_packs_orders(ws):
+    from mteval_gui.app.sampling import entry_order
+
+    c = create_campaign(ws, "inf", ["sys1"], ["ana"], overlap=1, entries=5, select="informative", seed=3)
+    assert c.entry_ids == entry_order(ws, ["sys1"], "informative", 3)[:5]
+    s = create_campaign(ws, "str", ["sys1"], ["ana"], overlap=1, entries=5, select="stratified", seed=3)
+    assert s.entry_ids == entry_order(ws, ["sys1"], "stratified", 3)[:5] and s.select == "stratified"
