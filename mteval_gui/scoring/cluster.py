@@ -155,7 +155,7 @@ def materialize(ray: Any, shipped: ShippedPath, root: Path | None = None) -> Pat
     """The local copy of a shipped file or folder (written once, checked against its sha256)."""
     base = (root or cache_dir()) / shipped.sha256
     for f in shipped.files:
-        target = base / f.rel if shipped.folder else base / shipped.name
+        target = base / shipped.name / f.rel if shipped.folder else base / shipped.name
         if target.is_file():
             continue
         data = ray.get(f.ref)
