@@ -253,7 +253,8 @@ def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfig
                           cluster_workers: int | None = None) -> list[RunOutcome]:
     """:func:`score_workspace_runs` in one child process (``mteval score --process``, the GUI's
     runner): the same runs, outcomes and order; the child scores the runs side by side on the
-    cores (with ``cluster``, one after the other, each run's batches on that Ray cluster). Cancelling the token stops the child between batches (the runs not finished then
+    cores (with ``cluster``, one after the other, each run's batches on that Ray cluster).
+    Cancelling the token stops the child between batches (the runs not finished then
     ``cancelled``)."""
     from mteval_gui.app.tasks import ProcessJob
 
