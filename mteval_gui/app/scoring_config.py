@@ -545,10 +545,12 @@ class ScoringPlan:
         if problem:
             raise MtevalError(problem)
 
-    def job_kwargs(self, db_path: str | Path) -> dict[str, Any]:
+    def job_kwargs(self, db_path: str | Path, *, cluster: str | None = None) -> dict[str, Any]:
         """Arguments of :data:`mteval_gui.app.scoring.SCORE_RUNS_TARGET` that carry out exactly this
-        plan (the runs to score, each with its configuration) in a background process."""
-        return job_kwargs(db_path, [(p.run_id, p.configuration) for p in self.to_score], replace=self.replace)
+        plan (the runs to score, each with its configuration) in a background process (``cluster``:
+        the Ray cluster that scores the batches)."""
+        return job_kwargs(db_path, [(p.run_id, p.configuration) for p in self.to_score], replace=self.replace,
+                          cluster=cluster)
 
 
 def job_kwargs(db_path: str | Path, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool,

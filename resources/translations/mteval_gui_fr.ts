@@ -2559,6 +2559,10 @@ Télécharger maintenant ?</translation>
         <translation>nom du modèle ou point de contrôle local (par défaut : selon la fiche de langue)</translation>
     </message>
     <message>
+        <source>empty: this machine; local, or the head&apos;s address (HOST:6379)</source>
+        <translation>vide : cette machine ; local, ou l&apos;adresse du nœud principal (HÔTE:6379)</translation>
+    </message>
+    <message>
         <source>(none)</source>
         <translation>(aucun)</translation>
     </message>
@@ -3588,6 +3592,14 @@ Télécharger maintenant ?</translation>
     <message>
         <source>Hugging Face id or local checkpoint (empty: the language card&apos;s choice, else wmt22-comet-da).</source>
         <translation>Identifiant Hugging Face ou point de contrôle local (vide : le choix de la fiche de langue, sinon wmt22-comet-da).</translation>
+    </message>
+    <message>
+        <source>Ray cluster</source>
+        <translation>Grappe Ray</translation>
+    </message>
+    <message>
+        <source>Scores the batches on a Ray cluster: &apos;local&apos; starts one on this machine, else the head&apos;s address (HOST:6379); empty: this machine&apos;s processes. Needs the cluster extra.</source>
+        <translation>Calcule les lots sur une grappe Ray : « local » en démarre une sur cette machine, sinon l&apos;adresse du nœud principal (HÔTE:6379) ; vide : les processus de cette machine. Nécessite l&apos;extra cluster.</translation>
     </message>
     <message>
         <source>Default reviewer</source>
