@@ -9,7 +9,7 @@ each batch as it arrives, exactly as it commits a forked helper's, so progress, 
 (the actors are killed) and resuming (committed batches are skipped) are those of local
 scoring, and the rows are the same.
 
-- **Workers.** An actor opens and prepares the job's metrics once (the same code as this
+- **Workers.** An actor opens and prepares the job's metrics once per job (the same code as this
   process, :func:`~mteval_gui.scoring.batches.resolve_metrics` and
   :func:`~mteval_gui.scoring.batches.prepare`, every metric in the actor's own process) and
   then scores the batches it is sent by index. Each actor reserves one CPU; the actors of the
@@ -17,7 +17,9 @@ scoring, and the rows are the same.
   embeddings) reserve one GPU each (``num_gpus=1``) when the cluster has GPUs, and score only
   those metrics; the others' actors score the rest. Without a GPU in the cluster every metric
   goes to the CPU actors. Each actor keeps :data:`IN_FLIGHT` batches queued, so a faster one
-  takes more.
+  takes more. Once a job's batches are all back its actors stay, idle, for the next job of this
+  process (the next run: no process started and no module imported again); a cancelled or
+  failed job's are killed.
 - **A lost worker.** An actor whose process died (or whose node left) is replaced by a new
   one, and the batches queued on it are sent again, each up to :data:`MAX_TRIES` times; a
   batch that fails on every try is reported lost and scored by this process.
@@ -238,15 +240,26 @@ def _local_request(ray: Any, spec: WorkerSpec, root: Path) -> ScoringRequest:
 
 
 class BatchWorker:
-    """A cluster worker (a Ray actor): opens and prepares the metrics of ``spec`` once, then
-    scores the batches it is sent by their entries' positions."""
+    """A cluster worker (a Ray actor): for each job it is given (:meth:`load`) it opens and
+    prepares the job's metrics once, then scores the batches it is sent by their entries'
+    positions. A worker outlives its job: the next job of the same desktop process loads into it
+    (no new process, no imports again)."""
 
-    def __init__(self, spec: WorkerSpec) -> None:
+    def __init__(self) -> None:
+        self.job: ScoringJob | None = None
+        self.down: list[tuple[str, str]] = []
+
+    def load(self, spec: WorkerSpec) -> list[tuple[str, str]]:
+        """Open the metrics of ``spec``'s job; returns those that cannot run here, with why."""
         import ray
 
         from mteval_gui.scoring.batches import prepare, resolve_metrics
+        from mteval_gui.scoring.isolation import close_all
         from mteval_gui.scoring.progress import Throttle
 
+        if self.job is not None:
+            close_all(st.metric for st in self.job.states)
+        self.job, self.down = None, []
         if spec.version != __version__:
             raise ClusterUnavailable(f"this worker runs mteval-gui {__version__} and the desktop {spec.version}: "
                                      "install the same version on every node")
@@ -257,9 +270,6 @@ class BatchWorker:
         self.job = job
         self.down = [(st.ref.id, f"on the cluster worker: {st.reason or st.availability}")
                      for st in job.states if not st.running]
-
-    def ready(self) -> list[tuple[str, str]]:
-        """The metrics that cannot run on this worker, with why (empty: all can)."""
         return list(self.down)
 
     def pid(self) -> int:
@@ -269,8 +279,24 @@ class BatchWorker:
         """Rows of batch ``b`` (entries ``start:stop``) and the metrics that failed on it."""
         from mteval_gui.scoring.batches import score_batch
 
+        if self.job is None:
+            raise ClusterUnavailable("this worker has no job loaded")
         rows, failures = score_batch(self.job.states, self.job.items[start:stop], b)
         return rows, self.down + failures
+
+
+_IDLE: dict[bool, list[Any]] = {False: [], True: []}  # workers kept for the next job, by whether they hold a GPU
+_SESSION: list[Any] = [None]  # the Ray job the object references and workers above belong to
+
+
+def _session(ray: Any) -> None:
+    """Forget the workers and object references of an earlier connection (ray.shutdown, init again)."""
+    job = ray.get_runtime_context().get_job_id()
+    if _SESSION[0] != job:
+        _SESSION[0] = job
+        _PUT.clear()
+        _IDLE[False].clear()
+        _IDLE[True].clear()
 
 
 # --------------------------------------------------------------------------- the helper
@@ -317,6 +343,7 @@ class RayHelper:
         self.received: set[int] = set()
         self.finished = False
         self.ray = ray = connect(work.request.cluster)
+        _session(ray)
         self.batch_size = work.batch_size
         self.n_entries = len(work.request.corpus.entries)
         resources = ray.cluster_resources()
@@ -341,6 +368,10 @@ class RayHelper:
             g.actors = [self._start(gi) for _ in range(g.size)]
             g.load = [0] * g.size
             g.generation = [0] * g.size
+        for idle in _IDLE.values():  # workers of an earlier job not needed now: their CPUs and GPUs freed
+            while idle:
+                with contextlib.suppress(Exception):
+                    ray.kill(idle.pop(), no_restart=True)
         n_cpu = sum(g.size for g in self.groups if not g.gpu)
         n_gpu = sum(g.size for g in self.groups if g.gpu)
         self.description = (f"{n_cpu} CPU worker(s)" + (f" and {n_gpu} GPU worker(s)" if n_gpu else "")
@@ -348,10 +379,13 @@ class RayHelper:
 
     # -- the workers and the schedule
 
-    def _start(self, gi: int) -> Any:
+    def _start(self, gi: int, *, reuse: bool = True) -> Any:
+        """A worker for group ``gi``: an idle one of an earlier job, else a new one; it loads the job."""
         g = self.groups[gi]
-        actor = self._remote.options(num_cpus=1, num_gpus=1 if g.gpu else 0).remote(self.specs[gi])
-        self.pending_ready.append(actor.ready.remote())
+        idle = _IDLE[g.gpu]
+        new = not (reuse and idle)
+        actor = self._remote.options(num_cpus=1, num_gpus=1 if g.gpu else 0).remote() if new else idle.pop()
+        self.pending_ready.append(actor.load.remote(self.specs[gi]))
         return actor
 
     def _lose(self, gi: int, ai: int, generation: int) -> None:
@@ -361,7 +395,7 @@ class RayHelper:
             return
         with contextlib.suppress(Exception):
             self.ray.kill(g.actors[ai], no_restart=True)
-        g.actors[ai] = self._start(gi)
+        g.actors[ai] = self._start(gi, reuse=False)
         g.generation[ai] += 1
         g.load[ai] = 0
         self.replaced += 1
@@ -403,7 +437,7 @@ class RayHelper:
         done, self.pending_ready = self.ray.wait(self.pending_ready, num_returns=len(self.pending_ready), timeout=0)
         for ref in done:
             exc = self._error(ref)
-            if exc is not None and "creation task" in str(exc):
+            if exc is not None and (isinstance(exc, self.ray.exceptions.RayTaskError) or "creation task" in str(exc)):
                 self.close()
                 raise ClusterUnavailable(f"the cluster workers cannot open the metrics: {exc}")
 
@@ -425,7 +459,7 @@ class RayHelper:
             self._fill()
             if not self.inflight:
                 self.finished = True
-                self.close()
+                self._release()
                 if self.given_up:
                     raise RuntimeError(f"{len(self.given_up)} batch(es) failed on every try on the cluster")
                 return
@@ -462,6 +496,12 @@ class RayHelper:
     def lost(self, committed: set[int]) -> list[int]:
         """The batches claimed that nobody committed (they failed on every try, or the helper was stopped)."""
         return [b for b in self.claims.taken_from_back() if b not in committed and b not in self.received]
+
+    def _release(self) -> None:
+        """Every batch is back: the workers wait, idle, for the next job of this process."""
+        for g in self.groups:
+            _IDLE[g.gpu].extend(g.actors)
+            g.actors = []
 
     def close(self) -> None:
         """Kill the workers (their queued batches are dropped); the connection stays for the next job."""

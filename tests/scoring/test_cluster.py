@@ -13,11 +13,13 @@ import pytest
 from mteval_gui.domain.card import MetricRef
 from mteval_gui.errors import Cancelled
 from mteval_gui.scoring import cluster
+from mteval_gui.scoring.plugins import metrics_for
 from mteval_gui.scoring.runner import CancelToken, MemorySink, score_run
 from tests.scoring.test_parallel import METRICS, _comparable
 from tests.scoring.test_runner import T, _request
 
 PID = MetricRef(id="test.pid", python_name=f"{T}:PidMetric")
+SLEEPY = MetricRef(id="test.sleepy", python_name=f"{T}:SleepyMetric")
 NO_RAY = "scoring on a cluster needs Ray, which is not installed: pip install 'mteval-gui[cluster]'"
 
 
@@ -160,12 +162,15 @@ def test_a_killed_worker_is_replaced_and_its_batches_scored_again(ray_local, hel
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
+    def request(**kw):  # every batch takes a while: the worker is killed with batches queued on it
+        return _request(metrics=[*metrics_for(None, include=METRICS), SLEEPY], include=None, batch_size=2, **kw)
+
     sink = MemorySink()
-    res = score_run(_request(include=METRICS, batch_size=2, cluster="local"), sink=sink, on_progress=kill_one)
+    res = score_run(request(cluster="local"), sink=sink, on_progress=kill_one)
     assert len(killed) == 1 and helpers[0].replaced == 1 and helpers[0].tries
     assert sorted(sink.batches["toy-run"]) == list(range(20))
     local_sink = MemorySink()
-    assert _comparable(res) == _comparable(score_run(_request(include=METRICS, batch_size=2), sink=local_sink))
+    assert _comparable(res) == _comparable(score_run(request(), sink=local_sink))
     assert sink.rows == local_sink.rows
 
 
