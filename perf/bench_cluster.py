@@ -1,6 +1,7 @@
 """Scoring MAFAND fr→ewe runs on a Ray cluster against local scoring (whole processes).
 
-A Ray head is started on loopback (``ray start --head --block --num-cpus 4``: four worker
+A Ray head is started on loopback (``ray start --head --block --num-cpus 4``, Ray's token
+authentication off as it listens on this machine only: four worker
 slots whatever this machine has, so 4 workers on 2 cores measure contention, not a bigger
 machine); the corpus and ``--systems`` system outputs (NFC) are imported into a fresh workspace
 (not timed). Then, each starting from unscored runs (``--replace``):
@@ -26,6 +27,7 @@ Usage: ``python perf/bench_cluster.py [--data ../shared/data] [--systems 4] [--p
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import resource
@@ -95,6 +97,7 @@ def _overhead(address: str, db: Path) -> dict[str, float]:
     from mteval_gui.scoring import cluster
     from mteval_gui.scoring.batches import score_batch
     from mteval_gui.scoring.job import ScoringJob
+    from mteval_gui.scoring.plugins import metrics_for
     from mteval_gui.store.db import Workspace
 
     sys.path.insert(0, str(REPO))
@@ -107,6 +110,8 @@ def _overhead(address: str, db: Path) -> dict[str, float]:
     ray.init(address=address, log_to_driver=False, logging_level="ERROR")
     request.cluster = address
     portable, shipped = cluster._portable(ray, request)
+    portable = dataclasses.replace(portable, metrics=metrics_for(portable.target_card, include=["core.exact"]),
+                                   include=None)
     spec = cluster.WorkerSpec(ray.put(portable), shipped, ["core.exact"], False)
     t = time.perf_counter()
     actor = ray.remote(cluster.BatchWorker).options(num_cpus=1).remote()
@@ -155,6 +160,7 @@ def main() -> None:
     systems = sorted(p.stem for p in (folder / "predictions").glob("*_fr_ewe_*.txt"))[:args.systems]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["RAY_AUTH_MODE"] = "disabled"  # a head on loopback for measuring; a real cluster keeps Ray's token
     mteval = [sys.executable, "-m", "mteval_gui"]
     address = f"127.0.0.1:{args.port}"
     with tempfile.TemporaryDirectory() as tmp:
