@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import sys
 
@@ -15,6 +16,8 @@ from mteval_gui.errors import Cancelled
 from mteval_gui.scoring import cluster
 from mteval_gui.scoring.plugins import metrics_for
 from mteval_gui.scoring.runner import CancelToken, MemorySink, score_run
+from tests.app.test_score_pool import _stored
+from tests.cli.test_scoring_cli import toy_ws  # noqa: F401  # the fixture
 from tests.scoring.test_parallel import METRICS, _comparable
 from tests.scoring.test_runner import T, _request
 
@@ -192,3 +195,16 @@ def test_cancel_and_resume_on_the_cluster(ray_local):
     res = score_run(_request(include=METRICS, batch_size=2, cluster="local"), sink=sink)
     assert res.batches_reused == len(committed) and res.batches_scored == 20 - len(committed)
     assert _comparable(res) == _comparable(score_run(_request(include=METRICS, batch_size=2)))
+
+
+@pytest.mark.slow
+def test_mteval_score_on_the_cluster_stores_what_local_scoring_stores(ray_local, toy_ws, tmp_path):  # noqa: F811
+    from mteval_gui.cli import main
+
+    local_db = tmp_path / "local.sqlite"
+    shutil.copy(toy_ws, local_db)
+    args = ["score", "good", "poor", "--metrics", "core.exact", "core.chrf", "core.bleu", "core.ter", "--bootstrap",
+            "50", "--batch-size", "10"]
+    assert main(["--db", str(local_db), *args]) == 0
+    assert main(["--db", str(toy_ws), *args, "--cluster", "local", "--cluster-workers", "2"]) == 0
+    assert _stored(toy_ws) == _stored(local_db)
