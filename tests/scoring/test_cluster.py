@@ -23,6 +23,11 @@ from tests.scoring.test_runner import T, _request
 
 PID = MetricRef(id="test.pid", python_name=f"{T}:PidMetric")
 SLEEPY = MetricRef(id="test.sleepy", python_name=f"{T}:SleepyMetric")
+def _slow_request(**kw):
+    """20 batches that each take a while (the test acts while batches are queued on the workers)."""
+    return _request(metrics=[*metrics_for(None, include=METRICS), SLEEPY], include=None, batch_size=2, **kw)
+
+
 NO_RAY = "scoring on a cluster needs Ray, which is not installed: pip install 'mteval-gui[cluster]'"
 
 
@@ -143,6 +148,7 @@ def test_a_run_scored_on_the_cluster_has_the_local_run_card(ray_local, helpers):
     assert cluster_sink.rows == local_sink.rows
     assert sorted(cluster_sink.batches["toy-run"]) == list(range(10)) and on_cluster.batches_scored == 10
     assert [g.size for g in helpers[0].groups] == [2]
+    assert len(cluster._IDLE[False]) == 2  # kept for the next run of this process
     # scored by the workers, not here
     pids = set()
 
@@ -153,6 +159,7 @@ def test_a_run_scored_on_the_cluster_has_the_local_run_card(ray_local, helpers):
 
     score_run(_request(metrics=[PID], include=None, batch_size=4, cluster="local"), sink=Sink())
     assert len(pids) >= 1 and os.getpid() not in pids
+    assert helpers[1].groups[0].actors == [] and len(cluster._IDLE[False]) == 2
 
 
 @pytest.mark.slow
@@ -165,15 +172,12 @@ def test_a_killed_worker_is_replaced_and_its_batches_scored_again(ray_local, hel
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
-    def request(**kw):  # every batch takes a while: the worker is killed with batches queued on it
-        return _request(metrics=[*metrics_for(None, include=METRICS), SLEEPY], include=None, batch_size=2, **kw)
-
     sink = MemorySink()
-    res = score_run(request(cluster="local"), sink=sink, on_progress=kill_one)
+    res = score_run(_slow_request(cluster="local"), sink=sink, on_progress=kill_one)
     assert len(killed) == 1 and helpers[0].replaced == 1 and helpers[0].tries
     assert sorted(sink.batches["toy-run"]) == list(range(20))
     local_sink = MemorySink()
-    assert _comparable(res) == _comparable(score_run(request(), sink=local_sink))
+    assert _comparable(res) == _comparable(score_run(_slow_request(), sink=local_sink))
     assert sink.rows == local_sink.rows
 
 
@@ -187,14 +191,14 @@ def test_cancel_and_resume_on_the_cluster(ray_local):
 
     sink = MemorySink()
     with pytest.raises(Cancelled):
-        score_run(_request(include=METRICS, batch_size=2, cluster="local"), sink=sink, cancel=token,
-                  on_progress=cancel_after_two)
+        score_run(_slow_request(cluster="local"), sink=sink, cancel=token, on_progress=cancel_after_two)
     assert sink.states["toy-run"] == "cancelled"
+    assert cluster._IDLE[False] == []  # a cancelled job's workers are killed, not kept
     committed = sink.done_batches("toy-run", sink.jobs["toy-run"]["config_hash"])
     assert 2 <= len(committed) < 20
-    res = score_run(_request(include=METRICS, batch_size=2, cluster="local"), sink=sink)
+    res = score_run(_slow_request(cluster="local"), sink=sink)
     assert res.batches_reused == len(committed) and res.batches_scored == 20 - len(committed)
-    assert _comparable(res) == _comparable(score_run(_request(include=METRICS, batch_size=2)))
+    assert _comparable(res) == _comparable(score_run(_slow_request()))
 
 
 @pytest.mark.slow
