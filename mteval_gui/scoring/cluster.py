@@ -409,12 +409,12 @@ class RayHelper:
             g.pos += 1
             if b not in self.given_up:
                 return b
-        b = self.claims.back()
-        if b is None:
+        claimed = self.claims.back()
+        if claimed is None:
             return None
-        self.order.append(b)
+        self.order.append(claimed)
         g.pos += 1
-        return b
+        return claimed
 
     def _fill(self) -> None:
         for gi, g in enumerate(self.groups):
@@ -447,7 +447,8 @@ class RayHelper:
         except self.ray.exceptions.GetTimeoutError:
             return None
         except self.ray.exceptions.RayError as exc:
-            return exc
+            error: BaseException = exc
+            return error
         return None
 
     def outcomes(self, *, wait: bool, timeout: float = 0.2) -> Iterator[parallel.BatchOutcome]:
