@@ -54,13 +54,12 @@ from mteval_gui.scoring import parallel
 from mteval_gui.scoring.job import ScoringJob, ScoringRequest
 
 LOCAL = "local"
-INSTALL_HINT = "pip install 'mteval-gui[cluster]'"
 CACHE_ENV = "MTEVAL_CLUSTER_CACHE"
 MAX_TRIES = 3  # times a batch is sent again after its worker was lost (then it is scored here)
 IN_FLIGHT = 2  # batches queued on each worker: one scored, the next waiting (no idle gap between them)
 COMET_OPTION = "comet_model"
 
-__all__ = ["CACHE_ENV", "INSTALL_HINT", "LOCAL", "BatchWorker", "ClusterUnavailable", "Group", "RayHelper",
+__all__ = ["CACHE_ENV", "LOCAL", "BatchWorker", "ClusterUnavailable", "Group", "RayHelper",
            "ShippedPath", "connect", "import_ray", "materialize", "plan_groups", "ship"]
 
 
@@ -74,7 +73,10 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise ClusterUnavailable(f"scoring on a cluster needs Ray, which is not installed: {INSTALL_HINT}") from exc
+        from mteval_gui.paths import extra_install_hint
+
+        raise ClusterUnavailable("scoring on a cluster needs Ray, which is not installed: "
+                                 f"{extra_install_hint('cluster')}") from exc
     return ray
 
 

@@ -60,6 +60,17 @@ def test_without_ray_scoring_on_a_cluster_says_how_to_install_it(monkeypatch):
     assert str(err.value) == NO_RAY
 
 
+def test_a_bundle_without_ray_says_to_install_with_pip(monkeypatch):
+    from mteval_gui import paths
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    monkeypatch.setattr(paths, "is_frozen", lambda: True)
+    with pytest.raises(cluster.ClusterUnavailable) as err:
+        cluster.import_ray()
+    assert str(err.value) == ("scoring on a cluster needs Ray, which is not installed: this bundle does not include "
+                              "it; install mteval-gui with pip instead: pip install 'mteval-gui[cluster]'")
+
+
 def test_the_cli_says_how_to_install_ray_before_opening_anything(monkeypatch, tmp_path, capsys):
     from mteval_gui.cli import main
 
