@@ -76,12 +76,13 @@ def _configuration(ws: Workspace, run_id: str, configuration: ScoringConfigurati
 
 
 def require_cluster(address: str | None) -> None:
-    """Nothing when ``address`` is None or Ray is installed; else
-    :class:`~mteval_gui.scoring.cluster.ClusterUnavailable` with the command that installs it."""
+    """Nothing when ``address`` is None, or Ray is installed and the head at ``address`` answers;
+    else :class:`~mteval_gui.scoring.cluster.ClusterUnavailable` saying why (the command that
+    installs Ray, the address that does not answer)."""
     if address:
-        from mteval_gui.scoring.cluster import import_ray
+        from mteval_gui.scoring.cluster import check
 
-        import_ray()
+        check(address)
 
 
 def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None = None,

@@ -59,7 +59,7 @@ MAX_TRIES = 3  # times a batch is sent again after its worker was lost (then it 
 IN_FLIGHT = 2  # batches queued on each worker: one scored, the next waiting (no idle gap between them)
 COMET_OPTION = "comet_model"
 
-__all__ = ["CACHE_ENV", "LOCAL", "BatchWorker", "ClusterUnavailable", "Group", "RayHelper",
+__all__ = ["CACHE_ENV", "LOCAL", "check", "BatchWorker", "ClusterUnavailable", "Group", "RayHelper",
            "ShippedPath", "connect", "import_ray", "materialize", "plan_groups", "ship"]
 
 
@@ -80,12 +80,40 @@ def import_ray() -> Any:
     return ray
 
 
+CONNECT_TIMEOUT_S = 10.0  # a head that does not answer within this is reported (Ray itself retries for minutes)
+
+
+def _reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """:class:`ClusterUnavailable` unless a ``HOST:PORT`` (or ``ray://HOST:PORT``) address accepts
+    a connection within ``timeout`` seconds; other addresses (``auto``) are left to Ray."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise ClusterUnavailable(f"cannot reach the Ray head at {address}: {exc.strerror or exc} "
+                                 "(is `ray start --head` running there, and the port open?)") from exc
+
+
+def check(address: str) -> None:
+    """Before a job: Ray is installed and a ``HOST:PORT`` head answers (:class:`ClusterUnavailable`)."""
+    import_ray()
+    if address != LOCAL:
+        _reachable(address)
+
+
 def connect(address: str) -> Any:
     """Join the Ray cluster at ``address`` (``local``: start one on this machine) unless this
     process is connected already; returns the ``ray`` module."""
     ray = import_ray()
     if ray.is_initialized():
         return ray
+    if address != LOCAL:
+        _reachable(address)
     quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": "ERROR"}
     try:
         if address == LOCAL:

@@ -71,6 +71,19 @@ def test_a_bundle_without_ray_says_to_install_with_pip(monkeypatch):
                               "it; install mteval-gui with pip instead: pip install 'mteval-gui[cluster]'")
 
 
+def test_a_head_that_does_not_answer_is_reported_at_once():
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(cluster.ClusterUnavailable) as err:
+        cluster._reachable(f"127.0.0.1:{port}", timeout=2)
+    assert str(err.value).startswith(f"cannot reach the Ray head at 127.0.0.1:{port}: ")
+    assert str(err.value).endswith("(is `ray start --head` running there, and the port open?)")
+    cluster._reachable("auto")  # left to Ray
+
+
 def test_the_cli_says_how_to_install_ray_before_opening_anything(monkeypatch, tmp_path, capsys):
     from mteval_gui.cli import main
 
