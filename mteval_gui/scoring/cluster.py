@@ -348,16 +348,19 @@ class Group:
 
 def plan_groups(metric_ids: Sequence[str], gpu_ids: Sequence[str], *, cpus: float, gpus: float,
                 workers: int | None, batches: int) -> list[Group]:
-    """The groups of workers of a job: the GPU metrics on ``gpus`` GPU workers when the cluster
-    has a GPU, the others on ``workers`` CPU workers (default: one per CPU of the cluster);
-    never more workers than batches, never a group without a metric."""
+    """The groups of workers of a job: the GPU metrics on one worker per GPU when the cluster has
+    a GPU, the others on ``workers`` CPU workers — by default, and at most, one per CPU of the
+    cluster left by the GPU workers (each holds a CPU too: a worker that cannot be placed would
+    hold its batches forever); never more workers than batches, never a group without a metric."""
     on_gpu = [m for m in metric_ids if m in set(gpu_ids)] if gpus >= 1 else []
     on_cpu = [m for m in metric_ids if m not in set(on_gpu)]
     groups = []
+    n_gpu = max(1, min(int(gpus), batches)) if on_gpu else 0
+    slots = max(1, int(cpus) - n_gpu)
     if on_cpu:
-        groups.append(Group(on_cpu, False, max(1, min(workers or int(cpus) or 1, batches))))
+        groups.append(Group(on_cpu, False, max(1, min(workers or slots, slots, batches))))
     if on_gpu:
-        groups.append(Group(on_gpu, True, max(1, min(int(gpus), batches))))
+        groups.append(Group(on_gpu, True, n_gpu))
     return groups
 
 

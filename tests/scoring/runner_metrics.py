@@ -123,6 +123,20 @@ class SleepyMetric(BaseMetric):
         return [EntryScore(1.0) for _ in items]
 
 
+class GpuMetric(BaseMetric):
+    """Declares a GPU; records the ``comet_gpus`` option it was given (1 on a cluster's GPU worker)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.gpu", version="1", display_name="x", scale="0-1",
+                                            produces=("test_gpu",), gpu=True)
+
+    def prepare(self, context: Any) -> None:
+        super().prepare(context)
+        self.gpus = int(context.options.get("comet_gpus") or 0)
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        return [EntryScore(0.5, detail={"gpus": self.gpus}) for _ in items]
+
+
 class SlowInParentMetric(PidMetric):
     """Slow in the process that made it (the parent), quick in a forked helper."""
 

@@ -23,6 +23,7 @@ from tests.scoring.test_runner import T, _request
 
 PID = MetricRef(id="test.pid", python_name=f"{T}:PidMetric")
 SLEEPY = MetricRef(id="test.sleepy", python_name=f"{T}:SleepyMetric")
+GPU = MetricRef(id="test.gpu", python_name=f"{T}:GpuMetric")
 def _slow_request(**kw):
     """20 batches that each take a while (the test acts while batches are queued on the workers)."""
     return _request(metrics=[*metrics_for(None, include=METRICS), SLEEPY], include=None, batch_size=2, **kw)
@@ -34,15 +35,18 @@ NO_RAY = "scoring on a cluster needs Ray, which is not installed: pip install 'm
 def test_gpu_metrics_get_gpu_workers_only_when_the_cluster_has_a_gpu():
     ids = ["core.chrf", "core.comet", "core.bleu"]
     with_gpu = cluster.plan_groups(ids, ["core.comet"], cpus=8, gpus=2, workers=None, batches=10)
-    assert [(g.metric_ids, g.gpu, g.size) for g in with_gpu] == [
-        (["core.chrf", "core.bleu"], False, 8), (["core.comet"], True, 2)]
+    assert [(g.metric_ids, g.gpu, g.size) for g in with_gpu] == [  # each GPU worker holds a CPU too
+        (["core.chrf", "core.bleu"], False, 6), (["core.comet"], True, 2)]
     without = cluster.plan_groups(ids, ["core.comet"], cpus=4, gpus=0, workers=None, batches=10)
     assert [(g.metric_ids, g.gpu, g.size) for g in without] == [(ids, False, 4)]
     # never more workers than batches; a group without metrics is left out
     few = cluster.plan_groups(["core.comet"], ["core.comet"], cpus=4, gpus=4, workers=3, batches=2)
     assert [(g.metric_ids, g.gpu, g.size) for g in few] == [(["core.comet"], True, 2)]
-    asked = cluster.plan_groups(["core.chrf"], [], cpus=2, gpus=0, workers=4, batches=10)
+    asked = cluster.plan_groups(["core.chrf"], [], cpus=8, gpus=0, workers=4, batches=10)
     assert [g.size for g in asked] == [4]
+    # never more workers than the cluster can place (one that cannot start would hold its batches)
+    too_many = cluster.plan_groups(["core.chrf"], [], cpus=2, gpus=0, workers=4, batches=10)
+    assert [g.size for g in too_many] == [2]
 
 
 def test_the_model_metrics_declare_a_gpu():
@@ -105,7 +109,8 @@ def ray_local(tmp_path_factory):
     cache = tmp_path_factory.mktemp("cluster-cache")
     old = os.environ.get(cluster.CACHE_ENV)
     os.environ[cluster.CACHE_ENV] = str(cache)  # the workers inherit it
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    # one GPU declared (none is used): the placement of the metrics that declare one is tested too
+    ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     yield ray
     ray.shutdown()
     cluster._PUT.clear()
@@ -236,3 +241,22 @@ def test_mteval_score_on_the_cluster_stores_what_local_scoring_stores(ray_local,
     assert main(["--db", str(local_db), *args]) == 0
     assert main(["--db", str(toy_ws), *args, "--cluster", "local", "--cluster-workers", "2"]) == 0
     assert _stored(toy_ws) == _stored(local_db)
+
+
+@pytest.mark.slow
+def test_a_metric_that_declares_a_gpu_is_scored_by_a_gpu_worker(ray_local, helpers):
+    metrics = [*metrics_for(None, include=["core.chrf", "core.exact"]), GPU]
+    sink, local_sink = MemorySink(), MemorySink()
+    res = score_run(_request(metrics=metrics, include=None, batch_size=4, cluster="local"), sink=sink)
+    assert [(g.metric_ids, g.gpu, g.size) for g in helpers[0].groups] == [
+        (["core.exact", "core.chrf"], False, 1), (["test.gpu"], True, 1)]
+    local = score_run(_request(metrics=metrics, include=None, batch_size=4), sink=local_sink)
+    assert _comparable(res)["scores"] == _comparable(local)["scores"]
+
+    def rows(s, gpu):
+        return {k: r for k, r in s.rows["toy-run"].items() if (k[0] == "test.gpu") == gpu}
+
+    assert rows(sink, False) == rows(local_sink, False) and len(rows(sink, False)) == 80
+    # the GPU worker was told to use its GPU (COMET's option), this process was not
+    assert {r.data["detail"]["gpus"] for r in rows(sink, True).values()} == {1}
+    assert {r.data["detail"]["gpus"] for r in rows(local_sink, True).values()} == {0}
