@@ -53,7 +53,7 @@ from mteval_gui.store.results import ResultsStore, load_run_card, load_run_card_
 SCORE_RUNS_TARGET = "mteval_gui.app.scoring:score_runs"
 __all__ = ["CancelToken", "Progress", "RunResult", "SCORE_RUNS_TARGET", "RunProgress", "make_request",
            "score_runs_in_process",
-           "build_request", "score_workspace_run", "score_in_process", "score_runs",
+           "build_request", "require_cluster", "score_workspace_run", "score_in_process", "score_runs",
            "ScoringOverrides", "plan_scoring", "resolve_configuration", "RunOutcome", "score_workspace_runs"]
 SCORING_STAGE = "scoring"
 
@@ -73,6 +73,16 @@ def _configuration(ws: Workspace, run_id: str, configuration: ScoringConfigurati
     overrides = ScoringOverrides(tuple(metrics) if metrics else None, tuple(exclude), options, glossary, seed,
                                  n_bootstrap, batch_size, dict(params) if params else None)
     return resolve_configuration(ws, run_id, None, overrides)
+
+
+def require_cluster(address: str | None) -> None:
+    """Nothing when ``address`` is None, or Ray is installed and the head at ``address`` answers;
+    else :class:`~mteval_gui.scoring.cluster.ClusterUnavailable` saying why (the command that
+    installs Ray, the address that does not answer)."""
+    if address:
+        from mteval_gui.scoring.cluster import check
+
+        check(address)
 
 
 def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None = None,
@@ -129,10 +139,14 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
                         params: Mapping[str, Any] | None = None, glossary: str | None = None,
                         configuration: ScoringConfiguration | None = None, replace: bool = True,
                         on_progress: Callable[[Progress], None] | None = None,
-                        cancel: CancelToken | None = None, workers: int = 1) -> RunResult:
+                        cancel: CancelToken | None = None, workers: int = 1, cluster: str | None = None,
+                        cluster_workers: int | None = None) -> RunResult:
     """Score a workspace run (resuming committed batches) and store its run card and configuration.
 
     ``workers``: processes scoring its batches (2: a forked helper takes half; the same results).
+    ``cluster``: a Ray cluster scores them instead (``"local"``: one started on this machine, else
+    its address; ``cluster_workers`` CPU workers, default one per CPU); this process still commits
+    every batch, and the run card is the same (:mod:`mteval_gui.scoring.cluster`).
 
     ``configuration`` (e.g. from :func:`~mteval_gui.app.scoring_config.plan_scoring`) says exactly
     how; without it, the workspace settings with the other arguments on top (the run is scored
@@ -155,7 +169,7 @@ def score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] | 
         return _score_workspace_run(ws, run_id, metrics=metrics, exclude=exclude, batch_size=batch_size, seed=seed,
                                     n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary,
                                     configuration=configuration, on_progress=on_progress, cancel=cancel,
-                                    workers=workers)
+                                    workers=workers, cluster=cluster, cluster_workers=cluster_workers)
 
 
 def _require_unchanged(ws: Workspace, run_id: str, configuration: ScoringConfiguration) -> None:
@@ -175,13 +189,14 @@ def _score_workspace_run(ws: Workspace, run_id: str, *, metrics: Sequence[str] |
                          params: Mapping[str, Any] | None, glossary: str | None,
                          configuration: ScoringConfiguration | None,
                          on_progress: Callable[[Progress], None] | None, cancel: CancelToken | None,
-                         workers: int = 1) -> RunResult:
+                         workers: int = 1, cluster: str | None = None, cluster_workers: int | None = None) -> RunResult:
     from mteval_gui.store.fst_cache import WorkspaceFstCache
 
     config = _configuration(ws, run_id, configuration, metrics=metrics, exclude=exclude, batch_size=batch_size,
                             seed=seed, n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary)
     request = build_request(ws, run_id, configuration=config)
     request.workers = workers
+    request.cluster, request.cluster_workers = cluster or None, cluster_workers
     factory = WorkspaceFstCache.factory(ws)
     request.options["fst_cache"] = factory
     sink = _ConfiguredResults(ws, config)
@@ -236,10 +251,12 @@ def score_in_process(ws: Workspace, run_id: str, *, options: ScoringOptions | No
 def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool = False,
                           workers: int | None = None, on_progress: Callable[[RunProgress], None] | None = None,
                           on_finished: Callable[[RunOutcome], None] | None = None,
-                          cancel: CancelToken | None = None) -> list[RunOutcome]:
+                          cancel: CancelToken | None = None, cluster: str | None = None,
+                          cluster_workers: int | None = None) -> list[RunOutcome]:
     """:func:`score_workspace_runs` in one child process (``mteval score --process``, the GUI's
     runner): the same runs, outcomes and order; the child scores the runs side by side on the
-    cores. Cancelling the token stops the child between batches (the runs not finished then
+    cores (with ``cluster``, one after the other, each run's batches on that Ray cluster).
+    Cancelling the token stops the child between batches (the runs not finished then
     ``cancelled``)."""
     from mteval_gui.app.tasks import ProcessJob
 
@@ -265,7 +282,8 @@ def score_runs_in_process(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfig
         outcomes[run_id] = outcome
         finished(outcome)
 
-    job = ProcessJob(SCORE_RUNS_TARGET, job_kwargs(ws.path, jobs, replace=replace, workers=workers))
+    job = ProcessJob(SCORE_RUNS_TARGET, job_kwargs(ws.path, jobs, replace=replace, workers=workers, cluster=cluster,
+                                                   cluster_workers=cluster_workers))
     try:
         job.run(on_progress or (lambda _p: None), partial,
                 should_cancel=(lambda: cancel.cancelled) if cancel is not None else None)
@@ -300,7 +318,8 @@ class RunProgress:
 
 def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None = None, *,
                score_kwargs: dict[str, Any] | None = None, configurations: dict[str, Any] | None = None,
-               replace: bool = False, workers: int | None = None, on_progress: Callable[[Any], None],
+               replace: bool = False, workers: int | None = None, cluster: str | None = None,
+               cluster_workers: int | None = None, on_progress: Callable[[Any], None],
                on_partial: Callable[[Any], None], cancel_event: Any) -> list[dict[str, Any]]:
     """Score ``run_ids`` (the target of :class:`~mteval_gui.app.tasks.ProcessJob`) on both cores.
 
@@ -314,7 +333,8 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
     ``seed``, ``n_bootstrap``, ``batch_size``, ``params``) are the overrides.
 
     Several runs are scored side by side by :func:`score_workspace_runs` (``workers``
-    processes, default both cores); one run gets both cores on its batches. Reports
+    processes, default both cores); one run gets both cores on its batches; with ``cluster``
+    (and ``cluster_workers``) each run's batches are scored on that Ray cluster. Reports
     :class:`RunProgress`; partial results are ``{"run_id", "done", "total"}`` after each
     committed batch, ``{"run_id", "finished": True, "composite", "tier"}`` when a run's card is
     stored, ``{"run_id", "error": message, "failure": FailedMsg}`` for a run that could not be
@@ -366,11 +386,13 @@ def score_runs(db_path: str, run_ids: list[str], options: dict[str, Any] | None 
             run_id, configuration = jobs[0]
             result = score_workspace_run(ws, run_id, configuration=configuration, replace=replace,
                                          on_progress=lambda p: progress(_run_progress(p, run_id, 0, 1)),
-                                         cancel=token, workers=workers)
+                                         cancel=token, workers=workers, cluster=cluster,
+                                         cluster_workers=cluster_workers)
             finished(RunOutcome(run_id, card=result.run_card))
             return summaries
         outcomes = score_workspace_runs(ws, jobs, replace=replace, workers=workers, on_progress=progress,
-                                        on_finished=finished, cancel=token)
+                                        on_finished=finished, cancel=token, cluster=cluster,
+                                        cluster_workers=cluster_workers)
         if any(o.cancelled for o in outcomes):
             raise Cancelled("scoring cancelled; committed batches are kept and a rerun resumes")
         failed = [o for o in outcomes if o.error]
@@ -424,7 +446,8 @@ def run_failure(failed: Sequence[RunOutcome], *, named: bool = True) -> MtevalEr
 def score_workspace_runs(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool = False,
                          workers: int | None = None, on_progress: Callable[[RunProgress], None] | None = None,
                          on_finished: Callable[[RunOutcome], None] | None = None,
-                         cancel: CancelToken | None = None) -> list[RunOutcome]:
+                         cancel: CancelToken | None = None, cluster: str | None = None,
+                         cluster_workers: int | None = None) -> list[RunOutcome]:
     """Score several workspace runs — ``(run id, configuration)`` pairs, e.g. a plan's
     ``to_score`` (:func:`~mteval_gui.app.scoring_config.plan_scoring`) — each in one of
     ``workers`` processes (default: both cores when there are two); their outcomes come back
@@ -439,6 +462,9 @@ def score_workspace_runs(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfigu
     here, one after the other, a single run with both cores on its batches. A run that fails
     (a busy lock, bad settings) is reported in its outcome and the others go on; cancelling
     the token stops every worker between batches (each run then ``cancelled``).
+
+    With ``cluster`` (a Ray address, or ``"local"``) the runs are scored here one after the
+    other, the batches of each by the workers of that cluster (``cluster_workers`` CPU workers).
     """
     from mteval_gui.scoring.parallel import can_fork, default_workers
 
@@ -446,6 +472,9 @@ def score_workspace_runs(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfigu
     jobs = list(jobs)
     cancel = cancel or CancelToken()
     finished = on_finished or (lambda _o: None)
+    if cluster:
+        return _score_here(ws, jobs, replace, 1, on_progress, finished, cancel, cluster=cluster,
+                           cluster_workers=cluster_workers)
     if workers < 2 or len(jobs) < 2 or not can_fork():
         return _score_here(ws, jobs, replace, workers, on_progress, finished, cancel)
     return _score_in_pool(ws, jobs, replace, workers, on_progress, finished, cancel)
@@ -453,7 +482,8 @@ def score_workspace_runs(ws: Workspace, jobs: Sequence[tuple[str, ScoringConfigu
 
 def _score_here(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], replace: bool, workers: int,
                 on_progress: Callable[[RunProgress], None] | None, finished: Callable[[RunOutcome], None],
-                cancel: CancelToken) -> list[RunOutcome]:
+                cancel: CancelToken, *, cluster: str | None = None,
+                cluster_workers: int | None = None) -> list[RunOutcome]:
     ids = [run_id for run_id, _ in jobs]
     outcomes: list[RunOutcome] = []
     for index, (run_id, configuration) in enumerate(jobs):
@@ -463,7 +493,8 @@ def _score_here(ws: Workspace, jobs: list[tuple[str, ScoringConfiguration]], rep
 
         try:
             result = score_workspace_run(ws, run_id, configuration=configuration, replace=replace,
-                                         on_progress=progress, cancel=cancel, workers=workers if len(ids) == 1 else 1)
+                                         on_progress=progress, cancel=cancel, workers=workers if len(ids) == 1 else 1,
+                                         cluster=cluster, cluster_workers=cluster_workers)
             outcome = RunOutcome(run_id, card=result.run_card)
         except Cancelled:
             outcome = RunOutcome(run_id, cancelled=True)

@@ -551,20 +551,28 @@ class ScoringPlan:
         if problem:
             raise MtevalError(problem)
 
-    def job_kwargs(self, db_path: str | Path) -> dict[str, Any]:
+    def job_kwargs(self, db_path: str | Path, *, cluster: str | None = None) -> dict[str, Any]:
         """Arguments of :data:`mteval_gui.app.scoring.SCORE_RUNS_TARGET` that carry out exactly this
-        plan (the runs to score, each with its configuration) in a background process."""
-        return job_kwargs(db_path, [(p.run_id, p.configuration) for p in self.to_score], replace=self.replace)
+        plan (the runs to score, each with its configuration) in a background process (``cluster``:
+        the Ray cluster that scores the batches)."""
+        return job_kwargs(db_path, [(p.run_id, p.configuration) for p in self.to_score], replace=self.replace,
+                          cluster=cluster)
 
 
 def job_kwargs(db_path: str | Path, jobs: Sequence[tuple[str, ScoringConfiguration]], *, replace: bool,
-               workers: int | None = None) -> dict[str, Any]:
+               workers: int | None = None, cluster: str | None = None,
+               cluster_workers: int | None = None) -> dict[str, Any]:
     """Arguments of :data:`mteval_gui.app.scoring.SCORE_RUNS_TARGET` scoring ``jobs`` (run id,
-    configuration) in a background process (``workers``: None for both cores)."""
+    configuration) in a background process (``workers``: None for both cores; ``cluster``: the
+    Ray cluster that scores the batches, with ``cluster_workers`` CPU workers)."""
     out: dict[str, Any] = {"db_path": str(db_path), "run_ids": [r for r, _ in jobs], "replace": replace,
                            "configurations": {r: c.model_dump(mode="json") for r, c in jobs}}
     if workers is not None:
         out["workers"] = workers
+    if cluster:
+        out["cluster"] = cluster
+        if cluster_workers is not None:
+            out["cluster_workers"] = cluster_workers
     return out
 
 

@@ -72,6 +72,11 @@ def register(subparsers: Any) -> None:
                     help="score in a separate process (the runs still side by side on the cores)")
     sp.add_argument("--workers", type=int, default=None, metavar="N",
                     help="processes scoring runs side by side (default: the cores available, at most 2)")
+    sp.add_argument("--cluster", metavar="ADDRESS",
+                    help="score the batches on a Ray cluster: 'local' starts one on this machine, else the "
+                         "head's address (auto, HOST:6379, ray://HOST:10001); needs the cluster extra")
+    sp.add_argument("--cluster-workers", type=int, default=None, metavar="N",
+                    help="CPU workers on the cluster (default: one per CPU it has)")
     sp.set_defaults(handler=cmd_score)
 
     ep = subparsers.add_parser("evaluate", help="score a corpus file and a run file without a workspace")
@@ -279,9 +284,14 @@ def _exit_code(card: Any, asked: list[str] | None, where: str) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from mteval_gui.app import workspace
-    from mteval_gui.app.scoring import CancelToken
+    from mteval_gui.app.scoring import CancelToken, require_cluster
     from mteval_gui.app.scoring_config import ScoringOverrides, plan_scoring
 
+    if args.cluster_workers is not None and args.cluster_workers < 1:
+        raise MtevalError(f"--cluster-workers {args.cluster_workers}: give at least 1")
+    if args.cluster_workers is not None and not args.cluster:
+        raise MtevalError("--cluster-workers needs --cluster ADDRESS (or --cluster local)")
+    require_cluster(args.cluster)
     ws = open_workspace(args)
     runs = list(args.runs)
     if not runs and not args.all:
@@ -348,7 +358,8 @@ def _score_side_by_side(ws: Any, to_score: Sequence[Any], args: argparse.Namespa
     with _Interrupts(token):
         score = score_runs_in_process if args.process else score_workspace_runs
         result = score(ws, [(p.run_id, p.configuration) for p in to_score], replace=args.replace,
-                       workers=args.workers, on_progress=progress, on_finished=finished, cancel=token)
+                       workers=args.workers, on_progress=progress, on_finished=finished, cancel=token,
+                       cluster=args.cluster, cluster_workers=args.cluster_workers)
     bar.close()
     cancelled = [o.run_id for o in result if o.cancelled]
     if cancelled:

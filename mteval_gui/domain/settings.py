@@ -38,6 +38,10 @@ class WorkspaceSettings(DomainModel):
     comet_model: str | None = Field(
         default=None, title="COMET model",
         description="Hugging Face id or local checkpoint (empty: the language card's choice, else wmt22-comet-da).")
+    cluster: str | None = Field(
+        default=None, title="Ray cluster",
+        description="Scores the batches on a Ray cluster: 'local' starts one on this machine, else the head's "
+                    "address (HOST:6379); empty: this machine's processes. Needs the cluster extra.")
     default_reviewer: str | None = Field(
         default=None, title="Default reviewer", description="Reviewer selected when the workspace opens.")
     glossaries: dict[str, str] = Field(

@@ -354,6 +354,8 @@ _SETTINGS = {
         QT_TRANSLATE_NOOP("settings", "Dictionaries of a language's semantic validator ({lang: [path, ...]}).")),  # noqa: E501
     "comet_model": (QT_TRANSLATE_NOOP("settings", 'COMET model'),
         QT_TRANSLATE_NOOP("settings", "Hugging Face id or local checkpoint (empty: the language card's choice, else wmt22-comet-da).")),  # noqa: E501
+    "cluster": (QT_TRANSLATE_NOOP("settings", 'Ray cluster'),
+        QT_TRANSLATE_NOOP("settings", "Scores the batches on a Ray cluster: 'local' starts one on this machine, else the head's address (HOST:6379); empty: this machine's processes. Needs the cluster extra.")),  # noqa: E501
     "default_reviewer": (QT_TRANSLATE_NOOP("settings", 'Default reviewer'),
         QT_TRANSLATE_NOOP("settings", 'Reviewer selected when the workspace opens.')),  # noqa: E501
     "glossaries": (QT_TRANSLATE_NOOP("settings", 'Corpus glossaries'),

@@ -5,7 +5,9 @@ follows the rule of ``mteval score`` (:func:`mteval_gui.app.scoring_config.plan_
 unscored, interrupted and stale runs are scored, a run that is up to date only when the user says
 so. The job runs in a child process through one :class:`~mteval_gui.qt.workers.JobManager`;
 Runs ▸ Cancel scoring (Esc) and the progress panel's button cancel it, and closing the window
-cancels it and waits (:meth:`~ScoringController.shutdown`).
+cancels it and waits (:meth:`~ScoringController.shutdown`). With the workspace setting ``cluster``
+(Settings ▸ Ray cluster) the job's batches are scored on that Ray cluster; without Ray installed
+nothing starts and a dialog says how to install it.
 
 Several runs scored side by side share one progress bar: the entries scored so far against the
 entries of the runs, a run not started yet counted at the mean size of those seen. The controller
@@ -40,6 +42,7 @@ class ScoringController(QObject):
         self.progress = progress
         self.jobs = JobManager(self)
         self.worker: Worker | None = None
+        self.kwargs: dict[str, Any] = {}  # the arguments of the last job started
         self.seen: dict[str, tuple[int, int]] = {}  # run id -> (entries scored, entries)
         self.done = 0  # runs finished (or failed) so far
         progress.cancel_requested.connect(self.cancel)
@@ -63,9 +66,13 @@ class ScoringController(QObject):
         if self.worker is not None:
             self._status(self.tr("Scoring is already running."), 4000)
             return
+        from mteval_gui.app.scoring import require_cluster
         from mteval_gui.app.scoring_config import plan_scoring
+        from mteval_gui.app.settings import load_settings
 
         try:
+            cluster = load_settings(ws).cluster  # the workspace setting: where the batches are scored
+            require_cluster(cluster)
             plan = plan_scoring(ws, run_ids)
             current = plan.skipped
             if current and self._confirm_rescore([p.message for p in current]):
@@ -81,7 +88,8 @@ class ScoringController(QObject):
             self._status("  ·  ".join(notes), 15000)
         from mteval_gui.app.scoring import SCORE_RUNS_TARGET  # the scoring modules load when first needed
 
-        worker = Worker(ProcessJob(SCORE_RUNS_TARGET, plan.job_kwargs(ws.path)), name="scoring")
+        self.kwargs = plan.job_kwargs(ws.path, cluster=cluster)
+        worker = Worker(ProcessJob(SCORE_RUNS_TARGET, self.kwargs), name="scoring")
         worker.progress.connect(self.show_progress)
         worker.partial.connect(self.take_partial)
         worker.error.connect(self._error)  # a bound slot: runs in the GUI thread

@@ -119,6 +119,11 @@ class SettingsDialog(QDialog):
         comet.addWidget(self.comet_models)
         self._add_row(form, "comet_model", comet)
 
+        self.cluster_edit = QLineEdit(s.cluster or "")
+        self.cluster_edit.setObjectName("clusterAddress")
+        self.cluster_edit.setPlaceholderText(self.tr("empty: this machine; local, or the head's address (HOST:6379)"))
+        self._add_row(form, "cluster", self.cluster_edit)
+
         self.reviewer_combo = QComboBox()
         self.reviewer_combo.addItem(self.tr("(none)"), None)
         for r in list_reviewers(ws):
@@ -241,6 +246,7 @@ class SettingsDialog(QDialog):
             analyzer_paths=self.analyzer_paths(),
             gloss_files={k: v for k, v in self._glosses.items() if k and v},
             comet_model=self.comet_edit.text().strip() or None,
+            cluster=self.cluster_edit.text().strip() or None,
             default_reviewer=self.reviewer_combo.currentData(),
         )
         try:

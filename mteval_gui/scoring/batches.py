@@ -409,6 +409,25 @@ class BatchRun:
             alongside()
         self.score_here(iter(claims.front, None), split=split)
 
+    def start_remote(self, factory: parallel.HelperFactory, alongside: Callable[[], None] | None) -> None:
+        """Score on a cluster: every batch by the executor ``factory`` starts, from the job's
+        portable description (every running metric, those in a process of their own too: the
+        workers are processes of their own); this process commits each batch as it returns."""
+        remote = [st for st in self.job.states if st.running]
+        work = parallel.RemoteWork(self.job.request, [st.ref for st in remote],
+                                   [st.ref.id for st in remote if st.info is not None and st.info.gpu],
+                                   self.schedule.batch_size)
+        self.here, self.lone, self.shared = [], [], remote
+        claims = parallel.Claims(self.schedule.todo)
+        self.helper = factory(claims, lambda b: score_batch(remote, self.job.items[self.schedule.bounds(b)], b),
+                              work=work)
+        where = getattr(self.helper, "description", None)
+        if where:
+            self.report(Progress(self.schedule.entries_done, self.schedule.n_entries, "scoring",
+                                 f"scoring on {where}"), force=True)
+        if alongside is not None:
+            alongside()
+
     def receive(self, wait: bool) -> None:
         """Commit what the helper has sent; a lost helper's batches are left to this process."""
         helper, sched = self.helper, self.schedule
@@ -464,12 +483,14 @@ class BatchRun:
 
 def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report: Throttle, *,
                   alongside: Callable[[], None] | None = None,
-                  helper: parallel.HelperFactory = parallel.BatchHelper) -> None:
+                  helper: parallel.HelperFactory | None = None) -> None:
     """Score every batch not committed yet (see the module docstring); sets ``job.batches_scored``
     and ``job.batches_reused``. ``alongside``: work of the later stages that does not depend on
     the results (imports, checks to build), done by this process once a helper scores batches
     (the helper then takes more batches) and not at all without one. ``helper`` starts the
-    helper (:class:`~mteval_gui.scoring.parallel.Helper`: a forked process by default)."""
+    helper (:class:`~mteval_gui.scoring.parallel.Helper`: a forked process by default; with the
+    request's ``cluster``, the workers of that Ray cluster,
+    :class:`~mteval_gui.scoring.cluster.RayHelper`, score every batch)."""
     request = job.request
     bs = max(1, int(request.batch_size))
     n_batches = batch_count(len(job.items), bs)
@@ -483,8 +504,14 @@ def score_batches(job: ScoringJob, sink: ResultSink, cancel: CancelToken, report
     report(Progress(schedule.entries_done, len(job.items), "scoring", message), force=True)
     run = BatchRun(job, sink, cancel, report, schedule, retry)
     try:
-        if parallel.use_helper(schedule.todo, request.workers, run.unsafe):
-            run.start_helper(helper, alongside)
+        if request.cluster and schedule.todo and any(st.running for st in job.states):
+            if helper is None:
+                from mteval_gui.scoring.cluster import RayHelper
+
+                helper = RayHelper
+            run.start_remote(helper, alongside)
+        elif parallel.use_helper(schedule.todo, request.workers, run.unsafe):
+            run.start_helper(helper or parallel.BatchHelper, alongside)
         else:
             run.score_here(schedule.todo)
         run.wait_for_helper()

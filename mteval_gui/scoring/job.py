@@ -66,6 +66,10 @@ class ScoringRequest:
     # else the seed weights and tiers)
     composite_profile: str | None = None
     workers: int = 1  # processes scoring the batches (2: a forked helper takes half; results are the same)
+    # a Ray cluster scoring the batches ("local": one started on this machine; else its address); this
+    # process still writes every batch (mteval_gui.scoring.cluster). Not part of the configuration.
+    cluster: str | None = None
+    cluster_workers: int | None = None  # CPU workers on the cluster (None: one per CPU it has)
     # False: ``results[]`` only in the card's JSON form (``RunResult.card_json``), each item's model dropped
     # once dumped (``RunResult.run_card`` has no results): a card written to a file or a workspace
     result_models: bool = True

@@ -22,7 +22,10 @@ checks the token and ends the child (SIGTERM) when the job is cancelled or fails
 **The seam.** The schedule of a job (:mod:`mteval_gui.scoring.schedule`) sees a helper only
 through :class:`Helper` — "score the batches you take from the back of these claims, stream
 their outcomes back" — and starts one through a :data:`HelperFactory` (default
-:class:`BatchHelper`). Another executor (a cluster's workers) plugs in there.
+:class:`BatchHelper`). An executor outside this process cannot take ``score_batch`` (its
+prepared metrics live here): it is given the job's portable description, :class:`RemoteWork`,
+and opens the metrics itself — :class:`~mteval_gui.scoring.cluster.RayHelper`, the workers of a
+Ray cluster, plugs in there.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
@@ -149,7 +153,19 @@ class Helper(Protocol):
         ...
 
 
-HelperFactory = Callable[..., Helper]  # (claims, score_batch, *, lone=None) -> Helper
+@dataclass(frozen=True)
+class RemoteWork:
+    """What an executor outside this process needs to score a job's batches itself: the request
+    (it pickles: corpus, run, cards, options), the metrics it scores (``refs``), those of them
+    that declare a GPU and the batch size."""
+
+    request: Any  # a ScoringRequest
+    refs: list[Any]  # MetricRef of each metric it scores
+    gpu_ids: list[str] = field(default_factory=list)
+    batch_size: int = 50
+
+
+HelperFactory = Callable[..., Helper]  # (claims, score_batch, *, lone=None, work=None) -> Helper
 
 
 def _child(claims: Claims, score_batch: Scorer, lone: Scorer | None, sender: Connection) -> int:
@@ -206,7 +222,9 @@ class BatchHelper:
     ``score_batch(b) -> (rows, failures)`` and, with ``lone``, ``lone(b)`` of each batch the
     parent takes (the metrics only the helper scores)."""
 
-    def __init__(self, claims: Claims, score_batch: Scorer, *, lone: Scorer | None = None):
+    def __init__(self, claims: Claims, score_batch: Scorer, *, lone: Scorer | None = None,
+                 work: RemoteWork | None = None):
+        del work  # a forked child inherits the prepared metrics: it needs no description of them
         self.claims = claims
         self.received: set[int] = set()
         receiver, sender = runtime.pipe()

@@ -111,6 +111,9 @@ class MetricInfo:
     engine: a forked process hangs in its first parallel region once the parent has run one).
     Such a metric is scored like a ``single_process`` one, and once this process has scored it
     itself no helper is forked for a job that includes it.
+    ``gpu``: the metric runs a neural model that a GPU speeds up (COMET, embeddings); scored on
+    a cluster, it goes to workers holding a GPU when the cluster has some
+    (:mod:`mteval_gui.scoring.cluster`).
 
     What a stored per-entry result depends on (it is reused only while all of it is unchanged,
     see :func:`mteval_gui.scoring.batches.config_of`): besides the id, version and params, the
@@ -135,6 +138,8 @@ class MetricInfo:
     single_process: bool = False
     # its library's threads do not survive a fork (see the docstring)
     fork_safe: bool = True
+    # it runs a neural model that a GPU speeds up: on a cluster it is scored by GPU workers when there are
+    gpu: bool = False
     produces: tuple[str, ...] = ()  # run-card ``scores`` keys this metric fills
     description: str = ""
     role: MetricRole = "other"

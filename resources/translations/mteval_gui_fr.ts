@@ -2400,7 +2400,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>informative: where the systems differ most first</source>
-        <translation>informatives : là où les systèmes diffèrent le plus d’abord</translation>
+        <translation>informatives&#x202f;: là où les systèmes diffèrent le plus d’abord</translation>
     </message>
     <message>
         <source>Chosen:</source>
@@ -3493,6 +3493,10 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>model name or local checkpoint (default: from the language card)</source>
         <translation>nom du modèle ou point de contrôle local (par défaut&#x202f;: selon la fiche de langue)</translation>
+    </message>
+    <message>
+        <source>empty: this machine; local, or the head&apos;s address (HOST:6379)</source>
+        <translation>vide : cette machine ; local, ou l&apos;adresse du nœud principal (HÔTE:6379)</translation>
     </message>
     <message>
         <source>(none)</source>
@@ -4768,6 +4772,14 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>Hugging Face id or local checkpoint (empty: the language card&apos;s choice, else wmt22-comet-da).</source>
         <translation>Identifiant Hugging Face ou point de contrôle local (vide&#x202f;: le choix de la fiche de langue, sinon wmt22-comet-da).</translation>
+    </message>
+    <message>
+        <source>Ray cluster</source>
+        <translation>Grappe Ray</translation>
+    </message>
+    <message>
+        <source>Scores the batches on a Ray cluster: &apos;local&apos; starts one on this machine, else the head&apos;s address (HOST:6379); empty: this machine&apos;s processes. Needs the cluster extra.</source>
+        <translation>Calcule les lots sur une grappe Ray : « local » en démarre une sur cette machine, sinon l&apos;adresse du nœud principal (HÔTE:6379) ; vide : les processus de cette machine. Nécessite l&apos;extra cluster.</translation>
     </message>
     <message>
         <source>Default reviewer</source>

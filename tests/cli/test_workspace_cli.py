@@ -187,7 +187,8 @@ def test_settings_commands(tmp_path, capsys):
     assert run_cli(db, "settings", "list", "--json") == 0
     assert json.loads(capsys.readouterr().out) == {
         "analyzer_dir": None, "analyzer_paths": {}, "gloss_files": {"crk": ["/data/crkeng.importjson"]},
-        "comet_model": "masakhane/africomet-mtl", "default_reviewer": None, "glossaries": {}, "suite_folders": {}}
+        "comet_model": "masakhane/africomet-mtl", "cluster": None, "default_reviewer": None, "glossaries": {},
+        "suite_folders": {}}
     assert run_cli(db, "settings", "list") == 0
     listed = capsys.readouterr().out.splitlines()
     assert 'comet_model = "masakhane/africomet-mtl"' in listed

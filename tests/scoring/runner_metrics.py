@@ -112,6 +112,31 @@ class PidMetric(BaseMetric):
         return [EntryScore(1.0, detail={"pid": os.getpid()}) for _ in items]
 
 
+class SleepyMetric(BaseMetric):
+    """0.05 s a batch wherever it runs (a batch still being scored when a test acts)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.sleepy", version="1", display_name="x", scale="0-1",
+                                            produces=("test_sleepy",))
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        time.sleep(0.05)
+        return [EntryScore(1.0) for _ in items]
+
+
+class GpuMetric(BaseMetric):
+    """Declares a GPU; records the ``comet_gpus`` option it was given (1 on a cluster's GPU worker)."""
+
+    info: ClassVar[MetricInfo] = MetricInfo(id="test.gpu", version="1", display_name="x", scale="0-1",
+                                            produces=("test_gpu",), gpu=True)
+
+    def prepare(self, context: Any) -> None:
+        super().prepare(context)
+        self.gpus = int(context.options.get("comet_gpus") or 0)
+
+    def score_entries(self, items: Sequence[EntryInput]) -> list[EntryScore]:
+        return [EntryScore(0.5, detail={"gpus": self.gpus}) for _ in items]
+
+
 class SlowInParentMetric(PidMetric):
     """Slow in the process that made it (the parent), quick in a forked helper."""
 

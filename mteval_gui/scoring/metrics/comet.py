@@ -385,6 +385,7 @@ class CometMetric(BaseMetric):
         higher_is_better=True,
         needs_reference=True,
         heavy=True,
+        gpu=True,
         produces=("comet_score", "comet_model"),
         description="Learned MT metric (Unbabel COMET / AfriCOMET). Not calibrated for low-resource "
                     "languages; reported for transparency and excluded from the composite.",

@@ -144,6 +144,7 @@ class EmbeddingSemanticMetric(BaseMetric):
         higher_is_better=True,
         needs_reference=True,
         heavy=True,
+        gpu=True,
         # the engine is OpenMP: a process forked after it ran hangs in its first parallel region
         single_process=True,
         fork_safe=False,
