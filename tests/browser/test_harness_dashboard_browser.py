@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from decimal import ROUND_HALF_UP, Decimal
@@ -93,8 +94,9 @@ def exported(tmp_path_factory):
             "from mt_eval_harness.cli import main\n"
             "sys.argv = ['mt-eval', 'dashboard', *sys.argv[1:]]\n"
             "main()")
+    # the harness opens the reports and writes the page in the locale's encoding: a UTF-8 one here
     proc = subprocess.run([sys.executable, "-c", code, *map(str, reports), "-o", str(page)], cwd=PEER,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONUTF8": "1"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Dashboard written to" in proc.stdout
     load = lambda p: json.loads(p.read_text(encoding="utf-8"))  # noqa: E731
