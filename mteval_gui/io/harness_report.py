@@ -11,7 +11,10 @@ costs and groups), it holds the same numbers as the card under the harness's nam
   each is under ``overall.confidence_intervals``;
 - ``avg_chrf``/``avg_bleu``/``exact_match_*``/``miss_*``/latency and cost aggregates are computed
   over the entries without an error, as the harness computes them (its linter recomputes them);
-- per entry: ``chrf_score``/``bleu_score``/``ter_score`` are the sentence values of the card;
+- per entry: ``chrf_score``/``ter_score`` are the sentence values of the card; ``bleu_score`` is the
+  harness's: sacrebleu's BLEU of the one line as a corpus (no effective order; 0.0 for an error or
+  an empty text), where the card's sentence BLEU uses the effective order (they differ on short
+  lines, and so would the harness's ``avg_bleu``);
 - groups: ``by_difficulty`` keys are the difficulty (``"0"`` when none), ``by_segment`` the segment
   (``"unknown"`` when none), ``by_domain`` the domain (``""`` when none), as the harness groups.
 
@@ -63,7 +66,16 @@ def _config(card: Mapping[str, Any], meta: Mapping[str, Any], source: str, targe
     }
 
 
-def _entry(res: Mapping[str, Any], entry: Entry | None, out: Output | None, length_metric: str | None) -> dict:
+def _line_bleu(bleu: Any, predicted: str, expected: str, error: Any) -> float:
+    """The harness's per-entry BLEU: ``BLEU().corpus_score([predicted], [[expected]]).score`` for an
+    entry without error whose texts are both non-empty, else 0.0 (its default)."""
+    if error or not predicted or not expected:
+        return 0.0
+    return float(bleu.corpus_score([predicted], [[expected]]).score)
+
+
+def _entry(res: Mapping[str, Any], entry: Entry | None, out: Output | None, length_metric: str | None,
+           bleu: Any) -> dict:
     metrics = res.get("metrics") or {}
     ratio = metrics.get(length_metric) if length_metric else None
     tool_calls = (out.model_extra or {}).get("tool_call_count") if out is not None else None
@@ -78,7 +90,9 @@ def _entry(res: Mapping[str, Any], entry: Entry | None, out: Output | None, leng
         "difficulty": res.get("difficulty") or 0,
         "domain": (entry.domain if entry is not None else None) or "",
         "exact_match": bool(res.get("exact_match")),
-        "chrf_score": res.get("entry_chrf"), "bleu_score": res.get("entry_bleu"), "ter_score": res.get("entry_ter"),
+        "chrf_score": res.get("entry_chrf"),
+        "bleu_score": _line_bleu(bleu, res.get("predicted") or "", res.get("reference") or "", res.get("error")),
+        "ter_score": res.get("entry_ter"),
         "length_ratio": ratio if ratio is not None else 0.0,
         "latency_s": latency,
         "cost_usd": (out.cost_usd if out is not None and out.cost_usd is not None else 0.0),
@@ -174,8 +188,12 @@ def harness_report(card: Mapping[str, Any], *, entries: Mapping[str, Entry], out
                    meta: Mapping[str, Any], source_lang: str, target_lang: str) -> dict[str, Any]:
     """The TestReport of a run card's JSON form (``entries``/``outputs`` by entry id; ``meta``: the
     run's metadata as stored)."""
+    from sacrebleu.metrics import BLEU
+
     length_metric = (card.get("score_sources") or {}).get("length_ratio")
-    rows = [_entry(res, entries.get(str(res.get("entry_id"))), outputs.get(str(res.get("entry_id"))), length_metric)
+    bleu = BLEU()  # the harness's settings (tester.py): sacrebleu's defaults
+    rows = [_entry(res, entries.get(str(res.get("entry_id"))), outputs.get(str(res.get("entry_id"))), length_metric,
+                   bleu)
             for res in card.get("results") or []]
     by_segment: dict[str, list[dict[str, Any]]] = defaultdict(list)
     by_difficulty: dict[int, list[dict[str, Any]]] = defaultdict(list)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -147,27 +146,72 @@ def test_real_ewebench_result_files_compare(shared_data, capsys):
     assert ranking.caveats == []
 
 
+def _ewebench(peer: Path, results: Path, code: str, *args: str) -> str:
+    """Run ``code`` in a child Python with EweBench's folder first on the path and its ``RESULTS_DIR``
+    (a module constant, ``results/`` beside its scripts) pointed at ``results``; its code is unchanged."""
+    prelude = (f"import sys; from pathlib import Path; sys.path.insert(0, {str(peer)!r})\n"
+               f"import ewe_bench; ewe_bench.RESULTS_DIR = Path({str(results)!r})\n")
+    done = subprocess.run([sys.executable, "-c", prelude + code, *args], cwd=peer, capture_output=True, text=True,
+                          encoding="utf-8", env={"PYTHONIOENCODING": "utf-8", "PATH": ""}, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
 @pytest.mark.shared_data
-def test_real_ewebench_leaderboard_reads_the_export(shared_data, tmp_path, capsys):
+def test_real_ewebench_leaderboard_and_compare_show_the_export(shared_data, tmp_path, capsys):
     pytest.importorskip("requests")
     pytest.importorskip("dotenv")
-    src = _peer(shared_data)
-    peer = tmp_path / "ewebench"
-    (peer / "results").mkdir(parents=True)
-    for name in ("ewe_bench.py", "run_benchmark.py"):
-        shutil.copy(src / name, peer / name)
-    export = peer / "results" / "ewebench_mine.json"
+    peer = _peer(shared_data)
+    results = tmp_path / "results"
+    results.mkdir()
+    export = results / "ewebench_mine.json"
     assert main(["ewebench", "score", "--suite", str(shared_data / "ewebench" / "tests"),
-                 "--responses", str(src / "ewebench_result_b.json"), "--model", "mine",
+                 "--responses", str(peer / "ewebench_result_b.json"), "--model", "mine",
                  "-o", str(export), "--format", "ewebench"]) == 0
-    ours = read_result_json(export)
-    shutil.copy(src / "ewebench_result_a.json", peer / "results" / "ewebench_mock-a.json")
-    done = subprocess.run([sys.executable, "run_benchmark.py", "--leaderboard"], cwd=peer, capture_output=True,
-                          text=True, encoding="utf-8", check=True, env={"PYTHONIOENCODING": "utf-8", "PATH": ""})
-    rows = {line.split()[1]: line.split()[2:4] for line in done.stdout.splitlines() if "2026-" in line}
-    assert rows["mock-a"] == ["24.4", "10/100"]
-    assert rows["mine"] == [f"{ours.score:.1f}", "12/100"]
-    assert rows["mine"] == ["20.8", "12/100"]
+    # a stored run exported with `ewebench export` is listed the same way
+    db = str(tmp_path / "ws.sqlite")
+    assert main(["--db", db, "ewebench", "score", "--suite", str(shared_data / "ewebench" / "tests"),
+                 "--responses", str(peer / "ewebench_result_a.json"), "--model", "stored", "--save"]) == 0
+    run_id = capsys.readouterr().out.splitlines()[-1].rsplit(" as ", 1)[1]
+    assert main(["--db", db, "ewebench", "export", run_id, "-o", str(results / "ewebench_stored.json")]) == 0
+    (results / "ewebench_mock-a.json").write_bytes((peer / "ewebench_result_a.json").read_bytes())
+    ours = {name: read_result_json(results / f"ewebench_{name}.json") for name in ("mine", "stored")}
+
+    # its leaderboard (`run_benchmark.py --leaderboard`): rank, model, ÈwéScore, passed/tests, date
+    out = _ewebench(peer, results, "import run_benchmark\nsys.argv = ['run_benchmark.py', '--leaderboard']\n"
+                                   "run_benchmark.main()")
+    rows = [line.split()[1:5] for line in out.splitlines() if "/100 " in line]
+    today = json.loads(export.read_text(encoding="utf-8"))["timestamp"][:10]
+    assert rows == [["mock-a", "24.4", "10/100", "2026-12-02"], ["stored", "22.0", "9/100", today],
+                    ["mine", "20.8", "12/100", today]]
+    assert [f"{ours[m].score:.1f}" for m in ("stored", "mine")] == ["22.0", "20.8"]
+    assert (ours["mine"].passed, ours["mine"].total) == (12, 100)
+
+    # its own ÈwéScore (run_full_benchmark's weighted mean over its CATEGORIES weights) of the exported
+    # category blocks equals the exported ÈwéScore
+    code = """import json
+data = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+bench = ewe_bench.EweBench("http://127.0.0.1:9/unused", "recount")
+bench.run_category = lambda cat, verbose=False: data["categories"][cat]
+report = bench.run_full_benchmark(verbose=False)
+print(json.dumps({"ewe_score": report["ewe_score"], "summary": report["summary"]}))
+"""
+    for name in ("mine", "stored"):
+        path = results / f"ewebench_{name}.json"
+        recount = json.loads(_ewebench(peer, tmp_path / "recount", code, str(path)).splitlines()[-1])
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert recount == {"ewe_score": data["ewe_score"], "summary": data["summary"]}
+    assert recount["ewe_score"] == 22.0
+
+    # its --compare: every category score of the export beside EweBench's own file for the same responses
+    out = _ewebench(peer, results, "import run_benchmark\nsys.argv = ['run_benchmark.py', '--compare', *sys.argv[1:]]\n"
+                                   "run_benchmark.main()", str(export), str(peer / "ewebench_result_b.json"))
+    shown = {line[:32].strip(): line[32:].split()[:2] for line in out.splitlines()
+             if line.startswith("  ") and len(line[32:].split()) >= 3}
+    data = json.loads(export.read_text(encoding="utf-8"))
+    for cat, block in data["categories"].items():
+        assert shown[cat.replace("_", " ").title()][0] == f"{block['score']:.1f}"
+    assert shown["Agentic"] == ["55.0", "30.0"] and shown["ÈwéScore GLOBAL"] == ["20.8", "23.2"]
 
 
 def test_comparing_with_an_ewebench_file_flags_the_other_scorer(tmp_path, capsys):

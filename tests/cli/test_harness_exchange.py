@@ -210,3 +210,29 @@ def test_exported_harness_report_imports_back_to_the_same_numbers(crk_ws, tmp_pa
     assert a["overall"] == b["overall"]
     assert mteval_a["scores"] == mteval_b["scores"]
     assert (mteval_b["scores"]["composite"], mteval_b["condition"], b["elapsed_s"]) == (0.7245, "realistic-mix", 412.5)
+
+
+def test_a_real_harness_report_exports_back_with_its_own_bleu_averages(tmp_path, capsys):
+    original_path = SHARED_DATA / "tatoeba" / "reports" / (
+        "run_20260612_125923_google_gemini35flash_naive_all_b25_c184e6_report.json")
+    original = json.loads(original_path.read_text(encoding="utf-8"))
+    db = str(tmp_path / "ws.sqlite")
+    run_id = "run_20260612_125923_google_gemini35flash_naive_all_b25_c184e6"
+    assert main(["--db", db, "import", "run", str(original_path)]) == 0
+    assert main(["--db", db, "score", run_id]) == 0
+    out = tmp_path / "again_report.json"
+    assert main(["--db", db, "export", "harness-report", run_id, "-o", str(out)]) == 0
+    capsys.readouterr()
+    again = json.loads(out.read_text(encoding="utf-8"))
+    # per entry, the harness's BLEU of the line (its tester.py), not the card's effective-order sentence BLEU
+    assert [e["bleu_score"] for e in again["entries"]] == [
+        pytest.approx(e["bleu_score"], abs=1e-9) for e in original["entries"]]
+    assert [e["chrf_score"] for e in again["entries"]] == [
+        pytest.approx(e["chrf_score"], abs=1e-9) for e in original["entries"]]
+    assert again["overall"]["avg_bleu"] == original["overall"]["avg_bleu"] == 34.87
+    for group in ("by_difficulty", "by_domain", "by_segment"):
+        assert {k: v["avg_bleu"] for k, v in again[group].items()} == {
+            k: v["avg_bleu"] for k, v in original[group].items()}, group
+    assert {k: v["avg_bleu"] for k, v in again["by_difficulty"].items()} == {"1": 39.81, "2": 31.55, "3": 18.78}
+    for key in ("corpus_chrf", "corpus_bleu", "exact_match_count", "evaluated", "avg_chrf"):
+        assert again["overall"][key] == original["overall"][key], key
