@@ -11,7 +11,9 @@ reads only a window of :data:`WINDOW` positions on each side of the entry
 (:func:`document_context`), so a corpus of a million entries costs no more than a small one.
 :func:`document_entries` lists a whole document for its rating (task D,
 :mod:`mteval_gui.domain.judgments`): one pass over the corpus that decodes only the entries
-mentioning the document.
+mentioning the document, whose first entry carries the document's ratings.
+:func:`document_study` gives, per run, the mean over documents of each document's mean rating,
+and Krippendorff's alpha (ordinal) over (run, document) units, for ``mteval validate``.
 """
 
 from __future__ import annotations
@@ -20,24 +22,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mteval_gui.domain.corpus import Entry
+from mteval_gui.app.review import record_judgment
+from mteval_gui.domain.corpus import DOC_KEYS, Entry, document_of
+from mteval_gui.domain.judgments import Judgment
+from mteval_gui.errors import InputError
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
+from mteval_gui.store.judgments import current_judgments
+from mteval_gui.validation.agreement import AlphaResult, alpha_with_ci
 
-DOC_KEYS = ("document", "doc_id", "document_id", "doc")
 CONTEXT_BEFORE = 2
 CONTEXT_AFTER = 2
 WINDOW = 64  # positions read on each side of the entry by the review pane
-
-
-def document_of(entry: Any) -> str | None:
-    """The entry's document (None: the entry belongs to none)."""
-    meta = entry.metadata or {}
-    for key in DOC_KEYS:
-        value = meta.get(key)
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
-            return str(value)
-    return entry.segment or None
+__all__ = ["DOC_KEYS", "document_of", "DocumentIndex", "DocumentContext", "Neighbour", "document_context",
+           "document_entries", "document_rating", "rate_document", "document_study", "DocumentStudy", "DocumentRun"]
 
 
 class DocumentIndex:
@@ -123,3 +121,86 @@ def document_context(ws: Workspace, corpus_id: str, entry_id: str, run_id: str |
 def document_entries(ws: Workspace, corpus_id: str, document: str) -> list[Entry]:
     """The entries of one document, in corpus order."""
     return [e for _, e in repo.entries_mentioning(ws, corpus_id, document) if document_of(e) == document]
+
+
+# ----- document ratings (task D) -------------------------------------------------------------
+
+def document_rating(ws: Workspace, run_id: str, reviewer_id: str, document: str) -> Judgment | None:
+    """The reviewer's current rating of one document's translation by a run (None: not rated)."""
+    found = [j for j in current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id, task="D")
+             if j.payload.get("document") == document]
+    return found[-1] if found else None
+
+
+def rate_document(ws: Workspace, run_id: str, reviewer_id: str, document: str, adequacy: int | None,
+                  fluency: int | None, note: str | None = None) -> Judgment:
+    """Record (a new version of) the reviewer's rating of the run's translation of ``document``: a task D
+    judgment on the document's first entry."""
+    corpus_id = repo.get_run_info(ws, run_id)["corpus_id"]
+    entries = document_entries(ws, corpus_id, document)
+    if not entries:
+        raise InputError(f"corpus {corpus_id!r} has no document {document!r}")
+    if adequacy is None and fluency is None:
+        raise InputError("rate the document's adequacy or fluency (1-5)")
+    return record_judgment(ws, Judgment(reviewer_id=reviewer_id, run_id=run_id, entry_id=entries[0].id, task="D",
+                                        adequacy=adequacy, fluency=fluency, note=(note or "").strip() or None,
+                                        payload={"document": document}))
+
+
+@dataclass(frozen=True)
+class DocumentRun:
+    """One run's document ratings: the mean over documents of each document's mean rating."""
+
+    run_id: str
+    documents: int  # documents rated
+    judgments: int
+    adequacy: float | None
+    fluency: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "documents": self.documents, "judgments": self.judgments,
+                "adequacy": self.adequacy, "fluency": self.fluency}
+
+
+@dataclass(frozen=True)
+class DocumentStudy:
+    runs: list[DocumentRun]
+    agreement: dict[str, AlphaResult]  # aspect -> Krippendorff's alpha (ordinal) over (run, document) units
+
+    @property
+    def judgments(self) -> int:
+        return sum(r.judgments for r in self.runs)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"runs": [r.to_json() for r in self.runs],
+                "agreement": {k: a.to_json() for k, a in self.agreement.items()}}
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def document_study(ws: Workspace, run_ids: Sequence[str], *, n_bootstrap: int = 1000,
+                   seed: int = 12345) -> DocumentStudy:
+    """Document-level means and agreement of the runs' current document ratings (task D)."""
+    runs = []
+    units: dict[str, list[list[float]]] = {"adequacy": [], "fluency": []}
+    for run_id in run_ids:
+        by_doc: dict[str, dict[str, Judgment]] = {}
+        for j in current_judgments(ws, run_id=run_id, task="D"):
+            document = j.payload.get("document")
+            if isinstance(document, str):
+                by_doc.setdefault(document, {})[j.reviewer_id] = j  # the latest per reviewer
+        n = 0
+        means: dict[str, list[float]] = {"adequacy": [], "fluency": []}
+        for ratings in by_doc.values():
+            n += len(ratings)
+            for aspect in means:
+                values = [float(v) for j in ratings.values() if (v := getattr(j, aspect)) is not None]
+                if values:
+                    means[aspect].append(sum(values) / len(values))
+                    units[aspect].append(values)
+        runs.append(DocumentRun(run_id, len(by_doc), n, _mean(means["adequacy"]), _mean(means["fluency"])))
+    agreement = {aspect: alpha_with_ci(u, "ordinal", n_bootstrap=n_bootstrap, seed=seed)
+                 for aspect, u in units.items()}
+    return DocumentStudy(runs, agreement)
