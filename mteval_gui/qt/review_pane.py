@@ -72,6 +72,8 @@ class ReviewPane(QWidget):
     promote_requested = Signal(str, str)
     # run_id, entry_id, the output with a generator form in place of a word: the reviewer's correction
     correction_chosen = Signal(str, str, str)
+    # the reviewer asks to rate the document of the entry shown (Rate the document…)
+    document_rating_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -118,6 +120,12 @@ class ReviewPane(QWidget):
         self.document_toggle.toggled.connect(self._document_toggled)
         doc_bar.addWidget(self.document_toggle)
         doc_bar.addStretch(1)
+        self.document_rate_button = QPushButton(self.tr("Rate the document…"))
+        self.document_rate_button.setObjectName("rateDocumentButton")
+        self.document_rate_button.setToolTip(self.tr("Rate the translation of the whole document: adequacy and "
+                                                     "fluency 1-5 (Ctrl+Shift+D)"))
+        self.document_rate_button.clicked.connect(self.document_rating_requested)
+        doc_bar.addWidget(self.document_rate_button)
         lay.addLayout(doc_bar)
         self.document_bar = doc_bar
         self.document_text = QTextBrowser()
@@ -245,6 +253,7 @@ class ReviewPane(QWidget):
         context = data.document if data is not None else None
         has = context is not None and bool(context.before or context.after)
         self.document_toggle.setVisible(context is not None)
+        self.document_rate_button.setVisible(context is not None)
         if context is None or data is None:
             self.document_text.setVisible(False)
             self.document_text.clear()
