@@ -972,6 +972,33 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
 </context>
 <context>
+    <name>DocumentRatingDialog</name>
+    <message>
+        <source>Rate the document</source>
+        <translation>Noter le document</translation>
+    </message>
+    <message>
+        <source>Rate the translation of the whole document %1 by %2 (digits 1-5: adequacy, then fluency; Enter saves)</source>
+        <translation>Notez la traduction du document entier %1 par %2 (chiffres 1 à 5 : adéquation, puis fluidité ; Entrée enregistre)</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>facultative</translation>
+    </message>
+    <message>
+        <source>&amp;Adequacy</source>
+        <translation>&amp;Adéquation</translation>
+    </message>
+    <message>
+        <source>&amp;Fluency</source>
+        <translation>&amp;Fluidité</translation>
+    </message>
+    <message>
+        <source>&amp;Note</source>
+        <translation>&amp;Remarque</translation>
+    </message>
+</context>
+<context>
     <name>EntriesModel</name>
     <message>
         <source>Validation: {0} — {1}</source>
@@ -1107,6 +1134,22 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>Nothing new: the corrections are already the reference or accepted variants</source>
         <translation>Rien de nouveau&#x202f;: les corrections sont déjà la référence ou des variantes acceptées</translation>
+    </message>
+    <message>
+        <source>This entry belongs to no document</source>
+        <translation>Cette entrée n’appartient à aucun document</translation>
+    </message>
+    <message>
+        <source>Choose a reviewer first: the rating is theirs</source>
+        <translation>Choisissez d’abord un évaluateur : la note est la sienne</translation>
+    </message>
+    <message>
+        <source>this system</source>
+        <translation>ce système</translation>
+    </message>
+    <message>
+        <source>Document %1 rated</source>
+        <translation>Document %1 noté</translation>
     </message>
     <message>
         <source>Choose a reviewer first: the correction is theirs</source>
@@ -2192,6 +2235,14 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Prochaine si&amp;gnalée</translation>
     </message>
     <message>
+        <source>Rate the &amp;document…</source>
+        <translation>Noter le &amp;document…</translation>
+    </message>
+    <message>
+        <source>Rate the translation of the whole document of the current entry</source>
+        <translation>Noter la traduction du document entier de l’entrée courante</translation>
+    </message>
+    <message>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Raccourcis clavier</translation>
     </message>
@@ -2686,6 +2737,18 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Afficher la référence dans une autre écriture de la langue (la translittération de la fiche)&#x202f;; mémorisé par langue</translation>
     </message>
     <message>
+        <source>Show or hide the neighbouring segments of the same document</source>
+        <translation>Afficher ou masquer les segments voisins du même document</translation>
+    </message>
+    <message>
+        <source>Rate the document…</source>
+        <translation>Noter le document…</translation>
+    </message>
+    <message>
+        <source>Rate the translation of the whole document: adequacy and fluency 1-5 (Ctrl+Shift+D)</source>
+        <translation>Noter la traduction du document entier : adéquation et fluidité de 1 à 5 (Ctrl+Maj+D)</translation>
+    </message>
+    <message>
         <source>FST analyses</source>
         <translation>Analyses FST</translation>
     </message>
@@ -2885,6 +2948,17 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>source words</source>
         <translation>mots de la source</translation>
+    </message>
+    <message numerus="yes">
+        <source>Same document: %1 (%n neighbouring segment(s))</source>
+        <translation>
+            <numerusform>Même document : %1 (%n segment voisin)</numerusform>
+            <numerusform>Même document : %1 (%n segments voisins)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This segment</source>
+        <translation>Ce segment</translation>
     </message>
     <message>
         <source>Latin</source>

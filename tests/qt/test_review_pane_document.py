@@ -37,9 +37,10 @@ def test_same_document_section_in_french(qtbot, tmp_path, french):
     pane = ReviewPane()
     qtbot.addWidget(pane)
     pane.show_data(load_review_data(ws, "c", "d1-2", [("sys1", "system-one")]))
-    assert pane.document_toggle.text() == "Même document\u00a0: doc1 (2\u00a0segments voisins)"
-    assert pane.document_text.toPlainText().startswith("-1 I say so\nRéférence\u00a0: nititwân\nSortie\u00a0: nititwân\n"
-                                                        "Ce segment you leave")
+    assert pane.document_toggle.text() == "Même document\u202f: doc1 (2 segments voisins)"
+    assert pane.document_text.toPlainText().startswith(
+        "-1 I say so\nRéférence : nititwân\nSortie : nititwân\nCe segment you leave")  # plain text: spaces
+    assert pane.document_rate_button.text() == "Noter le document…"
     ws.close()
 
 
