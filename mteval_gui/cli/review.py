@@ -361,7 +361,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                       f"{d.documents} document{'s' if d.documents != 1 else ''}, {d.judgments} judgments\n")
         for aspect, a in documents.agreement.items():
             out.write(f"  agreement {aspect:<9} {_with_ci(a.alpha, a.ci_lower, a.ci_upper):<28} "
-                      f"{a.units} documents rated by 2+ reviewers\n")
+                      f"{a.units} document{'s' if a.units != 1 else ''} rated by 2+ reviewers\n")
     if any(e.scored_judgments for e in esa.values()):
         out.write("\nESA (the annotators' direct 0-100 segment scores, mean over entries):\n")
         for run_id, e in esa.items():
