@@ -356,9 +356,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                                 f"{'  FLAGGED: ' + q.reason if q.flagged else ''}") + "\n")
     if documents.judgments:
         out.write("\ndocument ratings (Task D; mean over documents of each document's mean rating):\n")
-        for d in documents.runs:
-            out.write(f"  {d.run_id:<26} adequacy {_num(d.adequacy, 2)}  fluency {_num(d.fluency, 2)}  "
-                      f"{d.documents} document{'s' if d.documents != 1 else ''}, {d.judgments} judgments\n")
+        for dr in documents.runs:
+            out.write(f"  {dr.run_id:<26} adequacy {_num(dr.adequacy, 2)}  fluency {_num(dr.fluency, 2)}  "
+                      f"{dr.documents} document{'s' if dr.documents != 1 else ''}, {dr.judgments} judgments\n")
         for aspect, a in documents.agreement.items():
             out.write(f"  agreement {aspect:<9} {_with_ci(a.alpha, a.ci_lower, a.ci_upper):<28} "
                       f"{a.units} document{'s' if a.units != 1 else ''} rated by 2+ reviewers\n")

@@ -129,12 +129,28 @@
         <translation>Σ score de catégorie × poids / Σ poids des catégories exécutées</translation>
     </message>
     <message>
+        <source>Speakers</source>
+        <translation>Locuteurs</translation>
+    </message>
+    <message>
+        <source>Speakers&apos; mean adequacy / fluency (1-5) of the model&apos;s responses</source>
+        <translation>Adéquation / fluidité moyennes (1 à 5) des réponses du modèle selon les locuteurs</translation>
+    </message>
+    <message>
         <source>Passed</source>
         <translation>Réussis</translation>
     </message>
     <message>
         <source>Tests with score ≥ 0.7 / tests of the categories that were run</source>
         <translation>Tests de score ≥ 0.7 / tests des catégories exécutées</translation>
+    </message>
+    <message>
+        <source>No speaker has rated these responses</source>
+        <translation>Aucun locuteur n’a noté ces réponses</translation>
+    </message>
+    <message>
+        <source>Mean adequacy %1, fluency %2 over %3 rated response(s), %4 rating(s)</source>
+        <translation>Adéquation moyenne %1, fluidité %2 sur %3 réponse(s) notée(s), %4 note(s)</translation>
     </message>
     <message>
         <source>{0} (weight {1:.0f} %)</source>
@@ -257,6 +273,38 @@
     <message>
         <source>Category:</source>
         <translation>Catégorie&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Speaker rating:</source>
+        <translation>Note des locuteurs&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Who rates the responses (Review → Reviewers adds reviewers)</source>
+        <translation>Qui note les réponses (Revue → Évaluateurs ajoute des évaluateurs)</translation>
+    </message>
+    <message>
+        <source>Adequacy</source>
+        <translation>Adéquation</translation>
+    </message>
+    <message>
+        <source>Fluency</source>
+        <translation>Fluidité</translation>
+    </message>
+    <message>
+        <source>note (optional)</source>
+        <translation>remarque (facultative)</translation>
+    </message>
+    <message>
+        <source>Store the results in a workspace to rate them</source>
+        <translation>Enregistrez les résultats dans un espace de travail pour les noter</translation>
+    </message>
+    <message>
+        <source>Add a reviewer to rate the responses</source>
+        <translation>Ajoutez un évaluateur pour noter les réponses</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Enregistrée</translation>
     </message>
     <message>
         <source>What {0} cannot show:</source>
@@ -979,7 +1027,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Rate the translation of the whole document %1 by %2 (digits 1-5: adequacy, then fluency; Enter saves)</source>
-        <translation>Notez la traduction du document entier %1 par %2 (chiffres 1 à 5 : adéquation, puis fluidité ; Entrée enregistre)</translation>
+        <translation>Notez la traduction du document entier %1 par %2 (chiffres 1 à 5&#x202f;: adéquation, puis fluidité&#x202f;; Entrée enregistre)</translation>
     </message>
     <message>
         <source>optional</source>
@@ -1141,7 +1189,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Choose a reviewer first: the rating is theirs</source>
-        <translation>Choisissez d’abord un évaluateur : la note est la sienne</translation>
+        <translation>Choisissez d’abord un évaluateur&#x202f;: la note est la sienne</translation>
     </message>
     <message>
         <source>this system</source>
@@ -2746,7 +2794,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Rate the translation of the whole document: adequacy and fluency 1-5 (Ctrl+Shift+D)</source>
-        <translation>Noter la traduction du document entier : adéquation et fluidité de 1 à 5 (Ctrl+Maj+D)</translation>
+        <translation>Noter la traduction du document entier&#x202f;: adéquation et fluidité de 1 à 5 (Ctrl+Maj+D)</translation>
     </message>
     <message>
         <source>FST analyses</source>
@@ -2952,8 +3000,8 @@ Télécharger maintenant&#x202f;?</translation>
     <message numerus="yes">
         <source>Same document: %1 (%n neighbouring segment(s))</source>
         <translation>
-            <numerusform>Même document : %1 (%n segment voisin)</numerusform>
-            <numerusform>Même document : %1 (%n segments voisins)</numerusform>
+            <numerusform>Même document&#x202f;: %1 (%n segment voisin)</numerusform>
+            <numerusform>Même document&#x202f;: %1 (%n segments voisins)</numerusform>
         </translation>
     </message>
     <message>
