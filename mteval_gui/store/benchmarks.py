@@ -265,5 +265,5 @@ def response_rating_means(ws: Workspace, bench_run_id: str) -> RatingMeans:
             values = [v for r in ratings if (v := getattr(r, aspect)) is not None]
             if values:
                 found.append(sum(values) / len(values))
-    return RatingMeans(*(sum(v) / len(v) if v else None for v in (means["adequacy"], means["fluency"])),
-                       responses=len(by_test), ratings=sum(len(v) for v in by_test.values()))
+    adequacy, fluency = (sum(v) / len(v) if v else None for v in (means["adequacy"], means["fluency"]))
+    return RatingMeans(adequacy, fluency, responses=len(by_test), ratings=sum(len(v) for v in by_test.values()))
