@@ -262,7 +262,8 @@ class ReviewPane(QWidget):
         self.document_toggle.setText(self.tr("Same document: %1 (%n neighbouring segment(s))", "", n)
                                      .replace("%1", context.document))
         self.document_toggle.setEnabled(has)
-        labels = {"reference": self.tr("Reference"), "output": self.tr("Output"),
+        output = self.tr("Output") if len(data.outputs) < 2 else f"{self.tr('Output')} — {data.outputs[0].label}"
+        labels = {"reference": self.tr("Reference"), "output": output,
                   "this_entry": self.tr("This segment"), "colon": self.tr(": ", "between a label and its value")}
         self.document_text.setHtml(document_html(context, blind=self.blind, labels=labels, current=data.entry.source))
         self.document_text.setVisible(has and self.document_toggle.isChecked())

@@ -29,6 +29,9 @@ def test_same_document_section_collapses_and_hides_references_when_blind(qtbot, 
     assert toggle.isVisible() and not toggle.isEnabled() and not pane.document_text.isVisible()
     pane.show_data(load_review_data(ws, "c", "x-1", [("sys1", "system-one")]))
     assert not toggle.isVisible() and not pane.document_text.isVisible()
+    # two runs compared: the neighbours' outputs are the first run's, named
+    pane.show_data(load_review_data(ws, "c", "d1-2", [("sys1", "system-one"), ("sys1", "again")]))
+    assert "Output — system-one: nititwân" in pane.document_text.toPlainText()
     ws.close()
 
 
