@@ -127,7 +127,6 @@ class ReviewPane(QWidget):
         self.document_rate_button.clicked.connect(self.document_rating_requested)
         doc_bar.addWidget(self.document_rate_button)
         lay.addLayout(doc_bar)
-        self.document_bar = doc_bar
         self.document_text = QTextBrowser()
         self.document_text.setObjectName("documentText")
         self.document_text.setOpenLinks(False)
