@@ -48,10 +48,15 @@ from mteval_gui.standards import installed_plugins
 from mteval_gui.store.benchmarks import (
     BenchmarkRunNotFound,
     BenchmarkRunSummary,
+    RatingMeans,
+    ResponseRating,
     delete_benchmark_run,
+    rate_response,
+    response_rating,
 )
 from mteval_gui.store.benchmarks import get_benchmark_run as _get_benchmark_run
 from mteval_gui.store.benchmarks import list_benchmark_runs as _list_benchmark_runs
+from mteval_gui.store.benchmarks import response_rating_means as _response_rating_means
 from mteval_gui.store.benchmarks import save_benchmark_run as _save_benchmark_run
 from mteval_gui.store.db import Workspace
 
@@ -62,6 +67,7 @@ __all__ = [
     "open_suite", "rank_results", "read_responses", "read_result_json", "reference_file_name",
     "reference_format", "save_benchmark_run", "score_suite", "suite_infos", "write_categories_csv",
     "write_ranking_csv", "write_reference_json", "write_result_json", "write_results_csv",
+    "RatingMeans", "ResponseRating", "rate_response", "response_rating", "response_rating_means",
 ]
 
 
@@ -259,3 +265,9 @@ def get_benchmark_run(ws: Workspace, bench_run_id: str) -> BenchmarkResult:
 
 def list_benchmark_runs(ws: Workspace, suite: str | None = None) -> list[BenchmarkRunSummary]:
     return _list_benchmark_runs(ws, suite=suite, suites=_titles())
+
+
+def response_rating_means(ws: Workspace, bench_run_ids: Sequence[str]) -> dict[str, RatingMeans]:
+    """Speakers' mean adequacy and fluency of each stored run's responses (task A on LLM responses)."""
+    return {run_id: _response_rating_means(ws, run_id) for run_id in bench_run_ids}
+

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from mteval_gui.app.diff import diff_html
+from mteval_gui.app.documents import DocumentContext, document_context
 from mteval_gui.app.messages import localized_detail
 from mteval_gui.app.metrics import RunMetrics, describe, run_metrics
 from mteval_gui.domain.card import LanguageCard
@@ -98,6 +99,8 @@ class ReviewData:
     # the reference and the accepted variants written in each script of the target language, when its
     # card declares transliterations (script -> texts, the reference first); empty otherwise
     written_in: dict[str, list[str]] = field(default_factory=dict)
+    # the same-document neighbours of the entry (None: it belongs to no document)
+    document: DocumentContext | None = None
 
     def reference_in(self, script: str | None) -> str | None:
         """The reference written in ``script`` (None: as written, or no table leads there)."""
@@ -154,8 +157,10 @@ def load_review_data(ws: Workspace, corpus_id: str, entry_id: str, runs: list[tu
         views.append(OutputView(run_id, label, output, details, run_metrics(ws, run_id, details),
                                 speaker_marks=speaker_marks(ws, run_id, entry_id)))
     card = try_load_card(target) if isinstance(target, str) else None
+    # the neighbours' outputs of the run reviewed (of the first run when several are compared)
+    context = document_context(ws, corpus_id, entry_id, runs[0][0] if runs else None)
     return ReviewData(entry, views, variant_dialects(ws, corpus_id).get(entry_id, {}),
-                      target if isinstance(target, str) else None, written_in_scripts(card, entry))
+                      target if isinstance(target, str) else None, written_in_scripts(card, entry), context)
 
 
 def speaker_marks(ws: Workspace, run_id: str, entry_id: str) -> list[dict[str, Any]]:
@@ -384,6 +389,30 @@ def review_html(data: ReviewData, *, blind: bool, labels: dict[str, str], metric
                          f' <span class="validation">({_e(level)})</span>')
         if chips:
             out.append(f'<p class="metrics">{" · ".join(chips)}</p>')
+    return "".join(out)
+
+
+def document_html(context: DocumentContext, *, blind: bool, labels: dict[str, str],
+                  current: str | None = None) -> str:
+    """The neighbours of an entry in its document: each one's source, its reference unless ``blind`` and the
+    reviewed run's output of it, in document order with the entry itself (``current``: its source) between.
+
+    ``labels``: ``reference``, ``output``, ``this_entry`` (the marker of the entry reviewed) and ``colon``."""
+    colon = labels.get("colon", ": ")
+    out = []
+
+    def one(n: Any) -> None:
+        out.append(f'<p class="ctx"><span class="offset">{n.offset:+d}</span> {_e(n.source)}</p>')
+        if not blind and n.reference:
+            out.append(f'<p class="ctxref"><i>{_e(labels["reference"])}</i>{colon}{_e(n.reference)}</p>')
+        if n.output:
+            out.append(f'<p class="ctxref"><i>{_e(labels["output"])}</i>{colon}{_e(n.output)}</p>')
+
+    for n in context.before:
+        one(n)
+    out.append(f'<p class="ctx"><b>{_e(labels.get("this_entry", "▶"))}</b> {_e(current or "")}</p>')
+    for n in context.after:
+        one(n)
     return "".join(out)
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.app.audits import linter_misses, rejected_words
+from mteval_gui.app.documents import DOC_KEYS as DOCUMENT_KEYS
+from mteval_gui.app.documents import document_of
 from mteval_gui.app.review import category_problems, require_runs
 from mteval_gui.domain.judgments import Judgment, Reviewer
 from mteval_gui.errors import Defect, MtevalError
@@ -37,16 +39,8 @@ from mteval_gui.store.judgments import import_log, list_reviewers
 __all__ = ["exchange_items", "export_appraise", "export_pearmut", "import_appraise", "import_pearmut",
            "ExchangeExport", "DOCUMENT_KEYS"]
 
-DOCUMENT_KEYS = ("document", "doc_id", "document_id", "doc")
-
-
 def _document_of(entry: Any) -> str:
-    meta = entry.metadata or {}
-    for key in DOCUMENT_KEYS:
-        value = meta.get(key)
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
-            return str(value)
-    return entry.segment or entry.id
+    return document_of(entry) or entry.id
 
 
 def _prefill(ws: Workspace, run_id: str, outputs: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:

@@ -35,6 +35,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from mteval_gui import __version__
+from mteval_gui.app.documents import DocumentIndex
 from mteval_gui.app.generator import CorrectionHelper, corrected_output
 from mteval_gui.app.settings import analyzer_folder
 from mteval_gui.cards import error_categories, try_load_card
@@ -48,9 +49,6 @@ from mteval_gui.store.db import Workspace
 from mteval_gui.store.packs import PackRecord, get_pack, record_pack
 
 TASKS = {"a": "A", "b": "B", "c": "C"}
-DOC_KEYS = ("document", "doc_id", "document_id", "doc")
-CONTEXT_BEFORE = 2
-CONTEXT_AFTER = 2
 UI_LANGUAGES = ("en", "fr")
 
 
@@ -63,32 +61,6 @@ class PackExport:
     bytes: int
     fonts: list[dict[str, Any]] = field(default_factory=list)
     missing_characters: list[str] = field(default_factory=list)
-
-
-def _document_of(entry: Any) -> str | None:
-    meta = entry.metadata or {}
-    for key in DOC_KEYS:
-        value = meta.get(key)
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
-            return str(value)
-    return entry.segment or None
-
-
-def _context(entries: list[Any], index: dict[str, int], entry_id: str, blind: bool) -> list[dict[str, Any]]:
-    pos = index[entry_id]
-    doc = _document_of(entries[pos])
-    if doc is None:
-        return []
-    same = [i for i, e in enumerate(entries) if _document_of(e) == doc]
-    k = same.index(pos)
-    out = []
-    for j in same[max(0, k - CONTEXT_BEFORE):k] + same[k + 1:k + 1 + CONTEXT_AFTER]:
-        e = entries[j]
-        item: dict[str, Any] = {"entry_id": e.id, "offset": same.index(j) - k, "source": e.source}
-        if not blind and e.reference is not None:
-            item["reference"] = e.reference
-        out.append(item)
-    return out
 
 
 def _queue(ws: Workspace, run_ids: Sequence[str], reviewer_id: str, task: str, limit: int | None,
@@ -303,6 +275,7 @@ def export_review_pack(
                           [task_code])
     corpus_entries = {cid: repo.get_entries(ws, cid) for cid in corpora}
     indexes = {cid: {e.id: i for i, e in enumerate(es)} for cid, es in corpus_entries.items()}
+    documents = {cid: DocumentIndex(es) for cid, es in corpus_entries.items()}
     run_corpus = {r["run_id"]: r["corpus_id"] for r in runs}
     labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in runs}
     items = []
@@ -331,7 +304,7 @@ def export_review_pack(
         if word is not None:
             item["word"] = word
         item.update(extra)
-        context = _context(corpus_entries[cid], indexes[cid], entry_id, blind)
+        context = documents[cid].context_items(indexes[cid][entry_id], blind)
         if context:
             item["context"] = context
         items.append(item)

@@ -267,6 +267,7 @@ def _with_ci(value: float | None, lo: float | None, hi: float | None) -> str:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from mteval_gui.app.audits import fst_audit, linter_audit
+    from mteval_gui.app.documents import document_study
     from mteval_gui.app.review import esa_scores
     from mteval_gui.app.reviewer_qc import reviewer_quality
     from mteval_gui.app.sampling import width_projections
@@ -282,11 +283,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     esa = esa_scores(ws, args.runs)
     quality = reviewer_quality(ws)
     widths = width_projections(study, args.goal_width)
+    documents = document_study(ws, args.runs, n_bootstrap=args.bootstrap, seed=args.seed)
     if args.json:
         doc = {"runs": list(args.runs), **study.to_json(), "linter_audit": [r.to_json() for r in lint],
                "fst_audit": fst.to_json(), "esa": {run_id: e.to_json() for run_id, e in esa.items()},
                "reviewer_quality": [q.to_json() for q in quality.values()],
-               "projected_width": [w.to_json() for w in widths]}
+               "projected_width": [w.to_json() for w in widths],
+               **({"documents": documents.to_json()} if documents.judgments else {})}
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=2, default=list)
         print()
         return 0
@@ -351,6 +354,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
                                 f"({q.checks} answered), repeats {q.repeats} (mean difference {repeat}), "
                                 f"tau-b with the others {_num(q.agreement)} on {q.shared_items} items"
                                 f"{'  FLAGGED: ' + q.reason if q.flagged else ''}") + "\n")
+    if documents.judgments:
+        out.write("\ndocument ratings (Task D; mean over documents of each document's mean rating):\n")
+        for dr in documents.runs:
+            out.write(f"  {dr.run_id:<26} adequacy {_num(dr.adequacy, 2)}  fluency {_num(dr.fluency, 2)}  "
+                      f"{dr.documents} document{'s' if dr.documents != 1 else ''}, {dr.judgments} judgments\n")
+        for aspect, a in documents.agreement.items():
+            out.write(f"  agreement {aspect:<9} {_with_ci(a.alpha, a.ci_lower, a.ci_upper):<28} "
+                      f"{a.units} document{'s' if a.units != 1 else ''} rated by 2+ reviewers\n")
     if any(e.scored_judgments for e in esa.values()):
         out.write("\nESA (the annotators' direct 0-100 segment scores, mean over entries):\n")
         for run_id, e in esa.items():

@@ -87,3 +87,18 @@ class Corpus(DomainModel):
     description: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
     entries: list[Entry] = Field(default_factory=list)
+
+
+# the metadata keys naming an entry's document, in order of preference
+DOC_KEYS = ("document", "doc_id", "document_id", "doc")
+
+
+def document_of(entry: Entry) -> str | None:
+    """The entry's document: the first of its ``metadata`` keys :data:`DOC_KEYS` that holds a text or a
+    whole number, else its ``segment`` (None: the entry belongs to no document)."""
+    meta = entry.metadata or {}
+    for key in DOC_KEYS:
+        value = meta.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+            return str(value)
+    return entry.segment or None

@@ -13,8 +13,8 @@ from mteval_gui.domain.base import DomainModel
 ADEQUACY_LABELS = {1: "None", 2: "Little", 3: "Much", 4: "Most", 5: "All"}
 FLUENCY_LABELS = {1: "Incomprehensible", 2: "Disfluent", 3: "Non-native", 4: "Good", 5: "Flawless"}
 
-Task = Literal["A", "B", "C", "signoff", "check"]
-TASKS: tuple[str, ...] = ("A", "B", "C", "signoff", "check")
+Task = Literal["A", "B", "C", "D", "signoff", "check"]
+TASKS: tuple[str, ...] = ("A", "B", "C", "D", "signoff", "check")
 # Quality-control items (task "check"): an attention check (a known-bad output) or a repeated item
 CHECK_TYPES = ("attention", "repeat")
 
@@ -60,6 +60,10 @@ class Judgment(DomainModel):
     "natural": "Yes|A better|B better|Neither", "classes": [...]}``.
     Task C (FST audit): ``payload = {"word": ..., "valid": "Yes|No|Unsure",
     "kind": "Established|Loanword|Name|Dialectal|Neologism|Other"}``.
+    Task D (document rating): ``adequacy``/``fluency`` 1-5 and ``note`` of the translation of a whole
+    document, ``payload = {"document": ...}`` (the document's id, :func:`mteval_gui.domain.corpus.document_of`);
+    ``entry_id`` is the document's first entry in corpus order, so a reviewer has one document
+    rating per run and document.
     signoff: ``payload = {"decision": "confirm|reject", "tier": ...}`` with ``entry_id`` None.
     check (reviewer quality control): the adequacy/fluency rating of a check item shown among
     the real ones, ``payload = {"check": "attention|repeat", "check_id": ..., "kind": ...}``;
@@ -105,6 +109,9 @@ def judgment_item(j: Judgment) -> str:
     if j.task == "check":
         check_id = j.payload.get("check_id")
         return check_id if isinstance(check_id, str) else ""
+    if j.task == "D":
+        document = j.payload.get("document")
+        return document if isinstance(document, str) else ""
     return ""
 
 
@@ -140,6 +147,13 @@ def judgment_problems(j: Judgment) -> list[str]:
         check_id = p.get("check_id")
         if not isinstance(check_id, str) or not check_id.strip():
             problems.append("a check judgment needs payload 'check_id' (which check item it answers)")
+    if j.task == "D":
+        document = p.get("document")
+        if not isinstance(document, str) or not document.strip():
+            problems.append("a document rating needs payload 'document' (the document's id)")
+        extra = sorted(set(p) - {"document"})
+        if extra:
+            problems.append(f"a document rating carries only payload 'document' (not {', '.join(extra)})")
     if j.task == "B":
         problems += _choice(p, "same_meaning", SAME_MEANING, required=False)
         problems += _choice(p, "natural", NATURAL, required=False)

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCharts import QBarCategoryAxis, QBarSeries, QBarSet, QChart, QChartView, QValueAxis
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QPainter
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -46,13 +46,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mteval_gui.app.bench import BenchmarkResult, BenchTestResult, SuiteHandle, open_suite, suite_infos
+from mteval_gui.app.bench import (
+    BenchmarkResult,
+    BenchTestResult,
+    RatingMeans,
+    SuiteHandle,
+    open_suite,
+    suite_infos,
+)
 from mteval_gui.app.messages import detail_text
 from mteval_gui.app.workspace import Workspace
 from mteval_gui.qt import file_dialogs
 from mteval_gui.qt.chart_axes import apply_value_axis
 from mteval_gui.qt.dialogs import reporting_errors
-from mteval_gui.qt.labels import interface_language
+from mteval_gui.qt.labels import adequacy_labels, fluency_labels, interface_language
 from mteval_gui.qt.page import Page
 from mteval_gui.qt.table_model import Column, ColumnTableModel, select_row
 
@@ -96,6 +103,7 @@ class BenchModelsModel(ColumnTableModel[BenchRow]):
     def __init__(self, parent=None, suite: SuiteHandle | None = None):
         super().__init__(key=lambda r: r.key, parent=parent)
         self.suite = suite if suite is not None else default_suite()
+        self.speaker_means: dict[str, RatingMeans] = {}  # row key -> speakers' ratings of its responses
         self.categories: list[str] = self.suite.definition.category_order()
         self.set_columns(self._make_columns())
 
@@ -111,6 +119,10 @@ class BenchModelsModel(ColumnTableModel[BenchRow]):
             Column("score", d.score_name, lambda r: r.result.score, text=lambda r: _num(r.result.score),
                    header_tip=self.tr("Σ category score × weight / Σ weights of the categories that were run"),
                    numeric=True),
+            Column("speakers", self.tr("Speakers"), lambda r: self._speaker_value(r), text=self._speaker_text,
+                   tooltip=self._speaker_tip,
+                   header_tip=self.tr("Speakers' mean adequacy / fluency (1-5) of the model's responses"),
+                   numeric=True),
             Column("passed", self.tr("Passed"),
                    lambda r: (r.result.passed / r.result.total) if r.result.total else None,
                    text=lambda r: f"{r.result.passed}/{r.result.total}",
@@ -121,6 +133,24 @@ class BenchModelsModel(ColumnTableModel[BenchRow]):
         cols.append(Column("created", self.tr("Scored"), lambda r: r.result.created_at,
                            text=lambda r: r.result.created_at.replace("T", " ")[:16]))
         return cols
+
+    def _speaker_value(self, r: BenchRow) -> float | None:
+        m = self.speaker_means.get(r.key)
+        return m.adequacy if m is not None else None
+
+    def _speaker_text(self, r: BenchRow) -> str:
+        m = self.speaker_means.get(r.key)
+        if m is None or not m.ratings:
+            return "—"
+        return f"{_num(m.adequacy)} / {_num(m.fluency)}"
+
+    def _speaker_tip(self, r: BenchRow) -> str | None:
+        m = self.speaker_means.get(r.key)
+        if m is None or not m.ratings:
+            return self.tr("No speaker has rated these responses") if r.stored else None
+        return self.tr("Mean adequacy %1, fluency %2 over %3 rated response(s), %4 rating(s)").replace(
+            "%1", _num(m.adequacy, 2)).replace("%2", _num(m.fluency, 2)).replace("%3", str(m.responses)).replace(
+            "%4", str(m.ratings))
 
     def _category_column(self, cat: str, weight: float) -> Column[BenchRow]:
         d = self.suite.definition
@@ -419,6 +449,11 @@ class BenchmarkTab(Page):
         self.detail_tabs = QTabWidget()
         self.detail_tabs.addTab(self.detail, self.tr("Test"))
         self.detail_tabs.addTab(self.run_notes, self.tr("Run"))
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.detail_tabs, 1)
+        rl.addWidget(self._rating_strip())
 
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -430,7 +465,7 @@ class BenchmarkTab(Page):
         ll.addWidget(self.tests_view, 1)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(left)
-        bottom.addWidget(self.detail_tabs)
+        bottom.addWidget(right)
         bottom.setStretchFactor(0, 2)
         bottom.setStretchFactor(1, 3)
 
@@ -458,6 +493,130 @@ class BenchmarkTab(Page):
         self.limitations_label.setVisible(bool(self.suite.definition.limitations))
         lay.addWidget(self.limitations_label)
         self.set_workspace(workspace)
+
+    def _rating_strip(self) -> QWidget:
+        """A speaker's rating of the response shown: reviewer, adequacy, fluency (digits 1-5 in the tests
+        table: adequacy, then fluency), note; each change is saved at once."""
+        box = QWidget()
+        box.setObjectName("benchRating")
+        lay = QHBoxLayout(box)
+        lay.setContentsMargins(0, 2, 0, 2)
+        self.rating_title = QLabel(self.tr("Speaker rating:"))
+        lay.addWidget(self.rating_title)
+        self.rating_reviewer = QComboBox()
+        self.rating_reviewer.setObjectName("benchReviewer")
+        self.rating_reviewer.setToolTip(self.tr("Who rates the responses (Review → Reviewers adds reviewers)"))
+        self.rating_reviewer.currentIndexChanged.connect(lambda *_: self._load_rating())
+        lay.addWidget(self.rating_reviewer)
+        self.rating_adequacy = QComboBox()
+        self.rating_adequacy.setObjectName("benchAdequacy")
+        self.rating_fluency = QComboBox()
+        self.rating_fluency.setObjectName("benchFluency")
+        for combo, labels, name in ((self.rating_adequacy, adequacy_labels(), self.tr("Adequacy")),
+                                    (self.rating_fluency, fluency_labels(), self.tr("Fluency"))):
+            combo.addItem(name + " —", None)
+            for k, text in labels.items():
+                combo.addItem(f"{k} – {text}", k)
+            combo.activated.connect(lambda *_: self._save_rating())
+            lay.addWidget(combo)
+        self.rating_note = QLineEdit()
+        self.rating_note.setObjectName("benchNote")
+        self.rating_note.setPlaceholderText(self.tr("note (optional)"))
+        self.rating_note.editingFinished.connect(self._save_rating)
+        lay.addWidget(self.rating_note, 1)
+        self.rating_status = QLabel()
+        self.rating_status.setObjectName("benchRatingStatus")
+        lay.addWidget(self.rating_status)
+        self._next_scale = self.rating_adequacy
+        self.tests_view.installEventFilter(self)
+        return box
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Digits 1-5 in the tests table rate the response shown: adequacy, then fluency."""
+        if watched is self.tests_view and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            text = event.text()
+            if len(text) == 1 and text in "12345" and not event.modifiers() & (
+                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier):
+                self.rate_digit(int(text))
+                return True
+        return super().eventFilter(watched, event)
+
+    def rate_digit(self, digit: int) -> bool:
+        """A digit typed: it sets adequacy, then fluency, of the response shown (saved at once)."""
+        if not self.rating_adequacy.isEnabled():
+            return False
+        scale = self._next_scale
+        scale.setCurrentIndex(scale.findData(digit))
+        self._next_scale = self.rating_fluency if scale is self.rating_adequacy else self.rating_adequacy
+        return self._save_rating()
+
+    def _rating_target(self) -> tuple[str, str, str] | None:
+        """(bench run id, test id, reviewer) of the response shown, when it can be rated."""
+        row, t = self.selected_row(), self.selected_test()
+        reviewer = self.rating_reviewer.currentData()
+        if self.ws is None or row is None or not row.stored or t is None or t.response is None or not reviewer:
+            return None
+        return row.key, t.test_id, reviewer
+
+    def _load_rating(self) -> None:
+        """Show the reviewer's rating in force of the response shown."""
+        from mteval_gui.app.bench import response_rating
+
+        target = self._rating_target()
+        current = response_rating(self.ws, *target) if target is not None and self.ws is not None else None
+        for combo, value in ((self.rating_adequacy, current.adequacy if current else None),
+                             (self.rating_fluency, current.fluency if current else None)):
+            combo.setCurrentIndex(max(0, combo.findData(value)) if value is not None else 0)
+            combo.setEnabled(target is not None)
+        self.rating_note.setText(current.note or "" if current else "")
+        self.rating_note.setEnabled(target is not None)
+        self._next_scale = self.rating_adequacy
+        row = self.selected_row()
+        self.rating_status.setText(
+            "" if target is not None or row is None else
+            self.tr("Store the results in a workspace to rate them") if not row.stored else
+            self.tr("Add a reviewer to rate the responses") if self.rating_reviewer.count() == 0 else "")
+
+    def _save_rating(self) -> bool:
+        from mteval_gui.app.bench import rate_response, response_rating
+
+        target = self._rating_target()
+        if target is None or self.ws is None:
+            return False
+        adequacy, fluency = self.rating_adequacy.currentData(), self.rating_fluency.currentData()
+        note = self.rating_note.text().strip() or None
+        current = response_rating(self.ws, *target)
+        if (adequacy is None and fluency is None) or (
+                current is not None and (current.adequacy, current.fluency, current.note) == (adequacy, fluency, note)):
+            return False
+        with reporting_errors(self) as report:
+            rate_response(self.ws, *target, adequacy, fluency, note)
+        if report.failed:
+            return False
+        self.rating_status.setText(self.tr("Saved"))
+        self._update_speaker_means()
+        return True
+
+    def _reload_reviewers(self) -> None:
+        from mteval_gui.app.review import list_reviewers
+
+        current = self.rating_reviewer.currentData()
+        self.rating_reviewer.blockSignals(True)
+        self.rating_reviewer.clear()
+        for r in (list_reviewers(self.ws) if self.ws is not None else []):
+            self.rating_reviewer.addItem(r.name if r.name == r.reviewer_id else f"{r.name} ({r.reviewer_id})",
+                                         r.reviewer_id)
+        i = self.rating_reviewer.findData(current)
+        self.rating_reviewer.setCurrentIndex(i if i >= 0 else 0)
+        self.rating_reviewer.blockSignals(False)
+
+    def _update_speaker_means(self) -> None:
+        from mteval_gui.app.bench import response_rating_means
+
+        stored = [r.key for r in self._rows if r.stored]
+        self.models_model.speaker_means = response_rating_means(self.ws, stored) if self.ws is not None else {}
+        for i in range(self.models_model.rowCount()):
+            self.models_model.row_changed(i)
 
     def _limitations_html(self) -> str:
         """The suite's known limitations, in the interface language (its plugin's catalog)."""
@@ -499,7 +658,12 @@ class BenchmarkTab(Page):
         return [r.result for r in self._rows]
 
     def _set_rows(self, rows: list[BenchRow], select: str | None = None) -> None:
+        from mteval_gui.app.bench import response_rating_means
+
         self._rows = rows
+        self._reload_reviewers()
+        self.models_model.speaker_means = response_rating_means(self.ws, [r.key for r in rows if r.stored]) \
+            if self.ws is not None else {}
         self.models_model.set_rows(rows)
         self.chart.set_results([r.result for r in self.models_model.rows])
         n = len(rows)
@@ -692,6 +856,7 @@ class BenchmarkTab(Page):
     def _test_selected(self) -> None:
         t = self.selected_test()
         self.detail.setHtml(self._test_html(t) if t else "")
+        self._load_rating()
 
     def _test_html(self, t: BenchTestResult) -> str:
         e = html.escape

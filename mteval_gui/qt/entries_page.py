@@ -157,6 +157,7 @@ class EntriesPage(Page):
         self.review.reference_analyser = self._analyse_reference
         self.review.correction_suggester = self._suggest_corrections
         self.review.correction_chosen.connect(self._use_correction)
+        self.review.document_rating_requested.connect(self.rate_document)
         self.review.install_shortcuts(self)
         self.ratings.reviewer_combo.currentIndexChanged.connect(lambda *_: self.reload_now())
         self._text_timer = QTimer(self)
@@ -623,6 +624,39 @@ class EntriesPage(Page):
                 return problem
             return got
         return None  # the error was shown
+
+    def rate_document(self) -> bool:
+        """Rate the translation of the current entry's document by the focused run (a dialog; task D);
+        returns whether a rating was recorded."""
+        from mteval_gui.app.documents import document_rating, rate_document
+        from mteval_gui.qt.document_rating import DocumentRatingDialog
+
+        data, ws, reviewer = self.review.data, self.ws, self.ratings.reviewer_id
+        if data is None or ws is None or data.document is None or not data.outputs:
+            self.ratings.status.setText(self.tr("This entry belongs to no document"))
+            return False
+        if not reviewer:
+            self.ratings.status.setText(self.tr("Choose a reviewer first: the rating is theirs"))
+            return False
+        run_id = self.focus_run_id() or data.outputs[0].run_id
+        view = next((v for v in data.outputs if v.run_id == run_id), data.outputs[0])
+        document = data.document.document
+        with reporting_errors(self) as report:
+            current = document_rating(ws, view.run_id, reviewer, document)
+        if report.failed:
+            return False
+        dialog = DocumentRatingDialog(document, view.label if not self.review.blind else self.tr("this system"),
+                                      current.adequacy if current else None, current.fluency if current else None,
+                                      current.note if current else None, self)
+        if dialog.exec() != DocumentRatingDialog.DialogCode.Accepted:
+            return False
+        adequacy, fluency, note = dialog.values()
+        with reporting_errors(self) as report:
+            rate_document(ws, view.run_id, reviewer, document, adequacy, fluency, note)
+        if report.failed:
+            return False
+        self.ratings.status.setText(self.tr("Document %1 rated").replace("%1", document))
+        return True
 
     def _use_correction(self, run_id: str, entry_id: str, text: str) -> None:
         """A generator form picked in the review pane: the current reviewer's correction of that output."""

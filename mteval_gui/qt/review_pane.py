@@ -29,13 +29,14 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTextBrowser,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from mteval_gui.app.entry_review import FstWord, OutputView, ReviewData, fst_words, review_html
+from mteval_gui.app.entry_review import FstWord, OutputView, ReviewData, document_html, fst_words, review_html
 from mteval_gui.app.generator import WordSuggestions, corrected_output
 from mteval_gui.app.preferences import AppSettings
 from mteval_gui.qt.i18n import QT_TRANSLATE_NOOP
@@ -60,6 +61,9 @@ p.error { color: #a00000; font-style: italic; }
 p.metrics { color: #333; }
 span.validation { color: #777; font-size: 9pt; }
 table.pairs { border-color: #bbb; }
+p.ctx { font-size: 12pt; margin: 4px 0 0 0; }
+p.ctxref { color: #444; margin: 0 0 0 24px; }
+span.offset { color: #777; font-size: 9pt; }
 """
 
 
@@ -68,6 +72,8 @@ class ReviewPane(QWidget):
     promote_requested = Signal(str, str)
     # run_id, entry_id, the output with a generator form in place of a word: the reviewer's correction
     correction_chosen = Signal(str, str, str)
+    # the reviewer asks to rate the document of the entry shown (Rate the document…)
+    document_rating_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -104,6 +110,30 @@ class ReviewPane(QWidget):
         self.script_combo.currentIndexChanged.connect(self._script_changed)
         top.addWidget(self.script_combo)
         lay.addLayout(top)
+        doc_bar = QHBoxLayout()
+        self.document_toggle = QToolButton()
+        self.document_toggle.setObjectName("documentToggle")
+        self.document_toggle.setCheckable(True)
+        self.document_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.document_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.document_toggle.setToolTip(self.tr("Show or hide the neighbouring segments of the same document"))
+        self.document_toggle.toggled.connect(self._document_toggled)
+        doc_bar.addWidget(self.document_toggle)
+        doc_bar.addStretch(1)
+        self.document_rate_button = QPushButton(self.tr("Rate the document…"))
+        self.document_rate_button.setObjectName("rateDocumentButton")
+        self.document_rate_button.setToolTip(self.tr("Rate the translation of the whole document: adequacy and "
+                                                     "fluency 1-5 (Ctrl+Shift+D)"))
+        self.document_rate_button.clicked.connect(self.document_rating_requested)
+        doc_bar.addWidget(self.document_rate_button)
+        lay.addLayout(doc_bar)
+        self.document_text = QTextBrowser()
+        self.document_text.setObjectName("documentText")
+        self.document_text.setOpenLinks(False)
+        self.document_text.document().setDefaultStyleSheet(STYLE)
+        self.document_text.setMaximumHeight(180)
+        self.document_text.setVisible(False)
+        lay.addWidget(self.document_text)
         split = QSplitter(Qt.Orientation.Vertical)
         self.text = QTextBrowser()
         self.text.setObjectName("reviewText")
@@ -198,6 +228,7 @@ class ReviewPane(QWidget):
                                           verdict_colours=VERDICT_COLOURS, validation_names=validation_labels(),
                                           locale=interface_language(), field_names=self._field_names(),
                                           reference_script=self.script_combo.currentData()))
+        self._fill_document()
         scripts_shown = bool(data is not None and data.written_in and not self.blind)
         self.script_combo.setVisible(scripts_shown)
         self.script_label.setVisible(scripts_shown)
@@ -214,6 +245,33 @@ class ReviewPane(QWidget):
         self.run_combo.setVisible(self.run_combo.count() > 1)
         self.run_combo.blockSignals(False)
         self._fill_fst()
+
+    def _fill_document(self) -> None:
+        """The "Same document" section: shown only when the entry belongs to a document with neighbours."""
+        data = self.data
+        context = data.document if data is not None else None
+        has = context is not None and bool(context.before or context.after)
+        self.document_toggle.setVisible(context is not None)
+        self.document_rate_button.setVisible(context is not None)
+        if context is None or data is None:
+            self.document_text.setVisible(False)
+            self.document_text.clear()
+            return
+        n = len(context.before) + len(context.after)
+        self.document_toggle.setText(self.tr("Same document: %1 (%n neighbouring segment(s))", "", n)
+                                     .replace("%1", context.document))
+        self.document_toggle.setEnabled(has)
+        output = self.tr("Output") if len(data.outputs) < 2 else f"{self.tr('Output')} — {data.outputs[0].label}"
+        labels = {"reference": self.tr("Reference"), "output": output,
+                  "this_entry": self.tr("This segment"), "colon": self.tr(": ", "between a label and its value")}
+        self.document_text.setHtml(document_html(context, blind=self.blind, labels=labels, current=data.entry.source))
+        self.document_text.setVisible(has and self.document_toggle.isChecked())
+
+    def _document_toggled(self, on: bool) -> None:
+        self.document_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        data = self.data
+        self.document_text.setVisible(bool(on and data is not None and data.document is not None
+                                           and (data.document.before or data.document.after)))
 
     def script_name(self, code: str) -> str:
         names = {"Latn": self.tr("Latin"), "Cans": self.tr("Canadian syllabics"), "Cyrl": self.tr("Cyrillic"),

@@ -6,7 +6,10 @@
   earlier copy instead of duplicating it.
 - :func:`list_benchmark_runs` gives one summary per stored run (newest first).
 - :func:`get_benchmark_run` rebuilds the full :class:`~mteval_gui.domain.benchmark.BenchmarkResult`.
-- :func:`delete_benchmark_run` removes a run and its test results.
+- :func:`delete_benchmark_run` removes a run, its test results and speakers' ratings of its responses.
+- :func:`rate_response` records a speaker's adequacy and fluency rating (1-5) of one response
+  (table ``benchmark_judgments``, append-only: a new version supersedes the previous one);
+  :func:`response_rating` reads the one in force, :func:`response_rating_means` the mean per run.
 
 The suite's name, title and score name are kept in the run's ``meta``; runs stored before
 suites were plugins carry only the title (``benchmark``), which the caller maps to a suite
@@ -28,7 +31,7 @@ from mteval_gui.domain.benchmark import (
     SuiteDefect,
 )
 from mteval_gui.errors import StoreError
-from mteval_gui.store.db import Workspace
+from mteval_gui.store.db import Workspace, utcnow
 
 
 class BenchmarkRunNotFound(StoreError):
@@ -167,3 +170,100 @@ def delete_benchmark_run(ws: Workspace, bench_run_id: str) -> None:
         cur = c.execute("DELETE FROM benchmark_runs WHERE bench_run_id = ?", (bench_run_id,))
         if cur.rowcount == 0:
             raise BenchmarkRunNotFound(f"no stored benchmark run {bench_run_id!r}")
+        c.execute("UPDATE benchmark_judgments SET superseded_by = NULL WHERE bench_run_id = ?", (bench_run_id,))
+        c.execute("DELETE FROM benchmark_judgments WHERE bench_run_id = ?", (bench_run_id,))
+
+
+# ----- speakers' ratings of responses ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class ResponseRating:
+    """A speaker's rating of one benchmark response (one version)."""
+
+    judgment_id: int
+    reviewer_id: str
+    bench_run_id: str
+    test_id: str
+    adequacy: int | None
+    fluency: int | None
+    note: str | None
+    version: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class RatingMeans:
+    """The speakers' ratings of one run's responses: the mean over responses of each response's mean rating."""
+
+    adequacy: float | None
+    fluency: float | None
+    responses: int  # responses rated
+    ratings: int  # ratings in force (one per reviewer and response)
+
+
+_CURRENT_RATING = "superseded_by IS NULL"
+
+
+def _rating(row: Any) -> ResponseRating:
+    return ResponseRating(row["judgment_id"], row["reviewer_id"], row["bench_run_id"], row["test_id"],
+                          row["adequacy"], row["fluency"], row["note"], row["version"], row["created_at"])
+
+
+def response_rating(ws: Workspace, bench_run_id: str, test_id: str, reviewer_id: str) -> ResponseRating | None:
+    """The reviewer's rating in force of one response (None: not rated)."""
+    row = ws.conn.execute(f"SELECT * FROM benchmark_judgments WHERE bench_run_id = ? AND test_id = ? AND "
+                          f"reviewer_id = ? AND {_CURRENT_RATING} ORDER BY judgment_id DESC LIMIT 1",
+                          (bench_run_id, test_id, reviewer_id)).fetchone()
+    return _rating(row) if row is not None else None
+
+
+def rate_response(ws: Workspace, bench_run_id: str, test_id: str, reviewer_id: str, adequacy: int | None,
+                  fluency: int | None, note: str | None = None) -> ResponseRating:
+    """Record a new version of the reviewer's rating of one response of a stored run."""
+    problems = [f"{name} {v} is out of range 1-5" for name, v in (("adequacy", adequacy), ("fluency", fluency))
+                if v is not None and not (isinstance(v, int) and 1 <= v <= 5)]
+    if adequacy is None and fluency is None:
+        problems.append("a rating needs adequacy or fluency (1-5)")
+    with ws.transaction() as c:
+        if c.execute("SELECT 1 FROM reviewers WHERE reviewer_id = ?", (reviewer_id,)).fetchone() is None:
+            problems.append(f"unknown reviewer {reviewer_id!r}")
+        if c.execute("SELECT 1 FROM benchmark_results WHERE bench_run_id = ? AND test_id = ?",
+                     (bench_run_id, test_id)).fetchone() is None:
+            problems.append(f"no response to test {test_id!r} in stored benchmark run {bench_run_id!r}")
+        if problems:
+            raise StoreError("rating not saved: " + "; ".join(problems))
+        previous = c.execute(f"SELECT judgment_id, version FROM benchmark_judgments WHERE bench_run_id = ? AND "
+                             f"test_id = ? AND reviewer_id = ? AND {_CURRENT_RATING}",
+                             (bench_run_id, test_id, reviewer_id)).fetchone()
+        cur = c.execute("INSERT INTO benchmark_judgments (reviewer_id, bench_run_id, test_id, adequacy, fluency, note, "
+                        "version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (reviewer_id, bench_run_id, test_id, adequacy, fluency, (note or "").strip() or None,
+                         previous["version"] + 1 if previous else 1, utcnow()))
+        new_id = cur.lastrowid
+        if previous is not None:
+            c.execute("UPDATE benchmark_judgments SET superseded_by = ? WHERE judgment_id = ?",
+                      (new_id, previous["judgment_id"]))
+        row = c.execute("SELECT * FROM benchmark_judgments WHERE judgment_id = ?", (new_id,)).fetchone()
+    return _rating(row)
+
+
+def response_ratings(ws: Workspace, bench_run_id: str) -> list[ResponseRating]:
+    """Every rating in force of one run's responses, oldest first."""
+    return [_rating(r) for r in ws.conn.execute(
+        f"SELECT * FROM benchmark_judgments WHERE bench_run_id = ? AND {_CURRENT_RATING} ORDER BY judgment_id",
+        (bench_run_id,))]
+
+
+def response_rating_means(ws: Workspace, bench_run_id: str) -> RatingMeans:
+    """The mean over rated responses of each response's mean adequacy and fluency (over its reviewers)."""
+    by_test: dict[str, list[ResponseRating]] = {}
+    for r in response_ratings(ws, bench_run_id):
+        by_test.setdefault(r.test_id, []).append(r)
+    means: dict[str, list[float]] = {"adequacy": [], "fluency": []}
+    for ratings in by_test.values():
+        for aspect, found in means.items():
+            values = [v for r in ratings if (v := getattr(r, aspect)) is not None]
+            if values:
+                found.append(sum(values) / len(values))
+    adequacy, fluency = (sum(v) / len(v) if v else None for v in (means["adequacy"], means["fluency"]))
+    return RatingMeans(adequacy, fluency, responses=len(by_test), ratings=sum(len(v) for v in by_test.values()))

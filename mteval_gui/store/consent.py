@@ -143,6 +143,10 @@ def withdraw_reviewer(ws: Workspace, reviewer_id: str, done_by: str) -> dict[str
                                             (reviewer_id,))]
         c.execute("UPDATE judgments SET superseded_by = NULL WHERE reviewer_id = ?", (reviewer_id,))
         c.execute("DELETE FROM judgments WHERE reviewer_id = ?", (reviewer_id,))
+        bench_ids = [r[0] for r in c.execute("SELECT judgment_id FROM benchmark_judgments WHERE reviewer_id = ? "
+                                             "ORDER BY judgment_id", (reviewer_id,))]
+        c.execute("UPDATE benchmark_judgments SET superseded_by = NULL WHERE reviewer_id = ?", (reviewer_id,))
+        c.execute("DELETE FROM benchmark_judgments WHERE reviewer_id = ?", (reviewer_id,))
         c.execute("DELETE FROM review_packs WHERE reviewer_id = ?", (reviewer_id,))
         c.execute("DELETE FROM reviewers WHERE reviewer_id = ?", (reviewer_id,))
         for row in c.execute("SELECT corpus_id, version, changes FROM corpus_versions").fetchall():
@@ -158,7 +162,8 @@ def withdraw_reviewer(ws: Workspace, reviewer_id: str, done_by: str) -> dict[str
                 c.execute("UPDATE runs SET run_card = json_set(run_card, '$.dataset.speaker_variants', json(?)) "
                           "WHERE run_id = ?", (json.dumps(variants, ensure_ascii=False), row["run_id"]))
         record = {"reviewer_id": reviewer_id, "action": "withdraw", "done_by": done_by.strip(), "done_at": _now()}
-        detail = {"judgment_ids": judgment_ids, "pack_ids": pack_ids}
+        detail = {"judgment_ids": judgment_ids, "pack_ids": pack_ids,
+                  **({"benchmark_judgment_ids": bench_ids} if bench_ids else {})}
         c.execute("INSERT INTO consent_log (reviewer_id, action, done_by, done_at, detail) VALUES (?,?,?,?,?)",
                   (record["reviewer_id"], record["action"], record["done_by"], record["done_at"],
                    json.dumps(detail, sort_keys=True)))

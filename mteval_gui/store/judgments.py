@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from mteval_gui.domain.corpus import Entry, document_of
 from mteval_gui.domain.judgments import (
     QUALITY_TIERS,
     SIGNOFF_DECISIONS,
@@ -53,6 +54,7 @@ _CURRENT = "undone = 0 AND superseded_by IS NULL"
 # every query of its reviewer, run and entry fail with "malformed JSON")
 _ITEM_SQL = ("(CASE WHEN task = 'C' AND json_valid(payload) THEN COALESCE(json_extract(payload, '$.word'), '') "
              "WHEN task = 'check' AND json_valid(payload) THEN COALESCE(json_extract(payload, '$.check_id'), '') "
+             "WHEN task = 'D' AND json_valid(payload) THEN COALESCE(json_extract(payload, '$.document'), '') "
              "ELSE '' END)")
 MAX_PAYLOAD_DEPTH = 20
 
@@ -266,6 +268,14 @@ def _reference_problems(c: sqlite3.Connection, j: Judgment, known_reviewers: Ite
         "SELECT 1 FROM entries WHERE corpus_id = ? AND entry_id = ?", (run["corpus_id"], j.entry_id)
     ).fetchone():
         problems.append(f"unknown entry {j.entry_id!r} (not in corpus {run['corpus_id']!r} of run {j.run_id!r})")
+    elif j.task == "D" and j.entry_id is not None:
+        document = j.payload.get("document")
+        row = c.execute("SELECT metadata, segment FROM entries WHERE corpus_id = ? AND entry_id = ?",
+                        (run["corpus_id"], j.entry_id)).fetchone()
+        entry = Entry.model_construct(id=j.entry_id, source="", metadata=_load_payload(row["metadata"]),
+                                      segment=row["segment"])
+        if document_of(entry) != document:
+            problems.append(f"entry {j.entry_id!r} is not in document {document!r}")
     elif isinstance(j.payload.get("spans"), list) and j.payload["spans"]:
         out = c.execute(
             "SELECT predicted FROM outputs WHERE run_id = ? AND entry_id = ?", (j.run_id, j.entry_id)

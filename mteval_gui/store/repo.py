@@ -195,6 +195,32 @@ def get_entry(ws: Workspace, corpus_id: str, entry_id: str) -> Entry:
     return _entry_from_row(r)
 
 
+def entry_position(ws: Workspace, corpus_id: str, entry_id: str) -> int:
+    """The entry's position in its corpus (0-based corpus order)."""
+    r = ws.conn.execute("SELECT position FROM entries WHERE corpus_id = ? AND entry_id = ?",
+                        (corpus_id, entry_id)).fetchone()
+    if r is None:
+        raise NotFoundError(f"no entry {entry_id!r} in corpus {corpus_id!r}")
+    return int(r[0])
+
+
+def entries_between(ws: Workspace, corpus_id: str, first: int, last: int) -> list[tuple[int, Entry]]:
+    """(position, entry) of the entries at positions ``first``..``last`` (inclusive), in corpus order."""
+    rows = ws.conn.execute(f"SELECT position, {_ENTRY_COLS} FROM entries WHERE corpus_id = ? "
+                           "AND position BETWEEN ? AND ? ORDER BY position", (corpus_id, first, last)).fetchall()
+    return [(int(r[0]), _entry_from_row(r[1:])) for r in rows]
+
+
+def entries_mentioning(ws: Workspace, corpus_id: str, text: str) -> list[tuple[int, Entry]]:
+    """(position, entry) of the entries whose segment is ``text`` or whose metadata JSON contains it (a
+    pre-selection for a Python test; one pass over the corpus without decoding the others), in corpus order."""
+    needle = _encode(text)[1:-1]
+    rows = ws.conn.execute(f"SELECT position, {_ENTRY_COLS} FROM entries WHERE corpus_id = ? "
+                           "AND (segment = ? OR instr(metadata, ?) > 0) ORDER BY position",
+                           (corpus_id, text, needle)).fetchall()
+    return [(int(r[0]), _entry_from_row(r[1:])) for r in rows]
+
+
 def entry_ids(ws: Workspace, corpus_id: str) -> list[str]:
     """Entry ids in corpus order."""
     return [

@@ -395,8 +395,27 @@ CREATE TABLE IF NOT EXISTS campaigns (
 );
 """
 
+# v12: speakers' ratings of benchmark responses (store/benchmarks.py), append-only like the judgment log:
+# a new version supersedes the previous one. No foreign key to benchmark_runs: storing the same scoring again
+# replaces its run row under the same id, and the ratings of its responses stay.
+_V12 = """
+CREATE TABLE IF NOT EXISTS benchmark_judgments (
+    judgment_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    reviewer_id TEXT NOT NULL REFERENCES reviewers(reviewer_id),
+    bench_run_id TEXT NOT NULL,
+    test_id TEXT NOT NULL,
+    adequacy INTEGER CHECK (adequacy BETWEEN 1 AND 5),
+    fluency INTEGER CHECK (fluency BETWEEN 1 AND 5),
+    note TEXT,
+    version INTEGER NOT NULL DEFAULT 1,
+    created_at TEXT NOT NULL,
+    superseded_by INTEGER REFERENCES benchmark_judgments(judgment_id)
+);
+CREATE INDEX IF NOT EXISTS idx_benchmark_judgments_key ON benchmark_judgments(bench_run_id, test_id, reviewer_id);
+"""
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10, _V11]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10, _V11, _V12]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -129,12 +129,28 @@
         <translation>Σ score de catégorie × poids / Σ poids des catégories exécutées</translation>
     </message>
     <message>
+        <source>Speakers</source>
+        <translation>Locuteurs</translation>
+    </message>
+    <message>
+        <source>Speakers&apos; mean adequacy / fluency (1-5) of the model&apos;s responses</source>
+        <translation>Adéquation / fluidité moyennes (1 à 5) des réponses du modèle selon les locuteurs</translation>
+    </message>
+    <message>
         <source>Passed</source>
         <translation>Réussis</translation>
     </message>
     <message>
         <source>Tests with score ≥ 0.7 / tests of the categories that were run</source>
         <translation>Tests de score ≥ 0.7 / tests des catégories exécutées</translation>
+    </message>
+    <message>
+        <source>No speaker has rated these responses</source>
+        <translation>Aucun locuteur n’a noté ces réponses</translation>
+    </message>
+    <message>
+        <source>Mean adequacy %1, fluency %2 over %3 rated response(s), %4 rating(s)</source>
+        <translation>Adéquation moyenne %1, fluidité %2 sur %3 réponse(s) notée(s), %4 note(s)</translation>
     </message>
     <message>
         <source>{0} (weight {1:.0f} %)</source>
@@ -257,6 +273,38 @@
     <message>
         <source>Category:</source>
         <translation>Catégorie&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Speaker rating:</source>
+        <translation>Note des locuteurs&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Who rates the responses (Review → Reviewers adds reviewers)</source>
+        <translation>Qui note les réponses (Revue → Évaluateurs ajoute des évaluateurs)</translation>
+    </message>
+    <message>
+        <source>Adequacy</source>
+        <translation>Adéquation</translation>
+    </message>
+    <message>
+        <source>Fluency</source>
+        <translation>Fluidité</translation>
+    </message>
+    <message>
+        <source>note (optional)</source>
+        <translation>remarque (facultative)</translation>
+    </message>
+    <message>
+        <source>Store the results in a workspace to rate them</source>
+        <translation>Enregistrez les résultats dans un espace de travail pour les noter</translation>
+    </message>
+    <message>
+        <source>Add a reviewer to rate the responses</source>
+        <translation>Ajoutez un évaluateur pour noter les réponses</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Enregistrée</translation>
     </message>
     <message>
         <source>What {0} cannot show:</source>
@@ -972,6 +1020,33 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
 </context>
 <context>
+    <name>DocumentRatingDialog</name>
+    <message>
+        <source>Rate the document</source>
+        <translation>Noter le document</translation>
+    </message>
+    <message>
+        <source>Rate the translation of the whole document %1 by %2 (digits 1-5: adequacy, then fluency; Enter saves)</source>
+        <translation>Notez la traduction du document entier %1 par %2 (chiffres 1 à 5&#x202f;: adéquation, puis fluidité&#x202f;; Entrée enregistre)</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>facultative</translation>
+    </message>
+    <message>
+        <source>&amp;Adequacy</source>
+        <translation>&amp;Adéquation</translation>
+    </message>
+    <message>
+        <source>&amp;Fluency</source>
+        <translation>&amp;Fluidité</translation>
+    </message>
+    <message>
+        <source>&amp;Note</source>
+        <translation>&amp;Remarque</translation>
+    </message>
+</context>
+<context>
     <name>EntriesModel</name>
     <message>
         <source>Validation: {0} — {1}</source>
@@ -1107,6 +1182,22 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>Nothing new: the corrections are already the reference or accepted variants</source>
         <translation>Rien de nouveau&#x202f;: les corrections sont déjà la référence ou des variantes acceptées</translation>
+    </message>
+    <message>
+        <source>This entry belongs to no document</source>
+        <translation>Cette entrée n’appartient à aucun document</translation>
+    </message>
+    <message>
+        <source>Choose a reviewer first: the rating is theirs</source>
+        <translation>Choisissez d’abord un évaluateur&#x202f;: la note est la sienne</translation>
+    </message>
+    <message>
+        <source>this system</source>
+        <translation>ce système</translation>
+    </message>
+    <message>
+        <source>Document %1 rated</source>
+        <translation>Document %1 noté</translation>
     </message>
     <message>
         <source>Choose a reviewer first: the correction is theirs</source>
@@ -2192,6 +2283,14 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Prochaine si&amp;gnalée</translation>
     </message>
     <message>
+        <source>Rate the &amp;document…</source>
+        <translation>Noter le &amp;document…</translation>
+    </message>
+    <message>
+        <source>Rate the translation of the whole document of the current entry</source>
+        <translation>Noter la traduction du document entier de l’entrée courante</translation>
+    </message>
+    <message>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Raccourcis clavier</translation>
     </message>
@@ -2694,6 +2793,18 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Afficher la référence dans une autre écriture de la langue (la translittération de la fiche)&#x202f;; mémorisé par langue</translation>
     </message>
     <message>
+        <source>Show or hide the neighbouring segments of the same document</source>
+        <translation>Afficher ou masquer les segments voisins du même document</translation>
+    </message>
+    <message>
+        <source>Rate the document…</source>
+        <translation>Noter le document…</translation>
+    </message>
+    <message>
+        <source>Rate the translation of the whole document: adequacy and fluency 1-5 (Ctrl+Shift+D)</source>
+        <translation>Noter la traduction du document entier&#x202f;: adéquation et fluidité de 1 à 5 (Ctrl+Maj+D)</translation>
+    </message>
+    <message>
         <source>FST analyses</source>
         <translation>Analyses FST</translation>
     </message>
@@ -2893,6 +3004,17 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>source words</source>
         <translation>mots de la source</translation>
+    </message>
+    <message numerus="yes">
+        <source>Same document: %1 (%n neighbouring segment(s))</source>
+        <translation>
+            <numerusform>Même document&#x202f;: %1 (%n segment voisin)</numerusform>
+            <numerusform>Même document&#x202f;: %1 (%n segments voisins)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This segment</source>
+        <translation>Ce segment</translation>
     </message>
     <message>
         <source>Latin</source>
@@ -3496,7 +3618,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>empty: this machine; local, or the head&apos;s address (HOST:6379)</source>
-        <translation>vide : cette machine ; local, ou l&apos;adresse du nœud principal (HÔTE:6379)</translation>
+        <translation>vide&#x202f;: cette machine&#x202f;; local, ou l&apos;adresse du nœud principal (HÔTE:6379)</translation>
     </message>
     <message>
         <source>(none)</source>
@@ -4779,7 +4901,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>Scores the batches on a Ray cluster: &apos;local&apos; starts one on this machine, else the head&apos;s address (HOST:6379); empty: this machine&apos;s processes. Needs the cluster extra.</source>
-        <translation>Calcule les lots sur une grappe Ray : « local » en démarre une sur cette machine, sinon l&apos;adresse du nœud principal (HÔTE:6379) ; vide : les processus de cette machine. Nécessite l&apos;extra cluster.</translation>
+        <translation>Calcule les lots sur une grappe Ray&#x202f;: « local » en démarre une sur cette machine, sinon l&apos;adresse du nœud principal (HÔTE:6379)&#x202f;; vide&#x202f;: les processus de cette machine. Nécessite l&apos;extra cluster.</translation>
     </message>
     <message>
         <source>Default reviewer</source>

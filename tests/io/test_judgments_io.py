@@ -133,7 +133,7 @@ def test_bad_csv_reports_every_defect_with_its_line_and_writes_nothing(populated
         f"{bad}:4: unknown reviewer 'r-zed'",
         f"{bad}:5: unknown run 'nope'",
         f"{bad}:6: unknown entry '99' (not in corpus 'crk-verbs' of run 'oracle')",
-        f"{bad}:7: task 'Q' is not one of A, B, C, signoff, check",
+        f"{bad}:7: task 'Q' is not one of A, B, C, D, signoff, check",
         f"{bad}:8: adequacy 'three' is not a whole number",
         f"{bad}:9: same_meaning 'Perhaps' is not one of Yes, No, Depends",
         f"{bad}:11: 7 cells, the header has 9",
