@@ -12,13 +12,15 @@ Parts (all by default):
 - ``english``: the English sources of the Tatoeba corpora (200 sentences) as outputs of the
   first 200 MAFAND fr→ewe entries: the share judged wrong-language.
 - ``segments``: the first n words (n = 1, 2, 3) of each MAFAND French line as the output of
-  its own entry (share judged wrong-language), and of each Ewe line as the output of the next
+  its own entry (share judged wrong-language: copies of the source) and of the next entry (French
+  that is no copy: only the words themselves tell), and of each Ewe line as the output of the next
   entry (false positives: the other entry's reference does not make its words neutral).
   Segments without a letter or made only of their entry's reference words (names carried
   over) are left out: an output made of its reference's words is never judged.
 - ``system_segments``: false positives on Ewe that is not in the corpus: the first n words
   (n = 1, 2, 3) of each real fr→ewe system output (afribart, which copies French sources, left
-  out) as the output of the next entry.
+  out) as the output of the next entry, and as the output of its own entry (whose source it may
+  share names and copied words with: the judgment reads the source).
 - ``cree``: the Cree verb-form runs scored without an analyzer (an empty analyzer folder) and
   with the strict analyzer, ``core.code_switching`` alone: entries judged wrong-language by
   language, and the caveat.
@@ -128,9 +130,9 @@ def segments(shared: Path) -> None:
     corpus, folder = _mafand(shared)
     fr, ewe = _lines(folder / "test.fr"), _lines(folder / "test.ewe")
     n = len(ewe)
-    totals = {"fra": [0, 0, 0], "ewe": [0, 0, 0]}
+    totals = {"fra": [0, 0, 0], "fra-next": [0, 0, 0], "ewe": [0, 0, 0]}
     for k in (1, 2, 3):
-        for lang, lines, shift in (("fra", fr, 0), ("ewe", ewe, 1)):
+        for lang, lines, shift in (("fra", fr, 0), ("fra-next", fr, 1), ("ewe", ewe, 1)):
             outputs = [" ".join(lines[(i + n - shift) % n].split()[:k]) for i in range(n)]
             res, cpu = _score(corpus, outputs, f"{lang}-{k}")
             wrong, langs, _ = _judged(res)
@@ -144,7 +146,9 @@ def segments(shared: Path) -> None:
             totals[lang][0] += hits
             totals[lang][1] += total
             totals[lang][2] += nothing
-            what = "French segments judged wrong-language" if lang == "fra" else "Ewe segments judged wrong (FP)"
+            what = {"fra": "French segments (copies of the source) judged wrong-language",
+                    "fra-next": "French segments (another entry's source) judged wrong-language",
+                    "ewe": "Ewe segments judged wrong (FP)"}[lang]
             print(f"{k}-word {what}: {hits} of {total} ({hits / total:.1%}; {dict(langs)}; {nothing} with "
                   f"nothing to judge: names, words both languages use), cpu {cpu:.2f} s", flush=True)
     for lang, (hits, total, nothing) in totals.items():
@@ -154,20 +158,23 @@ def segments(shared: Path) -> None:
 
 def system_segments(shared: Path) -> None:
     corpus, folder = _mafand(shared)
-    hits = total = 0
+    hits = [0, 0]
+    total = [0, 0]
     for path in sorted((folder / "predictions").glob("*_fr_ewe_*.txt")):
         if "afribart" in path.name:
             continue
         lines = _lines(path)
         n = len(lines)
         for k in (1, 2, 3):
-            outputs = [" ".join(lines[(i + n - 1) % n].split()[:k]) for i in range(n)]
-            res, _ = _score(corpus, outputs, f"{path.stem}-{k}")
-            wrong, _langs, _ = _judged(res)
-            judged = _judgeable(corpus, outputs)
-            hits += sum(1 for w, j in zip(wrong, judged, strict=True) if w and j)
-            total += sum(judged)
-        print(f"{path.stem:40s} cumulative: {hits} of {total} ({hits / total:.2%}) judged wrong-language", flush=True)
+            for side, shift in enumerate((1, 0)):
+                outputs = [" ".join(lines[(i + n - shift) % n].split()[:k]) for i in range(n)]
+                res, _ = _score(corpus, outputs, f"{path.stem}-{k}")
+                wrong, _langs, _ = _judged(res)
+                judged = _judgeable(corpus, outputs)
+                hits[side] += sum(1 for w, j in zip(wrong, judged, strict=True) if w and j)
+                total[side] += sum(judged)
+        print(f"{path.stem:40s} cumulative: next entry {hits[0]} of {total[0]} ({hits[0] / total[0]:.2%}), "
+              f"own entry {hits[1]} of {total[1]} ({hits[1] / total[1]:.2%}) judged wrong-language", flush=True)
 
 
 def cree(shared: Path) -> None:

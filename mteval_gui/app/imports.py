@@ -328,6 +328,7 @@ def _sample_language(ws: Workspace, run: Run, corpus_id: str, src: str,
         src_scripts = (expand_scripts(scard.scripts) if scard is not None
                        else text_scripts(e.source if e is not None else ""))
         verdict = judge.judge(o.predicted or "", neutral, reference=e.reference if e is not None else None,
+                              source=e.source if e is not None else None,
                               target_scripts=None if ref_scripts is None else frozenset(ref_scripts - src_scripts))
         if verdict.wrong_language:
             wrong += 1

@@ -13,7 +13,12 @@ from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.scoring.composite import wrong_language_caveat
 from mteval_gui.scoring.metrics.behavioural import CodeSwitchingMetric, token_script
-from mteval_gui.scoring.metrics.language_id import LanguageJudge, LanguageJudgement, target_only_letters
+from mteval_gui.scoring.metrics.language_id import (
+    LanguageJudge,
+    LanguageJudgement,
+    source_words,
+    target_only_letters,
+)
 from mteval_gui.scoring.runner import ScoringRequest, score_run
 from tests.conftest import SHARED_DATA
 from tests.scoring.metric_helpers import context, item, run_metric
@@ -157,15 +162,16 @@ def test_mafand_french_outputs_are_wrong_language_and_ewe_outputs_are_not():
     assert len(shares) == 18
     ewe_outputs = {k: v for k, v in shares.items() if "_fr_ewe_" in k}
     assert len(ewe_outputs) == 16
-    assert max(ewe_outputs.values()) == pytest.approx(135 / 1563)  # afribart copies French sources
+    assert max(ewe_outputs.values()) == pytest.approx(138 / 1563)  # afribart copies French sources (135 before
+    # outputs copied from their source were judged: "sort.", "tirs.", "Législatives le Ethiopie.")
     wrong_entries = {k: round(v * 1563) for k, v in ewe_outputs.items()}
     assert wrong_entries == {
-        "afribart_fr_ewe_news": 135, "afribyt5_fr_ewe_news": 10, "afrit5_fr_ewe_news": 0, "byt5_fr_ewe_news": 8,
+        "afribart_fr_ewe_news": 138, "afribyt5_fr_ewe_news": 10, "afrit5_fr_ewe_news": 0, "byt5_fr_ewe_news": 10,
         "m2m100_fr_ewe_afro": 1, "m2m100_fr_ewe_news": 0, "m2m100_fr_ewe_rel": 7, "m2m100_fr_ewe_rel_news": 8,
         "m2m100_fr_ewe_rel_news_newsft": 2, "m2m100_fr_ewe_rel_newsft": 0, "mbart50_fr_ewe_news": 35,
         "mt5_fr_ewe_news": 2, "transformer_fr_ewe_rel": 10, "transformer_fr_ewe_rel_news": 4,
         "transformer_fr_ewe_rel_news_newsft": 7, "transformer_fr_ewe_rel_newsft": 5}
-    assert shares["transformer_ewe_fr_rel_news"] == pytest.approx(1488 / 1563)
+    assert shares["transformer_ewe_fr_rel_news"] == pytest.approx(1489 / 1563)
 
 
 CRK, ENG = try_load_card("crk"), try_load_card("eng")
@@ -248,6 +254,49 @@ def test_short_ewe_is_not_french_or_english():
         assert got.wrong_language is False, (text, got)
 
 
+def test_the_sources_names_are_capitalised_inside_a_sentence_in_runs_or_as_a_headlines_topic():
+    keys, names = source_words("Lutte antiterroriste: le Maroc et la Côte d'Ivoire. Nigéria: «Deux morts» - "
+                               "Burkina Faso: Attaque à Lomé")
+    assert sorted(names) == ["burkina", "côte", "d'ivoire", "faso", "lomé", "maroc", "nigéria"]
+    assert {"lutte", "deux", "attaque", "antiterroriste"} <= keys and not {"lutte", "deux", "attaque"} & names
+    assert source_words("Mali €“ Tentative d'assassinat")[1] == frozenset({"mali"})
+    assert source_words("Jeudi 22 Juillet, la Haute Cour")[1] == frozenset({"juillet", "haute", "cour"})
+
+
+def test_an_output_copied_from_its_source_is_wrong_language():
+    judge = _ewe_judge()
+    source = "Lutte antiterroriste: l'Allemagne prête main forte à l'armée du Niger."
+    cases = {  # output: (with the source, without it)
+        "Lutte": ((True, "fra"), (False, None)),  # a capitalised word of the source, not known as a name
+        "Lutte antiterroriste": ((True, "fra"), (False, "fra")),
+        "forte": ((True, "fra"), (False, "fra")),  # no French function word: the detector alone is not enough
+        "Niger": ((False, None), (False, None)),  # a name of the source (capitalised inside a sentence)
+        "ONU": ((False, None), (False, None)),  # an acronym is carried over as it is
+        "Lutte antiterroriste Dzamani yi": ((False, "fra"), (False, "fra")),  # as many words of its own
+    }
+    got = {text: (judge.judge(text, source=source), judge.judge(text)) for text in cases}
+    assert {t: tuple((g.wrong_language, g.language) for g in pair) for t, pair in got.items()} == cases
+    assert got["Lutte"][0].target_evidence == 0.0
+    # the reference's words and the target's own words are no copies
+    assert judge.judge("Lutte", frozenset({"lutte"}), source=source).wrong_language is False
+    assert judge.judge("Lutte ɖe ŋɔdi ŋu", source=source).wrong_language is False
+    # a headline's topic is a name: an Ewe output that carries it over is not a copy
+    headline = "Nigéria: le président Muhammadu Buhari a reporté son check-up médical à Londres."
+    assert judge.judge("Nigéria:", source=headline).wrong_language is False
+    assert judge.judge("Reporté", source=headline).wrong_language is True
+
+
+def test_code_switching_reads_the_entrys_source_for_copies():
+    items = [item(0, "Jeudi 22 juillet, la Haute Cour a tranché.",
+                  "Le Yawoɖa, Juillet 22 lia, ʋɔnudrɔ̃ƒe gã la drɔ̃ ʋɔnu.", "Jeudi"),
+             item(1, "Deux morts à Lomé.", "Ame eve ku le Lomé.", "Deux"),
+             item(2, "Deux morts à Lomé.", "Ame eve ku le Lomé.", "Jeudi")]
+    per, cs = run_metric(CodeSwitchingMetric(), items, context("fra", "ewe", card=EWE, source_card=FRA))
+    assert [(p.detail["wrong_language"], p.detail["language"]) for p in per] == [
+        (True, "fra"), (True, "fra"), (False, None)]  # a word of another entry's source is a name, as before
+    assert [p.value for p in per] == [1.0, 1.0, 0.0]
+
+
 def test_a_target_without_card_keeps_the_script_of_its_references():
     items = [item(0, "Hello world and goodbye", "Привет мир и до свидания", "Привет world и goodbye"),
              item(1, "Good morning", "Доброе утро", "Good morning")]
@@ -323,4 +372,6 @@ def test_english_sentences_and_short_french_segments_for_ewe():
     for k in (1, 2, 3):
         french += sum(_wrong(corpus, [" ".join(line.split()[:k]) for line in fr]))
         ewe_fp += sum(_wrong(corpus, [" ".join(ewe[(i + n - 1) % n].split()[:k]) for i in range(n)]))
-    assert (french, ewe_fp) == (2697, 18)  # of 3,624 and 3,660 segments with a word to judge (2,154 and 281 before)
+    # of 3,624 and 3,660 segments with a word to judge (2,697 and 18 before the source was read, 2,154 and 281
+    # before the target's evidence)
+    assert (french, ewe_fp) == (3102, 19)

@@ -188,7 +188,7 @@ class CodeSwitchingMetric(BaseMetric):
     another language than the target counts 1.0 (see :mod:`~mteval_gui.scoring.metrics.language_id`)."""
 
     info: ClassVar[MetricInfo] = MetricInfo(
-        id="core.code_switching", version="5", display_name="Code-switching rate", scale="0-1",
+        id="core.code_switching", version="6", display_name="Code-switching rate", scale="0-1",
         role="code_switching", label="Code-switching", validation="heuristic",
         higher_is_better=False, produces=("code_switching_rate",), single_process=True,
         description="Share of output words that are source-language words (script or same-script lexical "
@@ -302,6 +302,7 @@ class CodeSwitchingMetric(BaseMetric):
             value = len(switched) / len(tokens)
             if judge is not None:
                 verdict = judge.judge(predicted, ref_words, tokens, keys, reference=it.entry.reference,
+                                      source=it.entry.source,
                                       target_scripts=None if self.target_scripts is not None
                                       else frozenset(ref_scripts) - src_scripts)
                 detail.update(verdict.to_json())

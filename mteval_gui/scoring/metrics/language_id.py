@@ -39,10 +39,21 @@ but not many target languages of this tool (Ewe, Plains Cree, Sámi...):
    the words can show it. Without any target evidence or target text, only the source
    language is trusted, since the detector must place a text of an unknown language among the
    candidates.
+4. **Copies of the source**, when the judgment above finds the output in the target (the
+   common real failure of a short output: words left untranslated): the words of the entry's
+   source that are neither the reference's nor target words are copied words — a capitalised
+   one too (``Lutte`` at the start of ``Lutte antiterroriste: ...``), unless the source shows it
+   as a name (:func:`source_words`: capitalised inside a sentence, in a run of capitalised
+   words, or a headline's topic before a colon or a dash); acronyms never. When they make
+   :data:`COPIED_SHARE` of the counted words and outnumber the words the source does not have,
+   the target evidence is below :data:`MIN_TARGET_EVIDENCE`, and the detector gives the source
+   language at least :data:`MIN_CONFIDENCE` on the words that are not names, the output is a
+   copy, in the source language.
 
-Measured with ``perf/measure_language_id.py`` (numbers in the README): on MAFAND-MT the French
-outputs are judged wrong-language on 95–100 % of entries, the Ewe systems on 0–9 %; English
-sentences for Ewe 97 %; valid Cree verb forms 0 %.
+Measured with ``perf/measure_language_id.py`` (numbers in docs/reference/scoring.md): on
+MAFAND-MT the French outputs are judged wrong-language on 95–100 % of entries, the Ewe systems
+on 0–9 %; English sentences for Ewe 97 %; valid Cree verb forms 0 %; the first 1–3 words of a
+French source as its entry's output 85.6 %, of Ewe references and system outputs 0.5–1.5 %.
 
 lingua loads its n-gram models on first use (≈ 0.6 s of CPU for French and English, ≈ 0.55 s
 for all its Latin-script languages in low-accuracy mode). ``mteval evaluate`` loads them from
@@ -234,6 +245,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
 FUNCTION_WORD_SHARE = 0.25  # share of an output's words that must be function words of the detected language
 SHORT_FUNCTION_WORD = 1  # letters up to which one function word alone confirms only a sure detector (I, a, à)
 SURE_CONFIDENCE = 0.8  # a sure detector
+COPIED_SHARE = 0.5  # share of the counted words that, copied from the source, make an output a copy of it
 TARGET_USE_SHARE = 0.005  # share of the target texts from which a function word is a target word too
 TARGET_USE_TEXTS = 5000  # target texts read for it
 UNINFORMATIVE_SHARE = 0.5  # share of the target's texts the detector takes for a candidate that makes it uninformative
@@ -275,6 +287,62 @@ def frequent_words(card: LanguageCard | None) -> frozenset[str]:
     if card is None or card.language_id is None:
         return frozenset()
     return frozenset(match_key(w) for w in card.language_id.frequent_words if w.strip())
+
+
+def _copyable(token: str) -> bool:
+    """Whether a word copied from the source tells the source language: it has a lowercase letter
+    (an acronym, ``ONU``, ``CAF``, is carried over as it is)."""
+    return any(c.islower() for c in token)
+
+
+_SENTENCE_END = ".!?:;…"
+_DASHES = "-–—"
+
+
+def _capitalised(token: str) -> bool:
+    head, _, tail = token.replace("’", "'").rpartition("'")
+    first = next((c for c in (tail or head) if c.isalpha()), "")
+    return bool(first) and first.isupper()
+
+
+@lru_cache(maxsize=4096)
+def source_words(source: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Match keys of the words of a source text, and of those it writes capitalised inside a
+    sentence (names: ``Maroc`` in ``Le roi du Maroc``). A word capitalised only where a sentence
+    starts (the first word, after ``.!?:;…``, a dash or an opening quote) is not known as a name
+    (``Lutte`` in ``Lutte antiterroriste: ...``) unless the next word is capitalised too (``Côte
+    d'Ivoire``, ``Burkina Faso``: names come in runs) or it stands alone before a colon, a dash or
+    another mark (a headline's topic: ``Nigéria: le président...``, ``Mali – Tentative...``)."""
+    keys: set[str] = set()
+    names: set[str] = set()
+    start = True
+    previous = ""  # key of the previous word when it is capitalised
+    alone = ""  # key of the previous word when it is capitalised and alone in its sentence so far
+    for raw in nfc(source).split():
+        toks = word_tokens(raw)
+        if not toks:
+            if alone and not any(c.isalnum() for c in raw):
+                names.add(alone)  # a mark standing alone after it: a headline's topic
+            start = start or any(c in _DASHES + "“«\"" for c in raw)
+            previous = alone = ""
+            continue
+        tok = toks[0]
+        if raw[0] in "«“\"(":
+            start = True
+        key = match_key(tok)
+        keys.add(key)
+        capitalised = _capitalised(tok)
+        if capitalised and (previous or not start):
+            names.add(key)
+            if previous:
+                names.add(previous)
+        end = raw.rstrip("»”\")")[-1:]
+        if capitalised and start and end in ":–—-":
+            names.add(key)  # a headline's topic
+        alone = key if capitalised and start and end.isalnum() else ""
+        start = raw[-1] in _SENTENCE_END or end in _SENTENCE_END
+        previous = key if capitalised and not start else ""
+    return frozenset(keys), frozenset(names)
 
 
 def function_word_of(code: str, key: str, *, whole: bool = False) -> bool:
@@ -335,6 +403,9 @@ class _Words:
     function: dict[str, int] = field(default_factory=dict)  # function words per candidate
     long_function: dict[str, int] = field(default_factory=dict)  # of them, longer than SHORT_FUNCTION_WORD
     shared_function: dict[str, int] = field(default_factory=dict)  # its function words the target uses too
+    copied: int = 0  # words copied from the entry's source (neither the reference's nor target words)
+    unsourced: int = 0  # words with a letter that the source does not have (any kind), when a source is given
+    copied_names: int = 0  # of the copied words, those that would be names without the source
     names: list[int] = field(default_factory=list)  # positions of the capitalised words taken for names
 
 
@@ -454,9 +525,12 @@ class LanguageJudge:
         return not any(function_word_of(code, key, whole=True) for code in self.function_candidates)
 
     def _words(self, tokens: Sequence[str], keys: Sequence[str], neutral: frozenset[str],
-               scripts: frozenset[str]) -> _Words:
+               scripts: frozenset[str], source: frozenset[str] = frozenset(),
+               source_names: frozenset[str] = frozenset()) -> _Words:
         out = _Words()
         for i, (tok, key) in enumerate(zip(tokens, keys, strict=True)):
+            if source and key not in source and any(c.isalpha() for c in key):
+                out.unsourced += 1
             if key in self.ambiguous:
                 for code in self.function_candidates:
                     if function_word_of(code, key):
@@ -474,7 +548,11 @@ class LanguageJudge:
                     out.counted += 1  # a word of the reference that is no name: a target word
                     out.target += 1
                 continue
-            if self._is_name(tok, key):
+            name = self._is_name(tok, key)
+            if key in source and _copyable(tok) and not (name and key in source_names):
+                out.copied += 1  # a word of the source the reference does not use: copied, not a name
+                out.copied_names += name
+            elif name:
                 out.names.append(i)
                 continue
             out.counted += 1
@@ -561,12 +639,14 @@ class LanguageJudge:
 
     def judge(self, predicted: str, neutral: frozenset[str] = frozenset(),
               tokens: Sequence[str] | None = None, keys: Sequence[str] | None = None, *,
-              reference: str | None = None, target_scripts: Iterable[str] | None = None) -> LanguageJudgement:
+              reference: str | None = None, target_scripts: Iterable[str] | None = None,
+              source: str | None = None) -> LanguageJudgement:
         """``neutral``: match keys of words that prove nothing (the reference's words);
         ``tokens`` (and their ``keys``): the output's words, when the caller has them;
         ``reference``: the entry's reference (target-language text the detector is checked on);
         ``target_scripts``: the target's scripts that the source does not use when the judge has
-        none from a card (the scripts of the references)."""
+        none from a card (the scripts of the references); ``source``: the entry's source, for an
+        output copied from it (:meth:`_copy`)."""
         toks = list(tokens) if tokens is not None else word_tokens(predicted)
         if not toks:
             return LanguageJudgement(False, None, None, None)
@@ -575,6 +655,41 @@ class LanguageJudge:
         if not scripts and target_scripts is not None and self.script_of is not None:
             scripts = frozenset(target_scripts) - self.source_scripts
         has_evidence = self.has_evidence or bool(scripts)
+        verdict = self._judge(predicted, toks, word_keys, neutral, scripts, has_evidence, reference)
+        if verdict.wrong_language or not source:
+            return verdict
+        copy = self._copy(toks, word_keys, neutral, scripts, has_evidence, source)
+        return copy if copy is not None else verdict
+
+    def _copy(self, toks: Sequence[str], word_keys: Sequence[str], neutral: frozenset[str],
+              scripts: frozenset[str], has_evidence: bool, source: str) -> LanguageJudgement | None:
+        """An untranslated copy of the source (the common real failure of a short output): words
+        of the entry's source that are neither the reference's nor target words — a capitalised
+        one too, unless the source shows it as a name (:func:`source_words`) — at least
+        :data:`COPIED_SHARE` of the counted words and more than the words the source lacks, target
+        evidence below :data:`MIN_TARGET_EVIDENCE` (counted as without the source: capitalised
+        copied words as names), and the detector gives the source language at least
+        :data:`MIN_CONFIDENCE` on the words that are not names. None when it is no such copy."""
+        if self.identifier is None:
+            return None
+        src_keys, src_names = source_words(source)
+        words = self._words(toks, word_keys, neutral, scripts, src_keys, src_names)
+        if not words.copied or words.copied <= words.unsourced or words.copied < COPIED_SHARE * words.counted:
+            return None
+        # target evidence as without the source (capitalised copied words as names)
+        without_names = words.counted - words.copied_names
+        ev = (words.target / without_names if without_names else 0.0) if has_evidence else None
+        if ev is not None and ev >= MIN_TARGET_EVIDENCE:
+            return None
+        names = set(words.names)
+        guess = self.identifier.identify(" ".join(t for i, t in enumerate(toks) if i not in names))
+        if guess is None or guess.code != self.source_lang or guess.confidence < MIN_CONFIDENCE:
+            return None
+        return LanguageJudgement(True, guess.code, guess.confidence, ev)
+
+    def _judge(self, predicted: str, toks: Sequence[str], word_keys: Sequence[str], neutral: frozenset[str],
+               scripts: frozenset[str], has_evidence: bool, reference: str | None) -> LanguageJudgement:
+        """The judgement from the output's words, the target's evidence and the detector."""
         words = self._words(toks, word_keys, neutral, scripts)
         if not words.counted:
             return LanguageJudgement(False, None, None, None)  # the reference's own words: nothing to judge
