@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -227,6 +227,7 @@ class EntriesPage(Page):
         self.metric_min = QDoubleSpinBox()
         self.metric_max = QDoubleSpinBox()
         for spin, value in ((self.metric_min, 0.0), (self.metric_max, 100.0)):
+            spin.setLocale(QLocale.c())  # a decimal point, as every table and chart of the window writes numbers
             spin.setRange(-1e9, 1e9)
             spin.setDecimals(3)
             spin.setEnabled(False)

@@ -139,7 +139,9 @@ class RunsModel(ColumnTableModel[RunRow]):
         if key == "run":
             return r.run_id
         if key == "model":
-            return r.model + (f" · {r.condition}" if r.condition else "")
+            # "unspecified" is the run cards' default condition (the harness's leaderboard needs one)
+            condition = self.tr("unspecified") if r.condition == "unspecified" else r.condition
+            return r.model + (f" · {condition}" if condition else "")
         if key == "corpus":
             return r.corpus_id
         if key == "composite":

@@ -3255,6 +3255,10 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>{0} · estimation d’ingénierie</translation>
     </message>
     <message>
+        <source>unspecified</source>
+        <translation>non précisée</translation>
+    </message>
+    <message>
         <source>not scored</source>
         <translation>non évalué</translation>
     </message>

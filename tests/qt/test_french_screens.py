@@ -79,3 +79,11 @@ def test_no_english_string_in_the_french_window(french, window, scored_ws, qtbot
     probe = QLabel("Compare", window.statusBar())
     probe.show()
     assert "Compare" in english and "Compare" in _shown_texts(window)
+
+
+def test_the_metric_range_writes_a_decimal_point_in_french(french, qtbot):
+    from mteval_gui.qt.entries_page import EntriesPage
+
+    page = EntriesPage()
+    qtbot.addWidget(page)
+    assert (page.metric_min.text(), page.metric_max.text()) == ("0.000", "100.000")

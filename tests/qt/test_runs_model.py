@@ -126,3 +126,11 @@ def test_the_composite_tooltip_names_a_calibrated_profile():
         "fluent: Approaching competent human translation. Errors are rare and minor.", "",
         "Profile B", "Weights and tiers of the language card's calibrated profile speakers-1 (fitted 2026-12-02)",
         "Tiers: fluent ≥ 0.818, deployable ≥ 0.525, functional ≥ 0.232, emerging ≥ 0.085"]
+
+
+def test_the_default_condition_is_said_in_the_interface_language(french):
+    row = _row("p", 0.75, "deployable")
+    row.condition = "unspecified"
+    model = RunsModel()
+    model.set_rows([row])
+    assert _cell(model, 0, "model") == "p · non précisée"
