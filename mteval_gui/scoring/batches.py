@@ -61,6 +61,7 @@ from mteval_gui.scoring.job import (
     ScoringJob,
     ScoringRequest,
     bad_number,
+    entry_ids,
     is_number,
     json_safe,
     portable,
@@ -267,7 +268,7 @@ def config_of(request: ScoringRequest, states: Sequence[MetricState]) -> tuple[d
         "run_sha256": request.run.content_sha256,
         "normalisation": NORMALISATION_POLICY,
     })
-    common["entries"] = [e.id for e in request.corpus.entries]  # strings already: not walked by json_safe
+    common["entries"] = entry_ids(request.corpus.entries)  # strings already: not walked by json_safe
     cards: dict[tuple[str, ...] | None, str] = {}
     metrics = []
     for s in active:

@@ -53,14 +53,16 @@ def _card_text(card: Mapping[str, Any]) -> str:
     encoded (None is left in its place): the JSON form of 200,000 items (≈ 360 MB) is not held
     with their text (≈ 230 MB, twice while it is joined). The text is ``json.dumps`` of the card."""
     results = card.get("results")
-    if not isinstance(results, list) or not results:
+    if not isinstance(results, Sequence) or isinstance(results, (str, bytes)) or not results:
         return _card_json(card)
     slot = f"results slot {uuid.uuid4().hex}"
     before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
     pieces = [before + "["]
+    drop = isinstance(results, list)  # a sequence that makes its items when read (ResultsJson) holds none
     for i, item in enumerate(results):
         pieces.append(("," if i else "") + _card_json(item))
-        results[i] = None
+        if drop:
+            results[i] = None
     pieces.append("]" + after)
     return "".join(pieces)
 
