@@ -71,6 +71,7 @@ from mteval_gui.scoring.plugins import (
     EntryInput,
     EntryScore,
     MetricUnavailable,
+    StoredScore,
     builtin_ids,
     metrics_for,
     module_folder,
@@ -496,7 +497,12 @@ def aggregate(job: ScoringJob, sink: ResultSink) -> None:
     ids = job.entry_ids
     run_id = job.request.run_id
 
+    texts = getattr(sink, "load_entry_texts", None)
+
     def load(mid: str) -> list[EntryScore | None]:
+        if texts is not None:  # decoded when read (StoredScore): one metric's results of a large run are small
+            stored = texts(run_id, mid)
+            return [StoredScore(stored[i]) if i in stored else None for i in ids]
         rows = sink.load_entry_scores(run_id, [mid]).get(mid, {})
         return [EntryScore.from_json(rows[i]) if i in rows else None for i in ids]
 

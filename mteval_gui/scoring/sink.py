@@ -168,6 +168,10 @@ class MemorySink:
         stored = self._texts.get(run_id, {})
         return {m: {eid: json.loads(t) for eid, t in stored.get(m, {}).items()} for m in set(metric_ids)}
 
+    def load_entry_texts(self, run_id: str, metric_id: str) -> dict[str, str]:
+        """``{entry id: JSON text}`` of one metric's per-entry results (not decoded)."""
+        return dict(self._texts.get(run_id, {}).get(metric_id, {}))
+
     @property
     def rows(self) -> dict[str, dict[tuple[str, str], StoredRow]]:
         """``{run_id: {(metric_id, entry_id): row}}`` of everything stored."""

@@ -178,6 +178,12 @@ class ResultsStore:
             out[mid][eid] = json.loads(data)
         return out
 
+    def load_entry_texts(self, run_id: str, metric_id: str) -> dict[str, str]:
+        """``{entry id: stored JSON text}`` of one metric's per-entry results (not decoded)."""
+        cur = self.ws.conn.execute("SELECT entry_id, data FROM entry_metrics WHERE run_id = ? AND metric_id = ?",
+                                   (run_id, metric_id))
+        return dict(cur.fetchall())
+
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
         """Store the run card (its text: ``run_card["results"]`` is consumed, see :func:`_card_text`),
         its columns and the metric rows."""
