@@ -476,6 +476,14 @@ class ResultsJson(Sequence[dict[str, Any]]):
             raise IndexError(i)
         return _entry_result(self._job.items[k], self._cols(), k).model_dump(mode="json")
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list (or another such sequence) of the same items, compared one at a time."""
+        if not isinstance(other, (list, tuple, ResultsJson)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __iter__(self) -> Iterator[dict[str, Any]]:
         cols = self._cols()
         for k, it in enumerate(self._job.items):
