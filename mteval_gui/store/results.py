@@ -22,6 +22,7 @@ are dropped, and the job scores them again.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import uuid
@@ -57,14 +58,15 @@ def _card_text(card: Mapping[str, Any]) -> str:
         return _card_json(card)
     slot = f"results slot {uuid.uuid4().hex}"
     before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
-    pieces = [before + "["]
+    text = io.StringIO()  # one growing buffer: no list of pieces joined into a second copy
+    text.write(before + "[")
     drop = isinstance(results, list)  # a sequence that makes its items when read (ResultsJson) holds none
     for i, item in enumerate(results):
-        pieces.append(("," if i else "") + _card_json(item))
+        text.write(("," if i else "") + _card_json(item))
         if drop:
             results[i] = None
-    pieces.append("]" + after)
-    return "".join(pieces)
+    text.write("]" + after)
+    return text.getvalue()
 
 
 def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
@@ -200,11 +202,17 @@ class ResultsStore:
                     for m in metric_rows
                 ],
             )
+            # the card's text is handed to SQLite by a function of the statement, which lets go of it once
+            # SQLite has its copy (a bound parameter would be held here until the row is written: a third copy
+            # of a large card's text, with SQLite's value and the row it makes)
+            text = [_card_text(run_card)]
+            conn.create_function("mteval_run_card_text", 0, lambda: text.pop() if text else None)
             conn.execute(
-                f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
+                f"UPDATE runs SET {sets}, run_card = mteval_run_card_text(), status = 'scored', scored_at = ?"
+                " WHERE run_id = ?",
                 # microseconds: the time stamp identifies this scoring (app.compare caches by it), and a
                 # run rescored within the same second must not look unchanged
-                (*cols.values(), _card_text(run_card), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
+                (*cols.values(), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
             if run_card.get("scoring") is not None:
                 conn.execute("UPDATE runs SET scoring_config = ? WHERE run_id = ?",
                              (_dumps(run_card["scoring"]), run_id))
