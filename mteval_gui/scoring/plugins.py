@@ -256,7 +256,7 @@ class StoredScore(EntryScore):
 
     __hash__ = None  # type: ignore[assignment]
 
-    @property  # type: ignore[override]
+    @property
     def values(self) -> dict[str, Any]:
         return self._part("values")
 
@@ -264,7 +264,7 @@ class StoredScore(EntryScore):
     def values(self, v: dict[str, Any]) -> None:
         self.__dict__["_values"] = v
 
-    @property  # type: ignore[override]
+    @property
     def detail(self) -> dict[str, Any]:
         return self._part("detail")
 

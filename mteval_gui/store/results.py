@@ -60,11 +60,11 @@ def _card_text(card: Mapping[str, Any]) -> str:
     before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
     text = io.StringIO()  # one growing buffer: no list of pieces joined into a second copy
     text.write(before + "[")
-    drop = isinstance(results, list)  # a sequence that makes its items when read (ResultsJson) holds none
+    listed = results if isinstance(results, list) else None  # a ResultsJson makes its items when read
     for i, item in enumerate(results):
         text.write(("," if i else "") + _card_json(item))
-        if drop:
-            results[i] = None
+        if listed is not None:
+            listed[i] = None
     text.write("]" + after)
     return text.getvalue()
 
