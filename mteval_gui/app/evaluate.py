@@ -20,6 +20,7 @@ from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.outputs import check_output as check_output  # for the CLI: refused before the work
 from mteval_gui.io.runs import read_run
+from mteval_gui.scoring.job import packed_corpus, packed_run
 from mteval_gui.scoring.parallel import default_workers
 from mteval_gui.scoring.runner import (
     DEFAULT_BATCH_SIZE,
@@ -127,6 +128,9 @@ def evaluate_files(inputs: EvaluationInputs, overrides: ScoringOverrides | None 
                            batch_size=o.batch_size or DEFAULT_BATCH_SIZE,
                            seed=DEFAULT_SEED if o.seed is None else o.seed,
                            n_bootstrap=DEFAULT_BOOTSTRAP if o.n_bootstrap is None else o.n_bootstrap)
+    # the entries and outputs packed, their decoded models dropped (the job decodes a batch at a time)
+    request.corpus, request.run = packed_corpus(corpus), packed_run(run)
+    del corpus, run, loaded, run_loaded
     request.workers = default_workers() if workers is None else workers
     request.result_models = False  # results[] once, as the JSON the card file is written from
     sink = MemorySink()  # keeps the card as the runner checked it (its JSON form)

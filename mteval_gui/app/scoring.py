@@ -37,6 +37,7 @@ from mteval_gui.app.scoring_config import ScoringOverrides, job_kwargs, plan_sco
 from mteval_gui.domain.runcard import RunCard, ScoringConfiguration
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import Cancelled, MtevalError
+from mteval_gui.scoring.job import Packed
 from mteval_gui.scoring.runner import (
     DEFAULT_BATCH_SIZE,
     CancelToken,
@@ -97,8 +98,12 @@ def build_request(ws: Workspace, run_id: str, *, metrics: Sequence[str] | None =
     """
     config = _configuration(ws, run_id, configuration, metrics=metrics, exclude=exclude, batch_size=batch_size,
                             seed=seed, n_bootstrap=n_bootstrap, options=options, params=params, glossary=glossary)
-    run = repo.get_run(ws, run_id)
-    corpus = repo.get_corpus(ws, run.corpus_id)
+    # entries and outputs packed as they are read (a large run's decoded models would take 2.5 kB
+    # an entry, in this process and again in a helper forked from it): the job decodes a batch at a time
+    run = repo.get_run(ws, run_id, with_outputs=False)
+    run = run.model_copy(update={"outputs": Packed.pack(repo.iter_outputs(ws, run_id))})
+    corpus = repo.get_corpus(ws, run.corpus_id, with_entries=False)
+    corpus = corpus.model_copy(update={"entries": Packed.pack(repo.iter_entries(ws, run.corpus_id))})
     info = repo.get_corpus_info(ws, run.corpus_id)
     request = make_request(
         corpus, run, corpus_sha256=info.get("sha256"), options=config.options,

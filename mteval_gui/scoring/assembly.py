@@ -101,12 +101,15 @@ def assemble(job: ScoringJob) -> RunResult:
     if request.result_models:
         card = _run_card(job, cmp, info, validation, entry_results(job))
         checked = ensure_valid(card, results_sample=RESULTS_SCHEMA_SAMPLE)
-    else:  # results[] held once, as JSON: each item is checked by its model, then the model is dropped
+    else:  # results[] made when read, as JSON: each item is checked by its model, then the model is dropped
         card = _run_card(job, cmp, info, validation, [])
-        checked = {**card.model_dump(mode="json"), "results": entry_results_json(job)}
-        problems = validate_run_card(checked, results_sample=RESULTS_SCHEMA_SAMPLE)
+        head = card.model_dump(mode="json")
+        results = ResultsJson(job)
+        problems = validate_run_card({**head, "results": results[:RESULTS_SCHEMA_SAMPLE]},
+                                     results_sample=RESULTS_SCHEMA_SAMPLE)
         if problems:
             raise RunCardInvalid(problems)
+        checked = {**head, "results": results}
     return RunResult(card, metric_rows(job, info), job.per_entry, job.entry_stats, job.producers, job.availability,
                      unknown_ids=list(job.unknown), card_json=checked)
 
@@ -206,10 +209,16 @@ def caveats(job: ScoringJob) -> list[Caveat]:
     """Caveats of the entries (source copies, constant outputs, lengths, sample size, errors), the
     metrics' own, COMET's when its model does not cover the language, and the embedding
     similarity's when outputs are in another language or copy their source."""
-    entries = [it.entry for it in job.items]
-    out: list[Caveat] = comp.compute_caveats(
-        [e.source for e in entries], [it.predicted for it in job.items], [e.reference for e in entries],
-        length_ratio=job.scores.get("length_ratio"))
+    sources: list[str] = []
+    predicted: list[str] = []
+    references: list[str | None] = []
+    for it in job.items:  # the texts only: a large run's entries are not all held decoded
+        sources.append(it.entry.source)
+        predicted.append(it.predicted)
+        references.append(it.entry.reference)
+    out: list[Caveat] = comp.compute_caveats(sources, predicted, references,
+                                             length_ratio=job.scores.get("length_ratio"))
+    del sources, predicted, references
     ec = comp.errors_caveat(_errors(job), job.n)
     if ec is not None:
         out.append(ec)
@@ -468,30 +477,152 @@ def entry_results(job: ScoringJob) -> list[EntryResult]:
 
 
 def entry_results_json(job: ScoringJob) -> list[dict[str, Any]]:
-    """:func:`entry_results` in their JSON form, each model dropped once dumped (a model takes about
-    3.4 kB, its JSON form 1.8 kB: 200,000 of them held both ways took 1 GB)."""
-    return [r.model_dump(mode="json") for r in _entry_results(job)]
+    """:func:`entry_results` in their JSON form, each model dropped once dumped."""
+    return list(ResultsJson(job))
+
+
+class ResultsJson(Sequence[dict[str, Any]]):
+    """The ``results[]`` items of a job in their JSON form, made when read (a slice, or one by
+    one when iterated: a sink encodes each as it comes), never all held: their JSON form takes
+    about 1.8 kB an entry (360 MB for 200,000), their model 3.4 kB. The per-entry columns
+    they are made from are taken once, on the first read."""
+
+    def __init__(self, job: ScoringJob) -> None:
+        self._job = job
+        self._columns: _Columns | None = None
+
+    def _cols(self) -> _Columns:
+        if self._columns is None:
+            self._columns = _columns(self._job)
+        return self._columns
+
+    def __len__(self) -> int:
+        return self._job.n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            cols = self._cols()
+            start, stop, step = i.indices(len(self))
+            its = self._job.items[start:stop] if step == 1 else [self._job.items[k] for k in range(start, stop, step)]
+            return [_entry_result(it, cols, k).model_dump(mode="json")
+                    for k, it in zip(range(start, stop, step), its, strict=True)]
+        n = len(self)
+        k = i + n if i < 0 else i
+        if not 0 <= k < n:
+            raise IndexError(i)
+        return _entry_result(self._job.items[k], self._cols(), k).model_dump(mode="json")
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list (or another such sequence) of the same items, compared one at a time."""
+        if not isinstance(other, (list, tuple, ResultsJson)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        cols = self._cols()
+        for k, it in enumerate(self._job.items):
+            yield _entry_result(it, cols, k).model_dump(mode="json")
+
+
+class ValueColumn(Sequence[Any]):
+    """One metric's per-entry values held as numbers (9 bytes an entry, not 32): each is given
+    back as it was — None, a float, an int; anything else is kept as it is."""
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        n = len(values)
+        self._numbers = np.zeros(n, dtype=np.float64)
+        self._kinds = np.zeros(n, dtype=np.int8)  # 0 None, 1 float, 2 int, 3 other
+        self._other: dict[int, Any] = {}
+        for i, v in enumerate(values):
+            if v is None:
+                continue
+            if type(v) is float:
+                self._numbers[i], self._kinds[i] = v, 1
+            elif type(v) is int and abs(v) < 2 ** 53:
+                self._numbers[i], self._kinds[i] = v, 2
+            else:
+                self._other[i] = v
+                self._kinds[i] = 3
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        kind = self._kinds[i]
+        if kind == 0:
+            return None
+        if kind == 1:
+            return float(self._numbers[i])
+        if kind == 2:
+            return int(self._numbers[i])
+        return self._other[i % len(self)]
+
+
+@dataclass
+class _Columns:
+    """Per-entry columns of ``results[]``, in corpus order."""
+
+    by_metric: dict[str, Sequence[float | None]]
+    exact: Sequence[float | None]
+    chrf: Sequence[float | None]
+    bleu: Sequence[float | None]
+    ter: Sequence[float | None]
+    fst_value: Sequence[float | None]
+    fst_words: list[Any]
+    lint: list[Any]
+    generic: list[Any]
+    semantic: list[Any]
+    embedding: list[Any]
+
+
+def _entry_result(it: Any, c: _Columns, i: int) -> EntryResult:
+    e, o = it.entry, it.output
+    exact_v, gv = c.exact[i], c.generic[i]
+    return EntryResult(
+        entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
+        exact_match=None if exact_v is None else bool(exact_v),
+        entry_chrf=c.chrf[i], fst_accepted=c.fst_value[i], fst_analysis=c.fst_words[i],
+        lint_verdict=c.lint[i], semantic_verdict=c.semantic[i],
+        difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
+        usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
+        error=o.error,
+        equivalence_verdict=None if gv is None else str(gv),
+        entry_bleu=c.bleu[i], entry_ter=c.ter[i],
+        metrics=json_safe({mid: col[i] for mid, col in c.by_metric.items()}), embedding=c.embedding[i],
+    )
 
 
 def _entry_results(job: ScoringJob) -> Iterator[EntryResult]:
-    """The ``results[]`` items one by one.
+    """The ``results[]`` items one by one."""
+    cols = _columns(job)
+    for i, it in enumerate(job.items):
+        yield _entry_result(it, cols, i)
 
-    The columns are taken one metric at a time (a large run's per-entry results are read again
-    for each and not kept: :class:`~mteval_gui.scoring.job.PerEntry`)."""
+
+def _columns(job: ScoringJob) -> _Columns:
+    """The columns of ``results[]``, taken one metric at a time (a large run's per-entry results
+    are read again for each and not kept: :class:`~mteval_gui.scoring.job.PerEntry`)."""
     n = job.n
     nothing: list[Any] = [None] * n
 
-    def values(mid: str | None) -> list[float | None]:
+    def values(mid: str | None) -> Sequence[float | None]:
         lst = job.per_entry.get(mid) if mid is not None else None
-        return [e.value if e is not None else None for e in lst] if lst else nothing
+        return ValueColumn([e.value if e is not None else None for e in lst]) if lst else nothing
 
     def details(mid: str | None, fn: Any) -> list[Any]:
         lst = job.per_entry.get(mid) if mid is not None else None
-        return [fn(e) for e in lst] if lst else nothing
+        if not lst:
+            return nothing
+        same: dict[str, str] = {}  # one copy of each verdict name
+        return [same.setdefault(d, d) if isinstance(d, str) else d for d in (fn(e) for e in lst)]
 
     by_metric = {mid: values(mid) for mid in job.per_entry}
 
-    def column(role: MetricRole, key: str | None = None) -> list[float | None]:
+    def column(role: MetricRole, key: str | None = None) -> Sequence[float | None]:
         mid = pick(job, role, key)
         return by_metric.get(mid, nothing) if mid is not None else nothing
 
@@ -505,21 +636,7 @@ def _entry_results(job: ScoringJob) -> Iterator[EntryResult]:
                       lambda e: e.detail.get("verdict") if e is not None else None)
     semantic = details(job.producers.get("semantic_score"), _verdict)
     embedding = details(job.producers.get("embedding_similarity"), _embedding_pair)
-    for i, it in enumerate(job.items):
-        e, o = it.entry, it.output
-        exact_v, gv = exact[i], generic[i]
-        yield EntryResult(
-            entry_id=e.id, source=e.source, reference=e.reference, predicted=it.predicted,
-            exact_match=None if exact_v is None else bool(exact_v),
-            entry_chrf=chrf[i], fst_accepted=fst_value[i], fst_analysis=fst_words[i],
-            lint_verdict=lint[i], semantic_verdict=semantic[i],
-            difficulty=e.difficulty, provenance=e.provenance_label, latency_seconds=o.latency_s,
-            usage=o.usage.model_dump(exclude_none=True) if o.usage is not None else None,
-            error=o.error,
-            equivalence_verdict=None if gv is None else str(gv),
-            entry_bleu=bleu[i], entry_ter=ter[i],
-            metrics=json_safe({mid: col[i] for mid, col in by_metric.items()}), embedding=embedding[i],
-        )
+    return _Columns(by_metric, exact, chrf, bleu, ter, fst_value, fst_words, lint, generic, semantic, embedding)
 
 
 def _embedding_pair(e: EntryScore | None) -> EmbeddingPair | None:

@@ -62,6 +62,7 @@ from mteval_gui.scoring.job import (
     ScoringJob,
     ScoringRequest,
     bad_number,
+    entry_ids,
     is_number,
     json_safe,
     portable,
@@ -71,6 +72,7 @@ from mteval_gui.scoring.plugins import (
     EntryInput,
     EntryScore,
     MetricUnavailable,
+    StoredScore,
     builtin_ids,
     metrics_for,
     module_folder,
@@ -272,7 +274,7 @@ def config_of(request: ScoringRequest, states: Sequence[MetricState]) -> tuple[d
         request.target_card.placeholders if request.target_card is not None else (), request.corpus.metadata)
     if placeholders:  # only when declared: the hashes of jobs without them stay as they were
         common["placeholders"] = list(placeholders)
-    common["entries"] = [e.id for e in request.corpus.entries]  # strings already: not walked by json_safe
+    common["entries"] = entry_ids(request.corpus.entries)  # strings already: not walked by json_safe
     cards: dict[tuple[str, ...] | None, str] = {}
     metrics = []
     for s in active:
@@ -527,7 +529,12 @@ def aggregate(job: ScoringJob, sink: ResultSink) -> None:
     ids = job.entry_ids
     run_id = job.request.run_id
 
+    texts = getattr(sink, "load_entry_texts", None)
+
     def load(mid: str) -> list[EntryScore | None]:
+        if texts is not None:  # decoded when read (StoredScore): one metric's results of a large run are small
+            stored = texts(run_id, mid)
+            return [StoredScore(stored[i]) if i in stored else None for i in ids]
         rows = sink.load_entry_scores(run_id, [mid]).get(mid, {})
         return [EntryScore.from_json(rows[i]) if i in rows else None for i in ids]
 

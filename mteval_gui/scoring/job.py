@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import pickle
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar, overload
 
 import numpy as np
 
 from mteval_gui.domain.card import LanguageCard, MetricRef
-from mteval_gui.domain.corpus import Corpus
+from mteval_gui.domain.corpus import Corpus, Entry
 from mteval_gui.domain.placeholders import declared as declared_placeholders
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import RunCard
@@ -35,6 +36,135 @@ from mteval_gui.scoring.stats import DEFAULT_ALPHA, DEFAULT_BOOTSTRAP, DEFAULT_S
 
 DEFAULT_BATCH_SIZE = 50
 KEEP_DECODED_ENTRIES = 5_000  # runs up to this size keep their decoded per-entry results (PerEntry)
+PACK_CHUNK = 64  # models pickled together in one chunk of a Packed sequence
+
+M = TypeVar("M")
+
+
+class Packed(Sequence[M], Generic[M]):
+    """A read-only sequence of models (corpus entries, outputs) held as pickled chunks of
+    :data:`PACK_CHUNK` items and decoded when asked for: a decoded entry with its output takes
+    about 2.5 kB, its pickled form little more than its text. A job reads its entries one batch
+    at a time (``items[a:b]``), so a run of any size holds them packed, and so does a helper
+    forked from it. The ids are kept decoded (``ids``). The last chunk decoded is kept, so
+    consecutive reads of a chunk decode it once; a chunk decoded again gives equal, new objects."""
+
+    def __init__(self, chunks: list[bytes], ids: list[str], chunk: int = PACK_CHUNK) -> None:
+        self._chunks = chunks
+        self.ids = ids
+        self._chunk = chunk
+        self._last: tuple[int, list[M]] = (-1, [])
+        self.decoded = 0  # chunks decoded (for tests)
+
+    @classmethod
+    def pack(cls, models: Iterable[M], chunk: int = PACK_CHUNK) -> Packed[M]:
+        """``models`` (any iterable, read once: a cursor's rows as they come) packed."""
+        chunks: list[bytes] = []
+        ids: list[str] = []
+        part: list[M] = []
+        for m in models:
+            part.append(m)
+            ids.append(m.id)  # type: ignore[attr-defined]
+            if len(part) == chunk:
+                chunks.append(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
+                part = []
+        if part:
+            chunks.append(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
+        return cls(chunks, ids, chunk)
+
+    def _decode(self, c: int) -> list[M]:
+        last = self._last
+        if last[0] == c:
+            return last[1]
+        part: list[M] = pickle.loads(self._chunks[c])
+        self.decoded += 1
+        self._last = (c, part)
+        return part
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, i: int) -> M: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[M]: ...
+
+    def __getitem__(self, i: int | slice) -> M | list[M]:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(len(self))
+            if step != 1:
+                return [self[k] for k in range(start, stop, step)]
+            out: list[M] = []
+            k = start
+            while k < stop:
+                c, off = divmod(k, self._chunk)
+                part = self._decode(c)[off:off + stop - k]
+                out += part
+                k += len(part)
+            return out
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self._decode(i // self._chunk)[i % self._chunk]
+
+    def __iter__(self) -> Iterator[M]:
+        for c in range(len(self._chunks)):
+            yield from pickle.loads(self._chunks[c])
+
+
+class Items(Sequence["EntryInput"]):
+    """The job's :class:`EntryInput` s over packed entries and outputs (see :class:`Packed`),
+    made when read: a slice is one batch's."""
+
+    def __init__(self, entries: Sequence[Entry], outputs: Sequence[Output]) -> None:
+        self.entries, self.outputs = entries, outputs
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @overload
+    def __getitem__(self, i: int) -> EntryInput: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[EntryInput]: ...
+
+    def __getitem__(self, i: int | slice) -> EntryInput | list[EntryInput]:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(len(self))
+            if step != 1:
+                return [self[k] for k in range(start, stop, step)]
+            return [EntryInput(k, e, o) for k, e, o in zip(range(start, stop), self.entries[start:stop],
+                                                           self.outputs[start:stop], strict=True)]
+        n = len(self)
+        k = i + n if i < 0 else i
+        if not 0 <= k < n:
+            raise IndexError(i)
+        return EntryInput(k, self.entries[k], self.outputs[k])
+
+    def __iter__(self) -> Iterator[EntryInput]:
+        return (EntryInput(k, e, o) for k, (e, o) in enumerate(zip(self.entries, self.outputs, strict=True)))
+
+
+def entry_ids(entries: Sequence[Entry]) -> list[str]:
+    """The ids of ``entries`` (kept decoded by a :class:`Packed` sequence)."""
+    return list(entries.ids) if isinstance(entries, Packed) else [e.id for e in entries]
+
+
+def packed_corpus(corpus: Corpus) -> Corpus:
+    """``corpus`` with its entries packed (:class:`Packed`; the same corpus when they are)."""
+    if isinstance(corpus.entries, Packed):
+        return corpus
+    return corpus.model_copy(update={"entries": Packed.pack(corpus.entries)})
+
+
+def packed_run(run: Run) -> Run:
+    """``run`` with its outputs packed (:class:`Packed`; the same run when they are)."""
+    if isinstance(run.outputs, Packed):
+        return run
+    return run.model_copy(update={"outputs": Packed.pack(run.outputs)})
 
 
 @dataclass
@@ -120,8 +250,13 @@ class MetricState:
         return self.availability in ("ok", "below_coverage")
 
 
-def align_outputs(corpus: Corpus, run: Run) -> tuple[list[Output], list[str], list[str]]:
-    """Outputs in corpus order; missing ids become empty outputs. Returns (outputs, missing, unknown)."""
+def align_outputs(corpus: Corpus, run: Run) -> tuple[Sequence[Output], list[str], list[str]]:
+    """Outputs in corpus order; missing ids become empty outputs. Returns (outputs, missing, unknown).
+
+    Packed outputs already in the order of packed entries (a workspace run) are returned as they are."""
+    entries, given = corpus.entries, run.outputs
+    if isinstance(entries, Packed) and isinstance(given, Packed) and entries.ids == given.ids:
+        return given, [o.id for o in given if (o.model_extra or {}).get("missing")], []
     by_id = {o.id: o for o in run.outputs}
     outputs, missing = [], []
     for e in corpus.entries:
@@ -179,8 +314,8 @@ class ScoringJob:
     """The intermediate the stages pass on (see the module docstring)."""
 
     request: ScoringRequest
-    items: list[EntryInput]
-    outputs: list[Output]
+    items: Sequence[EntryInput]
+    outputs: Sequence[Output]
     missing: list[str]
     unknown: list[str]
     context: ScoringContext
@@ -205,7 +340,11 @@ class ScoringJob:
         reference-side statistics of this corpus version, shared by the runs scored on it)."""
         corpus = request.corpus
         outputs, missing, unknown = align_outputs(corpus, request.run)
-        items = [EntryInput(i, e, o) for i, (e, o) in enumerate(zip(corpus.entries, outputs, strict=True))]
+        items: Sequence[EntryInput]
+        if isinstance(corpus.entries, Packed):  # made batch by batch when read
+            items = Items(corpus.entries, outputs if isinstance(outputs, Packed) else Packed.pack(outputs))
+        else:
+            items = [EntryInput(i, e, o) for i, (e, o) in enumerate(zip(corpus.entries, outputs, strict=True))]
         context = ScoringContext(
             source_lang=corpus.language_pair.source, target_lang=corpus.language_pair.target,
             target_card=request.target_card, source_card=request.source_card, glossary=dict(request.glossary),
@@ -223,6 +362,8 @@ class ScoringJob:
 
     @property
     def entry_ids(self) -> list[str]:
+        if isinstance(self.items, Items):
+            return entry_ids(self.items.entries)
         return [it.entry.id for it in self.items]
 
     def state(self, metric_id: str) -> MetricState | None:

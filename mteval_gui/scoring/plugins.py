@@ -47,6 +47,7 @@ the metric supplying ``semantic_score`` its ``semantic_verdict``; the word analy
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -233,6 +234,49 @@ class EntryScore:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> EntryScore:
         return cls(value=d.get("value"), values=d.get("values") or {}, detail=d.get("detail") or {})
+
+
+class StoredScore(EntryScore):
+    """A per-entry result read back from its stored JSON text (``{"value", "values", "detail"}``,
+    :meth:`EntryScore.to_json`): ``value`` is decoded once, ``values`` and ``detail`` each time
+    they are read and not kept. A metric's results for every entry of a large run are read
+    together (``aggregate``, per-entry statistics); decoded, they would take 1–4 kB an entry,
+    their text a tenth of that. A value set (``score.detail = {...}``) is kept as set."""
+
+    def __init__(self, text: str) -> None:  # noqa: D107 - the dataclass fields are properties here
+        data = json.loads(text)
+        self.__dict__["_text"] = text
+        self.__dict__["value"] = data.get("value")
+
+    def _part(self, name: str) -> dict[str, Any]:
+        kept = self.__dict__.get("_" + name)
+        if kept is not None:
+            return kept  # type: ignore[no-any-return]
+        part: dict[str, Any] = json.loads(self.__dict__["_text"]).get(name) or {}
+        return part
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EntryScore):
+            return NotImplemented
+        return (self.value, self.values, self.detail) == (other.value, other.values, other.detail)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return self._part("values")
+
+    @values.setter
+    def values(self, v: dict[str, Any]) -> None:
+        self.__dict__["_values"] = v
+
+    @property
+    def detail(self) -> dict[str, Any]:
+        return self._part("detail")
+
+    @detail.setter
+    def detail(self, v: dict[str, Any]) -> None:
+        self.__dict__["_detail"] = v
 
 
 # ``extra`` keys of older plugins that fill a typed field of CorpusScore

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -190,7 +190,7 @@ def run_card_chunks(card: RunCard | Mapping[str, Any]) -> Iterator[str]:
     its whole text in memory)."""
     data = card.model_dump(mode="json") if isinstance(card, RunCard) else card
     results = data.get("results")
-    if not isinstance(results, list) or not results:
+    if not isinstance(results, Sequence) or isinstance(results, (str, bytes)) or not results:
         yield json.dumps(data, ensure_ascii=False, indent=2) + "\n"
         return
     head = json.dumps({**data, "results": []}, ensure_ascii=False, indent=2)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,8 +183,13 @@ def get_corpus_info(ws: Workspace, corpus_id: str) -> dict[str, Any]:
 
 def get_entries(ws: Workspace, corpus_id: str) -> list[Entry]:
     """Entries of a corpus in corpus order."""
+    return list(iter_entries(ws, corpus_id))
+
+
+def iter_entries(ws: Workspace, corpus_id: str) -> Iterator[Entry]:
+    """Entries of a corpus in corpus order, one at a time as they are read."""
     cur = ws.conn.execute(f"SELECT {_ENTRY_COLS} FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))
-    return [_entry_from_row(r) for r in cur]
+    return (_entry_from_row(r) for r in cur)
 
 
 def get_entry(ws: Workspace, corpus_id: str, entry_id: str) -> Entry:
@@ -469,8 +474,13 @@ def get_run_info(ws: Workspace, run_id: str) -> dict[str, Any]:
 
 def get_outputs(ws: Workspace, run_id: str) -> list[Output]:
     """Outputs of a run in corpus order, missing ones included (flagged ``missing=True``)."""
+    return list(iter_outputs(ws, run_id))
+
+
+def iter_outputs(ws: Workspace, run_id: str) -> Iterator[Output]:
+    """:func:`get_outputs` one at a time as they are read."""
     cur = ws.conn.execute(f"SELECT {_OUTPUT_COLS} FROM outputs o WHERE o.run_id = ? ORDER BY o.position", (run_id,))
-    return [_output_from_row(r) for r in cur]
+    return (_output_from_row(r) for r in cur)
 
 
 def get_output(ws: Workspace, run_id: str, entry_id: str) -> Output:
@@ -515,12 +525,13 @@ def output_columns(ws: Workspace, run_id: str,
     return out
 
 
-def get_run(ws: Workspace, run_id: str) -> Run:
-    """A run with its outputs in corpus order (missing outputs included)."""
+def get_run(ws: Workspace, run_id: str, *, with_outputs: bool = True) -> Run:
+    """A run with its outputs in corpus order (missing outputs included; none without ``with_outputs``)."""
     d = _run_row(ws, run_id)
     meta = RunMeta.model_validate(_loads(d["meta"], {}) | {"run_id": run_id})
     run = Run(meta=meta, corpus_id=d["corpus_id"], content_sha256=d["content_sha256"])
-    run.outputs = get_outputs(ws, run_id)
+    if with_outputs:
+        run.outputs = get_outputs(ws, run_id)
     return run
 
 

@@ -22,6 +22,7 @@ are dropped, and the job scores them again.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import uuid
@@ -53,16 +54,19 @@ def _card_text(card: Mapping[str, Any]) -> str:
     encoded (None is left in its place): the JSON form of 200,000 items (≈ 360 MB) is not held
     with their text (≈ 230 MB, twice while it is joined). The text is ``json.dumps`` of the card."""
     results = card.get("results")
-    if not isinstance(results, list) or not results:
+    if not isinstance(results, Sequence) or isinstance(results, (str, bytes)) or not results:
         return _card_json(card)
     slot = f"results slot {uuid.uuid4().hex}"
     before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
-    pieces = [before + "["]
+    text = io.StringIO()  # one growing buffer: no list of pieces joined into a second copy
+    text.write(before + "[")
+    listed = results if isinstance(results, list) else None  # a ResultsJson makes its items when read
     for i, item in enumerate(results):
-        pieces.append(("," if i else "") + _card_json(item))
-        results[i] = None
-    pieces.append("]" + after)
-    return "".join(pieces)
+        text.write(("," if i else "") + _card_json(item))
+        if listed is not None:
+            listed[i] = None
+    text.write("]" + after)
+    return text.getvalue()
 
 
 def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
@@ -176,6 +180,12 @@ class ResultsStore:
             out[mid][eid] = json.loads(data)
         return out
 
+    def load_entry_texts(self, run_id: str, metric_id: str) -> dict[str, str]:
+        """``{entry id: stored JSON text}`` of one metric's per-entry results (not decoded)."""
+        cur = self.ws.conn.execute("SELECT entry_id, data FROM entry_metrics WHERE run_id = ? AND metric_id = ?",
+                                   (run_id, metric_id))
+        return dict(cur.fetchall())
+
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
         """Store the run card (its text: ``run_card["results"]`` is consumed, see :func:`_card_text`),
         its columns and the metric rows."""
@@ -192,11 +202,17 @@ class ResultsStore:
                     for m in metric_rows
                 ],
             )
+            # the card's text is handed to SQLite by a function of the statement, which lets go of it once
+            # SQLite has its copy (a bound parameter would be held here until the row is written: a third copy
+            # of a large card's text, with SQLite's value and the row it makes)
+            text = [_card_text(run_card)]
+            conn.create_function("mteval_run_card_text", 0, lambda: text.pop() if text else None)
             conn.execute(
-                f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
+                f"UPDATE runs SET {sets}, run_card = mteval_run_card_text(), status = 'scored', scored_at = ?"
+                " WHERE run_id = ?",
                 # microseconds: the time stamp identifies this scoring (app.compare caches by it), and a
                 # run rescored within the same second must not look unchanged
-                (*cols.values(), _card_text(run_card), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
+                (*cols.values(), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
             if run_card.get("scoring") is not None:
                 conn.execute("UPDATE runs SET scoring_config = ? WHERE run_id = ?",
                              (_dumps(run_card["scoring"]), run_id))

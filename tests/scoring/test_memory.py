@@ -216,3 +216,136 @@ def test_a_card_written_from_its_json_form_holds_its_results_once_and_is_the_sam
     assert {**_card(lean), "results": lean.card_json["results"]} == _card(full)
     # measured: 14.4 MB with the models, 2.1 MB without (2,500 entries; the texts are shared with the corpus)
     assert json_only < 0.3 * with_models, f"{json_only:,} bytes held without the models, {with_models:,} with"
+
+
+def test_a_workspace_request_holds_its_entries_and_outputs_packed_and_a_batch_decodes_its_own(tmp_path):
+    from mteval_gui.app.scoring import build_request
+    from mteval_gui.scoring.job import PACK_CHUNK, Items, Packed
+    from mteval_gui.store import Workspace, repo
+    from tests.app.scoring_helpers import make_workspace
+
+    n = 10 * PACK_CHUNK
+    make_workspace(tmp_path / "ws.sqlite", n)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        request = build_request(ws, "r", metrics=["core.exact"])
+        entries, outputs = repo.get_entries(ws, "c"), repo.get_outputs(ws, "r")
+    finally:
+        ws.close()
+    packed, packed_out = request.corpus.entries, request.run.outputs
+    assert isinstance(packed, Packed) and isinstance(packed_out, Packed)
+    assert len(packed) == n and packed.ids == [e.id for e in entries]
+    j = ScoringJob.start(request)
+    assert isinstance(j.items, Items) and j.missing == [] and j.unknown == []
+    # one batch in the middle: its entries only are decoded (one chunk), equal to those read as models
+    batch = j.items[3 * PACK_CHUNK + 5:3 * PACK_CHUNK + 25]
+    assert packed.decoded == 1 and packed_out.decoded == 1
+    assert [it.index for it in batch] == list(range(3 * PACK_CHUNK + 5, 3 * PACK_CHUNK + 25))
+    assert [it.entry for it in batch] == entries[3 * PACK_CHUNK + 5:3 * PACK_CHUNK + 25]
+    assert [it.output for it in batch] == outputs[3 * PACK_CHUNK + 5:3 * PACK_CHUNK + 25]
+    assert j.items[-1].entry.id == "e639" and j.items[-1].index == n - 1 and list(packed) == entries
+    assert j.entry_ids == [e.id for e in entries]
+    # held packed, the entries take a fraction of their decoded models
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        again = Packed.pack(e.model_copy() for e in entries)
+        size_packed = tracemalloc.get_traced_memory()[0] - base
+        copies = [e.model_copy(deep=True) for e in entries]
+        size_models = tracemalloc.get_traced_memory()[0] - base - size_packed
+    finally:
+        tracemalloc.stop()
+    assert len(again) == len(copies) == n
+    assert size_packed < size_models / 3, (size_packed, size_models)
+
+
+def test_aggregation_reads_each_result_as_its_text_and_decodes_it_when_read():
+    from mteval_gui.scoring.plugins import EntryScore, StoredScore
+
+    data = {"value": 1, "values": {"n": 2}, "detail": {"stats": [1, 2, 3], "verdict": "MISS"}}
+    s = StoredScore(json.dumps(data))
+    assert (s.value, s.values, s.detail) == (1, {"n": 2}, {"stats": [1, 2, 3], "verdict": "MISS"})
+    assert s == EntryScore(1, {"n": 2}, {"stats": [1, 2, 3], "verdict": "MISS"}) == s
+    assert s != EntryScore(1, {"n": 2}, {})
+    assert s.to_json() == data and "detail" not in vars(s)  # decoded when read, not kept
+    s.detail = {"other": True}
+    assert s.detail == {"other": True} and s.values == {"n": 2}
+    assert StoredScore('{"value":null}').values == {} and StoredScore('{"value":null}').detail == {}
+
+
+def test_aggregating_a_large_job_holds_one_metric_s_results_as_text(monkeypatch):
+    monkeypatch.setattr(job, "KEEP_DECODED_ENTRIES", 1_000)
+    j, sink = _scored(N)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        batches.aggregate(j, sink)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # measured: 840 bytes an entry; decoded, one metric's results of every entry took 1,810
+    assert peak / N < 1_200, f"{peak / N:.0f} bytes an entry at the peak of aggregation"
+    assert {mid: st.availability for mid, st in ((s.ref.id, s) for s in j.states)} == dict.fromkeys(METRICS, "ok")
+
+
+def test_results_are_made_as_the_card_is_written_and_never_all_held(monkeypatch):
+    from mteval_gui.scoring.assembly import ResultsJson
+    from mteval_gui.store.results import _card_text
+
+    monkeypatch.setattr(job, "KEEP_DECODED_ENTRIES", 1_000)
+    j, sink = _scored(N)
+    j.request.result_models = False
+    batches.aggregate(j, sink)
+    merge.merge(j)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = assembly.assemble(j)
+        assembled = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    results = result.card_json["results"]
+    assert isinstance(results, ResultsJson) and len(results) == N
+    # all of results[] in their JSON form took ≈ 1.8 kB an entry
+    assert assembled / N < 900, f"{assembled / N:.0f} bytes an entry at the peak of assembly"
+    assert results[4]["metrics"] == {"core.exact": 1.0, "core.chrf": 100.0, "core.ter": 0.0}
+    assert results[-1]["entry_id"] == f"e{N - 1}" and results[4:6] == [results[4], results[5]]
+    listed = list(results)
+    assert listed[4] == results[4] and len(listed) == N
+    # the stored text is that of the card with its results listed
+    assert _card_text(result.card_json) == _card_text({**result.card_json, "results": listed})
+
+
+def test_the_memory_sink_keeps_a_batch_s_texts_compressed_and_a_batch_scored_again_replaces_its_own():
+    sink = MemorySink()
+    sink.begin_job("r", {}, "h", 2, 2)
+
+    def row(eid: str, mid: str, v: float) -> EntryRow:
+        data = {"value": v, "values": {}, "detail": {"verdict": "MISS", "stats": [1, 2, 3, 4, 5, 6]}}
+        return EntryRow(eid, mid, v, data)
+
+    sink.write_batch("r", 0, "h", [row("a", "m", 0.5), row("b", "m", 1.0), row("a", "k", 2.0)])
+    sink.write_batch("r", 1, "h", [row("c", "m", 0.0)])
+    sink.write_batch("r", 0, "h", [row("b", "m", 3.0)])  # a metric's result scored again
+    assert sink.entry_counts("r", ["m", "k", "x"]) == {"m": 3, "k": 1, "x": 0}
+    assert sink.stored_entry_ids("r", ["m"]) == {"m": {"a", "b", "c"}}
+    assert {e: json.loads(t)["value"] for e, t in sink.load_entry_texts("r", "m").items()} == {
+        "a": 0.5, "b": 3.0, "c": 0.0}
+    assert sink.load_entry_scores("r", ["k"])["k"]["a"]["value"] == 2.0
+    assert sink.done_batches("r", "h") == {0, 1}
+    many = MemorySink()
+    many.begin_job("r", {}, "h", 200, 1)
+    rows = [row(f"e{i}", "m", i % 3 / 2) for i in range(2_000)]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        many.write_batch("r", 0, "h", rows)
+        del rows
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    # each text is 87 bytes: held as strings in a dict they took ≈ 250 bytes an entry
+    assert held / 2_000 < 60, f"{held / 2_000:.0f} bytes an entry held"
+    assert len(many.load_entry_texts("r", "m")) == 2_000
