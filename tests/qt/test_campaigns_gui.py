@@ -73,3 +73,49 @@ def test_a_campaign_done_on_the_desktop_and_through_a_pack(window, scored_ws, qt
     assert panel.summary.text() == "Overlap 2 reached on 4 of 4 entries. The campaign is complete."
     page.set_scope(None)
     assert page.scope_bar.isHidden() and page.model.rowCount() == 5
+
+
+def test_sixty_entries_two_reviewers_overlap_two_in_the_window(window, qtbot, tmp_path, monkeypatch):
+    """The campaign of the manual: 60 entries × 2 reviewers, overlap 2; Ana rates hers on the desktop
+    with the keys, Bo answers a pack; the Campaigns page shows both complete."""
+    from mteval_gui.app.campaigns import create_campaign
+    from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+    from mteval_gui.domain.run import Output, Run, RunMeta
+    from mteval_gui.store import Workspace, repo
+
+    ws = Workspace(tmp_path / "sixty.sqlite")
+    entries = [Entry(id=f"e{i:02d}", source=f"source {i}", reference=f"ref {i}") for i in range(70)]
+    repo.add_corpus(ws, Corpus(corpus_id="c", language_pair=LanguagePair(source="eng", target="crk"), entries=entries))
+    repo.import_run(ws, Run(corpus_id="c", meta=RunMeta(run_id="sys1", model_slug="m1"),
+                            outputs=[Output(id=e.id, predicted=f"out {e.id}") for e in entries]))
+    for rid in ("ana", "bo"):
+        add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid.capitalize(), languages=["crk"]))
+    create_campaign(ws, "wave-60", ["sys1"], ["ana", "bo"], overlap=2, entries=60, select="random", seed=1)
+    ws.close()
+    window.open_workspace(tmp_path / "sixty.sqlite")
+    panel = window.extra_tabs["validation"].campaigns
+    panel.refresh()
+    assert [panel.table.item(0, c).text() for c in range(5)] == ["wave-60", "sys1", "60", "2", "0 of 60"]
+    panel.progress.selectRow(0)
+    panel.rate_here()
+    page = window.entries_page
+    qtbot.waitUntil(lambda: page.model.rowCount() == 60, timeout=20000)
+    page.table.setFocus()
+    for _ in range(60):
+        qtbot.keyClicks(page.table, "45")
+        qtbot.keyClick(page.table, Qt.Key.Key_Return)
+    monkeypatch.setattr(campaigns_panel.file_dialogs, "save_file_name",
+                        lambda *a, **k: (str(tmp_path / "bo.html"), ""))
+    panel.refresh()
+    panel.progress.selectRow(1)
+    panel.export_pack()
+    data = pack_data(tmp_path / "bo.html")
+    assert len(data["items"]) == 60
+    answers = [answer(n + 1, n, adequacy=3, fluency=4) for n in range(60)]
+    path = tmp_path / f"answers-{data['pack_id']}.json"
+    path.write_text(json.dumps(answers_doc(data, answers)), encoding="utf-8")
+    import_pack_answers(window.ws, path)
+    panel.refresh()
+    assert [[panel.progress.item(r, c).text() for c in range(3)] for r in range(2)] == [
+        ["ana", "60 of 60", "complete"], ["bo", "60 of 60", "complete"]]
+    assert panel.summary.text() == "Overlap 2 reached on 60 of 60 entries. The campaign is complete."
