@@ -105,9 +105,22 @@ class EntryFrame:
 
 
 def _joined_rows(columns: list[np.ndarray]) -> np.ndarray:
-    folded = [["" if v is None else str(v).casefold() for v in col] for col in columns]
-    rows = np.empty(len(folded[0]) if folded else 0, dtype=object)
-    rows[:] = ["\x00".join(parts) for parts in zip(*folded, strict=True)]
+    """Per row the casefolded texts of ``columns`` joined by NUL (None as empty text)."""
+    n = len(columns[0]) if columns else 0
+    lists = []
+    for col in columns:
+        values = col.tolist()
+        if any(v is None or not isinstance(v, str) for v in values):
+            values = ["" if v is None else str(v) for v in values]
+        lists.append(values)
+    rows = np.empty(n, dtype=object)
+    for first in range(0, n, 50_000):  # casefold a chunk of rows in one call, then split it again
+        joined = list(map("\x00".join, zip(*(values[first:first + 50_000] for values in lists), strict=True)))
+        chunk = "\x01".join(joined)
+        if chunk.count("\x01") != len(joined) - 1:  # the separator is in a text
+            rows[first:first + len(joined)] = [t.casefold() for t in joined]
+        else:
+            rows[first:first + len(joined)] = chunk.casefold().split("\x01")
     return rows
 
 
@@ -119,7 +132,7 @@ MAX_FREQUENT = 256  # ... up to this many (n / 8 bytes each)
 _CHUNK_ROWS = 8192  # rows indexed at a time (a few MB of numpy arrays); a multiple of 8 and of the block
 _SAMPLE_ROWS = 2_000  # rows sampled to find the frequent n-grams
 _HASH = np.uint32(0x9E3779B1)
-_GRAMS = (2, 3)  # byte n-grams indexed
+_GRAMS = (1, 2, 3)  # byte n-grams indexed (1-grams: the exact bitmaps only)
 
 
 def _gram_keys(buf: np.ndarray, k: int) -> np.ndarray:
@@ -397,7 +410,10 @@ def view_order(frame: EntryFrame, flt: EntryFilter, sort_values: np.ndarray | No
     rows = np.flatnonzero(filter_mask(frame, flt)) if not flt.is_empty() else np.arange(len(frame))
     if sort_values is None or rows.size == 0:
         return rows
-    keys, missing = sort_keys(sort_values[rows])
+    values = sort_values if rows.size == len(frame) else sort_values[rows]
+    if values.dtype.kind == "f":  # NaN (missing) sorts last either way, in row order
+        return rows[np.argsort(-values if descending else values, kind="stable")]
+    keys, missing = sort_keys(values)
     order = np.argsort(-keys if descending else keys, kind="stable")
     order = np.concatenate([order[~missing[order]], order[missing[order]]])
     return rows[order]

@@ -11,12 +11,12 @@ from mteval_gui.app import entry_frame
 from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, RunColumns, SearchIndex, filter_mask
 
 WORDS = ("Straße", "STRASSE", "strasse", "ﬁsh", "FISH", "ΣΟΦΟΣ", "σοφος", "ὈΔΥΣΣΕΎΣ", "nipâw", "nipa\u0302w",
-         "NIPÂW", "ᓃᐹᐤ", "ᐊᑎᒼ", "ɖevi", "Ɖevi", "ŋkeke", "Ŋ", "İstanbul", "i̇stanbul", "ǅ", "ǆemal", "𐐀𐐨",
+         "NIPÂW", "ᓃᐹᐤ", "ᐊᑎᒼ", "ɖevi", "Ɖevi", "ŋkeke", "Ŋ", "İstanbul", "i̇stanbul", "ǅ", "ǆemal", "𐐀𐐨", "a\x01b",
          "the", "dog", "a", "é", "e\u0301", "日本語", "語", "x\ny", "kinosêw", "sîsîp", "ŉ", "ﬀ", "ss", "ß")
 QUERIES = ("strasse", "STRASSE", "Straße", "ß", "ss", "fish", "ﬁsh", "fi", "σοφοσ", "ΣΟΦΟΣ", "σοφος", "ὀδυσσεύσ",
            "nipâw", "nipa\u0302w", "â", "ᓃᐹᐤ ᐊᑎᒼ", "ᐤ", "ɖ", "Ɖevi", "ŋkeke", "i̇", "istanbul", "ǆ", "ǅ", "𐐨",
            "the dog", "dog a", "é", "e\u0301", "日本", "x\ny", "\n", "\x00", "w\x00", "zzqq", "a", "e", "kinosêw sîsîp",
-           "ʼn", "ff", "ᐊ", "ts", "e ")
+           "ʼn", "ff", "ᐊ", "ts", "e ", "\x01", "a\x01")
 
 
 def _obj(values) -> np.ndarray:
@@ -103,8 +103,8 @@ def test_frequent_ngrams_get_exact_bitmaps() -> None:
     rows = _obj(["abc", "xabcx", "zzz", "ab", "ABC".casefold(), "b c", "", "abcabc"])
     index = SearchIndex(rows, rows_per_block=2, bits=1 << 8, frequent_share=0.5, max_frequent=10)
     index.build()
-    # "ab" is in 5 of 8 rows, "bc" and "abc" in 4: at least half of the rows
-    assert index.frequent_grams() == [b"ab", b"abc", b"bc"]
+    # "b" is in 6 of 8 rows, "a", "c" and "ab" in 5, "bc" and "abc" in 4: at least half of the rows
+    assert index.frequent_grams() == [b"a", b"ab", b"abc", b"b", b"bc", b"c"]
     cand = index.candidates("abc")
     assert cand is not None and cand[1] is True
     assert np.flatnonzero(cand[0]).tolist() == [0, 1, 4, 7]
@@ -161,3 +161,40 @@ def test_ngrams_across_two_rows_are_not_indexed() -> None:
     assert np.flatnonzero(index.matches("c\n")).tolist() == [4]
     assert np.flatnonzero(index.matches("c\nd")).tolist() == [4]
     assert np.flatnonzero(index.matches("c")).tolist() == [0, 1, 2, 3, 4]
+
+
+def _old_view_order(values: np.ndarray, descending: bool) -> list[int]:
+    missing = np.isnan(values)
+    keys = np.where(missing, 0.0, values)
+    order = np.argsort(-keys if descending else keys, kind="stable")
+    return np.concatenate([order[~missing[order]], order[missing[order]]]).tolist()
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_metric_sort_keeps_ties_in_row_order_and_missing_values_last(descending: bool) -> None:
+    from mteval_gui.app.entry_frame import view_order
+
+    values = np.array([0.5, np.nan, 0.0, -0.0, 1.0, 0.5, np.nan, np.inf, -np.inf, 0.5])
+    frame = EntryFrame("c", _obj([str(i) for i in range(10)]), _obj(["x"] * 10), _obj([None] * 10), values.copy())
+    expected = [8, 2, 3, 0, 5, 9, 4, 7, 1, 6] if not descending else [7, 4, 0, 5, 9, 2, 3, 8, 1, 6]
+    assert view_order(frame, EntryFilter(), values, descending).tolist() == expected
+    assert _old_view_order(values, descending) == expected
+    rng = np.random.default_rng(5)
+    big = rng.integers(0, 20, 5000).astype(float)
+    big[rng.random(5000) < 0.1] = np.nan
+    frame = EntryFrame("c", _obj([str(i) for i in range(5000)]), _obj(["x"] * 5000), _obj([None] * 5000), big)
+    assert view_order(frame, EntryFilter(), big, descending).tolist() == _old_view_order(big, descending)
+    shown = view_order(frame, EntryFilter(difficulties=frozenset({3, 4})), big, descending)
+    rows = np.flatnonzero(np.isin(big, [3.0, 4.0]))
+    assert shown.tolist() == rows[_old_view_order(big[rows], descending)].tolist()
+
+
+@pytest.mark.parametrize("with_separator", [False, True])
+def test_row_texts_are_the_casefolded_joined_columns(with_separator: bool) -> None:
+    from mteval_gui.app.entry_frame import _joined_rows
+
+    rng = random.Random(11)
+    words = [w for w in WORDS if "\x01" not in w] + (["a\x01b"] if with_separator else [])
+    cols = [_obj([rng.choice([None, *words]) for _ in range(120_000)]) for _ in range(3)]
+    expected = ["\x00".join("" if v is None else v for v in row).casefold() for row in zip(*cols, strict=True)]
+    assert _joined_rows(cols).tolist() == expected
