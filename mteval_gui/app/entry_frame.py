@@ -82,13 +82,13 @@ class EntryFrame:
         return cached
 
     def search_index(self, *, start: bool = True, wait: bool = False) -> SearchIndex:
-        """The text search over all runs' outputs; ``start`` builds its block index in a background
-        thread (corpora of :data:`INDEX_MIN_ROWS` rows or more), ``wait`` waits until it is built."""
+        """The text search over all runs' outputs; ``start`` builds its row texts and its index in a
+        background thread (corpora of :data:`INDEX_MIN_ROWS` rows or more; a search meanwhile waits
+        for the row texts only), ``wait`` waits until the index is built."""
         idx = self._search_index
         if idx is None:
             outputs = [r.predicted for r in self.runs]
-            idx = self._search_index = SearchIndex(_joined_rows([self.source, self.reference, *outputs]),
-                                                   columns=(self.source, self.reference, *outputs))
+            idx = self._search_index = SearchIndex(None, columns=(self.source, self.reference, *outputs))
         if start and len(self) >= INDEX_MIN_ROWS:
             idx.start()
         if wait:
@@ -104,6 +104,9 @@ class EntryFrame:
             self._search_index = idx
 
 
+_JOIN_ROWS = 10_000  # rows casefolded in one call (a few ms with the lock of the interpreter held)
+
+
 def _joined_rows(columns: list[np.ndarray]) -> np.ndarray:
     """Per row the casefolded texts of ``columns`` joined by NUL (None as empty text)."""
     n = len(columns[0]) if columns else 0
@@ -114,8 +117,8 @@ def _joined_rows(columns: list[np.ndarray]) -> np.ndarray:
             values = ["" if v is None else str(v) for v in values]
         lists.append(values)
     rows = np.empty(n, dtype=object)
-    for first in range(0, n, 50_000):  # casefold a chunk of rows in one call, then split it again
-        joined = list(map("\x00".join, zip(*(values[first:first + 50_000] for values in lists), strict=True)))
+    for first in range(0, n, _JOIN_ROWS):  # casefold a chunk of rows in one call, then split it again
+        joined = list(map("\x00".join, zip(*(values[first:first + _JOIN_ROWS] for values in lists), strict=True)))
         chunk = "\x01".join(joined)
         if chunk.count("\x01") != len(joined) - 1:  # the separator is in a text
             rows[first:first + len(joined)] = [t.casefold() for t in joined]
@@ -174,10 +177,12 @@ class SearchIndex:
     """Casefolded row texts and, once :meth:`build` has run, the index: a bitset of hashed byte
     n-grams per block of rows, and an exact bitmap of rows for the most frequent n-grams."""
 
-    def __init__(self, rows: np.ndarray, *, columns: tuple[np.ndarray, ...] = (),
+    def __init__(self, rows: np.ndarray | None, *, columns: tuple[np.ndarray, ...] = (),
                  rows_per_block: int = ROWS_PER_BLOCK, bits: int = BLOCK_BITS,
                  frequent_share: float = FREQUENT_SHARE, max_frequent: int = MAX_FREQUENT):
-        self.rows = rows
+        """``rows``: the casefolded row texts, or None to join and casefold ``columns`` when first needed."""
+        self._rows = rows
+        self._rows_lock = threading.Lock()
         self.rows_per_block = rows_per_block
         self.bits = bits
         self.frequent_share = frequent_share
@@ -190,6 +195,17 @@ class SearchIndex:
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The casefolded text of each row (built once, by whichever thread asks first)."""
+        rows = self._rows
+        if rows is None:
+            with self._rows_lock:
+                if self._rows is None:
+                    self._rows = _joined_rows(list(self._columns))
+                rows = self._rows
+        return rows
 
     def __len__(self) -> int:
         return int(self.rows.shape[0])

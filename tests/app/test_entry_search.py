@@ -195,6 +195,20 @@ def test_row_texts_are_the_casefolded_joined_columns(with_separator: bool) -> No
 
     rng = random.Random(11)
     words = [w for w in WORDS if "\x01" not in w] + (["a\x01b"] if with_separator else [])
-    cols = [_obj([rng.choice([None, *words]) for _ in range(120_000)]) for _ in range(3)]
+    cols = [_obj([rng.choice([None, *words]) for _ in range(25_000)]) for _ in range(3)]
     expected = ["\x00".join("" if v is None else v for v in row).casefold() for row in zip(*cols, strict=True)]
     assert _joined_rows(cols).tolist() == expected
+
+
+def test_the_search_text_is_built_when_first_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(entry_frame, "INDEX_MIN_ROWS", 1_000)
+    small = _frame(200)
+    index = small.search_index()
+    assert index._rows is None and index._thread is None  # nothing built for a small corpus
+    assert np.flatnonzero(filter_mask(small, EntryFilter(text="Dog"))).tolist() == _plain_scan(small, "Dog")
+    assert index._rows is not None
+    big = _frame(1_200)
+    started = big.search_index()
+    assert started._thread is not None  # rows and index in the background
+    assert np.flatnonzero(filter_mask(big, EntryFilter(text="ŋkeke"))).tolist() == _plain_scan(big, "ŋkeke")
+    assert started.wait(60)
