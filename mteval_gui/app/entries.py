@@ -130,6 +130,7 @@ def refresh_entry_frame(ws: Workspace, frame: EntryFrame, reviewer_id: str | Non
                      reference=frame.reference, difficulty=frame.difficulty)
     for r in frame.runs:
         new.runs.append(load_run_columns(ws, r.run_id, r.label, ids, reviewer_id, base=r, details=details))
+    new.share_search(frame)
     return new
 
 

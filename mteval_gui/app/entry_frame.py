@@ -7,11 +7,21 @@ numpy 82 ms). An :class:`EntryFrame` holds one row per corpus entry; per-run col
 
 :func:`view_order` turns an :class:`EntryFilter` and a sort key into the array of row
 indices the view shows.
+
+The text filter looks for the casefolded query in each row's casefolded ``source \\x00
+reference \\x00 outputs`` (:class:`SearchIndex`). The first search builds those row texts; a
+background thread then builds a block index: for every block of :data:`ROWS_PER_BLOCK` rows, a
+bitset of the hashed byte 1-, 2- and 3-grams of their UTF-8 text. A query is looked for only in
+the blocks whose bitsets hold all of its own n-grams (a block holding the query holds them all, so
+no row is missed), and every candidate row is checked with Python's substring test: the answer
+is exactly the full scan's.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -46,6 +56,7 @@ class EntryFrame:
     difficulty: np.ndarray  # float64, NaN = none
     runs: list[RunColumns] = field(default_factory=list)
     _search_text: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    _search_index: SearchIndex | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return int(self.entry_ids.shape[0])
@@ -62,16 +73,268 @@ class EntryFrame:
 
     def search_text(self, run_id: str | None) -> np.ndarray:
         """Casefolded ``source \\x00 reference \\x00 outputs`` per row, built once and cached."""
-        key = run_id or ""
-        cached = self._search_text.get(key)
-        if cached is not None:
-            return cached
-        outputs = [r.predicted for r in self.runs if run_id is None or r.run_id == run_id]
-        parts = [self.source, self.reference, *outputs]
-        joined = np.array(["\x00".join("" if v is None else str(v) for v in row).casefold()
-                           for row in zip(*parts, strict=True)] if len(self) else [], dtype=object)
-        self._search_text[key] = joined
-        return joined
+        if run_id is None:
+            return self.search_index(start=False).rows
+        cached = self._search_text.get(run_id)
+        if cached is None:
+            cached = self._search_text[run_id] = _joined_rows(
+                [self.source, self.reference, *(r.predicted for r in self.runs if r.run_id == run_id)])
+        return cached
+
+    def search_index(self, *, start: bool = True, wait: bool = False) -> SearchIndex:
+        """The text search over all runs' outputs; ``start`` builds its row texts and its index in a
+        background thread (corpora of :data:`INDEX_MIN_ROWS` rows or more; a search meanwhile waits
+        for the row texts only), ``wait`` waits until the index is built."""
+        idx = self._search_index
+        if idx is None:
+            outputs = [r.predicted for r in self.runs]
+            idx = self._search_index = SearchIndex(None, columns=(self.source, self.reference, *outputs))
+        if start and len(self) >= INDEX_MIN_ROWS:
+            idx.start()
+        if wait:
+            idx.start()
+            idx.wait()
+        return idx
+
+    def share_search(self, other: EntryFrame) -> None:
+        """Reuse ``other``'s search text and index when both frames show the same texts (the same
+        entries and outputs, reloaded values)."""
+        idx = other._search_index
+        if idx is not None and idx.columns_are((self.source, self.reference, *(r.predicted for r in self.runs))):
+            self._search_index = idx
+
+
+_JOIN_ROWS = 10_000  # rows casefolded in one call (a few ms with the lock of the interpreter held)
+
+
+def _joined_rows(columns: list[np.ndarray]) -> np.ndarray:
+    """Per row the casefolded texts of ``columns`` joined by NUL (None as empty text)."""
+    n = len(columns[0]) if columns else 0
+    lists = []
+    for col in columns:
+        values = col.tolist()
+        if any(v is None or not isinstance(v, str) for v in values):
+            values = ["" if v is None else str(v) for v in values]
+        lists.append(values)
+    rows = np.empty(n, dtype=object)
+    for first in range(0, n, _JOIN_ROWS):  # casefold a chunk of rows in one call, then split it again
+        joined = list(map("\x00".join, zip(*(values[first:first + _JOIN_ROWS] for values in lists), strict=True)))
+        chunk = "\x01".join(joined)
+        if chunk.count("\x01") != len(joined) - 1:  # the separator is in a text
+            rows[first:first + len(joined)] = [t.casefold() for t in joined]
+        else:
+            rows[first:first + len(joined)] = chunk.casefold().split("\x01")
+    return rows
+
+
+INDEX_MIN_ROWS = 50_000  # smaller corpora are scanned (a few ms)
+ROWS_PER_BLOCK = 128
+BLOCK_BITS = 1 << 16  # bits of one block's n-gram set
+FREQUENT_SHARE = 0.02  # n-grams in at least this share of the rows get an exact bitmap of rows ...
+MAX_FREQUENT = 256  # ... up to this many (n / 8 bytes each)
+_CHUNK_ROWS = 8192  # rows indexed at a time (a few MB of numpy arrays); a multiple of 8 and of the block
+_SAMPLE_ROWS = 2_000  # rows sampled to find the frequent n-grams
+_HASH = np.uint32(0x9E3779B1)
+_GRAMS = (1, 2, 3)  # byte n-grams indexed (1-grams: the exact bitmaps only)
+
+
+def _gram_keys(buf: np.ndarray, k: int) -> np.ndarray:
+    """Keys of the byte ``k``-grams of ``buf`` (uint8) at every start position: ``k << 24`` with the bytes."""
+    m = buf.size - k + 1
+    if m <= 0:
+        return np.zeros(0, dtype=np.uint32)
+    key = np.full(m, k << 24, dtype=np.uint32)
+    for j in range(k):
+        key |= buf[j:m + j].astype(np.uint32) << np.uint32(8 * (k - 1 - j))
+    return key
+
+
+def _spans(sep: np.ndarray, k: int) -> np.ndarray:
+    """Per start position: the ``k``-gram holds a row separator."""
+    m = sep.size - k + 1
+    out = sep[:m].copy()
+    for j in range(1, k):
+        out |= sep[j:m + j]
+    return out
+
+
+def _hash(keys: np.ndarray, bits: int) -> np.ndarray:
+    return (keys * _HASH) >> np.uint32(33 - bits.bit_length())
+
+
+def _encode_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """UTF-8 of ``rows`` joined by newlines: (bytes, row of each byte, separator positions)."""
+    enc = [r.encode("utf-8") for r in rows]
+    buf = np.frombuffer(b"\n".join(enc), dtype=np.uint8)
+    lens = np.fromiter(map(len, enc), dtype=np.int64, count=len(enc)) + 1
+    owner = np.repeat(np.arange(len(enc)), lens)[:buf.size]
+    sep = np.zeros(buf.size, dtype=bool)
+    sep[np.cumsum(lens)[:-1] - 1] = True
+    return buf, owner, sep
+
+
+class SearchIndex:
+    """Casefolded row texts and, once :meth:`build` has run, the index: a bitset of hashed byte
+    n-grams per block of rows, and an exact bitmap of rows for the most frequent n-grams."""
+
+    def __init__(self, rows: np.ndarray | None, *, columns: tuple[np.ndarray, ...] = (),
+                 rows_per_block: int = ROWS_PER_BLOCK, bits: int = BLOCK_BITS,
+                 frequent_share: float = FREQUENT_SHARE, max_frequent: int = MAX_FREQUENT):
+        """``rows``: the casefolded row texts, or None to join and casefold ``columns`` when first needed."""
+        self._rows = rows
+        self._rows_lock = threading.Lock()
+        self.rows_per_block = rows_per_block
+        self.bits = bits
+        self.frequent_share = frequent_share
+        self.max_frequent = max_frequent
+        self.use_index = True  # False: scan every row (for comparison)
+        self._columns = columns
+        self._blocks: np.ndarray | None = None  # uint8 [n_blocks, bits / 8], bit order little
+        self._frequent: dict[int, int] = {}  # n-gram key -> row of _row_bits
+        self._row_bits: np.ndarray | None = None  # uint8 [n_frequent, ceil(n / 8)], bit order little
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The casefolded text of each row (built once, by whichever thread asks first)."""
+        rows = self._rows
+        if rows is None:
+            with self._rows_lock:
+                if self._rows is None:
+                    self._rows = _joined_rows(list(self._columns))
+                rows = self._rows
+        return rows
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    def columns_are(self, columns: tuple[np.ndarray, ...]) -> bool:
+        return len(columns) == len(self._columns) and all(a is b for a, b in zip(columns, self._columns, strict=True))
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    @property
+    def nbytes(self) -> int:
+        return sum(0 if a is None else int(a.nbytes) for a in (self._blocks, self._row_bits))
+
+    def frequent_grams(self) -> list[bytes]:
+        """The n-grams with an exact bitmap of rows, as bytes."""
+        return sorted(int(k & 0xFFFFFF).to_bytes(3, "big")[3 - (k >> 24):] for k in self._frequent)
+
+    def start(self) -> None:
+        """Build the index in a background thread (once)."""
+        with self._lock:
+            if self._thread is None and not self._ready.is_set():
+                self._thread = threading.Thread(target=self.build, name="entry-search-index", daemon=True)
+                self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._ready.wait(timeout)
+
+    def _choose_frequent(self) -> dict[int, int]:
+        """The n-grams in at least ``frequent_share`` of a sample of rows, most frequent first."""
+        n = len(self)
+        sample = self.rows[::max(1, n // _SAMPLE_ROWS)]
+        if not len(sample):
+            return {}
+        buf, owner, sep = _encode_rows(sample)
+        pairs = []
+        for k in _GRAMS:
+            keys = _gram_keys(buf, k)
+            pos = np.flatnonzero(~_spans(sep, k))
+            pairs.append(np.unique((owner[pos].astype(np.int64) << 27) | keys[pos]))
+        if not pairs:
+            return {}
+        keys, counts = np.unique(np.concatenate(pairs) & ((1 << 27) - 1), return_counts=True)
+        order = np.argsort(-counts, kind="stable")
+        chosen: dict[int, int] = {}
+        for key, count in zip(keys[order].tolist(), counts[order].tolist(), strict=True):
+            if count < self.frequent_share * len(sample) or len(chosen) >= self.max_frequent:
+                break
+            chosen[key] = len(chosen)
+        return chosen
+
+    def build(self) -> None:
+        """Compute the index, a chunk of rows at a time (numpy)."""
+        if self._ready.is_set():
+            return
+        n, per = len(self), self.rows_per_block
+        frequent = self._choose_frequent()
+        trash = len(frequent)  # the bitmap row written for the n-grams without one (dropped)
+        slots = {k: np.full(1 << (8 * k), trash, dtype=np.uint16) for k in _GRAMS}
+        for key, slot in frequent.items():
+            slots[key >> 24][key & 0xFFFFFF] = slot
+        blocks = np.zeros((-(-n // per), self.bits // 8), dtype=np.uint8)
+        row_bits = np.zeros((len(frequent), -(-n // 8)), dtype=np.uint8)
+        chunk = _CHUNK_ROWS // (8 * per) * 8 * per if per <= _CHUNK_ROWS // 8 else per * 8
+        for first in range(0, n, chunk):
+            last = min(n, first + chunk)
+            buf, owner, sep = _encode_rows(self.rows[first:last])
+            width = last - first
+            seen = np.zeros((-(-width // per), self.bits), dtype=bool)
+            hits = np.zeros((len(frequent) + 1, width), dtype=bool)
+            for k in _GRAMS:
+                keys = _gram_keys(buf, k)
+                if not keys.size:
+                    continue
+                rows = owner[:keys.size]
+                if k == 3:  # the blocks hold 3-grams (shorter queries: the bitmaps, or a scan)
+                    seen.reshape(-1)[(rows // per) * self.bits + _hash(keys, self.bits)] = True
+                if frequent:
+                    slot = slots[k][keys & np.uint32(0xFFFFFF)].astype(np.int64)
+                    slot[_spans(sep, k)] = trash  # across two rows
+                    hits.reshape(-1)[slot * width + rows] = True
+            blocks[first // per:first // per + seen.shape[0]] = np.packbits(seen, axis=1, bitorder="little")
+            if frequent:
+                packed = np.packbits(hits[:trash], axis=1, bitorder="little")
+                row_bits[:, first // 8:first // 8 + packed.shape[1]] = packed
+        self._frequent, self._row_bits, self._blocks = frequent, row_bits, blocks
+        self._ready.set()
+
+    def candidates(self, needle: str) -> tuple[np.ndarray, bool] | None:
+        """(rows that may hold ``needle``, whether exactly those hold it), or None when the
+        index is not built."""
+        blocks, row_bits = self._blocks, self._row_bits
+        if blocks is None or row_bits is None or not self.use_index:
+            return None
+        n = len(self)
+        raw = np.frombuffer(needle.encode("utf-8"), dtype=np.uint8)
+        keep_blocks = np.ones(blocks.shape[0], dtype=bool)
+        keep_rows: np.ndarray | None = None
+        exact = False
+        for k in _GRAMS:
+            for key in np.unique(_gram_keys(raw, k)).tolist():
+                slot = self._frequent.get(key)
+                if slot is not None:
+                    bits = np.unpackbits(row_bits[slot], count=n, bitorder="little").view(bool)
+                    keep_rows = bits if keep_rows is None else keep_rows & bits
+                    exact = exact or (key >> 24) == raw.size
+                elif key >> 24 == 3:
+                    v = int(_hash(np.array([key], dtype=np.uint32), self.bits)[0])
+                    keep_blocks &= (blocks[:, v >> 3] >> (v & 7)) & 1 == 1
+        rows = np.repeat(keep_blocks, self.rows_per_block)[:n]
+        return (rows if keep_rows is None else rows & keep_rows), exact
+
+    def matches(self, needle: str, within: np.ndarray | None = None) -> np.ndarray:
+        """Bool per row: the row's casefolded text holds ``needle`` (already casefolded)."""
+        n = len(self)
+        found = self.candidates(needle)
+        if found is not None and found[1]:  # the needle is a frequent n-gram: its bitmap is the answer
+            return found[0] if within is None else found[0] & within
+        cand = None if found is None else found[0]
+        if within is not None:
+            cand = within if cand is None else cand & within
+        if cand is None:
+            return np.fromiter(map(str.__contains__, self.rows, repeat(needle)), dtype=bool, count=n)
+        idx = np.flatnonzero(cand)
+        keep = np.fromiter(map(str.__contains__, self.rows[idx], repeat(needle)), dtype=bool, count=idx.size)
+        out = np.zeros(n, dtype=bool)
+        out[idx[keep]] = True
+        return out
 
 
 @dataclass
@@ -133,10 +396,7 @@ def filter_mask(frame: EntryFrame, flt: EntryFilter) -> np.ndarray:
             raise ValueError(f"unknown review filter {flt.review!r}")
     needle = flt.text.strip().casefold()
     if needle:
-        hay = frame.search_text(None)
-        idx = np.flatnonzero(mask)
-        keep = np.fromiter((needle in hay[i] for i in idx), dtype=bool, count=idx.size)
-        mask[idx[~keep]] = False
+        mask &= frame.search_index().matches(needle, None if mask.all() else mask)
     return mask
 
 
@@ -166,7 +426,10 @@ def view_order(frame: EntryFrame, flt: EntryFilter, sort_values: np.ndarray | No
     rows = np.flatnonzero(filter_mask(frame, flt)) if not flt.is_empty() else np.arange(len(frame))
     if sort_values is None or rows.size == 0:
         return rows
-    keys, missing = sort_keys(sort_values[rows])
+    values = sort_values if rows.size == len(frame) else sort_values[rows]
+    if values.dtype.kind == "f":  # NaN (missing) sorts last either way, in row order
+        return rows[np.argsort(-values if descending else values, kind="stable")]
+    keys, missing = sort_keys(values)
     order = np.argsort(-keys if descending else keys, kind="stable")
     order = np.concatenate([order[~missing[order]], order[missing[order]]])
     return rows[order]

@@ -38,6 +38,7 @@ from mteval_gui.io.runs import read_run
 from mteval_gui.scoring.progress import Progress
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
+from mteval_gui.store.repo import NotFoundError
 
 OnProgress = Callable[[Any], None]
 __all__ = ["detect_format", "preview", "Progress", "ImportResult",
@@ -309,13 +310,20 @@ def _sample_language(ws: Workspace, run: Run, corpus_id: str, src: str,
     step = max(1, len(outputs) // LANGUAGE_SAMPLE)
     sample = outputs[::step][:LANGUAGE_SAMPLE]
     tcard, scard = try_load_card(tgt), try_load_card(src)
-    refs = {e.id: e for e in repo.get_entries(ws, corpus_id)}
+    # the sampled entries only (building a million Entry objects took a minute); all references
+    refs = {}
+    for o in sample:
+        try:
+            refs[o.id] = repo.get_entry(ws, corpus_id, o.id)
+        except NotFoundError:
+            continue  # an unknown id: the import itself reports it
+    references = repo.entry_columns(ws, corpus_id, ("reference",))["reference"]
     judge = LanguageJudge(src, tgt, target_card=tcard, source_card=scard,
                           accepts=_installed_accepts(ws, src, tgt, tcard),
                           loanwords=tcard.allowed_loanwords if tcard is not None else (),
                           script_of=token_script, target_scripts=expand_scripts(tcard.scripts) if tcard else (),
                           source_scripts=expand_scripts(scard.scripts) if scard else (),
-                          target_texts=[e.reference for e in refs.values()])
+                          target_texts=references)
     if not judge.available:
         return None
     wrong = 0

@@ -352,6 +352,7 @@ class EntriesPage(Page):
                        and [r.run_id for r in self.model.frame.runs] == [r.run_id for r in frame.runs])
         visible = [c.key for c in self.model.visible_columns()] if same_layout else None
         flt = self.model.filter()
+        frame.search_index()  # large corpora: the search text and its index are built in the background
         self.model.set_frame(frame, visible)
         if same_layout:
             self.model.set_filter(flt)
