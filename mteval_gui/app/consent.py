@@ -19,6 +19,7 @@ from mteval_gui.errors import StoreError
 from mteval_gui.io.judgments import write_judgments
 from mteval_gui.store import consent
 from mteval_gui.store import judgments as jstore
+from mteval_gui.store.benchmarks import export_ratings
 from mteval_gui.store.db import Workspace
 
 consent_log = consent.consent_log
@@ -29,13 +30,16 @@ __all__ = ["allows_sharing", "export_reviewer_judgments", "withdraw_reviewer", "
 
 def export_reviewer_judgments(ws: Workspace, reviewer_id: str, path: str | Path,
                               fmt: str | None = None) -> tuple[Path, int]:
-    """Write the reviewer's own judgment log (every version) and reviewer record to ``path``."""
+    """Write the reviewer's own judgment log (every version, ratings of benchmark responses too) and
+    reviewer record to ``path``; returns the path and the number of judgment versions written."""
     reviewer = jstore.get_reviewer(ws, reviewer_id)
     if reviewer is None:
         raise StoreError(f"unknown reviewer {reviewer_id!r}")
     _, log = jstore.export_log(ws)
     own = [j for j in log if j.reviewer_id == reviewer_id]
-    return write_judgments(path, [reviewer], own, fmt=fmt, scope=f"reviewer {reviewer_id}"), len(own)
+    ratings = export_ratings(ws, reviewer_id=reviewer_id)
+    return (write_judgments(path, [reviewer], own, fmt=fmt, scope=f"reviewer {reviewer_id}", benchmark=ratings),
+            len(own) + len(ratings))
 
 
 def withdraw_reviewer(ws: Workspace, reviewer_id: str, done_by: str) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from mteval_gui.scoring.runcard import (
     save_run_card,
 )
 from mteval_gui.store import repo
+from mteval_gui.store.benchmarks import export_ratings
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.judgments import export_log
 from mteval_gui.store.results import entry_details, entry_values_bulk
@@ -118,10 +119,12 @@ def export_judgments(ws: Workspace, path: str | Path, fmt: str | None = None,
                      run_ids: Sequence[str] | None = None) -> tuple[Path, int, int]:
     """Reviewers and the complete judgment log (lossless, re-importable) of ``run_ids`` (all when None).
 
-    Returns (path written, judgment versions, reviewers)."""
+    The whole workspace's export also holds every version of the speakers' ratings of benchmark
+    responses (and the reviewers who made them). Returns (path written, judgment versions, reviewers)."""
     reviewers, judgments = export_log(ws, run_ids)
+    ratings = export_ratings(ws) if run_ids is None else []
     out = write_judgments(path, reviewers, judgments, fmt=fmt,
-                          scope="all" if run_ids is None else ",".join(run_ids))
+                          scope="all" if run_ids is None else ",".join(run_ids), benchmark=ratings)
     return out, len(judgments), len(reviewers)
 
 

@@ -1,6 +1,7 @@
 """Importing a judgment file: a judgment log (CSV or JSON, lossless) or a review pack's answers.
 
-Both are merged all or nothing; judgments of a withdrawn reviewer are skipped with a message
+Both are merged all or nothing (a log's ratings of benchmark responses in the same transaction);
+judgments of a withdrawn reviewer, and their ratings of benchmark responses, are skipped with a message
 (:mod:`mteval_gui.store.consent`), and error-span categories must be those of the run
 (:func:`~mteval_gui.app.review.category_problems`).
 """
@@ -43,4 +44,4 @@ def import_judgments_file(ws: Workspace, path: str | Path, *, fmt: str | None = 
 
     defects = list(read.defects) + [Defect(read.name, line, p) for line, j in read.judgments if not withdrawn(j)
                                     for p in category_problems(ws, j, cache)]
-    return import_log(ws, read.reviewers, read.judgments, file=read.name, defects=defects)
+    return import_log(ws, read.reviewers, read.judgments, file=read.name, defects=defects, benchmark=read.benchmark)

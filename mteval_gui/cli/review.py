@@ -225,6 +225,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         s = import_judgments_file(ws, args.file, fmt=args.format)
     print(f"imported {s['judgments_added']} judgments ({s['judgments_unchanged']} already present), "
           f"{s['reviewers_added']} new reviewers ({s['reviewers_unchanged']} already present)")
+    if "benchmark_ratings_added" in s:
+        print(f"imported {s['benchmark_ratings_added']} ratings of benchmark responses "
+              f"({s['benchmark_ratings_unchanged']} already present)")
     if s.get("checks_skipped"):
         print(f"{s['checks_skipped']} check rows (CHK, BAD, REF) left out")
     if s.get("submissions_superseded"):

@@ -277,3 +277,27 @@ def judgment_spans(j: Judgment) -> list[dict[str, Any]] | None:
 def judgment_correction(j: Judgment) -> str | None:
     value = j.payload.get("correction")
     return value if isinstance(value, str) and value.strip() else None
+
+
+class BenchmarkJudgment(DomainModel):
+    """A speaker's adequacy and fluency rating (1-5) of one response of a stored benchmark run.
+
+    Kept apart from :class:`Judgment` (table ``benchmark_judgments``): ``bench_run_id`` names a
+    stored benchmark run, ``test_id`` the test whose response is rated and ``suite`` the run's
+    suite (e.g. ``ewebench``). Append-only like the judgment log: a new version supersedes
+    the previous one (``superseded_by``).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    judgment_id: int | None = None
+    reviewer_id: str
+    suite: str | None = None
+    bench_run_id: str
+    test_id: str
+    adequacy: int | None = Field(default=None, ge=1, le=5)
+    fluency: int | None = Field(default=None, ge=1, le=5)
+    note: str | None = None
+    version: int = 1
+    created_at: str | None = None
+    superseded_by: int | None = None

@@ -23,6 +23,13 @@ given as columns. Error spans (``payload.spans``, a list of
 ``{"start", "end", "severity", "category"}``) and corrections travel in the payload like every
 other answer, so they are versioned and round-trip with the rest.
 
+**Benchmark ratings.** A speaker's rating of one response of a stored benchmark run (e.g. an
+ÈwéBench test) is a record of its own kind: in JSON an item of ``judgments`` with
+``"kind": "benchmark"`` and the fields ``judgment_id, reviewer_id, suite, bench_run_id, test_id,
+adequacy, fluency, note, version, created_at, superseded_by``; in CSV a row with ``record`` =
+``benchmark`` and the columns ``suite``, ``bench_run_id`` and ``test_id`` (written only when the
+file holds benchmark ratings).
+
 Rows without ``judgment_id`` are new judgments (recorded in file order on import). Reading
 checks types and ranges; the workspace checks references (unknown reviewer, run or entry)
 and answers. Every problem is reported as ``file:line: message``.
@@ -39,7 +46,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
-from mteval_gui.domain.judgments import TASKS, Judgment, Reviewer, Task
+from mteval_gui.domain.judgments import TASKS, BenchmarkJudgment, Judgment, Reviewer, Task
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io.jsonparse import INT64_MAX, loads_cell, parse_document
 from mteval_gui.io.langcodes import language_code
@@ -57,6 +64,13 @@ CSV_COLUMNS = (
     "record", "reviewer_id", "name", "dialect", "languages", "consent_scope", "judgment_id", "run_id", "entry_id",
     "task", "adequacy", "fluency", "note", "flagged", "payload", "version", "created_at", "superseded_by", "undone",
 )
+BENCHMARK_FIELDS = (
+    "judgment_id", "reviewer_id", "suite", "bench_run_id", "test_id", "adequacy", "fluency", "note", "version",
+    "created_at", "superseded_by",
+)
+BENCHMARK_KIND = "benchmark"
+# CSV columns of benchmark ratings only (added after CSV_COLUMNS when a file holds some)
+BENCHMARK_COLUMNS = ("suite", "bench_run_id", "test_id")
 PAYLOAD_COLUMNS = ("word", "valid", "kind", "same_meaning", "natural", "classes", "decision", "tier", "correction",
                    "esa_score")
 _TOP_KEYS = {"format", "exported_at", "scope", "reviewers", "judgments"}
@@ -69,6 +83,7 @@ class JudgmentFile:
     name: str
     reviewers: list[tuple[int | None, Reviewer]] = field(default_factory=list)
     judgments: list[tuple[int | None, Judgment]] = field(default_factory=list)
+    benchmark: list[tuple[int | None, BenchmarkJudgment]] = field(default_factory=list)
     defects: list[Defect] = field(default_factory=list)
 
 
@@ -94,7 +109,12 @@ def judgment_json(j: Judgment) -> dict[str, Any]:
     return {k: getattr(j, k) for k in JUDGMENT_FIELDS}
 
 
-def dumps_json(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], scope: str | None = None) -> str:
+def benchmark_json(b: BenchmarkJudgment) -> dict[str, Any]:
+    return {"kind": BENCHMARK_KIND, **{k: getattr(b, k) for k in BENCHMARK_FIELDS}}
+
+
+def dumps_json(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], scope: str | None = None,
+               benchmark: Sequence[BenchmarkJudgment] = ()) -> str:
     """The JSON export: one reviewer or judgment per line, UTF-8 text (not escaped)."""
     def array(items: list[dict[str, Any]]) -> str:
         if not items:
@@ -107,7 +127,8 @@ def dumps_json(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], sco
         head["scope"] = scope
     lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
     lines.append(f'  "reviewers": {array([reviewer_json(r) for r in reviewers])},')
-    lines.append(f'  "judgments": {array([judgment_json(j) for j in judgments])}')
+    items = [judgment_json(j) for j in judgments] + [benchmark_json(b) for b in benchmark]
+    lines.append(f'  "judgments": {array(items)}')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -122,27 +143,34 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def dumps_csv(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment]) -> str:
+def dumps_csv(reviewers: Sequence[Reviewer], judgments: Sequence[Judgment],
+              benchmark: Sequence[BenchmarkJudgment] = ()) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
+    columns = CSV_COLUMNS + (BENCHMARK_COLUMNS if benchmark else ())
+    w.writerow(columns)
     for r in reviewers:
         row = {"record": "reviewer", **reviewer_json(r)}
-        w.writerow([_cell(row.get(c)) for c in CSV_COLUMNS])
+        w.writerow([_cell(row.get(c)) for c in columns])
     for j in judgments:
         row = {"record": "judgment", **judgment_json(j)}
-        w.writerow([_cell(row.get(c)) for c in CSV_COLUMNS])
+        w.writerow([_cell(row.get(c)) for c in columns])
+    for b in benchmark:
+        row = {**{k: getattr(b, k) for k in BENCHMARK_FIELDS}, "record": BENCHMARK_KIND}
+        w.writerow([_cell(row.get(c)) for c in columns])
     return buf.getvalue()
 
 
 def write_judgments(
     path: str | Path, reviewers: Sequence[Reviewer], judgments: Sequence[Judgment], *,
-    fmt: str | None = None, scope: str | None = None,
+    fmt: str | None = None, scope: str | None = None, benchmark: Sequence[BenchmarkJudgment] = (),
 ) -> Path:
-    """Write an export (format from ``fmt`` or the file suffix), atomically."""
+    """Write an export (format from ``fmt`` or the file suffix), atomically; ``benchmark``: speakers'
+    ratings of benchmark responses."""
     p = Path(path)
     kind = file_format(p, fmt)
-    text = dumps_csv(reviewers, judgments) if kind == "csv" else dumps_json(reviewers, judgments, scope)
+    text = (dumps_csv(reviewers, judgments, benchmark) if kind == "csv"
+            else dumps_json(reviewers, judgments, scope, benchmark))
     _atomic_write(p, text)
     return p
 
@@ -343,6 +371,31 @@ def _judgment(data: dict[str, Any], row: _Row) -> Judgment | None:
     )
 
 
+def _benchmark(data: dict[str, Any], row: _Row) -> BenchmarkJudgment | None:
+    unknown = sorted(set(data) - set(BENCHMARK_FIELDS) - {"kind", "record"})
+    if unknown:
+        row.bad(f"unknown benchmark rating field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    rid = row.text(data, "reviewer_id", required=True)
+    bench_run = row.text(data, "bench_run_id", required=True)
+    test = row.text(data, "test_id", required=True)
+    suite = row.text(data, "suite")
+    fields: dict[str, Any] = {
+        "judgment_id": row.integer(data, "judgment_id", 1),
+        "adequacy": row.integer(data, "adequacy", 1, 5),
+        "fluency": row.integer(data, "fluency", 1, 5),
+        "note": row.text(data, "note"),
+        "created_at": row.text(data, "created_at") or None,
+        "superseded_by": row.integer(data, "superseded_by", 1),
+    }
+    version = row.integer(data, "version", 1)
+    if row.ok and fields["adequacy"] is None and fields["fluency"] is None:
+        row.bad("a benchmark rating needs adequacy or fluency (1-5)")
+    if not row.ok or rid is None or bench_run is None or test is None:
+        return None
+    return BenchmarkJudgment(reviewer_id=rid, bench_run_id=bench_run, test_id=test, suite=suite or None,
+                             version=version or 1, **fields)
+
+
 def _read_json(text_name: str, tf: TextFile, out: JudgmentFile) -> None:
     doc = parse_document(tf, key="judgments")
     if doc is None:
@@ -390,6 +443,16 @@ def _read_json(text_name: str, tf: TextFile, out: JudgmentFile) -> None:
         if not isinstance(item, dict):
             row.bad("a judgment must be a JSON object")
             continue
+        kind = item.get("kind", "judgment")
+        if kind == BENCHMARK_KIND:
+            b = _benchmark(item, row)
+            if b is not None:
+                out.benchmark.append((line, b))
+            continue
+        if kind != "judgment":
+            row.bad(f"kind {kind!r} is not 'judgment' or 'benchmark'")
+            continue
+        item = {k: v for k, v in item.items() if k != "kind"}
         j = _judgment(item, row)
         if j is not None:
             out.judgments.append((line, j))
@@ -407,7 +470,7 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
         out.defects.append(Defect(text_name, 1, f"malformed CSV: {_csv_message(exc)}"))
         return
     header = [h.strip() for h in header]
-    known = set(CSV_COLUMNS) | set(PAYLOAD_COLUMNS)
+    known = set(CSV_COLUMNS) | set(PAYLOAD_COLUMNS) | set(BENCHMARK_COLUMNS)
     unknown = [h for h in header if h not in known]
     if unknown:
         out.defects.append(
@@ -450,10 +513,20 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
             r = _reviewer(data, row)
             if r is not None:
                 out.reviewers.append((line, r))
+        elif record == BENCHMARK_KIND:
+            data = {k: v for k, v in raw.items() if k in BENCHMARK_FIELDS}
+            extra = sorted(k for k, v in raw.items() if k not in BENCHMARK_FIELDS and v is not None)
+            if extra:
+                row.bad(f"a benchmark row has cells of other records filled in: {', '.join(extra)}")
+                continue
+            b = _benchmark(data, row)
+            if b is not None:
+                out.benchmark.append((line, b))
         elif record == "judgment":
             data = {k: v for k, v in raw.items() if k in JUDGMENT_FIELDS}
             extra = sorted(
-                k for k, v in raw.items() if k in ("name", "dialect", "languages", "consent_scope") and v is not None
+                k for k, v in raw.items()
+                if k in ("name", "dialect", "languages", "consent_scope", *BENCHMARK_COLUMNS) and v is not None
             )
             if extra:
                 row.bad(f"a judgment row has reviewer cells filled in: {', '.join(extra)}")
@@ -474,7 +547,7 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
             if j is not None:
                 out.judgments.append((line, j))
         else:
-            row.bad(f"record {record!r} is not 'reviewer' or 'judgment'")
+            row.bad(f"record {record!r} is not 'reviewer', 'judgment' or 'benchmark'")
 
 
 def _number(text: str) -> Any:

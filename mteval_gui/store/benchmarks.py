@@ -9,7 +9,9 @@
 - :func:`delete_benchmark_run` removes a run, its test results and speakers' ratings of its responses.
 - :func:`rate_response` records a speaker's adequacy and fluency rating (1-5) of one response
   (table ``benchmark_judgments``, append-only: a new version supersedes the previous one);
-  :func:`response_rating` reads the one in force, :func:`response_rating_means` the mean per run.
+  :func:`response_rating` reads the one in force, :func:`response_rating_means` the mean per run;
+  :func:`export_ratings` gives every version for a judgment file and :func:`merge_ratings`
+  merges a file's ratings inside the judgment import's transaction.
 
 The suite's name, title and score name are kept in the run's ``meta``; runs stored before
 suites were plugins carry only the title (``benchmark``), which the caller maps to a suite
@@ -20,7 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +33,7 @@ from mteval_gui.domain.benchmark import (
     CategoryResult,
     SuiteDefect,
 )
+from mteval_gui.domain.judgments import BenchmarkJudgment
 from mteval_gui.errors import StoreError
 from mteval_gui.store.db import Workspace, utcnow
 
@@ -267,3 +271,160 @@ def response_rating_means(ws: Workspace, bench_run_id: str) -> RatingMeans:
                 found.append(sum(values) / len(values))
     adequacy, fluency = (sum(v) / len(v) if v else None for v in (means["adequacy"], means["fluency"]))
     return RatingMeans(adequacy, fluency, responses=len(by_test), ratings=sum(len(v) for v in by_test.values()))
+
+
+# ----- judgment files: every version, out and in ---------------------------------------------
+
+def _suites(c: Any) -> dict[str, str | None]:
+    """bench_run_id -> the run's suite name (None: stored before suites were named)."""
+    out: dict[str, str | None] = {}
+    for row in c.execute("SELECT bench_run_id, json_extract(meta, '$.suite') AS suite FROM benchmark_runs"):
+        out[row["bench_run_id"]] = row["suite"] if isinstance(row["suite"], str) else None
+    return out
+
+
+def _version(row: Any, suite: str | None) -> BenchmarkJudgment:
+    return BenchmarkJudgment(
+        judgment_id=row["judgment_id"], reviewer_id=row["reviewer_id"], suite=suite, bench_run_id=row["bench_run_id"],
+        test_id=row["test_id"], adequacy=row["adequacy"], fluency=row["fluency"], note=row["note"],
+        version=row["version"], created_at=row["created_at"], superseded_by=row["superseded_by"],
+    )
+
+
+def export_ratings(ws: Workspace, *, reviewer_id: str | None = None) -> list[BenchmarkJudgment]:
+    """Every version of every rating of benchmark responses (of one reviewer when given), oldest first."""
+    suites = _suites(ws.conn)
+    where, params = ("WHERE reviewer_id = ?", (reviewer_id,)) if reviewer_id is not None else ("", ())
+    return [_version(r, suites.get(r["bench_run_id"]))
+            for r in ws.conn.execute(f"SELECT * FROM benchmark_judgments {where} ORDER BY judgment_id", params)]
+
+
+def _content(b: BenchmarkJudgment) -> tuple[Any, ...]:
+    return (b.adequacy, b.fluency, (b.note or "").strip() or None, b.created_at)
+
+
+def merge_ratings(
+    c: Any,
+    ratings: Sequence[tuple[int | None, BenchmarkJudgment]],
+    *,
+    reviewers: set[str],
+    withdrawn: Callable[[BenchmarkJudgment], bool],
+    defect: Callable[[int | None, str], None],
+    now: str,
+) -> tuple[int, int, dict[str, int]]:
+    """Merge a judgment file's ratings of benchmark responses inside the import's transaction ``c``.
+
+    The rules of the judgment log: ratings with a ``judgment_id`` are log rows (versions present
+    on both sides must be identical; new versions are appended when the workspace has no version
+    the file lacks); ratings without one are new versions recorded in file order. ``reviewers``:
+    the ids the file adds; ``withdrawn``: whether a rating falls under a withdrawal (skipped).
+    Problems go to ``defect``; returns (added, unchanged, skipped per reviewer).
+    """
+    suites = _suites(c)
+    skipped: dict[str, int] = {}
+    log_rows: list[tuple[int | None, BenchmarkJudgment]] = []
+    new_rows: list[tuple[int | None, BenchmarkJudgment]] = []
+    for line, b in ratings:
+        if withdrawn(b):
+            skipped[b.reviewer_id] = skipped.get(b.reviewer_id, 0) + 1
+            continue
+        problems = []
+        if b.reviewer_id not in reviewers and c.execute(
+                "SELECT 1 FROM reviewers WHERE reviewer_id = ?", (b.reviewer_id,)).fetchone() is None:
+            problems.append(f"unknown reviewer {b.reviewer_id!r}")
+        if b.bench_run_id not in suites:
+            problems.append(f"no stored benchmark run {b.bench_run_id!r}")
+        elif c.execute("SELECT 1 FROM benchmark_results WHERE bench_run_id = ? AND test_id = ?",
+                       (b.bench_run_id, b.test_id)).fetchone() is None:
+            problems.append(f"no response to test {b.test_id!r} in stored benchmark run {b.bench_run_id!r}")
+        elif b.suite is not None and suites[b.bench_run_id] is not None and b.suite != suites[b.bench_run_id]:
+            problems.append(f"benchmark run {b.bench_run_id!r} is of suite {suites[b.bench_run_id]!r}, "
+                            f"not {b.suite!r}")
+        for p in problems:
+            defect(line, p)
+        if not problems:
+            (log_rows if b.judgment_id is not None else new_rows).append((line, b))
+
+    added = unchanged = 0
+    by_id: dict[int, tuple[int | None, BenchmarkJudgment]] = {}
+    groups: dict[tuple[str, str, str], list[tuple[int | None, BenchmarkJudgment]]] = defaultdict(list)
+    for line, b in log_rows:
+        assert b.judgment_id is not None
+        if b.judgment_id in by_id:
+            defect(line, f"benchmark rating judgment_id {b.judgment_id} appears twice in the file "
+                         f"(first on line {by_id[b.judgment_id][0]})")
+            continue
+        by_id[b.judgment_id] = (line, b)
+        groups[(b.reviewer_id, b.bench_run_id, b.test_id)].append((line, b))
+    for key, items in groups.items():
+        ok = True
+        versions: dict[int, int | None] = {}
+        for line, b in items:
+            if b.version in versions:
+                defect(line, f"version {b.version} of this benchmark rating appears twice (also line "
+                             f"{versions[b.version]})")
+                ok = False
+            versions[b.version] = line
+            if b.superseded_by is not None:
+                target = by_id.get(b.superseded_by)
+                if target is None or (target[1].reviewer_id, target[1].bench_run_id, target[1].test_id) != key \
+                        or target[1].version <= b.version:
+                    defect(line, f"superseded_by {b.superseded_by} is not a later version of the same benchmark "
+                                 "rating in the file")
+                    ok = False
+        current = [line for line, b in items if b.superseded_by is None]
+        if len(current) > 1:
+            defect(current[1], f"more than one current version of the same benchmark rating "
+                               f"(lines {current[0]} and {current[1]})")
+            ok = False
+        if not ok:
+            continue
+        reviewer, run, test = key
+        stored = {r["version"]: r for r in c.execute(
+            "SELECT * FROM benchmark_judgments WHERE reviewer_id = ? AND bench_run_id = ? AND test_id = ?",
+            (reviewer, run, test))}
+        diverged = False
+        for line, b in items:
+            have = stored.get(b.version)
+            if have is not None and _content(b) != _content(_version(have, None)):
+                defect(line, f"version {b.version} of this benchmark rating differs from the one in the workspace "
+                             f"(reviewer {reviewer}, benchmark run {run}, test {test})")
+                diverged = True
+        fresh = sorted(((line, b) for line, b in items if b.version not in stored), key=lambda it: it[1].version)
+        missing = sorted(set(stored) - {b.version for _, b in items})
+        if fresh and missing:
+            defect(fresh[0][0], f"the workspace has version {missing[0]} of this benchmark rating (reviewer "
+                                f"{reviewer}, benchmark run {run}, test {test}) that the file lacks, and the file "
+                                f"has version {fresh[0][1].version} that the workspace lacks: the logs have diverged")
+            diverged = True
+        if diverged:
+            continue
+        unchanged += len(items) - len(fresh)
+        if not fresh:
+            continue
+        id_map = {b.judgment_id: stored[b.version]["judgment_id"] for _, b in items if b.version in stored}
+        for _, b in fresh:
+            cur = c.execute(
+                "INSERT INTO benchmark_judgments (reviewer_id, bench_run_id, test_id, adequacy, fluency, note, "
+                "version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (reviewer, run, test, b.adequacy, b.fluency, (b.note or "").strip() or None, b.version,
+                 b.created_at or now))
+            id_map[b.judgment_id] = cur.lastrowid
+            added += 1
+        for _, b in items:
+            c.execute("UPDATE benchmark_judgments SET superseded_by = ? WHERE judgment_id = ?",
+                      (id_map.get(b.superseded_by) if b.superseded_by is not None else None, id_map[b.judgment_id]))
+    for _, b in new_rows:
+        previous = c.execute(f"SELECT judgment_id, version FROM benchmark_judgments WHERE bench_run_id = ? AND "
+                             f"test_id = ? AND reviewer_id = ? AND {_CURRENT_RATING}",
+                             (b.bench_run_id, b.test_id, b.reviewer_id)).fetchone()
+        cur = c.execute("INSERT INTO benchmark_judgments (reviewer_id, bench_run_id, test_id, adequacy, fluency, note, "
+                        "version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (b.reviewer_id, b.bench_run_id, b.test_id, b.adequacy, b.fluency,
+                         (b.note or "").strip() or None, previous["version"] + 1 if previous else 1,
+                         b.created_at or now))
+        if previous is not None:
+            c.execute("UPDATE benchmark_judgments SET superseded_by = ? WHERE judgment_id = ?",
+                      (cur.lastrowid, previous["judgment_id"]))
+        added += 1
+    return added, unchanged, skipped

@@ -55,6 +55,7 @@ class Withdrawal:
     readmitted: bool  # added again (with a new consent) after the latest withdrawal
     judgment_ids: set[int] = field(default_factory=set)
     pack_ids: set[str] = field(default_factory=set)
+    benchmark_ids: set[int] = field(default_factory=set)  # ratings of benchmark responses
 
     @property
     def date(self) -> str:
@@ -74,6 +75,12 @@ class Withdrawal:
             return False
         made, gone = _instant(created_at), _instant(self.withdrawn_at)
         return made is None or gone is None or made <= gone
+
+    def covers_rating(self, created_at: str | None, judgment_id: int | None = None, *, by_id: bool = True) -> bool:
+        """:meth:`covers` for a rating of a benchmark response (its id is one of ``benchmark_judgments``)."""
+        if by_id and self.readmitted and judgment_id is not None and judgment_id in self.benchmark_ids:
+            return True
+        return self.covers(created_at, None, by_id=False, new=judgment_id is None)
 
     def notice(self, file: str, judgments: int, reviewer_record: bool = False) -> str:
         """The message an import gives for what it skipped."""
@@ -104,6 +111,7 @@ def withdrawals(conn: Any) -> dict[str, Withdrawal]:
             w.withdrawn_at, w.readmitted = done_at, False
             w.judgment_ids.update(i for i in detail.get("judgment_ids") or [] if isinstance(i, int))
             w.pack_ids.update(p for p in detail.get("pack_ids") or [] if isinstance(p, str))
+            w.benchmark_ids.update(i for i in detail.get("benchmark_judgment_ids") or [] if isinstance(i, int))
         elif rid in out:
             out[rid].readmitted = True
     return out

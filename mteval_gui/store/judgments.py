@@ -30,6 +30,7 @@ from mteval_gui.domain.corpus import Entry, document_of
 from mteval_gui.domain.judgments import (
     QUALITY_TIERS,
     SIGNOFF_DECISIONS,
+    BenchmarkJudgment,
     Judgment,
     Reviewer,
     judgment_item,
@@ -38,6 +39,7 @@ from mteval_gui.domain.judgments import (
 )
 from mteval_gui.errors import Defect, InputError, StoreError
 from mteval_gui.store import consent
+from mteval_gui.store.benchmarks import merge_ratings
 from mteval_gui.store.db import Workspace
 from mteval_gui.store.schema import finite_json, repair_payload
 from mteval_gui.text import nfc
@@ -656,6 +658,7 @@ def import_log(
     file: str,
     defects: Sequence[Defect] = (),
     local_ids: bool = False,
+    benchmark: Sequence[tuple[int | None, BenchmarkJudgment]] = (),
 ) -> dict[str, Any]:
     """Merge a judgment log read from ``file`` (items paired with their line numbers) into the workspace.
 
@@ -673,6 +676,10 @@ def import_log(
     answers do, so its ids say nothing of the workspace's) and ``notices`` says so, one message
     per reviewer naming the withdrawal (``notices`` and ``judgments_withdrawn`` are in the summary
     only when something was skipped).
+
+    ``benchmark``: the file's ratings of benchmark responses, merged in the same transaction by
+    the same rules (:func:`mteval_gui.store.benchmarks.merge_ratings`; ``benchmark_ratings_added``
+    and ``benchmark_ratings_unchanged`` are in the summary when the file has some).
     """
     found: list[Defect] = list(defects)
 
@@ -829,6 +836,17 @@ def import_log(
         for _, j in new_rows:
             _append_version(c, j)
             summary["judgments_added"] += 1
+
+        if benchmark:
+            def rating_withdrawn(b: BenchmarkJudgment) -> bool:
+                w = gone.get(b.reviewer_id)
+                return w is not None and w.covers_rating(b.created_at, b.judgment_id, by_id=not local_ids)
+
+            added, same, skipped_ratings = merge_ratings(c, benchmark, reviewers=set(file_reviewers),
+                                                         withdrawn=rating_withdrawn, defect=defect, now=now_iso())
+            summary["benchmark_ratings_added"], summary["benchmark_ratings_unchanged"] = added, same
+            for rid, n in skipped_ratings.items():
+                skipped.setdefault(rid, [0, 0])[0] += n
 
         if found:
             raise InputError(sorted(found, key=lambda d: (d.line is None, d.line or 0)))
