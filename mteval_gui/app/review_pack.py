@@ -106,25 +106,46 @@ def _queue(ws: Workspace, run_ids: Sequence[str], reviewer_id: str, task: str, l
     return items[:limit] if limit is not None else items
 
 
+@dataclass(frozen=True)
+class DocumentUnit:
+    """A document a pack offers to rate (task D): one per run and document among the pack's items."""
+
+    run_id: str
+    document: str
+    entry_id: str  # the document's first entry in corpus order (where its ratings are kept)
+    item: int  # the first pack item of the document
+    entries: int  # the document's entries in the corpus
+
+
 def _history_rows(ws: Workspace, reviewer_id: str, task: str,
                   items: list[tuple[str, str, str | None, dict[str, Any]]],
-                  checks: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
-    """The reviewer's earlier versions of the pack's judgments, as pack log rows (check items have none)."""
-    found: list[tuple[int, Judgment]] = []
+                  checks: Mapping[int, Any] | None = None,
+                  documents: Sequence[DocumentUnit] = ()) -> list[dict[str, Any]]:
+    """The reviewer's earlier versions of the pack's judgments, as pack log rows (check items have none);
+    the document ratings of ``documents`` carry ``doc``, the unit's index."""
+    found: list[tuple[int, int | None, Judgment]] = []
     for n, (run_id, entry_id, word, _) in enumerate(items):
         if checks and n in checks:
             continue
         for j in jstore.judgment_history(ws, reviewer_id, run_id, entry_id, task, word):
-            found.append((n, j))
-    found.sort(key=lambda it: it[1].judgment_id or 0)
-    local = {j.judgment_id: i + 1 for i, (_, j) in enumerate(found)}
+            found.append((n, None, j))
+    for k, unit in enumerate(documents):
+        probe = Judgment(reviewer_id=reviewer_id, run_id=unit.run_id, entry_id=unit.entry_id, task="D",
+                         payload={"document": unit.document})
+        for j in jstore.judgment_versions(ws, probe):
+            found.append((unit.item, k, j))
+    found.sort(key=lambda it: it[2].judgment_id or 0)
+    local = {j.judgment_id: i + 1 for i, (_, _, j) in enumerate(found)}
     rows = []
-    for n, j in found:
+    for n, doc, j in found:
         payload = dict(j.payload)
-        rows.append({"id": local[j.judgment_id], "item": n, "version": j.version, "created_at": j.created_at,
-                     "adequacy": j.adequacy, "fluency": j.fluency, "note": j.note, "flagged": j.flagged,
-                     "payload": payload, "superseded_by": local.get(j.superseded_by) if j.superseded_by else None,
-                     "undone": j.undone})
+        row = {"id": local[j.judgment_id], "item": n, "version": j.version, "created_at": j.created_at,
+               "adequacy": j.adequacy, "fluency": j.fluency, "note": j.note, "flagged": j.flagged,
+               "payload": payload, "superseded_by": local.get(j.superseded_by) if j.superseded_by else None,
+               "undone": j.undone}
+        if doc is not None:
+            row["doc"] = doc
+        rows.append(row)
     return rows
 
 
@@ -278,6 +299,11 @@ def export_review_pack(
     documents = {cid: DocumentIndex(es) for cid, es in corpus_entries.items()}
     run_corpus = {r["run_id"]: r["corpus_id"] for r in runs}
     labels = {r["run_id"]: r.get("model_slug") or r["run_id"] for r in runs}
+    # documents to rate (task D), one per run and document; in a blind pack of several runs they would
+    # group each system's items, so they are offered there only with a single run
+    rate_documents = task_code == "A" and (not blind or len(set(run_ids)) == 1)
+    units: dict[tuple[str, str], int] = {}
+    doc_units: list[DocumentUnit] = []
     items = []
     for n, (run_id, entry_id, word, extra) in enumerate(queue):
         cid = run_corpus[run_id]
@@ -307,6 +333,13 @@ def export_review_pack(
         context = documents[cid].context_items(indexes[cid][entry_id], blind)
         if context:
             item["context"] = context
+        doc = documents[cid].docs[indexes[cid][entry_id]]
+        if rate_documents and doc is not None and n not in placed:
+            if (run_id, doc) not in units:
+                members = documents[cid].members[doc]
+                units[(run_id, doc)] = len(doc_units)
+                doc_units.append(DocumentUnit(run_id, doc, corpus_entries[cid][members[0]].id, n, len(members)))
+            item["doc"] = units[(run_id, doc)]
         items.append(item)
 
     categories = [{"id": c} for c in ERROR_CATEGORIES]
@@ -321,8 +354,12 @@ def export_review_pack(
         "reviewer": {"reviewer_id": reviewer.reviewer_id, "name": reviewer.name},
         "language": {"source": source, "target": target,
                      "target_name": (card.names.get(target) or card.name) if card else target},
-        "categories": categories, "items": items, "log": _history_rows(ws, reviewer_id, task_code, queue, placed),
+        "categories": categories, "items": items,
+        "log": _history_rows(ws, reviewer_id, task_code, queue, placed, doc_units),
     }
+    if doc_units:
+        data["documents"] = [{"document": u.document, "entries": u.entries, "item": u.item,
+                              **({} if blind else {"run_label": labels[u.run_id]})} for u in doc_units]
     if script_names:
         data["scripts"] = script_names
         data["reference_script"] = reference_script
@@ -338,6 +375,8 @@ def export_review_pack(
                                {"runs": list(run_ids), "blind": blind, "entries": entries, "seed": seed,
                                 "ui_lang": ui_lang, "path": str(path), "select": select,
                                 **({"campaign": campaign} if campaign else {}),
+                                **({"documents": [[u.run_id, u.document, u.entry_id, u.item] for u in doc_units]}
+                                   if doc_units else {}),
                                 **({"checks": {str(n): {"check": c["check"], "kind": c["kind"]}
                                                for n, c in placed.items()}} if placed else {})},
                                created, answers_key))
@@ -416,6 +455,27 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
                                   f"item {n} is not in pack {pack.pack_id} (it has {len(pack.items)} items)"))
             continue
         run_id, entry_id, word = pack.items[n]
+        if "doc" in a:  # a rating of the whole document (task D)
+            unit = _document_unit(pack, a["doc"])
+            if unit is None:
+                defects.append(Defect(name, line, f"document {a['doc']} is not one pack {pack.pack_id} offers to rate"))
+                continue
+            if unit[3] != n:
+                defects.append(Defect(name, line, f"item {n} is not the first item of document {a['doc']} "
+                                                  f"(item {unit[3]})"))
+                continue
+            try:
+                j = Judgment(judgment_id=a["id"], reviewer_id=pack.reviewer_id, run_id=unit[0], entry_id=unit[2],
+                             task="D", adequacy=a.get("adequacy"), fluency=a.get("fluency"), note=a.get("note"),
+                             payload={"document": unit[1]}, version=a["version"], created_at=a.get("created_at"),
+                             superseded_by=a.get("superseded_by"), undone=a.get("undone", False))
+            except ValidationError as exc:
+                for err in exc.errors():
+                    loc = ".".join(str(p) for p in err.get("loc", ()))
+                    defects.append(Defect(name, line, f"{loc}: {err.get('msg')}"))
+                continue
+            judgments.append((line, j))
+            continue
         raw_payload = a.get("payload")
         payload: dict[str, Any] = dict(raw_payload) if isinstance(raw_payload, dict) else {}
         if word is not None:
@@ -443,3 +503,16 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
         judgments.append((line, j))
     summary = jstore.import_log(ws, [], judgments, file=name, defects=defects, local_ids=True)
     return {**summary, "pack_id": pack.pack_id}
+
+
+def _document_unit(pack: PackRecord, k: int) -> tuple[str, str, str, int] | None:
+    """(run, document, first entry, first pack item) of the pack's document ``k`` (None: the pack offers
+    no such document)."""
+    units = pack.meta.get("documents") or []
+    if not 0 <= k < len(units):
+        return None
+    unit = units[k]
+    if not (isinstance(unit, list) and len(unit) == 4 and all(isinstance(x, str) for x in unit[:3])
+            and isinstance(unit[3], int)):
+        return None
+    return unit[0], unit[1], unit[2], unit[3]

@@ -19,7 +19,9 @@ UTF-8) of its data without that key.
                   "payload", "superseded_by", "undone"}, ...],
      "answers_hmac": HMAC-SHA256 of the canonical JSON of "answers", keyed with the pack's answers_key}
 
-``item`` indexes the pack's items; ``id`` and ``superseded_by`` number the pack's own log.
+``item`` indexes the pack's items; ``id`` and ``superseded_by`` number the pack's own log. A
+rating of a whole document (task D) also has ``doc``, the index of the document in the pack's
+``documents`` (its ``item`` is the document's first item in the pack).
 Each pack carries a secret ``answers_key`` (32 random bytes, hex) that the workspace keeps
 with its record of the pack; the page signs the answers with it (HMAC over the page's own
 SHA-256, no Web Crypto needed). A plain sha256 could be recomputed by anyone who edits the
@@ -55,7 +57,7 @@ PACK_FORMAT = "mteval-review-pack/1"
 ANSWERS_FORMAT = "mteval-review-answers/1"
 FONT_DIRS_ENV = "MTEVAL_FONT_DIRS"
 ANSWER_FIELDS = ("id", "item", "version", "created_at", "adequacy", "fluency", "note", "flagged", "payload",
-                 "superseded_by", "undone")
+                 "superseded_by", "undone", "doc")
 _ANSWERS_KEYS = {"format", "pack_id", "pack_sha256", "reviewer_id", "task", "exported_at", "answers", "answers_sha256",
                  "answers_hmac"}
 INT64_MAX = 2**63 - 1
@@ -418,7 +420,7 @@ def answer_rows(read: AnswersFile) -> tuple[list[tuple[int | None, dict[str, Any
         missing = [k for k in ("id", "item", "version") if k not in item]
         if missing:
             problems.append(f"answer needs whole numbers for {', '.join(missing)}")
-        for key, low in (("id", 1), ("item", 0), ("version", 1), ("superseded_by", 1)):
+        for key, low in (("id", 1), ("item", 0), ("version", 1), ("superseded_by", 1), ("doc", 0)):
             value = item.get(key)
             if key in item and not (value is None and key == "superseded_by") and not _whole(value, low):
                 what = "a whole number" if key != "superseded_by" else "a whole number or null"

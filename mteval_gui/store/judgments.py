@@ -398,6 +398,13 @@ def judgment_history(
     return [_row_to_judgment(r) for r in rows]
 
 
+def judgment_versions(ws: Workspace, probe: Judgment) -> list[Judgment]:
+    """Every version of the judgment ``probe`` identifies (reviewer, run, entry, task, item), oldest first."""
+    where, params = _key_where(probe)
+    rows = ws.conn.execute(f"SELECT {_COLUMNS} FROM judgments WHERE {where} ORDER BY version", params).fetchall()
+    return [_row_to_judgment(r) for r in rows]
+
+
 def get_judgment(ws: Workspace, judgment_id: int) -> Judgment | None:
     row = ws.conn.execute(f"SELECT {_COLUMNS} FROM judgments WHERE judgment_id = ?", (judgment_id,)).fetchone()
     return _row_to_judgment(row) if row else None

@@ -49,7 +49,8 @@ def test_pack_is_one_offline_file_with_data_code_and_fonts(ws, tmp_path):
                      "reference_scripts": {"Latn": "nititwân", "Cans": "ᓂᑎᑤᐣ"},
                      "run_label": "system-one", "context": [
                          {"entry_id": "d1-2", "offset": 1, "source": "you leave", "reference": "kisipwêhtân"},
-                         {"entry_id": "d1-3", "offset": 2, "source": "as I am", "reference": "ê-ayâyân"}]}
+                         {"entry_id": "d1-3", "offset": 2, "source": "as I am", "reference": "ê-ayâyân"}],
+                     "doc": 0}
     assert data["items"][3]["error"] == "HTTP 503" and "context" not in data["items"][3]  # alone in doc2
     assert "context" not in data["items"][4]
     assert {c["id"] for c in data["categories"]} >= {"mistranslation", "morphology"}
