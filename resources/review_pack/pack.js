@@ -13,6 +13,12 @@
  * ratings panel uses too (mteval_gui/domain/review_keys.py), so the same keys record the same
  * values in both.
  *
+ * Where an item belongs to a document (item.doc indexes PACK.documents), the page also offers
+ * "Rate the document": one adequacy and fluency rating (and a note) per document, the same on
+ * every item of it. Its log rows carry "doc" (the document's index) and the document's first
+ * item; the workspace records them as document ratings (task D). D switches the rating keys
+ * between the segment and the document; D or Esc goes back.
+ *
  * No network access of any kind: no external URL, no fetch, no worker; the page's
  * Content-Security-Policy forbids them anyway.
  */
@@ -55,6 +61,12 @@
       version: "version", blind: "Blind review: the reference and the systems are hidden.",
       script: "Script", forms: "Forms the language's generator offers for {word} (click one to use it as the correction)",
       gold: "expected inflection", useForm: "Use",
+      rateDocument: "Rate the document", rateDocumentBtn: "Rate the document (D)",
+      backToSegment: "Back to the segment (D)", docNote: "Note on the whole document",
+      documentHint: "One rating for the whole translation of document {doc} ({n} segments): the same on each " +
+                    "of its segments.",
+      keysDoc: "Keys: 1-5 rate the document (then go on to fluency), Tab / Shift+Tab move between adequacy and " +
+               "fluency, D or Esc goes back to the segment.",
       adequacyLabels: ["None", "Little", "Much", "Most", "All"],
       fluencyLabels: ["Incomprehensible", "Disfluent", "Non-native", "Good", "Flawless"],
       yes: "Yes", no: "No", depends: "Depends", aBetter: "A better", bBetter: "B better", neither: "Neither",
@@ -92,6 +104,12 @@
       script: "Écriture", forms: "Formes que propose le générateur de la langue pour {word} (cliquez sur l'une " +
         "d'elles pour en faire la correction)",
       gold: "flexion attendue", useForm: "Utiliser",
+      rateDocument: "Noter le document", rateDocumentBtn: "Noter le document (D)",
+      backToSegment: "Retour au segment (D)", docNote: "Note sur tout le document",
+      documentHint: "Une seule note pour toute la traduction du document {doc} ({n} segments) : la même sur " +
+                    "chacun de ses segments.",
+      keysDoc: "Touches : 1-5 notent le document (puis passent à la fluidité), Tab / Maj+Tab passent de " +
+               "l'adéquation à la fluidité et retour, D ou Échap revient au segment.",
       adequacyLabels: ["Rien", "Peu", "Beaucoup", "La plupart", "Tout"],
       fluencyLabels: ["Incompréhensible", "Peu fluide", "Non natif", "Bon", "Impeccable"],
       yes: "Oui", no: "Non", depends: "Ça dépend", aBetter: "A meilleur", bBetter: "B meilleur",
@@ -120,7 +138,7 @@
 
   function fresh() {
     return {log: (PACK.log || []).map(function (r) { return copy(r); }), drafts: {}, pos: 0, redo: [],
-            lang: null, active: "adequacy"};
+            lang: null, active: "adequacy", docMode: false, docActive: "adequacy"};
   }
 
   function load() {
@@ -131,6 +149,7 @@
       var s = JSON.parse(raw);
       if (!s || !Array.isArray(s.log)) { return fresh(); }
       s.drafts = s.drafts || {}; s.redo = s.redo || []; s.active = s.active || "adequacy";
+      s.docMode = !!s.docMode; s.docActive = s.docActive || "adequacy";
       return s;
     } catch (e) { return fresh(); }
   }
@@ -160,9 +179,49 @@
   function current(item) {
     for (var i = state.log.length - 1; i >= 0; i--) {
       var r = state.log[i];
-      if (r.item === item && !r.undone && r.superseded_by === null) { return r; }
+      if (r.item === item && r.doc == null && !r.undone && r.superseded_by === null) { return r; }
     }
     return null;
+  }
+
+  // a document's rating: rows with "doc" (the document's index in PACK.documents)
+  function docCurrent(k) {
+    for (var i = state.log.length - 1; i >= 0; i--) {
+      var r = state.log[i];
+      if (r.doc === k && !r.undone && r.superseded_by === null) { return r; }
+    }
+    return null;
+  }
+
+  function docAnswerOf(k) {
+    var c = docCurrent(k);
+    if (!c) { return {adequacy: null, fluency: null, note: null}; }
+    return {adequacy: c.adequacy, fluency: c.fluency, note: c.note};
+  }
+
+  function recordDoc(k, change) {
+    var before = docAnswerOf(k), after = copy(before);
+    change(after);
+    if (canon(before) === canon(after)) { return; }
+    var maxId = 0, maxVersion = 0;
+    state.log.forEach(function (r) {
+      if (r.id > maxId) { maxId = r.id; }
+      if (r.doc === k && r.version > maxVersion) { maxVersion = r.version; }
+    });
+    var row = {id: maxId + 1, item: PACK.documents[k].item, doc: k, version: maxVersion + 1, created_at: nowIso(),
+               adequacy: after.adequacy, fluency: after.fluency, note: after.note, flagged: false,
+               payload: {document: PACK.documents[k].document}, superseded_by: null, undone: false};
+    var prev = docCurrent(k);
+    if (prev) { prev.superseded_by = row.id; }
+    state.log.push(row);
+    state.redo = [];
+    message = t("saved") + " (" + t("version") + " " + row.version + ")";
+    save();
+  }
+
+  function docOf(pos) {
+    var item = PACK.items[pos];
+    return item && item.doc != null && PACK.documents && PACK.documents[item.doc] ? item.doc : null;
   }
 
   function blankAnswer() {
@@ -190,7 +249,7 @@
     var maxId = 0, maxVersion = 0;
     state.log.forEach(function (r) {
       if (r.id > maxId) { maxId = r.id; }
-      if (r.item === item && r.version > maxVersion) { maxVersion = r.version; }
+      if (r.item === item && r.doc == null && r.version > maxVersion) { maxVersion = r.version; }
     });
     var row = {id: maxId + 1, item: item, version: maxVersion + 1, created_at: nowIso(),
                adequacy: after.adequacy, fluency: after.fluency, note: after.note, flagged: after.flagged,
@@ -214,6 +273,7 @@
     state.log.forEach(function (r) { if (r.superseded_by === newest.id) { r.superseded_by = null; } });
     state.redo.push(newest.id);
     state.pos = newest.item;
+    state.docMode = newest.doc != null;
     message = t("undone");
     save(); render();
   }
@@ -222,10 +282,11 @@
     var id = state.redo.pop();
     var row = state.log.filter(function (r) { return r.id === id; })[0];
     if (!row) { message = t("nothingRedo"); render(); return; }
-    var prev = current(row.item);
+    var prev = row.doc != null ? docCurrent(row.doc) : current(row.item);
     if (prev) { prev.superseded_by = row.id; }
     row.undone = false;
     state.pos = row.item;
+    state.docMode = row.doc != null;
     message = t("redone");
     save(); render();
   }
@@ -261,6 +322,10 @@
     Object.keys(state.drafts).forEach(function (key) {
       var d = state.drafts[key], item = Number(key);
       delete state.drafts[key];
+      if (key.indexOf("doc:") === 0) {
+        recordDoc(Number(key.slice(4)), function (a) { a.note = cleanText(d.note); });
+        return;
+      }
       record(item, function (a) {
         if ("note" in d) { a.note = cleanText(d.note); }
         if ("correction" in d) {
@@ -427,6 +492,7 @@
     var n = PACK.items.length;
     state.pos = Math.max(0, Math.min(n - 1, pos));
     state.active = "adequacy";
+    state.docMode = false; state.docActive = "adequacy";
     lastSelection = null;
     message = "";
     save(); render();
@@ -586,6 +652,52 @@
     save(); render();
   }
 
+  function rateDoc(dim, value) {
+    var k = docOf(state.pos);
+    if (k === null) { return; }
+    recordDoc(k, function (a) { a[dim] = value; });
+    state.docActive = moveScale(dim, 1);
+    save(); render();
+  }
+
+  function toggleDocMode(on) {
+    commitDrafts();
+    state.docMode = on && docOf(state.pos) !== null;
+    state.docActive = "adequacy";
+    message = "";
+    save(); render();
+  }
+
+  function renderDocument(root) {
+    var k = docOf(state.pos);
+    if (k === null) { return; }
+    var doc = PACK.documents[k], answer = docAnswerOf(k);
+    var s = section(t("rateDocument") + " — " + doc.document + (doc.run_label ? " · " + doc.run_label : ""));
+    s.id = "document-rating";
+    s.classList.add("document");
+    if (state.docMode) { s.classList.add("on"); }
+    s.appendChild(el("p", "hint", t("documentHint").replace("{doc}", doc.document).replace("{n}", doc.entries)));
+    ["adequacy", "fluency"].forEach(function (dim) {
+      var labels = t(dim + "Labels");
+      var options = [1, 2, 3, 4, 5].map(function (v) { return {value: v, label: v + " " + labels[v - 1]}; });
+      s.appendChild(choiceRow(t(dim), options, answer[dim], function (v) {
+        state.docMode = true; rateDoc(dim, v);
+      }, "doc-" + dim, state.docMode && state.docActive === dim));
+    });
+    var note = el("textarea", "note");
+    note.id = "doc-note"; note.rows = 2; note.placeholder = t("docNote");
+    var d = state.drafts["doc:" + k];
+    note.value = d && "note" in d ? d.note : (answer.note || "");
+    note.addEventListener("input", function () {
+      state.drafts["doc:" + k] = {note: note.value}; save();
+    });
+    note.addEventListener("change", function () { commitDrafts(); refreshStatus(); });
+    s.appendChild(note);
+    s.appendChild(button(state.docMode ? t("backToSegment") : t("rateDocumentBtn"), "small",
+                         function () { toggleDocMode(!state.docMode); }, "rate-document"));
+    root.appendChild(s);
+  }
+
   function answerTask(key, value) {
     record(state.pos, function (a) { a.payload[key] = value; });
     render();
@@ -718,7 +830,7 @@
 
   function refreshStatus() {
     var status = document.getElementById("status");
-    if (status) { status.textContent = message || t("keys" + TASK); }
+    if (status) { status.textContent = message || t(state.docMode ? "keysDoc" : "keys" + TASK); }
     var progress = document.getElementById("progress");
     if (progress) { progress.textContent = progressText(); }
   }
@@ -798,6 +910,7 @@
       main.appendChild(ctx);
     }
     renderQuestions(main, answer);
+    if (TASK === "A") { renderDocument(main); }
     if (OUTPUT_TASK) { renderSpans(main, item, answer); }
     app.appendChild(main);
 
@@ -807,7 +920,7 @@
     nav.appendChild(button(t("next") + " →", "nav", function () { go(state.pos + 1); }, "next"));
     nav.appendChild(button(t("undo"), "nav small", undo, "undo"));
     app.appendChild(nav);
-    var status = el("p", "status", message || t("keys" + TASK));
+    var status = el("p", "status", message || t(state.docMode ? "keysDoc" : "keys" + TASK));
     status.id = "status";
     app.appendChild(status);
     var who = el("p", "hint", t("reviewer") + ": " + PACK.reviewer.name + " · " + PACK.pack_id);
@@ -867,6 +980,20 @@
     if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
     if (key === "ArrowRight") { go(state.pos + 1); return; }
     if (key === "ArrowLeft") { go(state.pos - 1); return; }
+    if (TASK === "A" && !b && (key === "d" || key === "D") && !ev.shiftKey && docOf(state.pos) !== null) {
+      ev.preventDefault(); toggleDocMode(!state.docMode); return;
+    }
+    if (TASK === "A" && state.docMode) {
+      if (key === "Escape") { ev.preventDefault(); toggleDocMode(false); return; }
+      if (!b) { return; }
+      ev.preventDefault();
+      if (b.action === "rate") { rateDoc(state.docActive, b.value); return; }
+      if (b.action === "next_scale" || b.action === "previous_scale") {
+        state.docActive = moveScale(state.docActive, b.action === "next_scale" ? 1 : -1);
+        save(); render();
+      }
+      return;
+    }
     if (TASK === "A" && !b && (key === "o" || key === "O") && !ev.shiftKey) {
       ev.preventDefault(); addMissing(); return;
     }
