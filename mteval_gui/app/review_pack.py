@@ -5,6 +5,9 @@ the linter called EQUIVALENT; C: the words the analyzer rejected), with each ent
 the output, the reference (unless blind) and the neighbouring entries of the same document
 (entries sharing ``metadata.document`` / ``doc_id`` / ``document_id``, else ``segment``), plus
 the reviewer's earlier answers on those items so the pack continues the same judgment log.
+Items of a document also offer to rate the whole document once (task D; per run and document,
+not in a blind pack of several runs): the pack data lists the ``documents``, each item names its
+own (``doc``), and the pack's record keeps (run, document, first entry, first item) of each.
 When the target card declares transliterations, each reference is embedded in every script they
 reach (the page shows the reviewer's); when the language's generator is installed, task A items
 embed the generator's forms for the output's words (:mod:`mteval_gui.app.generator`), each with

@@ -21,7 +21,8 @@ Behaviour of the actions (the scales are adequacy, then fluency):
   into the note.
 
 Keys only one interface has stay with it: the desktop's error-span keys (S, M, C, Delete, 0)
-and Alt+Up/Down, the pack's arrow keys and Ctrl+Y.
+and Alt+Up/Down, the pack's arrow keys, Ctrl+Y and D (the rating keys go to the whole document's
+rating and back; the desktop's *Rate the document* is Ctrl+Shift+D).
 """
 
 from __future__ import annotations

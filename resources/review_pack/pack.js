@@ -984,7 +984,8 @@
       ev.preventDefault(); toggleDocMode(!state.docMode); return;
     }
     if (TASK === "A" && state.docMode) {
-      if (key === "Escape") { ev.preventDefault(); toggleDocMode(false); return; }
+      var leave = bindingOf(KEYMAP.field_keys, ev);  // Esc (Enter went to the next unanswered item above)
+      if (leave && leave.action === "leave_field") { ev.preventDefault(); toggleDocMode(false); return; }
       if (!b) { return; }
       ev.preventDefault();
       if (b.action === "rate") { rateDoc(state.docActive, b.value); return; }

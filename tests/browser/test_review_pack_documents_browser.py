@@ -33,16 +33,17 @@ def test_the_document_is_rated_once_with_the_rating_keys_and_comes_back_as_task_
                     driver.switch_to.active_element.send_keys(k)
 
             section = driver.find_element(By.ID, "document-rating")
-            assert section.find_element(By.TAG_NAME, "h2").get_attribute("textContent") == "Noter le document — doc1 · system-one"
+            title = section.find_element(By.TAG_NAME, "h2").get_attribute("textContent")
+            assert title == "Noter le document — doc1 · system-one"
             assert driver.find_element(By.ID, "rate-document").text == "Noter le document (D)"
-            # the segment first, then D: the same keys rate the document, D goes back to the segment
+            # the segment first, then D: the same keys rate the document, Esc goes back to the segment
             keys("4", "4", "d")
             assert driver.find_element(By.ID, "status").text.startswith("Touches : 1-5 notent le document")
-            keys("2", Keys.TAB, "3", "d", "5")
+            keys("2", Keys.TAB, "3", Keys.ESCAPE, "5")
             state = _state(driver, done.pack_id)
             rows = [(r["item"], r.get("doc"), r["adequacy"], r["fluency"], r["version"]) for r in state["log"]
                     if not r["undone"] and r["superseded_by"] is None]
-            # "4 4": the segment; D "2 Tab 3": the document; D "5": the segment's fluency (its scale still focused)
+            # "4 4": the segment; D "2 Tab 3": the document; Esc "5": the segment's fluency (its scale still focused)
             assert rows == [(0, 0, 2, 3, 2), (0, None, 4, 5, 3)]
             # the next segment of the same document shows the same rating; a note on the whole document
             keys(Keys.ARROW_RIGHT)
@@ -51,6 +52,12 @@ def test_the_document_is_rated_once_with_the_rating_keys_and_comes_back_as_task_
             assert [b.get_attribute("id") for b in chosen] == ["doc-adequacy-2", "doc-fluency-3"]
             driver.find_element(By.ID, "doc-note").click()
             keys("cohérent", Keys.ESCAPE)
+            # D gives the keys to the document and D again gives them back
+            keys("d")
+            assert "on" in driver.find_element(By.ID, "document-rating").get_attribute("class").split()
+            keys("d")
+            assert "on" not in driver.find_element(By.ID, "document-rating").get_attribute("class").split()
+            assert driver.find_element(By.ID, "rate-document").text == "Noter le document (D)"
             # x-1 belongs to no document: nothing to rate there, and D does nothing
             keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
             _wait(lambda: driver.find_element(By.ID, "progress").text.startswith("5 sur 5"))
