@@ -189,9 +189,13 @@ def import_judgments(window: Any) -> None:
         summary = import_judgments_file(window.ws, path)
     if report.failed:
         return
-    window.statusBar().showMessage(QCoreApplication.translate(
-        "ReviewPackDialog", "Imported {0} judgments ({1} already present)").format(
-        summary["judgments_added"], summary["judgments_unchanged"]), 10000)
+    shown = QCoreApplication.translate("ReviewPackDialog", "Imported {0} judgments ({1} already present)").format(
+        summary["judgments_added"], summary["judgments_unchanged"])
+    if "benchmark_ratings_added" in summary:
+        shown += QCoreApplication.translate(
+            "ReviewPackDialog", "; {0} ratings of benchmark responses ({1} already present)").format(
+            summary["benchmark_ratings_added"], summary["benchmark_ratings_unchanged"])
+    window.statusBar().showMessage(shown, 10000)
     if summary.get("notices"):
         dialogs.inform(window, QCoreApplication.translate("ReviewPackDialog", "Withdrawn judgments skipped"),
                        "\n".join(summary["notices"]))

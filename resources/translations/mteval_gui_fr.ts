@@ -2762,6 +2762,10 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>{0} jugements importés ({1} déjà présents)</translation>
     </message>
     <message>
+        <source>; {0} ratings of benchmark responses ({1} already present)</source>
+        <translation> ; {0} notes de réponses de benchmark ({1} déjà présentes)</translation>
+    </message>
+    <message>
         <source>Withdrawn judgments skipped</source>
         <translation>Jugements retirés ignorés</translation>
     </message>

@@ -125,3 +125,29 @@ def test_the_rating_strip_in_french(qtbot, stored, french):
     assert m.headerData(col, Qt.Orientation.Horizontal) == "Locuteurs"
     assert tab.rating_title.text() == "Note des locuteurs\u202f:"
     assert tab.rating_adequacy.itemText(1) == "1 – Rien"
+
+
+def test_file_import_brings_benchmark_ratings_and_says_how_many(qtbot, stored, tmp_path, monkeypatch):
+    from mteval_gui.app.exports import export_judgments
+    from mteval_gui.app.preferences import AppSettings
+    from mteval_gui.qt import review_pack_dialog
+    from mteval_gui.qt.main import build_window
+    from mteval_gui.store import Workspace
+
+    ws, run_id, result = stored
+    rate_response(ws, run_id, "lc1", "kofi", 4, 5)
+    rate_response(ws, run_id, "rs1", "ama", 2, None)
+    path, _, _ = export_judgments(ws, tmp_path / "all.csv")
+    other = Workspace(tmp_path / "other.sqlite")
+    assert save_benchmark_run(other, result) == run_id
+    other.close()
+    w = build_window(AppSettings())
+    qtbot.addWidget(w)
+    assert w.open_workspace(tmp_path / "other.sqlite")
+    monkeypatch.setattr(review_pack_dialog.file_dialogs, "open_file_name", lambda *a, **k: (str(path), ""))
+    w.import_judgments()
+    assert w.statusBar().currentMessage() == (
+        "Imported 0 judgments (0 already present); 2 ratings of benchmark responses (0 already present)")
+    assert (response_rating(w.ws, run_id, "lc1", "kofi").adequacy, response_rating(w.ws, run_id, "rs1", "ama").adequacy
+            ) == (4, 2)
+    w.close()
