@@ -78,3 +78,22 @@ def test_a_document_the_pack_does_not_offer_is_refused(ws, tmp_path):
     assert sorted(messages[1:]) == [f"document 2 is not one pack {data['pack_id']} offers to rate",
                                     "item 4 is not the first item of document 1 (item 3)"]
     assert J.current_judgments(ws, run_id="sys1", task="D") == []
+
+
+def test_a_blind_pack_offers_documents_only_for_a_single_run(ws, tmp_path):
+    from mteval_gui.domain.run import Output, Run, RunMeta
+    from mteval_gui.store import repo
+
+    blind = pack_data(export_review_pack(ws, ["sys1"], "ana", tmp_path / "blind.html", blind=True).path)
+    # the items are shuffled; each document names its first item, and no run
+    assert sorted((d["document"], d["entries"], sorted(d)) for d in blind["documents"]) == [
+        ("doc1", 3, ["document", "entries", "item"]), ("doc2", 1, ["document", "entries", "item"])]
+    for k, d in enumerate(blind["documents"]):
+        assert min(i for i, it in enumerate(blind["items"]) if it.get("doc") == k) == d["item"]
+    repo.import_run(ws, Run(corpus_id="c", meta=RunMeta(run_id="sys2", model_slug="system-two"),
+                            outputs=[Output(id=e, predicted="x") for e in ("d1-1", "d1-2", "d1-3", "d2-1", "x-1")]))
+    two = pack_data(export_review_pack(ws, ["sys1", "sys2"], "ana", tmp_path / "two.html", blind=True).path)
+    assert "documents" not in two and all("doc" not in it for it in two["items"])
+    seen = pack_data(export_review_pack(ws, ["sys1", "sys2"], "ana", tmp_path / "seen.html").path)
+    assert [(d["document"], d["run_label"], d["item"]) for d in seen["documents"]] == [
+        ("doc1", "system-one", 0), ("doc1", "system-two", 1), ("doc2", "system-one", 6), ("doc2", "system-two", 7)]
