@@ -162,3 +162,17 @@ def test_ratings_of_a_withdrawn_reviewer_are_refused_on_import(stored, tmp_path)
     summary = import_judgments_file(a, everything)
     assert summary["judgments_withdrawn"] == 2 and summary["benchmark_ratings_added"] == 0
     assert _ratings(a) == [("ama", "rs1", 5, 3, None, 1, True), ("kofi", "lc2", 3, 4, None, 1, True)]
+
+
+def test_the_command_line_exports_and_imports_them(stored, tmp_path, capsys):
+    from mteval_gui.cli import main
+
+    a, b, _ = stored
+    path = tmp_path / "all.json"
+    assert main(["--db", str(a.path), "judgments", "export", "--all", "-o", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(b.path), "judgments", "import", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "imported 0 judgments (0 already present), 2 new reviewers (0 already present)",
+        "imported 3 ratings of benchmark responses (0 already present)"]
+    assert _ratings(b) == _ratings(a)
