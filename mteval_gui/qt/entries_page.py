@@ -99,6 +99,7 @@ class EntriesPage(Page):
         self.setObjectName("entriesPage")
         self.ws: Workspace | None = None
         self._building = False
+        self._quiet = False  # set while a filter moves the current row: the review pane waits
         self._analyser: ReferenceAnalyser | None = None
         self._generator: CorrectionHelper | None = None
         self._last_partial = 0.0
@@ -336,8 +337,17 @@ class EntriesPage(Page):
         if self._building or self.model.frame is None:
             return
         keep = self.current_entry_id()
-        self.model.set_filter(self.current_filter())
-        self._restore(keep)
+        # the model's reset and the reselection each move the current row: the review pane is
+        # loaded once afterwards, and not at all when the same entry stays selected
+        self._quiet = True
+        try:
+            self.model.set_filter(self.current_filter())
+            if not (keep and self.select_entry(keep)) and self.model.rowCount():
+                self.select_view_row(0)
+        finally:
+            self._quiet = False
+        if keep is None or self.current_entry_id() != keep:
+            self._row_changed()
 
     # ----- data ----------------------------------------------------------------------------
     def set_frame(self, frame: EntryFrame | None, keep_entry: bool = False) -> None:
@@ -445,6 +455,8 @@ class EntriesPage(Page):
             self._row_changed()
 
     def _row_changed(self, *_: object) -> None:
+        if self._quiet:
+            return
         entry_id = self.current_entry_id()
         f = self.model.frame
         if entry_id is None or f is None:

@@ -317,17 +317,31 @@ def entry_value_fields(ws: Workspace, run_id: str, metric_id: str, keys: Sequenc
 
 def metric_ids_with_values(ws: Workspace, run_ids: Sequence[str], *, like: str | None = None) -> list[str]:
     """Metric ids with stored per-entry results in any of ``run_ids`` (with a value unless ``like``
-    is given, which matches the id with SQL ``LIKE`` instead)."""
-    if not run_ids:
-        return []
-    marks = ",".join("?" * len(run_ids))
-    if like is None:
-        sql = (f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND value IS NOT NULL"
-               " ORDER BY metric_id")
-        return [r[0] for r in ws.conn.execute(sql, list(run_ids))]
-    sql = (f"SELECT DISTINCT metric_id FROM entry_metrics WHERE run_id IN ({marks}) AND metric_id LIKE ?"
-           " ORDER BY metric_id")
-    return [r[0] for r in ws.conn.execute(sql, [*run_ids, like])]
+    is given, which matches the id with SQL ``LIKE`` instead).
+
+    The ids are found by seeking the primary key (run, metric, entry) from one metric to the next,
+    so a run of a million entries costs a few lookups per metric, not a read of its values."""
+    found: set[str] = set()
+    for run_id in dict.fromkeys(run_ids):
+        last = ""
+        first = True
+        while True:
+            row = ws.conn.execute(
+                "SELECT metric_id FROM entry_metrics WHERE run_id = ? AND metric_id > ? ORDER BY metric_id LIMIT 1"
+                if not first else
+                "SELECT metric_id FROM entry_metrics WHERE run_id = ? AND metric_id >= ? ORDER BY metric_id LIMIT 1",
+                (run_id, last)).fetchone()
+            if row is None:
+                break
+            first = False
+            last = row[0]
+            if like is None:
+                if ws.conn.execute("SELECT 1 FROM entry_metrics WHERE run_id = ? AND metric_id = ?"
+                                   " AND value IS NOT NULL LIMIT 1", (run_id, last)).fetchone() is not None:
+                    found.add(last)
+            elif ws.conn.execute("SELECT ? LIKE ?", (last, like)).fetchone()[0]:
+                found.add(last)
+    return sorted(found)
 
 
 def entry_scores_with_verdict(ws: Workspace, run_id: str, metric_id: str,

@@ -414,8 +414,14 @@ CREATE TABLE IF NOT EXISTS benchmark_judgments (
 CREATE INDEX IF NOT EXISTS idx_benchmark_judgments_key ON benchmark_judgments(bench_run_id, test_id, reviewer_id);
 """
 
+# v13: a run's per-entry values looked up by entry (the review pane, an entry's details): the primary key
+# leads with the metric, so without this index such a lookup reads every value of the run
+_V13 = """
+CREATE INDEX IF NOT EXISTS idx_entry_metrics_entry ON entry_metrics(run_id, entry_id);
+"""
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10, _V11, _V12]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10, _V11, _V12, _V13]
 SCHEMA_VERSION = len(MIGRATIONS)
