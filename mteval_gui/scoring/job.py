@@ -30,6 +30,7 @@ from mteval_gui.domain.packed import Packed
 from mteval_gui.domain.placeholders import declared as declared_placeholders
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import RunCard
+from mteval_gui.runtime import release_free_memory
 from mteval_gui.scoring.corpus_side import content_key, corpus_side
 from mteval_gui.scoring.plugins import CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, ScoringContext
 from mteval_gui.scoring.sink import MetricRow
@@ -222,7 +223,13 @@ class PerEntry(Mapping[str, list[EntryScore | None]]):
             raise KeyError(metric_id)
         if self._keep or self._load is None:
             return self._kept[metric_id]
+        # the list read before was dropped by its reader: its pages go back to the system before this one is
+        # read (freed but kept by the C library, they would add up to a few metrics' lists over the stages)
+        release_free_memory()
         return self._load(metric_id)
+
+    def __contains__(self, metric_id: object) -> bool:  # without reading the metric's results
+        return metric_id in self._ids
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._ids))

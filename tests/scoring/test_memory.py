@@ -407,3 +407,21 @@ def test_a_jsonl_corpus_asked_packed_is_packed_after_reading(tmp_path):
     loaded = read_corpus(path, source_lang="fra", target_lang="ewe", packed=True)
     assert isinstance(loaded.value.entries, Packed)
     assert list(loaded.value.entries) == read_corpus(path, source_lang="fra", target_lang="ewe").value.entries
+
+
+def test_asking_whether_a_large_run_has_a_metric_reads_none_of_its_results():
+    from mteval_gui.scoring.job import KEEP_DECODED_ENTRIES, PerEntry
+    from mteval_gui.scoring.plugins import EntryScore
+
+    loaded: list[str] = []
+
+    def load(mid: str) -> list[EntryScore | None]:
+        loaded.append(mid)
+        return [EntryScore(0.5)] * 3
+
+    per_entry = PerEntry(KEEP_DECODED_ENTRIES + 1, load)
+    per_entry["core.chrf"] = [EntryScore(0.5)] * 3
+    assert "core.chrf" in per_entry and "core.ter" not in per_entry and loaded == []
+    assert per_entry.get("core.ter") is None and loaded == []
+    assert [s.value for s in per_entry["core.chrf"] if s is not None] == [0.5, 0.5, 0.5]
+    assert loaded == ["core.chrf"] and list(per_entry) == ["core.chrf"]
