@@ -20,7 +20,7 @@ from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.glossary import read_glossary
 from mteval_gui.io.outputs import check_output as check_output  # for the CLI: refused before the work
 from mteval_gui.io.runs import read_run
-from mteval_gui.scoring.job import packed_corpus, packed_run
+from mteval_gui.scoring.job import entry_ids
 from mteval_gui.scoring.parallel import default_workers
 from mteval_gui.scoring.runner import (
     DEFAULT_BATCH_SIZE,
@@ -103,24 +103,27 @@ def evaluate_files(inputs: EvaluationInputs, overrides: ScoringOverrides | None 
     if o.glossary is not None:
         raise ValueError("a one-shot evaluation reads its glossary from a file: EvaluationInputs.glossary")
     target_lang, source_lang = inputs.target_lang, inputs.source_lang
-    loaded = read_corpus(inputs.corpus, ref_path=inputs.ref, target_lang=target_lang, source_lang=source_lang)
+    # entries and outputs packed as they are read (a file is never held as models: the job decodes a batch
+    # at a time, and a helper forked from this process starts without them)
+    loaded = read_corpus(inputs.corpus, ref_path=inputs.ref, target_lang=target_lang, source_lang=source_lang,
+                         packed=True)
     corpus = loaded.value
     if target_lang:
         corpus.language_pair.target = target_lang
     if source_lang:
         corpus.language_pair.source = source_lang
-    ids = [e.id for e in corpus.entries]
-    run_loaded = read_run(inputs.run, entry_ids=ids)
+    ids = entry_ids(corpus.entries)
+    run_loaded = read_run(inputs.run, entry_ids=ids, packed=True)
     run = run_loaded.value
     known = set(ids)
-    unknown = [o.id for o in run.outputs if o.id not in known]
+    unknown = [u for u in entry_ids(run.outputs) if u not in known]
     if unknown:
         raise InputError([Defect(str(inputs.run), run_loaded.lines.get(u), f"output id {u!r} is not in the corpus")
                           for u in unknown])
     refused = foreign_analyzer(o.options, corpus.language_pair.target) if o.options is not None else None
     if refused is not None:  # an analyzer of another language would judge every word (a wrong profile A)
         raise InputError(Defect(refused[0], None, refused[1]))
-    have = {o.id for o in run.outputs}
+    have = set(entry_ids(run.outputs))
     missing = [i for i in ids if i not in have]
     glossary: dict[str, list[str]] = read_glossary(inputs.glossary).value if inputs.glossary else {}
     request = make_request(corpus, run, corpus_sha256=corpus_sha256(corpus), options=o.options or ScoringOptions(),
@@ -128,8 +131,6 @@ def evaluate_files(inputs: EvaluationInputs, overrides: ScoringOverrides | None 
                            batch_size=o.batch_size or DEFAULT_BATCH_SIZE,
                            seed=DEFAULT_SEED if o.seed is None else o.seed,
                            n_bootstrap=DEFAULT_BOOTSTRAP if o.n_bootstrap is None else o.n_bootstrap)
-    # the entries and outputs packed, their decoded models dropped (the job decodes a batch at a time)
-    request.corpus, request.run = packed_corpus(corpus), packed_run(run)
     del corpus, run, loaded, run_loaded
     request.workers = default_workers() if workers is None else workers
     request.result_models = False  # results[] once, as the JSON the card file is written from

@@ -34,10 +34,10 @@ from typing import Any
 from mteval_gui import runtime
 from mteval_gui.app.requests import make_request
 from mteval_gui.app.scoring_config import ScoringOverrides, job_kwargs, plan_scoring, resolve_configuration
+from mteval_gui.domain.packed import Packed
 from mteval_gui.domain.runcard import RunCard, ScoringConfiguration
 from mteval_gui.domain.settings import ScoringOptions
 from mteval_gui.errors import Cancelled, MtevalError
-from mteval_gui.scoring.job import Packed
 from mteval_gui.scoring.runner import (
     DEFAULT_BATCH_SIZE,
     CancelToken,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
+from mteval_gui.domain.packed import Packed, packed_or_list
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io import formats
 from mteval_gui.io.common import Loaded, default_name
@@ -165,7 +166,7 @@ def _split_meta(meta: dict[str, Any], dl: DefectList, line: int | None) -> dict[
 def _finish(
     fmt: str,
     meta: dict[str, Any],
-    entries: list[Entry],
+    entries: list[Entry] | Packed[Entry],
     lines: dict[str, int],
     warnings: list[str],
     dl: DefectList,
@@ -414,8 +415,8 @@ def _read_table(
 
 
 def _read_text_pair(
-    tf: TextFile, ref: TextFile | None, dl: DefectList, warnings: list[str]
-) -> tuple[list[Entry], dict[str, int]]:
+    tf: TextFile, ref: TextFile | None, dl: DefectList, warnings: list[str], packed: bool = False
+) -> tuple[list[Entry] | Packed[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
     src_lines = tf.lines()
     ref_lines: list[str] | None = None
@@ -431,7 +432,7 @@ def _read_text_pair(
                     f"line-count mismatch: {ref.name} has {len(ref_lines)} lines but {tf.name} has {len(src_lines)}",
                 )
             )
-    entries: list[Entry] = []
+    entries: list[Entry] | Packed[Entry] = packed_or_list(packed)
     lines: dict[str, int] = {}
     empty_refs = 0
     for i, s in enumerate(src_lines, 1):
@@ -463,14 +464,19 @@ def read_corpus(
     source_lang: str | None = None,
     target_lang: str | None = None,
     version: str | None = None,
+    packed: bool = False,
 ) -> Loaded[Corpus]:
-    """Read a corpus file (format detected when ``fmt`` is None). Raises InputError."""
+    """Read a corpus file (format detected when ``fmt`` is None). Raises InputError.
+
+    ``packed``: the entries are a :class:`~mteval_gui.domain.packed.Packed` sequence, packed as
+    they are read by the readers that can (a plain-text corpus), after reading by the others."""
     return _read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
-                        target_lang=target_lang, version=version)
+                        target_lang=target_lang, version=version, packed=packed)
 
 
 def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | None, corpus_id: str | None,
-                 source_lang: str | None, target_lang: str | None, version: str | None) -> Loaded[Corpus]:
+                 source_lang: str | None, target_lang: str | None, version: str | None,
+                 packed: bool = False) -> Loaded[Corpus]:
     path = Path(path)
     if ref_path is not None and fmt is None:
         fmt = "text"
@@ -483,7 +489,10 @@ def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | No
     dl = DefectList(tf.name)
     warnings: list[str] = []
     default_id = default_name(path)
-    parsed = spec.corpus(Source(path, tf, dl, warnings, ref_path=Path(ref_path) if ref_path is not None else None))
+    parsed = spec.corpus(Source(path, tf, dl, warnings, ref_path=Path(ref_path) if ref_path is not None else None,
+                                packed=packed))
+    if packed and not isinstance(parsed.records, Packed):
+        parsed.records = Packed.pack(parsed.records)
     guessed = parsed.guessed_pair
     if not any(guessed):
         pair = pair_from_stem(default_id)
@@ -516,7 +525,7 @@ def csv_corpus(src: Source) -> Parsed[Entry]:
 def text_corpus(src: Source) -> Parsed[Entry]:
     """A plain-text source file and its optional line-aligned reference file; ids are line numbers."""
     ref = read_text(src.ref_path) if src.ref_path is not None else None
-    entries, lines = _read_text_pair(src.text, ref, src.defects, src.warnings)
+    entries, lines = _read_text_pair(src.text, ref, src.defects, src.warnings, src.packed)
     guessed = (code_from_extension(src.path.suffix),
                code_from_extension(src.ref_path.suffix) if src.ref_path is not None else None)
     return Parsed({}, entries, lines, guessed_pair=guessed)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from mteval_gui.domain.packed import Packed
 from mteval_gui.io.textfile import DefectList, TextFile, decode, read_bytes
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class Source:
     hints: dict[str, Any] = field(default_factory=dict)
     ref_path: Path | None = None  # line-aligned reference file of a plain-text corpus
     entry_ids: Sequence[str] | None = None  # the corpus order a hypothesis text file is aligned with
+    packed: bool = False  # records wanted packed (:class:`~mteval_gui.domain.packed.Packed`) as they are read
 
 
 @dataclass
@@ -67,7 +69,7 @@ class Parsed(Generic[T]):
     """
 
     meta: dict[str, Any]
-    records: list[T]
+    records: list[T] | Packed[T]
     lines: dict[str, int]
     format: str | None = None
     guessed_pair: tuple[str | None, str | None] = (None, None)

@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from mteval_gui.domain.packed import Packed, packed_or_list
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.errors import Defect, InputError
 from mteval_gui.io import formats
@@ -227,7 +228,8 @@ def _read_json(
     return meta, outputs, lines, "json"
 
 
-def _read_text(tf: TextFile, dl: DefectList, entry_ids: Sequence[str] | None) -> tuple[list[Output], dict[str, int]]:
+def _read_text(tf: TextFile, dl: DefectList, entry_ids: Sequence[str] | None,
+               packed: bool = False) -> tuple[list[Output] | Packed[Output], dict[str, int]]:
     if entry_ids is None:
         raise InputError(
             Defect(tf.name, None, "a hypothesis text file is aligned with a corpus: choose the corpus it belongs to")
@@ -240,7 +242,9 @@ def _read_text(tf: TextFile, dl: DefectList, entry_ids: Sequence[str] | None) ->
             f"line-count mismatch: the file has {len(hyps)} lines but the corpus has {len(entry_ids)} entries",
         )
         return [], {}
-    outputs = [make_output(eid, nfc(h)) for eid, h in zip(entry_ids, hyps, strict=True)]
+    outputs: list[Output] | Packed[Output] = packed_or_list(packed)
+    for eid, h in zip(entry_ids, hyps, strict=True):
+        outputs.append(make_output(eid, nfc(h)))
     return outputs, {eid: i for i, eid in enumerate(entry_ids, 1)}
 
 
@@ -252,18 +256,23 @@ def read_run(
     run_id: str | None = None,
     corpus_id: str | None = None,
     model_slug: str | None = None,
+    packed: bool = False,
 ) -> Loaded[Run]:
     """Read a run file. ``entry_ids`` (corpus order) is needed for hypothesis text files.
+
+    ``packed``: the outputs are a :class:`~mteval_gui.domain.packed.Packed` sequence, packed as
+    they are read by the readers that can (a hypothesis text file), after reading by the others.
 
     ``hints`` of the result may hold ``corpus_id`` (named by the file), ``declared_run_id``
     (the run id written in the file), and for harness reports ``corpus_path`` and ``sources``
     (entry id -> source text).
     """
-    return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
+    return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug,
+                     packed=packed)
 
 
 def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | None, run_id: str | None,
-              corpus_id: str | None, model_slug: str | None) -> Loaded[Run]:
+              corpus_id: str | None, model_slug: str | None, packed: bool = False) -> Loaded[Run]:
     path = Path(path)
     fmt = fmt or formats.detect_format(path)
     spec = formats.get(fmt)
@@ -276,8 +285,10 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     for option, raw in (("--run-id", run_id), ("--corpus", corpus_id), ("--model-slug", model_slug)):
         if raw is not None and record_id(raw) is None:
             dl.add(None, f"{option}: {id_problem(raw, 'the ' + option.lstrip('-'))}")
-    src = Source(path, tf, dl, entry_ids=entry_ids)
+    src = Source(path, tf, dl, entry_ids=entry_ids, packed=packed)
     parsed = spec.run(src)
+    if packed and not isinstance(parsed.records, Packed):
+        parsed.records = Packed.pack(parsed.records)
     meta, outputs, lines, hints = parsed.meta, parsed.records, parsed.lines, src.hints
     fmt = parsed.format or fmt
     declared = meta.get("run_id")
@@ -295,7 +306,10 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     if model_slug:
         meta["model_slug"] = model_slug
     run = Run(meta=RunMeta.model_validate(meta), corpus_id=corpus_id or hints.get("corpus_id") or "", outputs=[])
-    run.outputs = outputs
+    if isinstance(outputs, Packed):  # held packed in place of the list (not validated again)
+        run = run.model_copy(update={"outputs": outputs})
+    else:
+        run.outputs = outputs
     return Loaded(run, fmt, src.warnings, lines, hints)
 
 
@@ -312,5 +326,5 @@ def json_run(src: Source) -> Parsed[Output]:
 
 def text_run(src: Source) -> Parsed[Output]:
     """One hypothesis per line in corpus order; the system is named after the file by default."""
-    outputs, lines = _read_text(src.text, src.defects, src.entry_ids)
+    outputs, lines = _read_text(src.text, src.defects, src.entry_ids, src.packed)
     return Parsed({"model_slug": default_name(src.path)}, outputs, lines)

@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import json
 import math
-import pickle
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 
 from mteval_gui.domain.card import LanguageCard, MetricRef
 from mteval_gui.domain.corpus import Corpus, Entry
+from mteval_gui.domain.packed import PACK_CHUNK as PACK_CHUNK  # noqa: F401 - re-exported
+from mteval_gui.domain.packed import Packed
 from mteval_gui.domain.placeholders import declared as declared_placeholders
 from mteval_gui.domain.run import Output, Run
 from mteval_gui.domain.runcard import RunCard
+from mteval_gui.runtime import release_free_memory
 from mteval_gui.scoring.corpus_side import content_key, corpus_side
 from mteval_gui.scoring.plugins import CorpusScore, EntryInput, EntryScore, Metric, MetricInfo, ScoringContext
 from mteval_gui.scoring.sink import MetricRow
@@ -36,85 +38,6 @@ from mteval_gui.scoring.stats import DEFAULT_ALPHA, DEFAULT_BOOTSTRAP, DEFAULT_S
 
 DEFAULT_BATCH_SIZE = 50
 KEEP_DECODED_ENTRIES = 5_000  # runs up to this size keep their decoded per-entry results (PerEntry)
-PACK_CHUNK = 64  # models pickled together in one chunk of a Packed sequence
-
-M = TypeVar("M")
-
-
-class Packed(Sequence[M], Generic[M]):
-    """A read-only sequence of models (corpus entries, outputs) held as pickled chunks of
-    :data:`PACK_CHUNK` items and decoded when asked for: a decoded entry with its output takes
-    about 2.5 kB, its pickled form little more than its text. A job reads its entries one batch
-    at a time (``items[a:b]``), so a run of any size holds them packed, and so does a helper
-    forked from it. The ids are kept decoded (``ids``). The last chunk decoded is kept, so
-    consecutive reads of a chunk decode it once; a chunk decoded again gives equal, new objects."""
-
-    def __init__(self, chunks: list[bytes], ids: list[str], chunk: int = PACK_CHUNK) -> None:
-        self._chunks = chunks
-        self.ids = ids
-        self._chunk = chunk
-        self._last: tuple[int, list[M]] = (-1, [])
-        self.decoded = 0  # chunks decoded (for tests)
-
-    @classmethod
-    def pack(cls, models: Iterable[M], chunk: int = PACK_CHUNK) -> Packed[M]:
-        """``models`` (any iterable, read once: a cursor's rows as they come) packed."""
-        chunks: list[bytes] = []
-        ids: list[str] = []
-        part: list[M] = []
-        for m in models:
-            part.append(m)
-            ids.append(m.id)  # type: ignore[attr-defined]
-            if len(part) == chunk:
-                chunks.append(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
-                part = []
-        if part:
-            chunks.append(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
-        return cls(chunks, ids, chunk)
-
-    def _decode(self, c: int) -> list[M]:
-        last = self._last
-        if last[0] == c:
-            return last[1]
-        part: list[M] = pickle.loads(self._chunks[c])
-        self.decoded += 1
-        self._last = (c, part)
-        return part
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    @overload
-    def __getitem__(self, i: int) -> M: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[M]: ...
-
-    def __getitem__(self, i: int | slice) -> M | list[M]:
-        if isinstance(i, slice):
-            start, stop, step = i.indices(len(self))
-            if step != 1:
-                return [self[k] for k in range(start, stop, step)]
-            out: list[M] = []
-            k = start
-            while k < stop:
-                c, off = divmod(k, self._chunk)
-                part = self._decode(c)[off:off + stop - k]
-                out += part
-                k += len(part)
-            return out
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError(i)
-        return self._decode(i // self._chunk)[i % self._chunk]
-
-    def __iter__(self) -> Iterator[M]:
-        for c in range(len(self._chunks)):
-            yield from pickle.loads(self._chunks[c])
-
-
 class Items(Sequence["EntryInput"]):
     """The job's :class:`EntryInput` s over packed entries and outputs (see :class:`Packed`),
     made when read: a slice is one batch's."""
@@ -148,8 +71,8 @@ class Items(Sequence["EntryInput"]):
         return (EntryInput(k, e, o) for k, (e, o) in enumerate(zip(self.entries, self.outputs, strict=True)))
 
 
-def entry_ids(entries: Sequence[Entry]) -> list[str]:
-    """The ids of ``entries`` (kept decoded by a :class:`Packed` sequence)."""
+def entry_ids(entries: Sequence[Entry] | Sequence[Output]) -> list[str]:
+    """The ids of ``entries`` or outputs (kept decoded by a :class:`Packed` sequence)."""
     return list(entries.ids) if isinstance(entries, Packed) else [e.id for e in entries]
 
 
@@ -300,7 +223,13 @@ class PerEntry(Mapping[str, list[EntryScore | None]]):
             raise KeyError(metric_id)
         if self._keep or self._load is None:
             return self._kept[metric_id]
+        # the list read before was dropped by its reader: its pages go back to the system before this one is
+        # read (freed but kept by the C library, they would add up to a few metrics' lists over the stages)
+        release_free_memory()
         return self._load(metric_id)
+
+    def __contains__(self, metric_id: object) -> bool:  # without reading the metric's results
+        return metric_id in self._ids
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._ids))

@@ -64,3 +64,36 @@ def test_the_scoring_choices_are_one_parameter_object(tmp_path):
     assert ev.inputs == [tmp_path / "src.txt", tmp_path / "hyp.txt", tmp_path / "ref.txt"]
     with pytest.raises(ValueError, match="EvaluationInputs.glossary"):
         evaluate_files(inputs, ScoringOverrides.of(glossary="terms"))
+
+
+def test_an_evaluation_never_holds_the_files_as_models(tmp_path, monkeypatch):
+    from mteval_gui.app import evaluate
+    from mteval_gui.domain.packed import PACK_CHUNK, Packed
+
+    n = 3 * PACK_CHUNK + 1
+    (tmp_path / "src.txt").write_text("".join(f"Bonjour {i}.\n" for i in range(n)), encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("".join(f"Woezɔ {i}.\n" for i in range(n)), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("".join(f"Woezɔ {i % 3}.\n" for i in range(n)), encoding="utf-8")
+    read: list = []
+    for name in ("read_corpus", "read_run"):
+        real = getattr(evaluate, name)
+
+        def spy(*args, _real=real, **kwargs):
+            loaded = _real(*args, **kwargs)
+            read.append(loaded.value)
+            return loaded
+
+        monkeypatch.setattr(evaluate, name, spy)
+    ev = evaluate_files(EvaluationInputs(tmp_path / "src.txt", tmp_path / "hyp.txt", ref=tmp_path / "ref.txt",
+                                         source_lang="fra", target_lang="ewe"),
+                        ScoringOverrides.of(metrics=["core.exact"]), workers=1)
+    corpus, run = read
+    # read into their packed form: never more than one chunk of models held while reading
+    assert isinstance(corpus.entries, Packed) and isinstance(run.outputs, Packed)
+    assert corpus.entries.most_open == run.outputs.most_open == PACK_CHUNK
+    assert len(corpus.entries) == len(run.outputs) == 193
+    assert ev.missing == []
+    results = ev.checked["results"]
+    assert [r["metrics"]["core.exact"] for r in results[:4]] == [1.0, 1.0, 1.0, 0.0]
+    assert [(r["entry_id"], r["predicted"]) for r in results[190:]] == [("191", "Woezɔ 1."), ("192", "Woezɔ 2."),
+                                                                        ("193", "Woezɔ 0.")]

@@ -349,3 +349,79 @@ def test_the_memory_sink_keeps_a_batch_s_texts_compressed_and_a_batch_scored_aga
     # each text is 87 bytes: held as strings in a dict they took ≈ 250 bytes an entry
     assert held / 2_000 < 60, f"{held / 2_000:.0f} bytes an entry held"
     assert len(many.load_entry_texts("r", "m")) == 2_000
+
+
+def test_a_packed_sequence_filled_as_it_is_read_holds_one_chunk_decoded_at_most():
+    from mteval_gui.domain.packed import PACK_CHUNK, Packed
+
+    entries = [Entry(id=f"e{i}", source=f"s{i}", reference=f"r{i}") for i in range(2 * PACK_CHUNK + 5)]
+    packed: Packed[Entry] = Packed()
+    for e in entries[:PACK_CHUNK + 3]:
+        packed.append(e)
+    # a whole chunk and three models not yet making one: both read, the open part as it is
+    assert len(packed) == 67 and packed[66].id == "e66" and packed[-1].id == "e66" and packed[63].id == "e63"
+    assert [e.id for e in packed[62:66]] == ["e62", "e63", "e64", "e65"]
+    for e in entries[PACK_CHUNK + 3:]:
+        packed.append(e)
+    assert packed.most_open == PACK_CHUNK  # the open chunk is pickled as soon as it is whole
+    assert packed.ids == [f"e{i}" for i in range(133)] and list(packed) == entries
+    assert packed[120:133] == entries[120:133] and packed[5] == entries[5]
+    with pytest.raises(IndexError):
+        packed[133]  # noqa: B018 - the read is the test
+
+
+def test_text_corpus_and_run_files_are_packed_as_they_are_read(tmp_path):
+    from mteval_gui.domain.packed import PACK_CHUNK, Packed
+    from mteval_gui.io.corpus import read_corpus
+    from mteval_gui.io.runs import read_run
+
+    n = 5 * PACK_CHUNK + 7
+    (tmp_path / "src.txt").write_text("".join(f"Le chat {i}.\n" for i in range(n)), encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("".join(f"Avu {i}.\n" if i % 9 else "\n" for i in range(n)), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("".join(f"Avu {i % 5}.\n" for i in range(n)), encoding="utf-8")
+    plain = read_corpus(tmp_path / "src.txt", ref_path=tmp_path / "ref.txt", source_lang="fra", target_lang="ewe")
+    packed = read_corpus(tmp_path / "src.txt", ref_path=tmp_path / "ref.txt", source_lang="fra",
+                         target_lang="ewe", packed=True)
+    entries = packed.value.entries
+    assert isinstance(entries, Packed) and entries.most_open == PACK_CHUNK and entries.decoded == 0
+    assert list(entries) == plain.value.entries and len(entries) == 327
+    assert entries[9].reference is None and entries[326].source == "Le chat 326."
+    assert (packed.lines, packed.warnings) == (plain.lines, plain.warnings)
+    assert packed.warnings == ["37 empty reference line(s) imported as reference-free entries"]
+    ids = [e.id for e in plain.value.entries]
+    run_plain = read_run(tmp_path / "hyp.txt", entry_ids=ids)
+    run_packed = read_run(tmp_path / "hyp.txt", entry_ids=ids, packed=True)
+    outputs = run_packed.value.outputs
+    assert isinstance(outputs, Packed) and outputs.most_open == PACK_CHUNK
+    assert list(outputs) == run_plain.value.outputs and outputs[326].predicted == "Avu 1."
+    assert run_packed.value.meta == run_plain.value.meta and run_packed.lines == run_plain.lines
+
+
+def test_a_jsonl_corpus_asked_packed_is_packed_after_reading(tmp_path):
+    from mteval_gui.domain.packed import Packed
+    from mteval_gui.io.corpus import read_corpus
+
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps({"id": f"x{i}", "source": f"a {i}", "reference": f"b {i}"}) + "\n"
+                            for i in range(70)), encoding="utf-8")
+    loaded = read_corpus(path, source_lang="fra", target_lang="ewe", packed=True)
+    assert isinstance(loaded.value.entries, Packed)
+    assert list(loaded.value.entries) == read_corpus(path, source_lang="fra", target_lang="ewe").value.entries
+
+
+def test_asking_whether_a_large_run_has_a_metric_reads_none_of_its_results():
+    from mteval_gui.scoring.job import KEEP_DECODED_ENTRIES, PerEntry
+    from mteval_gui.scoring.plugins import EntryScore
+
+    loaded: list[str] = []
+
+    def load(mid: str) -> list[EntryScore | None]:
+        loaded.append(mid)
+        return [EntryScore(0.5)] * 3
+
+    per_entry = PerEntry(KEEP_DECODED_ENTRIES + 1, load)
+    per_entry["core.chrf"] = [EntryScore(0.5)] * 3
+    assert "core.chrf" in per_entry and "core.ter" not in per_entry and loaded == []
+    assert per_entry.get("core.ter") is None and loaded == []
+    assert [s.value for s in per_entry["core.chrf"] if s is not None] == [0.5, 0.5, 0.5]
+    assert loaded == ["core.chrf"] and list(per_entry) == ["core.chrf"]
