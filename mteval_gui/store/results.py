@@ -248,8 +248,9 @@ def entry_values_bulk(
             return {}
         sql += f" AND metric_id IN ({','.join('?' * len(ids))})"
         params.extend(ids)
+    # in key order: with an index on (run, entry) too, an unordered read could come in entry order
     out: dict[str, dict[str, float | None]] = {}
-    for mid, eid, v in ws.conn.execute(sql, params):
+    for mid, eid, v in ws.conn.execute(sql + " ORDER BY metric_id, entry_id", params):
         out.setdefault(mid, {})[eid] = v
     return out
 
@@ -284,7 +285,8 @@ def entry_scores_many(ws: Workspace, run_id: str, metric_ids: Iterable[str]) -> 
     if not ids:
         return {}
     rows = ws.conn.execute(f"SELECT metric_id, entry_id, data FROM entry_metrics WHERE run_id = ? "
-                           f"AND metric_id IN ({','.join('?' * len(ids))})", (run_id, *ids)).fetchall()
+                           f"AND metric_id IN ({','.join('?' * len(ids))}) ORDER BY metric_id, entry_id",
+                           (run_id, *ids)).fetchall()
     decoded = json.loads("[" + ",".join(r[2] for r in rows) + "]") if rows else []
     out: dict[str, dict[str, dict[str, Any]]] = {m: {} for m in ids}
     for (mid, eid, _), d in zip(rows, decoded, strict=True):
@@ -370,8 +372,8 @@ def entry_scores_with_count(ws: Workspace, run_id: str, metric_id: str, key: str
 
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
     """Every metric's stored result for one entry: ``{metric_id: {"value", "values", "detail"}}``."""
-    cur = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ?",
-                          (run_id, entry_id))
+    cur = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ? "
+                          "ORDER BY metric_id", (run_id, entry_id))
     return {mid: json.loads(d) for mid, d in cur}
 
 
