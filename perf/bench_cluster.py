@@ -30,7 +30,6 @@ import argparse
 import dataclasses
 import json
 import os
-import resource
 import shutil
 import socket
 import sqlite3
@@ -39,42 +38,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import unicodedata
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def _nfc_copy(src: Path, dst: Path) -> Path:
-    dst.write_text(unicodedata.normalize("NFC", src.read_text(encoding="utf-8")), encoding="utf-8")
-    return dst
-
-
-def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    res = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if res.returncode:
-        sys.exit(f"{' '.join(cmd[3:9])} failed:\n{res.stderr[-3000:]}")
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-
-
-def _cards(db: Path) -> dict[str, dict]:
-    con = sqlite3.connect(db)
-    try:
-        rows = con.execute("SELECT run_id, run_card FROM runs WHERE run_card IS NOT NULL").fetchall()
-    finally:
-        con.close()
-    out = {}
-    for run_id, text in rows:
-        card = json.loads(text)
-        card.pop("timestamp", None)
-        for k in ("entries_per_second", "seconds_per_entry"):
-            card["scores"].pop(k, None)
-        out[run_id] = card
-    return out
+from bench_score_workspace import _cards, _nfc_copy, _timed  # noqa: E402 (the sibling script's helpers)
 
 
 def _wait_for_head(port: int, head: subprocess.Popen[str], limit: float = 120.0) -> None:

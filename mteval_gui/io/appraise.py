@@ -41,6 +41,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mteval_gui.errors import Defect
+from mteval_gui.io.common import csv_rows
 from mteval_gui.io.exchange import ExchangeItem, from_inclusive_units, to_inclusive_units
 
 ITEMS_PER_BATCH = 100
@@ -232,19 +233,7 @@ def read_scores_csv(text: str, name: str) -> AppraiseScores:
     """The rows of an ``ExportSystemScoresToCSV`` file (see the module docstring)."""
     out = AppraiseScores()
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    line_end = 0
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            out.defects.append(Defect(name, line_end + 1, f"malformed CSV: {exc}"))
-            break
-        line = line_end + 1
-        line_end = reader.line_num
-        if not cells or all(not c.strip() for c in cells):
-            continue
+    for line, cells in csv_rows(reader, name, out.defects):
         if len(cells) not in (10, 12, 14):
             out.defects.append(Defect(name, line, f"{len(cells)} cells: Appraise's score export has 10, 12 or 14 "
                                                   "(user, system, itemID, itemType, languages, score, documentID, "

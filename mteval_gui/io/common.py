@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -50,3 +52,31 @@ def default_name(path: Path) -> str:
     if stem.lower() in GENERIC_STEMS and path.parent.name:
         stem = f"{path.parent.name}-{stem}"
     return slug(stem)
+
+
+def csv_message(exc: csv.Error) -> str:
+    """A csv module error as a reader of the file understands it."""
+    if "unexpected end of data" in str(exc):
+        return "a quoted cell that starts on this line is never closed"
+    return str(exc)
+
+
+def csv_rows(reader: Any, name: str, defects: list[Any]) -> Iterator[tuple[int, list[str]]]:
+    """``(line, cells)`` of each row of ``reader`` (a ``csv.reader``) that has a non-blank cell, ``line``
+    the file line the row starts on (a quoted cell may span lines); a malformed row ends the reading
+    with the defect ``name:line: malformed CSV: …`` appended to ``defects``."""
+    from mteval_gui.errors import Defect
+
+    previous_end = reader.line_num
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            defects.append(Defect(name, previous_end + 1, f"malformed CSV: {csv_message(exc)}"))
+            return
+        line = previous_end + 1
+        previous_end = reader.line_num
+        if cells and any(c.strip() for c in cells):
+            yield line, cells

@@ -48,6 +48,7 @@ from typing import Any, cast
 
 from mteval_gui.domain.judgments import TASKS, BenchmarkJudgment, Judgment, Reviewer, Task
 from mteval_gui.errors import Defect, InputError
+from mteval_gui.io.common import csv_message, csv_rows
 from mteval_gui.io.jsonparse import INT64_MAX, loads_cell, parse_document
 from mteval_gui.io.langcodes import language_code
 from mteval_gui.io.outputs import write_output
@@ -467,7 +468,7 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
         out.defects.append(Defect(text_name, 1, "empty file: expected a header row"))
         return
     except csv.Error as exc:
-        out.defects.append(Defect(text_name, 1, f"malformed CSV: {_csv_message(exc)}"))
+        out.defects.append(Defect(text_name, 1, f"malformed CSV: {csv_message(exc)}"))
         return
     header = [h.strip() for h in header]
     known = set(CSV_COLUMNS) | set(PAYLOAD_COLUMNS) | set(BENCHMARK_COLUMNS)
@@ -484,19 +485,7 @@ def _read_csv(text_name: str, text: str, out: JudgmentFile) -> None:
             out.defects.append(Defect(text_name, 1, f"missing column {needed}"))
     if unknown or dupes or "reviewer_id" not in header:
         return
-    previous_end = reader.line_num
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            out.defects.append(Defect(text_name, previous_end + 1, f"malformed CSV: {_csv_message(exc)}"))
-            break
-        line = previous_end + 1
-        previous_end = reader.line_num
-        if not cells or all(not c.strip() for c in cells):
-            continue
+    for line, cells in csv_rows(reader, text_name, out.defects):
         if len(cells) != len(header):
             out.defects.append(Defect(text_name, line, f"{len(cells)} cells, the header has {len(header)}"))
             continue
@@ -557,12 +546,6 @@ def _number(text: str) -> Any:
     except ValueError:
         return text
     return int(value) if value.is_integer() else value
-
-
-def _csv_message(exc: csv.Error) -> str:
-    if "unexpected end of data" in str(exc):
-        return "a quoted cell that starts on this line is never closed"
-    return str(exc)
 
 
 def read_judgments(path: str | Path, *, fmt: str | None = None, name: str | None = None) -> JudgmentFile:

@@ -50,21 +50,11 @@ class NewCampaignDialog(QDialog):
         self.id_edit.setObjectName("campaignId")
         self.id_edit.setPlaceholderText(self.tr("e.g. wave-1"))
         form.addRow(self.tr("Name:"), self.id_edit)
-        self.runs = QListWidget()
-        self.runs.setObjectName("campaignRuns")
-        for r in load_run_rows(ws):
-            item = QListWidgetItem(f"{r.run_id} ({r.corpus_id})")
-            item.setData(Qt.ItemDataRole.UserRole, r.run_id)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            self.runs.addItem(item)
+        self.runs = self._checklist("campaignRuns", [(f"{r.run_id} ({r.corpus_id})", r.run_id)
+                                                     for r in load_run_rows(ws)])
         form.addRow(self.tr("Runs rated:"), self.runs)
-        self.reviewers = QListWidget()
-        self.reviewers.setObjectName("campaignReviewers")
-        for rv in list_reviewers(ws):
-            item = QListWidgetItem(f"{rv.name} ({rv.reviewer_id})")
-            item.setData(Qt.ItemDataRole.UserRole, rv.reviewer_id)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            self.reviewers.addItem(item)
+        self.reviewers = self._checklist("campaignReviewers", [(f"{rv.name} ({rv.reviewer_id})", rv.reviewer_id)
+                                                               for rv in list_reviewers(ws)])
         form.addRow(self.tr("Reviewers:"), self.reviewers)
         self.overlap = QSpinBox()
         self.overlap.setObjectName("campaignOverlap")
@@ -88,6 +78,18 @@ class NewCampaignDialog(QDialog):
         buttons.accepted.connect(self.make_campaign)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+
+    @staticmethod
+    def _checklist(name: str, choices: list[tuple[str, str]]) -> QListWidget:
+        """A list of unticked (label, id) choices."""
+        widget = QListWidget()
+        widget.setObjectName(name)
+        for label, value in choices:
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, value)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            widget.addItem(item)
+        return widget
 
     @staticmethod
     def _checked(widget: QListWidget) -> list[str]:

@@ -22,6 +22,35 @@ def _check(widget, values):
             item.setCheckState(Qt.CheckState.Checked)
 
 
+def _rate_first_share_here(window, panel, qtbot, n: int, keys: str):
+    """Select the campaign's first reviewer, open the share in the window and rate it with the keys."""
+    panel.progress.selectRow(0)
+    panel.rate_here()
+    page = window.entries_page
+    qtbot.waitUntil(lambda: page.model.rowCount() == n, timeout=20000)
+    page.table.setFocus()
+    for _ in range(n):
+        qtbot.keyClicks(page.table, keys)
+        qtbot.keyClick(page.table, Qt.Key.Key_Return)
+    return page
+
+
+def _answer_second_share_as_a_pack(window, panel, monkeypatch, tmp_path, adequacy: int, fluency: int) -> int:
+    """Export the second reviewer's share as a pack, answer every item and import the answers."""
+    monkeypatch.setattr(campaigns_panel.file_dialogs, "save_file_name",
+                        lambda *a, **k: (str(tmp_path / "second.html"), ""))
+    panel.refresh()
+    panel.progress.selectRow(1)
+    panel.export_pack()
+    data = pack_data(tmp_path / "second.html")
+    answers = [answer(n + 1, n, adequacy=adequacy, fluency=fluency) for n in range(len(data["items"]))]
+    path = tmp_path / f"answers-{data['pack_id']}.json"
+    path.write_text(json.dumps(answers_doc(data, answers)), encoding="utf-8")
+    import_pack_answers(window.ws, path)
+    panel.refresh()
+    return len(data["items"])
+
+
 def test_a_campaign_done_on_the_desktop_and_through_a_pack(window, scored_ws, qtbot, tmp_path, monkeypatch):
     for rid in ("ana", "bo"):
         add_reviewer(scored_ws, Reviewer(reviewer_id=rid, name=rid.capitalize(), languages=["crk"]))
@@ -41,32 +70,12 @@ def test_a_campaign_done_on_the_desktop_and_through_a_pack(window, scored_ws, qt
     panel.refresh()
     assert [panel.table.item(0, c).text() for c in range(5)] == ["wave-1", "poor", "4", "2", "0 of 4"]
 
-    # Ana rates her share in the window: only her entries, as her
-    panel.progress.selectRow(0)
-    panel.rate_here()
-    page = window.entries_page
-    qtbot.waitUntil(lambda: page.model.rowCount() == 4, timeout=10000)
+    # Ana rates her share in the window: only her entries, as her; Bo answers a pack
+    page = _rate_first_share_here(window, panel, qtbot, 4, "34")
     assert page.scope_label.text() == "Campaign wave-1: the 4 entries of ana" and not page.scope_bar.isHidden()
     assert page.ratings.reviewer_id == "ana" and window.tabs.currentWidget() is page
-    page.table.setFocus()
-    for _ in range(4):
-        qtbot.keyClicks(page.table, "34")
-        qtbot.keyClick(page.table, Qt.Key.Key_Return)
-
-    # Bo answers a pack
-    monkeypatch.setattr(campaigns_panel.file_dialogs, "save_file_name",
-                        lambda *a, **k: (str(tmp_path / "bo.html"), ""))
-    panel.refresh()
-    panel.progress.selectRow(1)
-    assert panel.reviewer_id() == "bo"
-    panel.export_pack()
-    data = pack_data(tmp_path / "bo.html")
-    answers = [answer(n + 1, n, adequacy=4, fluency=4) for n in range(len(data["items"]))]
-    path = tmp_path / f"answers-{data['pack_id']}.json"
-    path.write_text(json.dumps(answers_doc(data, answers)), encoding="utf-8")
-    import_pack_answers(window.ws, path)
-
-    panel.refresh()
+    assert panel.reviewer_id() == "ana"
+    assert _answer_second_share_as_a_pack(window, panel, monkeypatch, tmp_path, 4, 4) == 4
     assert [[panel.progress.item(r, c).text() for c in range(3)] for r in range(2)] == [
         ["ana", "4 of 4", "complete"], ["bo", "4 of 4", "complete"]]
     assert panel.table.item(0, 4).text() == "4 of 4 ✓"
@@ -96,26 +105,8 @@ def test_sixty_entries_two_reviewers_overlap_two_in_the_window(window, qtbot, tm
     panel = window.extra_tabs["validation"].campaigns
     panel.refresh()
     assert [panel.table.item(0, c).text() for c in range(5)] == ["wave-60", "sys1", "60", "2", "0 of 60"]
-    panel.progress.selectRow(0)
-    panel.rate_here()
-    page = window.entries_page
-    qtbot.waitUntil(lambda: page.model.rowCount() == 60, timeout=20000)
-    page.table.setFocus()
-    for _ in range(60):
-        qtbot.keyClicks(page.table, "45")
-        qtbot.keyClick(page.table, Qt.Key.Key_Return)
-    monkeypatch.setattr(campaigns_panel.file_dialogs, "save_file_name",
-                        lambda *a, **k: (str(tmp_path / "bo.html"), ""))
-    panel.refresh()
-    panel.progress.selectRow(1)
-    panel.export_pack()
-    data = pack_data(tmp_path / "bo.html")
-    assert len(data["items"]) == 60
-    answers = [answer(n + 1, n, adequacy=3, fluency=4) for n in range(60)]
-    path = tmp_path / f"answers-{data['pack_id']}.json"
-    path.write_text(json.dumps(answers_doc(data, answers)), encoding="utf-8")
-    import_pack_answers(window.ws, path)
-    panel.refresh()
+    _rate_first_share_here(window, panel, qtbot, 60, "45")
+    assert _answer_second_share_as_a_pack(window, panel, monkeypatch, tmp_path, 3, 4) == 60
     assert [[panel.progress.item(r, c).text() for c in range(3)] for r in range(2)] == [
         ["ana", "60 of 60", "complete"], ["bo", "60 of 60", "complete"]]
     assert panel.summary.text() == "Overlap 2 reached on 60 of 60 entries. The campaign is complete."

@@ -139,13 +139,19 @@ def _corpus_without_languages(tmp_path):
     return path
 
 
-def test_defects_name_the_dialog_fields_not_command_line_options(qtbot, small_ws, tmp_path):
+def _rejected_corpus(qtbot, ws, tmp_path):
+    """The dialog after importing a corpus file that names no languages and repeats an id."""
     bad = _corpus_without_languages(tmp_path)
-    dlg = ImportDialog(small_ws, "corpus")
+    dlg = ImportDialog(ws, "corpus")
     qtbot.addWidget(dlg)
     dlg.set_path(bad)
     with qtbot.waitSignal(dlg.import_finished, timeout=60000):
         dlg.do_import()
+    return bad, dlg
+
+
+def test_defects_name_the_dialog_fields_not_command_line_options(qtbot, small_ws, tmp_path):
+    bad, dlg = _rejected_corpus(qtbot, small_ws, tmp_path)
     problems = _problems(dlg)
     assert f"{bad}: the file does not say which languages it holds: give “Source language” and " \
            "“Target language”" in problems
@@ -159,12 +165,7 @@ def test_defects_are_in_french_in_the_french_interface(french, qtbot, small_ws, 
     from mteval_gui.qt import labels
 
     monkeypatch.setattr(labels, "interface_language", lambda: "fr")
-    bad = _corpus_without_languages(tmp_path)
-    dlg = ImportDialog(small_ws, "corpus")
-    qtbot.addWidget(dlg)
-    dlg.set_path(bad)
-    with qtbot.waitSignal(dlg.import_finished, timeout=60000):
-        dlg.do_import()
+    bad, dlg = _rejected_corpus(qtbot, small_ws, tmp_path)
     problems = _problems(dlg)
     assert f"{bad}: le fichier ne dit pas quelles langues il contient : indiquez « Langue source » et " \
            "« Langue cible »" in problems
