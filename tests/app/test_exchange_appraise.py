@@ -40,9 +40,8 @@ from mteval_gui.app import exchange
 from mteval_gui.cli import main
 from mteval_gui.errors import InputError, MtevalError
 from mteval_gui.io import appraise
-from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as J
-from tests.store.judgment_helpers import add_corpus, add_outputs, add_run
+from tests.app.exchange_helpers import exchange_workspace
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -111,13 +110,7 @@ def _appraise_problems(manifest, batches) -> list[str]:
 
 @pytest.fixture
 def ws(tmp_path):
-    w = Workspace(tmp_path / "ws.sqlite")
-    add_corpus(w, "c", list(OUT), source_lang="eng", target_lang="crk")
-    with w.transaction() as c:
-        c.execute("UPDATE entries SET metadata = ? WHERE entry_id IN ('e1', 'e2')", (json.dumps({"document": "d1"}),))
-    for run in ("sysA", "sysB"):
-        add_run(w, run, "c")
-        add_outputs(w, run, OUT)
+    w = exchange_workspace(tmp_path / "ws.sqlite", OUT)
     yield w
     w.close()
 

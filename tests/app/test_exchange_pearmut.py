@@ -23,8 +23,8 @@ from mteval_gui.app import exchange
 from mteval_gui.cli import main
 from mteval_gui.errors import InputError, MtevalError
 from mteval_gui.io import pearmut
-from mteval_gui.store import Workspace
 from mteval_gui.store import judgments as J
+from tests.app.exchange_helpers import exchange_workspace
 from tests.store.judgment_helpers import add_corpus, add_outputs, add_run
 
 OUT = {"e1": "nititwân ôma", "e2": "kisipwêhtân", "e3": "ê-ayâyân 𝔸x"}
@@ -62,13 +62,7 @@ def _pearmut_problems(campaign) -> list[str]:
 
 @pytest.fixture
 def ws(tmp_path):
-    w = Workspace(tmp_path / "ws.sqlite")
-    add_corpus(w, "c", list(OUT), source_lang="eng", target_lang="crk")
-    with w.transaction() as c:
-        c.execute("UPDATE entries SET metadata = ? WHERE entry_id IN ('e1', 'e2')", (json.dumps({"document": "d1"}),))
-    for run in ("sysA", "sysB"):
-        add_run(w, run, "c")
-        add_outputs(w, run, OUT)
+    w = exchange_workspace(tmp_path / "ws.sqlite", OUT)
     yield w
     w.close()
 
