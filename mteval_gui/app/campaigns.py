@@ -127,21 +127,28 @@ def campaign_status(ws: Workspace, campaign_id: str) -> CampaignStatus:
     return status
 
 
-def campaign_queue(ws: Workspace, campaign_id: str, reviewer_id: str) -> list[tuple[str, str]]:
+def _reviewers_campaign(ws: Workspace, campaign_id: str, reviewer_id: str) -> Campaign:
     campaign = cstore.get_campaign(ws, campaign_id)
     if reviewer_id not in campaign.reviewers:
         raise MtevalError(f"{reviewer_id!r} is not a reviewer of campaign {campaign_id!r} "
                           f"(its reviewers: {', '.join(campaign.reviewers)})")
-    return campaign.queue(reviewer_id)
+    return campaign
+
+
+def campaign_queue(ws: Workspace, campaign_id: str, reviewer_id: str) -> list[tuple[str, str]]:
+    return _reviewers_campaign(ws, campaign_id, reviewer_id).queue(reviewer_id)
 
 
 def export_campaign_pack(ws: Workspace, campaign_id: str, reviewer_id: str, output: str | Path, *,
                          blind: bool = False, ui_lang: str | None = None) -> PackExport:
     """The review pack of one reviewer's share of the campaign (task A)."""
-    queue = campaign_queue(ws, campaign_id, reviewer_id)
-    campaign = cstore.get_campaign(ws, campaign_id)
+    campaign = _reviewers_campaign(ws, campaign_id, reviewer_id)
     return export_review_pack(ws, campaign.run_ids, reviewer_id, output, blind=blind, ui_lang=ui_lang,
-                              share=queue, campaign=campaign_id)
+                              share=campaign.queue(reviewer_id), campaign=campaign_id)
+
+
+def get_campaign(ws: Workspace, campaign_id: str) -> Campaign:
+    return cstore.get_campaign(ws, campaign_id)
 
 
 def list_campaigns(ws: Workspace) -> list[Campaign]:

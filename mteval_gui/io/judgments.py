@@ -342,6 +342,18 @@ def _reviewer(data: dict[str, Any], row: _Row) -> Reviewer | None:
                     consent_scope=scope or None, created_at=created or None)
 
 
+def _rating_fields(data: dict[str, Any], row: _Row) -> dict[str, Any]:
+    """The fields a judgment and a benchmark rating share: id, ratings, note, time, successor."""
+    return {
+        "judgment_id": row.integer(data, "judgment_id", 1),
+        "adequacy": row.integer(data, "adequacy", 1, 5),
+        "fluency": row.integer(data, "fluency", 1, 5),
+        "note": row.text(data, "note"),
+        "created_at": row.text(data, "created_at") or None,
+        "superseded_by": row.integer(data, "superseded_by", 1),
+    }
+
+
 def _judgment(data: dict[str, Any], row: _Row) -> Judgment | None:
     unknown = sorted(set(data) - set(JUDGMENT_FIELDS))
     if unknown:
@@ -353,17 +365,8 @@ def _judgment(data: dict[str, Any], row: _Row) -> Judgment | None:
     rid = row.text(data, "reviewer_id", required=True)
     run = row.text(data, "run_id", required=True)
     entry = row.text(data, "entry_id")
-    fields: dict[str, Any] = {
-        "judgment_id": row.integer(data, "judgment_id", 1),
-        "adequacy": row.integer(data, "adequacy", 1, 5),
-        "fluency": row.integer(data, "fluency", 1, 5),
-        "note": row.text(data, "note"),
-        "flagged": row.boolean(data, "flagged"),
-        "payload": row.mapping(data, "payload"),
-        "created_at": row.text(data, "created_at") or None,
-        "superseded_by": row.integer(data, "superseded_by", 1),
-        "undone": row.boolean(data, "undone"),
-    }
+    fields: dict[str, Any] = {**_rating_fields(data, row), "flagged": row.boolean(data, "flagged"),
+                              "payload": row.mapping(data, "payload"), "undone": row.boolean(data, "undone")}
     version = row.integer(data, "version", 1)
     if not row.ok or rid is None or run is None:
         return None
@@ -380,14 +383,7 @@ def _benchmark(data: dict[str, Any], row: _Row) -> BenchmarkJudgment | None:
     bench_run = row.text(data, "bench_run_id", required=True)
     test = row.text(data, "test_id", required=True)
     suite = row.text(data, "suite")
-    fields: dict[str, Any] = {
-        "judgment_id": row.integer(data, "judgment_id", 1),
-        "adequacy": row.integer(data, "adequacy", 1, 5),
-        "fluency": row.integer(data, "fluency", 1, 5),
-        "note": row.text(data, "note"),
-        "created_at": row.text(data, "created_at") or None,
-        "superseded_by": row.integer(data, "superseded_by", 1),
-    }
+    fields = _rating_fields(data, row)
     version = row.integer(data, "version", 1)
     if row.ok and fields["adequacy"] is None and fields["fluency"] is None:
         row.bad("a benchmark rating needs adequacy or fluency (1-5)")

@@ -228,7 +228,7 @@ class CampaignsPanel(QWidget):
         cid, rid = self.campaign_id(), self.reviewer_id()
         if self.ws is None or cid is None or rid is None:
             return
-        campaign = next(c for c in app.list_campaigns(self.ws) if c.campaign_id == cid)
+        campaign = app.get_campaign(self.ws, cid)
         entries = campaign.assignment()[rid]
         self.review_share(campaign.run_ids, entries, rid,
                           self.tr("Campaign {0}: the {1} entries of {2}").format(cid, len(entries), rid))
