@@ -10,14 +10,12 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from mteval_gui.app.entry_review import entry_details
-from mteval_gui.app.preferences import AppSettings
 from mteval_gui.app.scoring import score_workspace_run
 from mteval_gui.cards import load_card
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.domain.transliteration import Scripts
-from mteval_gui.qt.main import build_window
 from mteval_gui.store import Workspace, repo
 from mteval_gui.store import judgments as jstore
 from tests.conftest import SHARED_DATA
@@ -50,17 +48,13 @@ def _verbforms_workspace(path) -> Workspace:
 
 
 @pytest.mark.shared_data
-def test_a_wrong_person_output_is_corrected_with_two_keys(qtbot, tmp_path, monkeypatch):
+def test_a_wrong_person_output_is_corrected_with_two_keys(qtbot, tmp_path, monkeypatch, window):
     analyzers = tmp_path / "analyzers"
     install_crk(SHARED_DATA, analyzers)
     monkeypatch.setenv("MTEVAL_ANALYZERS", str(analyzers))
     ws = _verbforms_workspace(tmp_path / "ws.sqlite")
     assert repo.get_output(ws, "wrong-person", "crk-v0001").predicted == "itwêwak"  # 3Pl for 1Sg "I say so"
-    w = build_window(AppSettings())
-    qtbot.addWidget(w)
-    w.resize(1400, 860)
-    w.show()
-    qtbot.waitExposed(w)
+    w = window  # the main window, shown at 1400×860 and closed after the test
     w.activateWindow()
     assert w.open_workspace(ws.path)
     w.open_entries(["wrong-person"])
