@@ -14,8 +14,8 @@ entries, whatever order the entries are shown in; a reviewer's withdrawal delete
 their judgments.
 
 A check's rating is recorded at once as a judgment of task ``check`` whose payload is that of a
-pack's check answer (``{"check": "attention"|"repeat", "check_id": "dq-…/N", "kind": …}``, with
-the ESA score if one was typed; error spans and corrections are dropped, as on pack import):
+pack's check answer (``{"check": "attention"|"repeat", "check_id": "dq-…/N", "kind": …}``; error
+spans, a correction and an ESA score are not kept, as on pack import: a check judgment has none):
 it is never a rating of the real entry, and :mod:`mteval_gui.app.reviewer_qc` counts it like a
 pack's.
 """
@@ -40,7 +40,7 @@ from mteval_gui.store.packs import PackRecord, get_pack, record_pack
 QUEUE_PREFIX = "dq-"
 MAX_CHECKS = 100  # attention checks or repeats a desktop queue takes at most (each)
 SEED = 0  # the schedule's seed beside the reviewer's id
-DROPPED_KEYS = ("spans", "correction")  # what a check's answer does not keep (as on pack import)
+DROPPED_KEYS = ("spans", "correction", "esa_score")  # what a check's answer does not keep (a check judgment has none)
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,8 @@ class DesktopQueue:
         return f"{self.queue_id}/{slot.number}"
 
     def payload(self, slot: CheckSlot, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The payload of ``slot``'s answer: ``extra`` (the rating's own payload) without error spans and
-        correction, and which check it answers."""
+        """The payload of ``slot``'s answer: ``extra`` (the rating's own payload) without error spans,
+        correction and ESA score, and which check it answers."""
         out = {k: v for k, v in (extra or {}).items() if k not in DROPPED_KEYS}
         out.update({"check": slot.check, "check_id": self.check_id(slot)})
         if slot.kind:

@@ -17,8 +17,10 @@ workspace).
 
 When the workspace's settings ask for attention checks or repeated items, the focused run's
 checks for the current reviewer (:func:`mteval_gui.app.desktop_checks.desktop_queue`, the same
-every time the runs are opened) are rows of the table among the entries, rated like any entry;
-their ratings are the checks' answers.
+every time the runs are opened) are rows of the table among the entries in blind mode, rated like
+any entry; their ratings are the checks' answers. Only in blind mode: the metric values, verdicts,
+FST analyses and the reference diff shown otherwise are the real output's, and would give a
+known-bad output away.
 """
 
 from __future__ import annotations
@@ -392,14 +394,15 @@ class EntriesPage(Page):
 
     def _apply_checks(self) -> None:
         """Show the focused run's attention checks and repeated items for the current reviewer among the
-        entries, as many as the workspace's settings ask (none without a reviewer, or read-only)."""
+        entries, as many as the workspace's settings ask, in blind mode (none without a reviewer, or
+        read-only)."""
         from mteval_gui.app.desktop_checks import check_statuses, desktop_queue
         from mteval_gui.app.settings import load_settings
 
         frame, ws, reviewer = self.model.frame, self.ws, self.ratings.reviewer_id
         run_id = self.focus_run_id() or (frame.runs[0].run_id if frame is not None and frame.runs else None)
         queue = None
-        if frame is not None and ws is not None and reviewer and run_id and not ws.read_only:
+        if frame is not None and ws is not None and reviewer and run_id and not ws.read_only and self.model.blind:
             settings = load_settings(ws)
             with reporting_errors(self):
                 queue = desktop_queue(ws, run_id, reviewer, settings.attention_checks, settings.repeated_items)
@@ -461,8 +464,20 @@ class EntriesPage(Page):
             self._size_columns()
 
     def set_blind(self, blind: bool) -> None:
+        """Blind mode on or off; the queue's checks are shown in blind mode only (the current entry stays)."""
+        keep = self.current_entry_id()
         self.model.set_blind(blind)
         self.review.set_blind(blind)
+        self._quiet = True
+        try:
+            self._apply_checks()
+            if not (keep and self.select_entry(keep)) and self.model.rowCount():
+                self.select_view_row(0)
+        finally:
+            self._quiet = False
+        self._row_changed()
+        self._update_rated()
+        self._update_count()
 
     def _update_count(self) -> None:
         f = self.model.frame
