@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_PARTIAL, REVIEW_RATED
-from mteval_gui.app.review_pack import insert_checks
+from mteval_gui.app.review_pack import QueueItem, insert_checks
 from mteval_gui.domain.judgments import Judgment
 from mteval_gui.errors import MtevalError, StoreError
 from mteval_gui.io.review_pack import new_answers_key
@@ -101,7 +101,7 @@ def desktop_queue(ws: Workspace, run_id: str, reviewer_id: str, checks: int, rep
     found = _from_record(get_pack(ws, qid))
     if found is not None:
         return found
-    queue = [(r, e, None, {}) for r, e in jstore.review_queue(ws, [run_id], reviewer_id)]
+    queue: list[QueueItem] = [(r, e, None, {}) for r, e in jstore.review_queue(ws, [run_id], reviewer_id)]
     items, placed = insert_checks(ws, queue, checks, repeats, SEED, reviewer_id) if queue else ([], {})
     described: dict[str, dict[str, Any]] = {}
     after: str | None = None
