@@ -288,6 +288,11 @@ class EntriesModel(QAbstractTableModel):
         for k, (_, after, _) in enumerate(self._checks):
             following.setdefault(after, []).append(k)
         shown = set(real.tolist())
+        scope = self._filter.entry_ids  # a campaign's share: a check of an entry outside it is not asked
+        if scope is not None and self._frame is not None:
+            ids = self._frame.entry_ids
+            following = {after: [k for k in ks if self._checks[k][0] >= 0 and str(ids[self._checks[k][0]]) in scope]
+                         for after, ks in following.items()}
         order: list[int] = []
         slot: list[int] = []
         for k in following.get(-1, []):  # the checks opening the queue, while their own entry is shown

@@ -111,7 +111,7 @@ class EntriesPage(Page):
         self._analyser: ReferenceAnalyser | None = None
         self._generator: CorrectionHelper | None = None
         self._last_partial = 0.0
-        self._queue: DesktopQueue | None = None  # the checks the table shows among the entries
+        self.check_queue: DesktopQueue | None = None  # the checks the table shows among the entries
         outer = self.body_layout()
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addWidget(self._scope_bar())
@@ -380,9 +380,9 @@ class EntriesPage(Page):
         else:
             self._fill_filter_choices(frame)
             self._size_columns()
-        queue = self._queue
+        queue = self.check_queue
         self._apply_checks()
-        if keep_check is not None and self._queue is queue \
+        if keep_check is not None and self.check_queue is queue \
                 and (row := self.model.view_row_of_check(keep_check)) is not None:
             self.select_view_row(row)
         elif keep:
@@ -406,10 +406,10 @@ class EntriesPage(Page):
             settings = load_settings(ws)
             with reporting_errors(self):
                 queue = desktop_queue(ws, run_id, reviewer, settings.attention_checks, settings.repeated_items)
-        if queue == self._queue and queue is not None and self.model.check_run() == queue.run_id:
+        if queue == self.check_queue and queue is not None and self.model.check_run() == queue.run_id:
             self._refresh_checks()  # the same queue: only the statuses may have changed
             return
-        self._queue = queue
+        self.check_queue = queue
         if queue is None or ws is None:
             self.model.set_checks(None, [])
             return
@@ -421,16 +421,16 @@ class EntriesPage(Page):
         """The checks' review statuses after a rating (or an undo) of the queue's run."""
         from mteval_gui.app.desktop_checks import check_statuses
 
-        if self._queue is not None and self.ws is not None:
-            statuses = check_statuses(self.ws, self._queue)
+        if self.check_queue is not None and self.ws is not None:
+            statuses = check_statuses(self.ws, self.check_queue)
             self.model.set_check_statuses(statuses, _rated(statuses))
 
     def current_check(self) -> tuple[DesktopQueue, CheckSlot] | None:
         """The queue's check the current row shows (None: a real entry)."""
         k = self.model.check_of(self.current_view_row())
-        if k is None or self._queue is None or self._queue.run_id != self.focus_run_id():
+        if k is None or self.check_queue is None or self.check_queue.run_id != self.focus_run_id():
             return None
-        return self._queue, self._queue.slots[k]
+        return self.check_queue, self.check_queue.slots[k]
 
     def _update_rated(self) -> None:
         """The "N of M rated" of each run's review column, for the current reviewer."""
@@ -565,7 +565,7 @@ class EntriesPage(Page):
             return
         status = review_status(ws, run_id, self.ratings.reviewer_id, [entry_id])
         self.model.set_review_status(run_id, entry_id, int(status[0]))
-        if self._queue is not None and run_id == self._queue.run_id:
+        if self.check_queue is not None and run_id == self.check_queue.run_id:
             self._refresh_checks()
         self._update_rated()
         if entry_id == self.current_entry_id():  # the speakers' spans, corrections

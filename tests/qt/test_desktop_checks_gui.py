@@ -52,7 +52,7 @@ def checked_ws(scored_ws):
 def _rows(page):
     model = page.model
     col = next(i for i, c in enumerate(model.visible_columns()) if c.field == "predicted")
-    checks = {k: s.check for k, s in enumerate(page._queue.slots)} if page._queue else {}
+    checks = {k: s.check for k, s in enumerate(page.check_queue.slots)} if page.check_queue else {}
     return [(model.entry_id(r), model.data(model.index(r, col)), checks.get(model.check_of(r)))
             for r in range(model.rowCount())]
 
@@ -94,7 +94,7 @@ def test_checks_are_rows_like_any_other_rated_with_the_keys_and_flag_a_careless_
     real = jstore.current_judgments(checked_ws, run_id="good", reviewer_id="amy", task="A")
     assert sorted((j.entry_id, j.adequacy, j.fluency) for j in real) == [
         ("e1", 3, 3), ("e2", 3, 3), ("e3", 3, 3), ("e4", 3, 3), ("e5", 3, 3)]
-    qid = page._queue.queue_id
+    qid = page.check_queue.queue_id
     checks = jstore.current_judgments(checked_ws, run_id="good", reviewer_id="amy", task="check")
     assert [(j.entry_id, j.adequacy, j.fluency, j.payload) for j in checks] == [
         ("e1", 4, 4, {"check": "attention", "check_id": f"{qid}/3", "kind": "wrong_sentence"}),
@@ -116,7 +116,7 @@ def test_checks_are_rows_like_any_other_rated_with_the_keys_and_flag_a_careless_
     # the application restarts: the same checks after the same entries, with their answers
     w2 = _window(qtbot, checked_ws.path)
     page2 = w2.entries_page
-    assert _rows(page2) == ROWS and page2._queue.queue_id == qid
+    assert _rows(page2) == ROWS and page2.check_queue.queue_id == qid
     page2.select_view_row(3)
     assert (page2.ratings.values, page2.ratings.check[1].number) == ({"adequacy": 4, "fluency": 4}, 3)
     assert page2.model.data(page2.model.index(3, review_col)) == page2.model.data(page2.model.index(0, review_col))
@@ -145,4 +145,33 @@ def test_no_checks_by_default_nor_outside_blind_mode_and_none_in_the_export(qtbo
     assert [r["id"] for r in page.model.export_rows()[1]] == ["e1", "e2", "e3", "e4", "e5"]
     w.menu_actions["blindMode"].trigger()
     assert _rows(page) == REAL and page.current_entry_id() == "e3"
+    w.close()
+
+
+BOB = [("e1", "wâpamêw atim", None), ("e2", "pimohtêw", None), ("e3", "mîcisoyâhk", None),
+       ("e4", "pimipahtâw atim", None), ("e1", "mîcisoyâhk", "attention"), ("e2", "wâpamêw atim", "attention"),
+       ("e5", "nikamowak", None), ("e1", "wâpamêw atim", "repeat")]
+
+
+def test_each_reviewer_meets_their_own_checks_after_the_same_entries_in_any_order(qtbot, checked_ws):
+    jstore.add_reviewer(checked_ws, Reviewer(reviewer_id="bob", name="Bob", languages=["crk"]))
+    w = _window(qtbot, checked_ws.path)
+    page = w.entries_page
+    assert page.ratings.reviewer_id == "amy" and _rows(page) == ROWS
+    page.ratings.set_reviewer("bob")
+    assert _rows(page) == BOB
+    page.select_view_row(5)
+    assert (page.ratings.check[0].reviewer_id, page.ratings.check[1].number) == ("bob", 5)
+    assert page.ratings.span_editor.text.toPlainText() == "wâpamêw atim"
+    w.menu_actions["randomOrder"].trigger()  # shuffled entries: each check still follows its entry
+    model, slots = page.model, page.check_queue.slots
+    assert sorted(_rows(page), key=str) == sorted(BOB, key=str) and _rows(page) != BOB
+    for r in range(model.rowCount()):
+        k = model.check_of(r)
+        if k is not None:
+            before = [model.entry_id(p) for p in range(r) if model.check_of(p) is None]
+            assert before[-1] == slots[k].after
+    # a campaign's share without e1: the checks made from e1 are not asked
+    page.set_scope(["e2", "e3", "e4", "e5"], "share")
+    assert [row for row in _rows(page) if row[2]] == [("e2", "wâpamêw atim", "attention")]
     w.close()
