@@ -175,3 +175,19 @@ def test_each_reviewer_meets_their_own_checks_after_the_same_entries_in_any_orde
     page.set_scope(["e2", "e3", "e4", "e5"], "share")
     assert [row for row in _rows(page) if row[2]] == [("e2", "wâpamêw atim", "attention")]
     w.close()
+
+
+def test_the_settings_dialog_asks_for_checks_and_repeats(qtbot, small_ws):
+    from mteval_gui.app.settings import load_settings
+    from mteval_gui.qt.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(small_ws)
+    qtbot.addWidget(dlg)
+    assert (dlg.checks_spin.value(), dlg.repeats_spin.value(), dlg.checks_spin.text()) == (0, 0, "none")
+    dlg.checks_spin.setValue(4)
+    dlg.repeats_spin.setValue(3)
+    dlg.save()
+    assert (load_settings(small_ws).attention_checks, load_settings(small_ws).repeated_items) == (4, 3)
+    again = SettingsDialog(small_ws)
+    qtbot.addWidget(again)
+    assert (again.checks_spin.value(), again.repeats_spin.value()) == (4, 3)
