@@ -406,6 +406,9 @@ class EntriesPage(Page):
             settings = load_settings(ws)
             with reporting_errors(self):
                 queue = desktop_queue(ws, run_id, reviewer, settings.attention_checks, settings.repeated_items)
+        if queue is None and self.model.check_run() is None:
+            self.check_queue = None
+            return  # no checks before nor now: the table stays as it is
         if queue == self.check_queue and queue is not None and self.model.check_run() == queue.run_id:
             self._refresh_checks()  # the same queue: only the statuses may have changed
             return
