@@ -8,10 +8,10 @@ and seeded by the reviewer, so two reviewers meet different checks.
 
 The schedule is made once per (reviewer, run, number of checks, number of repeats) and recorded
 in the workspace beside the review packs (``review_packs``, id ``dq-`` and a hash of those four,
-``meta["desktop"]``): the checks' known-bad texts and, for each check, the real entry it follows
-in the queue. Opening the runs again, after a restart too, shows the same checks after the same
-entries, whatever order the entries are shown in; a reviewer's withdrawal deletes the record with
-their judgments.
+``meta["desktop"]``; its items are the checks' entries): the checks' known-bad texts and, for each
+check, the real entry it follows in the queue. Opening the runs again, after a restart too, shows
+the same checks after the same entries, whatever order the entries are shown in; a reviewer's
+withdrawal deletes the record with their judgments.
 
 A check's rating is recorded at once as a judgment of task ``check`` whose payload is that of a
 pack's check answer (``{"check": "attention"|"repeat", "check_id": "dq-…/N", "kind": …}``; error
@@ -111,13 +111,14 @@ def desktop_queue(ws: Workspace, run_id: str, reviewer_id: str, checks: int, rep
             after = entry_id
             continue
         described[str(n)] = {"check": check["check"], "kind": check["kind"], "output": check["output"],
-                             "after": after}
+                             "after": after, "entry": entry_id}
     meta = {"desktop": True, "runs": [run_id], "checks": described, "attention_checks": checks,
             "repeated_items": repeats, "seed": SEED}
-    content = json.dumps({"items": [[r, e] for r, e, _, _ in items], "meta": meta}, ensure_ascii=False,
-                         sort_keys=True)
+    content = json.dumps(meta, ensure_ascii=False, sort_keys=True)
+    # the items asked are the checks (the real entries are the run's, in whatever order the table shows)
     record = PackRecord(qid, reviewer_id, "A", hashlib.sha256(content.encode("utf-8")).hexdigest(),
-                        [(r, e, None) for r, e, _, _ in items], meta, jstore.now_iso(), new_answers_key())
+                        [(run_id, c["entry"], None) for _, c in sorted(described.items(), key=lambda kv: int(kv[0]))],
+                        meta, jstore.now_iso(), new_answers_key())
     try:
         record_pack(ws, record)
     except StoreError:
@@ -133,12 +134,10 @@ def desktop_queue(ws: Workspace, run_id: str, reviewer_id: str, checks: int, rep
 def _from_record(pack: PackRecord | None) -> DesktopQueue | None:
     if pack is None or not pack.meta.get("desktop"):
         return None
-    slots = []
-    for key, c in sorted((pack.meta.get("checks") or {}).items(), key=lambda kv: int(kv[0])):
-        n = int(key)
-        run_id, entry_id, _ = pack.items[n]
-        slots.append(CheckSlot(n, run_id, entry_id, str(c["check"]), c.get("kind"), c.get("output"), c.get("after")))
     run_id = (pack.meta.get("runs") or [""])[0]
+    checks = sorted((pack.meta.get("checks") or {}).items(), key=lambda kv: int(kv[0]))
+    slots = [CheckSlot(int(key), run_id, str(c["entry"]), str(c["check"]), c.get("kind"), c.get("output"),
+                       c.get("after")) for key, c in checks]
     return DesktopQueue(pack.pack_id, pack.reviewer_id, run_id, int(pack.meta.get("attention_checks", 0)),
                         int(pack.meta.get("repeated_items", 0)), tuple(slots))
 

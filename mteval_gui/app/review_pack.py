@@ -205,8 +205,12 @@ def insert_checks(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeat
                 bases.append(i)
                 checks.append({"check": "attention", "kind": kind, "output": bad})
                 break
-    repeatable = [i for i in sample_checks(len(queue), len(queue), f"repeat\x1f{reviewer_id}\x1f{seed}")
-                  if text_of(queue[i][0], queue[i][1]) is not None][:n_repeats]
+    repeatable = []  # the first n_repeats sampled items with an output (read only until they are found)
+    for i in sample_checks(len(queue), len(queue), f"repeat\x1f{reviewer_id}\x1f{seed}"):
+        if len(repeatable) >= n_repeats:
+            break
+        if text_of(queue[i][0], queue[i][1]) is not None:
+            repeatable.append(i)
     for i in repeatable:
         bases.append(i)
         checks.append({"check": "repeat", "kind": None, "output": None})
