@@ -205,7 +205,7 @@ def insert_checks(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeat
                 bases.append(i)
                 checks.append({"check": "attention", "kind": kind, "output": bad})
                 break
-    repeatable = []  # the first n_repeats sampled items with an output (read only until they are found)
+    repeatable: list[int] = []  # the first n_repeats sampled items with an output (read only until they are found)
     for i in sample_checks(len(queue), len(queue), f"repeat\x1f{reviewer_id}\x1f{seed}"):
         if len(repeatable) >= n_repeats:
             break
