@@ -57,6 +57,22 @@ def _rows(page):
             for r in range(model.rowCount())]
 
 
+def _quality_rows(qtbot, ws):
+    """The Validation tab's reviewer quality control table."""
+    from mteval_gui.app.reviewer_qc import reviewer_quality
+    from mteval_gui.app.sampling import width_projections
+    from mteval_gui.app.study import validation_study
+    from mteval_gui.qt.validation_view import ValidationView
+
+    v = ValidationView()
+    qtbot.addWidget(v)
+    v.set_workspace(ws)
+    study = validation_study(ws, ["good"], n_bootstrap=20)
+    v._computed((study, reviewer_quality(ws), width_projections(study)))
+    t = v.quality_table
+    return [[t.item(r, c).text() for c in range(t.columnCount())] for r in range(t.rowCount())]
+
+
 def _keys(*keys):
     """Key clicks sent where a reviewer's keystrokes go: the widget that has the keyboard focus."""
     for key in keys:
@@ -101,6 +117,11 @@ def test_checks_are_rows_like_any_other_rated_with_the_keys_and_flag_a_careless_
         ("e1", 3, 3, {"check": "repeat", "check_id": f"{qid}/4"}),
         ("e2", 4, 4, {"check": "attention", "check_id": f"{qid}/7", "kind": "wrong_sentence"})]
     assert excluded_reviewers(checked_ws) == {"amy": WHY}
+    # the Validation tab: two failed attention checks, one repeat rated the same, amy flagged and left out
+    assert _quality_rows(qtbot, checked_ws) == [[
+        "amy", "2 of 2 (2 answered)", "1 (0.00)", "—",
+        "flagged, left out: inattentive: rated the known-bad item at least as high as the real one in 2 of 2 "
+        "attention checks"]]
     ev = signoff.signoff_evidence(checked_ws, "good")
     assert ev.excluded == (("amy", WHY),)
     assert model.headerData(review_col, Qt.Orientation.Horizontal).endswith("(8 of 8 rated)")
