@@ -155,11 +155,12 @@ def _history_rows(ws: Workspace, reviewer_id: str, task: str,
 QueueItem = tuple[str, str, str | None, dict[str, Any]]
 
 
-def _check_items(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeats: int, seed: int,
-                 reviewer_id: str) -> tuple[list[QueueItem], dict[int, dict[str, Any]]]:
+def insert_checks(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeats: int, seed: int,
+                  reviewer_id: str) -> tuple[list[QueueItem], dict[int, dict[str, Any]]]:
     """The queue with ``n_checks`` attention checks and ``n_repeats`` repeated items inserted (seeded), and
-    ``{pack item index: check}``; a check's extra ``output`` is its known-bad text
-    (:func:`mteval_gui.validation.quality.perturb`)."""
+    ``{queue index: check}``; a check's extra ``output`` is its known-bad text
+    (:func:`mteval_gui.validation.quality.perturb`). Review packs and the desktop's queue
+    (:mod:`mteval_gui.app.desktop_checks`) both insert their checks with it."""
     import random
 
     from mteval_gui.validation.quality import CHECK_KINDS, interleave, perturb, sample_checks
@@ -204,8 +205,12 @@ def _check_items(ws: Workspace, queue: list[QueueItem], n_checks: int, n_repeats
                 bases.append(i)
                 checks.append({"check": "attention", "kind": kind, "output": bad})
                 break
-    repeatable = [i for i in sample_checks(len(queue), len(queue), f"repeat\x1f{reviewer_id}\x1f{seed}")
-                  if text_of(queue[i][0], queue[i][1]) is not None][:n_repeats]
+    repeatable: list[int] = []  # the first n_repeats sampled items with an output (read only until they are found)
+    for i in sample_checks(len(queue), len(queue), f"repeat\x1f{reviewer_id}\x1f{seed}"):
+        if len(repeatable) >= n_repeats:
+            break
+        if text_of(queue[i][0], queue[i][1]) is not None:
+            repeatable.append(i)
     for i in repeatable:
         bases.append(i)
         checks.append({"check": "repeat", "kind": None, "output": None})
@@ -291,7 +296,7 @@ def export_review_pack(
     pack_id = "rp-" + secrets.token_hex(6)
     placed: dict[int, dict[str, Any]] = {}
     if queue and (checks or repeats):
-        queue, placed = _check_items(ws, queue, checks, repeats, seed, reviewer_id)
+        queue, placed = insert_checks(ws, queue, checks, repeats, seed, reviewer_id)
     if not queue:
         raise MtevalError({"A": "the runs have no entries", "B": "no pair of these runs was called EQUIVALENT by a "
                            "linter (score them with the language's linter first)",

@@ -44,6 +44,14 @@ class WorkspaceSettings(DomainModel):
                     "address (HOST:6379); empty: this machine's processes. Needs the cluster extra.")
     default_reviewer: str | None = Field(
         default=None, title="Default reviewer", description="Reviewer selected when the workspace opens.")
+    attention_checks: int = Field(
+        default=0, ge=0, le=100, title="Attention checks",
+        description="Known-bad outputs shown among the entries each reviewer rates on the desktop in blind "
+                    "mode, per run (0: none); failed checks flag the reviewer in Validation.")
+    repeated_items: int = Field(
+        default=0, ge=0, le=100, title="Repeated items",
+        description="Entries shown a second time to each reviewer rating on the desktop in blind mode, per run "
+                    "(0: none); ratings far apart flag the reviewer in Validation.")
     glossaries: dict[str, str] = Field(
         default_factory=dict, title="Corpus glossaries",
         description="The glossary used for terminology, per corpus ({corpus_id: glossary_id}).")

@@ -3,6 +3,12 @@
 Sorting and filtering happen inside the model on numpy arrays
 (:mod:`mteval_gui.app.entry_frame`); no proxy model. ``data()`` only indexes arrays, so the
 view stays smooth with 100,000 rows.
+
+The desktop queue's attention checks and repeated items (:meth:`EntriesModel.set_checks`,
+:mod:`mteval_gui.app.desktop_checks`) are rows too: each check row shows its real entry with
+the check's output in its run's column and the check's own review status, right after the entry
+it follows in the queue (whatever the order, sorting or filter, while that entry is shown). It
+looks like any row; only :meth:`EntriesModel.check_of` tells it apart, and exports leave it out.
 """
 
 from __future__ import annotations
@@ -81,6 +87,11 @@ class EntriesModel(QAbstractTableModel):
         self._custom: np.ndarray | None = None  # frame rows in a given order (randomised review)
         self.blind = False
         self.rated: dict[str, int] = {}  # run id -> entries the current reviewer rated on both aspects
+        self._slot = np.zeros(0, dtype=np.int64)  # per view row: -1 a real entry, k the k-th check
+        self._check_run: str | None = None
+        self._checks: list[tuple[int, int, str | None]] = []  # (frame row, row it follows or -1, output)
+        self._check_status = np.zeros(0, dtype=np.int8)
+        self._checks_rated = 0
         if frame is not None:
             self.set_frame(frame)
 
@@ -99,6 +110,7 @@ class EntriesModel(QAbstractTableModel):
         self.beginResetModel()
         if self._frame is None or len(frame) != len(self._frame) or frame.corpus_id != self._frame.corpus_id:
             self._custom = None
+            self._check_run, self._checks = None, []
         self._frame = frame
         self._columns = self._build_columns(frame)
         keys = {c.key for c in self._columns}
@@ -145,8 +157,10 @@ class EntriesModel(QAbstractTableModel):
         self.beginResetModel()
         self._frame = None
         self._custom = None
+        self._check_run, self._checks = None, []
         self._columns, self._visible = [], []
         self._order = np.zeros(0, dtype=np.int64)
+        self._slot = np.zeros(0, dtype=np.int64)
         self.endResetModel()
         self.order_changed.emit()
 
@@ -194,21 +208,106 @@ class EntriesModel(QAbstractTableModel):
         self.endResetModel()
         self.order_changed.emit()
 
+    def set_checks(self, run_id: str | None, checks: list[tuple[str, str | None, str | None]],
+                   statuses: list[int] | None = None, rated: int = 0) -> None:
+        """The queue's checks of ``run_id``: (entry, entry it follows or None: first, output shown or None:
+        the real one) each, their review statuses and how many are rated on both aspects; no run: none."""
+        f = self._frame
+        self.beginResetModel()
+        if f is None or run_id is None or run_id not in {r.run_id for r in f.runs}:
+            self._check_run, self._checks = None, []
+        else:
+            self._check_run = run_id
+            # an entry no longer in the corpus: its check is not shown (the indexes stay the queue's)
+            self._checks = [(_row(f.row_of(entry)), -1 if after is None else _row(f.row_of(after)), output)
+                            for entry, after, output in checks]
+        self._check_status = np.array(statuses if statuses is not None and self._checks else
+                                      [REVIEW_NONE] * len(self._checks), dtype=np.int8)
+        self._checks_rated = rated if self._checks else 0
+        self._recompute()
+        self.endResetModel()
+        self.order_changed.emit()
+
+    def check_run(self) -> str | None:
+        """The run whose checks the table shows (None: no checks)."""
+        return self._check_run if self._checks else None
+
+    def check_of(self, view_row: int) -> int | None:
+        """The index of the check a view row shows (None: a real entry)."""
+        if not 0 <= view_row < self._slot.size:
+            return None
+        k = int(self._slot[view_row])
+        return k if k >= 0 else None
+
+    def view_row_of_check(self, k: int) -> int | None:
+        hits = np.flatnonzero(self._slot == k)
+        return int(hits[0]) if hits.size else None
+
+    def set_check_statuses(self, statuses: list[int], rated: int) -> None:
+        """New review statuses of the checks (one was rated) and how many are rated on both aspects."""
+        if len(statuses) != len(self._checks):
+            return
+        self._check_status = np.array(statuses, dtype=np.int8)
+        self._checks_rated = rated
+        col = next((i for i, c in enumerate(self._visible) if c.field == "review" and c.run_id == self._check_run),
+                   None)
+        rows = np.flatnonzero(self._slot >= 0)
+        if col is not None and rows.size:
+            self.dataChanged.emit(self.index(int(rows[0]), col), self.index(int(rows[-1]), col))
+        if self._visible:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._visible) - 1)
+
+    def total_rows(self) -> int:
+        """Rows the table has without a filter: the entries and the checks."""
+        return 0 if self._frame is None else len(self._frame) + len(self._checks)
+
     def _recompute(self) -> None:
         frame = self._frame
         if frame is None:
             self._order = np.zeros(0, dtype=np.int64)
+            self._slot = np.zeros(0, dtype=np.int64)
             return
         if self._custom is not None:
             shown = set(view_order(frame, self._filter).tolist())
-            self._order = np.array([r for r in self._custom if r in shown], dtype=np.int64)
+            self._place_checks(np.array([r for r in self._custom if r in shown], dtype=np.int64))
             return
         values, desc = None, False
         if self._sort is not None:
             col = next((c for c in self._columns if c.key == self._sort[0]), None)
             if col is not None:
                 values, desc = self._column_values(col), self._sort[1]
-        self._order = view_order(frame, self._filter, values, desc)
+        self._place_checks(view_order(frame, self._filter, values, desc))
+
+    def _place_checks(self, real: np.ndarray) -> None:
+        """The view rows: the real ones in ``real`` order, each check right after the row it follows."""
+        if not self._checks:
+            self._order = real
+            self._slot = np.full(real.size, -1, dtype=np.int64)
+            return
+        following: dict[int, list[int]] = {}
+        for k, (_, after, _) in enumerate(self._checks):
+            following.setdefault(after, []).append(k)
+        shown = set(real.tolist())
+        scope = self._filter.entry_ids  # a campaign's share: a check of an entry outside it is not asked
+        if scope is not None and self._frame is not None:
+            ids = self._frame.entry_ids
+            following = {after: [k for k in ks if self._checks[k][0] >= 0 and str(ids[self._checks[k][0]]) in scope]
+                         for after, ks in following.items()}
+        order: list[int] = []
+        slot: list[int] = []
+        for k in following.get(-1, []):  # the checks opening the queue, while their own entry is shown
+            if self._checks[k][0] in shown:
+                order.append(self._checks[k][0])
+                slot.append(k)
+        for fr in real.tolist():
+            order.append(fr)
+            slot.append(-1)
+            for k in following.get(fr, []):
+                if self._checks[k][0] >= 0:
+                    order.append(self._checks[k][0])
+                    slot.append(k)
+        self._order = np.array(order, dtype=np.int64)
+        self._slot = np.array(slot, dtype=np.int64)
 
     def _column_values(self, c: Column) -> np.ndarray | None:
         f = self._frame
@@ -242,7 +341,7 @@ class EntriesModel(QAbstractTableModel):
         return int(self._order[view_row])
 
     def view_row_of(self, frame_row: int) -> int | None:
-        hits = np.flatnonzero(self._order == frame_row)
+        hits = np.flatnonzero((self._order == frame_row) & (self._slot < 0))
         return int(hits[0]) if hits.size else None
 
     def entry_id(self, view_row: int) -> str:
@@ -258,7 +357,11 @@ class EntriesModel(QAbstractTableModel):
         if run is None:
             return None
         review = run.review if run.review is not None else np.zeros(len(f), dtype=np.int8)
-        status = review[self._order]
+        status = review[self._order].copy()
+        checks = self._slot >= 0
+        if checks.any():  # a check row has its own status (the queue's checks of another run: none to rate)
+            status[checks] = self._check_status[self._slot[checks]] if run.run_id == self._check_run \
+                else REVIEW_RATED
         if want == "unreviewed":  # not rated on both aspects yet
             hits = np.flatnonzero((status == REVIEW_NONE) | (status == REVIEW_PARTIAL))
         else:
@@ -305,7 +408,7 @@ class EntriesModel(QAbstractTableModel):
             names.append(c.key.replace(":metric:", ":"))
             cols.append((c, None if self._hidden(c) else self._column_values(c)))
         rows = []
-        for fr in self._order:
+        for fr in self._order[self._slot < 0]:
             rec: dict[str, object] = {"id": str(f.entry_ids[fr])}
             for name, (c, values) in zip(names[1:], cols, strict=True):
                 v = None if values is None else values[fr]
@@ -356,7 +459,10 @@ class EntriesModel(QAbstractTableModel):
         f = self._frame
         title = metric_label(descriptor_of(f, c.run_id, c.metric or "")) if c.field == "metric" else titles[c.field]
         if c.field == "review" and f is not None and c.run_id in self.rated:
-            title = self.tr("{0} ({1} of {2} rated)").format(title, self.rated[c.run_id], len(f))
+            rated, total = self.rated[c.run_id], len(f)
+            if c.run_id == self.check_run():  # the checks count as rows like any other
+                rated, total = rated + self._checks_rated, total + len(self._checks)
+            title = self.tr("{0} ({1} of {2} rated)").format(title, rated, total)
         if c.run_id and f is not None and len(f.runs) > 1:
             return f"{f.run(c.run_id).label}: {title}"
         return title
@@ -378,7 +484,14 @@ class EntriesModel(QAbstractTableModel):
             return fr
         if self._hidden(c):
             return "—" if role == Qt.ItemDataRole.DisplayRole else None
+        k = int(self._slot[row])
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if k >= 0 and c.run_id == self._check_run:  # a check row: the check's output and status
+                output = self._checks[k][2]
+                if c.field == "predicted" and output is not None:
+                    return _one_line(output, role == Qt.ItemDataRole.ToolTipRole)
+                if c.field == "review":
+                    return review_label(int(self._check_status[k]))
             return self._display(c, fr, tooltip=role == Qt.ItemDataRole.ToolTipRole)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if c.field in ("position", "difficulty", "metric", "fst_rejected"):
@@ -436,6 +549,10 @@ class EntriesModel(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+def _row(row: int | None) -> int:
+    return -1 if row is None else row
 
 
 def _one_line(s: str, tooltip: bool) -> str:

@@ -14,6 +14,13 @@ worker thread), rereads their values when the workspace changed (:meth:`~Entries
 the background; while a run is being scored at most every :data:`ENTRY_REFRESH_SECONDS`), and keeps
 the randomised order, blind mode and the analysis of the reference (its analyzers loaded once per
 workspace).
+
+When the workspace's settings ask for attention checks or repeated items, the focused run's
+checks for the current reviewer (:func:`mteval_gui.app.desktop_checks.desktop_queue`, the same
+every time the runs are opened) are rows of the table among the entries in blind mode, rated like
+any entry; their ratings are the checks' answers. Only in blind mode: the metric values, verdicts,
+FST analyses and the reference diff shown otherwise are the real output's, and would give a
+known-bad output away.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mteval_gui.app.desktop_checks import CheckSlot, DesktopQueue
 from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, distinct
 from mteval_gui.app.entry_review import FstWord, OutputView, ReferenceAnalyser, ReviewData
 from mteval_gui.app.generator import CorrectionHelper, WordSuggestions
@@ -103,6 +111,7 @@ class EntriesPage(Page):
         self._analyser: ReferenceAnalyser | None = None
         self._generator: CorrectionHelper | None = None
         self._last_partial = 0.0
+        self.check_queue: DesktopQueue | None = None  # the checks the table shows among the entries
         outer = self.body_layout()
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addWidget(self._scope_bar())
@@ -302,6 +311,7 @@ class EntriesPage(Page):
         self._building = True
         self._fill_focus_dependent()
         self._building = False
+        self._apply_checks()
         self.apply_filter()
         self._row_changed()
 
@@ -352,6 +362,7 @@ class EntriesPage(Page):
     # ----- data ----------------------------------------------------------------------------
     def set_frame(self, frame: EntryFrame | None, keep_entry: bool = False) -> None:
         keep = self.current_entry_id() if keep_entry else None
+        keep_check = self.model.check_of(self.current_view_row()) if keep_entry else None
         if frame is None:
             self.model.clear()
             self.review.show_data(None)
@@ -369,12 +380,60 @@ class EntriesPage(Page):
         else:
             self._fill_filter_choices(frame)
             self._size_columns()
-        if keep:
+        queue = self.check_queue
+        self._apply_checks()
+        if keep_check is not None and self.check_queue is queue \
+                and (row := self.model.view_row_of_check(keep_check)) is not None:
+            self.select_view_row(row)
+        elif keep:
             self._restore(keep)
         elif self.model.rowCount():
             self.select_view_row(0)
         self._update_rated()
         self._update_count()
+
+    def _apply_checks(self) -> None:
+        """Show the focused run's attention checks and repeated items for the current reviewer among the
+        entries, as many as the workspace's settings ask, in blind mode (none without a reviewer, or
+        read-only)."""
+        from mteval_gui.app.desktop_checks import check_statuses, desktop_queue
+        from mteval_gui.app.settings import load_settings
+
+        frame, ws, reviewer = self.model.frame, self.ws, self.ratings.reviewer_id
+        run_id = self.focus_run_id() or (frame.runs[0].run_id if frame is not None and frame.runs else None)
+        queue = None
+        if frame is not None and ws is not None and reviewer and run_id and not ws.read_only and self.model.blind:
+            settings = load_settings(ws)
+            with reporting_errors(self):
+                queue = desktop_queue(ws, run_id, reviewer, settings.attention_checks, settings.repeated_items)
+        if queue is None and self.model.check_run() is None:
+            self.check_queue = None
+            return  # no checks before nor now: the table stays as it is
+        if queue == self.check_queue and queue is not None and self.model.check_run() == queue.run_id:
+            self._refresh_checks()  # the same queue: only the statuses may have changed
+            return
+        self.check_queue = queue
+        if queue is None or ws is None:
+            self.model.set_checks(None, [])
+            return
+        statuses = check_statuses(ws, queue)
+        self.model.set_checks(queue.run_id, [(c.entry_id, c.after, c.output) for c in queue.slots], statuses,
+                              _rated(statuses))
+
+    def _refresh_checks(self) -> None:
+        """The checks' review statuses after a rating (or an undo) of the queue's run."""
+        from mteval_gui.app.desktop_checks import check_statuses
+
+        if self.check_queue is not None and self.ws is not None:
+            statuses = check_statuses(self.ws, self.check_queue)
+            self.model.set_check_statuses(statuses, _rated(statuses))
+
+    def current_check(self) -> tuple[DesktopQueue, CheckSlot] | None:
+        """The queue's check the current row shows (None: a real entry)."""
+        k = self.model.check_of(self.current_view_row())
+        if k is None or self.check_queue is None or self.check_queue.run_id != self.focus_run_id():
+            return None
+        return self.check_queue, self.check_queue.slots[k]
 
     def _update_rated(self) -> None:
         """The "N of M rated" of each run's review column, for the current reviewer."""
@@ -408,15 +467,28 @@ class EntriesPage(Page):
             self._size_columns()
 
     def set_blind(self, blind: bool) -> None:
+        """Blind mode on or off; the queue's checks are shown in blind mode only (the current entry stays)."""
+        keep = self.current_entry_id()
         self.model.set_blind(blind)
         self.review.set_blind(blind)
+        self._quiet = True
+        try:
+            self._apply_checks()
+            if not (keep and self.select_entry(keep)) and self.model.rowCount():
+                self.select_view_row(0)
+        finally:
+            self._quiet = False
+        self._row_changed()
+        self._update_rated()
+        self._update_count()
 
     def _update_count(self) -> None:
         f = self.model.frame
         if f is None:
             self.count_label.setText(self.tr("Open one or more runs from the Runs tab."))
-        else:
-            self.count_label.setText(self.tr("{0} of {1} entries").format(self.model.rowCount(), len(f)))
+        else:  # the queue's checks count as rows like the entries
+            self.count_label.setText(self.tr("{0} of {1} entries").format(self.model.rowCount(),
+                                                                         self.model.total_rows()))
 
     # ----- current entry -------------------------------------------------------------------
     def current_view_row(self) -> int:
@@ -464,9 +536,10 @@ class EntriesPage(Page):
             self.ratings.set_item(None, None)
             self.current_entry_changed.emit("")
             return
+        check = self.current_check()
         self.review.preferred_run = self.focus_run_id()
-        self.review.show_data(self._review_data(entry_id))
-        self.ratings.set_item(self.focus_run_id(), entry_id)
+        self.review.show_data(self._review_data(entry_id, check[1] if check else None))
+        self.ratings.set_item(self.focus_run_id(), entry_id, check)
         self.current_entry_changed.emit(entry_id)
 
     # ----- navigation ----------------------------------------------------------------------
@@ -495,11 +568,14 @@ class EntriesPage(Page):
             return
         status = review_status(ws, run_id, self.ratings.reviewer_id, [entry_id])
         self.model.set_review_status(run_id, entry_id, int(status[0]))
+        if self.check_queue is not None and run_id == self.check_queue.run_id:
+            self._refresh_checks()
         self._update_rated()
         if entry_id == self.current_entry_id():  # the speakers' spans, corrections
             bar = self.review.text.verticalScrollBar()
             at = bar.value()
-            self.review.show_data(self._review_data(entry_id))
+            check = self.current_check()
+            self.review.show_data(self._review_data(entry_id, check[1] if check else None))
             bar.setValue(at)
 
     def promote_variants(self, run_id: str, entry_id: str) -> None:
@@ -599,13 +675,22 @@ class EntriesPage(Page):
             self._last_partial = time.monotonic()
             self.reload(details=False)
 
-    def _review_data(self, entry_id: str) -> ReviewData | None:
+    def _review_data(self, entry_id: str, check: CheckSlot | None = None) -> ReviewData | None:
+        """What the review pane shows of ``entry_id``; an attention ``check`` shows its known-bad output in
+        its run's place (without the speakers' spans, which mark the real output)."""
+        import dataclasses
+
         from mteval_gui.app.entry_review import load_review_data
 
         f = self.model.frame
         if self.ws is None or f is None:
             return None
-        return load_review_data(self.ws, f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs])
+        data = load_review_data(self.ws, f.corpus_id, entry_id, [(r.run_id, r.label) for r in f.runs])
+        if check is not None and check.output is not None:
+            data.outputs = [dataclasses.replace(v, output=v.output.model_copy(update={"predicted": check.output}),
+                                                speaker_marks=[]) if v.run_id == check.run_id else v
+                            for v in data.outputs]
+        return data
 
     def _analyse_reference(self, text: str) -> list[FstWord] | None:
         from mteval_gui.app import workspace
@@ -715,3 +800,10 @@ class EntriesPage(Page):
         self.model.set_custom_order(order)
         self.select_view_row(0)
         return True
+
+
+def _rated(statuses: list[int]) -> int:
+    """How many checks are rated (flagged ones counted as rated)."""
+    from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_RATED
+
+    return sum(1 for s in statuses if s in (REVIEW_RATED, REVIEW_FLAGGED))

@@ -358,6 +358,10 @@ _SETTINGS = {
         QT_TRANSLATE_NOOP("settings", "Scores the batches on a Ray cluster: 'local' starts one on this machine, else the head's address (HOST:6379); empty: this machine's processes. Needs the cluster extra.")),  # noqa: E501
     "default_reviewer": (QT_TRANSLATE_NOOP("settings", 'Default reviewer'),
         QT_TRANSLATE_NOOP("settings", 'Reviewer selected when the workspace opens.')),  # noqa: E501
+    "attention_checks": (QT_TRANSLATE_NOOP("settings", 'Attention checks'),
+        QT_TRANSLATE_NOOP("settings", 'Known-bad outputs shown among the entries each reviewer rates on the desktop in blind mode, per run (0: none); failed checks flag the reviewer in Validation.')),  # noqa: E501
+    "repeated_items": (QT_TRANSLATE_NOOP("settings", 'Repeated items'),
+        QT_TRANSLATE_NOOP("settings", 'Entries shown a second time to each reviewer rating on the desktop in blind mode, per run (0: none); ratings far apart flag the reviewer in Validation.')),  # noqa: E501
     "glossaries": (QT_TRANSLATE_NOOP("settings", 'Corpus glossaries'),
         QT_TRANSLATE_NOOP("settings", 'The glossary used for terminology, per corpus ({corpus_id: glossary_id}).')),  # noqa: E501
     "suite_folders": (QT_TRANSLATE_NOOP("settings", 'Benchmark suite folders'),

@@ -18,9 +18,16 @@ Error spans and a correction (:mod:`mteval_gui.qt.spans`) belong to the same jud
 cursor in the output, Shift+arrows select, M / Shift+M mark minor / major, C picks the category,
 Delete removes the span in hand, 0 records "no errors". Each change is a new version of the
 judgment, recorded at once like a rating (and undone by Ctrl+Z like one).
+
+An attention check or repeated item of the desktop queue (:mod:`mteval_gui.app.desktop_checks`)
+is rated with the same keys and looks the same; its rating is recorded at once as the check's
+answer (task ``check``), never as a rating of the real entry.
 """
 
 from __future__ import annotations
+
+import dataclasses
+import unicodedata
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QKeySequence, QShortcut
@@ -37,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mteval_gui.app.desktop_checks import CheckSlot, DesktopQueue, check_history, check_judgment
 from mteval_gui.app.review import (
     SpanTarget,
     entry_esa,
@@ -128,6 +136,7 @@ class RatingsPanel(QWidget):
         self.run_id: str | None = None
         self.entry_id: str | None = None
         self.reviewer_id: str | None = None
+        self.check: tuple[DesktopQueue, CheckSlot] | None = None  # the queue's check the panel rates
         self.values: dict[str, int | None] = {"adequacy": None, "fluency": None}
         self.note = ""
         self.flagged = False
@@ -277,12 +286,14 @@ class RatingsPanel(QWidget):
         if idx >= 0:
             self.reviewer_combo.setCurrentIndex(idx)
 
-    def set_item(self, run_id: str | None, entry_id: str | None) -> None:
-        if (run_id, entry_id) == (self.run_id, self.entry_id):
+    def set_item(self, run_id: str | None, entry_id: str | None,
+                 check: tuple[DesktopQueue, CheckSlot] | None = None) -> None:
+        """Rate ``entry_id`` of ``run_id``, or the queue's ``check`` made from it (its answer is recorded)."""
+        if (run_id, entry_id, check) == (self.run_id, self.entry_id, self.check):
             return
         self._commit_note()
         self.span_editor.commit_correction()
-        self.run_id, self.entry_id = run_id, entry_id
+        self.run_id, self.entry_id, self.check = run_id, entry_id, check
         self._load()
 
     def first_unrated(self) -> str:
@@ -293,7 +304,7 @@ class RatingsPanel(QWidget):
         item = self._item()
         if item is None:
             return None
-        history = judgment_history(*item, "A")
+        history = check_history(item[0], *self.check) if self.check is not None else judgment_history(*item, "A")
         current = [j for j in history if not j.undone and j.superseded_by is None]
         return current[-1] if current else None
 
@@ -316,14 +327,18 @@ class RatingsPanel(QWidget):
         item = self._item()
         if item is not None:
             ws, _, run_id, entry_id = item
+            shown = self.check[1].output if self.check is not None else None
+            shown = unicodedata.normalize("NFC", shown) if shown is not None else None
             key = (run_id, entry_id)
             target = self.target if self.target is not None and (self.target.run_id, self.target.entry_id) == key \
-                else None
+                and (shown is None or self.target.text == shown) else None
             if target is None:
                 try:
                     target = span_target(ws, run_id, entry_id)
                 except StoreError:  # no output stored for this entry: nothing to mark
                     target = None
+            if target is not None and shown is not None:  # an attention check: its known-bad output
+                target = dataclasses.replace(target, text=shown)
         self.target = target
         self.span_editor.set_content(target.text if target else "", target.categories if target else (),
                                      judgment_spans(j) if j else None, (judgment_correction(j) or "") if j else "",
@@ -337,6 +352,8 @@ class RatingsPanel(QWidget):
         """(workspace, reviewer, run, entry) when the panel rates something, else None."""
         if self.ws is None or not self.reviewer_id or not self.run_id or not self.entry_id:
             return None
+        if self.check is not None and self.check[0].reviewer_id != self.reviewer_id:
+            return None  # another reviewer's check (the reviewer just changed): nothing of theirs to rate
         return self.ws, self.reviewer_id, self.run_id, self.entry_id
 
     def _refresh(self, j: Judgment | None = None) -> None:
@@ -447,9 +464,13 @@ class RatingsPanel(QWidget):
         assert item is not None  # every caller checks that the panel rates something
         ws, reviewer, run_id, entry_id = item
         payload = {k: v for k, v in self.payload.items() if k not in SPAN_KEYS} | self.span_editor.payload()
-        j = Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=entry_id, task="A",
-                     adequacy=self.values["adequacy"], fluency=self.values["fluency"],
-                     note=self.note or None, flagged=self.flagged, payload=payload)
+        if self.check is not None:  # the check's answer, never a rating of the real entry
+            j = check_judgment(*self.check, adequacy=self.values["adequacy"], fluency=self.values["fluency"],
+                               note=self.note or None, flagged=self.flagged, payload=payload)
+        else:
+            j = Judgment(reviewer_id=reviewer, run_id=run_id, entry_id=entry_id, task="A",
+                         adequacy=self.values["adequacy"], fluency=self.values["fluency"],
+                         note=self.note or None, flagged=self.flagged, payload=payload)
         with reporting_errors(self) as report:
             saved = record_judgment(ws, j)
         if report.failed:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -131,6 +132,16 @@ class SettingsDialog(QDialog):
         idx = self.reviewer_combo.findData(s.default_reviewer)
         self.reviewer_combo.setCurrentIndex(max(idx, 0))
         self._add_row(form, "default_reviewer", self.reviewer_combo)
+
+        # the checks of the desktop's rating queue (mteval_gui.app.desktop_checks), off by default
+        self.checks_spin, self.repeats_spin = QSpinBox(), QSpinBox()
+        for key, spin in (("attention_checks", self.checks_spin), ("repeated_items", self.repeats_spin)):
+            spin.setObjectName(key)
+            spin.setRange(0, 100)
+            spin.setValue(getattr(s, key))
+            spin.setSpecialValueText(self.tr("none"))
+            spin.setToolTip(setting_help(key))
+            self._add_row(form, key, spin)
 
         arrows = {"glossaries": self.tr("{0}: glossary {1}"), "suite_folders": self.tr("{0}: {1}")}
         for key in ("glossaries", "suite_folders"):
@@ -248,6 +259,8 @@ class SettingsDialog(QDialog):
             comet_model=self.comet_edit.text().strip() or None,
             cluster=self.cluster_edit.text().strip() or None,
             default_reviewer=self.reviewer_combo.currentData(),
+            attention_checks=self.checks_spin.value(),
+            repeated_items=self.repeats_spin.value(),
         )
         try:
             settings = WorkspaceSettings.model_validate(data)

@@ -2763,7 +2763,7 @@ Télécharger maintenant&#x202f;?</translation>
     </message>
     <message>
         <source>; {0} ratings of benchmark responses ({1} already present)</source>
-        <translation> ; {0} notes de réponses de benchmark ({1} déjà présentes)</translation>
+        <translation>&#x202f;; {0} notes de réponses de benchmark ({1} déjà présentes)</translation>
     </message>
     <message>
         <source>Withdrawn judgments skipped</source>
@@ -3631,6 +3631,10 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>(none)</source>
         <translation>(aucun)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
     </message>
     <message>
         <source>{0}: glossary {1}</source>
@@ -4918,6 +4922,22 @@ Télécharger maintenant&#x202f;?</translation>
     <message>
         <source>Reviewer selected when the workspace opens.</source>
         <translation>Évaluateur sélectionné à l’ouverture de l’espace de travail.</translation>
+    </message>
+    <message>
+        <source>Attention checks</source>
+        <translation>Contrôles d&apos;attention</translation>
+    </message>
+    <message>
+        <source>Known-bad outputs shown among the entries each reviewer rates on the desktop in blind mode, per run (0: none); failed checks flag the reviewer in Validation.</source>
+        <translation>Sorties pièges montrées parmi les entrées que chaque évaluateur note dans l&apos;application en mode à l&apos;aveugle, par exécution (0&#x202f;: aucune)&#x202f;; des contrôles échoués signalent l&apos;évaluateur dans Validation.</translation>
+    </message>
+    <message>
+        <source>Repeated items</source>
+        <translation>Éléments répétés</translation>
+    </message>
+    <message>
+        <source>Entries shown a second time to each reviewer rating on the desktop in blind mode, per run (0: none); ratings far apart flag the reviewer in Validation.</source>
+        <translation>Entrées montrées une seconde fois à chaque évaluateur qui note dans l&apos;application en mode à l&apos;aveugle, par exécution (0&#x202f;: aucune)&#x202f;; des notes très éloignées signalent l&apos;évaluateur dans Validation.</translation>
     </message>
     <message>
         <source>Corpus glossaries</source>

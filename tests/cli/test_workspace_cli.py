@@ -187,8 +187,8 @@ def test_settings_commands(tmp_path, capsys):
     assert run_cli(db, "settings", "list", "--json") == 0
     assert json.loads(capsys.readouterr().out) == {
         "analyzer_dir": None, "analyzer_paths": {}, "gloss_files": {"crk": ["/data/crkeng.importjson"]},
-        "comet_model": "masakhane/africomet-mtl", "cluster": None, "default_reviewer": None, "glossaries": {},
-        "suite_folders": {}}
+        "comet_model": "masakhane/africomet-mtl", "cluster": None, "default_reviewer": None, "attention_checks": 0,
+        "repeated_items": 0, "glossaries": {}, "suite_folders": {}}
     assert run_cli(db, "settings", "list") == 0
     listed = capsys.readouterr().out.splitlines()
     assert 'comet_model = "masakhane/africomet-mtl"' in listed
@@ -254,3 +254,17 @@ def test_unknown_output_ids_name_the_file_as_given(tmp_path, files, capsys, monk
     monkeypatch.chdir(tmp_path)
     assert run_cli(db, "import", "run", "unknown.jsonl", "--corpus", "sleep") == 2
     assert capsys.readouterr().err.splitlines()[0] == "unknown.jsonl:1: unknown id 'zz': not in corpus 'sleep'"
+
+
+def test_desktop_checks_are_settings_of_the_workspace(tmp_path, capsys):
+    db = tmp_path / "ws.sqlite"
+    assert run_cli(db, "settings", "set", "attention_checks", "3") == 0
+    assert run_cli(db, "settings", "set", "repeated_items", "2") == 0
+    capsys.readouterr()
+    assert run_cli(db, "settings", "get", "attention_checks") == 0
+    assert capsys.readouterr().out == "3\n"
+    assert run_cli(db, "settings", "set", "repeated_items", "-1") == 1
+    assert capsys.readouterr().err == ("mteval: error: setting 'repeated_items' (int): repeated_items: Input should be "
+                                       "greater than or equal to 0\n")
+    assert run_cli(db, "settings", "get", "repeated_items") == 0
+    assert capsys.readouterr().out == "2\n"
