@@ -29,7 +29,7 @@ from typing import Any
 
 from mteval_gui.app.entry_frame import REVIEW_FLAGGED, REVIEW_NONE, REVIEW_PARTIAL, REVIEW_RATED
 from mteval_gui.app.review_pack import QueueItem, insert_checks
-from mteval_gui.domain.judgments import Judgment
+from mteval_gui.domain.judgments import CHECK_DROPPED_KEYS, Judgment
 from mteval_gui.errors import MtevalError, StoreError
 from mteval_gui.io.review_pack import new_answers_key
 from mteval_gui.store import judgments as jstore
@@ -40,7 +40,6 @@ from mteval_gui.store.packs import PackRecord, get_pack, record_pack
 QUEUE_PREFIX = "dq-"
 MAX_CHECKS = 100  # attention checks or repeats a desktop queue takes at most (each)
 SEED = 0  # the schedule's seed beside the reviewer's id
-DROPPED_KEYS = ("spans", "correction", "esa_score")  # what a check's answer does not keep (a check judgment has none)
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ class DesktopQueue:
     def payload(self, slot: CheckSlot, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """The payload of ``slot``'s answer: ``extra`` (the rating's own payload) without error spans,
         correction and ESA score, and which check it answers."""
-        out = {k: v for k, v in (extra or {}).items() if k not in DROPPED_KEYS}
+        out = {k: v for k, v in (extra or {}).items() if k not in CHECK_DROPPED_KEYS}
         out.update({"check": slot.check, "check_id": self.check_id(slot)})
         if slot.kind:
             out["kind"] = slot.kind

@@ -42,7 +42,7 @@ from mteval_gui.app.documents import DocumentIndex
 from mteval_gui.app.generator import CorrectionHelper, corrected_output
 from mteval_gui.app.settings import analyzer_folder
 from mteval_gui.cards import error_categories, try_load_card
-from mteval_gui.domain.judgments import ERROR_CATEGORIES, Judgment
+from mteval_gui.domain.judgments import CHECK_DROPPED_KEYS, ERROR_CATEGORIES, Judgment
 from mteval_gui.domain.transliteration import Scripts
 from mteval_gui.errors import Defect, InputError, MtevalError, StoreError
 from mteval_gui.io import review_pack as packio
@@ -492,7 +492,7 @@ def import_pack_answers(ws: Workspace, path: str | Path) -> dict[str, Any]:
         task_of = pack.task
         if isinstance(check, dict):  # a check item: its rating is never a rating of the real entry
             task_of = "check"
-            payload = {k: v for k, v in payload.items() if k not in ("spans", "correction")}
+            payload = {k: v for k, v in payload.items() if k not in CHECK_DROPPED_KEYS}
             payload.update({"check": check.get("check"), "check_id": f"{pack.pack_id}/{n}"})
             if check.get("kind"):
                 payload["kind"] = check["kind"]

@@ -17,6 +17,8 @@ Task = Literal["A", "B", "C", "D", "signoff", "check"]
 TASKS: tuple[str, ...] = ("A", "B", "C", "D", "signoff", "check")
 # Quality-control items (task "check"): an attention check (a known-bad output) or a repeated item
 CHECK_TYPES = ("attention", "repeat")
+# what an answer to a check item does not keep: a check judgment carries no ESA score, spans or correction
+CHECK_DROPPED_KEYS = ("spans", "correction", "esa_score")
 
 # Task B (linter audit) answers
 SAME_MEANING = ("Yes", "No", "Depends")

@@ -149,3 +149,21 @@ def test_check_judgments_round_trip_through_judgment_files(ws, tmp_path, fmt):
         "reviewer": "kofi", "attention_checks": 1, "decisive_checks": 1, "failed_checks": 1, "repeats": 1,
         "repeat_difference": 0.0, "shared_items": 0, "agreement": None, "flagged": False, "reasons": []}
     other.close()
+
+
+def test_an_esa_score_typed_on_a_check_item_does_not_refuse_the_answer(ws, tmp_path):
+    # the pack's page offers an ESA score on every item: on a check it is dropped, like its spans and correction
+    done = _pack(ws, tmp_path)
+    data = pack_data(done.path)
+    rows = [answer(n + 1, n, adequacy=4, fluency=4,
+                   payload={"esa_score": 70, "spans": [], "correction": "kofi yaa"} if n in (4, 6) else
+                   {"esa_score": 80})
+            for n in range(11)]
+    p = tmp_path / "answers.json"
+    p.write_text(json.dumps(answers_doc(data, rows)), encoding="utf-8")
+    summary = judgment_files.import_judgments_file(ws, p)
+    assert (summary["judgments_added"], summary.get("defects", [])) == (11, [])
+    checks = {j.payload["check_id"]: j.payload for j in current_judgments(ws, task="check")}
+    assert checks[f"{done.pack_id}/4"] == {"check": "repeat", "check_id": f"{done.pack_id}/4"}
+    assert checks[f"{done.pack_id}/6"] == {"check": "attention", "check_id": f"{done.pack_id}/6", "kind": "shuffled"}
+    assert {r.payload.get("esa_score") for r in current_judgments(ws, task="A")} == {80}
