@@ -227,28 +227,15 @@ def bench_search(frame, repeat: int, check: bool, expected: dict | None = None) 
               f" median {statistics.median(all_times) * 1000:.0f} ms, max {max(all_times) * 1000:.0f} ms")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--entries", type=int, default=1_000_000)
-    ap.add_argument("--runs", type=int, default=4)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--no-gui", action="store_true", help="search only (no main window)")
-    ap.add_argument("--check", action="store_true", help="compare each answer with a plain scan (slow)")
-    ap.add_argument("--frame-only", action="store_true", help="search and sort on a frame built in memory")
-    args = ap.parse_args()
-    n = args.entries
-    if args.frame_only:
-        bench_frame(n, args.runs, args.repeat)
-        return 0
-    home = Path(tempfile.mkdtemp(prefix="bench-big-"))
-    os.environ["MTEVAL_HOME"] = str(home)
+def build(home: Path, db: Path, n: int, runs: int) -> list[str]:
+    """Generate the files, import them as the Import dialog does (timed) and store the metric values."""
+    for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        stale.unlink(missing_ok=True)
     t0 = time.perf_counter()
-    corpus_file, run_files = generate(home, n, args.runs)
+    corpus_file, run_files = generate(home, n, runs)
     size = sum(p.stat().st_size for p in [corpus_file, *run_files])
-    print(f"{n:,} entries, {args.runs} runs: {size / 1e6:.0f} MB of JSON Lines generated in"
+    print(f"{n:,} entries, {runs} runs: {size / 1e6:.0f} MB of JSON Lines generated in"
           f" {time.perf_counter() - t0:.0f} s")
-
-    db = home / "big.sqlite"
     ws = Workspace(db)
     t0 = time.perf_counter()
     import_corpus_file(ws, corpus_file, corpus_id="big")
@@ -257,12 +244,45 @@ def main() -> int:
     for p in run_files:
         run_ids.append(import_run_file(ws, p, corpus_id="big").id)
     t_import = time.perf_counter() - t0
-    print(f"import: corpus {t_corpus:.1f} s, {args.runs} runs {t_import - t_corpus:.1f} s, total {t_import:.1f} s"
+    print(f"import: corpus {t_corpus:.1f} s, {runs} runs {t_import - t_corpus:.1f} s, total {t_import:.1f} s"
           f" (peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.1f} GB)")
     store_values(ws, run_ids, n)
     ws.close()
     for p in [corpus_file, *run_files]:
         p.unlink()
+    return run_ids
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--entries", type=int, default=1_000_000)
+    ap.add_argument("--runs", type=int, default=4)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-gui", action="store_true", help="search only (no main window)")
+    ap.add_argument("--check", action="store_true", help="compare each answer with a plain scan (slow)")
+    ap.add_argument("--frame-only", action="store_true", help="search and sort on a frame built in memory")
+    ap.add_argument("--workspace", type=Path, help="a directory to keep the built workspace in; a workspace"
+                    " already built there (with the same --entries and --runs) is reused and the import skipped")
+    ap.add_argument("--build-only", action="store_true", help="build the workspace, then stop")
+    args = ap.parse_args()
+    n = args.entries
+    if args.frame_only:
+        bench_frame(n, args.runs, args.repeat)
+        return 0
+    home = args.workspace or Path(tempfile.mkdtemp(prefix="bench-big-"))
+    home.mkdir(parents=True, exist_ok=True)
+    os.environ["MTEVAL_HOME"] = str(home)
+    db = home / "big.sqlite"
+    built = home / "built.json"
+    if built.exists() and json.loads(built.read_text())["entries"] == n \
+            and len(json.loads(built.read_text())["runs"]) == args.runs and db.exists():
+        run_ids = json.loads(built.read_text())["runs"]
+        print(f"{n:,} entries, {args.runs} runs: the workspace built in {home} is reused (no import)")
+    else:
+        run_ids = build(home, db, n, args.runs)
+        built.write_text(json.dumps({"entries": n, "runs": run_ids}))
+    if args.build_only:
+        return 0
 
     if args.no_gui:
         from mteval_gui.app.entries import load_entry_frame

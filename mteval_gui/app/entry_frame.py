@@ -19,9 +19,10 @@ is exactly the full scan's.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, count, repeat
 from typing import Any
 
 import numpy as np
@@ -192,6 +193,7 @@ class SearchIndex:
         self._blocks: np.ndarray | None = None  # uint8 [n_blocks, bits / 8], bit order little
         self._frequent: dict[int, int] = {}  # n-gram key -> row of _row_bits
         self._row_bits: np.ndarray | None = None  # uint8 [n_frequent, ceil(n / 8)], bit order little
+        self._words: WordIndex | None = None
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -219,7 +221,8 @@ class SearchIndex:
 
     @property
     def nbytes(self) -> int:
-        return sum(0 if a is None else int(a.nbytes) for a in (self._blocks, self._row_bits))
+        words = 0 if self._words is None else self._words.nbytes
+        return words + sum(0 if a is None else int(a.nbytes) for a in (self._blocks, self._row_bits))
 
     def frequent_grams(self) -> list[bytes]:
         """The n-grams with an exact bitmap of rows, as bytes."""
@@ -292,7 +295,8 @@ class SearchIndex:
             if frequent:
                 packed = np.packbits(hits[:trash], axis=1, bitorder="little")
                 row_bits[:, first // 8:first // 8 + packed.shape[1]] = packed
-        self._frequent, self._row_bits, self._blocks = frequent, row_bits, blocks
+        words = WordIndex.build(self.rows)
+        self._frequent, self._row_bits, self._blocks, self._words = frequent, row_bits, blocks, words
         self._ready.set()
 
     def candidates(self, needle: str) -> tuple[np.ndarray, bool] | None:
@@ -325,6 +329,14 @@ class SearchIndex:
         found = self.candidates(needle)
         if found is not None and found[1]:  # the needle is a frequent n-gram: its bitmap is the answer
             return found[0] if within is None else found[0] & within
+        words = self._words if found is not None else None
+        if words is not None:
+            hit = words.rows_with(needle, n)
+            if hit is not None:
+                rows, exact = hit
+                if exact:  # one word, no space: the rows of the words holding it are the answer
+                    return rows if within is None else rows & within
+                found = (found[0] & rows, False)
         cand = None if found is None else found[0]
         if within is not None:
             cand = within if cand is None else cand & within
@@ -335,6 +347,156 @@ class SearchIndex:
         out = np.zeros(n, dtype=bool)
         out[idx[keep]] = True
         return out
+
+
+_WORD_CHUNK = 8192  # rows whose words are gathered at a time (fits the uint16 row numbers of a chunk)
+_ROW_MARK = " \ue000\x02\ue000 "  # put between the rows of a chunk split at once (unless a row holds it)
+_MAX_PAIRS = 4096  # word pairs looked up for two neighbouring parts of a needle; more: each part alone
+
+
+class _Postings:
+    """Rows per key (a word, or two neighbouring words), gathered a chunk of rows at a time."""
+
+    def __init__(self) -> None:
+        self._parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.keys = np.zeros(0, dtype=np.int64)  # [groups]: by chunk, then key
+        self.starts = np.zeros(1, dtype=np.int64)  # [groups + 1]: where each group's rows begin in ``rows``
+        self.chunks = np.zeros(0, dtype=np.int32)  # [groups]: the chunk of the group
+        self.rows = np.zeros(0, dtype=np.uint16)  # [postings]: rows within the chunk
+
+    def add(self, keys: np.ndarray, local_rows: np.ndarray) -> None:
+        """The next chunk's (key, row) pairs; keys below 2 ** 50."""
+        pairs = np.unique(keys * _WORD_CHUNK + local_rows)  # by key, then row
+        group_keys, sizes = np.unique(pairs // _WORD_CHUNK, return_counts=True)
+        self._parts.append((group_keys, sizes, (pairs % _WORD_CHUNK).astype(np.uint16)))
+
+    def finish(self) -> None:
+        parts, self._parts = self._parts, []
+        if not parts:
+            return
+        self.keys = np.concatenate([p[0] for p in parts])
+        self.starts = np.zeros(self.keys.size + 1, dtype=np.int64)
+        np.cumsum(np.concatenate([p[1] for p in parts]), out=self.starts[1:])
+        self.chunks = np.repeat(np.arange(len(parts), dtype=np.int32), [p[0].size for p in parts])
+        self.rows = np.concatenate([p[2] for p in parts])
+
+    @property
+    def nbytes(self) -> int:
+        return sum(int(a.nbytes) for a in (self.keys, self.starts, self.chunks, self.rows))
+
+    def rows_of(self, keys: np.ndarray, n: int) -> np.ndarray:
+        """Bool per row: the row has one of ``keys``."""
+        out = np.zeros(n, dtype=bool)
+        groups = np.flatnonzero(np.isin(self.keys, keys)) if keys.size else keys
+        if not groups.size:
+            return out
+        first, sizes = self.starts[groups], self.starts[groups + 1] - self.starts[groups]
+        at = np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        base = np.repeat(self.chunks[groups].astype(np.int64) * _WORD_CHUNK, sizes)
+        out[self.rows[at].astype(np.int64) + base] = True
+        return out
+
+
+def _split_rows(rows: list[str]) -> tuple[list[str], np.ndarray]:
+    """The words of ``rows`` (a NUL counts as a space), and how many each row has."""
+    if not any(_ROW_MARK.strip() in r for r in rows):
+        words = (_ROW_MARK.join(rows) + _ROW_MARK).replace("\x00", " ").split()
+        mark = _ROW_MARK.strip()
+        ends = np.flatnonzero(np.fromiter(map(mark.__eq__, words), dtype=bool, count=len(words)))
+        counts = np.diff(np.concatenate([[-1], ends])) - 1
+        return [w for w in words if w != mark], counts
+    lists = [r.replace("\x00", " ").split() for r in rows]
+    return list(chain.from_iterable(lists)), np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+
+
+class WordIndex:
+    """The words of the row texts (maximal runs without white space; the NUL between a row's texts
+    counts as a space), the rows of every word and the rows of every two words in a row.
+
+    A needle without white space is inside one word wherever it occurs, so the rows holding it are
+    exactly the rows of the words that contain it: no row is tested. Where a needle ``a b c`` of
+    several words occurs, a word ending with ``a`` is followed by the word ``b``, then by a word
+    starting with ``c``: only the rows with such neighbours are tested."""
+
+    def __init__(self, vocabulary: list[str], words: _Postings, pairs: _Postings):
+        self.vocabulary = vocabulary  # word id -> word
+        self._ids = {w: i for i, w in enumerate(vocabulary)}
+        self._joined = "\n".join(vocabulary)  # a word holds no white space
+        self._word_starts = np.cumsum([0] + [len(w) + 1 for w in vocabulary[:-1]], dtype=np.int64)
+        self._words = words
+        self._pairs = pairs  # key: first word << 25 | second word
+
+    @property
+    def nbytes(self) -> int:
+        return self._words.nbytes + self._pairs.nbytes
+
+    @classmethod
+    def build(cls, rows: np.ndarray) -> WordIndex:
+        vocabulary: dict[str, int] = {}
+        words, pairs = _Postings(), _Postings()
+        for first in range(0, len(rows), _WORD_CHUNK):
+            flat, counts = _split_rows(rows[first:first + _WORD_CHUNK].tolist())
+            new = dict.fromkeys(flat).keys() - vocabulary.keys()
+            vocabulary.update(zip(sorted(new), count(len(vocabulary))))
+            if len(vocabulary) >= 1 << 25:
+                raise ValueError("too many distinct words to index")
+            ids = np.fromiter(map(vocabulary.__getitem__, flat), dtype=np.int64, count=len(flat))
+            local = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+            words.add(ids, local)
+            same_row = local[1:] == local[:-1]
+            pairs.add(((ids[:-1] << 25) | ids[1:])[same_row], local[1:][same_row])
+        words.finish()
+        pairs.finish()
+        return cls(list(vocabulary), words, pairs)
+
+    def _matching(self, pattern: str, text: str) -> np.ndarray:
+        """Ids of the words of ``text`` (the vocabulary joined by newlines) where ``pattern`` occurs."""
+        at = np.fromiter((m.start() for m in re.finditer(re.escape(pattern), text)), dtype=np.int64)
+        return np.unique(np.searchsorted(self._word_starts, at, side="right") - 1)
+
+    def words_with(self, part: str, how: str) -> np.ndarray:
+        """Ids of the words that ``contain``, ``end`` with, ``start`` with or ``are`` ``part``."""
+        if how == "are":
+            i = self._ids.get(part)
+            return np.zeros(0, dtype=np.int64) if i is None else np.array([i], dtype=np.int64)
+        if how == "end":
+            return self._matching(part + "\n", self._joined + "\n")
+        if how == "start":  # the match begins at the newline before the word
+            return self._matching("\n" + part, "\n" + self._joined)
+        return self._matching(part, self._joined)
+
+    def rows_with(self, needle: str, n: int) -> tuple[np.ndarray, bool] | None:
+        """(rows, exact): the rows holding ``needle`` when ``exact``, else rows that may hold it;
+        None for a needle this index does not narrow (empty, or holding a NUL)."""
+        parts = needle.split()
+        if not parts or "\x00" in needle:
+            return None
+        if len(parts) == 1 and parts[0] == needle:
+            return self._words.rows_of(self.words_with(needle, "contain"), n), True
+        if needle != needle.strip():  # white space at an end: each part is somewhere in a word
+            sets = [self.words_with(p, "contain") for p in parts]
+            neighbours = False
+        else:
+            sets = [self.words_with(parts[0], "end"), *(self.words_with(p, "are") for p in parts[1:-1]),
+                    self.words_with(parts[-1], "start")]
+            neighbours = True
+        if any(not s.size for s in sets):
+            return np.zeros(n, dtype=bool), False
+        rows: np.ndarray | None = None
+        alone = set(range(len(parts)))
+        if neighbours:
+            for j in sorted(range(len(parts) - 1), key=lambda j: sets[j].size * sets[j + 1].size):
+                a, b = sets[j], sets[j + 1]
+                if a.size * b.size > _MAX_PAIRS:
+                    continue
+                found = self._pairs.rows_of(((a[:, None] << 25) | b[None, :]).ravel(), n)
+                rows = found if rows is None else rows & found
+                alone -= {j, j + 1}
+        for j in sorted(alone, key=lambda j: sets[j].size):
+            found = self._words.rows_of(sets[j], n)
+            rows = found if rows is None else rows & found
+        assert rows is not None
+        return rows, False
 
 
 @dataclass
