@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, count, repeat
+from itertools import chain, repeat
+from itertools import count as counter
 from typing import Any
 
 import numpy as np
@@ -32,14 +35,151 @@ from mteval_gui.domain.metrics import MetricDescriptor
 REVIEW_NONE, REVIEW_RATED, REVIEW_FLAGGED, REVIEW_PARTIAL = 0, 1, 2, 3  # PARTIAL: one aspect of two rated
 
 
+ROWS_READ_AT_ONCE = 256  # rows whose texts are read together when one of them is first shown
+CACHED_ROWS = 20_000  # rows whose texts are kept (least recently shown dropped first)
+
+
+class RowTexts:
+    """The texts of a frame's rows (its entry ids, sources, references, each run's output and error)
+    read from where they are stored when a row is first shown, a few hundred rows at a time, and kept
+    for the :data:`CACHED_ROWS` rows shown last; or whole columns at once, for the text search (its
+    own copy, casefolded) or a sort by a text column (kept).
+
+    Subclasses read: :meth:`fetch` the values of some rows, :meth:`read_all` a whole column,
+    :meth:`find` the row of a value of a column."""
+
+    def __init__(self, n: int, names: Sequence[str], cached_rows: int = CACHED_ROWS):
+        self.n = n
+        self.names = tuple(names)
+        self._slot = {name: i for i, name in enumerate(self.names)}
+        self._cache: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
+        self._cached_rows = cached_rows
+        self._lock = threading.Lock()
+        self._full: dict[str, np.ndarray] = {}
+        self._columns: dict[str, LazyColumn] = {}
+
+    def fetch(self, rows: list[int]) -> list[tuple[Any, ...]]:
+        """Per row (ascending frame rows) its values, in the order of :attr:`names`."""
+        raise NotImplementedError
+
+    def read_all(self, name: str) -> list[Any]:
+        """Every row's value of ``name``, in row order."""
+        raise NotImplementedError
+
+    def find(self, name: str, value: Any) -> int | None:
+        """The first row whose ``name`` is ``value``."""
+        full = self._full.get(name)
+        if full is None:
+            full = self.column(name)
+        hits = np.flatnonzero(full == value)
+        return int(hits[0]) if hits.size else None
+
+    def keep(self, name: str, values: np.ndarray) -> None:
+        """Every row's ``name``, read elsewhere."""
+        if len(values) != self.n:
+            raise ValueError(f"{name}: {len(values)} values for {self.n} rows")
+        self._full[name] = values
+
+    def column(self, name: str) -> LazyColumn:
+        col = self._columns.get(name)
+        if col is None:
+            col = self._columns[name] = LazyColumn(self, name)
+        return col
+
+    def cached(self, row: int) -> bool:
+        return row in self._cache
+
+    def load(self, rows: Iterable[int]) -> None:
+        """Read the rows of ``rows`` not read yet (one :meth:`fetch`)."""
+        with self._lock:
+            missing = sorted({int(r) for r in rows if 0 <= int(r) < self.n} - self._cache.keys())
+        if not missing:
+            return
+        values = self.fetch(missing)
+        with self._lock:
+            for row, rec in zip(missing, values, strict=True):
+                self._cache[row] = rec
+            while len(self._cache) > self._cached_rows:
+                self._cache.popitem(last=False)
+
+    def value(self, name: str, row: int) -> Any:
+        full = self._full.get(name)
+        if full is not None:
+            return full[row]
+        if not 0 <= row < self.n:
+            raise IndexError(row)
+        with self._lock:
+            rec = self._cache.get(row)
+            if rec is not None:
+                self._cache.move_to_end(row)
+        if rec is None:
+            self.load(range(row, row + ROWS_READ_AT_ONCE))
+            with self._lock:
+                rec = self._cache.get(row)
+            if rec is None:  # dropped at once by a cache smaller than a read
+                rec = self.fetch([row])[0]
+        return rec[self._slot[name]]
+
+    def array(self, name: str) -> np.ndarray:
+        """The whole column (read once, then kept)."""
+        full = self._full.get(name)
+        if full is None:
+            full = np.empty(self.n, dtype=object)
+            full[:] = self.read_all(name)
+            self._full[name] = full
+        return full
+
+
+class LazyColumn:
+    """One column of a :class:`RowTexts`: indexing one row reads it (and its neighbours) when
+    needed; any other use reads the whole column once."""
+
+    dtype = np.dtype(object)
+
+    def __init__(self, texts: RowTexts, name: str):
+        self.texts = texts
+        self.name = name
+
+    def __len__(self) -> int:
+        return self.texts.n
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self.texts.n,)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, int | np.integer):
+            row = int(key)
+            return self.texts.value(self.name, row + self.texts.n if row < 0 else row)
+        return self.array()[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.array())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        full = self.array()
+        return full if dtype is None else full.astype(dtype)
+
+    def array(self) -> np.ndarray:
+        return self.texts.array(self.name)
+
+    def tolist(self) -> list[Any]:
+        """Every row's value, read for the caller (the text search keeps its own casefolded copy)."""
+        full = self.texts._full.get(self.name)
+        return full.tolist() if full is not None else self.texts.read_all(self.name)
+
+
+Column = np.ndarray | LazyColumn
+
+
 @dataclass
 class RunColumns:
     """Per-entry data of one run, aligned with the frame's rows."""
 
     run_id: str
     label: str
-    predicted: np.ndarray  # object (str)
-    error: np.ndarray  # object (str or None)
+    predicted: Column  # object (str)
+    error: Column  # object (str or None)
     metrics: dict[str, np.ndarray] = field(default_factory=dict)  # metric key -> float64 (NaN = none)
     lint_verdict: np.ndarray | None = None  # object (str or None)
     semantic_verdict: np.ndarray | None = None  # object (str or None)
@@ -51,11 +191,13 @@ class RunColumns:
 @dataclass
 class EntryFrame:
     corpus_id: str
-    entry_ids: np.ndarray  # object (str)
-    source: np.ndarray  # object
-    reference: np.ndarray  # object (str or None)
+    entry_ids: Column  # object (str)
+    source: Column  # object
+    reference: Column  # object (str or None)
     difficulty: np.ndarray  # float64, NaN = none
     runs: list[RunColumns] = field(default_factory=list)
+    texts: RowTexts | None = None  # where the lazy columns read their rows
+    complete: bool = True  # False: the runs' values, verdicts, review status and difficulties are not read yet
     _search_text: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _search_index: SearchIndex | None = field(default=None, repr=False)
 
@@ -69,6 +211,8 @@ class EntryFrame:
         raise KeyError(run_id)
 
     def row_of(self, entry_id: str) -> int | None:
+        if isinstance(self.entry_ids, LazyColumn):
+            return self.entry_ids.texts.find(self.entry_ids.name, entry_id)
         hits = np.flatnonzero(self.entry_ids == entry_id)
         return int(hits[0]) if hits.size else None
 
@@ -108,7 +252,7 @@ class EntryFrame:
 _JOIN_ROWS = 10_000  # rows casefolded in one call (a few ms with the lock of the interpreter held)
 
 
-def _joined_rows(columns: list[np.ndarray]) -> np.ndarray:
+def _joined_rows(columns: Sequence[Column]) -> np.ndarray:
     """Per row the casefolded texts of ``columns`` joined by NUL (None as empty text)."""
     n = len(columns[0]) if columns else 0
     lists = []
@@ -178,7 +322,7 @@ class SearchIndex:
     """Casefolded row texts and, once :meth:`build` has run, the index: a bitset of hashed byte
     n-grams per block of rows, and an exact bitmap of rows for the most frequent n-grams."""
 
-    def __init__(self, rows: np.ndarray | None, *, columns: tuple[np.ndarray, ...] = (),
+    def __init__(self, rows: np.ndarray | None, *, columns: tuple[Column, ...] = (),
                  rows_per_block: int = ROWS_PER_BLOCK, bits: int = BLOCK_BITS,
                  frequent_share: float = FREQUENT_SHARE, max_frequent: int = MAX_FREQUENT):
         """``rows``: the casefolded row texts, or None to join and casefold ``columns`` when first needed."""
@@ -212,7 +356,7 @@ class SearchIndex:
     def __len__(self) -> int:
         return int(self.rows.shape[0])
 
-    def columns_are(self, columns: tuple[np.ndarray, ...]) -> bool:
+    def columns_are(self, columns: tuple[Column, ...]) -> bool:
         return len(columns) == len(self._columns) and all(a is b for a, b in zip(columns, self._columns, strict=True))
 
     @property
@@ -437,7 +581,7 @@ class WordIndex:
         for first in range(0, len(rows), _WORD_CHUNK):
             flat, counts = _split_rows(rows[first:first + _WORD_CHUNK].tolist())
             new = dict.fromkeys(flat).keys() - vocabulary.keys()
-            vocabulary.update(zip(sorted(new), count(len(vocabulary))))
+            vocabulary.update(zip(sorted(new), counter(len(vocabulary))))
             if len(vocabulary) >= 1 << 25:
                 raise ValueError("too many distinct words to index")
             ids = np.fromiter(map(vocabulary.__getitem__, flat), dtype=np.int64, count=len(flat))

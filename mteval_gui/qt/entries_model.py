@@ -2,7 +2,8 @@
 
 Sorting and filtering happen inside the model on numpy arrays
 (:mod:`mteval_gui.app.entry_frame`); no proxy model. ``data()`` only indexes arrays, so the
-view stays smooth with 100,000 rows.
+view stays smooth with 100,000 rows. Texts read when shown (:class:`LazyColumn`) are read for a
+window of rows around the first one asked that is not read yet, in the order the view shows them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mteval_gui.app.entry_frame import (
     REVIEW_RATED,
     EntryFilter,
     EntryFrame,
+    LazyColumn,
     view_order,
 )
 from mteval_gui.app.metrics import describe
@@ -33,6 +35,13 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 3
 
 _Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
+
+
+READ_BEFORE, READ_AFTER = 64, 192  # view rows around a row whose texts are not read yet, read with it
+
+# fields read when shown, and fields that a frame still to complete has not read yet (shown empty)
+TEXT_FIELDS = ("id", "source", "reference", "predicted")
+PENDING_FIELDS = ("difficulty", "metric", "lint", "semantic", "fst_rejected", "review")
 
 
 @dataclass(frozen=True)
@@ -217,14 +226,14 @@ class EntriesModel(QAbstractTableModel):
         if c.field == "position":
             return np.arange(len(f), dtype=np.int64)
         if c.field == "id":
-            return f.entry_ids
+            return _array(f.entry_ids)
         if c.field in ("source", "reference"):
-            return getattr(f, c.field)
+            return _array(getattr(f, c.field))
         if c.field == "difficulty":
             return f.difficulty
         r = f.run(c.run_id or "")
         if c.field == "predicted":
-            return r.predicted
+            return _array(r.predicted)
         if c.field == "metric":
             return r.metrics.get(c.metric or "")
         if c.field == "lint":
@@ -372,6 +381,9 @@ class EntriesModel(QAbstractTableModel):
             return None
         fr = int(self._order[row])
         c = self._visible[col]
+        texts = self._frame.texts
+        if texts is not None and not texts.cached(fr) and (role == ENTRY_ID_ROLE or c.field in TEXT_FIELDS):
+            texts.load(self._order[max(0, row - READ_BEFORE):row + READ_AFTER].tolist())
         if role == ENTRY_ID_ROLE:
             return str(self._frame.entry_ids[fr])
         if role == FRAME_ROW_ROLE:
@@ -390,6 +402,8 @@ class EntriesModel(QAbstractTableModel):
             return QBrush(QColor(colour)) if colour else None
         if role == Qt.ItemDataRole.ForegroundRole and c.field == "predicted":
             r = self._frame.run(c.run_id or "")
+            if texts is not None and not texts.cached(fr):
+                texts.load(self._order[max(0, row - READ_BEFORE):row + READ_AFTER].tolist())
             if r.error[fr]:
                 return QBrush(QColor("#a00000"))
         if role == SORT_ROLE:
@@ -402,6 +416,8 @@ class EntriesModel(QAbstractTableModel):
         assert f is not None
         if c.field == "position":
             return str(fr + 1)
+        if not f.complete and c.field in PENDING_FIELDS:
+            return ""
         if c.field == "id":
             return str(f.entry_ids[fr])
         if c.field in ("source", "reference"):
@@ -436,6 +452,11 @@ class EntriesModel(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+def _array(values: np.ndarray | LazyColumn) -> np.ndarray:
+    """A column as an array (a column read when shown: all of it, once)."""
+    return values.array() if isinstance(values, LazyColumn) else values
 
 
 def _one_line(s: str, tooltip: bool) -> str:

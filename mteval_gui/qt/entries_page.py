@@ -358,14 +358,24 @@ class EntriesPage(Page):
             self.ratings.set_item(None, None)
             self._update_count()
             return
-        same_layout = (self.model.frame is not None and keep_entry
-                       and [r.run_id for r in self.model.frame.runs] == [r.run_id for r in frame.runs])
+        previous = self.model.frame
+        same_layout = (previous is not None and keep_entry
+                       and [r.run_id for r in previous.runs] == [r.run_id for r in frame.runs])
         visible = [c.key for c in self.model.visible_columns()] if same_layout else None
+        if same_layout and previous is not None and not previous.complete:
+            # the first rows' frame announced the columns; keep the user's choice if they are the same
+            if [c.key for c in self.model.all_columns()] != [c.key for c in self.model._build_columns(frame)]:
+                visible = None
         flt = self.model.filter()
-        frame.search_index()  # large corpora: the search text and its index are built in the background
+        if frame.complete:
+            frame.search_index()  # large corpora: the search text and its index are built in the background
         self.model.set_frame(frame, visible)
         if same_layout:
             self.model.set_filter(flt)
+            if previous is not None and not previous.complete:
+                self._fill_filter_choices(frame)
+                if visible is None:
+                    self._size_columns()
         else:
             self._fill_filter_choices(frame)
             self._size_columns()
@@ -530,8 +540,9 @@ class EntriesPage(Page):
 
     def open_runs(self, run_ids: list[str], largest: int = 0) -> None:
         """Show the entries of ``run_ids`` side by side; ``largest`` (the most entries of one of the
-        runs) at least :data:`BACKGROUND_ROWS`: read in a worker thread, the window stays usable."""
-        from mteval_gui.app.entries import load_entry_frame
+        runs) at least :data:`BACKGROUND_ROWS`: read in worker threads, the window stays usable; the
+        first rows are shown at once, the runs' values when they are read."""
+        from mteval_gui.app.entries import load_entry_frame, open_entry_frame
 
         ws = self.ws
         if ws is None or not run_ids:
@@ -539,12 +550,31 @@ class EntriesPage(Page):
         reviewer = self.ratings.reviewer_id
         if largest >= BACKGROUND_ROWS:
             task = self.task("open", QCoreApplication.translate("MainWindow", "Loading the entries…"))
-            task.start(lambda ctx: load_entry_frame(ws, run_ids, reviewer), on_done=self._show_frame, workspace=ws)
+            task.start(lambda ctx: open_entry_frame(ws, run_ids), on_done=self._show_first_rows, workspace=ws)
             return
         with reporting_errors(self, busy=True) as report:
             frame = load_entry_frame(ws, run_ids, reviewer)
         if not report.failed:
             self._show_frame(frame)
+
+    def _show_first_rows(self, first: EntryFrame) -> None:
+        """A frame still to complete is shown; its values are read in the background."""
+        from mteval_gui.app.entries import WorkspaceTexts, load_entry_frame
+
+        self._show_frame(first)
+        ws, reviewer = self.ws, self.ratings.reviewer_id
+        if ws is None:
+            return
+        run_ids = [r.run_id for r in first.runs]
+        texts = first.texts if isinstance(first.texts, WorkspaceTexts) else None
+        task = self.task("complete", QCoreApplication.translate("MainWindow", "Loading the entries…"))
+        task.start(lambda ctx: (first, load_entry_frame(ws, run_ids, reviewer, texts=texts)),
+                   on_done=self._complete_frame, workspace=ws)
+
+    def _complete_frame(self, result: tuple[EntryFrame, EntryFrame]) -> None:
+        first, frame = result
+        if self.model.frame is first:  # still shown (not closed, nor replaced by other runs)
+            self.set_frame(frame, keep_entry=True)
 
     def _show_frame(self, frame: EntryFrame) -> None:
         self.set_frame(frame)

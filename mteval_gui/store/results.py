@@ -25,9 +25,11 @@ from __future__ import annotations
 import io
 import json
 import math
+import operator
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -257,16 +259,45 @@ def entry_values_bulk(
 
 def entry_value_columns(ws: Workspace, run_id: str, entry_ids: Sequence[str],
                         metric_ids: Iterable[str] | None = None) -> dict[str, np.ndarray]:
-    """Per metric a float array aligned with ``entry_ids`` (NaN where there is no value)."""
-    pos = {eid: i for i, eid in enumerate(entry_ids)}
+    """Per metric a float array aligned with ``entry_ids`` (NaN where there is no value).
+
+    Each metric's values are read in the order of the key (by entry id) as plain tuples; when they
+    are those of exactly ``entry_ids`` (the usual case), they are placed by the order of the ids,
+    without a lookup per entry."""
+    ids = list(entry_ids)
+    metrics = metric_ids_with_values(ws, [run_id], like="%") if metric_ids is None else list(dict.fromkeys(metric_ids))
+    order: list[Any] = []  # [sorted ids, positions of the sorted ids or None when already sorted], once needed
     out: dict[str, np.ndarray] = {}
-    for mid, vals in entry_values_bulk(ws, run_id, metric_ids).items():
-        arr = np.full(len(entry_ids), np.nan)
-        for eid, v in vals.items():
-            i = pos.get(eid)
-            if i is not None and v is not None:
-                arr[i] = v
-        out[mid] = arr
+    cur = ws.conn.cursor()
+    cur.row_factory = None
+    try:
+        for mid in metrics:
+            rows = cur.execute("SELECT entry_id, value FROM entry_metrics WHERE run_id = ? AND metric_id = ?"
+                               " ORDER BY entry_id", (run_id, mid)).fetchall()
+            if not rows:
+                continue
+            if len(rows) == len(ids):
+                if not order:
+                    in_order = all(map(operator.lt, ids, islice(ids, 1, None)))
+                    positions = None if in_order else np.argsort(np.array(ids, dtype=object), kind="stable")
+                    order += [ids if in_order else [ids[i] for i in positions], positions]
+                if all(map(operator.eq, (r[0] for r in rows), order[0])):
+                    values = np.array([r[1] for r in rows], dtype=float)  # None: NaN
+                    if order[1] is not None:
+                        arr = np.empty(len(ids))
+                        arr[order[1]] = values
+                        values = arr
+                    out[mid] = values
+                    continue
+            pos = {eid: i for i, eid in enumerate(ids)}
+            arr = np.full(len(ids), np.nan)
+            for eid, v in rows:
+                i = pos.get(eid)
+                if i is not None and v is not None:
+                    arr[i] = v
+            out[mid] = arr
+    finally:
+        cur.close()
     return out
 
 
