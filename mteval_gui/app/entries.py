@@ -138,9 +138,11 @@ class WorkspaceTexts(RowTexts):
 def review_status(ws: Workspace, run_id: str, reviewer_id: str | None, entry_ids: Sequence[str]) -> np.ndarray:
     """REVIEW_NONE / RATED (both aspects) / PARTIAL (one aspect) / FLAGGED per entry for one reviewer
     (any reviewer when None)."""
-    pos = {e: i for i, e in enumerate(entry_ids)}
     status = np.full(len(entry_ids), REVIEW_NONE, dtype=np.int8)
+    pos: dict[str, int] | None = None
     for j in current_judgments(ws, run_id=run_id, reviewer_id=reviewer_id, task="A"):
+        if pos is None:  # a million entries: only when there is a judgment
+            pos = {e: i for i, e in enumerate(entry_ids)}
         i = pos.get(j.entry_id or "")
         if i is None:
             continue
@@ -187,8 +189,8 @@ def load_run_columns(ws: Workspace, run_id: str, label: str, entry_ids: Sequence
         return RunColumns(run_id=run_id, label=label, predicted=predicted, error=error, metrics=metrics,
                           lint_verdict=base.lint_verdict, semantic_verdict=base.semantic_verdict,
                           fst_rejected=base.fst_rejected, review=base.review, descriptors=descriptors)
-    pos = {e: i for i, e in enumerate(entry_ids)}
     catalog = run_metrics(ws, run_id, metrics)
+    pos = _Positions(entry_ids)
     lint = _verdicts(ws, run_id, catalog.by_role("equivalence_verdict"), pos, n)
     semantic = _verdicts(ws, run_id, catalog.by_role("semantic_verdict"), pos, n)
     rejected = None
@@ -207,7 +209,26 @@ def load_run_columns(ws: Workspace, run_id: str, label: str, entry_ids: Sequence
                       review=review_status(ws, run_id, reviewer_id, entry_ids), descriptors=catalog.descriptors)
 
 
-def _verdicts(ws: Workspace, run_id: str, metric_ids: Sequence[str], pos: dict[str, int], n: int) -> np.ndarray | None:
+class _Positions:
+    """Row of each entry id, made when first asked (a million entries: a second)."""
+
+    def __init__(self, entry_ids: Sequence[str]):
+        self._ids = entry_ids
+        self._pos: dict[str, int] | None = None
+
+    def _made(self) -> dict[str, int]:
+        if self._pos is None:
+            self._pos = {e: i for i, e in enumerate(self._ids)}
+        return self._pos
+
+    def get(self, entry_id: str) -> int | None:
+        return self._made().get(entry_id)
+
+    def items(self) -> Any:
+        return self._made().items()
+
+
+def _verdicts(ws: Workspace, run_id: str, metric_ids: Sequence[str], pos: _Positions, n: int) -> np.ndarray | None:
     from mteval_gui.store import results
 
     for mid in metric_ids:
@@ -242,14 +263,17 @@ def refresh_entry_frame(ws: Workspace, frame: EntryFrame, reviewer_id: str | Non
 def _corpus_and_labels(ws: Workspace, run_ids: Sequence[str]) -> tuple[str, list[str]]:
     if not run_ids:
         raise ValueError("no run selected")
-    infos = {r["run_id"]: r for r in repo.list_runs(ws)}
-    corpora = {infos[r]["corpus_id"] for r in run_ids}
+    infos = repo.run_corpora(ws, run_ids)
+    missing = [r for r in run_ids if r not in infos]
+    if missing:
+        raise KeyError(missing[0])
+    corpora = {infos[r][0] for r in run_ids}
     if len(corpora) != 1:
         raise ValueError("runs shown side by side must share one corpus")
     labels = []
     for run_id in run_ids:
-        label = infos[run_id].get("model_slug") or run_id
-        if sum(1 for r in run_ids if (infos[r].get("model_slug") or r) == label) > 1:
+        label = infos[run_id][1] or run_id
+        if sum(1 for r in run_ids if (infos[r][1] or r) == label) > 1:
             label = run_id
         labels.append(label)
     return corpora.pop(), labels

@@ -200,6 +200,8 @@ class EntryFrame:
     complete: bool = True  # False: the runs' values, verdicts, review status and difficulties are not read yet
     _search_text: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _search_index: SearchIndex | None = field(default=None, repr=False)
+    _orders: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _orders_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __len__(self) -> int:
         return int(self.entry_ids.shape[0])
@@ -241,12 +243,48 @@ class EntryFrame:
             idx.wait()
         return idx
 
+    def sorted_rows(self, values: np.ndarray, descending: bool = False) -> np.ndarray:
+        """Every row in the stable order of ``values`` (floats of this frame's rows, which are not
+        changed in place; missing values last either way), kept for the next sort by the same values."""
+        with self._orders_lock:
+            kept = self._orders.get(id(values))
+        if kept is None or kept[0] is not values:
+            kept = (values, np.argsort(values, kind="stable"))  # NaN last
+            with self._orders_lock:
+                self._orders[id(values)] = kept
+        return _descending(values, kept[1]) if descending else kept[1]
+
+    def prepare_sorts(self, columns: Sequence[np.ndarray]) -> threading.Thread:
+        """Sort by ``columns`` in a background thread (numpy's sort lets the other threads run)."""
+        def run() -> None:
+            for values in columns:
+                self.sorted_rows(values)
+
+        thread = threading.Thread(target=run, name="entry-sorts", daemon=True)
+        thread.start()
+        return thread
+
     def share_search(self, other: EntryFrame) -> None:
         """Reuse ``other``'s search text and index when both frames show the same texts (the same
         entries and outputs, reloaded values)."""
         idx = other._search_index
         if idx is not None and idx.columns_are((self.source, self.reference, *(r.predicted for r in self.runs))):
             self._search_index = idx
+
+
+def _descending(values: np.ndarray, ascending: np.ndarray) -> np.ndarray:
+    """The stable descending order from the stable ascending one: the known values reversed, each
+    run of equal values back in row order, then the missing values in row order."""
+    known = ascending[:int(np.count_nonzero(~np.isnan(values)))]
+    rev = known[::-1]
+    v = values[rev]
+    if not rev.size:
+        return ascending
+    start = np.flatnonzero(np.concatenate([[True], v[1:] != v[:-1]]))  # first position of each run
+    size = np.diff(np.concatenate([start, [rev.size]]))
+    first = np.repeat(start, size)
+    last = first + np.repeat(size, size) - 1
+    return np.concatenate([rev[first + last - np.arange(rev.size)], ascending[known.size:]])
 
 
 _JOIN_ROWS = 10_000  # rows casefolded in one call (a few ms with the lock of the interpreter held)
@@ -732,9 +770,14 @@ def view_order(frame: EntryFrame, flt: EntryFilter, sort_values: np.ndarray | No
     rows = np.flatnonzero(filter_mask(frame, flt)) if not flt.is_empty() else np.arange(len(frame))
     if sort_values is None or rows.size == 0:
         return rows
+    if sort_values.dtype.kind == "f":  # NaN (missing) sorts last either way, in row order
+        order = frame.sorted_rows(sort_values, descending)
+        if rows.size == len(frame):
+            return order
+        shown = np.zeros(len(frame), dtype=bool)
+        shown[rows] = True
+        return order[shown[order]]
     values = sort_values if rows.size == len(frame) else sort_values[rows]
-    if values.dtype.kind == "f":  # NaN (missing) sorts last either way, in row order
-        return rows[np.argsort(-values if descending else values, kind="stable")]
     keys, missing = sort_keys(values)
     order = np.argsort(-keys if descending else keys, kind="stable")
     order = np.concatenate([order[~missing[order]], order[missing[order]]])

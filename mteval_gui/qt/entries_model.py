@@ -120,6 +120,10 @@ class EntriesModel(QAbstractTableModel):
         self.endResetModel()
         self.order_changed.emit()
 
+    def columns_of(self, frame: EntryFrame) -> list[Column]:
+        """The columns a frame would have (shown or not)."""
+        return self._build_columns(frame)
+
     @staticmethod
     def _build_columns(frame: EntryFrame) -> list[Column]:
         """Entry columns, then per-run columns grouped by kind so that runs shown side by side

@@ -58,6 +58,7 @@ from mteval_gui.qt.ratings import RatingsPanel
 from mteval_gui.qt.review_pane import ReviewPane
 
 BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
+SORTS_READY_ROWS = 50_000  # tables at least this large sort by each metric in the background once shown
 ENTRY_REFRESH_SECONDS = 2.0  # while a shown run is scored, its values are reread at most this often
 
 COLUMN_WIDTHS = {"position": 44, "id": 80, "source": 190, "reference": 150, "difficulty": 64, "predicted": 170,
@@ -362,13 +363,15 @@ class EntriesPage(Page):
         same_layout = (previous is not None and keep_entry
                        and [r.run_id for r in previous.runs] == [r.run_id for r in frame.runs])
         visible = [c.key for c in self.model.visible_columns()] if same_layout else None
-        if same_layout and previous is not None and not previous.complete:
-            # the first rows' frame announced the columns; keep the user's choice if they are the same
-            if [c.key for c in self.model.all_columns()] != [c.key for c in self.model._build_columns(frame)]:
-                visible = None
+        # the first rows' frame announced the columns; keep the user's choice if they are the same
+        if same_layout and previous is not None and not previous.complete \
+                and [c.key for c in self.model.all_columns()] != [c.key for c in self.model.columns_of(frame)]:
+            visible = None
         flt = self.model.filter()
         if frame.complete:
             frame.search_index()  # large corpora: the search text and its index are built in the background
+            if len(frame) >= SORTS_READY_ROWS:  # and the order of each metric's values
+                frame.prepare_sorts([v for r in frame.runs for v in r.metrics.values()])
         self.model.set_frame(frame, visible)
         if same_layout:
             self.model.set_filter(flt)

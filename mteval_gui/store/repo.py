@@ -551,6 +551,18 @@ def _run_columns(ws: Workspace) -> list[str]:
     return [r[1] for r in ws.conn.execute("PRAGMA table_info(runs)") if r[1] != "run_card"]
 
 
+def run_corpora(ws: Workspace, run_ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+    """``{run_id: (corpus_id, model_slug)}`` of the runs of ``run_ids`` that exist (no output counted)."""
+    ids = list(dict.fromkeys(run_ids))
+    out: dict[str, tuple[str, str | None]] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i:i + 500]
+        for row in ws.conn.execute(f"SELECT run_id, corpus_id, model_slug FROM runs WHERE run_id IN"
+                                   f" ({','.join('?' * len(part))})", part):
+            out[row[0]] = (row[1], row[2])
+    return out
+
+
 def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any]]:
     """Rows of the runs table (without the run card JSON) plus output counts, in import order.
 

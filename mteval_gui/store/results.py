@@ -281,7 +281,7 @@ def entry_value_columns(ws: Workspace, run_id: str, entry_ids: Sequence[str],
                     in_order = all(map(operator.lt, ids, islice(ids, 1, None)))
                     positions = None if in_order else np.argsort(np.array(ids, dtype=object), kind="stable")
                     order += [ids if in_order else [ids[i] for i in positions], positions]
-                if all(map(operator.eq, (r[0] for r in rows), order[0])):
+                if [r[0] for r in rows] == order[0]:
                     values = np.array([r[1] for r in rows], dtype=float)  # None: NaN
                     if order[1] is not None:
                         arr = np.empty(len(ids))
@@ -403,9 +403,11 @@ def entry_scores_with_count(ws: Workspace, run_id: str, metric_id: str, key: str
 
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
     """Every metric's stored result for one entry: ``{metric_id: {"value", "values", "detail"}}``."""
-    cur = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ? "
-                          "ORDER BY metric_id", (run_id, entry_id))
-    return {mid: json.loads(d) for mid, d in cur}
+    # sorted here: an ORDER BY metric_id leads SQLite to the primary key (run, metric, entry) and a
+    # read of every value of the run, instead of the (run, entry) index
+    rows = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ?",
+                           (run_id, entry_id)).fetchall()
+    return {mid: json.loads(d) for mid, d in sorted(rows, key=lambda r: r[0])}
 
 
 def load_run_card_dict(ws: Workspace, run_id: str) -> dict[str, Any] | None:
