@@ -69,6 +69,7 @@ class WorkspaceTexts(RowTexts):
         self.ws, self.corpus_id, self.run_ids = ws, corpus_id, list(run_ids)
         self._first = int(first or 0)
         self._positions: np.ndarray | None = None  # frame row -> position, when positions have gaps
+        self._sorted_ids: tuple[list[str], np.ndarray | None] | None = None
         if n and int(last) - int(first) + 1 != int(n):
             self._positions = np.array([r[0] for r in _rows(
                 ws, "SELECT position FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))],
@@ -114,14 +115,31 @@ class WorkspaceTexts(RowTexts):
         run_id, field = name.split("\x00")
         if field not in ("predicted", "error"):
             raise KeyError(name)
-        rows = _rows(self.ws, f'SELECT entry_id, "{field}" FROM outputs WHERE run_id = ? ORDER BY position', (run_id,))
-        ids = self.array("entry_id") if "entry_id" in self._full else self.read_all("entry_id")
-        if len(rows) == len(ids) and all(map(operator.eq, (r[0] for r in rows), ids)):
-            return [r[1] for r in rows]
-        # the outputs are stored in corpus order; align by id all the same (a missing output: empty)
-        found = dict(rows)
+        # in the order of the key (no index leads with the run's positions: that order is a sort)
+        rows = _rows(self.ws, f'SELECT entry_id, "{field}" FROM outputs WHERE run_id = ? ORDER BY entry_id', (run_id,))
+        ids, order = self._ids_in_key_order()
         default = "" if field == "predicted" else None
-        return [found.get(e, default) for e in ids]
+        if [r[0] for r in rows] == ids:
+            if order is None:
+                return [r[1] for r in rows]
+            out: list[Any] = [default] * len(ids)
+            for i, r in zip(order.tolist(), rows, strict=True):
+                out[i] = r[1]
+            return out
+        # some entries without an output (empty), or outputs of other entries (left out)
+        found = dict(rows)
+        return [found.get(e, default) for e in self.array("entry_id").tolist()]
+
+    def _ids_in_key_order(self) -> tuple[list[str], np.ndarray | None]:
+        """The entry ids sorted, and the row of each (None when the rows are in that order already)."""
+        if self._sorted_ids is None:
+            ids = self.array("entry_id").tolist()
+            if all(map(operator.lt, ids, ids[1:])):
+                self._sorted_ids = (ids, None)
+            else:
+                order = np.argsort(np.array(ids, dtype=object), kind="stable")
+                self._sorted_ids = ([ids[i] for i in order.tolist()], order)
+        return self._sorted_ids
 
     def find(self, name: str, value: Any) -> int | None:
         if name != "entry_id":

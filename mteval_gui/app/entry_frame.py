@@ -200,7 +200,7 @@ class EntryFrame:
     complete: bool = True  # False: the runs' values, verdicts, review status and difficulties are not read yet
     _search_text: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _search_index: SearchIndex | None = field(default=None, repr=False)
-    _orders: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _orders: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
     _orders_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __len__(self) -> int:
@@ -246,19 +246,22 @@ class EntryFrame:
     def sorted_rows(self, values: np.ndarray, descending: bool = False) -> np.ndarray:
         """Every row in the stable order of ``values`` (floats of this frame's rows, which are not
         changed in place; missing values last either way), kept for the next sort by the same values."""
+        key = (id(values), descending)
         with self._orders_lock:
-            kept = self._orders.get(id(values))
+            kept = self._orders.get(key)
         if kept is None or kept[0] is not values:
-            kept = (values, np.argsort(values, kind="stable"))  # NaN last
+            # ascending: NaN last; descending: from the ascending order
+            order = _descending(values, self.sorted_rows(values)) if descending else np.argsort(values, kind="stable")
+            kept = (values, order)
             with self._orders_lock:
-                self._orders[id(values)] = kept
-        return _descending(values, kept[1]) if descending else kept[1]
+                self._orders[key] = kept
+        return kept[1]
 
     def prepare_sorts(self, columns: Sequence[np.ndarray]) -> threading.Thread:
-        """Sort by ``columns`` in a background thread (numpy's sort lets the other threads run)."""
+        """Sort by ``columns`` both ways in a background thread (numpy's sort lets the other threads run)."""
         def run() -> None:
             for values in columns:
-                self.sorted_rows(values)
+                self.sorted_rows(values, descending=True)
 
         thread = threading.Thread(target=run, name="entry-sorts", daemon=True)
         thread.start()

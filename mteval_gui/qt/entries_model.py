@@ -37,7 +37,7 @@ _Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 
 
-READ_BEFORE, READ_AFTER = 64, 192  # view rows around a row whose texts are not read yet, read with it
+READ_BEFORE, READ_AFTER = 16, 80  # view rows around a row whose texts are not read yet, read with it
 
 # fields read when shown, and fields that a frame still to complete has not read yet (shown empty)
 TEXT_FIELDS = ("id", "source", "reference", "predicted")

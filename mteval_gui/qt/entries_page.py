@@ -368,10 +368,11 @@ class EntriesPage(Page):
                 and [c.key for c in self.model.all_columns()] != [c.key for c in self.model.columns_of(frame)]:
             visible = None
         flt = self.model.filter()
-        if frame.complete:
-            frame.search_index()  # large corpora: the search text and its index are built in the background
-            if len(frame) >= SORTS_READY_ROWS:  # and the order of each metric's values
-                frame.prepare_sorts([v for r in frame.runs for v in r.metrics.values()])
+        if previous is not None:
+            frame.share_search(previous)  # the same texts (the first rows' frame, then the complete one)
+        frame.search_index()  # large corpora: the search text and its index are built in the background
+        if frame.complete and len(frame) >= SORTS_READY_ROWS:  # and the order of each metric's values
+            frame.prepare_sorts([v for r in frame.runs for v in r.metrics.values()])
         self.model.set_frame(frame, visible)
         if same_layout:
             self.model.set_filter(flt)
