@@ -290,7 +290,7 @@ def _descending(values: np.ndarray, ascending: np.ndarray) -> np.ndarray:
     return np.concatenate([rev[first + last - np.arange(rev.size)], ascending[known.size:]])
 
 
-_JOIN_ROWS = 10_000  # rows casefolded in one call (a few ms with the lock of the interpreter held)
+_JOIN_ROWS = 2_000  # rows casefolded in one call (a few ms with the lock of the interpreter held)
 
 
 def _joined_rows(columns: Sequence[Column]) -> np.ndarray:
@@ -535,6 +535,7 @@ class SearchIndex:
 
 
 _WORD_CHUNK = 8192  # rows whose words are gathered at a time (fits the uint16 row numbers of a chunk)
+_SPLIT_ROWS = 512  # rows split into words in one call
 _ROW_MARK = " \ue000\x02\ue000 "  # put between the rows of a chunk split at once (unless a row holds it)
 _MAX_PAIRS = 4096  # word pairs looked up for two neighbouring parts of a needle; more: each part alone
 
@@ -620,12 +621,17 @@ class WordIndex:
         vocabulary: dict[str, int] = {}
         words, pairs = _Postings(), _Postings()
         for first in range(0, len(rows), _WORD_CHUNK):
-            flat, counts = _split_rows(rows[first:first + _WORD_CHUNK].tolist())
-            new = dict.fromkeys(flat).keys() - vocabulary.keys()
-            vocabulary.update(zip(sorted(new), counter(len(vocabulary))))
+            parts, sizes = [], []
+            # a few hundred rows per call into C: the thread lets the others (the GUI) run in between
+            for sub in range(first, min(first + _WORD_CHUNK, len(rows)), _SPLIT_ROWS):
+                flat, counts = _split_rows(rows[sub:min(sub + _SPLIT_ROWS, first + _WORD_CHUNK)].tolist())
+                new = dict.fromkeys(flat).keys() - vocabulary.keys()
+                vocabulary.update(zip(sorted(new), counter(len(vocabulary))))
+                parts.append(np.fromiter(map(vocabulary.__getitem__, flat), dtype=np.int64, count=len(flat)))
+                sizes.append(counts)
             if len(vocabulary) >= 1 << 25:
                 raise ValueError("too many distinct words to index")
-            ids = np.fromiter(map(vocabulary.__getitem__, flat), dtype=np.int64, count=len(flat))
+            ids, counts = np.concatenate(parts), np.concatenate(sizes)
             local = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
             words.add(ids, local)
             same_row = local[1:] == local[:-1]
