@@ -383,7 +383,17 @@ class EntriesPage(Page):
         else:
             self._fill_filter_choices(frame)
             self._size_columns()
-        if keep:
+        if keep and previous is not None and not previous.complete:
+            # the first rows' frame completed: the review pane reads the workspace, not the frame, so
+            # it is reloaded only if the entry changed
+            self._quiet = True
+            try:
+                self._restore(keep)
+            finally:
+                self._quiet = False
+            if self.current_entry_id() != keep:
+                self._row_changed()
+        elif keep:
             self._restore(keep)
         elif self.model.rowCount():
             self.select_view_row(0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 
+from mteval_gui.app import entry_review
 from mteval_gui.app.entries import load_entry_frame
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
@@ -79,10 +80,19 @@ def test_a_large_table_shows_its_first_rows_then_its_values(window, workspace, m
                       m.index(row, _col(m, "a:metric:core.chrf")).data()))
 
     monkeypatch.setattr(page, "set_frame", recording)
+    loads: list[str] = []
+    real_load = entry_review.load_review_data
+
+    def counting(ws, corpus_id, entry_id, runs):
+        loads.append(entry_id)
+        return real_load(ws, corpus_id, entry_id, runs)
+
+    monkeypatch.setattr(entry_review, "load_review_data", counting)
     window.open_entries(["a"])
     qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
     assert shown[0] == (False, "Source 3 ᓃᐹᐤ", "")  # the values are not read yet: empty
     assert shown[-1] == (True, "Source 3 ᓃᐹᐤ", "0.0")
+    assert loads == ["e00"]  # the review pane of the first row, not read again when the values come
     frame = page.model.frame
     assert np.isnan(frame.runs[0].metrics["core.chrf"][7]) and frame.runs[0].metrics["core.chrf"][5] == 20.0
     assert page.count_label.text() == "30 of 30 entries"
