@@ -44,36 +44,20 @@ def _obj(values) -> np.ndarray:
     return arr
 
 
-_IN_LIST = 500  # values bound in one ``IN (...)``
-
-
-def _rows(ws: Workspace, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """The rows of a query as plain tuples (no row objects: a million rows read twice as fast)."""
-    cur = ws.conn.cursor()
-    cur.row_factory = None
-    try:
-        return cur.execute(sql, tuple(params)).fetchall()
-    finally:
-        cur.close()
-
-
 class WorkspaceTexts(RowTexts):
     """The entry ids and texts of a corpus and the outputs of runs on it, read from the workspace by
     frame row (the corpus' entries in position order); each thread reads with its own connection."""
 
     def __init__(self, ws: Workspace, corpus_id: str, run_ids: Sequence[str]):
-        n, first, last = _rows(ws, "SELECT count(*), min(position), max(position) FROM entries WHERE corpus_id = ?",
-                               (corpus_id,))[0]
-        super().__init__(int(n), ("entry_id", "source", "reference",
+        n, first, last = repo.corpus_span(ws, corpus_id)
+        super().__init__(n, ("entry_id", "source", "reference",
                                   *(f"{r}\x00{f}" for r in run_ids for f in ("predicted", "error"))))
         self.ws, self.corpus_id, self.run_ids = ws, corpus_id, list(run_ids)
-        self._first = int(first or 0)
+        self._first = first
         self._positions: np.ndarray | None = None  # frame row -> position, when positions have gaps
         self._sorted_ids: tuple[list[str], np.ndarray | None] | None = None
-        if n and int(last) - int(first) + 1 != int(n):
-            self._positions = np.array([r[0] for r in _rows(
-                ws, "SELECT position FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))],
-                dtype=np.int64)
+        if n and last - first + 1 != n:
+            self._positions = np.array(repo.entry_positions(ws, corpus_id), dtype=np.int64)
 
     def _position(self, rows: Sequence[int]) -> list[int]:
         if self._positions is None:
@@ -87,36 +71,20 @@ class WorkspaceTexts(RowTexts):
 
     def fetch(self, rows: list[int]) -> list[tuple[Any, ...]]:
         positions = self._position(rows)
-        entries: dict[int, tuple[Any, ...]] = {}
-        for i in range(0, len(positions), _IN_LIST):
-            part = positions[i:i + _IN_LIST]
-            for pos, *values in _rows(self.ws, "SELECT position, entry_id, source, reference FROM entries WHERE"
-                                      f" corpus_id = ? AND position IN ({','.join('?' * len(part))})",
-                                      (self.corpus_id, *part)):
-                entries[pos] = tuple(values)
+        entries = repo.entry_texts_at(self.ws, self.corpus_id, positions)
         got = [entries.get(p, (None, None, None)) for p in positions]
         ids = [g[0] for g in got if g[0] is not None]
-        outputs = []
-        for run_id in self.run_ids:
-            found: dict[str, tuple[Any, Any]] = {}
-            for i in range(0, len(ids), _IN_LIST):
-                part = ids[i:i + _IN_LIST]
-                for eid, predicted, error in _rows(
-                        self.ws, "SELECT entry_id, predicted, error FROM outputs WHERE run_id = ? AND"
-                        f" entry_id IN ({','.join('?' * len(part))})", (run_id, *part)):
-                    found[eid] = (predicted, error)
-            outputs.append(found)
+        outputs = [repo.output_texts_of(self.ws, run_id, ids) for run_id in self.run_ids]
         return [(*g, *(x for found in outputs for x in found.get(g[0], ("", None)))) for g in got]
 
     def read_all(self, name: str) -> list[Any]:
         if name in ("entry_id", "source", "reference"):
-            return [r[0] for r in _rows(self.ws, f'SELECT "{name}" FROM entries WHERE corpus_id = ? ORDER BY position',
-                                        (self.corpus_id,))]
+            return repo.entry_column(self.ws, self.corpus_id, name)
         run_id, field = name.split("\x00")
         if field not in ("predicted", "error"):
             raise KeyError(name)
         # in the order of the key (no index leads with the run's positions: that order is a sort)
-        rows = _rows(self.ws, f'SELECT entry_id, "{field}" FROM outputs WHERE run_id = ? ORDER BY entry_id', (run_id,))
+        rows = repo.output_column_by_id(self.ws, run_id, field)
         ids, order = self._ids_in_key_order()
         default = "" if field == "predicted" else None
         if [r[0] for r in rows] == ids:
@@ -144,9 +112,10 @@ class WorkspaceTexts(RowTexts):
     def find(self, name: str, value: Any) -> int | None:
         if name != "entry_id":
             return super().find(name, value)
-        hit = _rows(self.ws, "SELECT position FROM entries WHERE corpus_id = ? AND entry_id = ?",
-                    (self.corpus_id, value))
-        return self._row(int(hit[0][0])) if hit else None
+        try:
+            return self._row(repo.entry_position(self.ws, self.corpus_id, str(value)))
+        except repo.NotFoundError:
+            return None
 
     def run_columns(self, run_id: str) -> tuple[Any, Any]:
         """The lazy (output, error) columns of a run."""
@@ -338,10 +307,9 @@ def load_entry_frame(ws: Workspace, run_ids: Sequence[str], reviewer_id: str | N
     corpus_id, labels = _corpus_and_labels(ws, run_ids)
     if texts is None or texts.corpus_id != corpus_id or texts.run_ids != list(run_ids):
         texts = WorkspaceTexts(ws, corpus_id, run_ids)
-    rows = _rows(ws, "SELECT entry_id, difficulty FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))
-    ids = [r[0] for r in rows]
-    difficulty = np.array([r[1] for r in rows], dtype=float)  # None: NaN
-    del rows
+    ids, levels = repo.entry_ids_and_difficulty(ws, corpus_id)
+    difficulty = np.array(levels, dtype=float)  # None: NaN
+    del levels
     entry_ids = _obj(ids)
     texts.keep("entry_id", entry_ids)
     frame = EntryFrame(corpus_id=corpus_id, entry_ids=entry_ids, source=texts.column("source"),

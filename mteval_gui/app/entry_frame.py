@@ -10,11 +10,15 @@ indices the view shows.
 
 The text filter looks for the casefolded query in each row's casefolded ``source \\x00
 reference \\x00 outputs`` (:class:`SearchIndex`). The first search builds those row texts; a
-background thread then builds a block index: for every block of :data:`ROWS_PER_BLOCK` rows, a
-bitset of the hashed byte 1-, 2- and 3-grams of their UTF-8 text. A query is looked for only in
-the blocks whose bitsets hold all of its own n-grams (a block holding the query holds them all, so
-no row is missed), and every candidate row is checked with Python's substring test: the answer
-is exactly the full scan's.
+background thread then builds the index: the rows of each word and of each two neighbouring words
+(:class:`WordIndex`), exact bitmaps of rows for the most frequent byte n-grams, and for every block
+of :data:`ROWS_PER_BLOCK` rows a bitset of its hashed byte 3-grams. A query without white space is
+answered by the rows of the words that contain it (no row tested); a query of several words, or
+one the word index does not narrow, is tested only on the rows its words and n-grams allow (no row
+holding it is left out), with Python's substring test: the answer is exactly the full scan's.
+
+The texts themselves may be read lazily (:class:`RowTexts`, :class:`LazyColumn`): a row's texts
+when it is first shown, whole columns for the search or a sort by a text.
 """
 
 from __future__ import annotations
