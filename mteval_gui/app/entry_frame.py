@@ -254,8 +254,14 @@ class EntryFrame:
         with self._orders_lock:
             kept = self._orders.get(key)
         if kept is None or kept[0] is not values:
-            # ascending: NaN last; descending: from the ascending order
-            order = _descending(values, self.sorted_rows(values)) if descending else np.argsort(values, kind="stable")
+            with self._orders_lock:
+                ascending = self._orders.get((id(values), False))
+            if not descending:
+                order = np.argsort(values, kind="stable")  # NaN last
+            elif ascending is not None and ascending[0] is values:
+                order = _descending(values, ascending[1])
+            else:  # -NaN is NaN: last too
+                order = np.argsort(-values, kind="stable")
             kept = (values, order)
             with self._orders_lock:
                 self._orders[key] = kept
@@ -265,6 +271,7 @@ class EntryFrame:
         """Sort by ``columns`` both ways in a background thread (numpy's sort lets the other threads run)."""
         def run() -> None:
             for values in columns:
+                self.sorted_rows(values)
                 self.sorted_rows(values, descending=True)
 
         thread = threading.Thread(target=run, name="entry-sorts", daemon=True)
