@@ -105,17 +105,38 @@ class EntriesModel(QAbstractTableModel):
         return list(self._visible)
 
     def set_frame(self, frame: EntryFrame, visible: list[str] | None = None) -> None:
+        """Show ``frame``. New values for the same columns and rows in the same order (a large
+        table's values arriving, partial results while scoring) change the cells without a reset,
+        which would make the view lay out every row again."""
+        columns = self._build_columns(frame)
+        keys = {c.key for c in columns}
+        if visible is None:
+            visible = [c.key for c in columns if self._default_visible(frame, c, len(frame.runs))]
+        shown = [c for c in columns if c.key in set(visible) & keys]
+        same_rows = (self._frame is not None and len(frame) == len(self._frame)
+                     and frame.corpus_id == self._frame.corpus_id)
+        flt = self._filter
+        if flt.run_id and flt.run_id not in {r.run_id for r in frame.runs}:
+            flt = EntryFilter()
+        if same_rows and columns == self._columns and shown == self._visible and flt is self._filter:
+            order = self._order_of(frame, flt, self._custom)
+            if np.array_equal(order, self._order):
+                self._frame = frame
+                self._order = order
+                rows, cols = self.rowCount(), self.columnCount()
+                if rows and cols:
+                    self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, cols - 1))
+                if cols:
+                    self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, cols - 1)
+                self.order_changed.emit()
+                return
         self.beginResetModel()
-        if self._frame is None or len(frame) != len(self._frame) or frame.corpus_id != self._frame.corpus_id:
+        if not same_rows:
             self._custom = None
         self._frame = frame
-        self._columns = self._build_columns(frame)
-        keys = {c.key for c in self._columns}
-        if visible is None:
-            visible = [c.key for c in self._columns if self._default_visible(frame, c, len(frame.runs))]
-        self._visible = [c for c in self._columns if c.key in set(visible) & keys]
-        if self._filter.run_id and self._filter.run_id not in {r.run_id for r in frame.runs}:
-            self._filter = EntryFilter()
+        self._columns = columns
+        self._visible = shown
+        self._filter = flt
         self._recompute()
         self.endResetModel()
         self.order_changed.emit()
@@ -179,6 +200,12 @@ class EntriesModel(QAbstractTableModel):
         return self._filter
 
     def set_filter(self, flt: EntryFilter) -> None:
+        if self._frame is not None:
+            order = self._order_of(self._frame, flt, self._custom)
+            if np.array_equal(order, self._order):  # the same rows in the same order: nothing to lay out
+                self._filter = flt
+                self.order_changed.emit()
+                return
         self.beginResetModel()
         self._filter = flt
         self._recompute()
@@ -209,22 +236,23 @@ class EntriesModel(QAbstractTableModel):
 
     def _recompute(self) -> None:
         frame = self._frame
-        if frame is None:
-            self._order = np.zeros(0, dtype=np.int64)
-            return
-        if self._custom is not None:
-            shown = set(view_order(frame, self._filter).tolist())
-            self._order = np.array([r for r in self._custom if r in shown], dtype=np.int64)
-            return
+        empty = np.zeros(0, dtype=np.int64)
+        self._order = empty if frame is None else self._order_of(frame, self._filter, self._custom)
+
+    def _order_of(self, frame: EntryFrame, flt: EntryFilter, custom: np.ndarray | None) -> np.ndarray:
+        """The frame rows shown, in view order, for ``frame`` with this filter, sort or given order."""
+        if custom is not None:
+            shown = set(view_order(frame, flt).tolist())
+            return np.array([r for r in custom if r in shown], dtype=np.int64)
         values, desc = None, False
         if self._sort is not None:
-            col = next((c for c in self._columns if c.key == self._sort[0]), None)
+            col = next((c for c in self._build_columns(frame) if c.key == self._sort[0]), None)
             if col is not None:
-                values, desc = self._column_values(col), self._sort[1]
-        self._order = view_order(frame, self._filter, values, desc)
+                values, desc = self._column_values(col, frame), self._sort[1]
+        return view_order(frame, flt, values, desc)
 
-    def _column_values(self, c: Column) -> np.ndarray | None:
-        f = self._frame
+    def _column_values(self, c: Column, frame: EntryFrame | None = None) -> np.ndarray | None:
+        f = self._frame if frame is None else frame
         if f is None:
             return None
         if c.field == "position":
