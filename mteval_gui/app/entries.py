@@ -75,7 +75,7 @@ class WorkspaceTexts(RowTexts):
         got = [entries.get(p, (None, None, None)) for p in positions]
         ids = [g[0] for g in got if g[0] is not None]
         outputs = [repo.output_texts_of(self.ws, run_id, ids) for run_id in self.run_ids]
-        return [(*g, *(x for found in outputs for x in found.get(g[0], ("", None)))) for g in got]
+        return [(*g, *(x for found in outputs for x in found.get(g[0] or "", ("", None)))) for g in got]
 
     def read_all(self, name: str) -> list[Any]:
         if name in ("entry_id", "source", "reference"):

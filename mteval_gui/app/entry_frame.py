@@ -72,10 +72,7 @@ class RowTexts:
 
     def find(self, name: str, value: Any) -> int | None:
         """The first row whose ``name`` is ``value``."""
-        full = self._full.get(name)
-        if full is None:
-            full = self.column(name)
-        hits = np.flatnonzero(full == value)
+        hits = np.flatnonzero(self.array(name) == value)
         return int(hits[0]) if hits.size else None
 
     def keep(self, name: str, values: np.ndarray) -> None:
@@ -525,9 +522,8 @@ class SearchIndex:
         found = self.candidates(needle)
         if found is not None and found[1]:  # the needle is a frequent n-gram: its bitmap is the answer
             return found[0] if within is None else found[0] & within
-        words = self._words if found is not None else None
-        if words is not None:
-            hit = words.rows_with(needle, n)
+        if found is not None and self._words is not None:
+            hit = self._words.rows_with(needle, n)
             if hit is not None:
                 rows, exact = hit
                 if exact:  # one word, no space: the rows of the words holding it are the answer

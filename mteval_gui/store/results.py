@@ -278,9 +278,11 @@ def entry_value_columns(ws: Workspace, run_id: str, entry_ids: Sequence[str],
                 continue
             if len(rows) == len(ids):
                 if not order:
-                    in_order = all(map(operator.lt, ids, islice(ids, 1, None)))
-                    positions = None if in_order else np.argsort(np.array(ids, dtype=object), kind="stable")
-                    order += [ids if in_order else [ids[i] for i in positions], positions]
+                    if all(map(operator.lt, ids, islice(ids, 1, None))):
+                        order += [ids, None]
+                    else:
+                        positions = np.argsort(np.array(ids, dtype=object), kind="stable")
+                        order += [[ids[i] for i in positions.tolist()], positions]
                 if [r[0] for r in rows] == order[0]:
                     values = np.array([r[1] for r in rows], dtype=float)  # None: NaN
                     if order[1] is not None:

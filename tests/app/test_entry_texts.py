@@ -99,6 +99,7 @@ def test_rows_are_found_by_position_across_a_gap(ws, monkeypatch):
     assert frame.row_of(_id(6)) == 5
     texts = WorkspaceTexts(ws, "c", ["a"])
     assert texts.find("entry_id", _id(39)) == N - 2 and texts.find("entry_id", "nope") is None
+    assert texts.find("source", "Straße 7") == 6 and texts.find("source", "Straße 5") is None
 
 
 def test_the_first_rows_come_before_the_values(ws):
