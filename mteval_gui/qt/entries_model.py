@@ -2,7 +2,8 @@
 
 Sorting and filtering happen inside the model on numpy arrays
 (:mod:`mteval_gui.app.entry_frame`); no proxy model. ``data()`` only indexes arrays, so the
-view stays smooth with 100,000 rows.
+view stays smooth with 100,000 rows. Texts read when shown (:class:`LazyColumn`) are read for a
+window of rows around the first one asked that is not read yet, in the order the view shows them.
 
 The desktop queue's attention checks and repeated items (:meth:`EntriesModel.set_checks`,
 :mod:`mteval_gui.app.desktop_checks`) are rows too: each check row shows its real entry with
@@ -27,6 +28,7 @@ from mteval_gui.app.entry_frame import (
     REVIEW_RATED,
     EntryFilter,
     EntryFrame,
+    LazyColumn,
     view_order,
 )
 from mteval_gui.app.metrics import describe
@@ -39,6 +41,13 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 3
 
 _Index = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
+
+
+READ_BEFORE, READ_AFTER = 16, 80  # view rows around a row whose texts are not read yet, read with it
+
+# fields read when shown, and fields that a frame still to complete has not read yet (shown empty)
+TEXT_FIELDS = ("id", "source", "reference", "predicted")
+PENDING_FIELDS = ("difficulty", "metric", "lint", "semantic", "fst_rejected", "review")
 
 
 @dataclass(frozen=True)
@@ -107,21 +116,45 @@ class EntriesModel(QAbstractTableModel):
         return list(self._visible)
 
     def set_frame(self, frame: EntryFrame, visible: list[str] | None = None) -> None:
+        """Show ``frame``. New values for the same columns and rows in the same order (a large
+        table's values arriving, partial results while scoring) change the cells without a reset,
+        which would make the view lay out every row again."""
+        columns = self._build_columns(frame)
+        keys = {c.key for c in columns}
+        if visible is None:
+            visible = [c.key for c in columns if self._default_visible(frame, c, len(frame.runs))]
+        shown = [c for c in columns if c.key in set(visible) & keys]
+        same_rows = (self._frame is not None and len(frame) == len(self._frame)
+                     and frame.corpus_id == self._frame.corpus_id)
+        flt = self._filter
+        if flt.run_id and flt.run_id not in {r.run_id for r in frame.runs}:
+            flt = EntryFilter()
+        if same_rows and columns == self._columns and shown == self._visible and flt is self._filter:
+            order = self._order_of(frame, flt, self._custom)
+            if np.array_equal(order, self._order[self._slot < 0]):  # the entries' rows; the checks stay
+                self._frame = frame
+                rows, cols = self.rowCount(), self.columnCount()
+                if rows and cols:
+                    self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, cols - 1))
+                if cols:
+                    self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, cols - 1)
+                self.order_changed.emit()
+                return
         self.beginResetModel()
-        if self._frame is None or len(frame) != len(self._frame) or frame.corpus_id != self._frame.corpus_id:
+        if not same_rows:
             self._custom = None
             self._check_run, self._checks = None, []
         self._frame = frame
-        self._columns = self._build_columns(frame)
-        keys = {c.key for c in self._columns}
-        if visible is None:
-            visible = [c.key for c in self._columns if self._default_visible(frame, c, len(frame.runs))]
-        self._visible = [c for c in self._columns if c.key in set(visible) & keys]
-        if self._filter.run_id and self._filter.run_id not in {r.run_id for r in frame.runs}:
-            self._filter = EntryFilter()
+        self._columns = columns
+        self._visible = shown
+        self._filter = flt
         self._recompute()
         self.endResetModel()
         self.order_changed.emit()
+
+    def columns_of(self, frame: EntryFrame) -> list[Column]:
+        """The columns a frame would have (shown or not)."""
+        return self._build_columns(frame)
 
     @staticmethod
     def _build_columns(frame: EntryFrame) -> list[Column]:
@@ -180,6 +213,12 @@ class EntriesModel(QAbstractTableModel):
         return self._filter
 
     def set_filter(self, flt: EntryFilter) -> None:
+        if self._frame is not None:
+            order = self._order_of(self._frame, flt, self._custom)
+            if np.array_equal(order, self._order):  # the same rows in the same order: nothing to lay out
+                self._filter = flt
+                self.order_changed.emit()
+                return
         self.beginResetModel()
         self._filter = flt
         self._recompute()
@@ -267,16 +306,20 @@ class EntriesModel(QAbstractTableModel):
             self._order = np.zeros(0, dtype=np.int64)
             self._slot = np.zeros(0, dtype=np.int64)
             return
-        if self._custom is not None:
-            shown = set(view_order(frame, self._filter).tolist())
-            self._place_checks(np.array([r for r in self._custom if r in shown], dtype=np.int64))
-            return
+        self._place_checks(self._order_of(frame, self._filter, self._custom))
+
+    def _order_of(self, frame: EntryFrame, flt: EntryFilter, custom: np.ndarray | None) -> np.ndarray:
+        """The frame rows shown, in view order, for ``frame`` with this filter, sort or given order
+        (the entries only: :meth:`_place_checks` puts the checks among them)."""
+        if custom is not None:
+            shown = set(view_order(frame, flt).tolist())
+            return np.array([r for r in custom if r in shown], dtype=np.int64)
         values, desc = None, False
         if self._sort is not None:
-            col = next((c for c in self._columns if c.key == self._sort[0]), None)
+            col = next((c for c in self._build_columns(frame) if c.key == self._sort[0]), None)
             if col is not None:
-                values, desc = self._column_values(col), self._sort[1]
-        self._place_checks(view_order(frame, self._filter, values, desc))
+                values, desc = self._column_values(col, frame), self._sort[1]
+        return view_order(frame, flt, values, desc)
 
     def _place_checks(self, real: np.ndarray) -> None:
         """The view rows: the real ones in ``real`` order, each check right after the row it follows."""
@@ -309,21 +352,21 @@ class EntriesModel(QAbstractTableModel):
         self._order = np.array(order, dtype=np.int64)
         self._slot = np.array(slot, dtype=np.int64)
 
-    def _column_values(self, c: Column) -> np.ndarray | None:
-        f = self._frame
+    def _column_values(self, c: Column, frame: EntryFrame | None = None) -> np.ndarray | None:
+        f = self._frame if frame is None else frame
         if f is None:
             return None
         if c.field == "position":
             return np.arange(len(f), dtype=np.int64)
         if c.field == "id":
-            return f.entry_ids
+            return _array(f.entry_ids)
         if c.field in ("source", "reference"):
-            return getattr(f, c.field)
+            return _array(getattr(f, c.field))
         if c.field == "difficulty":
             return f.difficulty
         r = f.run(c.run_id or "")
         if c.field == "predicted":
-            return r.predicted
+            return _array(r.predicted)
         if c.field == "metric":
             return r.metrics.get(c.metric or "")
         if c.field == "lint":
@@ -478,6 +521,9 @@ class EntriesModel(QAbstractTableModel):
             return None
         fr = int(self._order[row])
         c = self._visible[col]
+        texts = self._frame.texts
+        if texts is not None and not texts.cached(fr) and (role == ENTRY_ID_ROLE or c.field in TEXT_FIELDS):
+            texts.load(self._order[max(0, row - READ_BEFORE):row + READ_AFTER].tolist())
         if role == ENTRY_ID_ROLE:
             return str(self._frame.entry_ids[fr])
         if role == FRAME_ROW_ROLE:
@@ -503,6 +549,8 @@ class EntriesModel(QAbstractTableModel):
             return QBrush(QColor(colour)) if colour else None
         if role == Qt.ItemDataRole.ForegroundRole and c.field == "predicted":
             r = self._frame.run(c.run_id or "")
+            if texts is not None and not texts.cached(fr):
+                texts.load(self._order[max(0, row - READ_BEFORE):row + READ_AFTER].tolist())
             if r.error[fr]:
                 return QBrush(QColor("#a00000"))
         if role == SORT_ROLE:
@@ -515,6 +563,8 @@ class EntriesModel(QAbstractTableModel):
         assert f is not None
         if c.field == "position":
             return str(fr + 1)
+        if not f.complete and c.field in PENDING_FIELDS:
+            return ""
         if c.field == "id":
             return str(f.entry_ids[fr])
         if c.field in ("source", "reference"):
@@ -553,6 +603,11 @@ class EntriesModel(QAbstractTableModel):
 
 def _row(row: int | None) -> int:
     return -1 if row is None else row
+
+
+def _array(values: np.ndarray | LazyColumn) -> np.ndarray:
+    """A column as an array (a column read when shown: all of it, once)."""
+    return values.array() if isinstance(values, LazyColumn) else values
 
 
 def _one_line(s: str, tooltip: bool) -> str:

@@ -66,6 +66,7 @@ from mteval_gui.qt.ratings import RatingsPanel
 from mteval_gui.qt.review_pane import ReviewPane
 
 BACKGROUND_ROWS = 20_000  # corpora at least this large are loaded in a worker thread
+SORTS_READY_ROWS = 50_000  # tables at least this large sort by each metric in the background once shown
 ENTRY_REFRESH_SECONDS = 2.0  # while a shown run is scored, its values are reread at most this often
 
 COLUMN_WIDTHS = {"position": 44, "id": 80, "source": 190, "reference": 150, "difficulty": 64, "predicted": 170,
@@ -369,14 +370,27 @@ class EntriesPage(Page):
             self.ratings.set_item(None, None)
             self._update_count()
             return
-        same_layout = (self.model.frame is not None and keep_entry
-                       and [r.run_id for r in self.model.frame.runs] == [r.run_id for r in frame.runs])
+        previous = self.model.frame
+        same_layout = (previous is not None and keep_entry
+                       and [r.run_id for r in previous.runs] == [r.run_id for r in frame.runs])
         visible = [c.key for c in self.model.visible_columns()] if same_layout else None
+        # the first rows' frame announced the columns; keep the user's choice if they are the same
+        if same_layout and previous is not None and not previous.complete \
+                and [c.key for c in self.model.all_columns()] != [c.key for c in self.model.columns_of(frame)]:
+            visible = None
         flt = self.model.filter()
+        if previous is not None:
+            frame.share_search(previous)  # the same texts (the first rows' frame, then the complete one)
         frame.search_index()  # large corpora: the search text and its index are built in the background
+        if frame.complete and len(frame) >= SORTS_READY_ROWS:  # and the order of each metric's values
+            frame.prepare_sorts([v for r in frame.runs for v in r.metrics.values()])
         self.model.set_frame(frame, visible)
         if same_layout:
             self.model.set_filter(flt)
+            if previous is not None and not previous.complete:
+                self._fill_filter_choices(frame)
+                if visible is None:
+                    self._size_columns()
         else:
             self._fill_filter_choices(frame)
             self._size_columns()
@@ -385,6 +399,16 @@ class EntriesPage(Page):
         if keep_check is not None and self.check_queue is queue \
                 and (row := self.model.view_row_of_check(keep_check)) is not None:
             self.select_view_row(row)
+        elif keep and previous is not None and not previous.complete:
+            # the first rows' frame completed: the review pane reads the workspace, not the frame, so
+            # it is reloaded only if the entry changed
+            self._quiet = True
+            try:
+                self._restore(keep)
+            finally:
+                self._quiet = False
+            if self.current_entry_id() != keep:
+                self._row_changed()
         elif keep:
             self._restore(keep)
         elif self.model.rowCount():
@@ -606,8 +630,9 @@ class EntriesPage(Page):
 
     def open_runs(self, run_ids: list[str], largest: int = 0) -> None:
         """Show the entries of ``run_ids`` side by side; ``largest`` (the most entries of one of the
-        runs) at least :data:`BACKGROUND_ROWS`: read in a worker thread, the window stays usable."""
-        from mteval_gui.app.entries import load_entry_frame
+        runs) at least :data:`BACKGROUND_ROWS`: read in worker threads, the window stays usable; the
+        first rows are shown at once, the runs' values when they are read."""
+        from mteval_gui.app.entries import load_entry_frame, open_entry_frame
 
         ws = self.ws
         if ws is None or not run_ids:
@@ -615,12 +640,31 @@ class EntriesPage(Page):
         reviewer = self.ratings.reviewer_id
         if largest >= BACKGROUND_ROWS:
             task = self.task("open", QCoreApplication.translate("MainWindow", "Loading the entries…"))
-            task.start(lambda ctx: load_entry_frame(ws, run_ids, reviewer), on_done=self._show_frame, workspace=ws)
+            task.start(lambda ctx: open_entry_frame(ws, run_ids), on_done=self._show_first_rows, workspace=ws)
             return
         with reporting_errors(self, busy=True) as report:
             frame = load_entry_frame(ws, run_ids, reviewer)
         if not report.failed:
             self._show_frame(frame)
+
+    def _show_first_rows(self, first: EntryFrame) -> None:
+        """A frame still to complete is shown; its values are read in the background."""
+        from mteval_gui.app.entries import WorkspaceTexts, load_entry_frame
+
+        self._show_frame(first)
+        ws, reviewer = self.ws, self.ratings.reviewer_id
+        if ws is None:
+            return
+        run_ids = [r.run_id for r in first.runs]
+        texts = first.texts if isinstance(first.texts, WorkspaceTexts) else None
+        task = self.task("complete", QCoreApplication.translate("MainWindow", "Loading the entries…"))
+        task.start(lambda ctx: (first, load_entry_frame(ws, run_ids, reviewer, texts=texts)),
+                   on_done=self._complete_frame, workspace=ws)
+
+    def _complete_frame(self, result: tuple[EntryFrame, EntryFrame]) -> None:
+        first, frame = result
+        if self.model.frame is first:  # still shown (not closed, nor replaced by other runs)
+            self.set_frame(frame, keep_entry=True)
 
     def _show_frame(self, frame: EntryFrame) -> None:
         self.set_frame(frame)

@@ -551,6 +551,94 @@ def _run_columns(ws: Workspace) -> list[str]:
     return [r[1] for r in ws.conn.execute("PRAGMA table_info(runs)") if r[1] != "run_card"]
 
 
+_IN_LIST = 500  # values bound in one ``IN (...)``
+
+
+def _plain_rows(ws: Workspace, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The rows of a query as plain tuples (no row objects: a million rows are read twice as fast)."""
+    cur = ws.conn.cursor()
+    cur.row_factory = None
+    try:
+        return cur.execute(sql, tuple(params)).fetchall()
+    finally:
+        cur.close()
+
+
+def corpus_span(ws: Workspace, corpus_id: str) -> tuple[int, int, int]:
+    """(number of entries, first position, last position) of a corpus (0, 0, -1 when empty)."""
+    n, first, last = _plain_rows(ws, "SELECT count(*), min(position), max(position) FROM entries"
+                                      " WHERE corpus_id = ?", (corpus_id,))[0]
+    return (int(n), int(first), int(last)) if n else (0, 0, -1)
+
+
+def entry_positions(ws: Workspace, corpus_id: str) -> list[int]:
+    """The positions of a corpus' entries, in order (from the position index alone)."""
+    return [r[0] for r in _plain_rows(ws, "SELECT position FROM entries WHERE corpus_id = ? ORDER BY position",
+                                      (corpus_id,))]
+
+
+def entry_texts_at(ws: Workspace, corpus_id: str, positions: Sequence[int]) -> dict[int, tuple[str, str, str | None]]:
+    """``{position: (entry_id, source, reference)}`` of the entries at ``positions``."""
+    out: dict[int, tuple[str, str, str | None]] = {}
+    positions = list(positions)
+    for i in range(0, len(positions), _IN_LIST):
+        part = positions[i:i + _IN_LIST]
+        for pos, eid, source, reference in _plain_rows(
+                ws, "SELECT position, entry_id, source, reference FROM entries WHERE corpus_id = ?"
+                f" AND position IN ({','.join('?' * len(part))})", (corpus_id, *part)):
+            out[pos] = (eid, source, reference)
+    return out
+
+
+def output_texts_of(ws: Workspace, run_id: str, entry_ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+    """``{entry_id: (predicted, error)}`` of the run's outputs of ``entry_ids`` (those it has)."""
+    out: dict[str, tuple[str, str | None]] = {}
+    ids = list(entry_ids)
+    for i in range(0, len(ids), _IN_LIST):
+        part = ids[i:i + _IN_LIST]
+        for eid, predicted, error in _plain_rows(
+                ws, f"SELECT entry_id, predicted, error FROM outputs WHERE run_id = ? AND entry_id IN"
+                f" ({','.join('?' * len(part))})", (run_id, *part)):
+            out[eid] = (predicted, error)
+    return out
+
+
+def entry_column(ws: Workspace, corpus_id: str, field: str) -> list[Any]:
+    """One column (``entry_id``, ``source``, ``reference`` or ``difficulty``) of a corpus' entries in
+    corpus order, as stored."""
+    if field not in ("entry_id", "source", "reference", "difficulty"):
+        raise StoreError(f"not a plain entry column: {field}")
+    return [r[0] for r in _plain_rows(ws, f'SELECT "{field}" FROM entries WHERE corpus_id = ? ORDER BY position',
+                                      (corpus_id,))]
+
+
+def output_column_by_id(ws: Workspace, run_id: str, field: str) -> list[tuple[str, Any]]:
+    """``(entry_id, predicted or error)`` of a run's outputs in the order of the entry ids (the
+    order of the key: no sort)."""
+    if field not in ("predicted", "error"):
+        raise StoreError(f"not an output text column: {field}")
+    return _plain_rows(ws, f'SELECT entry_id, "{field}" FROM outputs WHERE run_id = ? ORDER BY entry_id', (run_id,))
+
+
+def entry_ids_and_difficulty(ws: Workspace, corpus_id: str) -> tuple[list[str], list[Any]]:
+    """The entry ids and difficulties of a corpus in corpus order."""
+    rows = _plain_rows(ws, "SELECT entry_id, difficulty FROM entries WHERE corpus_id = ? ORDER BY position",
+                       (corpus_id,))
+    return [r[0] for r in rows], [r[1] for r in rows]
+
+
+def run_corpora(ws: Workspace, run_ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+    """``{run_id: (corpus_id, model_slug)}`` of the runs of ``run_ids`` that exist (no output counted)."""
+    ids = list(dict.fromkeys(run_ids))
+    out: dict[str, tuple[str, str | None]] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i:i + 500]
+        for row in ws.conn.execute(f"SELECT run_id, corpus_id, model_slug FROM runs WHERE run_id IN"
+                                   f" ({','.join('?' * len(part))})", part):
+            out[row[0]] = (row[1], row[2])
+    return out
+
+
 def list_runs(ws: Workspace, corpus_id: str | None = None) -> list[dict[str, Any]]:
     """Rows of the runs table (without the run card JSON) plus output counts, in import order.
 

@@ -25,9 +25,11 @@ from __future__ import annotations
 import io
 import json
 import math
+import operator
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -257,16 +259,47 @@ def entry_values_bulk(
 
 def entry_value_columns(ws: Workspace, run_id: str, entry_ids: Sequence[str],
                         metric_ids: Iterable[str] | None = None) -> dict[str, np.ndarray]:
-    """Per metric a float array aligned with ``entry_ids`` (NaN where there is no value)."""
-    pos = {eid: i for i, eid in enumerate(entry_ids)}
+    """Per metric a float array aligned with ``entry_ids`` (NaN where there is no value).
+
+    Each metric's values are read in the order of the key (by entry id) as plain tuples; when they
+    are those of exactly ``entry_ids`` (the usual case), they are placed by the order of the ids,
+    without a lookup per entry."""
+    ids = list(entry_ids)
+    metrics = metric_ids_with_values(ws, [run_id], like="%") if metric_ids is None else list(dict.fromkeys(metric_ids))
+    order: list[Any] = []  # [sorted ids, positions of the sorted ids or None when already sorted], once needed
     out: dict[str, np.ndarray] = {}
-    for mid, vals in entry_values_bulk(ws, run_id, metric_ids).items():
-        arr = np.full(len(entry_ids), np.nan)
-        for eid, v in vals.items():
-            i = pos.get(eid)
-            if i is not None and v is not None:
-                arr[i] = v
-        out[mid] = arr
+    cur = ws.conn.cursor()
+    cur.row_factory = None
+    try:
+        for mid in metrics:
+            rows = cur.execute("SELECT entry_id, value FROM entry_metrics WHERE run_id = ? AND metric_id = ?"
+                               " ORDER BY entry_id", (run_id, mid)).fetchall()
+            if not rows:
+                continue
+            if len(rows) == len(ids):
+                if not order:
+                    if all(map(operator.lt, ids, islice(ids, 1, None))):
+                        order += [ids, None]
+                    else:
+                        positions = np.argsort(np.array(ids, dtype=object), kind="stable")
+                        order += [[ids[i] for i in positions.tolist()], positions]
+                if [r[0] for r in rows] == order[0]:
+                    values = np.array([r[1] for r in rows], dtype=float)  # None: NaN
+                    if order[1] is not None:
+                        arr = np.empty(len(ids))
+                        arr[order[1]] = values
+                        values = arr
+                    out[mid] = values
+                    continue
+            pos = {eid: i for i, eid in enumerate(ids)}
+            arr = np.full(len(ids), np.nan)
+            for eid, v in rows:
+                i = pos.get(eid)
+                if i is not None and v is not None:
+                    arr[i] = v
+            out[mid] = arr
+    finally:
+        cur.close()
     return out
 
 
@@ -372,9 +405,11 @@ def entry_scores_with_count(ws: Workspace, run_id: str, metric_id: str, key: str
 
 def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[str, Any]]:
     """Every metric's stored result for one entry: ``{metric_id: {"value", "values", "detail"}}``."""
-    cur = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ? "
-                          "ORDER BY metric_id", (run_id, entry_id))
-    return {mid: json.loads(d) for mid, d in cur}
+    # sorted here: an ORDER BY metric_id leads SQLite to the primary key (run, metric, entry) and a
+    # read of every value of the run, instead of the (run, entry) index
+    rows = ws.conn.execute("SELECT metric_id, data FROM entry_metrics WHERE run_id = ? AND entry_id = ?",
+                           (run_id, entry_id)).fetchall()
+    return {mid: json.loads(d) for mid, d in sorted(rows, key=lambda r: r[0])}
 
 
 def load_run_card_dict(ws: Workspace, run_id: str) -> dict[str, Any] | None:

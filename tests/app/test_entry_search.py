@@ -12,7 +12,8 @@ from mteval_gui.app.entry_frame import EntryFilter, EntryFrame, RunColumns, Sear
 
 WORDS = ("Straße", "STRASSE", "strasse", "ﬁsh", "FISH", "ΣΟΦΟΣ", "σοφος", "ὈΔΥΣΣΕΎΣ", "nipâw", "nipa\u0302w",
          "NIPÂW", "ᓃᐹᐤ", "ᐊᑎᒼ", "ɖevi", "Ɖevi", "ŋkeke", "Ŋ", "İstanbul", "i̇stanbul", "ǅ", "ǆemal", "𐐀𐐨", "a\x01b",
-         "the", "dog", "a", "é", "e\u0301", "日本語", "語", "x\ny", "kinosêw", "sîsîp", "ŉ", "ﬀ", "ss", "ß")
+         "the", "dog", "a", "é", "e\u0301", "日本語", "語", "x\ny", "kinosêw", "sîsîp", "ŉ", "ﬀ", "ss", "ß",
+         "a\u00a0b", "tab\tdog", "the  dog", "ᓃᐹᐤ\u2009ᐊᑎᒼ")
 QUERIES = ("strasse", "STRASSE", "Straße", "ß", "ss", "fish", "ﬁsh", "fi", "σοφοσ", "ΣΟΦΟΣ", "σοφος", "ὀδυσσεύσ",
            "nipâw", "nipa\u0302w", "â", "ᓃᐹᐤ ᐊᑎᒼ", "ᐤ", "ɖ", "Ɖevi", "ŋkeke", "i̇", "istanbul", "ǆ", "ǅ", "𐐨",
            "the dog", "dog a", "é", "e\u0301", "日本", "x\ny", "\n", "\x00", "w\x00", "zzqq", "a", "e", "kinosêw sîsîp",
@@ -212,3 +213,34 @@ def test_the_search_text_is_built_when_first_needed(monkeypatch: pytest.MonkeyPa
     assert started._thread is not None  # rows and index in the background
     assert np.flatnonzero(filter_mask(big, EntryFilter(text="ŋkeke"))).tolist() == _plain_scan(big, "ŋkeke")
     assert started.wait(60)
+
+
+NEEDLES = (" dog", "dog ", " the dog ", "the  dog", "the dog", "dog\ta", "tab\tdog", "a\u00a0b", "a b", "ss ß", "ᐤ ᐊ",
+           "ᓃᐹᐤ\u2009ᐊᑎᒼ", "ᓃᐹᐤ ᐊᑎᒼ", "w s", "e\u0301 日", "dog a the", "a a a", "g t", "zzqq dog", "\x00the", "dog",
+           "og", "ᐹ", "ss", "straße", "the\x00")
+
+
+@pytest.mark.parametrize("needle", NEEDLES)
+def test_needles_with_white_space_find_what_the_scan_finds(frame: EntryFrame, index: SearchIndex, needle: str) -> None:
+    """The word index narrows needles of several words (any white space, at the ends too) without missing a row."""
+    expected = [i for i, row in enumerate(index.rows.tolist()) if needle in row]
+    assert np.flatnonzero(index.matches(needle)).tolist() == expected
+
+
+def test_a_one_word_needle_is_answered_by_the_rows_of_its_words() -> None:
+    rows = _obj(["the dog\x00atim", "hotdog stand", "dogs", "a do g", "", "x\u00a0dog"])
+    index = SearchIndex(rows, rows_per_block=2, bits=1 << 8, frequent_share=1.0)
+    index.build()
+    words = index._words
+    assert words is not None
+    # a no-break space is white space, as for str.split
+    assert sorted(words.vocabulary) == ["a", "atim", "do", "dog", "dogs", "g", "hotdog", "stand", "the", "x"]
+    found = words.rows_with("dog", len(rows))
+    assert found is not None and found[1] is True  # exact: no row is tested
+    assert np.flatnonzero(found[0]).tolist() == [0, 1, 2, 5]
+    assert np.flatnonzero(index.matches("dog")).tolist() == [0, 1, 2, 5]
+    pair = words.rows_with("the dog", len(rows))
+    assert pair is not None and pair[1] is False and np.flatnonzero(pair[0]).tolist() == [0]
+    assert np.flatnonzero(index.matches("dog atim")).tolist() == []  # NUL between them, not a space
+    assert np.flatnonzero(index.matches("dog\x00atim")).tolist() == [0]
+    assert np.flatnonzero(index.matches("do g")).tolist() == [3]

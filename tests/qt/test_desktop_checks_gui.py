@@ -212,3 +212,22 @@ def test_the_settings_dialog_asks_for_checks_and_repeats(qtbot, small_ws):
     again = SettingsDialog(small_ws)
     qtbot.addWidget(again)
     assert (again.checks_spin.value(), again.repeats_spin.value()) == (4, 3)
+
+
+def test_a_large_table_shows_the_checks_once_its_values_are_read(qtbot, checked_ws, monkeypatch):
+    from mteval_gui.qt import entries_page
+
+    monkeypatch.setattr(entries_page, "BACKGROUND_ROWS", 2)  # the first rows at once, the values read after
+    w = _window(qtbot, checked_ws.path)
+    page = w.entries_page
+    qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
+    qtbot.waitUntil(lambda: page.check_queue is not None, timeout=5_000)
+    assert _rows(page) == ROWS and page.count_label.text() == "8 of 8 entries"
+    page.select_view_row(4)  # the repeat of e1
+    page.table.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is page.table)
+    _keys(Qt.Key.Key_2, Qt.Key.Key_5)
+    (j,) = jstore.current_judgments(checked_ws, run_id="good", reviewer_id="amy", task="check")
+    assert (j.entry_id, j.adequacy, j.fluency, j.payload["check"]) == ("e1", 2, 5, "repeat")
+    assert jstore.current_judgments(checked_ws, run_id="good", reviewer_id="amy", task="A") == []
+    w.close()

@@ -171,3 +171,30 @@ def test_view_order_large_frame_matches_python_sort():
     finite = [i for i in range(n) if not np.isnan(values[i])]
     expected = sorted(finite, key=lambda i: -values[i]) + [i for i in range(n) if np.isnan(values[i])]
     assert order.tolist() == expected
+
+
+def test_new_values_in_the_same_layout_change_cells_without_a_reset(frame):
+    model = EntriesModel(frame)
+    resets: list[int] = []
+    changed: list[tuple[int, int, int, int]] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    model.dataChanged.connect(lambda a, b, *_: changed.append((a.row(), a.column(), b.row(), b.column())))
+    visible = [c.key for c in model.visible_columns()]
+    chrf = _col(model, "r1:metric:core.chrf")
+
+    def with_values(values):
+        runs = [RunColumns(r.run_id, r.label, r.predicted, r.error,
+                           metrics={**r.metrics, "core.chrf": np.array(values)} if r.run_id == "r1" else r.metrics,
+                           lint_verdict=r.lint_verdict, semantic_verdict=r.semantic_verdict,
+                           fst_rejected=r.fst_rejected, review=r.review, descriptors=r.descriptors) for r in frame.runs]
+        return EntryFrame("c", frame.entry_ids, frame.source, frame.reference, frame.difficulty, runs=runs)
+
+    model.set_frame(with_values([90.0, 80.0, 70.0, 60.0, 50.0]), visible)
+    assert resets == [] and changed == [(0, 0, 4, len(visible) - 1)]
+    assert [model.index(r, chrf).data() for r in range(5)] == ["90.0", "80.0", "70.0", "60.0", "50.0"]
+    model.sort(chrf, Qt.SortOrder.AscendingOrder)
+    assert _ids(model) == ["e5", "e4", "e3", "e2", "e1"] and resets == [1]
+    model.set_frame(with_values([10.0, 20.0, 30.0, 40.0, 50.0]), visible)  # the order changes: a reset
+    assert _ids(model) == ["e1", "e2", "e3", "e4", "e5"] and resets == [1, 1]
+    model.set_filter(model.filter())  # the same rows: nothing to lay out again
+    assert resets == [1, 1]
