@@ -48,6 +48,7 @@ from mteval_gui.io.records import (
     make_entry,
     nfc,
     nfc_deep,
+    plain_entries,
     record_id,
 )
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
@@ -70,6 +71,9 @@ def is_harness_report(data: Any) -> bool:
 def _collect_entries(
     records: Sequence[tuple[int | None, Any]], dl: DefectList, warnings: list[str]
 ) -> tuple[list[Entry], dict[str, int]]:
+    plain = plain_entries(list(records))
+    if plain is not None:  # the whole file checked a column at a time
+        return plain
     entries: list[Entry] = []
     lines: dict[str, int] = {}
     unknown: set[str] = set()

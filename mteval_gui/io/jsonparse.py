@@ -479,8 +479,9 @@ def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
             values, end = raw_decode(joined, 0, check_depth=False)
         except (json.JSONDecodeError, JSONProblem):
             values = None
+        # a value nested deeper than MAX_DEPTH takes more than MAX_DEPTH brackets: shorter lines are not looked at
         if values is not None and end == len(joined) and len(values) == len(numbered) and not any(
-                too_deep(line, v) for (_, line), v in zip(numbered, values, strict=True)):
+                len(line) > MAX_DEPTH and too_deep(line, v) for (_, line), v in zip(numbered, values, strict=True)):
             return [(i, v) for (i, _), v in zip(numbered, values, strict=True)]
     out: list[tuple[int, Any]] = []
     for i, line in numbered:

@@ -33,7 +33,15 @@ from mteval_gui.io.common import Loaded, default_name
 from mteval_gui.io.corpus import is_harness_report
 from mteval_gui.io.formats import Parsed, Source
 from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
-from mteval_gui.io.records import id_problem, make_output, nfc, nfc_deep, output_from_record, record_id
+from mteval_gui.io.records import (
+    id_problem,
+    make_output,
+    nfc,
+    nfc_deep,
+    output_from_record,
+    plain_outputs,
+    record_id,
+)
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
 
 _CORPUS_HINT_KEYS = ("corpus_id", "dataset_id", "corpus")
@@ -109,6 +117,9 @@ def _elapsed(started: Any, ended: Any, dl: DefectList, line: int | None) -> floa
 
 
 def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) -> tuple[list[Output], dict[str, int]]:
+    plain = plain_outputs(list(records))
+    if plain is not None:  # the whole file checked a column at a time
+        return plain
     outputs: list[Output] = []
     lines: dict[str, int] = {}
     for line, rec in records:
