@@ -355,8 +355,10 @@ def _output_row(position: int, entry_id: str, o: Output | None) -> tuple:
 
 
 # an output with nothing but its text: every other column as ``_output_row`` writes it
-_PLAIN_OUTPUT_INSERT = ("INSERT INTO outputs (run_id, entry_id, position, predicted, raw_predicted, latency_s, cost_usd,"
-                        " cached, usage, error, missing, extra) VALUES (?,?,?,?,NULL,NULL,NULL,NULL,NULL,NULL,0,'{}')")
+_PLAIN_OUTPUT_INSERT = (
+    "INSERT INTO outputs (run_id, entry_id, position, predicted, raw_predicted, latency_s, cost_usd, cached,"
+    " usage, error, missing, extra) VALUES (?,?,?,?,NULL,NULL,NULL,NULL,NULL,NULL,0,'{}')"
+)
 _PLAIN_OUTPUT_TAIL = (None, None, None, None, None, None, 0, "{}")
 
 
