@@ -443,17 +443,19 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
         "SELECT entry_id, position FROM entries WHERE corpus_id = ? ORDER BY position", (cid,)).fetchall()
     positions = dict(order)
     locations = locations or {}
-    defects: list[Defect] = []
-    by_id: dict[str, Output] = {}
-    for o in run.outputs:
-        oid = o.id
-        if oid not in positions:
-            defects.append(Defect(where, locations.get(oid), f"unknown id {oid!r}: not in corpus {cid!r}"))
-        elif oid in by_id:
-            defects.append(Defect(where, locations.get(oid), f"duplicate id {oid!r}"))
-        else:
-            by_id[oid] = o
-    if defects:
+    outputs = run.outputs
+    ids = [o.id for o in outputs]
+    by_id: dict[str, Output] = dict(zip(ids, outputs, strict=True))
+    if len(by_id) != len(ids) or not positions.keys() >= by_id.keys():  # say which, in file order
+        defects: list[Defect] = []
+        by_id = {}
+        for oid, o in zip(ids, outputs, strict=True):
+            if oid not in positions:
+                defects.append(Defect(where, locations.get(oid), f"unknown id {oid!r}: not in corpus {cid!r}"))
+            elif oid in by_id:
+                defects.append(Defect(where, locations.get(oid), f"duplicate id {oid!r}"))
+            else:
+                by_id[oid] = o
         raise InputError(defects)
     missing: list[str] = []
     try:

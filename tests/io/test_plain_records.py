@@ -218,3 +218,23 @@ def test_the_workspace_stores_the_same_rows_and_content_hashes(tmp_path):
             (8, "r2", "e4", 3, "", None, None, None, None, None, None, 1, "{}")]
     finally:
         ws.close()
+
+
+def test_a_run_with_unknown_and_repeated_ids_is_refused_with_each_in_order(tmp_path):
+    from mteval_gui.domain.run import Run, RunMeta
+    from mteval_gui.io.records import make_output
+    from mteval_gui.store import repo
+
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        import_corpus_file(ws, _jsonl(tmp_path / "c.jsonl", ENTRIES), corpus_id="k", source_lang="eng",
+                           target_lang="crk")
+        run = Run(corpus_id="k", meta=RunMeta(run_id="r"), outputs=[])
+        run.outputs = [make_output("e1", "a"), make_output("zz", "b"), make_output("e1", "c"), make_output("e2", "d")]
+        with pytest.raises(InputError) as ei:
+            repo.import_run(ws, run, locations={"e1": 2, "zz": 3}, file_label="r.jsonl")
+        assert [str(d) for d in ei.value.defects] == ["r.jsonl:3: unknown id 'zz': not in corpus 'k'",
+                                                      "r.jsonl:2: duplicate id 'e1'"]
+        assert repo.counts(ws)["outputs"] == 0
+    finally:
+        ws.close()
