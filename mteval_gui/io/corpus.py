@@ -22,6 +22,7 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -296,16 +297,13 @@ def _read_jsonl(
     tf: TextFile, dl: DefectList, warnings: list[str]
 ) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
-    records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
     parsed = parse_jsonl(tf, dl)
-    for n, (i, rec) in enumerate(parsed):
-        if rec is BAD:
-            continue
-        if n == 0 and isinstance(rec, dict) and isinstance(rec.get("corpus"), dict) and "source" not in rec:
-            meta = _split_meta(rec["corpus"], dl, i)
-            continue
-        records.append((i, rec))
+    first = parsed[0][1] if parsed else BAD
+    head = isinstance(first, dict) and isinstance(first.get("corpus"), dict) and "source" not in first
+    if head:
+        meta = _split_meta(first["corpus"], dl, parsed[0][0])
+    records = [p for p in islice(parsed, 1 if head else 0, None) if p[1] is not BAD]
     entries, lines = _collect_entries(records, dl, warnings)
     return meta, entries, lines
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -137,15 +138,13 @@ def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) 
 def _read_jsonl(
     tf: TextFile, dl: DefectList, hints: dict[str, Any]
 ) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
-    records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
-    for n, (i, rec) in enumerate(parse_jsonl(tf, dl)):
-        if rec is BAD:
-            continue
-        if n == 0 and isinstance(rec, dict) and "run" in rec and "id" not in rec:
-            meta = _meta(rec["run"], dl, i, hints)
-            continue
-        records.append((i, rec))
+    parsed = parse_jsonl(tf, dl)
+    first = parsed[0][1] if parsed else BAD
+    head = isinstance(first, dict) and "run" in first and "id" not in first
+    if head:
+        meta = _meta(first["run"], dl, parsed[0][0], hints)
+    records = [p for p in islice(parsed, 1 if head else 0, None) if p[1] is not BAD]
     outputs, lines = _collect_outputs(records, dl)
     return meta, outputs, lines
 
