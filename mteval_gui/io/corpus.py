@@ -299,7 +299,7 @@ def _read_jsonl(
     dl.extend_defects(tf.defects)
     meta: dict[str, Any] = {}
     parsed = parse_jsonl(tf, dl)
-    first = parsed[0][1] if parsed else BAD
+    first: Any = parsed[0][1] if parsed else BAD
     head = isinstance(first, dict) and isinstance(first.get("corpus"), dict) and "source" not in first
     if head:
         meta = _split_meta(first["corpus"], dl, parsed[0][0])

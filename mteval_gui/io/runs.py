@@ -140,7 +140,7 @@ def _read_jsonl(
 ) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
     meta: dict[str, Any] = {}
     parsed = parse_jsonl(tf, dl)
-    first = parsed[0][1] if parsed else BAD
+    first: Any = parsed[0][1] if parsed else BAD
     head = isinstance(first, dict) and "run" in first and "id" not in first
     if head:
         meta = _meta(first["run"], dl, parsed[0][0], hints)
