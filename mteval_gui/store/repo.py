@@ -201,6 +201,17 @@ def entry_columns(ws: Workspace, corpus_id: str,
     return out
 
 
+def entry_texts(ws: Workspace, corpus_id: str, column: str) -> list[str | None]:
+    """One text column (``source`` or ``reference``) of a corpus's entries in corpus order, read as
+    plain values (what :func:`entry_columns` gives for it, without a row object per entry)."""
+    if column not in ("source", "reference"):
+        raise StoreError(f"not a text column of the entries: {column!r}")
+    cur = ws.conn.cursor()
+    cur.row_factory = None
+    cur.execute(f"SELECT {column} FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))
+    return [r[0] for r in cur.fetchall()]
+
+
 def _corpus_row(ws: Workspace, corpus_id: str) -> dict[str, Any]:
     row = ws.conn.execute("SELECT * FROM corpora WHERE corpus_id = ?", (corpus_id,)).fetchone()
     if row is None:

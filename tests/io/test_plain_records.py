@@ -238,3 +238,19 @@ def test_a_run_with_unknown_and_repeated_ids_is_refused_with_each_in_order(tmp_p
         assert repo.counts(ws)["outputs"] == 0
     finally:
         ws.close()
+
+
+def test_a_corpus_text_column_reads_as_the_entry_columns_read_it(tmp_path):
+    from mteval_gui.errors import StoreError
+    from mteval_gui.store import repo
+
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        import_corpus_file(ws, _jsonl(tmp_path / "c.jsonl", ENTRIES), corpus_id="k", source_lang="eng",
+                           target_lang="crk")
+        assert repo.entry_texts(ws, "k", "reference") == ["nipâw", None, "sîpiy", "wâpamêw"]
+        assert repo.entry_texts(ws, "k", "source") == repo.entry_columns(ws, "k", ("source",))["source"]
+        with pytest.raises(StoreError):
+            repo.entry_texts(ws, "k", "metadata")
+    finally:
+        ws.close()
