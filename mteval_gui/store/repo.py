@@ -20,9 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 from mteval_gui.domain.base import construct
@@ -139,21 +138,43 @@ def _plain_entry(r: tuple) -> bool:
             and r[14] == "{}")
 
 
-def _insert_entries(conn: Any, rows: Sequence[tuple]) -> None:
-    """Insert a corpus's rows (as ``entry_row`` makes them) in order; runs of plain rows go through
-    a statement binding 9 values instead of 15."""
-    start, n = 0, len(rows)
-    while start < n:
-        plain = _plain_entry(rows[start])
-        end = start + 1
-        while end < n and _plain_entry(rows[end]) is plain:
-            end += 1
+PLAIN_STRETCH = 256  # plain rows in a row that are written by the shorter statement
+
+
+def plain_stretches(rows: Sequence[tuple], plain: Callable[[tuple], bool],
+                    least: int = PLAIN_STRETCH) -> list[tuple[bool, int, int]]:
+    """``(plain, start, end)`` pieces covering ``rows`` in order: stretches of at least ``least``
+    rows for which ``plain`` is true, and the rows between them (plain or not) as one piece each,
+    so that a file mixing plain and other rows is written by few statements."""
+    pieces: list[tuple[bool, int, int]] = []
+    n, i, rest = len(rows), 0, 0
+    while i < n:
+        if not plain(rows[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < n and plain(rows[j]):
+            j += 1
+        if j - i >= least:
+            if rest < i:
+                pieces.append((False, rest, i))
+            pieces.append((True, i, j))
+            rest = j
+        i = j
+    if rest < n:
+        pieces.append((False, rest, n))
+    return pieces
+
+
+def _insert_entries(conn: Any, rows: list[tuple]) -> None:
+    """Insert a corpus's rows (as ``entry_row`` makes them) in order; long stretches of plain rows
+    go through a statement binding 9 values instead of 15."""
+    for plain, start, end in plain_stretches(rows, _plain_entry):
         if plain:
             conn.executemany(_PLAIN_ENTRY_INSERT, ((r[0], r[1], r[2], r[3], r[4], r[7], r[8], r[9], r[10])
-                                                   for r in islice(rows, start, end)))
+                                                   for r in rows[start:end]))
         else:
-            conn.executemany(_ENTRY_INSERT, islice(rows, start, end))
-        start = end
+            conn.executemany(_ENTRY_INSERT, rows[start:end])
 
 
 def _entry_from_row(r: Sequence[Any]) -> Entry:
@@ -395,21 +416,19 @@ def _output_rows(order: Sequence[tuple[str, int]], by_id: Mapping[str, Output], 
     return rows
 
 
-def _insert_outputs(conn: Any, run_id: str, rows: Sequence[tuple]) -> None:
-    """Insert a run's rows (as :func:`_output_rows` makes them); rows whose columns other than the
-    text are those of a plain output go through a statement binding 4 values instead of 12."""
-    tail = _PLAIN_OUTPUT_TAIL
-    start, n = 0, len(rows)
-    while start < n:
-        plain = rows[start][3:] == tail
-        end = start + 1
-        while end < n and (rows[end][3:] == tail) is plain:
-            end += 1
+def _plain_output(r: tuple) -> bool:
+    return r[3:] == _PLAIN_OUTPUT_TAIL
+
+
+def _insert_outputs(conn: Any, run_id: str, rows: list[tuple]) -> None:
+    """Insert a run's rows (as :func:`_output_rows` makes them) in order; long stretches of rows
+    whose columns other than the text are those of a plain output go through a statement binding
+    4 values instead of 12."""
+    for plain, start, end in plain_stretches(rows, _plain_output):
         if plain:
-            conn.executemany(_PLAIN_OUTPUT_INSERT, ((run_id, r[0], r[1], r[2]) for r in islice(rows, start, end)))
+            conn.executemany(_PLAIN_OUTPUT_INSERT, ((run_id, r[0], r[1], r[2]) for r in rows[start:end]))
         else:
-            conn.executemany(_OUTPUT_INSERT, ((run_id, *r) for r in islice(rows, start, end)))
-        start = end
+            conn.executemany(_OUTPUT_INSERT, ((run_id, *r) for r in rows[start:end]))
 
 
 def _meta_dict(meta: RunMeta) -> dict[str, Any]:

@@ -254,3 +254,47 @@ def test_a_corpus_text_column_reads_as_the_entry_columns_read_it(tmp_path):
             repo.entry_texts(ws, "k", "metadata")
     finally:
         ws.close()
+
+
+def test_plain_stretches_cover_the_rows_in_few_pieces():
+    from mteval_gui.store.repo import plain_stretches
+
+    rows = [(i,) for i in range(20)]
+    # every 4th row is not plain: no stretch reaches 5 plain rows, so one piece
+    assert plain_stretches(rows, lambda r: r[0] % 4 != 3, least=5) == [(False, 0, 20)]
+    assert plain_stretches(rows, lambda r: r[0] not in (6, 7), least=5) == [
+        (True, 0, 6), (False, 6, 8), (True, 8, 20)]
+    assert plain_stretches(rows, lambda r: r[0] not in (2, 17), least=5) == [
+        (False, 0, 3), (True, 3, 17), (False, 17, 20)]
+    assert plain_stretches(rows, lambda r: True, least=5) == [(True, 0, 20)]
+    assert plain_stretches([], lambda r: True) == []
+
+
+def test_long_stretches_of_plain_rows_are_stored_as_the_general_rows(tmp_path):
+    from mteval_gui.store import repo
+    from mteval_gui.store.hashing import entry_row
+
+    n = 2 * repo.PLAIN_STRETCH + 40
+    entries = [{"id": f"e{i:04d}", "source": f"s {i}", "reference": f"r {i}"} for i in range(n)]
+    for i in (5, repo.PLAIN_STRETCH + 10, repo.PLAIN_STRETCH + 11):
+        entries[i]["variants"] = [f"v {i}"]
+    outputs = [{"id": f"e{i:04d}", "predicted": f"p {i}"} for i in range(n) if i != 7]
+    for i in (3, repo.PLAIN_STRETCH + 20):
+        outputs[i]["latency_s"] = 0.25
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        corpus_file = _jsonl(tmp_path / "c.jsonl", entries)
+        import_corpus_file(ws, corpus_file, corpus_id="k", source_lang="eng", target_lang="crk")
+        import_run_file(ws, _jsonl(tmp_path / "r.jsonl", outputs), corpus_id="k", run_id="r")
+        con = ws.conn
+        read = read_corpus(corpus_file, source_lang="eng", target_lang="crk").value.entries
+        assert [tuple(r) for r in con.execute("SELECT * FROM entries ORDER BY rowid")] == [
+            entry_row("k", i, e) for i, e in enumerate(read)]
+        stored = [tuple(r) for r in con.execute("SELECT * FROM outputs ORDER BY rowid")]
+        assert len(stored) == n and [r[2] for r in stored] == list(range(n))
+        assert stored[7] == ("r", "e0007", 7, "", None, None, None, None, None, None, 1, "{}")
+        assert stored[3] == ("r", "e0003", 3, "p 3", None, 0.25, None, None, None, None, 0, "{}")
+        assert stored[8] == ("r", "e0008", 8, "p 8", None, None, None, None, None, None, 0, "{}")
+        assert [r[5] for r in stored].count(0.25) == 2
+    finally:
+        ws.close()
