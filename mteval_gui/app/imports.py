@@ -317,13 +317,13 @@ def _sample_language(ws: Workspace, run: Run, corpus_id: str, src: str,
             refs[o.id] = repo.get_entry(ws, corpus_id, o.id)
         except NotFoundError:
             continue  # an unknown id: the import itself reports it
-    references = repo.entry_texts(ws, corpus_id, "reference")
+    reference_texts = repo.entry_texts(ws, corpus_id, "reference")
     judge = LanguageJudge(src, tgt, target_card=tcard, source_card=scard,
                           accepts=_installed_accepts(ws, src, tgt, tcard),
                           loanwords=tcard.allowed_loanwords if tcard is not None else (),
                           script_of=token_script, target_scripts=expand_scripts(tcard.scripts) if tcard else (),
                           source_scripts=expand_scripts(scard.scripts) if scard else (),
-                          target_texts=references)
+                          target_texts=reference_texts)
     if not judge.available:
         return None
     wrong = 0
