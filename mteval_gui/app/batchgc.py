@@ -25,14 +25,22 @@ GEN2_THRESHOLD = 100  # middle collections per full one (CPython: 10)
 
 
 @contextmanager
-def batch_gc() -> Iterator[None]:
-    """Fewer collections while the block runs (see the module docstring)."""
-    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+def batch_gc(*, collect: bool = True) -> Iterator[None]:
+    """Fewer collections while the block runs (see the module docstring).
+
+    ``collect=False``: none at all (an import, which makes millions of objects and no reference
+    cycles: at 1,000,000 entries the rare collections still cost 5 s of a corpus's 23 s); the
+    collector is enabled again on leaving if it was before."""
+    before, frozen, enabled = gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()
     gc.freeze()
     gc.set_threshold(GEN0_THRESHOLD, GEN1_THRESHOLD, GEN2_THRESHOLD)
+    if not collect:
+        gc.disable()
     try:
         yield
     finally:
+        if enabled:
+            gc.enable()
         gc.set_threshold(*before)
         if not frozen:  # an enclosing block (or the caller) froze objects first: it unfreezes them
             gc.unfreeze()

@@ -78,7 +78,7 @@ def import_corpus_file(
     on_progress: OnProgress | None = None,
 ) -> ImportResult:
     """Import a corpus file (and its line-aligned reference file for plain text)."""
-    with batch_gc():
+    with batch_gc(collect=False):
         return _import_corpus_file(ws, path, fmt=fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
                                    target_lang=target_lang, version=version, replace=replace, on_progress=on_progress)
 
@@ -147,7 +147,7 @@ def import_run_file(
     ``corpus_id`` may be omitted when the file names its corpus (run metadata
     ``corpus_id``/``dataset_id``, or a harness report's ``corpus_path``).
     """
-    with batch_gc():
+    with batch_gc(collect=False):
         return _import_run_file(ws, path, corpus_id=corpus_id, fmt=fmt, run_id=run_id, model_slug=model_slug,
                                 create_corpus=create_corpus, on_progress=on_progress)
 
@@ -317,13 +317,13 @@ def _sample_language(ws: Workspace, run: Run, corpus_id: str, src: str,
             refs[o.id] = repo.get_entry(ws, corpus_id, o.id)
         except NotFoundError:
             continue  # an unknown id: the import itself reports it
-    references = repo.entry_columns(ws, corpus_id, ("reference",))["reference"]
+    reference_texts = repo.entry_texts(ws, corpus_id, "reference")
     judge = LanguageJudge(src, tgt, target_card=tcard, source_card=scard,
                           accepts=_installed_accepts(ws, src, tgt, tcard),
                           loanwords=tcard.allowed_loanwords if tcard is not None else (),
                           script_of=token_script, target_scripts=expand_scripts(tcard.scripts) if tcard else (),
                           source_scripts=expand_scripts(scard.scripts) if scard else (),
-                          target_texts=references)
+                          target_texts=reference_texts)
     if not judge.available:
         return None
     wrong = 0

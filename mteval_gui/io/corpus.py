@@ -22,6 +22,7 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from mteval_gui.io.records import (
     make_entry,
     nfc,
     nfc_deep,
+    plain_entries,
     record_id,
 )
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
@@ -70,6 +72,9 @@ def is_harness_report(data: Any) -> bool:
 def _collect_entries(
     records: Sequence[tuple[int | None, Any]], dl: DefectList, warnings: list[str]
 ) -> tuple[list[Entry], dict[str, int]]:
+    plain = plain_entries(list(records))
+    if plain is not None:  # the whole file checked a column at a time
+        return plain
     entries: list[Entry] = []
     lines: dict[str, int] = {}
     unknown: set[str] = set()
@@ -292,16 +297,13 @@ def _read_jsonl(
     tf: TextFile, dl: DefectList, warnings: list[str]
 ) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
-    records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
     parsed = parse_jsonl(tf, dl)
-    for n, (i, rec) in enumerate(parsed):
-        if rec is BAD:
-            continue
-        if n == 0 and isinstance(rec, dict) and isinstance(rec.get("corpus"), dict) and "source" not in rec:
-            meta = _split_meta(rec["corpus"], dl, i)
-            continue
-        records.append((i, rec))
+    first: Any = parsed[0][1] if parsed else BAD
+    head = isinstance(first, dict) and isinstance(first.get("corpus"), dict) and "source" not in first
+    if head:
+        meta = _split_meta(first["corpus"], dl, parsed[0][0])
+    records = [p for p in islice(parsed, 1 if head else 0, None) if p[1] is not BAD]
     entries, lines = _collect_entries(records, dl, warnings)
     return meta, entries, lines
 

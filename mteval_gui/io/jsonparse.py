@@ -470,18 +470,24 @@ def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
     The whole file is first decoded in one call (as one array); only if that fails are lines
     decoded one by one to locate each defect.
     """
-    numbered = [(i, line) for i, line in enumerate(tf.lines(), 1) if line.strip()]
-    if not numbered:
+    lines = tf.lines()
+    texts = [line for line in lines if line.strip()]
+    if not texts:
         return []
     if not escape_problems(tf.text, limit=1):
-        joined = "[" + ",".join(line for _, line in numbered) + "]"
+        joined = "[" + ",".join(texts) + "]"
         try:
             values, end = raw_decode(joined, 0, check_depth=False)
         except (json.JSONDecodeError, JSONProblem):
             values = None
-        if values is not None and end == len(joined) and len(values) == len(numbered) and not any(
-                too_deep(line, v) for (_, line), v in zip(numbered, values, strict=True)):
-            return [(i, v) for (i, _), v in zip(numbered, values, strict=True)]
+        # a value nested deeper than MAX_DEPTH takes more than MAX_DEPTH brackets: shorter lines are not looked at
+        if values is not None and end == len(joined) and len(values) == len(texts) and not any(
+                len(line) > MAX_DEPTH and too_deep(line, v) for line, v in zip(texts, values, strict=True)):
+            if len(texts) == len(lines):  # no blank line: line numbers are the positions
+                return list(zip(range(1, len(lines) + 1), values, strict=True))
+            numbers = [i for i, line in enumerate(lines, 1) if line.strip()]
+            return list(zip(numbers, values, strict=True))
+    numbered = [(i, line) for i, line in enumerate(lines, 1) if line.strip()]
     out: list[tuple[int, Any]] = []
     for i, line in numbered:
         try:

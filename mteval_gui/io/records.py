@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping, Set
 from typing import Any
 
-from mteval_gui.domain.base import construct
+from mteval_gui.domain.base import construct, constructor
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output, Usage
 from mteval_gui.io.textfile import DefectList
@@ -216,8 +216,39 @@ def split_fields(
     return fields, extra
 
 
+# the fields of a plain entry record (of most big corpora): checked by :func:`_plain_entry`
+_PLAIN_ENTRY_KEYS = frozenset({"id", "source", "reference", "difficulty", "domain", "register", "segment"})
+
+
+def _plain_entry(rec: dict[str, Any]) -> Entry | None:
+    """The entry of a record that holds only :data:`_PLAIN_ENTRY_KEYS` with values of their usual
+    types, all valid; None for any other record (the general checks then read it). The entry is
+    the one the general checks make of the same record."""
+    get = rec.get
+    src, ref, diff = get("source"), get("reference"), get("difficulty")
+    domain, register, segment = get("domain"), get("register"), get("segment")
+    if (type(src) is not str or not src.strip() or (ref is not None and type(ref) is not str)
+            or (diff is not None and (type(diff) is not int or not 1 <= diff <= 5))
+            or (domain is not None and type(domain) is not str) or (register is not None and type(register) is not str)
+            or (segment is not None and type(segment) is not str)):
+        return None
+    raw = get("id")
+    eid = record_id(raw) if type(raw) is str or type(raw) is int else None
+    if eid is None:
+        return None
+    return construct(Entry, {
+        "id": eid, "source": nfc(src), "reference": None if ref is None else nfc(ref), "variants": [],
+        "terminology": {}, "difficulty": diff, "domain": domain, "register": register, "segment": segment,
+        "provenance": None, "phenomena": [], "expected_morphology": {}, "metadata": {},
+    })
+
+
 def entry_from_record(rec: Any, dl: DefectList, line: int | None, unknown: set[str]) -> Entry | None:
     """Validate one entry record. Problems go to ``dl``; returns None if the entry is unusable."""
+    if type(rec) is dict and rec.keys() <= _PLAIN_ENTRY_KEYS:
+        plain = _plain_entry(rec)
+        if plain is not None:
+            return plain
     if not isinstance(rec, dict):
         dl.add(line, f"an entry must be an object with 'id' and 'source', got {_type_name(rec)}")
         return None
@@ -317,8 +348,19 @@ def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+_PLAIN_OUTPUT_KEYS = frozenset({"id", "predicted"})
+
+
 def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | None:
     """Validate one output record of a run."""
+    if type(rec) is dict and rec.keys() <= _PLAIN_OUTPUT_KEYS:  # an id and a text (most big runs)
+        pred, raw = rec.get("predicted"), rec.get("id")
+        if pred is None or type(pred) is str:
+            oid = record_id(raw) if type(raw) is str or type(raw) is int else None
+            if oid is not None:
+                return construct(Output, {"id": oid, "predicted": nfc(pred) if pred else "", "raw_predicted": None,
+                                          "latency_s": None, "cost_usd": None, "cached": None, "usage": None,
+                                          "error": None}, {})
     if not isinstance(rec, dict):
         dl.add(line, f"an output must be an object with 'id' and 'predicted', got {_type_name(rec)}")
         return None
@@ -385,3 +427,75 @@ def output_from_record(rec: Any, dl: DefectList, line: int | None) -> Output | N
         error=nfc(err) if err else None,
         extra=nfc_deep(extra) if extra else {},
     )
+
+
+# ----- whole files of plain records ----------------------------------------------------------
+# A big corpus or run file usually holds records of one plain shape (an id and texts). The
+# checks of :func:`entry_from_record` and :func:`output_from_record` are then made once per
+# column over the whole file (types, blank and over-long ids, control characters, NFC, duplicate
+# ids) instead of once per record; any record outside the plain shape, any defect and any text
+# to normalise sends the whole file back to the per-record checks, which report it. The models
+# made are those the per-record checks make of the same records.
+
+_ENTRY_NAMES_ORDER = ("id", "source", "reference", "variants", "terminology", "difficulty", "domain", "register",
+                      "segment", "provenance", "phenomena", "expected_morphology", "metadata")
+_OUTPUT_NAMES_ORDER = ("id", "predicted", "raw_predicted", "latency_s", "cost_usd", "cached", "usage", "error")
+_make_entry = constructor(Entry, _ENTRY_NAMES_ORDER)
+_make_output = constructor(Output, _OUTPUT_NAMES_ORDER)
+_NFC_JOIN = "\n"  # a character no composition involves: the joined texts are NFC exactly when each text is
+
+
+def _plain_ids(ids: list[Any]) -> bool:
+    """Every id a string that :func:`record_id` keeps as it is (stripped, short, no control
+    character, NFC), and no id twice."""
+    if not all(type(v) is str for v in ids):
+        return False
+    return (all(ids) and [v.strip() for v in ids] == ids and max(map(len, ids)) <= MAX_ID_LENGTH
+            and not _has_control("".join(ids)) and _all_nfc(ids) and len(set(ids)) == len(ids))
+
+
+def _all_nfc(texts: list[str]) -> bool:
+    return _is_nfc("NFC", _NFC_JOIN.join(texts))
+
+
+def plain_entries(records: list[tuple[int | None, Any]]) -> tuple[list[Entry], dict[str, int]] | None:
+    """(entries, line of each id) of ``records`` (line, decoded record) when every record is a
+    plain valid entry needing no normalisation (see above); None otherwise."""
+    recs = [r for _, r in records]
+    if not recs or not all(type(r) is dict and r.keys() <= _PLAIN_ENTRY_KEYS for r in recs):
+        return None
+    ids = [r.get("id") for r in recs]
+    srcs = [r.get("source") for r in recs]
+    refs = [r.get("reference") for r in recs]
+    diffs = [r.get("difficulty") for r in recs]
+    optional = [[r.get(k) for r in recs] for k in ("domain", "register", "segment")]
+    if not (_plain_ids(ids) and all(type(s) is str for s in srcs) and all(s.strip() for s in srcs)
+            and all(v is None or type(v) is str for v in refs)
+            and all(d is None or (type(d) is int and 1 <= d <= 5) for d in diffs)
+            and all(v is None or type(v) is str for col in optional for v in col)
+            and _all_nfc(srcs) and _all_nfc([v for v in refs if v is not None])):
+        return None
+    make = _make_entry
+    entries = [make({"id": i, "source": s, "reference": ref, "variants": [], "terminology": {}, "difficulty": d,
+                     "domain": dom, "register": reg, "segment": seg, "provenance": None, "phenomena": [],
+                     "expected_morphology": {}, "metadata": {}}, None)
+               for i, s, ref, d, dom, reg, seg in zip(ids, srcs, refs, diffs, *optional, strict=True)]
+    return entries, dict(zip(ids, [line or 0 for line, _ in records], strict=True))
+
+
+def plain_outputs(records: list[tuple[int | None, Any]]) -> tuple[list[Output], dict[str, int]] | None:
+    """(outputs, line of each id) of ``records`` when every record is a plain valid output (an id
+    and a text or null) needing no normalisation; None otherwise."""
+    recs = [r for _, r in records]
+    if not recs or not all(type(r) is dict and r.keys() <= _PLAIN_OUTPUT_KEYS for r in recs):
+        return None
+    ids = [r.get("id") for r in recs]
+    preds = [r.get("predicted") for r in recs]
+    if not (_plain_ids(ids) and all(p is None or type(p) is str for p in preds)
+            and _all_nfc([p for p in preds if p])):
+        return None
+    make = _make_output
+    outputs = [make({"id": i, "predicted": p or "", "raw_predicted": None, "latency_s": None, "cost_usd": None,
+                     "cached": None, "usage": None, "error": None}, {})
+               for i, p in zip(ids, preds, strict=True)]
+    return outputs, dict(zip(ids, [line or 0 for line, _ in records], strict=True))

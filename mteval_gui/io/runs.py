@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,15 @@ from mteval_gui.io.common import Loaded, default_name
 from mteval_gui.io.corpus import is_harness_report
 from mteval_gui.io.formats import Parsed, Source
 from mteval_gui.io.jsonparse import BAD, parse_document, parse_jsonl
-from mteval_gui.io.records import id_problem, make_output, nfc, nfc_deep, output_from_record, record_id
+from mteval_gui.io.records import (
+    id_problem,
+    make_output,
+    nfc,
+    nfc_deep,
+    output_from_record,
+    plain_outputs,
+    record_id,
+)
 from mteval_gui.io.textfile import DefectList, TextFile, read_text
 
 _CORPUS_HINT_KEYS = ("corpus_id", "dataset_id", "corpus")
@@ -109,6 +118,9 @@ def _elapsed(started: Any, ended: Any, dl: DefectList, line: int | None) -> floa
 
 
 def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) -> tuple[list[Output], dict[str, int]]:
+    plain = plain_outputs(list(records))
+    if plain is not None:  # the whole file checked a column at a time
+        return plain
     outputs: list[Output] = []
     lines: dict[str, int] = {}
     for line, rec in records:
@@ -126,15 +138,13 @@ def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) 
 def _read_jsonl(
     tf: TextFile, dl: DefectList, hints: dict[str, Any]
 ) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
-    records: list[tuple[int, Any]] = []
     meta: dict[str, Any] = {}
-    for n, (i, rec) in enumerate(parse_jsonl(tf, dl)):
-        if rec is BAD:
-            continue
-        if n == 0 and isinstance(rec, dict) and "run" in rec and "id" not in rec:
-            meta = _meta(rec["run"], dl, i, hints)
-            continue
-        records.append((i, rec))
+    parsed = parse_jsonl(tf, dl)
+    first: Any = parsed[0][1] if parsed else BAD
+    head = isinstance(first, dict) and "run" in first and "id" not in first
+    if head:
+        meta = _meta(first["run"], dl, parsed[0][0], hints)
+    records = [p for p in islice(parsed, 1 if head else 0, None) if p[1] is not BAD]
     outputs, lines = _collect_outputs(records, dl)
     return meta, outputs, lines
 

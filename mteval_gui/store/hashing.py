@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from typing import Any
 
 from mteval_gui.domain.corpus import Corpus, Entry
@@ -41,9 +42,25 @@ def entry_row(corpus_id: str, position: int, e: Entry) -> tuple[Any, ...]:
     )
 
 
+def entry_rows(corpus_id: str, entries: Iterable[Entry]) -> list[tuple[Any, ...]]:
+    """:func:`entry_row` of each entry, position counted from 0; an entry without lists, objects
+    or provenance (most of a big corpus) written without encoding its empty values."""
+    rows: list[tuple[Any, ...]] = []
+    add = rows.append
+    for i, e in enumerate(entries):
+        d = e.__dict__
+        if (d["provenance"] is None and not d["variants"] and not d["terminology"] and not d["phenomena"]
+                and not d["expected_morphology"] and not d["metadata"]):
+            add((corpus_id, d["id"], i, d["source"], d["reference"], "[]", "{}", d["difficulty"], d["domain"],
+                 d["register"], d["segment"], None, "[]", "{}", "{}"))
+        else:
+            add(entry_row(corpus_id, i, e))
+    return rows
+
+
 def corpus_sha256(corpus: Corpus) -> str:
     """Content hash of a corpus: language pair and every entry in order."""
-    rows = (entry_row("", i, e)[1:] for i, e in enumerate(corpus.entries))
+    rows = (r[1:] for r in entry_rows("", corpus.entries))
     return sha256_rows([corpus.language_pair.source, corpus.language_pair.target], rows)
 
 
@@ -51,14 +68,27 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+HASH_CHUNK = 65_536  # rows encoded by one encoder call while hashing
+_encode_rows = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def sha256_rows(head: Any, rows: Iterable[Sequence[Any]]) -> str:
     """sha256 over ``head`` (canonical JSON) and the rows (one JSON array of arrays).
 
     Row cells are scalars or JSON text already written with sorted keys, so one encoder
-    call over all rows is canonical and much faster than one call per row.
+    call per :data:`HASH_CHUNK` rows is canonical and much faster than one call per row. The
+    rows (tuples or lists: the encoder writes both as arrays) are hashed a chunk at a time,
+    so the text of a million rows is never held at once; the bytes hashed are those of
+    one ``json.dumps`` of the whole list.
     """
     h = hashlib.sha256()
     h.update(canonical_json(head).encode("utf-8"))
-    h.update(b"\n")
-    h.update(json.dumps([list(r) for r in rows], ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    h.update(b"\n[")
+    it = iter(rows)
+    sep = b""
+    while chunk := list(islice(it, HASH_CHUNK)):
+        h.update(sep)
+        h.update(_encode_rows(chunk)[1:-1].encode("utf-8"))
+        sep = b","
+    h.update(b"]")
     return h.hexdigest()

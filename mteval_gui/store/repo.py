@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from mteval_gui.store.hashing import corpus_sha256 as corpus_sha256  # the conte
 from mteval_gui.store.hashing import dumps_column as _dumps
 from mteval_gui.store.hashing import dumps_optional as _dumps_opt
 from mteval_gui.store.hashing import encode_column as _encode
-from mteval_gui.store.hashing import entry_row as _entry_row
+from mteval_gui.store.hashing import entry_rows as _entry_rows
 from mteval_gui.store.hashing import sha256_rows
 
 _USAGE_NAMES = tuple(Usage.model_fields)
@@ -79,12 +79,15 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
     true, in which case the old corpus is deleted first, together with its runs.
     """
     where = str(source_path) if source_path else corpus.corpus_id
-    seen: set[str] = set()
     defects = []
-    for i, e in enumerate(corpus.entries):
-        if e.id in seen:
-            defects.append(Defect(where, None, f"duplicate id {e.id!r} (entry {i + 1})"))
-        seen.add(e.id)
+    ids = [e.id for e in corpus.entries]
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        for i, eid in enumerate(ids):
+            if eid in seen:
+                defects.append(Defect(where, None, f"duplicate id {eid!r} (entry {i + 1})"))
+            seen.add(eid)
+    del ids
     lp = corpus.language_pair
     for side, code in (("source", lp.source), ("target", lp.target)):
         if not isinstance(code, str) or not _LANG_CODE.fullmatch(code):
@@ -95,7 +98,7 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
         raise InputError(defects)
     cid = corpus.corpus_id
     try:
-        rows = [_entry_row(cid, i, e) for i, e in enumerate(corpus.entries)]
+        rows = _entry_rows(cid, corpus.entries)
     except ValueError as exc:  # NaN or infinity in a JSON field
         raise InputError(Defect(where, None, f"an entry holds a value that is not JSON: {exc}")) from None
     sha = sha256_rows([corpus.language_pair.source, corpus.language_pair.target], (r[1:] for r in rows))
@@ -118,8 +121,60 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
             (cid, corpus.version, lp.source, lp.target, corpus.license, corpus.attribution, corpus.description,
              _dumps(metadata, "{}"), sha, len(rows), str(source_path) if source_path else None, utcnow()),
         )
-        conn.executemany(_ENTRY_INSERT, rows)
+        _insert_entries(conn, rows)
     return cid
+
+
+# an entry with no list, object or provenance: those columns as ``entry_row`` writes them
+_PLAIN_ENTRY_INSERT = (
+    "INSERT INTO entries (corpus_id, entry_id, position, source, reference, variants, terminology, difficulty,"
+    " domain, register, segment, provenance, phenomena, expected_morphology, metadata)"
+    " VALUES (?,?,?,?,?,'[]','{}',?,?,?,?,NULL,'[]','{}','{}')"
+)
+
+
+def _plain_entry(r: tuple) -> bool:
+    return (r[5] == "[]" and r[6] == "{}" and r[11] is None and r[12] == "[]" and r[13] == "{}"
+            and r[14] == "{}")
+
+
+PLAIN_STRETCH = 256  # plain rows in a row that are written by the shorter statement
+
+
+def plain_stretches(rows: Sequence[tuple], plain: Callable[[tuple], bool],
+                    least: int = PLAIN_STRETCH) -> list[tuple[bool, int, int]]:
+    """``(plain, start, end)`` pieces covering ``rows`` in order: stretches of at least ``least``
+    rows for which ``plain`` is true, and the rows between them (plain or not) as one piece each,
+    so that a file mixing plain and other rows is written by few statements."""
+    pieces: list[tuple[bool, int, int]] = []
+    n, i, rest = len(rows), 0, 0
+    while i < n:
+        if not plain(rows[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < n and plain(rows[j]):
+            j += 1
+        if j - i >= least:
+            if rest < i:
+                pieces.append((False, rest, i))
+            pieces.append((True, i, j))
+            rest = j
+        i = j
+    if rest < n:
+        pieces.append((False, rest, n))
+    return pieces
+
+
+def _insert_entries(conn: Any, rows: list[tuple]) -> None:
+    """Insert a corpus's rows (as ``entry_row`` makes them) in order; long stretches of plain rows
+    go through a statement binding 9 values instead of 15."""
+    for plain, start, end in plain_stretches(rows, _plain_entry):
+        if plain:
+            conn.executemany(_PLAIN_ENTRY_INSERT, ((r[0], r[1], r[2], r[3], r[4], r[7], r[8], r[9], r[10])
+                                                   for r in rows[start:end]))
+        else:
+            conn.executemany(_ENTRY_INSERT, rows[start:end])
 
 
 def _entry_from_row(r: Sequence[Any]) -> Entry:
@@ -165,6 +220,17 @@ def entry_columns(ws: Workspace, corpus_id: str,
             values = [_loads(v, type(default)() if default is not None else None) for v in values]
         out[name] = values
     return out
+
+
+def entry_texts(ws: Workspace, corpus_id: str, column: str) -> list[str | None]:
+    """One text column (``source`` or ``reference``) of a corpus's entries in corpus order, read as
+    plain values (what :func:`entry_columns` gives for it, without a row object per entry)."""
+    if column not in ("source", "reference"):
+        raise StoreError(f"not a text column of the entries: {column!r}")
+    cur = ws.conn.cursor()
+    cur.row_factory = None
+    cur.execute(f"SELECT {column} FROM entries WHERE corpus_id = ? ORDER BY position", (corpus_id,))
+    return [r[0] for r in cur.fetchall()]
 
 
 def _corpus_row(ws: Workspace, corpus_id: str) -> dict[str, Any]:
@@ -320,6 +386,51 @@ def _output_row(position: int, entry_id: str, o: Output | None) -> tuple:
             _usage_json(o.usage), o.error, 0, _dumps(o.model_extra or {}, "{}"))
 
 
+# an output with nothing but its text: every other column as ``_output_row`` writes it
+_PLAIN_OUTPUT_INSERT = (
+    "INSERT INTO outputs (run_id, entry_id, position, predicted, raw_predicted, latency_s, cost_usd, cached,"
+    " usage, error, missing, extra) VALUES (?,?,?,?,NULL,NULL,NULL,NULL,NULL,NULL,0,'{}')"
+)
+_PLAIN_OUTPUT_TAIL = (None, None, None, None, None, None, 0, "{}")
+
+
+def _output_rows(order: Sequence[tuple[str, int]], by_id: Mapping[str, Output], missing: list[str]) -> list[tuple]:
+    """The stored rows of a run's outputs in corpus order (``order``: entry id and position);
+    the ids without an output are appended to ``missing``. Same rows as :func:`_output_row`,
+    an output holding only its text (most of a big run) built without the general case."""
+    rows: list[tuple] = []
+    add = rows.append
+    get = by_id.get
+    for eid, pos in order:
+        o = get(eid)
+        if o is None:
+            missing.append(eid)
+            add(_output_row(pos, eid, None))
+            continue
+        d = o.__dict__
+        if (d["raw_predicted"] is None and d["latency_s"] is None and d["cost_usd"] is None and d["cached"] is None
+                and d["usage"] is None and d["error"] is None and not o.__pydantic_extra__):
+            add((eid, pos, d["predicted"] or "", *_PLAIN_OUTPUT_TAIL))
+        else:
+            add(_output_row(pos, eid, o))
+    return rows
+
+
+def _plain_output(r: tuple) -> bool:
+    return r[3:] == _PLAIN_OUTPUT_TAIL
+
+
+def _insert_outputs(conn: Any, run_id: str, rows: list[tuple]) -> None:
+    """Insert a run's rows (as :func:`_output_rows` makes them) in order; long stretches of rows
+    whose columns other than the text are those of a plain output go through a statement binding
+    4 values instead of 12."""
+    for plain, start, end in plain_stretches(rows, _plain_output):
+        if plain:
+            conn.executemany(_PLAIN_OUTPUT_INSERT, ((run_id, r[0], r[1], r[2]) for r in rows[start:end]))
+        else:
+            conn.executemany(_OUTPUT_INSERT, ((run_id, *r) for r in rows[start:end]))
+
+
 def _meta_dict(meta: RunMeta) -> dict[str, Any]:
     d = meta.model_dump(mode="json", exclude_none=True)
     if meta.system_prompt and not meta.system_prompt_sha256:
@@ -356,29 +467,32 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
     corpus = ws.conn.execute("SELECT source_lang, target_lang FROM corpora WHERE corpus_id = ?", (cid,)).fetchone()
     if corpus is None:
         raise InputError(Defect(where, None, f"no corpus {cid!r} in the workspace: import the corpus first"))
-    positions = {
-        r[0]: r[1] for r in ws.conn.execute("SELECT entry_id, position FROM entries WHERE corpus_id = ?", (cid,))
-    }
+    cur = ws.conn.cursor()
+    cur.row_factory = None  # plain tuples: a million Row objects cost a second
+    order: list[tuple[str, int]] = cur.execute(
+        "SELECT entry_id, position FROM entries WHERE corpus_id = ? ORDER BY position", (cid,)).fetchall()
+    positions = dict(order)
     locations = locations or {}
-    defects: list[Defect] = []
-    by_id: dict[str, Output] = {}
-    for o in run.outputs:
-        line = locations.get(o.id)
-        if o.id not in positions:
-            defects.append(Defect(where, line, f"unknown id {o.id!r}: not in corpus {cid!r}"))
-        elif o.id in by_id:
-            defects.append(Defect(where, line, f"duplicate id {o.id!r}"))
-        else:
-            by_id[o.id] = o
-    if defects:
+    outputs = run.outputs
+    ids = [o.id for o in outputs]
+    by_id: dict[str, Output] = dict(zip(ids, outputs, strict=True))
+    if len(by_id) != len(ids) or not positions.keys() >= by_id.keys():  # say which, in file order
+        defects: list[Defect] = []
+        by_id = {}
+        for oid, o in zip(ids, outputs, strict=True):
+            if oid not in positions:
+                defects.append(Defect(where, locations.get(oid), f"unknown id {oid!r}: not in corpus {cid!r}"))
+            elif oid in by_id:
+                defects.append(Defect(where, locations.get(oid), f"duplicate id {oid!r}"))
+            else:
+                by_id[oid] = o
         raise InputError(defects)
-    order = sorted(positions.items(), key=lambda kv: kv[1])
+    missing: list[str] = []
     try:
-        rows = [_output_row(pos, eid, by_id.get(eid)) for eid, pos in order]
+        rows = _output_rows(order, by_id, missing)
         _encode(_meta_dict(run.meta))
     except ValueError as exc:  # NaN or infinity in a JSON field
         raise InputError(Defect(where, None, f"the run holds a value that is not JSON: {exc}")) from None
-    missing = [eid for eid, _ in order if eid not in by_id]
     meta = _meta_dict(run.meta)
     head = {k: v for k, v in meta.items() if k != "run_id"}
     if identity:
@@ -413,7 +527,7 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
              _dumps_opt(meta.get("pricing")), _dumps(meta, "{}"), sha, str(source_path) if source_path else None,
              utcnow(), "imported", cid, f"{corpus['source_lang']}-{corpus['target_lang']}"),
         )
-        conn.executemany(_OUTPUT_INSERT, [(rid, *r) for r in rows])
+        _insert_outputs(conn, rid, rows)
     return RunImport(rid, True, missing, wanted if rid != wanted else None, warnings)
 
 

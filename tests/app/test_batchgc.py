@@ -66,3 +66,38 @@ def test_a_background_job_runs_its_target_under_batch_gc():
     tasks.child_main(messages, threading.Event(), f"{__name__}:record", {})
     assert messages.get_nowait() == DoneMsg("done")
     assert SEEN[0][0] == (GEN0_THRESHOLD, GEN1_THRESHOLD, GEN2_THRESHOLD)
+
+
+def test_batch_gc_without_collections_disables_the_collector_and_enables_it_again():
+    assert gc.isenabled()
+    with batch_gc(collect=False):
+        assert not gc.isenabled()
+        assert gc.get_threshold() == (GEN0_THRESHOLD, GEN1_THRESHOLD, GEN2_THRESHOLD)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_batch_gc_without_collections_leaves_a_disabled_collector_disabled():
+    gc.disable()
+    try:
+        with batch_gc(collect=False):
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_an_import_runs_without_collections(tmp_path, monkeypatch):
+    from mteval_gui.app import imports
+    from mteval_gui.store import Workspace
+
+    seen: list[bool] = []
+    read = imports.read_corpus
+    monkeypatch.setattr(imports, "read_corpus", lambda *a, **k: seen.append(gc.isenabled()) or read(*a, **k))
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"id": "1", "source": "bonjour", "reference": "woezɔ"}\n', encoding="utf-8")
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        imports.import_corpus_file(ws, f, source_lang="fra", target_lang="ewe")
+    finally:
+        ws.close()
+    assert seen == [False] and gc.isenabled()
