@@ -35,6 +35,7 @@ from typing import IO, Any
 import numpy as np
 
 from mteval_gui.domain.runcard import RunCard
+from mteval_gui.runtime import release_free_memory
 from mteval_gui.store.db import Workspace, utcnow
 from mteval_gui.store.schema import RUN_CARD_COLUMNS
 
@@ -229,6 +230,7 @@ class ResultsStore:
             # SQLite has its copy (a bound parameter would be held here until the row is written: a third copy
             # of a large card's text, with SQLite's value and the row it makes)
             with _spooled_card(run_card, self.ws.path.parent) as spooled:
+                release_free_memory()  # SQLite's copies of a large text come on top of what this process holds
                 # the text is read from its file by a function of the statement, as bytes SQLite copies and
                 # makes text in place (CAST): Python holds it once, and lets go of it once SQLite has its copy
                 conn.create_function("mteval_run_card_text", 0, spooled.read)
