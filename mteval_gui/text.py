@@ -49,7 +49,9 @@ def match_keys(tokens: Iterable[str]) -> list[str]:
 
 
 # Memo sizes: texts are met again within a batch (by every metric) and, for a corpus of a
-# couple of thousand entries, across the runs scored in one process; the caches stay far smaller
+# thousand entries or so (its sources, references and one run's outputs), across the runs scored
+# in one process (a larger corpus's reference-side statistics are kept by entry instead,
+# mteval_gui.scoring.corpus_side); the caches stay far smaller
 # than a large corpus, whose texts would otherwise all be kept (hundreds of MB at 200,000
 # entries). The sentence memos keep 4,096 texts each: at 16,384 (and 10,000 entries in each
 # reference-side table, mteval_gui.scoring.corpus_side) a scoring process held ≈ 150 MB more
