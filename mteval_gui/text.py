@@ -48,10 +48,15 @@ def match_keys(tokens: Iterable[str]) -> list[str]:
     return [key(t) if t else "" for t in tokens]
 
 
-# Memo sizes: texts are met again within a batch (by every metric) and, for a corpus of a few
-# thousand entries, across the runs scored in one process; the caches stay far smaller than a
-# large corpus, whose texts would otherwise all be kept (hundreds of MB at 200,000 entries).
-TEXT_MEMO = 1 << 14  # sentence-level memos (keys, tokens)
+# Memo sizes: texts are met again within a batch (by every metric) and, for a corpus of a
+# thousand entries or so (its sources, references and one run's outputs), across the runs scored
+# in one process (a larger corpus's reference-side statistics are kept by entry instead,
+# mteval_gui.scoring.corpus_side); the caches stay far smaller
+# than a large corpus, whose texts would otherwise all be kept (hundreds of MB at 200,000
+# entries). The sentence memos keep 4,096 texts each: at 16,384 (and 10,000 entries in each
+# reference-side table, mteval_gui.scoring.corpus_side) a scoring process held ≈ 150 MB more
+# (measured at 50,000 entries, in the command and again in its forked helper).
+TEXT_MEMO = 1 << 12  # sentence-level memos (keys, tokens)
 WORD_MEMO = 1 << 15  # memos whose keys are mostly words
 
 

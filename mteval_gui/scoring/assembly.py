@@ -524,6 +524,9 @@ class ResultsJson(Sequence[dict[str, Any]]):
         cols = self._cols()
         for k, it in enumerate(self._job.items):
             yield _entry_result(it, cols, k).model_dump(mode="json")
+        # read through (a sink has encoded every item): the columns are let go before the card's text is
+        # stored (taken again if the items are read again)
+        self._columns = None
 
 
 class ValueColumn(Sequence[Any]):

@@ -22,19 +22,22 @@ are dropped, and the job scores them again.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import operator
+import tempfile
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import islice
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 
 from mteval_gui.domain.runcard import RunCard
+from mteval_gui.runtime import release_free_memory
 from mteval_gui.store.db import Workspace, utcnow
 from mteval_gui.store.schema import RUN_CARD_COLUMNS
 
@@ -47,28 +50,49 @@ def _card_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False, default=str)
 
 
-def _card_text(card: Mapping[str, Any]) -> str:
-    """A run card's stored JSON, non-ASCII characters escaped: the text of a large card is then one
-    byte per character in memory (one Ewe or Cree letter among its results would make Python
-    keep all of it at two bytes per character, one emoji at four: 1.2 GB for 200,000 entries).
+def _card_pieces(card: Mapping[str, Any]) -> Iterator[str]:
+    """A run card's stored JSON in pieces, non-ASCII characters escaped: the text of a large card is
+    then one byte per character (one Ewe or Cree letter among its results would make Python keep
+    all of it at two bytes per character, one emoji at four). Joined, the pieces are
+    ``json.dumps`` of the card.
 
-    The ``results`` items are encoded one at a time, and each is dropped from the card's list once
-    encoded (None is left in its place): the JSON form of 200,000 items (≈ 360 MB) is not held
-    with their text (≈ 230 MB, twice while it is joined). The text is ``json.dumps`` of the card."""
+    The ``results`` items are encoded one at a time, one piece each, and each is dropped from the
+    card's list once encoded (None is left in its place): the JSON form of 200,000 items (≈ 360 MB)
+    is never held, nor their text (≈ 230 MB)."""
     results = card.get("results")
     if not isinstance(results, Sequence) or isinstance(results, (str, bytes)) or not results:
-        return _card_json(card)
+        yield _card_json(card)
+        return
     slot = f"results slot {uuid.uuid4().hex}"
     before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
-    text = io.StringIO()  # one growing buffer: no list of pieces joined into a second copy
-    text.write(before + "[")
+    yield before + "["
     listed = results if isinstance(results, list) else None  # a ResultsJson makes its items when read
     for i, item in enumerate(results):
-        text.write(("," if i else "") + _card_json(item))
+        yield ("," if i else "") + _card_json(item)
         if listed is not None:
             listed[i] = None
-    text.write("]" + after)
-    return text.getvalue()
+    yield "]" + after
+
+
+def _card_text(card: Mapping[str, Any]) -> str:
+    """The stored JSON of a run card (:func:`_card_pieces` joined)."""
+    return "".join(_card_pieces(card))
+
+
+CARD_SPOOL_BYTES = 1 << 20  # a card's text up to this size is kept in memory while it is written, a larger one on disk
+
+
+@contextmanager
+def _spooled_card(card: Mapping[str, Any], folder: Path) -> Iterator[IO[bytes]]:
+    """A file holding the card's stored JSON (:func:`_card_pieces`, ASCII), read back from its
+    start: in memory while small, else a nameless temporary file in ``folder`` (the workspace's:
+    its disk, not a memory file system). A large card is written to SQLite from there, read in
+    one go: its text is never held twice by Python (an accumulated text and its joined copy)."""
+    with tempfile.SpooledTemporaryFile(max_size=CARD_SPOOL_BYTES, dir=str(folder)) as fh:
+        for piece in _card_pieces(card):
+            fh.write(piece.encode("ascii"))
+        fh.seek(0)
+        yield fh
 
 
 def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
@@ -189,7 +213,7 @@ class ResultsStore:
         return dict(cur.fetchall())
 
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
-        """Store the run card (its text: ``run_card["results"]`` is consumed, see :func:`_card_text`),
+        """Store the run card (its text: ``run_card["results"]`` is consumed, see :func:`_card_pieces`),
         its columns and the metric rows."""
         cols = {col: _get_path(run_card, path) for path, col in RUN_CARD_COLUMNS.items()}
         cols = {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in cols.items()}
@@ -207,14 +231,17 @@ class ResultsStore:
             # the card's text is handed to SQLite by a function of the statement, which lets go of it once
             # SQLite has its copy (a bound parameter would be held here until the row is written: a third copy
             # of a large card's text, with SQLite's value and the row it makes)
-            text = [_card_text(run_card)]
-            conn.create_function("mteval_run_card_text", 0, lambda: text.pop() if text else None)
-            conn.execute(
-                f"UPDATE runs SET {sets}, run_card = mteval_run_card_text(), status = 'scored', scored_at = ?"
-                " WHERE run_id = ?",
-                # microseconds: the time stamp identifies this scoring (app.compare caches by it), and a
-                # run rescored within the same second must not look unchanged
-                (*cols.values(), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
+            with _spooled_card(run_card, self.ws.path.parent) as spooled:
+                release_free_memory()  # SQLite's copies of a large text come on top of what this process holds
+                # the text is read from its file by a function of the statement, as bytes SQLite copies and
+                # makes text in place (CAST): Python holds it once, and lets go of it once SQLite has its copy
+                conn.create_function("mteval_run_card_text", 0, spooled.read)
+                conn.execute(
+                    f"UPDATE runs SET {sets}, run_card = CAST(mteval_run_card_text() AS TEXT), status = 'scored',"
+                    " scored_at = ? WHERE run_id = ?",
+                    # microseconds: the time stamp identifies this scoring (app.compare caches by it), and a
+                    # run rescored within the same second must not look unchanged
+                    (*cols.values(), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
             if run_card.get("scoring") is not None:
                 conn.execute("UPDATE runs SET scoring_config = ? WHERE run_id = ?",
                              (_dumps(run_card["scoring"]), run_id))

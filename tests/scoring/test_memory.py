@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import pickle
 import tracemalloc
 
 import numpy as np
@@ -312,6 +313,7 @@ def test_results_are_made_as_the_card_is_written_and_never_all_held(monkeypatch)
     assert results[4]["metrics"] == {"core.exact": 1.0, "core.chrf": 100.0, "core.ter": 0.0}
     assert results[-1]["entry_id"] == f"e{N - 1}" and results[4:6] == [results[4], results[5]]
     listed = list(results)
+    assert results._columns is None  # read through: its columns are let go before the card's text is stored
     assert listed[4] == results[4] and len(listed) == N
     # the stored text is that of the card with its results listed
     assert _card_text(result.card_json) == _card_text({**result.card_json, "results": listed})
@@ -425,3 +427,95 @@ def test_asking_whether_a_large_run_has_a_metric_reads_none_of_its_results():
     assert per_entry.get("core.ter") is None and loaded == []
     assert [s.value for s in per_entry["core.chrf"] if s is not None] == [0.5, 0.5, 0.5]
     assert loaded == ["core.chrf"] and list(per_entry) == ["core.chrf"]
+
+
+def test_packed_entries_hold_their_chunks_compressed_and_give_back_equal_models():
+    from mteval_gui.domain.packed import PACK_CHUNK, Packed
+
+    entries = [Entry(id=f"e{i}", source=f"The cat number {i} sits on the mat", difficulty=1 + i % 3,
+                     reference=f"Le chat numéro {i} est assis sur le tapis") for i in range(5 * PACK_CHUNK + 3)]
+    packed = Packed.pack(entries)
+    pickled = sum(len(pickle.dumps(entries[k:k + PACK_CHUNK], protocol=pickle.HIGHEST_PROTOCOL))
+                  for k in range(0, 5 * PACK_CHUNK, PACK_CHUNK))
+    # measured: 12,433 bytes held for the five whole chunks, 61,139 pickled
+    assert packed.packed_bytes < pickled / 3, (packed.packed_bytes, pickled)
+    assert list(packed) == entries and packed[2 * PACK_CHUNK + 7] == entries[2 * PACK_CHUNK + 7]
+    assert packed[PACK_CHUNK - 2:PACK_CHUNK + 2] == entries[PACK_CHUNK - 2:PACK_CHUNK + 2]
+    assert packed[-1].id == f"e{5 * PACK_CHUNK + 2}"
+
+
+def _big_card(n: int) -> dict:
+    return {"card_version": "1", "run": {"run_id": "r", "note": "Ewe ŋdi"},
+            "results": [{"entry_id": f"e{i}", "source": f"La phrase numéro {i} du corpus",
+                         "reference": f"Nyagbɔgblɔ {i} le agbalẽ me", "predicted": f"Nya {i} ŋdi",
+                         "metrics": {"core.chrf": i / 7, "core.exact": float(i % 2)}} for i in range(n)]}
+
+
+def test_a_stored_run_card_s_text_is_held_once_while_it_is_written(tmp_path):
+    import sqlite3
+
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import ResultsStore, load_run_card_summary
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 3)
+    card = _big_card(12_000)
+    expected = json.dumps(card, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    assert len(expected) > 2_500_000  # larger than what is spooled in memory: written from a file on disk
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            ResultsStore(ws).write_run("r", card, [])
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        summary = load_run_card_summary(ws, "r")
+    finally:
+        ws.close()
+    # measured: 1.01 times the text's length (its bytes, handed to SQLite); 2.27 times when the text was
+    # accumulated in memory and then joined
+    assert peak < 1.4 * len(expected), f"peak {peak / len(expected):.2f} times the card's text"
+    assert card["results"] == [None] * 12_000  # each item dropped once encoded
+    with sqlite3.connect(tmp_path / "ws.sqlite") as conn:
+        stored, kind = conn.execute("SELECT run_card, typeof(run_card) FROM runs WHERE run_id = 'r'").fetchone()
+    assert kind == "text" and stored == expected  # byte for byte the card's JSON, as text
+    assert summary == {"card_version": "1", "run": {"run_id": "r", "note": "Ewe ŋdi"}}
+
+
+def test_a_small_run_card_is_stored_as_the_same_text(tmp_path):
+    import sqlite3
+
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import ResultsStore
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 3)
+    card = _big_card(2)
+    expected = json.dumps(card, ensure_ascii=True, separators=(",", ":"))
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        ResultsStore(ws).write_run("r", card, [])
+    finally:
+        ws.close()
+    with sqlite3.connect(tmp_path / "ws.sqlite") as conn:
+        assert conn.execute("SELECT run_card, typeof(run_card) FROM runs").fetchone() == (expected, "text")
+    assert '"note":"Ewe \\u014bdi"' in expected
+
+
+def test_a_large_corpus_fills_the_reference_side_tables_and_the_sentence_memos_to_their_bounds_only():
+    from mteval_gui import text
+
+    corpus_side.clear()
+    text._word_tokens.cache_clear()
+    result = score_run(_request(N))
+    assert result.run_card.scores.chrf_plus_plus is not None
+    stores = [corpus_side.corpus_side(*key) for key in corpus_side.cached_versions()]
+    sizes = [len(s.table(ns)) for s in stores for ns in s.namespaces()]
+    # every entry's reference statistics were kept before (10,000 a table): ≈ 5 kB an entry over the tables
+    assert sizes and max(sizes) == corpus_side.MAX_TABLE_ENTRIES == 2_000
+    # the sentence memos keep 4,096 texts (16,384 before)
+    for i in range(5_000):
+        assert text.word_tokens(f"Nyagbɔgblɔ {i} le agbalẽ me.") == ["Nyagbɔgblɔ", "le", "agbalẽ", "me"]
+    assert text._word_tokens.cache_info().currsize == text.TEXT_MEMO == 4_096
