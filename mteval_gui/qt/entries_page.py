@@ -170,7 +170,7 @@ class EntriesPage(Page):
         self.review.correction_chosen.connect(self._use_correction)
         self.review.document_rating_requested.connect(self.rate_document)
         self.review.install_shortcuts(self)
-        self.ratings.reviewer_combo.currentIndexChanged.connect(lambda *_: self.reload_now())
+        self.ratings.reviewer_changed.connect(self._reviewer_changed)
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(250)
@@ -694,6 +694,18 @@ class EntriesPage(Page):
         current = self.model.frame
         if current is not None and [r.run_id for r in current.runs] == run_ids:
             self.refresh_values(frame)
+
+    def _reviewer_changed(self) -> None:
+        """Another reviewer rates: the review status and the queue's checks become theirs. A large
+        table rereads them in the background (reading a million rows at once would stop the window);
+        a small one at once."""
+        frame = self.model.frame
+        if frame is None:
+            return
+        if len(frame) >= BACKGROUND_ROWS:
+            self.reload(details=True)
+        else:
+            self.reload_now()
 
     def reload_now(self) -> None:
         """Reread the open runs at once (the reviewer changed, an export is about to write the table)."""

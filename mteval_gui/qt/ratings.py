@@ -126,6 +126,7 @@ class RatingsPanel(QWidget):
 
     judgment_changed = Signal(str, str)  # run_id, entry_id (recorded, undone or redone)
     reviewers_requested = Signal()
+    reviewer_changed = Signal()  # another reviewer rates (not emitted when the list is only read again)
     spans_left = Signal()  # Esc in the output: the host gives the focus back to its list
     field_left = Signal()  # Enter or Esc in the note or the correction: the host gives the focus back to its list
 
@@ -280,6 +281,7 @@ class RatingsPanel(QWidget):
         if rid != self.reviewer_id:
             self.reviewer_id = rid
             self._load()
+            self.reviewer_changed.emit()
 
     def set_reviewer(self, reviewer_id: str | None) -> None:
         idx = self.reviewer_combo.findData(reviewer_id)

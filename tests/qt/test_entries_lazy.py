@@ -100,3 +100,71 @@ def test_a_large_table_shows_its_first_rows_then_its_values(window, workspace, m
     page.apply_filter()
     assert [page.model.entry_id(r) for r in range(page.model.rowCount())] == [
         "e02", "e20", "e21", "e22", "e23", "e24", "e25", "e26", "e27", "e28", "e29"]
+
+
+def _two_reviewers(ws) -> None:
+    from mteval_gui.domain.judgments import Judgment, Reviewer
+    from mteval_gui.store import judgments as jstore
+
+    for rid in ("amy", "bea"):
+        jstore.add_reviewer(ws, Reviewer(reviewer_id=rid, name=rid.title(), languages=["crk"]))
+    jstore.record_judgment(ws, Judgment(reviewer_id="bea", run_id="a", entry_id="e00", adequacy=4, fluency=4))
+
+
+def _main_thread_loads(monkeypatch) -> list[str | None]:
+    """The reviewers the whole table was read for on the window's thread."""
+    import threading
+
+    from mteval_gui.app import entries
+
+    calls: list[str | None] = []
+    real = entries.load_entry_frame
+
+    def spy(ws, run_ids, reviewer=None, **kw):
+        if threading.current_thread() is threading.main_thread():
+            calls.append(reviewer)
+        return real(ws, run_ids, reviewer, **kw)
+
+    monkeypatch.setattr(entries, "load_entry_frame", spy)
+    return calls
+
+
+def test_the_table_is_not_read_again_when_the_reviewers_are_read_again(window, workspace, monkeypatch, qtbot):
+    _fill(workspace)
+    _two_reviewers(workspace)
+    path = workspace.path
+    workspace.close()
+    window.open_workspace(path)
+    page = window.entries_page
+    window.open_entries(["a"])
+    qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
+    calls = _main_thread_loads(monkeypatch)
+    reviewer = page.ratings.reviewer_id
+    page.refresh()  # the tab shown again, another program may have changed the reviewers: the same one rates
+    page.ratings.reload_reviewers()
+    assert page.ratings.reviewer_id == reviewer and calls == []
+    other = "bea" if reviewer == "amy" else "amy"
+    page.ratings.set_reviewer(other)  # a small table is read again at once for the reviewer who now rates
+    assert calls == [other]
+
+
+def test_a_large_table_reads_another_reviewer_s_status_in_the_background(window, workspace, monkeypatch, qtbot):
+    monkeypatch.setattr(entries_page, "BACKGROUND_ROWS", 10)
+    _fill(workspace)
+    _two_reviewers(workspace)
+    path = workspace.path
+    workspace.close()
+    window.open_workspace(path)
+    page = window.entries_page
+    window.open_entries(["a"])
+    qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
+    page.ratings.set_reviewer("amy")
+    qtbot.waitUntil(lambda: page.model.frame.complete and page.ratings.reviewer_id == "amy", timeout=20_000)
+    calls = _main_thread_loads(monkeypatch)
+    model = page.model
+    review = next(i for i, c in enumerate(model.visible_columns()) if c.field == "review")
+    row = model.view_row_of(0)
+    unrated = model.index(row, review).data()
+    page.ratings.set_reviewer("bea")  # bea rated e00
+    qtbot.waitUntil(lambda: page.model.index(page.model.view_row_of(0), review).data() != unrated, timeout=20_000)
+    assert calls == []  # read in a worker thread: the window never stopped for it
