@@ -85,6 +85,12 @@ def queue_id(reviewer_id: str, run_id: str, checks: int, repeats: int) -> str:
     return QUEUE_PREFIX + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
 
 
+def recorded_queue(ws: Workspace, run_id: str, reviewer_id: str, checks: int, repeats: int) -> DesktopQueue | None:
+    """The schedule of these checks already recorded for ``reviewer_id`` rating ``run_id`` (None: not made yet);
+    nothing is made or written."""
+    return _from_record(get_pack(ws, queue_id(reviewer_id, run_id, checks, repeats)))
+
+
 def desktop_queue(ws: Workspace, run_id: str, reviewer_id: str, checks: int, repeats: int) -> DesktopQueue | None:
     """The checks ``reviewer_id`` meets rating ``run_id`` (None when neither checks nor repeats are asked):
     the recorded schedule, else a new one, recorded before it is returned."""

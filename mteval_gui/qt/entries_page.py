@@ -420,7 +420,7 @@ class EntriesPage(Page):
         """Show the focused run's attention checks and repeated items for the current reviewer among the
         entries, as many as the workspace's settings ask, in blind mode (none without a reviewer, or
         read-only)."""
-        from mteval_gui.app.desktop_checks import check_statuses, desktop_queue
+        from mteval_gui.app.desktop_checks import check_statuses, desktop_queue, recorded_queue
         from mteval_gui.app.settings import load_settings
 
         frame, ws, reviewer = self.model.frame, self.ws, self.ratings.reviewer_id
@@ -428,8 +428,20 @@ class EntriesPage(Page):
         queue = None
         if frame is not None and ws is not None and reviewer and run_id and not ws.read_only and self.model.blind:
             settings = load_settings(ws)
+            checks, repeats = settings.attention_checks, settings.repeated_items
+            if len(frame) >= BACKGROUND_ROWS and (checks or repeats) \
+                    and recorded_queue(ws, run_id, reviewer, checks, repeats) is None:
+                # a large run's first schedule reads all its entries: made in a worker thread, then shown
+                if self.model.check_run() is not None:
+                    self.check_queue = None
+                    self.model.set_checks(None, [])
+                task = self.task("checks", QCoreApplication.translate("MainWindow", "Placing the attention checks…"))
+                if not task.running:  # once done, the table asks again (for whoever rates then)
+                    task.start(lambda ctx: desktop_queue(ws, run_id, reviewer, checks, repeats),
+                               on_done=lambda _queue: self._apply_checks(), workspace=ws)
+                return
             with reporting_errors(self):
-                queue = desktop_queue(ws, run_id, reviewer, settings.attention_checks, settings.repeated_items)
+                queue = desktop_queue(ws, run_id, reviewer, checks, repeats)
         if queue is None and self.model.check_run() is None:
             self.check_queue = None
             return  # no checks before nor now: the table stays as it is

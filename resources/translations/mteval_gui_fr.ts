@@ -2419,6 +2419,10 @@ Télécharger maintenant&#x202f;?</translation>
         <translation>Espace de travail relu.</translation>
     </message>
     <message>
+        <source>Placing the attention checks…</source>
+        <translation>Placement des contrôles d’attention…</translation>
+    </message>
+    <message>
         <source>Loading the entries…</source>
         <translation>Chargement des entrées…</translation>
     </message>

@@ -215,14 +215,26 @@ def test_the_settings_dialog_asks_for_checks_and_repeats(qtbot, small_ws):
 
 
 def test_a_large_table_shows_the_checks_once_its_values_are_read(qtbot, checked_ws, monkeypatch):
+    import threading
+
+    from mteval_gui.app import desktop_checks
     from mteval_gui.qt import entries_page
 
     monkeypatch.setattr(entries_page, "BACKGROUND_ROWS", 2)  # the first rows at once, the values read after
+    made_on: list[bool] = []
+    real = desktop_checks.insert_checks
+
+    def spy(*args, **kw):  # making a schedule (reading one recorded is not)
+        made_on.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kw)
+
+    monkeypatch.setattr(desktop_checks, "insert_checks", spy)
     w = _window(qtbot, checked_ws.path)
     page = w.entries_page
     qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
     qtbot.waitUntil(lambda: page.check_queue is not None, timeout=5_000)
     assert _rows(page) == ROWS and page.count_label.text() == "8 of 8 entries"
+    assert made_on == [False]  # a large run's schedule is made once, in a worker thread: the window runs on
     page.select_view_row(4)  # the repeat of e1
     page.table.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is page.table)
