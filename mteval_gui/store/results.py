@@ -22,9 +22,11 @@ are dropped, and the job scores them again.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import operator
+import sqlite3
 import tempfile
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -37,6 +39,7 @@ from typing import IO, Any
 import numpy as np
 
 from mteval_gui.domain.runcard import RunCard
+from mteval_gui.errors import StoreError
 from mteval_gui.runtime import release_free_memory
 from mteval_gui.store.db import Workspace, utcnow
 from mteval_gui.store.schema import RUN_CARD_COLUMNS
@@ -93,6 +96,20 @@ def _spooled_card(card: Mapping[str, Any], folder: Path) -> Iterator[IO[bytes]]:
             fh.write(piece.encode("ascii"))
         fh.seek(0)
         yield fh
+
+
+def _check_card_size(conn: sqlite3.Connection, run_id: str, spooled: IO[bytes], entries: int) -> None:
+    """Refuse a card's text longer than SQLite stores in one value (1,000,000,000 bytes as built:
+    about 800,000 entries), saying how many entries fit, before SQLite is handed a copy."""
+    size = spooled.seek(0, io.SEEK_END)
+    spooled.seek(0)
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
+    if size <= limit:
+        return
+    fits = limit * entries // size if size else 0
+    raise StoreError(f"run {run_id!r}: its run card ({size:,} bytes for {entries:,} entries) is larger than the "
+                     f"{limit:,} bytes the workspace can hold in one value: runs of up to about {fits:,} entries "
+                     "can be stored; score the corpus in parts (nothing was written)")
 
 
 def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
@@ -231,7 +248,9 @@ class ResultsStore:
             # the card's text is handed to SQLite by a function of the statement, which lets go of it once
             # SQLite has its copy (a bound parameter would be held here until the row is written: a third copy
             # of a large card's text, with SQLite's value and the row it makes)
+            entries = len(run_card.get("results") or ())
             with _spooled_card(run_card, self.ws.path.parent) as spooled:
+                _check_card_size(conn, run_id, spooled, entries)
                 release_free_memory()  # SQLite's copies of a large text come on top of what this process holds
                 # the text is read from its file by a function of the statement, as bytes SQLite copies and
                 # makes text in place (CAST): Python holds it once, and lets go of it once SQLite has its copy

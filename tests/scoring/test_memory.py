@@ -527,3 +527,30 @@ def test_a_large_corpus_fills_the_reference_side_tables_and_the_sentence_memos_t
     for i in range(5_000):
         assert text.word_tokens(f"Nyagbɔgblɔ {i} le agbalẽ me.") == ["Nyagbɔgblɔ", "le", "agbalẽ", "me"]
     assert text._word_tokens.cache_info().currsize == text.TEXT_MEMO == 4_096
+
+
+def test_a_run_card_larger_than_a_workspace_value_is_refused_with_its_size_and_the_workspace_unchanged(tmp_path):
+    import sqlite3
+
+    from mteval_gui.errors import StoreError
+    from mteval_gui.store import Workspace
+    from mteval_gui.store.results import ResultsStore
+    from tests.app.scoring_helpers import make_workspace
+
+    make_workspace(tmp_path / "ws.sqlite", 3)
+    card = _big_card(1_000)
+    size = len(json.dumps(card, ensure_ascii=True, separators=(",", ":")))
+    ws = Workspace(tmp_path / "ws.sqlite")
+    try:
+        before = ws.conn.execute("SELECT status, run_card FROM runs WHERE run_id = 'r'").fetchone()
+        ws.conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 100_000)  # SQLite's 1 GB, scaled down
+        with pytest.raises(StoreError) as err:
+            ResultsStore(ws).write_run("r", card, [])
+        assert str(err.value) == (
+            f"run 'r': its run card ({size:,} bytes for 1,000 entries) is larger than the 100,000 bytes the "
+            f"workspace can hold in one value: runs of up to about {100_000 * 1_000 // size:,} entries can be "
+            "stored; score the corpus in parts (nothing was written)")
+        assert tuple(ws.conn.execute("SELECT status, run_card FROM runs WHERE run_id = 'r'").fetchone()) == \
+            tuple(before)
+    finally:
+        ws.close()
