@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import threading
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ ROWS_READ_AT_ONCE = 256  # rows whose texts are read together when one of them i
 CACHED_ROWS = 20_000  # rows whose texts are kept (least recently shown dropped first)
 
 
-class RowTexts:
+class RowTexts(ABC):
     """The texts of a frame's rows (its entry ids, sources, references, each run's output and error)
     read from where they are stored when a row is first shown, a few hundred rows at a time, and kept
     for the :data:`CACHED_ROWS` rows shown last; or whole columns at once, for the text search (its
@@ -62,13 +63,13 @@ class RowTexts:
         self._full: dict[str, np.ndarray] = {}
         self._columns: dict[str, LazyColumn] = {}
 
+    @abstractmethod
     def fetch(self, rows: list[int]) -> list[tuple[Any, ...]]:
         """Per row (ascending frame rows) its values, in the order of :attr:`names`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def read_all(self, name: str) -> list[Any]:
         """Every row's value of ``name``, in row order."""
-        raise NotImplementedError
 
     def find(self, name: str, value: Any) -> int | None:
         """The first row whose ``name`` is ``value``."""
