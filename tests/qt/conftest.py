@@ -180,3 +180,29 @@ def window(qtbot):
     qtbot.waitExposed(w)
     yield w
     w.close()
+
+
+def focused_keys(*keys) -> None:
+    """Key clicks sent where a reviewer's keystrokes go: the widget that has the keyboard focus."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    for key in keys:
+        widget = QApplication.focusWidget()
+        assert widget is not None
+        QTest.keyClick(widget, key)
+
+
+def count_review_loads(monkeypatch) -> list[str]:
+    """The entries whose review pane is read from now on (``load_review_data``), in order."""
+    from mteval_gui.app import entry_review
+
+    loads: list[str] = []
+    real = entry_review.load_review_data
+
+    def counting(ws, corpus_id, entry_id, runs):
+        loads.append(entry_id)
+        return real(ws, corpus_id, entry_id, runs)
+
+    monkeypatch.setattr(entry_review, "load_review_data", counting)
+    return loads

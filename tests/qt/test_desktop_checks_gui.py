@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from mteval_gui.app import signoff
@@ -15,6 +14,7 @@ from mteval_gui.app.settings import set_setting
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.main import build_window
 from mteval_gui.store import judgments as jstore
+from tests.qt.conftest import focused_keys
 
 # the rows of amy's queue of run "good" with 2 attention checks and 1 repeat: (entry, output shown, check)
 ROWS = [("e1", "wâpamêw atim", None), ("e2", "pimohtêw", None), ("e3", "mîcisoyâhk", None),
@@ -73,12 +73,6 @@ def _quality_rows(qtbot, ws):
     return [[t.item(r, c).text() for c in range(t.columnCount())] for r in range(t.rowCount())]
 
 
-def _keys(*keys):
-    """Key clicks sent where a reviewer's keystrokes go: the widget that has the keyboard focus."""
-    for key in keys:
-        widget = QApplication.focusWidget()
-        assert widget is not None
-        QTest.keyClick(widget, key)
 
 
 def test_checks_are_rows_like_any_other_rated_with_the_keys_and_flag_a_careless_reviewer(qtbot, checked_ws):
@@ -106,7 +100,7 @@ def test_checks_are_rows_like_any_other_rated_with_the_keys_and_flag_a_careless_
     # the reviewer rates every row in turn: the real entries 3 3, the two known-bad outputs 4 4, the repeat 3 3
     for _, _, check in ROWS:
         value = Qt.Key.Key_4 if check == "attention" else Qt.Key.Key_3
-        _keys(value, value, Qt.Key.Key_Return)
+        focused_keys(value, value, Qt.Key.Key_Return)
     real = jstore.current_judgments(checked_ws, run_id="good", reviewer_id="amy", task="A")
     assert sorted((j.entry_id, j.adequacy, j.fluency) for j in real) == [
         ("e1", 3, 3), ("e2", 3, 3), ("e3", 3, 3), ("e4", 3, 3), ("e5", 3, 3)]
@@ -128,7 +122,7 @@ def test_checks_are_rows_like_any_other_rated_with_the_keys_and_flag_a_careless_
     # a check's answer is saved the moment it is made: on the last row (the known-bad output of e2, fluency
     # highlighted), a 2 is there at once as its third version
     assert (page.current_view_row(), page.ratings.active) == (7, "fluency")
-    _keys(Qt.Key.Key_2)
+    focused_keys(Qt.Key.Key_2)
     (j,) = [j for j in jstore.current_judgments(checked_ws, run_id="good", task="check")
             if j.payload["check_id"] == f"{qid}/7"]
     assert (j.adequacy, j.fluency, j.version) == (4, 2, 3)
@@ -238,7 +232,7 @@ def test_a_large_table_shows_the_checks_once_its_values_are_read(qtbot, checked_
     page.select_view_row(4)  # the repeat of e1
     page.table.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is page.table)
-    _keys(Qt.Key.Key_2, Qt.Key.Key_5)
+    focused_keys(Qt.Key.Key_2, Qt.Key.Key_5)
     (j,) = jstore.current_judgments(checked_ws, run_id="good", reviewer_id="amy", task="check")
     assert (j.entry_id, j.adequacy, j.fluency, j.payload["check"]) == ("e1", 2, 5, "repeat")
     assert jstore.current_judgments(checked_ws, run_id="good", reviewer_id="amy", task="A") == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mteval_gui.app import entry_review
+from tests.qt.conftest import count_review_loads
 
 
 def test_a_filter_keeping_the_entry_does_not_reload_the_review_pane(window, scored_ws, monkeypatch):
@@ -10,14 +10,7 @@ def test_a_filter_keeping_the_entry_does_not_reload_the_review_pane(window, scor
     window.open_entries(["good", "poor"])
     page = window.entries_page
     assert page.select_entry("e1")
-    loads: list[str] = []
-    real = entry_review.load_review_data
-
-    def counting(ws, corpus_id, entry_id, runs):
-        loads.append(entry_id)
-        return real(ws, corpus_id, entry_id, runs)
-
-    monkeypatch.setattr(entry_review, "load_review_data", counting)
+    loads = count_review_loads(monkeypatch)
     page.search.setText("dog")  # e1 "I see the dog" stays
     page.apply_filter()
     assert page.current_entry_id() == "e1" and page.count_label.text() == "2 of 5 entries"

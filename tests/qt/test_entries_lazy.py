@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 
-from mteval_gui.app import entry_review
 from mteval_gui.app.entries import load_entry_frame
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.qt import entries_model, entries_page
 from mteval_gui.qt.entries_model import ENTRY_ID_ROLE, EntriesModel
 from mteval_gui.store import repo
+from tests.qt.conftest import count_review_loads
 
 N = 30
 
@@ -80,14 +80,7 @@ def test_a_large_table_shows_its_first_rows_then_its_values(window, workspace, m
                       m.index(row, _col(m, "a:metric:core.chrf")).data()))
 
     monkeypatch.setattr(page, "set_frame", recording)
-    loads: list[str] = []
-    real_load = entry_review.load_review_data
-
-    def counting(ws, corpus_id, entry_id, runs):
-        loads.append(entry_id)
-        return real_load(ws, corpus_id, entry_id, runs)
-
-    monkeypatch.setattr(entry_review, "load_review_data", counting)
+    loads = count_review_loads(monkeypatch)
     window.open_entries(["a"])
     qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
     assert shown[0] == (False, "Source 3 ᓃᐹᐤ", "")  # the values are not read yet: empty
@@ -129,7 +122,8 @@ def _main_thread_loads(monkeypatch) -> list[str | None]:
     return calls
 
 
-def test_the_table_is_not_read_again_when_the_reviewers_are_read_again(window, workspace, monkeypatch, qtbot):
+def _open_with_reviewers(window, workspace, qtbot):
+    """Run "a" of the filled workspace, rated by amy and bea, open in the Entries tab with its values."""
     _fill(workspace)
     _two_reviewers(workspace)
     path = workspace.path
@@ -138,6 +132,11 @@ def test_the_table_is_not_read_again_when_the_reviewers_are_read_again(window, w
     page = window.entries_page
     window.open_entries(["a"])
     qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
+    return page
+
+
+def test_the_table_is_not_read_again_when_the_reviewers_are_read_again(window, workspace, monkeypatch, qtbot):
+    page = _open_with_reviewers(window, workspace, qtbot)
     calls = _main_thread_loads(monkeypatch)
     reviewer = page.ratings.reviewer_id
     page.refresh()  # the tab shown again, another program may have changed the reviewers: the same one rates
@@ -150,14 +149,7 @@ def test_the_table_is_not_read_again_when_the_reviewers_are_read_again(window, w
 
 def test_a_large_table_reads_another_reviewer_s_status_in_the_background(window, workspace, monkeypatch, qtbot):
     monkeypatch.setattr(entries_page, "BACKGROUND_ROWS", 10)
-    _fill(workspace)
-    _two_reviewers(workspace)
-    path = workspace.path
-    workspace.close()
-    window.open_workspace(path)
-    page = window.entries_page
-    window.open_entries(["a"])
-    qtbot.waitUntil(lambda: page.model.frame is not None and page.model.frame.complete, timeout=20_000)
+    page = _open_with_reviewers(window, workspace, qtbot)
     page.ratings.set_reviewer("amy")
     qtbot.waitUntil(lambda: page.model.frame.complete and page.ratings.reviewer_id == "amy", timeout=20_000)
     calls = _main_thread_loads(monkeypatch)

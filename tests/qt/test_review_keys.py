@@ -12,6 +12,7 @@ from mteval_gui.app.preferences import AppSettings
 from mteval_gui.domain.judgments import Reviewer
 from mteval_gui.qt.main import build_window
 from mteval_gui.store import judgments as jstore
+from tests.qt.conftest import focused_keys
 
 
 @pytest.fixture
@@ -32,12 +33,6 @@ def page(qtbot, scored_ws):
     w.close()
 
 
-def _keys(*keys):
-    """Key clicks sent where a reviewer's keystrokes go: the widget that has the keyboard focus."""
-    for key in keys:
-        widget = QApplication.focusWidget()
-        assert widget is not None
-        QTest.keyClick(widget, key)
 
 
 def _current(ws, entry_id):
@@ -49,21 +44,21 @@ def test_enter_and_esc_in_the_note_give_the_keyboard_back_to_the_ratings(page, s
     note = page.ratings.note_edit
     note.setFocus()
     QTest.keyClicks(note, "odd word")
-    _keys(Qt.Key.Key_Return)  # saves the note and leaves the field
+    focused_keys(Qt.Key.Key_Return)  # saves the note and leaves the field
     assert QApplication.focusWidget() is page.table
-    _keys(Qt.Key.Key_1, Qt.Key.Key_1, Qt.Key.Key_Return)  # rates e1 and goes to the next unrated entry
+    focused_keys(Qt.Key.Key_1, Qt.Key.Key_1, Qt.Key.Key_Return)  # rates e1 and goes to the next unrated entry
     first = _current(scored_ws, "e1")
     assert (first.adequacy, first.fluency, first.note, first.version) == (1, 1, "odd word", 3)
     assert page.current_entry_id() == "e2" and note.text() == ""
     # "3 Tab 4": adequacy 3, fluency 4 (Tab moves on to fluency and stays there)
-    _keys(Qt.Key.Key_3, Qt.Key.Key_Tab, Qt.Key.Key_4)
+    focused_keys(Qt.Key.Key_3, Qt.Key.Key_Tab, Qt.Key.Key_4)
     second = _current(scored_ws, "e2")
     assert (second.adequacy, second.fluency) == (3, 4)
     note.setFocus()
     QTest.keyClicks(note, "fine")
-    _keys(Qt.Key.Key_Escape)  # keeps the text and leaves the field
+    focused_keys(Qt.Key.Key_Escape)  # keeps the text and leaves the field
     assert QApplication.focusWidget() is page.table
-    _keys(Qt.Key.Key_Return, Qt.Key.Key_5, Qt.Key.Key_2)
+    focused_keys(Qt.Key.Key_Return, Qt.Key.Key_5, Qt.Key.Key_2)
     second = _current(scored_ws, "e2")
     assert (second.adequacy, second.fluency, second.note, second.version) == (3, 4, "fine", 3)
     third = _current(scored_ws, "e3")
@@ -77,8 +72,8 @@ def test_enter_in_the_correction_gives_the_keyboard_back(page, scored_ws):
     corr = page.ratings.span_editor.correction_edit
     corr.setFocus()
     QTest.keyClicks(corr, "wapamew")
-    _keys(Qt.Key.Key_Return)
+    focused_keys(Qt.Key.Key_Return)
     assert QApplication.focusWidget() is page.table
-    _keys(Qt.Key.Key_2, Qt.Key.Key_3)
+    focused_keys(Qt.Key.Key_2, Qt.Key.Key_3)
     j = _current(scored_ws, "e1")
     assert (j.adequacy, j.fluency, j.payload.get("correction")) == (2, 3, "wapamew")
