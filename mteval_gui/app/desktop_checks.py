@@ -102,10 +102,10 @@ def desktop_queue(ws: Workspace, run_id: str, reviewer_id: str, checks: int, rep
         raise StoreError(f"unknown reviewer {reviewer_id!r}")
     if not repo.run_exists(ws, run_id):
         raise StoreError(f"unknown run {run_id!r}")
-    qid = queue_id(reviewer_id, run_id, checks, repeats)
-    found = _from_record(get_pack(ws, qid))
+    found = recorded_queue(ws, run_id, reviewer_id, checks, repeats)
     if found is not None:
         return found
+    qid = queue_id(reviewer_id, run_id, checks, repeats)
     queue: list[QueueItem] = [(r, e, None, {}) for r, e in jstore.review_queue(ws, [run_id], reviewer_id)]
     items, placed = insert_checks(ws, queue, checks, repeats, SEED, reviewer_id) if queue else ([], {})
     described: dict[str, dict[str, Any]] = {}

@@ -429,8 +429,8 @@ class EntriesPage(Page):
         if frame is not None and ws is not None and reviewer and run_id and not ws.read_only and self.model.blind:
             settings = load_settings(ws)
             checks, repeats = settings.attention_checks, settings.repeated_items
-            if len(frame) >= BACKGROUND_ROWS and (checks or repeats) \
-                    and recorded_queue(ws, run_id, reviewer, checks, repeats) is None:
+            recorded = recorded_queue(ws, run_id, reviewer, checks, repeats) if checks or repeats else None
+            if recorded is None and (checks or repeats) and len(frame) >= BACKGROUND_ROWS:
                 # a large run's first schedule reads all its entries: made in a worker thread, then shown
                 if self.model.check_run() is not None:
                     self.check_queue = None
@@ -440,8 +440,11 @@ class EntriesPage(Page):
                     task.start(lambda ctx: desktop_queue(ws, run_id, reviewer, checks, repeats),
                                on_done=lambda _queue: self._apply_checks(), workspace=ws)
                 return
-            with reporting_errors(self):
-                queue = desktop_queue(ws, run_id, reviewer, checks, repeats)
+            if recorded is not None:
+                queue = recorded  # read once: the schedule made the first time
+            else:
+                with reporting_errors(self):
+                    queue = desktop_queue(ws, run_id, reviewer, checks, repeats)
         if queue is None and self.model.check_run() is None:
             self.check_queue = None
             return  # no checks before nor now: the table stays as it is
