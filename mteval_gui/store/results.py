@@ -22,25 +22,19 @@ are dropped, and the job scores them again.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import operator
 import sqlite3
-import tempfile
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import islice
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
 from mteval_gui.domain.runcard import RunCard
-from mteval_gui.errors import StoreError
-from mteval_gui.runtime import release_free_memory
 from mteval_gui.store.db import Workspace, utcnow
 from mteval_gui.store.schema import RUN_CARD_COLUMNS
 
@@ -53,63 +47,64 @@ def _card_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False, default=str)
 
 
-def _card_pieces(card: Mapping[str, Any]) -> Iterator[str]:
-    """A run card's stored JSON in pieces, non-ASCII characters escaped: the text of a large card is
-    then one byte per character (one Ewe or Cree letter among its results would make Python keep
-    all of it at two bytes per character, one emoji at four). Joined, the pieces are
-    ``json.dumps`` of the card.
+CARD_PART_BYTES = 1 << 20  # the results of a run card are stored in parts of about this many bytes of text
 
-    The ``results`` items are encoded one at a time, one piece each, and each is dropped from the
-    card's list once encoded (None is left in its place): the JSON form of 200,000 items (≈ 360 MB)
-    is never held, nor their text (≈ 230 MB)."""
+
+def _card_summary_text(card: Mapping[str, Any]) -> str:
+    """The stored JSON of a run card without its ``results`` items (``"results":[]`` in their place):
+    ``runs.run_card``."""
+    return _card_json({**card, "results": []} if "results" in card else card)
+
+
+def _card_parts(card: Mapping[str, Any], part_bytes: int) -> Iterator[str]:
+    """The ``results`` items of a run card as JSON arrays of consecutive items, each of about
+    ``part_bytes`` characters (one item at least), non-ASCII characters escaped (a large card's
+    text is then one byte per character: one Ewe or Cree letter among its results would make
+    Python keep a whole part at two bytes per character, one emoji at four).
+
+    The items are encoded one at a time and each is dropped from the card's list once encoded
+    (None is left in its place): the JSON form of a million items is never held, nor more than
+    one part of their text. Joined with commas inside brackets, the parts' items are
+    ``json.dumps`` of the card's items."""
     results = card.get("results")
     if not isinstance(results, Sequence) or isinstance(results, (str, bytes)) or not results:
-        yield _card_json(card)
         return
-    slot = f"results slot {uuid.uuid4().hex}"
-    before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
-    yield before + "["
     listed = results if isinstance(results, list) else None  # a ResultsJson makes its items when read
+    pieces: list[str] = []
+    size = 0
     for i, item in enumerate(results):
-        yield ("," if i else "") + _card_json(item)
+        text = _card_json(item)
         if listed is not None:
             listed[i] = None
-    yield "]" + after
+        pieces.append(text)
+        size += len(text) + 1
+        if size >= part_bytes:
+            yield "[" + ",".join(pieces) + "]"
+            pieces, size = [], 0
+    if pieces:
+        yield "[" + ",".join(pieces) + "]"
 
 
 def _card_text(card: Mapping[str, Any]) -> str:
-    """The stored JSON of a run card (:func:`_card_pieces` joined)."""
-    return "".join(_card_pieces(card))
+    """The JSON of a run card as one text, its ``results`` items in place (:func:`_card_parts`)."""
+    items = ",".join(p[1:-1] for p in _card_parts(card, CARD_PART_BYTES))
+    if "results" not in card:
+        return _card_json(card)
+    slot = f"results slot {uuid.uuid4().hex}"
+    before, after = _card_json({**card, "results": slot}).split(_card_json(slot), 1)
+    return before + "[" + items + "]" + after
 
 
-CARD_SPOOL_BYTES = 1 << 20  # a card's text up to this size is kept in memory while it is written, a larger one on disk
-
-
-@contextmanager
-def _spooled_card(card: Mapping[str, Any], folder: Path) -> Iterator[IO[bytes]]:
-    """A file holding the card's stored JSON (:func:`_card_pieces`, ASCII), read back from its
-    start: in memory while small, else a nameless temporary file in ``folder`` (the workspace's:
-    its disk, not a memory file system). A large card is written to SQLite from there, read in
-    one go: its text is never held twice by Python (an accumulated text and its joined copy)."""
-    with tempfile.SpooledTemporaryFile(max_size=CARD_SPOOL_BYTES, dir=str(folder)) as fh:
-        for piece in _card_pieces(card):
-            fh.write(piece.encode("ascii"))
-        fh.seek(0)
-        yield fh
-
-
-def _check_card_size(conn: sqlite3.Connection, run_id: str, spooled: IO[bytes], entries: int) -> None:
-    """Refuse a card's text longer than SQLite stores in one value (1,000,000,000 bytes as built:
-    about 800,000 entries), saying how many entries fit, before SQLite is handed a copy."""
-    size = spooled.seek(0, io.SEEK_END)
-    spooled.seek(0)
-    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
-    if size <= limit:
-        return
-    fits = limit * entries // size if size else 0
-    raise StoreError(f"run {run_id!r}: its run card ({size:,} bytes for {entries:,} entries) is larger than the "
-                     f"{limit:,} bytes the workspace can hold in one value: runs of up to about {fits:,} entries "
-                     "can be stored; score the corpus in parts (nothing was written)")
+def _write_card(conn: sqlite3.Connection, run_id: str, card: Mapping[str, Any]) -> str:
+    """Store a run card's ``results`` items in ``run_card_results`` (parts of about
+    :data:`CARD_PART_BYTES`; the run's earlier parts go) and return the JSON of the rest, for
+    ``runs.run_card``. A card of any size is stored in values far below SQLite's limit on one
+    value (1,000,000,000 bytes as built, which the card of a run of about 800,000 entries
+    exceeded whole), and no more than one part of its text is held while it is written."""
+    conn.execute("DELETE FROM run_card_results WHERE run_id = ?", (run_id,))
+    for index, text in enumerate(_card_parts(card, CARD_PART_BYTES)):
+        conn.execute("INSERT INTO run_card_results (run_id, part, items) VALUES (?,?,?)", (run_id, index, text))
+    return _card_summary_text(card)
 
 
 def _get_path(data: Mapping[str, Any], dotted: str) -> Any:
@@ -230,8 +225,8 @@ class ResultsStore:
         return dict(cur.fetchall())
 
     def write_run(self, run_id: str, run_card: dict[str, Any], metric_rows: Sequence[Any]) -> None:
-        """Store the run card (its text: ``run_card["results"]`` is consumed, see :func:`_card_pieces`),
-        its columns and the metric rows."""
+        """Store the run card (its ``results`` apart, in parts; ``run_card["results"]`` is consumed, see
+        :func:`_write_card`), its columns and the metric rows."""
         cols = {col: _get_path(run_card, path) for path, col in RUN_CARD_COLUMNS.items()}
         cols = {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in cols.items()}
         sets = ", ".join(f'"{c}" = ?' for c in cols)
@@ -245,22 +240,12 @@ class ResultsStore:
                     for m in metric_rows
                 ],
             )
-            # the card's text is handed to SQLite by a function of the statement, which lets go of it once
-            # SQLite has its copy (a bound parameter would be held here until the row is written: a third copy
-            # of a large card's text, with SQLite's value and the row it makes)
-            entries = len(run_card.get("results") or ())
-            with _spooled_card(run_card, self.ws.path.parent) as spooled:
-                _check_card_size(conn, run_id, spooled, entries)
-                release_free_memory()  # SQLite's copies of a large text come on top of what this process holds
-                # the text is read from its file by a function of the statement, as bytes SQLite copies and
-                # makes text in place (CAST): Python holds it once, and lets go of it once SQLite has its copy
-                conn.create_function("mteval_run_card_text", 0, spooled.read)
-                conn.execute(
-                    f"UPDATE runs SET {sets}, run_card = CAST(mteval_run_card_text() AS TEXT), status = 'scored',"
-                    " scored_at = ? WHERE run_id = ?",
-                    # microseconds: the time stamp identifies this scoring (app.compare caches by it), and a
-                    # run rescored within the same second must not look unchanged
-                    (*cols.values(), datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
+            summary = _write_card(conn, run_id, run_card)
+            conn.execute(
+                f"UPDATE runs SET {sets}, run_card = ?, status = 'scored', scored_at = ? WHERE run_id = ?",
+                # microseconds: the time stamp identifies this scoring (app.compare caches by it), and a
+                # run rescored within the same second must not look unchanged
+                (*cols.values(), summary, datetime.now(UTC).isoformat(timespec="microseconds"), run_id))
             if run_card.get("scoring") is not None:
                 conn.execute("UPDATE runs SET scoring_config = ? WHERE run_id = ?",
                              (_dumps(run_card["scoring"]), run_id))
@@ -459,15 +444,47 @@ def entry_details(ws: Workspace, run_id: str, entry_id: str) -> dict[str, dict[s
 
 
 def load_run_card_dict(ws: Workspace, run_id: str) -> dict[str, Any] | None:
+    """The stored run card with its per-entry ``results`` (None when the run was never scored)."""
     row = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = ?", (run_id,)).fetchone()
     if row is None or row[0] is None:
         return None
-    return json.loads(row[0])
+    card = json.loads(row[0])
+    if isinstance(card, dict) and (parts := iter_run_card_results(ws, run_id, stored_parts_only=True)) is not None:
+        card["results"] = list(parts)
+    return card
+
+
+def iter_run_card_results(ws: Workspace, run_id: str, *,
+                          stored_parts_only: bool = False) -> Iterator[dict[str, Any]] | None:
+    """The per-entry ``results`` of the stored run card, decoded one stored part (about
+    :data:`CARD_PART_BYTES` of text) at a time: a million entries' results are never held.
+
+    None when the card's results are not stored apart (``stored_parts_only``) or the run has no
+    card; a card written whole into ``runs.run_card`` (as before the results were stored apart)
+    gives its own."""
+    first = ws.conn.execute("SELECT 1 FROM run_card_results WHERE run_id = ? LIMIT 1", (run_id,)).fetchone()
+    if first is None:
+        if stored_parts_only:
+            return None
+        card = load_run_card_dict(ws, run_id)
+        return None if card is None else iter(list(card.get("results") or []))
+
+    def parts() -> Iterator[dict[str, Any]]:
+        last = -1
+        while True:  # one part read at a time, by key: no cursor is left open between parts
+            row = ws.conn.execute("SELECT part, items FROM run_card_results WHERE run_id = ? AND part > ?"
+                                  " ORDER BY part LIMIT 1", (run_id, last)).fetchone()
+            if row is None:
+                return
+            last = row[0]
+            yield from json.loads(row[1])
+
+    return parts()
 
 
 def load_run_card_summary(ws: Workspace, run_id: str) -> dict[str, Any] | None:
-    """The stored run card without its per-entry ``results`` (cut in SQL: the summary of a large run
-    is a few kilobytes, its results megabytes)."""
+    """The stored run card without its per-entry ``results`` (a few kilobytes whatever the size of
+    the run; a card stored whole has them cut in SQL)."""
     row = ws.conn.execute("SELECT json_remove(run_card, '$.results') FROM runs WHERE run_id = ?", (run_id,)).fetchone()
     if row is None or row[0] is None:
         return None
@@ -519,7 +536,8 @@ def scoring_job(ws: Workspace, run_id: str) -> dict[str, Any] | None:
 def clear_results(ws: Workspace, run_id: str) -> None:
     """Forget every scoring result of a run (the next scoring starts from scratch)."""
     with ws.transaction() as conn:
-        for table in ("entry_metrics", "run_metrics", "run_statistics", "scoring_batches", "scoring_jobs"):
+        for table in ("entry_metrics", "run_metrics", "run_statistics", "run_card_results", "scoring_batches",
+                      "scoring_jobs"):
             conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
         cols = ", ".join(f'"{c}" = NULL' for c in RUN_CARD_COLUMNS.values()
                          if c not in ("model_slug", "condition", "elapsed_seconds"))

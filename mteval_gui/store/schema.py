@@ -34,6 +34,10 @@ v9 adds ``consent_log.detail`` (JSON, content-free: the judgment and pack ids a 
 deleted, the consent text of a readmission; store/consent.py) and ``review_packs.answers_key``
 (the secret key a pack signs its answers with, HMAC-SHA256; NULL for packs made before v9).
 v10 drops the full-text indexes of v6.
+v14 adds ``run_card_results``: the per-entry ``results`` of each run card, in parts of consecutive
+items (a JSON array each, about a megabyte of text), apart from the rest of the card in
+``runs.run_card`` (``"results":[]`` there): the card of a run of a million entries is larger than
+SQLite stores in one value. The step moves the results of the cards stored before.
 """
 
 from __future__ import annotations
@@ -420,8 +424,46 @@ _V13 = """
 CREATE INDEX IF NOT EXISTS idx_entry_metrics_entry ON entry_metrics(run_id, entry_id);
 """
 
+# v14: the results of run cards stored apart, in parts (store/results.py); the cards stored whole before are split
+_V14 = """
+CREATE TABLE IF NOT EXISTS run_card_results (
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    part INTEGER NOT NULL,
+    items TEXT NOT NULL,
+    PRIMARY KEY (run_id, part)
+);
+"""
+V14_PART_BYTES = 1 << 20
+
+
+def _v14(conn: sqlite3.Connection) -> None:
+    """The ``run_card_results`` table, and the results of the run cards stored whole moved there: their
+    items' JSON as SQLite reads it (one item at a time), about :data:`V14_PART_BYTES` to a part."""
+    conn.execute(_V14)
+    runs = [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE run_card IS NOT NULL AND"
+                                       " json_type(run_card, '$.results') = 'array' ORDER BY run_id")]
+    for run_id in runs:
+        part, size = 0, 0
+        pieces: list[str] = []
+        for (item,) in conn.execute("SELECT CASE WHEN type IN ('object', 'array') THEN value ELSE json_quote(value)"
+                                    " END FROM json_each((SELECT run_card FROM runs WHERE run_id = ?), '$.results')",
+                                    (run_id,)):
+            pieces.append(item)
+            size += len(item) + 1
+            if size >= V14_PART_BYTES:
+                conn.execute("INSERT INTO run_card_results (run_id, part, items) VALUES (?,?,?)",
+                             (run_id, part, "[" + ",".join(pieces) + "]"))
+                part, size = part + 1, 0
+                pieces = []
+        if pieces:
+            conn.execute("INSERT INTO run_card_results (run_id, part, items) VALUES (?,?,?)",
+                         (run_id, part, "[" + ",".join(pieces) + "]"))
+        conn.execute("UPDATE runs SET run_card = json_set(run_card, '$.results', json('[]')) WHERE run_id = ?",
+                     (run_id,))
+
+
 Migration = str | Callable[[sqlite3.Connection], None]
 # MIGRATIONS[i] brings a database from user_version i to i+1: an SQL script or a function
 # run inside the migration's transaction.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10, _V11, _V12, _V13]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _v4, _V5, _v6, _v7, _V8, _v9, _V10, _V11, _V12, _V13, _v14]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -149,9 +149,25 @@ def test_entries_and_outputs_read_share_one_fields_set_per_model(tmp_path):
     assert read[1].model_dump(exclude_unset=True)["source"] == "z"
 
 
+def _stored_card_text(ws_or_conn, run_id: str = "r") -> tuple[str, list[str]]:
+    """The stored text of a run card (``runs.run_card``) and of its results' parts, in order."""
+    conn = getattr(ws_or_conn, "conn", ws_or_conn)
+    head = conn.execute("SELECT run_card FROM runs WHERE run_id = ?", (run_id,)).fetchone()[0]
+    parts = [r[0] for r in conn.execute("SELECT items FROM run_card_results WHERE run_id = ? ORDER BY part",
+                                        (run_id,))]
+    return head, parts
+
+
+def _joined(head: str, parts: list[str]) -> str:
+    """The card's whole text from its stored pieces (its results in place of ``"results":[]``)."""
+    items = ",".join(p[1:-1] for p in parts)
+    assert head.count('"results":[]') >= 1
+    return head.replace('"results":[]', '"results":[' + items + "]", 1)
+
+
 def test_a_stored_run_card_is_ascii_text_with_the_same_content(tmp_path):
     from mteval_gui.store import Workspace
-    from mteval_gui.store.results import ResultsStore, load_run_card_dict
+    from mteval_gui.store.results import ResultsStore, load_run_card_dict, load_run_card_summary
     from tests.app.scoring_helpers import make_workspace
 
     make_workspace(tmp_path / "ws.sqlite", 2)
@@ -159,11 +175,11 @@ def test_a_stored_run_card_is_ascii_text_with_the_same_content(tmp_path):
     try:
         card = {"run_id": "r", "scores": {"composite": 0.5}, "results": [{"predicted": "ɖevi nyuie 😀"}]}
         ResultsStore(ws).write_run("r", json.loads(json.dumps(card)), [])
-        text = ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0]
-        # one byte per character in memory whatever the results hold
-        assert text == '{"run_id":"r","scores":{"composite":0.5},"results":[{"predicted":"\\u0256evi nyuie ' \
-                       '\\ud83d\\ude00"}]}'
+        # one byte per character in memory whatever the results hold; the results apart from the rest
+        assert _stored_card_text(ws) == ('{"run_id":"r","scores":{"composite":0.5},"results":[]}',
+                                         ['[{"predicted":"\\u0256evi nyuie \\ud83d\\ude00"}]'])
         assert load_run_card_dict(ws, "r") == card
+        assert load_run_card_summary(ws, "r") == {"run_id": "r", "scores": {"composite": 0.5}}
     finally:
         ws.close()
 
@@ -184,7 +200,9 @@ def test_the_results_of_a_stored_run_card_are_dropped_as_they_are_encoded(tmp_pa
         expected = json.dumps(card, ensure_ascii=True, separators=(",", ":"))
         ResultsStore(ws).write_run("r", card, [])
         assert card["results"] == [None, None, None, None]
-        assert ws.conn.execute("SELECT run_card FROM runs WHERE run_id = 'r'").fetchone()[0] == expected
+        head, parts = _stored_card_text(ws)
+        assert head == '{"run_id":"r","results":[],"scores":{"composite":0.5,"results":"-"}}'
+        assert len(parts) == 1 and _joined(head, parts) == expected
     finally:
         ws.close()
 
@@ -459,17 +477,19 @@ def _big_card(n: int) -> dict:
                          "metrics": {"core.chrf": i / 7, "core.exact": float(i % 2)}} for i in range(n)]}
 
 
-def test_a_stored_run_card_s_text_is_held_once_while_it_is_written(tmp_path):
+def test_a_large_run_card_is_stored_in_parts_and_never_held_whole_while_it_is_written(tmp_path, monkeypatch):
     import sqlite3
 
-    from mteval_gui.store import Workspace
-    from mteval_gui.store.results import ResultsStore, load_run_card_summary
+    from mteval_gui.store import Workspace, results
+    from mteval_gui.store.results import ResultsStore, load_run_card_dict, load_run_card_summary
     from tests.app.scoring_helpers import make_workspace
 
+    monkeypatch.setattr(results, "CARD_PART_BYTES", 64_000)  # a megabyte, scaled down like the card
     make_workspace(tmp_path / "ws.sqlite", 3)
     card = _big_card(12_000)
+    original = json.loads(json.dumps(card))
     expected = json.dumps(card, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-    assert len(expected) > 2_500_000  # larger than what is spooled in memory: written from a file on disk
+    assert len(expected) > 2_500_000
     ws = Workspace(tmp_path / "ws.sqlite")
     try:
         gc.collect()
@@ -480,15 +500,19 @@ def test_a_stored_run_card_s_text_is_held_once_while_it_is_written(tmp_path):
         finally:
             tracemalloc.stop()
         summary = load_run_card_summary(ws, "r")
+        assert load_run_card_dict(ws, "r") == original
     finally:
         ws.close()
-    # measured: 1.01 times the text's length (its bytes, handed to SQLite); 2.27 times when the text was
-    # accumulated in memory and then joined
-    assert peak < 1.4 * len(expected), f"peak {peak / len(expected):.2f} times the card's text"
+    # measured: 0.11 times the text's length (a part, and what writing it takes); 1.01 times when the text
+    # was written whole from a file, 2.27 times when it was accumulated in memory and then joined
+    assert peak < 0.2 * len(expected), f"peak {peak / len(expected):.2f} times the card's text"
     assert card["results"] == [None] * 12_000  # each item dropped once encoded
     with sqlite3.connect(tmp_path / "ws.sqlite") as conn:
-        stored, kind = conn.execute("SELECT run_card, typeof(run_card) FROM runs WHERE run_id = 'r'").fetchone()
-    assert kind == "text" and stored == expected  # byte for byte the card's JSON, as text
+        head, parts = _stored_card_text(conn)
+        kinds = {r[0] for r in conn.execute("SELECT typeof(items) FROM run_card_results")}
+    assert kinds == {"text"} and len(parts) == len(expected) // 64_000 + 1
+    assert max(map(len, parts)) < 64_000 + 300
+    assert _joined(head, parts) == expected  # byte for byte the card's JSON, as text
     assert summary == {"card_version": "1", "run": {"run_id": "r", "note": "Ewe ŋdi"}}
 
 
@@ -508,8 +532,10 @@ def test_a_small_run_card_is_stored_as_the_same_text(tmp_path):
     finally:
         ws.close()
     with sqlite3.connect(tmp_path / "ws.sqlite") as conn:
-        assert conn.execute("SELECT run_card, typeof(run_card) FROM runs").fetchone() == (expected, "text")
-    assert '"note":"Ewe \\u014bdi"' in expected
+        head, parts = _stored_card_text(conn)
+        assert conn.execute("SELECT typeof(run_card) FROM runs").fetchone() == ("text",)
+    assert len(parts) == 1 and _joined(head, parts) == expected
+    assert '"note":"Ewe \\u014bdi"' in head
 
 
 def test_a_large_corpus_fills_the_reference_side_tables_and_the_sentence_memos_to_their_bounds_only():
@@ -529,28 +555,28 @@ def test_a_large_corpus_fills_the_reference_side_tables_and_the_sentence_memos_t
     assert text._word_tokens.cache_info().currsize == text.TEXT_MEMO == 4_096
 
 
-def test_a_run_card_larger_than_a_workspace_value_is_refused_with_its_size_and_the_workspace_unchanged(tmp_path):
+def test_a_run_card_larger_than_a_workspace_value_is_stored_and_read_back(tmp_path, monkeypatch):
+    """The card of a run of a million entries (≈ 1.2 GB of text) was refused: SQLite stores at most
+    1,000,000,000 bytes in one value. Its results are stored in parts far below that."""
     import sqlite3
 
-    from mteval_gui.errors import StoreError
-    from mteval_gui.store import Workspace
-    from mteval_gui.store.results import ResultsStore
+    from mteval_gui.store import Workspace, results
+    from mteval_gui.store.results import ResultsStore, iter_run_card_results, load_run_card_dict
     from tests.app.scoring_helpers import make_workspace
 
+    monkeypatch.setattr(results, "CARD_PART_BYTES", 20_000)  # scaled down with SQLite's limit
     make_workspace(tmp_path / "ws.sqlite", 3)
     card = _big_card(1_000)
-    size = len(json.dumps(card, ensure_ascii=True, separators=(",", ":")))
+    original = json.loads(json.dumps(card))
+    assert len(json.dumps(card, ensure_ascii=True, separators=(",", ":"))) > 200_000
     ws = Workspace(tmp_path / "ws.sqlite")
     try:
-        before = ws.conn.execute("SELECT status, run_card FROM runs WHERE run_id = 'r'").fetchone()
         ws.conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 100_000)  # SQLite's 1 GB, scaled down
-        with pytest.raises(StoreError) as err:
-            ResultsStore(ws).write_run("r", card, [])
-        assert str(err.value) == (
-            f"run 'r': its run card ({size:,} bytes for 1,000 entries) is larger than the 100,000 bytes the "
-            f"workspace can hold in one value: runs of up to about {100_000 * 1_000 // size:,} entries can be "
-            "stored; score the corpus in parts (nothing was written)")
-        assert tuple(ws.conn.execute("SELECT status, run_card FROM runs WHERE run_id = 'r'").fetchone()) == \
-            tuple(before)
+        ResultsStore(ws).write_run("r", card, [])
+        assert ws.conn.execute("SELECT status FROM runs WHERE run_id = 'r'").fetchone()[0] == "scored"
+        assert load_run_card_dict(ws, "r") == original
+        items = iter_run_card_results(ws, "r")
+        assert items is not None and next(items) == original["results"][0]
+        assert list(items) == original["results"][1:]
     finally:
         ws.close()
