@@ -242,6 +242,7 @@ class _Ready:
     warnings: list[str]
     sources: dict[str, str] | None = None  # a report's entry sources (run)
     sample: list[Output] = field(default_factory=list)  # the outputs the language check judges (run)
+    outputs: int = 0  # the outputs the file holds (run)
 
 
 def import_files(
@@ -251,6 +252,7 @@ def import_files(
     *,
     corpus_id: str | None = None,
     corpus_fmt: str | None = None,
+    ref_path: str | Path | None = None,
     source_lang: str | None = None,
     target_lang: str | None = None,
     version: str | None = None,
@@ -271,12 +273,13 @@ def import_files(
     """
     with batch_gc(collect=False):
         return _import_files(ws, corpus_file, list(run_files), corpus_id=corpus_id, corpus_fmt=corpus_fmt,
-                             source_lang=source_lang, target_lang=target_lang, version=version, replace=replace,
-                             run_fmt=run_fmt, helper=helper, on_progress=on_progress)
+                             ref_path=ref_path, source_lang=source_lang, target_lang=target_lang, version=version,
+                             replace=replace, run_fmt=run_fmt, helper=helper, on_progress=on_progress)
 
 
 def _import_files(ws: Workspace, corpus_file: str | Path | None, run_files: list[str | Path], *,
-                  corpus_id: str | None, corpus_fmt: str | None, source_lang: str | None, target_lang: str | None,
+                  corpus_id: str | None, corpus_fmt: str | None, ref_path: str | Path | None,
+                  source_lang: str | None, target_lang: str | None,
                   version: str | None, replace: bool, run_fmt: str | None, helper: bool | None,
                   on_progress: OnProgress | None) -> list[ImportResult]:
     from mteval_gui import runtime
@@ -294,7 +297,7 @@ def _import_files(ws: Workspace, corpus_file: str | Path | None, run_files: list
                                     f"no corpus {corpus_id!r} in the workspace: import the corpus first"))
         order = repo.corpus_order(ws, corpus_id)
     files = _Files(jobs, order, {"corpus_id": corpus_id, "source_lang": source_lang, "target_lang": target_lang,
-                                 "version": version}, corpus_id)
+                                 "version": version, "ref_path": ref_path}, corpus_id)
     if helper is None:
         helper = len(jobs) > 1 and runtime.can_fork()
     total = len(jobs)
@@ -360,7 +363,7 @@ class _Files:
         prepared = repo.prepare_run(run, self.order, locations=loaded.lines,
                                     identity=loaded.hints.get("declared_run_id"), where=str(job.path))
         return _Ready(job, prepared, loaded.format, list(loaded.warnings), loaded.hints.get("sources"),
-                      language_sample(run.outputs))
+                      language_sample(run.outputs), len(run.outputs))
 
     def _prepare(self, k: int) -> _Ready:
         job = self.jobs[k]
@@ -485,7 +488,7 @@ def _write_files(ws: Workspace, prepared: Any, corpus_id: str | None, replace: b
                     if not pending:
                         warnings.extend(sample_language_warnings(ws, ready.sample, corpus_id, job.path.name))
                     res = repo.write_run(conn, p, language_pair=pair, source_path=str(job.path.resolve()))
-                    result = ImportResult("run", res.run_id, res.created, p.count, ready.format, corpus_id,
+                    result = ImportResult("run", res.run_id, res.created, ready.outputs, ready.format, corpus_id,
                                           warnings + res.warnings)
                     results.append(result)
                     if pending:  # the language warnings go at ``at`` once judged
