@@ -59,6 +59,7 @@ TIMED = (
     (corpus_io, "read_text", "file"), (runs_io, "read_text", "file"),
     (corpus_io, "parse_jsonl", "json"), (runs_io, "parse_jsonl", "json"),
     (corpus_io, "_collect_entries", "checks"), (runs_io, "_collect_outputs", "checks"),
+    (corpus_io, "plain_entries", "checks"), (runs_io, "plain_outputs", "checks"),
     (imports, "sample_language_warnings", "language"),
     (repo, "sha256_rows", "hash"),
     (repo, "prepare_corpus", "rows"), (repo, "prepare_run", "rows"),

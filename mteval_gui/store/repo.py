@@ -22,6 +22,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from mteval_gui.domain.base import construct
@@ -564,12 +565,19 @@ def prepare_run(run: Run, order: Sequence[tuple[str, int]], *, locations: Mappin
     """Check a run against its corpus (``order``: entry id and position of each entry) and make its
     rows and content hash; raises :class:`InputError` naming ``where``. Writes nothing."""
     cid = run.corpus_id
-    positions = dict(order)
     locations = locations or {}
     outputs = run.outputs
     # plain outputs held as columns: their texts by id (the rows made from them, not from models)
     columns = outputs if isinstance(outputs, PlainColumns) and outputs.kind == "output" else None
     ids = columns.ids if columns is not None else [o.id for o in outputs]
+    if columns is not None and len(ids) == len(order) and ids == [eid for eid, _ in order]:
+        # an output for each entry, in corpus order (most big runs): the rows straight from the columns
+        n = len(ids)
+        texts = [t or "" for t in columns.columns["predicted"]]
+        rows = list(zip(ids, [pos for _, pos in order], texts, *(repeat(v, n) for v in _PLAIN_OUTPUT_TAIL),
+                        strict=True))
+        return _prepared_run(run, rows, [], identity, where)
+    positions = dict(order)
     by_id: Mapping[str, Any] = dict(zip(ids, columns.columns["predicted"] if columns is not None else outputs,
                                         strict=True))
     if len(by_id) != len(ids) or not positions.keys() >= by_id.keys():  # say which, in file order
@@ -588,6 +596,13 @@ def prepare_run(run: Run, order: Sequence[tuple[str, int]], *, locations: Mappin
     try:
         rows = (_plain_output_rows(order, by_id, missing) if columns is not None
                 else _output_rows(order, by_id, missing))
+    except ValueError as exc:  # NaN or infinity in a JSON field
+        raise InputError(Defect(where, None, f"the run holds a value that is not JSON: {exc}")) from None
+    return _prepared_run(run, rows, missing, identity, where)
+
+
+def _prepared_run(run: Run, rows: list[tuple], missing: list[str], identity: str | None, where: str) -> PreparedRun:
+    try:
         _encode(_meta_dict(run.meta))
     except ValueError as exc:  # NaN or infinity in a JSON field
         raise InputError(Defect(where, None, f"the run holds a value that is not JSON: {exc}")) from None
@@ -596,7 +611,7 @@ def prepare_run(run: Run, order: Sequence[tuple[str, int]], *, locations: Mappin
     if identity:
         head["declared_run_id"] = identity
     sha = run.content_sha256 or sha256_rows(head, rows)
-    return PreparedRun(cid, meta, run.meta, sha, missing, len(rows), rows)
+    return PreparedRun(run.corpus_id, meta, run.meta, sha, missing, len(rows), rows)
 
 
 def write_run(conn: Any, prepared: PreparedRun, *, language_pair: str, source_path: str | None) -> RunImport:
