@@ -13,6 +13,12 @@ Runs:
   again: the existing run id is returned;
 - a run id already used by a different run gets a numeric suffix (``name-2``, ``name-3``),
   and the import reports the renaming.
+
+Imports come in two steps, so that several files can go into one transaction and be prepared
+in another process: ``prepare_corpus`` / ``prepare_run`` check and make the rows and the
+content hash without touching the workspace; ``write_corpus`` / ``write_run`` write them inside
+the caller's transaction, from memory or from a staging file (``stage_entry_rows``,
+``stage_output_rows``). ``add_corpus`` and ``import_run`` do both for one file.
 """
 
 from __future__ import annotations
