@@ -414,11 +414,12 @@ class _Files:
         held: tuple[int, Any, InputError | None] | None = None  # a run taken and read here (or its defects)
         for k in range(len(self.jobs)):
             if held is not None and held[0] == k:
-                _, loaded, error = held
-                held = None
-                if error is not None:
-                    raise error
-                yield self._run(self.jobs[k], loaded)
+                if held[2] is not None:
+                    raise held[2]
+                ready = self._run(self.jobs[k], held[1])
+                held = None  # the run as read is let go before the next file is read
+                yield ready
+                del ready
                 continue
             # holding none, take the next file not taken yet: file k itself, or (the helper has file k) a
             # later run, read while the helper works (every file before a held one is taken)
@@ -442,16 +443,21 @@ class _Files:
                 if isinstance(msg, runtime.FailedMsg):
                     raise msg.error
             got, ready, ids = msg.value
+            del msg
             if got != k:
                 raise runtime.ChildFailed(f"the process reading the files sent file {got + 1} for file {k + 1}")
             if ids is not None:
                 self.order = list(zip(ids.split("\n"), range(ready.prepared.count), strict=True))
                 self.corpus_id = ready.prepared.corpus_id
+            del ids
             yield ready
+            del ready
 
 
 def _write_files(ws: Workspace, prepared: Any, corpus_id: str | None, replace: bool, total: int,
                  on_progress: OnProgress | None) -> list[ImportResult]:
+    from mteval_gui import runtime
+
     results: list[ImportResult] = []
     samples: list[tuple[ImportResult, int, list[Output], str]] = []
     pending = ws.pending  # the workspace file is made when the transaction commits: judge the samples after
@@ -499,6 +505,8 @@ def _write_files(ws: Workspace, prepared: Any, corpus_id: str | None, replace: b
                     results.append(result)
                     if pending:  # the language warnings go at ``at`` once judged
                         samples.append((result, at, ready.sample, job.path.name))
+                del ready, p  # the rows written are let go before the next file is prepared
+                runtime.release_free_memory()
                 _progress(on_progress, done, total, "writing")
     finally:
         if conn is not None:

@@ -484,19 +484,25 @@ def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
     if not texts:
         return []
     if not escape_problems(tf.text, limit=1):
+        count = len(texts)
+        # the line number of each value; no blank line: the positions
+        numbers: Any = range(1, count + 1) if count == len(lines) else \
+            [i for i, line in enumerate(lines, 1) if line.strip()]
         joined = "[" + ",".join(texts) + "]"
+        del lines, texts  # decoded with the text held twice, not three times (hundreds of MB for a big file)
         try:
             values, end = raw_decode(joined, 0, check_depth=False)
         except (json.JSONDecodeError, JSONProblem):
             values = None
-        # a value nested deeper than MAX_DEPTH takes more than MAX_DEPTH brackets: shorter lines are not looked at
-        if values is not None and end == len(joined) and len(values) == len(texts) and not (
-                _may_be_deep(joined, values) and any(len(line) > MAX_DEPTH and too_deep(line, v)
-                                                     for line, v in zip(texts, values, strict=True))):
-            if len(texts) == len(lines):  # no blank line: line numbers are the positions
-                return list(zip(range(1, len(lines) + 1), values, strict=True))
-            numbers = [i for i, line in enumerate(lines, 1) if line.strip()]
-            return list(zip(numbers, values, strict=True))
+        if values is not None and end == len(joined) and len(values) == count:
+            deep = _may_be_deep(joined, values)
+            del joined
+            if deep:  # a value nested deeper than MAX_DEPTH takes more than MAX_DEPTH brackets: only long lines
+                deep = any(len(line) > MAX_DEPTH and too_deep(line, v)
+                           for line, v in zip((t for t in tf.lines() if t.strip()), values, strict=True))
+            if not deep:
+                return list(zip(numbers, values, strict=True))
+        lines = tf.lines()
     numbered = [(i, line) for i, line in enumerate(lines, 1) if line.strip()]
     out: list[tuple[int, Any]] = []
     for i, line in numbered:
