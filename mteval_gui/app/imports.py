@@ -324,6 +324,9 @@ def _import_files(ws: Workspace, corpus_file: str | Path | None, run_files: list
         shutil.rmtree(stage_dir, ignore_errors=True)
 
 
+HELD_RUNS = 2  # runs this process reads ahead while the helper prepares the file to write next
+
+
 class _Files:
     """The files of :func:`import_files`, read, checked and prepared in order.
 
@@ -411,27 +414,30 @@ class _Files:
     def shared(self, claims: Any, inbox: Any, child: Any) -> Iterator[_Ready]:
         from mteval_gui import runtime
 
-        held: tuple[int, Any, InputError | None] | None = None  # a run taken and read here (or its defects)
+        held: dict[int, tuple[Any, InputError | None]] = {}  # runs taken and read here (or their defects)
         for k in range(len(self.jobs)):
-            if held is not None and held[0] == k:
-                if held[2] is not None:
-                    raise held[2]
-                ready = self._run(self.jobs[k], held[1])
-                held = None  # the run as read is let go before the next file is read
+            if k in held:
+                loaded, error = held.pop(k)
+                if error is not None:
+                    raise error
+                ready = self._run(self.jobs[k], loaded)
+                del loaded  # the run as read is let go before the next file is read
                 yield ready
                 del ready
                 continue
-            # holding none, take the next file not taken yet: file k itself, or (the helper has file k) a
-            # later run, read while the helper works (every file before a held one is taken)
-            j = claims.take() if held is None else None
+            # holding none, take the next file not taken yet: file k itself, or a later run (the helper
+            # has file k); holding some, file k is the helper's (every file before a held one is taken)
+            j = None if held else claims.take()
             if j == k:
                 yield self._prepare(k)
                 continue
-            if j is not None:
+            # while the helper works on file k, read up to HELD_RUNS later runs
+            while j is not None:
                 try:
-                    held = (j, self._read_run(self.jobs[j]), None)
+                    held[j] = (self._read_run(self.jobs[j]), None)
                 except InputError as exc:  # raised when its turn comes (an earlier file may fail first)
-                    held = (j, None, exc)
+                    held[j] = (None, exc)
+                j = claims.take() if len(held) < HELD_RUNS and not inbox.poll() else None
             msg: Any = None
             while not isinstance(msg, runtime.PartialMsg):
                 try:
