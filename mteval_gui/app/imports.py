@@ -311,16 +311,22 @@ def _import_files(ws: Workspace, corpus_file: str | Path | None, run_files: list
     if not helper:
         return _write_files(ws, files.here(), corpus_id, replace, total, on_progress)
     stage_dir = tempfile.mkdtemp(prefix="mteval-import-")
-    claims = runtime.Claims(len(jobs), start=1 if corpus_file is not None else 0)
-    inbox, outbox = runtime.pipe()
-    child = runtime.start(files.in_child, claims, 0 if corpus_file is not None else None, stage_dir, outbox,
-                          method="fork", name="import-reader", quiet=True)
-    outbox.close()
+    child = None
     try:
-        return _write_files(ws, files.shared(claims, inbox, child), corpus_id, replace, total, on_progress)
+        claims = runtime.Claims(len(jobs), start=1 if corpus_file is not None else 0)
+        inbox, outbox = runtime.pipe()
+        try:
+            child = runtime.start(files.in_child, claims, 0 if corpus_file is not None else None, stage_dir, outbox,
+                                  method="fork", name="import-reader", quiet=True)
+        finally:
+            outbox.close()
+        try:
+            return _write_files(ws, files.shared(claims, inbox, child), corpus_id, replace, total, on_progress)
+        finally:
+            inbox.close()
     finally:
-        inbox.close()
-        child.end(grace=1.0)
+        if child is not None:
+            child.end(grace=1.0)
         shutil.rmtree(stage_dir, ignore_errors=True)
 
 
