@@ -100,7 +100,7 @@ def _import_corpus_file(ws: Workspace, path: str | Path, *, fmt: str | None, ref
     path = Path(path)
     _progress(on_progress, 0, 3, "reading")
     loaded = read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
-                         target_lang=target_lang, version=version)
+                         target_lang=target_lang, version=version, columns=True)
     corpus = loaded.value
     _progress(on_progress, 1, 3, "checking")
     if not replace and repo.corpus_exists(ws, corpus.corpus_id):
@@ -172,7 +172,8 @@ def _import_run_file(ws: Workspace, path: str | Path, *, corpus_id: str | None, 
         raise InputError(Defect(str(path), None, f"no corpus {corpus_id!r} in the workspace: import the corpus first"))
     spec = formats.get(fmt)
     entry_ids = repo.entry_ids(ws, corpus_id) if (spec is not None and spec.aligned and corpus_id) else None
-    loaded = read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug)
+    loaded = read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug,
+                      columns=True)
     run = loaded.value
     warnings = list(loaded.warnings)
     also: list[ImportResult] = []

@@ -7,6 +7,7 @@ import sqlite3
 
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
+from mteval_gui.errors import InputError
 from mteval_gui.store import Workspace, repo
 
 
@@ -66,3 +67,38 @@ def test_staged_rows_are_stored_as_direct_ones_past_the_files_sqlite_attaches_at
     a, b = _stored(tmp_path / "direct.sqlite"), _stored(tmp_path / "staged.sqlite")
     assert a[0] == b[0] and a[1] == b[1] and a[2] == b[2]
     assert [r[:2] for r in a[3]] == [r[:2] for r in b[3]]
+
+
+def _plain_run(ids: list[str], texts: list[str | None]) -> tuple[Run, Run]:
+    """The same plain run with its outputs as a list of models and as columns."""
+    from mteval_gui.domain.columns import PlainColumns
+    from mteval_gui.io.records import _plain_output_model
+
+    columns = PlainColumns("output", {"id": ids, "predicted": texts}, _plain_output_model)
+    meta = RunMeta(run_id="r", model_slug="m")
+    as_list = Run(meta=meta, corpus_id="c", outputs=list(columns))
+    as_columns = Run(meta=meta, corpus_id="c").model_copy(update={"outputs": columns})
+    return as_list, as_columns
+
+
+def test_plain_outputs_held_as_columns_make_the_rows_and_hash_of_their_models():
+    order = [(f"e{i}", i) for i in range(50)]
+    ids = [eid for eid, _ in order]
+    cases = {
+        "every entry in order": (ids, [f"t{i}" if i % 7 else None for i in range(50)]),
+        "some missing": (ids[::2], [f"t{i}" for i in range(25)]),
+        "another order": (ids[::-1], [f"t{i}" for i in range(50)]),
+    }
+    for name, (run_ids, texts) in cases.items():
+        as_list, as_columns = _plain_run(run_ids, texts)
+        a = repo.prepare_run(as_list, order, where="r.jsonl")
+        b = repo.prepare_run(as_columns, order, where="r.jsonl")
+        assert (a.rows, a.sha256, a.missing, a.count) == (b.rows, b.sha256, b.missing, b.count), name
+    as_list, as_columns = _plain_run([*ids[:3], "nope", ids[1]], ["a", "b", "c", "d", "e"])
+    errors = []
+    for run in (as_list, as_columns):
+        try:
+            repo.prepare_run(run, order, locations={"nope": 4}, where="r.jsonl")
+        except InputError as exc:
+            errors.append([str(d) for d in exc.defects])
+    assert errors[0] == errors[1] == ["r.jsonl:4: unknown id 'nope': not in corpus 'c'", "r.jsonl: duplicate id 'e1'"]
