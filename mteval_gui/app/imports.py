@@ -274,6 +274,11 @@ def import_files(
     warnings and stored rows; a file refused leaves the workspace as it was (none of the files
     is imported). Returns one result per file, the corpus first.
 
+    With ``corpus_file``, ``corpus_id`` and the other corpus options are those of
+    :func:`import_corpus_file`. Every run belongs to the batch's corpus (a corpus a run file
+    names is not looked for, and a harness report's entries never make a corpus); run ids come
+    from the files.
+
     ``helper``: a forked process reads, checks and prepares the next file while this one writes
     the previous (the rows handed over in a staging file that SQLite copies); None uses one where
     the system can fork and there is more than one file, False does everything here.
