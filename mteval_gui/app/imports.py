@@ -18,8 +18,8 @@ these functions, so the rules are the same everywhere:
   ``mteval import corpus FILE --runs ...``, ``mteval import run FILE FILE ... --corpus``) are
   read and checked file by file as above, with the same defects, warnings and stored rows, and
   written in one transaction: a refused file leaves the workspace as it was. A forked helper
-  prepares files while this process writes (a million-entry corpus and four runs of it: under
-  a minute where one file after another took a minute and a half; ``perf/bench_import_big.py``).
+  prepares files while this process writes (a million-entry corpus and four runs of it: about
+  40 s, where one file after another takes about 70 s; ``perf/bench_import_big.py``).
 """
 
 from __future__ import annotations
