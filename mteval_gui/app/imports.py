@@ -38,7 +38,7 @@ from typing import Any
 from mteval_gui.app.batchgc import batch_gc
 from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.domain.run import Output, Run
-from mteval_gui.errors import Defect, InputError
+from mteval_gui.errors import Defect, InputError, StoreError
 from mteval_gui.io import formats
 from mteval_gui.io.corpus import read_corpus
 from mteval_gui.io.detect import preview
@@ -412,9 +412,14 @@ class _Files:
                     if isinstance(p, repo.PreparedCorpus):
                         assert self.order is not None
                         ids = "\n".join(eid for eid, _ in self.order)  # the ids in order, as one text
-                        repo.stage_entry_rows(stage, p.rows or [])
-                    else:
-                        repo.stage_output_rows(stage, p.rows or [])
+                    try:
+                        if isinstance(p, repo.PreparedCorpus):
+                            repo.stage_entry_rows(stage, p.rows or [])
+                        else:
+                            repo.stage_output_rows(stage, p.rows or [])
+                    except sqlite3.Error as exc:  # a full disk, most likely
+                        raise StoreError(f"{stage}: cannot write the rows of {self.jobs[k].path.name} "
+                                         f"for the import: {exc}") from None
                     p.rows, p.stage = None, stage
                     box.partial((k, ready, ids))
                     del ready, p

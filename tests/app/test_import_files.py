@@ -12,7 +12,7 @@ import pytest
 
 from mteval_gui.app.imports import import_corpus_file, import_files, import_run_file
 from mteval_gui.cli import main
-from mteval_gui.errors import InputError
+from mteval_gui.errors import InputError, StoreError
 from mteval_gui.store import Workspace, repo
 
 N = 300
@@ -204,4 +204,19 @@ def test_mteval_import_takes_runs_with_their_corpus_and_several_runs(tmp_path, f
     assert "give --corpus" in capsys.readouterr().err
     ws = Workspace(db)
     assert [r["run_id"] for r in repo.list_runs(ws)] and repo.counts(ws)["runs"] == 3
+    ws.close()
+
+
+def test_a_helper_that_cannot_write_its_rows_is_a_store_error_and_nothing_is_written(tmp_path, files, monkeypatch):
+    corpus, runs = files
+
+    def full(path, rows):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(repo, "stage_entry_rows", full)
+    monkeypatch.setattr(repo, "stage_output_rows", full)
+    ws = Workspace(tmp_path / "ws.sqlite")
+    with pytest.raises(StoreError, match="disk is full"):
+        import_files(ws, corpus, runs, helper=True)
+    assert repo.counts(ws) == dict.fromkeys(repo.counts(ws), 0)
     ws.close()
