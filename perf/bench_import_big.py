@@ -25,7 +25,8 @@ each stage (wall / CPU seconds, the functions of the import timed where they are
 records and making the entries or outputs; ``language`` the check of a run's language against its
 corpus (a sample of 200 outputs, and the corpus's references); ``hash`` the content hash; ``rows``
 the rest of preparing what is stored (the rows, the checks against the corpus); ``store`` the
-SQLite inserts and the commit. The load average of the machine is printed before and after: on a
+SQLite inserts and the commit (in ``single`` mode the one commit at the end has a line of its
+own). The load average of the machine is printed before and after: on a
 shared machine the wall times depend on it, the CPU times much less.
 """
 
