@@ -60,9 +60,9 @@ POLL_S = 0.05  # how often a waiting parent looks at its cancel token and its ch
 S = TypeVar("S")
 
 __all__ = [
-    "CancelEvent", "CancelledMsg", "Child", "ChildFailed", "DoneMsg", "FailedMsg", "Message", "Method", "Outbox",
-    "PartialMsg", "ProgressMsg", "can_fork", "fan_out", "pipe", "report", "run_command", "shared_ints", "start",
-    "start_python", "supervise",
+    "CancelEvent", "CancelledMsg", "Child", "ChildFailed", "Claims", "DoneMsg", "FailedMsg", "Message", "Method",
+    "Outbox", "PartialMsg", "ProgressMsg", "can_fork", "fan_out", "pipe", "report", "run_command", "shared_ints",
+    "start", "start_python", "supervise",
 ]
 
 
@@ -430,6 +430,26 @@ def shared_ints(values: Sequence[int]) -> Any:
     """Integers in shared memory, seen and written by this process and the children it forks
     after (no lock: give each slot one writer)."""
     return RawArray("q", list(values))
+
+
+class Claims:
+    """Indices ``0 .. n-1`` handed out one at a time, in order, to this process and the children it
+    forks after (a counter in shared memory, under a lock held for one increment): each index is
+    taken once, by whichever process asks first."""
+
+    def __init__(self, n: int, start: int = 0) -> None:
+        self.n = n
+        self._next = shared_ints([start])
+        self._lock = multiprocessing.get_context("fork").Lock()
+
+    def take(self) -> int | None:
+        """The next index not taken yet, now taken by the caller; None when all are taken."""
+        with self._lock:
+            i = int(self._next[0])
+            if i >= self.n:
+                return None
+            self._next[0] = i + 1
+        return i
 
 
 # --------------------------------------------------------------------------- relaying

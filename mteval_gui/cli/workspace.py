@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mteval_gui.cli._common import ProgressBar, open_workspace, workspace_path
+from mteval_gui.errors import MtevalError
 
 
 def command_group(subparsers: argparse._SubParsersAction, name: str, help: str) -> argparse._SubParsersAction:
@@ -67,12 +68,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ref-file", type=Path, help="line-aligned reference file for a plain-text source file")
     p.add_argument("--version", dest="corpus_version", help="corpus version")
     p.add_argument("--replace", action="store_true", help="replace a corpus with the same id (deletes its runs)")
+    p.add_argument("--runs", nargs="+", type=Path, metavar="RUN_FILE",
+                   help="run files of this corpus, imported with it in one go (all or none)")
+    p.add_argument("--run-format", choices=format_choices("run"), help="format of the --runs files (default: detected)")
     p.set_defaults(handler=cmd_import_corpus)
 
     p = imp.add_parser("run", help="import a run (system output) file",
                        description="Import a run: JSONL/JSON outputs, a hypothesis text file aligned with the corpus, "
-                                   "or a harness report (its corpus is found or created from the report).")
-    p.add_argument("file", type=Path)
+                                   "or a harness report (its corpus is found or created from the report). "
+                                   "Several files of one corpus (--corpus) are imported in one go: all or none.")
+    p.add_argument("files", nargs="+", type=Path, metavar="file")
     p.add_argument("--corpus", dest="corpus_id", help="id of the corpus the run belongs to")
     p.add_argument("--run-id", help="run id (default: from the file, else its name)")
     p.add_argument("--model-slug", help="system name shown in tables")
@@ -215,40 +220,64 @@ def cmd_workspace_info(args: argparse.Namespace, ws: Any) -> int:
 
 @with_workspace
 def cmd_import_corpus(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.app.imports import import_corpus_file
+    from mteval_gui.app.imports import import_corpus_file, import_files
 
     bar = ProgressBar("importing")
     try:
-        res = import_corpus_file(ws, args.file, fmt=args.format, ref_path=args.ref_file, corpus_id=args.corpus_id,
-                                 source_lang=args.source_lang, target_lang=args.target_lang,
-                                 version=args.corpus_version, replace=args.replace, on_progress=bar)
+        if args.runs:
+            results = import_files(ws, args.file, args.runs, corpus_fmt=args.format, ref_path=args.ref_file,
+                                   corpus_id=args.corpus_id, source_lang=args.source_lang,
+                                   target_lang=args.target_lang, version=args.corpus_version, replace=args.replace,
+                                   run_fmt=args.run_format, on_progress=bar)
+        else:
+            results = [import_corpus_file(ws, args.file, fmt=args.format, ref_path=args.ref_file,
+                                          corpus_id=args.corpus_id, source_lang=args.source_lang,
+                                          target_lang=args.target_lang, version=args.corpus_version,
+                                          replace=args.replace, on_progress=bar)]
     finally:
         bar.close()
-    _print_warnings(res.warnings)
-    if res.created:
-        print(f"imported corpus {res.id}: {res.count} entries ({res.format})")
-    else:
-        print(f"corpus {res.id} already imported; nothing changed")
+    for res in results:
+        _print_import(res)
     return 0
+
+
+def _print_import(res: Any) -> None:
+    """What an import did, as ``mteval import`` says it (its warnings on standard error)."""
+    for made in res.also:
+        print(f"imported corpus {made.id}: {made.count} entries (from the report)")
+    _print_warnings(res.warnings)
+    if res.kind == "corpus":
+        if res.created:
+            print(f"imported corpus {res.id}: {res.count} entries ({res.format})")
+        else:
+            print(f"corpus {res.id} already imported; nothing changed")
+    elif res.created:
+        print(f"imported run {res.id} for corpus {res.corpus_id}: {res.count} outputs ({res.format})")
+    else:
+        print(f"run already imported as {res.id}; nothing changed")
 
 
 @with_workspace
 def cmd_import_run(args: argparse.Namespace, ws: Any) -> int:
-    from mteval_gui.app.imports import import_run_file
+    from mteval_gui.app.imports import import_files, import_run_file
 
+    if len(args.files) > 1:
+        if not args.corpus_id:
+            raise MtevalError("several run files are imported into one corpus: give --corpus")
+        if args.run_id or args.model_slug:
+            raise MtevalError("--run-id and --model-slug name one run: import several files without them")
     bar = ProgressBar("importing")
     try:
-        res = import_run_file(ws, args.file, corpus_id=args.corpus_id, fmt=args.format, run_id=args.run_id,
-                              model_slug=args.model_slug, on_progress=bar)
+        if len(args.files) > 1:
+            results = import_files(ws, None, args.files, corpus_id=args.corpus_id, run_fmt=args.format,
+                                   on_progress=bar)
+        else:
+            results = [import_run_file(ws, args.files[0], corpus_id=args.corpus_id, fmt=args.format,
+                                       run_id=args.run_id, model_slug=args.model_slug, on_progress=bar)]
     finally:
         bar.close()
-    for made in res.also:
-        print(f"imported corpus {made.id}: {made.count} entries (from the report)")
-    _print_warnings(res.warnings)
-    if res.created:
-        print(f"imported run {res.id} for corpus {res.corpus_id}: {res.count} outputs ({res.format})")
-    else:
-        print(f"run already imported as {res.id}; nothing changed")
+    for res in results:
+        _print_import(res)
     return 0
 
 

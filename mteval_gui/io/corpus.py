@@ -26,6 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.packed import Packed, packed_or_list
 from mteval_gui.errors import Defect, InputError
@@ -70,9 +71,9 @@ def is_harness_report(data: Any) -> bool:
 
 
 def _collect_entries(
-    records: Sequence[tuple[int | None, Any]], dl: DefectList, warnings: list[str]
+    records: Sequence[tuple[int | None, Any]], dl: DefectList, warnings: list[str], plain_checked: bool = False
 ) -> tuple[list[Entry], dict[str, int]]:
-    plain = plain_entries(list(records))
+    plain = None if plain_checked else plain_entries(list(records))
     if plain is not None:  # the whole file checked a column at a time
         return plain
     entries: list[Entry] = []
@@ -171,7 +172,7 @@ def _split_meta(meta: dict[str, Any], dl: DefectList, line: int | None) -> dict[
 def _finish(
     fmt: str,
     meta: dict[str, Any],
-    entries: list[Entry] | Packed[Entry],
+    entries: list[Entry] | Packed[Entry] | PlainColumns[Entry],
     lines: dict[str, int],
     warnings: list[str],
     dl: DefectList,
@@ -294,8 +295,8 @@ def _report_entries(data: dict[str, Any], item_lines: list[int] | None, dl: Defe
 
 
 def _read_jsonl(
-    tf: TextFile, dl: DefectList, warnings: list[str]
-) -> tuple[dict[str, Any], list[Entry], dict[str, int]]:
+    tf: TextFile, dl: DefectList, warnings: list[str], columns: bool = False
+) -> tuple[dict[str, Any], list[Entry] | PlainColumns[Entry], dict[str, int]]:
     dl.extend_defects(tf.defects)
     meta: dict[str, Any] = {}
     parsed = parse_jsonl(tf, dl)
@@ -304,7 +305,11 @@ def _read_jsonl(
     if head:
         meta = _split_meta(first["corpus"], dl, parsed[0][0])
     records = [p for p in islice(parsed, 1 if head else 0, None) if p[1] is not BAD]
-    entries, lines = _collect_entries(records, dl, warnings)
+    if columns:
+        plain = plain_entries(records, columns=True)
+        if plain is not None:
+            return meta, plain[0], plain[1]
+    entries, lines = _collect_entries(records, dl, warnings, plain_checked=columns)
     return meta, entries, lines
 
 
@@ -467,18 +472,22 @@ def read_corpus(
     target_lang: str | None = None,
     version: str | None = None,
     packed: bool = False,
+    columns: bool = False,
 ) -> Loaded[Corpus]:
     """Read a corpus file (format detected when ``fmt`` is None). Raises InputError.
 
     ``packed``: the entries are a :class:`~mteval_gui.domain.packed.Packed` sequence, packed as
-    they are read by the readers that can (a plain-text corpus), after reading by the others."""
+    they are read by the readers that can (a plain-text corpus), after reading by the others.
+    ``columns``: a JSON Lines file of plain entries gives them as
+    :class:`~mteval_gui.domain.columns.PlainColumns` (for the workspace's importer, which makes its
+    rows from the columns); other files give a list."""
     return _read_corpus(path, fmt, ref_path=ref_path, corpus_id=corpus_id, source_lang=source_lang,
-                        target_lang=target_lang, version=version, packed=packed)
+                        target_lang=target_lang, version=version, packed=packed, columns=columns)
 
 
 def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | None, corpus_id: str | None,
                  source_lang: str | None, target_lang: str | None, version: str | None,
-                 packed: bool = False) -> Loaded[Corpus]:
+                 packed: bool = False, columns: bool = False) -> Loaded[Corpus]:
     path = Path(path)
     if ref_path is not None and fmt is None:
         fmt = "text"
@@ -492,7 +501,7 @@ def _read_corpus(path: str | Path, fmt: str | None, *, ref_path: str | Path | No
     warnings: list[str] = []
     default_id = default_name(path)
     parsed = spec.corpus(Source(path, tf, dl, warnings, ref_path=Path(ref_path) if ref_path is not None else None,
-                                packed=packed))
+                                packed=packed, columns=columns and not packed))
     if packed and not isinstance(parsed.records, Packed):
         parsed.records = Packed.pack(parsed.records)
     guessed = parsed.guessed_pair
@@ -513,7 +522,7 @@ def json_corpus(src: Source) -> Parsed[Entry]:
 
 
 def jsonl_corpus(src: Source) -> Parsed[Entry]:
-    return Parsed(*_read_jsonl(src.text, src.defects, src.warnings))
+    return Parsed(*_read_jsonl(src.text, src.defects, src.warnings, src.columns))
 
 
 def tsv_corpus(src: Source) -> Parsed[Entry]:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.domain.packed import Packed
 from mteval_gui.io.textfile import DefectList, TextFile, decode, read_bytes
 
@@ -58,6 +59,7 @@ class Source:
     ref_path: Path | None = None  # line-aligned reference file of a plain-text corpus
     entry_ids: Sequence[str] | None = None  # the corpus order a hypothesis text file is aligned with
     packed: bool = False  # records wanted packed (:class:`~mteval_gui.domain.packed.Packed`) as they are read
+    columns: bool = False  # plain records wanted as :class:`~mteval_gui.domain.columns.PlainColumns`
 
 
 @dataclass
@@ -69,7 +71,7 @@ class Parsed(Generic[T]):
     """
 
     meta: dict[str, Any]
-    records: list[T] | Packed[T]
+    records: list[T] | Packed[T] | PlainColumns[T]
     lines: dict[str, int]
     format: str | None = None
     guessed_pair: tuple[str | None, str | None] = (None, None)

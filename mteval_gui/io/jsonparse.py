@@ -464,6 +464,15 @@ def _add_syntax_defect(tf: TextFile) -> None:
 BAD = object()  # marks a JSONL line that could not be decoded (its defect is already recorded)
 
 
+def _may_be_deep(joined: str, values: list[Any]) -> bool:
+    """False when no line of ``joined`` (the lines of a JSONL file as one array) can hold a value
+    nested deeper than MAX_DEPTH, counted at C speed: such a line holds more than MAX_DEPTH opening
+    brackets and every other line decoded as an object or array at least one, so the whole text
+    would hold at least MAX_DEPTH more than the number of those lines (plus the array's own)."""
+    containers = sum(1 for v in values if type(v) is dict or type(v) is list)
+    return joined.count("[") + joined.count("{") - 1 >= containers + MAX_DEPTH
+
+
 def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
     """Decode every non-blank line of a JSONL file: ``[(line number, value or BAD)]``.
 
@@ -475,18 +484,25 @@ def parse_jsonl(tf: TextFile, defects: list[Defect]) -> list[tuple[int, Any]]:
     if not texts:
         return []
     if not escape_problems(tf.text, limit=1):
+        count = len(texts)
+        # the line number of each value; no blank line: the positions
+        numbers: Any = range(1, count + 1) if count == len(lines) else \
+            [i for i, line in enumerate(lines, 1) if line.strip()]
         joined = "[" + ",".join(texts) + "]"
+        del lines, texts  # decoded with the text held twice, not three times (hundreds of MB for a big file)
         try:
             values, end = raw_decode(joined, 0, check_depth=False)
         except (json.JSONDecodeError, JSONProblem):
             values = None
-        # a value nested deeper than MAX_DEPTH takes more than MAX_DEPTH brackets: shorter lines are not looked at
-        if values is not None and end == len(joined) and len(values) == len(texts) and not any(
-                len(line) > MAX_DEPTH and too_deep(line, v) for line, v in zip(texts, values, strict=True)):
-            if len(texts) == len(lines):  # no blank line: line numbers are the positions
-                return list(zip(range(1, len(lines) + 1), values, strict=True))
-            numbers = [i for i, line in enumerate(lines, 1) if line.strip()]
-            return list(zip(numbers, values, strict=True))
+        if values is not None and end == len(joined) and len(values) == count:
+            deep = _may_be_deep(joined, values)
+            del joined
+            if deep:  # a value nested deeper than MAX_DEPTH takes more than MAX_DEPTH brackets: only long lines
+                deep = any(len(line) > MAX_DEPTH and too_deep(line, v)
+                           for line, v in zip((t for t in tf.lines() if t.strip()), values, strict=True))
+            if not deep:
+                return list(zip(numbers, values, strict=True))
+        lines = tf.lines()
     numbered = [(i, line) for i, line in enumerate(lines, 1) if line.strip()]
     out: list[tuple[int, Any]] = []
     for i, line in numbered:

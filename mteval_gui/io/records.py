@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Mapping, Set
-from typing import Any
+from collections.abc import Mapping, Sequence, Set
+from typing import Any, Literal, overload
 
 from mteval_gui.domain.base import construct, constructor
+from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.domain.corpus import Entry
 from mteval_gui.domain.run import Output, Usage
 from mteval_gui.io.textfile import DefectList
@@ -458,9 +459,20 @@ def _all_nfc(texts: list[str]) -> bool:
     return _is_nfc("NFC", _NFC_JOIN.join(texts))
 
 
-def plain_entries(records: list[tuple[int | None, Any]]) -> tuple[list[Entry], dict[str, int]] | None:
+@overload
+def plain_entries(records: Sequence[tuple[int | None, Any]]) -> tuple[list[Entry], dict[str, int]] | None: ...
+
+
+@overload
+def plain_entries(records: Sequence[tuple[int | None, Any]], columns: Literal[True]
+                  ) -> tuple[PlainColumns[Entry], dict[str, int]] | None: ...
+
+
+def plain_entries(records: Sequence[tuple[int | None, Any]], columns: bool = False
+                  ) -> tuple[list[Entry] | PlainColumns[Entry], dict[str, int]] | None:
     """(entries, line of each id) of ``records`` (line, decoded record) when every record is a
-    plain valid entry needing no normalisation (see above); None otherwise."""
+    plain valid entry needing no normalisation (see above); None otherwise. ``columns``: the
+    entries as :class:`~mteval_gui.domain.columns.PlainColumns` (made when asked for)."""
     recs = [r for _, r in records]
     if not recs or not all(type(r) is dict and r.keys() <= _PLAIN_ENTRY_KEYS for r in recs):
         return None
@@ -476,16 +488,45 @@ def plain_entries(records: list[tuple[int | None, Any]]) -> tuple[list[Entry], d
             and _all_nfc(srcs) and _all_nfc([v for v in refs if v is not None])):
         return None
     make = _make_entry
+    lines = dict(zip(ids, [line or 0 for line, _ in records], strict=True))
+    if columns:
+        return PlainColumns("entry", {"id": ids, "source": srcs, "reference": refs, "difficulty": diffs,
+                                      "domain": optional[0], "register": optional[1], "segment": optional[2]},
+                            _plain_entry_model), lines
     entries = [make({"id": i, "source": s, "reference": ref, "variants": [], "terminology": {}, "difficulty": d,
                      "domain": dom, "register": reg, "segment": seg, "provenance": None, "phenomena": [],
                      "expected_morphology": {}, "metadata": {}}, None)
                for i, s, ref, d, dom, reg, seg in zip(ids, srcs, refs, diffs, *optional, strict=True)]
-    return entries, dict(zip(ids, [line or 0 for line, _ in records], strict=True))
+    return entries, lines
 
 
-def plain_outputs(records: list[tuple[int | None, Any]]) -> tuple[list[Output], dict[str, int]] | None:
+def _plain_entry_model(i: str, s: str, ref: str | None, d: int | None, dom: str | None, reg: str | None,
+                       seg: str | None) -> Entry:
+    return _make_entry({"id": i, "source": s, "reference": ref, "variants": [], "terminology": {}, "difficulty": d,
+                        "domain": dom, "register": reg, "segment": seg, "provenance": None, "phenomena": [],
+                        "expected_morphology": {}, "metadata": {}}, None)
+
+
+def _plain_output_model(i: str, p: str | None) -> Output:
+    return _make_output({"id": i, "predicted": p or "", "raw_predicted": None, "latency_s": None, "cost_usd": None,
+                         "cached": None, "usage": None, "error": None}, {})
+
+
+@overload
+def plain_outputs(records: Sequence[tuple[int | None, Any]]) -> tuple[list[Output], dict[str, int]] | None: ...
+
+
+@overload
+def plain_outputs(records: Sequence[tuple[int | None, Any]], columns: Literal[True]
+                  ) -> tuple[PlainColumns[Output], dict[str, int]] | None: ...
+
+
+def plain_outputs(records: Sequence[tuple[int | None, Any]], columns: bool = False
+                  ) -> tuple[list[Output] | PlainColumns[Output], dict[str, int]] | None:
     """(outputs, line of each id) of ``records`` when every record is a plain valid output (an id
-    and a text or null) needing no normalisation; None otherwise."""
+    and a text or null) needing no normalisation; None otherwise. ``columns``: the outputs as
+    :class:`~mteval_gui.domain.columns.PlainColumns` (made when asked for; ``predicted`` as read,
+    null included)."""
     recs = [r for _, r in records]
     if not recs or not all(type(r) is dict and r.keys() <= _PLAIN_OUTPUT_KEYS for r in recs):
         return None
@@ -495,6 +536,9 @@ def plain_outputs(records: list[tuple[int | None, Any]]) -> tuple[list[Output], 
             and _all_nfc([p for p in preds if p])):
         return None
     make = _make_output
+    if columns:
+        return PlainColumns("output", {"id": ids, "predicted": preds}, _plain_output_model), \
+            dict(zip(ids, [line or 0 for line, _ in records], strict=True))
     outputs = [make({"id": i, "predicted": p or "", "raw_predicted": None, "latency_s": None, "cost_usd": None,
                      "cached": None, "usage": None, "error": None}, {})
                for i, p in zip(ids, preds, strict=True)]

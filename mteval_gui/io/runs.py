@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.domain.packed import Packed, packed_or_list
 from mteval_gui.domain.run import Output, Run, RunMeta
 from mteval_gui.errors import Defect, InputError
@@ -117,8 +118,9 @@ def _elapsed(started: Any, ended: Any, dl: DefectList, line: int | None) -> floa
     return seconds
 
 
-def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) -> tuple[list[Output], dict[str, int]]:
-    plain = plain_outputs(list(records))
+def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList, plain_checked: bool = False
+                     ) -> tuple[list[Output], dict[str, int]]:
+    plain = None if plain_checked else plain_outputs(list(records))
     if plain is not None:  # the whole file checked a column at a time
         return plain
     outputs: list[Output] = []
@@ -136,8 +138,8 @@ def _collect_outputs(records: Sequence[tuple[int | None, Any]], dl: DefectList) 
 
 
 def _read_jsonl(
-    tf: TextFile, dl: DefectList, hints: dict[str, Any]
-) -> tuple[dict[str, Any], list[Output], dict[str, int]]:
+    tf: TextFile, dl: DefectList, hints: dict[str, Any], columns: bool = False
+) -> tuple[dict[str, Any], list[Output] | PlainColumns[Output], dict[str, int]]:
     meta: dict[str, Any] = {}
     parsed = parse_jsonl(tf, dl)
     first: Any = parsed[0][1] if parsed else BAD
@@ -145,7 +147,11 @@ def _read_jsonl(
     if head:
         meta = _meta(first["run"], dl, parsed[0][0], hints)
     records = [p for p in islice(parsed, 1 if head else 0, None) if p[1] is not BAD]
-    outputs, lines = _collect_outputs(records, dl)
+    if columns:
+        plain = plain_outputs(records, columns=True)
+        if plain is not None:
+            return meta, plain[0], plain[1]
+    outputs, lines = _collect_outputs(records, dl, plain_checked=columns)
     return meta, outputs, lines
 
 
@@ -267,22 +273,27 @@ def read_run(
     corpus_id: str | None = None,
     model_slug: str | None = None,
     packed: bool = False,
+    columns: bool = False,
 ) -> Loaded[Run]:
     """Read a run file. ``entry_ids`` (corpus order) is needed for hypothesis text files.
 
     ``packed``: the outputs are a :class:`~mteval_gui.domain.packed.Packed` sequence, packed as
     they are read by the readers that can (a hypothesis text file), after reading by the others.
+    ``columns``: a JSON Lines file of plain outputs gives them as
+    :class:`~mteval_gui.domain.columns.PlainColumns` (for the workspace's importer); other files
+    give a list.
 
     ``hints`` of the result may hold ``corpus_id`` (named by the file), ``declared_run_id``
     (the run id written in the file), and for harness reports ``corpus_path`` and ``sources``
     (entry id -> source text).
     """
     return _read_run(path, fmt, entry_ids=entry_ids, run_id=run_id, corpus_id=corpus_id, model_slug=model_slug,
-                     packed=packed)
+                     packed=packed, columns=columns)
 
 
 def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | None, run_id: str | None,
-              corpus_id: str | None, model_slug: str | None, packed: bool = False) -> Loaded[Run]:
+              corpus_id: str | None, model_slug: str | None, packed: bool = False,
+              columns: bool = False) -> Loaded[Run]:
     path = Path(path)
     fmt = fmt or formats.detect_format(path)
     spec = formats.get(fmt)
@@ -295,7 +306,7 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     for option, raw in (("--run-id", run_id), ("--corpus", corpus_id), ("--model-slug", model_slug)):
         if raw is not None and record_id(raw) is None:
             dl.add(None, f"{option}: {id_problem(raw, 'the ' + option.lstrip('-'))}")
-    src = Source(path, tf, dl, entry_ids=entry_ids, packed=packed)
+    src = Source(path, tf, dl, entry_ids=entry_ids, packed=packed, columns=columns and not packed)
     parsed = spec.run(src)
     if packed and not isinstance(parsed.records, Packed):
         parsed.records = Packed.pack(parsed.records)
@@ -316,7 +327,7 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
     if model_slug:
         meta["model_slug"] = model_slug
     run = Run(meta=RunMeta.model_validate(meta), corpus_id=corpus_id or hints.get("corpus_id") or "", outputs=[])
-    if isinstance(outputs, Packed):  # held packed in place of the list (not validated again)
+    if isinstance(outputs, (Packed, PlainColumns)):  # held in place of the list (not validated again)
         run = run.model_copy(update={"outputs": outputs})
     else:
         run.outputs = outputs
@@ -325,7 +336,7 @@ def _read_run(path: str | Path, fmt: str | None, *, entry_ids: Sequence[str] | N
 
 # ----- the run readers of the built-in formats (registered in io.builtin_formats) --------------
 def jsonl_run(src: Source) -> Parsed[Output]:
-    return Parsed(*_read_jsonl(src.text, src.defects, src.hints))
+    return Parsed(*_read_jsonl(src.text, src.defects, src.hints, src.columns))
 
 
 def json_run(src: Source) -> Parsed[Output]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from itertools import islice
+from itertools import islice, repeat
 from typing import Any
 
+from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.domain.corpus import Corpus, Entry
 
 # one encoder for every JSON column (json.dumps with options builds a new encoder per call);
@@ -44,7 +45,13 @@ def entry_row(corpus_id: str, position: int, e: Entry) -> tuple[Any, ...]:
 
 def entry_rows(corpus_id: str, entries: Iterable[Entry]) -> list[tuple[Any, ...]]:
     """:func:`entry_row` of each entry, position counted from 0; an entry without lists, objects
-    or provenance (most of a big corpus) written without encoding its empty values."""
+    or provenance (most of a big corpus) written without encoding its empty values, and plain
+    entries held as columns (:class:`PlainColumns`) straight from their columns."""
+    if isinstance(entries, PlainColumns) and entries.kind == "entry":
+        c, n = entries.columns, len(entries)
+        return list(zip(repeat(corpus_id, n), c["id"], range(n), c["source"], c["reference"], repeat("[]", n),
+                        repeat("{}", n), c["difficulty"], c["domain"], c["register"], c["segment"], repeat(None, n),
+                        repeat("[]", n), repeat("{}", n), repeat("{}", n), strict=True))
     rows: list[tuple[Any, ...]] = []
     add = rows.append
     for i, e in enumerate(entries):

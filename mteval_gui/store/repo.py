@@ -13,6 +13,12 @@ Runs:
   again: the existing run id is returned;
 - a run id already used by a different run gets a numeric suffix (``name-2``, ``name-3``),
   and the import reports the renaming.
+
+Imports come in two steps, so that several files can go into one transaction and be prepared
+in another process: ``prepare_corpus`` / ``prepare_run`` check and make the rows and the
+content hash without touching the workspace; ``write_corpus`` / ``write_run`` write them inside
+the caller's transaction, from memory or from a staging file (``stage_entry_rows``,
+``stage_output_rows``). ``add_corpus`` and ``import_run`` do both for one file.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from mteval_gui.domain.base import construct
+from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.domain.corpus import Corpus, Entry, LanguagePair
 from mteval_gui.domain.run import Output, Run, RunMeta, Usage
 from mteval_gui.errors import Defect, InputError, StoreError
@@ -79,8 +87,38 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
     true, in which case the old corpus is deleted first, together with its runs.
     """
     where = str(source_path) if source_path else corpus.corpus_id
+    prepared = prepare_corpus(corpus, where)
+    with ws.transaction() as conn:
+        write_corpus(conn, prepared, source_path=source_path, replace=replace, where=where)
+    return prepared.corpus_id
+
+
+@dataclass
+class PreparedCorpus:
+    """A checked corpus as the workspace stores it, before anything is written: the values of
+    its ``corpora`` row, its content hash, and its entry rows (``rows``, as ``entry_rows`` makes
+    them) or the staging file that holds them (``stage``, see :func:`stage_entry_rows`)."""
+
+    corpus_id: str
+    values: dict[str, Any]  # version, source_lang, target_lang, license, attribution, description, metadata
+    sha256: str
+    count: int
+    rows: list[tuple] | None = None
+    stage: str | None = None
+
+    def order(self) -> list[tuple[str, int]]:
+        """(entry id, position) of each entry in order (from ``rows``)."""
+        if self.rows is None:
+            raise ValueError("the rows of a staged corpus are in its staging file")
+        return [(r[1], r[2]) for r in self.rows]
+
+
+def prepare_corpus(corpus: Corpus, where: str) -> PreparedCorpus:
+    """Check a corpus for the workspace (duplicate ids, language codes, JSON values) and make its
+    rows and content hash; raises :class:`InputError` naming ``where``. Writes nothing."""
     defects = []
-    ids = [e.id for e in corpus.entries]
+    entries = corpus.entries
+    ids = entries.ids if isinstance(entries, PlainColumns) else [e.id for e in entries]
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
         for i, eid in enumerate(ids):
@@ -106,23 +144,35 @@ def add_corpus(ws: Workspace, corpus: Corpus, *, source_path: str | None = None,
     metadata = dict(corpus.metadata)
     if lp_extra:
         metadata.setdefault("language_pair_extra", lp_extra)
-    with ws.transaction() as conn:
-        old = conn.execute("SELECT source_path, sha256 FROM corpora WHERE corpus_id = ?", (cid,)).fetchone()
-        if old is not None:
-            if not replace:
-                same = " with the same content" if old["sha256"] == sha else ""
-                raise InputError(Defect(where, None,
-                                        f"corpus {cid!r} is already in the workspace{same} (imported from "
-                                        f"{old['source_path'] or 'unknown'}); choose another id or replace it"))
-            conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (cid,))
-        conn.execute(
-            "INSERT INTO corpora (corpus_id, version, source_lang, target_lang, license, attribution, description,"
-            " metadata, sha256, entry_count, source_path, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (cid, corpus.version, lp.source, lp.target, corpus.license, corpus.attribution, corpus.description,
-             _dumps(metadata, "{}"), sha, len(rows), str(source_path) if source_path else None, utcnow()),
-        )
-        _insert_entries(conn, rows)
-    return cid
+    values = {"version": corpus.version, "source_lang": lp.source, "target_lang": lp.target,
+              "license": corpus.license, "attribution": corpus.attribution, "description": corpus.description,
+              "metadata": _dumps(metadata, "{}")}
+    return PreparedCorpus(cid, values, sha, len(rows), rows)
+
+
+def write_corpus(conn: Any, prepared: PreparedCorpus, *, source_path: str | None, replace: bool, where: str) -> None:
+    """Write a prepared corpus inside the caller's transaction (``conn``); a corpus of the same id
+    is an :class:`InputError` unless ``replace`` (then it is deleted first, with its runs)."""
+    cid, v = prepared.corpus_id, prepared.values
+    old = conn.execute("SELECT source_path, sha256 FROM corpora WHERE corpus_id = ?", (cid,)).fetchone()
+    if old is not None:
+        if not replace:
+            same = " with the same content" if old[1] == prepared.sha256 else ""
+            raise InputError(Defect(where, None,
+                                    f"corpus {cid!r} is already in the workspace{same} (imported from "
+                                    f"{old[0] or 'unknown'}); choose another id or replace it"))
+        conn.execute("DELETE FROM corpora WHERE corpus_id = ?", (cid,))
+    conn.execute(
+        "INSERT INTO corpora (corpus_id, version, source_lang, target_lang, license, attribution, description,"
+        " metadata, sha256, entry_count, source_path, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (cid, v["version"], v["source_lang"], v["target_lang"], v["license"], v["attribution"], v["description"],
+         v["metadata"], prepared.sha256, prepared.count, str(source_path) if source_path else None, utcnow()),
+    )
+    if prepared.rows is not None:
+        _insert_entries(conn, prepared.rows)
+    elif prepared.stage is not None:
+        _copy_stage(conn, prepared.stage, f"INSERT INTO main.entries ({_STAGE_ENTRY_TARGET})"
+                    f" SELECT ?, {_STAGE_ENTRY_NAMES} FROM {{schema}}.rows ORDER BY rowid", (cid,))
 
 
 # an entry with no list, object or provenance: those columns as ``entry_row`` writes them
@@ -416,6 +466,26 @@ def _output_rows(order: Sequence[tuple[str, int]], by_id: Mapping[str, Output], 
     return rows
 
 
+_NO_OUTPUT = object()
+
+
+def _plain_output_rows(order: Sequence[tuple[str, int]], texts: Mapping[str, str | None],
+                       missing: list[str]) -> list[tuple]:
+    """:func:`_output_rows` of plain outputs given by their texts (``texts``: id -> text or None)."""
+    rows: list[tuple] = []
+    add = rows.append
+    get = texts.get
+    tail = _PLAIN_OUTPUT_TAIL
+    for eid, pos in order:
+        p = get(eid, _NO_OUTPUT)
+        if p is _NO_OUTPUT:
+            missing.append(eid)
+            add(_output_row(pos, eid, None))
+        else:
+            add((eid, pos, p or "") + tail)
+    return rows
+
+
 def _plain_output(r: tuple) -> bool:
     return r[3:] == _PLAIN_OUTPUT_TAIL
 
@@ -467,29 +537,78 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
     corpus = ws.conn.execute("SELECT source_lang, target_lang FROM corpora WHERE corpus_id = ?", (cid,)).fetchone()
     if corpus is None:
         raise InputError(Defect(where, None, f"no corpus {cid!r} in the workspace: import the corpus first"))
+    prepared = prepare_run(run, corpus_order(ws, cid), locations=locations, identity=identity, where=where)
+    with ws.transaction() as conn:
+        return write_run(conn, prepared, language_pair=f"{corpus[0]}-{corpus[1]}", source_path=source_path)
+
+
+def corpus_order(ws: Workspace, corpus_id: str) -> list[tuple[str, int]]:
+    """(entry id, position) of each entry of a corpus, in order."""
     cur = ws.conn.cursor()
     cur.row_factory = None  # plain tuples: a million Row objects cost a second
-    order: list[tuple[str, int]] = cur.execute(
-        "SELECT entry_id, position FROM entries WHERE corpus_id = ? ORDER BY position", (cid,)).fetchall()
-    positions = dict(order)
+    return cur.execute("SELECT entry_id, position FROM entries WHERE corpus_id = ? ORDER BY position",
+                       (corpus_id,)).fetchall()
+
+
+@dataclass
+class PreparedRun:
+    """A checked run as the workspace stores it, before anything is written: its metadata, content
+    hash, the ids it lacks, and its output rows (``rows``, as ``_output_rows`` makes them) or the
+    staging file that holds them (``stage``, see :func:`stage_output_rows`)."""
+
+    corpus_id: str
+    meta: dict[str, Any]  # as stored in ``runs.meta`` (the run id replaced when written)
+    run_meta: RunMeta
+    sha256: str
+    missing: list[str]
+    count: int
+    rows: list[tuple] | None = None
+    stage: str | None = None
+
+
+def prepare_run(run: Run, order: Sequence[tuple[str, int]], *, locations: Mapping[str, int] | None = None,
+                identity: str | None = None, where: str) -> PreparedRun:
+    """Check a run against its corpus (``order``: entry id and position of each entry) and make its
+    rows and content hash; raises :class:`InputError` naming ``where``. Writes nothing."""
+    cid = run.corpus_id
     locations = locations or {}
     outputs = run.outputs
-    ids = [o.id for o in outputs]
-    by_id: dict[str, Output] = dict(zip(ids, outputs, strict=True))
+    # plain outputs held as columns: their texts by id (the rows made from them, not from models)
+    columns = outputs if isinstance(outputs, PlainColumns) and outputs.kind == "output" else None
+    ids = columns.ids if columns is not None else [o.id for o in outputs]
+    if columns is not None and len(ids) == len(order) and ids == [eid for eid, _ in order]:
+        # an output for each entry, in corpus order (most big runs): the rows straight from the columns
+        n = len(ids)
+        texts = [t or "" for t in columns.columns["predicted"]]
+        rows = list(zip(ids, [pos for _, pos in order], texts, *(repeat(v, n) for v in _PLAIN_OUTPUT_TAIL),
+                        strict=True))
+        return _prepared_run(run, rows, [], identity, where)
+    positions = dict(order)
+    by_id: Mapping[str, Any] = dict(zip(ids, columns.columns["predicted"] if columns is not None else outputs,
+                                        strict=True))
     if len(by_id) != len(ids) or not positions.keys() >= by_id.keys():  # say which, in file order
         defects: list[Defect] = []
-        by_id = {}
-        for oid, o in zip(ids, outputs, strict=True):
+        seen: set[str] = set()
+        for oid in ids:
             if oid not in positions:
                 defects.append(Defect(where, locations.get(oid), f"unknown id {oid!r}: not in corpus {cid!r}"))
-            elif oid in by_id:
+            elif oid in seen:
                 defects.append(Defect(where, locations.get(oid), f"duplicate id {oid!r}"))
             else:
-                by_id[oid] = o
+                seen.add(oid)
         raise InputError(defects)
+    del positions
     missing: list[str] = []
     try:
-        rows = _output_rows(order, by_id, missing)
+        rows = (_plain_output_rows(order, by_id, missing) if columns is not None
+                else _output_rows(order, by_id, missing))
+    except ValueError as exc:  # NaN or infinity in a JSON field
+        raise InputError(Defect(where, None, f"the run holds a value that is not JSON: {exc}")) from None
+    return _prepared_run(run, rows, missing, identity, where)
+
+
+def _prepared_run(run: Run, rows: list[tuple], missing: list[str], identity: str | None, where: str) -> PreparedRun:
+    try:
         _encode(_meta_dict(run.meta))
     except ValueError as exc:  # NaN or infinity in a JSON field
         raise InputError(Defect(where, None, f"the run holds a value that is not JSON: {exc}")) from None
@@ -498,37 +617,152 @@ def import_run(ws: Workspace, run: Run, *, source_path: str | None = None,
     if identity:
         head["declared_run_id"] = identity
     sha = run.content_sha256 or sha256_rows(head, rows)
-    with ws.transaction() as conn:
-        dup = conn.execute("SELECT run_id FROM runs WHERE corpus_id = ? AND content_sha256 = ?", (cid, sha)).fetchone()
-        if dup is not None:
-            return RunImport(
-                dup[0],
-                False,
-                missing,
-                None,
-                [f"the same run is already in the workspace as {dup[0]!r}; nothing imported"],
-            )
-        wanted = run.meta.run_id
-        rid = _unique_run_id(conn, wanted)
-        warnings = []
-        if rid != wanted:
-            warnings.append(f"run id {wanted!r} is already used by a different run; imported as {rid!r}")
-        if missing:
-            shown = ", ".join(repr(m) for m in missing[:10]) + (" ..." if len(missing) > 10 else "")
-            warnings.append(f"{len(missing)} corpus entr{'y has' if len(missing) == 1 else 'ies have'} no output "
-                            f"(scored as empty output): {shown}")
-        meta["run_id"] = rid
-        conn.execute(
-            "INSERT INTO runs (run_id, corpus_id, model_slug, model_id, condition, temperature, system_prompt_sha256,"
-            " started_at, elapsed_seconds, pricing, meta, content_sha256, source_path, imported_at, status,"
-            " dataset_id, language_pair) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (rid, cid, run.meta.model_slug, run.meta.model_id, run.meta.condition, run.meta.temperature,
-             meta.get("system_prompt_sha256"), run.meta.started_at, run.meta.elapsed_seconds,
-             _dumps_opt(meta.get("pricing")), _dumps(meta, "{}"), sha, str(source_path) if source_path else None,
-             utcnow(), "imported", cid, f"{corpus['source_lang']}-{corpus['target_lang']}"),
+    return PreparedRun(run.corpus_id, meta, run.meta, sha, missing, len(rows), rows)
+
+
+def write_run(conn: Any, prepared: PreparedRun, *, language_pair: str, source_path: str | None) -> RunImport:
+    """Write a prepared run inside the caller's transaction (``conn``), unless the same run is
+    already there; a run id taken by another run gets a suffix. ``language_pair``: "src-tgt"."""
+    cid, sha, missing, meta, rm = prepared.corpus_id, prepared.sha256, prepared.missing, prepared.meta, \
+        prepared.run_meta
+    dup = conn.execute("SELECT run_id FROM runs WHERE corpus_id = ? AND content_sha256 = ?", (cid, sha)).fetchone()
+    if dup is not None:
+        return RunImport(
+            dup[0],
+            False,
+            missing,
+            None,
+            [f"the same run is already in the workspace as {dup[0]!r}; nothing imported"],
         )
-        _insert_outputs(conn, rid, rows)
+    wanted = rm.run_id
+    rid = _unique_run_id(conn, wanted)
+    warnings = []
+    if rid != wanted:
+        warnings.append(f"run id {wanted!r} is already used by a different run; imported as {rid!r}")
+    if missing:
+        shown = ", ".join(repr(m) for m in missing[:10]) + (" ..." if len(missing) > 10 else "")
+        warnings.append(f"{len(missing)} corpus entr{'y has' if len(missing) == 1 else 'ies have'} no output "
+                        f"(scored as empty output): {shown}")
+    meta = {**meta, "run_id": rid}
+    conn.execute(
+        "INSERT INTO runs (run_id, corpus_id, model_slug, model_id, condition, temperature, system_prompt_sha256,"
+        " started_at, elapsed_seconds, pricing, meta, content_sha256, source_path, imported_at, status,"
+        " dataset_id, language_pair) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (rid, cid, rm.model_slug, rm.model_id, rm.condition, rm.temperature,
+         meta.get("system_prompt_sha256"), rm.started_at, rm.elapsed_seconds,
+         _dumps_opt(meta.get("pricing")), _dumps(meta, "{}"), sha, str(source_path) if source_path else None,
+         utcnow(), "imported", cid, language_pair),
+    )
+    if prepared.rows is not None:
+        _insert_outputs(conn, rid, prepared.rows)
+    elif prepared.stage is not None:
+        _copy_stage(conn, prepared.stage, f"INSERT INTO main.outputs ({_STAGE_OUTPUT_TARGET})"
+                    f" SELECT ?, {_STAGE_OUTPUT_NAMES} FROM {{schema}}.rows ORDER BY rowid", (rid,))
     return RunImport(rid, True, missing, wanted if rid != wanted else None, warnings)
+
+
+# ----- staging: rows written by another process into a file of their own, copied by SQLite -----
+# A helper process that reads the next file of an import writes its rows into a staging file
+# (an SQLite database of one table, ``rows``, in order); the writing process copies them into
+# the workspace with one INSERT ... SELECT, which SQLite runs without going back to Python for
+# each row. The staging table has the columns of the stored rows (less the corpus or run id), the
+# columns of a plain row as defaults, so plain rows are written with the few values they have.
+
+_STAGE_ENTRY_COLUMNS = (
+    ("entry_id", None), ("position", None), ("source", None), ("reference", None), ("variants", "'[]'"),
+    ("terminology", "'{}'"), ("difficulty", None), ("domain", None), ("register", None), ("segment", None),
+    ("provenance", None), ("phenomena", "'[]'"), ("expected_morphology", "'{}'"), ("metadata", "'{}'"))
+_STAGE_OUTPUT_COLUMNS = (
+    ("entry_id", None), ("position", None), ("predicted", None), ("raw_predicted", None), ("latency_s", None),
+    ("cost_usd", None), ("cached", None), ("usage", None), ("error", None), ("missing", "0"), ("extra", "'{}'"))
+_STAGE_ENTRY_NAMES = ", ".join(f'"{n}"' for n, _ in _STAGE_ENTRY_COLUMNS)
+_STAGE_OUTPUT_NAMES = ", ".join(f'"{n}"' for n, _ in _STAGE_OUTPUT_COLUMNS)
+_STAGE_ENTRY_TARGET = "corpus_id, " + _STAGE_ENTRY_NAMES.replace('"', "")
+_STAGE_OUTPUT_TARGET = "run_id, " + _STAGE_OUTPUT_NAMES.replace('"', "")
+_PLAIN_STAGE_ENTRY = ('INSERT INTO rows (entry_id, position, source, reference, difficulty, domain, "register",'
+                      " segment) VALUES (?,?,?,?,?,?,?,?)")
+_PLAIN_STAGE_OUTPUT = "INSERT INTO rows (entry_id, position, predicted) VALUES (?,?,?)"
+
+
+def _stage_file(path: str, columns: tuple[tuple[str, str | None], ...]) -> Any:
+    import sqlite3
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=OFF")
+    conn.execute("PRAGMA synchronous=OFF")
+    cols = ", ".join(f'"{n}"' + (f" DEFAULT {d}" if d is not None else "") for n, d in columns)
+    conn.execute(f"CREATE TABLE rows ({cols})")
+    conn.execute("BEGIN")
+    return conn
+
+
+def stage_entry_rows(path: str, rows: Sequence[tuple]) -> None:
+    """Write a corpus's rows (as ``entry_rows`` makes them, the corpus id left out) into a new
+    staging file at ``path``."""
+    conn = _stage_file(path, _STAGE_ENTRY_COLUMNS)
+    try:
+        for plain, start, end in plain_stretches(rows, _plain_entry):
+            if plain:
+                conn.executemany(_PLAIN_STAGE_ENTRY, ((r[1], r[2], r[3], r[4], r[7], r[8], r[9], r[10])
+                                                      for r in rows[start:end]))
+            else:
+                conn.executemany(f"INSERT INTO rows VALUES ({','.join('?' * 14)})",
+                                 (r[1:] for r in rows[start:end]))
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+def stage_output_rows(path: str, rows: Sequence[tuple]) -> None:
+    """Write a run's rows (as ``_output_rows`` makes them) into a new staging file at ``path``."""
+    conn = _stage_file(path, _STAGE_OUTPUT_COLUMNS)
+    try:
+        for plain, start, end in plain_stretches(rows, _plain_output):
+            if plain:
+                conn.executemany(_PLAIN_STAGE_OUTPUT, ((r[0], r[1], r[2]) for r in rows[start:end]))
+            else:
+                conn.executemany(f"INSERT INTO rows VALUES ({','.join('?' * 11)})", rows[start:end])
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+_staged = 0  # staging files attached so far (each under a name of its own)
+
+
+def _copy_stage(conn: Any, path: str, sql: str, params: tuple) -> None:
+    """Run ``sql`` (``{schema}`` naming the staging file's schema) on the staging file at ``path``,
+    attached to ``conn`` for the rest of the transaction. When SQLite cannot attach one more file
+    (at most 10 per connection), its rows are read here and inserted with the statement's values."""
+    import sqlite3
+
+    global _staged
+    _staged += 1
+    name = f"stage{_staged}"
+    try:
+        conn.execute("ATTACH DATABASE ? AS " + name, (path,))
+    except sqlite3.OperationalError as exc:
+        if "too many attached" not in str(exc):
+            raise
+        insert, select = sql.split(" SELECT ", 1)
+        columns = select.split(" FROM ", 1)[0].split(", ", 1)[1]
+        src = sqlite3.connect(path)
+        try:
+            cur = src.execute(f"SELECT {columns} FROM rows ORDER BY rowid")
+            marks = ",".join("?" * (columns.count(",") + 2))
+            while chunk := cur.fetchmany(65_536):
+                conn.executemany(f"{insert} VALUES ({marks})", (params + r for r in chunk))
+        finally:
+            src.close()
+        return
+    conn.execute(sql.format(schema=name), params)
+
+
+def detach_stages(conn: Any) -> None:
+    """Detach the staging files attached to ``conn`` (after its transaction ended)."""
+    for row in conn.execute("PRAGMA database_list").fetchall():
+        if str(row[1]).startswith("stage"):
+            conn.execute("DETACH DATABASE " + str(row[1]))
 
 
 def add_run(ws: Workspace, run: Run, *, source_path: str | None = None,

@@ -14,6 +14,7 @@ import json
 import pytest
 
 from mteval_gui.app.imports import import_corpus_file, import_run_file
+from mteval_gui.domain.columns import PlainColumns
 from mteval_gui.errors import InputError
 from mteval_gui.io import corpus as corpus_io
 from mteval_gui.io import records
@@ -298,3 +299,35 @@ def test_long_stretches_of_plain_rows_are_stored_as_the_general_rows(tmp_path):
         assert [r[5] for r in stored].count(0.25) == 2
     finally:
         ws.close()
+
+
+def _models(seq) -> list:
+    return [(m.__dict__, m.__pydantic_extra__) for m in seq]
+
+
+def test_plain_records_read_as_columns_are_the_same_models(tmp_path):
+    c, r = tmp_path / "c.jsonl", tmp_path / "r.jsonl"
+    c.write_text("\n".join(PLAIN_ENTRIES) + "\n", encoding="utf-8")
+    r.write_text("\n".join(PLAIN_OUTPUTS) + "\n", encoding="utf-8")
+    as_list = read_corpus(c, source_lang="eng", target_lang="crk")
+    as_columns = read_corpus(c, source_lang="eng", target_lang="crk", columns=True)
+    entries = as_columns.value.entries
+    assert isinstance(entries, PlainColumns) and not isinstance(as_list.value.entries, PlainColumns)
+    assert _models(entries) == _models(as_list.value.entries)
+    assert _models([entries[1], entries[-1]]) == _models(as_list.value.entries[1::len(entries) - 2])
+    assert _models(entries[0:2]) == _models(as_list.value.entries[0:2])
+    assert as_columns.lines == as_list.lines and as_columns.warnings == as_list.warnings
+    runs = read_run(r), read_run(r, columns=True)
+    assert isinstance(runs[1].value.outputs, PlainColumns)
+    assert _models(runs[1].value.outputs) == _models(runs[0].value.outputs)
+    assert runs[1].lines == runs[0].lines
+
+
+def test_records_outside_the_plain_shape_read_as_columns_are_a_list(tmp_path):
+    c = tmp_path / "c.jsonl"
+    c.write_text("\n".join([*PLAIN_ENTRIES, '{"id": "e9", "source": "x", "phenomena": ["negation"]}']) + "\n",
+                 encoding="utf-8")
+    as_list = read_corpus(c, source_lang="eng", target_lang="crk")
+    as_columns = read_corpus(c, source_lang="eng", target_lang="crk", columns=True)
+    assert isinstance(as_columns.value.entries, list)
+    assert _models(as_columns.value.entries) == _models(as_list.value.entries)
