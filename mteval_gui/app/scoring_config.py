@@ -52,7 +52,7 @@ from mteval_gui.scoring.runner import DEFAULT_BATCH_SIZE
 from mteval_gui.scoring.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from mteval_gui.store import repo
 from mteval_gui.store.db import Workspace
-from mteval_gui.store.results import failed_metrics, load_run_card_dict, scoring_job
+from mteval_gui.store.results import failed_metrics, load_run_card_summary, scoring_job
 
 __all__ = ["ScoringOverrides", "RunPlan", "ScoringPlan", "plan_scoring", "resolve_configuration",
            "stored_configuration", "configuration_changes", "stale_reasons", "settings_differences", "scoring_state"]
@@ -279,7 +279,7 @@ def _stored(ws: Workspace, run: _Run) -> ScoringConfiguration | None:
     job = scoring_job(ws, run.run_id)
     if job is None:
         return None
-    card = load_run_card_dict(ws, run.run_id) if run.info.get("has_run_card") else None
+    card = load_run_card_summary(ws, run.run_id) if run.info.get("has_run_card") else None
     return _legacy_configuration(ws, run, job, card)
 
 
