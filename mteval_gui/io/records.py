@@ -487,16 +487,12 @@ def plain_entries(records: Sequence[tuple[int | None, Any]], columns: bool = Fal
             and all(v is None or type(v) is str for col in optional for v in col)
             and _all_nfc(srcs) and _all_nfc([v for v in refs if v is not None])):
         return None
-    make = _make_entry
     lines = dict(zip(ids, [line or 0 for line, _ in records], strict=True))
     if columns:
         return PlainColumns("entry", {"id": ids, "source": srcs, "reference": refs, "difficulty": diffs,
                                       "domain": optional[0], "register": optional[1], "segment": optional[2]},
                             _plain_entry_model), lines
-    entries = [make({"id": i, "source": s, "reference": ref, "variants": [], "terminology": {}, "difficulty": d,
-                     "domain": dom, "register": reg, "segment": seg, "provenance": None, "phenomena": [],
-                     "expected_morphology": {}, "metadata": {}}, None)
-               for i, s, ref, d, dom, reg, seg in zip(ids, srcs, refs, diffs, *optional, strict=True)]
+    entries = list(map(_plain_entry_model, ids, srcs, refs, diffs, *optional))
     return entries, lines
 
 
@@ -535,11 +531,8 @@ def plain_outputs(records: Sequence[tuple[int | None, Any]], columns: bool = Fal
     if not (_plain_ids(ids) and all(p is None or type(p) is str for p in preds)
             and _all_nfc([p for p in preds if p])):
         return None
-    make = _make_output
     if columns:
         return PlainColumns("output", {"id": ids, "predicted": preds}, _plain_output_model), \
             dict(zip(ids, [line or 0 for line, _ in records], strict=True))
-    outputs = [make({"id": i, "predicted": p or "", "raw_predicted": None, "latency_s": None, "cost_usd": None,
-                     "cached": None, "usage": None, "error": None}, {})
-               for i, p in zip(ids, preds, strict=True)]
+    outputs = list(map(_plain_output_model, ids, preds))
     return outputs, dict(zip(ids, [line or 0 for line, _ in records], strict=True))
